@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * simt: the warp interpreter (RV32IMAF + Zicsr lanes, SIMT extension).
+ *
+ * Plain C with no QEMU types, so that the same files run inside the device
+ * and in the standalone unit tests and benchmark.  The architectural state
+ * of a block (SimtBlockState, SimtWarp, shared memory bytes) holds no host
+ * pointers: a preempting device may copy it out and back in verbatim.  The
+ * host-side bindings (memory interface, predecode cache) live beside it in
+ * SimtBlock and are re-attached on restore.
+ */
+#ifndef HW_SIMT_CORE_H
+#define HW_SIMT_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw/simt/simt-isa.h"
+
+#define SIMT_MAX_BLOCK_THREADS      1024
+#define SIMT_MAX_BLOCK_WARPS        (SIMT_MAX_BLOCK_THREADS / SIMT_WARP_SIZE)
+#define SIMT_FULL_MASK              0xffffffffu
+
+/*
+ * Global memory as the lanes see it.  Local memory (SIMT_LOCAL_BASE
+ * window) is relocated into global memory and uses the same interface;
+ * shared memory is the block's own buffer and never comes here.
+ *
+ * An access of @size bytes (1, 2 or 4, naturally aligned) at @addr is
+ * served from @flat when it lies inside [flat_base, flat_base + flat_size),
+ * else by @ops, else it faults with SIMT_FAULT_ACCESS.  Callbacks return
+ * SIMT_FAULT_NONE, or the fault to record (SIMT_FAULT_ACCESS,
+ * SIMT_FAULT_PAGE).  Values are little-endian, zero-extended to 32 bits.
+ * Instructions are fetched through the same interface (4-byte loads) when
+ * first decoded.
+ */
+typedef struct SimtMemOps {
+    int (*load)(void *opaque, uint32_t addr, unsigned size, uint32_t *val);
+    int (*store)(void *opaque, uint32_t addr, unsigned size, uint32_t val);
+} SimtMemOps;
+
+typedef struct SimtMem {
+    uint8_t *flat;
+    uint32_t flat_base;
+    uint32_t flat_size;
+    const SimtMemOps *ops;
+    void *opaque;
+} SimtMem;
+
+/* One kernel launch: constant for all its blocks. */
+typedef struct SimtLaunch {
+    uint32_t entry;                 /* first instruction of every thread */
+    uint32_t code_base;             /* fetchable code: [base, base + size) */
+    uint32_t code_size;
+    uint32_t block_dim[3];
+    uint32_t grid_dim[3];
+    uint32_t shared_size;           /* shared bytes per block */
+    uint32_t local_size;            /* local bytes per thread, 16-aligned */
+    uint32_t args[SIMT_ARG_REGS];   /* a0..a7 at entry */
+} SimtLaunch;
+
+/* Where one block runs. */
+typedef struct SimtBlockDesc {
+    uint32_t block_idx[3];
+    uint32_t smid;
+    /*
+     * Global address of this block's local memory: thread t (linear index
+     * in the block) owns [local_addr + t * local_size, + local_size), seen
+     * by the thread at SIMT_LOCAL_BASE.
+     */
+    uint32_t local_addr;
+} SimtBlockDesc;
+
+/*
+ * One warp's architectural state.  Registers are stored register-major
+ * (x[reg][lane]) so that one instruction is a contiguous per-lane loop.
+ * Lanes beyond the block's thread count start (and stay) in @exited.
+ */
+typedef struct SimtWarp {
+    uint32_t x[32][SIMT_WARP_SIZE];
+    uint32_t f[32][SIMT_WARP_SIZE];     /* fp32 bit patterns */
+    uint32_t pc[SIMT_WARP_SIZE];
+    uint32_t fcsr[SIMT_WARP_SIZE];      /* frm << 5 | fflags */
+    uint32_t resv_addr[SIMT_WARP_SIZE]; /* lr.w reservation: address */
+    uint32_t resv_val[SIMT_WARP_SIZE];  /* ... and the value loaded */
+    uint32_t resv_mask;                 /* lanes holding a reservation */
+    uint32_t exited;                    /* lanes that have finished */
+    uint32_t waiting;                   /* lanes waiting at a barrier */
+    uint32_t warp_id;
+    uint64_t instret;                   /* warp instructions issued */
+} SimtWarp;
+
+typedef enum SimtStatus {
+    SIMT_RUNNING = 0,   /* budget used up, or waiting: call again */
+    SIMT_DONE,          /* every thread exited */
+    SIMT_FAULTED,       /* stopped: see fault fields */
+} SimtStatus;
+
+/* Per-block architectural state besides warps and shared memory. */
+typedef struct SimtBlockState {
+    SimtBlockDesc desc;
+    uint32_t nthreads;
+    uint32_t nwarps;
+    uint32_t nexited;           /* threads exited */
+    uint32_t nwaiting;          /* threads waiting at the barrier */
+    uint32_t next_warp;         /* round-robin cursor of simt_block_run */
+    uint32_t status;            /* SimtStatus */
+    uint32_t fault;             /* enum simt_fault */
+    uint32_t fault_pc;
+    uint32_t fault_addr;        /* data address, for memory faults */
+    uint32_t fault_warp;
+    uint32_t fault_lane;        /* lowest faulting lane */
+    uint32_t barriers;          /* barriers completed */
+    uint64_t cycle;             /* cycle CSR: +1 per warp instruction */
+    uint64_t warp_insns;        /* warp instructions executed */
+    uint64_t thread_insns;      /* sum over them of active lanes */
+} SimtBlockState;
+
+/* Predecoded instruction; internal layout, see simt-core.c. */
+typedef struct SimtInsn SimtInsn;
+
+/*
+ * Predecode cache over a launch's code range.  Entries are decoded on first
+ * execution; call simt_code_invalidate() whenever code memory changes.
+ */
+typedef struct SimtCode {
+    uint32_t base;
+    uint32_t size;
+    SimtInsn *insns;
+} SimtCode;
+
+typedef struct SimtBlock {
+    SimtBlockState st;
+    SimtWarp *warps;            /* st.nwarps entries, owned by the caller */
+    uint8_t *shared;            /* launch->shared_size bytes, caller's */
+    const SimtLaunch *launch;
+    SimtCode *code;
+    const SimtMem *mem;
+} SimtBlock;
+
+typedef struct SimtGridResult {
+    uint32_t fault;             /* enum simt_fault, SIMT_FAULT_NONE = ok */
+    uint32_t fault_pc;
+    uint32_t fault_addr;
+    uint32_t fault_block[3];
+    uint32_t fault_warp;
+    uint32_t fault_lane;
+    uint64_t warp_insns;
+    uint64_t thread_insns;
+} SimtGridResult;
+
+/* NULL if @l is runnable, else why not. */
+const char *simt_launch_check(const SimtLaunch *l);
+uint32_t simt_launch_threads(const SimtLaunch *l);  /* per block */
+uint32_t simt_launch_warps(const SimtLaunch *l);    /* per block */
+
+/* 0 on success, -1 if @size is not a multiple of 4 or out of memory. */
+int simt_code_init(SimtCode *code, uint32_t base, uint32_t size);
+void simt_code_invalidate(SimtCode *code);
+void simt_code_destroy(SimtCode *code);
+
+/*
+ * Start a block: every thread at l->entry with the entry convention of
+ * simt-isa.h.  @warps holds simt_launch_warps(l) entries and @shared
+ * l->shared_size bytes (zeroed here).  @l must pass simt_launch_check();
+ * @l, @code, @mem, @warps and @shared must outlive the block.
+ */
+void simt_block_init(SimtBlock *b, const SimtLaunch *l,
+                     const SimtBlockDesc *desc, SimtCode *code,
+                     const SimtMem *mem, SimtWarp *warps, uint8_t *shared);
+
+/*
+ * Run warp @warp of @b for at most @budget warp instructions, until it
+ * exits, waits at a barrier, or the block faults.  Returns the number of
+ * warp instructions executed.  Barrier release and barrier deadlock are
+ * handled here, so warps may be driven in any order.
+ */
+uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget);
+
+/*
+ * Run @b's warps round robin (each for a short quantum) for at most
+ * @budget warp instructions in total.  Returns b->st.status.
+ */
+SimtStatus simt_block_run(SimtBlock *b, uint64_t budget);
+
+/*
+ * Convenience for tests and benchmarks: run every block of @l in order,
+ * each to completion, on @mem.  Local memory of the running block is placed
+ * at @local_addr (simt_launch_threads(l) * l->local_size bytes).  More than
+ * @max_warp_insns warp instructions in total is SIMT_FAULT_WATCHDOG.
+ * Returns res->fault.
+ */
+int simt_run_grid(const SimtLaunch *l, const SimtMem *mem,
+                  uint32_t local_addr, uint64_t max_warp_insns,
+                  SimtGridResult *res);
+
+const char *simt_fault_name(int fault);
+
+#endif /* HW_SIMT_CORE_H */
