@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * simt: debugfs, in the DRM device's directory
+ * (/sys/kernel/debug/accel/<pci address>/):
+ *
+ *   info      identification, live interrupt registers, per-class counts
+ *   irq_test  write anything: fire the test interrupt and wait for it
+ *             (the write fails with ETIMEDOUT if it does not arrive);
+ *             read: "<count> <last latency us> <last error>"
+ *
+ * Both check drm_dev_enter() so that a file kept open across an unbind
+ * never touches a device that is gone.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_print.h>
+
+#include "simt_drv.h"
+
+static int simt_info_show(struct seq_file *m, void *unused)
+{
+	struct simt_device *sdev = m->private;
+	unsigned int i;
+	int idx;
+
+	seq_printf(m, "version:   %u.%u\n", sdev->version >> 16,
+		   sdev->version & 0xffff);
+	seq_printf(m, "caps:      0x%08x\n", sdev->caps);
+	seq_printf(m, "sm_count:  %u\n", sdev->sm_count);
+	seq_printf(m, "vram_size: %llu\n", sdev->vram_size);
+	seq_printf(m, "vram_bar:  %llu\n", (unsigned long long)sdev->vram_bar_size);
+
+	if (drm_dev_enter(&sdev->drm, &idx)) {
+		seq_printf(m, "irq_status: 0x%08x\n",
+			   simt_rd32(sdev, SIMT_REG_IRQ_STATUS));
+		seq_printf(m, "irq_mask:   0x%08x\n",
+			   simt_rd32(sdev, SIMT_REG_IRQ_MASK));
+		seq_printf(m, "irq_count:  %u\n",
+			   simt_rd32(sdev, SIMT_REG_IRQ_COUNT));
+		drm_dev_exit(idx);
+	} else {
+		seq_puts(m, "device:    unplugged\n");
+	}
+
+	for (i = 0; i < SIMT_IRQ_NR; i++)
+		seq_printf(m, "irq[%u] %-8s irq %d handled %llu\n", i,
+			   simt_irq_class_name(i), sdev->irq[i].irq,
+			   simt_irq_count(sdev, i));
+	seq_printf(m, "irq_test_last_us:  %llu\n", sdev->irq_test_last_us);
+	seq_printf(m, "irq_test_last_err: %d\n", sdev->irq_test_last_err);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(simt_info);
+
+static int simt_irq_test_show(struct seq_file *m, void *unused)
+{
+	struct simt_device *sdev = m->private;
+
+	seq_printf(m, "%llu %llu %d\n", simt_irq_count(sdev, SIMT_IRQ_TEST),
+		   sdev->irq_test_last_us, sdev->irq_test_last_err);
+	return 0;
+}
+
+static int simt_irq_test_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, simt_irq_test_show, inode->i_private);
+}
+
+static ssize_t simt_irq_test_write(struct file *file, const char __user *buf,
+				   size_t count, loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	struct simt_device *sdev = m->private;
+	int idx, ret;
+
+	if (!drm_dev_enter(&sdev->drm, &idx))
+		return -ENODEV;
+	ret = simt_irq_test(sdev);
+	drm_dev_exit(idx);
+
+	return ret ? ret : count;
+}
+
+static const struct file_operations simt_irq_test_fops = {
+	.owner		= THIS_MODULE,
+	.open		= simt_irq_test_open,
+	.read		= seq_read,
+	.write		= simt_irq_test_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+void simt_debugfs_init(struct simt_device *sdev)
+{
+	struct dentry *root = sdev->drm.debugfs_root;
+
+	if (IS_ERR_OR_NULL(root))
+		return;
+
+	debugfs_create_file("info", 0444, root, sdev, &simt_info_fops);
+	debugfs_create_file("irq_test", 0600, root, sdev, &simt_irq_test_fops);
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * simt: DRM accel driver for the simt emulated SIMT accelerator.
+ *
+ * The PCI front end: probe identifies the device from its BAR0 registers,
+ * refuses anything whose identification or version it does not know, sets
+ * up one MSI-X vector per interrupt class, proves that interrupts arrive
+ * with the device's test interrupt, then registers the accel device node
+ * (/dev/accel/accelN).  Remove undoes it in reverse order.
+ */
+
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/sizes.h>
+#include <linux/version.h>
+
+#include <drm/drm_accel.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+
+#include "simt_drv.h"
+
+DEFINE_DRM_ACCEL_FOPS(simt_accel_fops);
+
+static const struct drm_driver simt_drm_driver = {
+	.driver_features	= DRIVER_COMPUTE_ACCEL,
+	.fops			= &simt_accel_fops,
+	.name			= SIMT_DRIVER_NAME,
+	.desc			= SIMT_DRIVER_DESC,
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
+	.date			= "20261122",
+#endif
+	.major			= SIMT_DRIVER_MAJOR,
+	.minor			= SIMT_DRIVER_MINOR,
+};
+
+static int simt_identify(struct simt_device *sdev)
+{
+	struct device *dev = &sdev->pdev->dev;
+	u32 id, major, minor;
+
+	id = simt_rd32(sdev, SIMT_REG_ID);
+	if (id != SIMT_ID_MAGIC) {
+		dev_err(dev, "identification register is 0x%08x, expected 0x%08x: not a simt device, not binding\n",
+			id, SIMT_ID_MAGIC);
+		return -ENODEV;
+	}
+
+	sdev->version = simt_rd32(sdev, SIMT_REG_VERSION);
+	major = sdev->version >> 16;
+	minor = sdev->version & 0xffff;
+	if (major != SIMT_VERSION_MAJOR || minor < SIMT_VERSION_MINOR) {
+		dev_err(dev, "device version %u.%u is not supported (driver needs %u.%u or a later %u.x), not binding\n",
+			major, minor, SIMT_VERSION_MAJOR, SIMT_VERSION_MINOR,
+			SIMT_VERSION_MAJOR);
+		return -ENODEV;
+	}
+
+	sdev->caps = simt_rd32(sdev, SIMT_REG_CAPS);
+	sdev->sm_count = simt_rd32(sdev, SIMT_REG_SM_COUNT);
+	sdev->vram_size = simt_rd32(sdev, SIMT_REG_VRAM_SIZE_LO) |
+			  (u64)simt_rd32(sdev, SIMT_REG_VRAM_SIZE_HI) << 32;
+	sdev->vram_bar_size = pci_resource_len(sdev->pdev, SIMT_BAR_VRAM);
+
+	if (!sdev->sm_count) {
+		dev_err(dev, "device reports no SMs, not binding\n");
+		return -ENODEV;
+	}
+	if (sdev->vram_bar_size < sdev->vram_size)
+		dev_warn(dev, "VRAM BAR%d is %pa bytes, smaller than the %llu bytes of VRAM\n",
+			 SIMT_BAR_VRAM, &sdev->vram_bar_size, sdev->vram_size);
+
+	dev_info(dev, "simt device version %u.%u, %u SMs, %llu MiB VRAM, caps 0x%08x\n",
+		 major, minor, sdev->sm_count, sdev->vram_size / SZ_1M, sdev->caps);
+	return 0;
+}
+
+static void simt_hw_reset(struct simt_device *sdev)
+{
+	simt_wr32(sdev, SIMT_REG_RESET, SIMT_RESET_MAGIC);
+	/* Read back to make sure the reset has been posted. */
+	simt_rd32(sdev, SIMT_REG_ID);
+}
+
+static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
+{
+	struct device *dev = &pdev->dev;
+	struct simt_device *sdev;
+	int ret;
+
+	sdev = devm_drm_dev_alloc(dev, &simt_drm_driver, struct simt_device, drm);
+	if (IS_ERR(sdev))
+		return PTR_ERR(sdev);
+
+	sdev->pdev = pdev;
+	pci_set_drvdata(pdev, sdev);
+	init_waitqueue_head(&sdev->irq_test_wq);
+	ret = drmm_mutex_init(&sdev->drm, &sdev->irq_test_lock);
+	if (ret)
+		return ret;
+
+	ret = pcim_enable_device(pdev);
+	if (ret) {
+		dev_err(dev, "cannot enable the PCI device: %d\n", ret);
+		return ret;
+	}
+
+	if (pci_resource_len(pdev, SIMT_BAR_REGS) < SIMT_REGS_SIZE) {
+		dev_err(dev, "register BAR%d is too small (%llu bytes)\n",
+			SIMT_BAR_REGS,
+			(unsigned long long)pci_resource_len(pdev, SIMT_BAR_REGS));
+		return -ENODEV;
+	}
+	sdev->regs = pcim_iomap_region(pdev, SIMT_BAR_REGS, SIMT_DRIVER_NAME);
+	if (IS_ERR(sdev->regs)) {
+		ret = PTR_ERR(sdev->regs);
+		dev_err(dev, "cannot map register BAR%d: %d\n", SIMT_BAR_REGS, ret);
+		return ret;
+	}
+
+	ret = simt_identify(sdev);
+	if (ret)
+		return ret;
+
+	/* MSI-X messages are memory writes: the device must be a bus master. */
+	pci_set_master(pdev);
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (ret) {
+		dev_err(dev, "cannot set the DMA mask: %d\n", ret);
+		return ret;
+	}
+
+	simt_hw_reset(sdev);
+
+	ret = simt_irq_init(sdev);
+	if (ret)
+		return ret;
+
+	ret = simt_irq_test(sdev);
+	if (ret) {
+		dev_err(dev, "test interrupt failed (%d): interrupts do not work, not binding\n",
+			ret);
+		goto err_irq;
+	}
+	dev_info(dev, "test interrupt received on MSI-X vector %d in %llu us\n",
+		 SIMT_IRQ_TEST, sdev->irq_test_last_us);
+
+	simt_debugfs_init(sdev);
+
+	ret = drm_dev_register(&sdev->drm, 0);
+	if (ret) {
+		dev_err(dev, "cannot register the DRM device: %d\n", ret);
+		goto err_irq;
+	}
+
+	return 0;
+
+err_irq:
+	simt_irq_fini(sdev);
+	return ret;
+}
+
+static void simt_remove(struct pci_dev *pdev)
+{
+	struct simt_device *sdev = pci_get_drvdata(pdev);
+
+	/*
+	 * Close the door first: once unplugged, open files and debugfs
+	 * entries that outlive us see the device as gone (drm_dev_enter()
+	 * fails) and no longer touch the hardware.
+	 */
+	drm_dev_unplug(&sdev->drm);
+	simt_irq_fini(sdev);
+	simt_hw_reset(sdev);
+}
+
+static void simt_shutdown(struct pci_dev *pdev)
+{
+	struct simt_device *sdev = pci_get_drvdata(pdev);
+
+	if (sdev)
+		simt_wr32(sdev, SIMT_REG_IRQ_MASK, 0);
+}
+
+static const struct pci_device_id simt_pci_ids[] = {
+	{ PCI_DEVICE(SIMT_PCI_VENDOR_ID, SIMT_PCI_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, simt_pci_ids);
+
+static struct pci_driver simt_pci_driver = {
+	.name		= SIMT_DRIVER_NAME,
+	.id_table	= simt_pci_ids,
+	.probe		= simt_probe,
+	.remove		= simt_remove,
+	.shutdown	= simt_shutdown,
+	.driver = {
+		.dev_groups = simt_dev_groups,
+	},
+};
+module_pci_driver(simt_pci_driver);
+
+MODULE_DESCRIPTION("DRM accel driver for the simt SIMT accelerator");
+MODULE_LICENSE("GPL");

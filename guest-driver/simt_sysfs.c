@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * simt: sysfs attributes of the PCI device, in a "simt" group
+ * (/sys/bus/pci/devices/<address>/simt/), one value per file:
+ *
+ *   version         device version, "major.minor"
+ *   caps            capability bits, hex
+ *   sm_count        number of SMs
+ *   vram_size       VRAM bytes
+ *   irq_test_count  test interrupts handled by the driver
+ *
+ * The driver core creates them after probe succeeds and removes them
+ * before remove runs, so they never see a half-initialised device.
+ */
+
+#include <linux/device.h>
+#include <linux/pci.h>
+#include <linux/sysfs.h>
+
+#include "simt_drv.h"
+
+static struct simt_device *dev_to_simt(struct device *dev)
+{
+	return pci_get_drvdata(to_pci_dev(dev));
+}
+
+static ssize_t version_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct simt_device *sdev = dev_to_simt(dev);
+
+	return sysfs_emit(buf, "%u.%u\n", sdev->version >> 16,
+			  sdev->version & 0xffff);
+}
+static DEVICE_ATTR_RO(version);
+
+static ssize_t caps_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "0x%08x\n", dev_to_simt(dev)->caps);
+}
+static DEVICE_ATTR_RO(caps);
+
+static ssize_t sm_count_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_simt(dev)->sm_count);
+}
+static DEVICE_ATTR_RO(sm_count);
+
+static ssize_t vram_size_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", dev_to_simt(dev)->vram_size);
+}
+static DEVICE_ATTR_RO(vram_size);
+
+static ssize_t irq_test_count_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  simt_irq_count(dev_to_simt(dev), SIMT_IRQ_TEST));
+}
+static DEVICE_ATTR_RO(irq_test_count);
+
+static struct attribute *simt_attrs[] = {
+	&dev_attr_version.attr,
+	&dev_attr_caps.attr,
+	&dev_attr_sm_count.attr,
+	&dev_attr_vram_size.attr,
+	&dev_attr_irq_test_count.attr,
+	NULL
+};
+
+static const struct attribute_group simt_attr_group = {
+	.name	= "simt",
+	.attrs	= simt_attrs,
+};
+
+const struct attribute_group *simt_dev_groups[] = {
+	&simt_attr_group,
+	NULL
+};

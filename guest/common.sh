@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# simt guest: helpers shared by init, the test and the demo scripts
+# (sourced, busybox sh).
+
+# The hardware contract's numbers (SIMT_PCI_VENDOR_ID, SIMT_IRQ_NR, ...),
+# generated from include/hw/simt/simt-hw.h when the initramfs is built.
+. /lib/simt/simt-hw.env
+
+KVER=$(uname -r)
+MODDIR=/lib/modules/$KVER
+DRM_KO=$MODDIR/kernel/drivers/gpu/drm/drm.ko
+SIMT_KO=$MODDIR/extra/simt.ko
+DEBUGFS=/sys/kernel/debug
+
+# Load drm.ko then simt.ko unless already loaded; bounded in time.
+simt_load_modules() {
+	if [ ! -d /sys/module/drm ]; then
+		timeout 60 insmod "$DRM_KO" || echo "simt-guest: insmod drm.ko failed"
+	fi
+	if [ ! -d /sys/module/simt ]; then
+		timeout 60 insmod "$SIMT_KO" || echo "simt-guest: insmod simt.ko failed"
+	fi
+}
+
+# Print the PCI address of the first simt device (nothing if none).
+simt_pci_dev() {
+	for d in /sys/bus/pci/devices/*; do
+		[ -r "$d/vendor" ] || continue
+		if [ $(($(cat "$d/vendor"))) -eq $((SIMT_PCI_VENDOR_ID)) ] &&
+		   [ $(($(cat "$d/device"))) -eq $((SIMT_PCI_DEVICE_ID)) ]; then
+			basename "$d"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# lspci -nn look-alike from sysfs (busybox has no lspci).
+simt_lspci() {
+	for d in /sys/bus/pci/devices/*; do
+		c=$(cat "$d/class")
+		drv=
+		[ -e "$d/driver" ] && drv=" driver=$(basename "$(readlink "$d/driver")")"
+		echo "$(basename "$d") class ${c#0x} [$(cat "$d/vendor" | sed 's/^0x//'):$(cat "$d/device" | sed 's/^0x//')]$drv"
+	done
+}
+
+# The DRM debugfs directory of the device at PCI address $1.
+simt_debugfs_dir() {
+	echo "$DEBUGFS/accel/$1"
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# simt guest: the demo run by /init with simtguest.mode=demo.  For now it
+# shows the device as the driver sees it and round-trips a few test
+# interrupts; the priority-preemption demo replaces it when job submission
+# exists.
+
+. /lib/simt/common.sh
+
+echo "=== simt demo ==="
+DEV=$(simt_pci_dev)
+if [ -z "$DEV" ]; then
+	echo "no simt device (is QEMU started with -device simt?)"
+	simt_lspci
+	exit 1
+fi
+SYS=/sys/bus/pci/devices/$DEV
+DBG=$(simt_debugfs_dir "$DEV")
+
+echo "PCI:"
+simt_lspci | grep "^$DEV" | sed 's/^/  /'
+if [ ! -e "$SYS/driver" ]; then
+	echo "the simt driver is not bound; kernel log:"
+	dmesg | grep -i simt | sed 's/^/  /'
+	exit 1
+fi
+echo "device node: $(ls /dev/accel/ 2>/dev/null | tr '\n' ' ')"
+echo "identification:"
+for f in version caps sm_count vram_size; do
+	printf '  %-10s %s\n' "$f" "$(cat "$SYS/simt/$f")"
+done
+echo "test interrupts (MSI-X vector $SIMT_IRQ_TEST):"
+i=1
+while [ $i -le 3 ]; do
+	if timeout 10 sh -c "echo 1 > '$DBG/irq_test'"; then
+		set -- $(cat "$DBG/irq_test")
+		echo "  #$i: received, count $1, round trip $2 us"
+	else
+		echo "  #$i: NOT received"
+	fi
+	i=$((i + 1))
+done
+echo "driver state (debugfs info):"
+sed 's/^/  /' "$DBG/info"
+echo "interrupt vectors:"
+grep simt /proc/interrupts | sed 's/^/  /'
+echo "=== simt demo done ==="

@@ -1,0 +1,341 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# simt guest: the in-guest test suite (busybox sh), run by /init with
+# simtguest.mode=test after drm.ko and simt.ko were loaded.
+#
+# Prints TAP on the console: the plan, one "ok N - ..." or "not ok N - ..."
+# per test with "# " diagnostics after it, the relevant kernel log as
+# "# kernel: " lines, and "# end of tests" last; the host checks it with
+# scripts/tap-check.py.  Every step that could block is bounded by
+# timeout(1), so a broken driver gives "not ok", not a hang.
+
+. /lib/simt/common.sh
+
+TESTS='
+t_pci_present
+t_pci_class
+t_drm_loaded
+t_simt_loaded
+t_bound
+t_accel_node
+t_accel_open
+t_ident
+t_bars
+t_msix
+t_probe_irq
+t_irq_user
+t_irq_many
+t_proc_interrupts
+t_unbind
+t_bind
+t_rmmod
+t_reload
+t_log_clean
+'
+
+# ---- helpers ----
+
+DEV=
+SYS=
+OUT=/tmp/tap.out
+
+diag() { echo "$*"; }
+
+# fail MESSAGE: print the reason and end the test (each test runs in a
+# subshell, so this exits only the test)
+fail() { echo "$*"; exit 1; }
+
+# Kernel log lines that mean something went wrong in the kernel.
+BAD_LOG='WARNING:|BUG:|Oops|Call Trace|general protection fault|Kernel panic|UBSAN:|KASAN:|Unable to handle|already present|cannot create duplicate|leaking'
+
+log_mark() { dmesg | wc -l; }
+log_since() { dmesg | tail -n +"$(($1 + 1))"; }
+
+# Fail if the kernel log since mark $1 has a warning, oops or BUG.
+log_clean_since() {
+	bad=$(log_since "$1" | grep -E "$BAD_LOG")
+	[ -z "$bad" ] && return 0
+	echo "kernel log has problems:"
+	echo "$bad"
+	return 1
+}
+
+find_dev() {
+	DEV=$(simt_pci_dev)
+	SYS=/sys/bus/pci/devices/$DEV
+	[ -n "$DEV" ]
+}
+
+bound() { [ -e "$SYS/driver" ] && [ "$(basename "$(readlink "$SYS/driver")")" = simt ]; }
+
+sysval() { cat "$SYS/simt/$1" 2>/dev/null; }
+
+# Fire the test interrupt through debugfs; bounded.
+fire_test_irq() {
+	timeout 10 sh -c "echo 1 > '$(simt_debugfs_dir "$DEV")/irq_test'"
+}
+
+# wait_for COND SECONDS: poll a shell condition (devtmpfs and sysfs update
+# asynchronously)
+wait_for() {
+	i=0
+	while [ $i -lt $(($2 * 10)) ]; do
+		eval "$1" && return 0
+		usleep 100000
+		i=$((i + 1))
+	done
+	eval "$1"
+}
+
+# ---- tests: each runs in a subshell, prints diagnostics, and fails by
+# calling fail or returning non-zero ----
+
+t_pci_present() {
+	echo "PCI devices (address class [vendor:device]):"
+	simt_lspci
+	find_dev || fail "no PCI device $SIMT_PCI_VENDOR_ID:$SIMT_PCI_DEVICE_ID"
+}
+d_pci_present="PCI device $SIMT_PCI_VENDOR_ID:$SIMT_PCI_DEVICE_ID is present"
+
+t_pci_class() {
+	[ -n "$DEV" ] || fail "no device"
+	c=$(cat "$SYS/class")
+	r=$(cat "$SYS/revision")
+	echo "$DEV class $c revision $r"
+	[ $((c >> 8)) -eq $((SIMT_PCI_CLASS_CODE)) ] ||
+		fail "class $c, expected $SIMT_PCI_CLASS_CODE"
+	[ $((r)) -eq $((SIMT_PCI_REVISION)) ] ||
+		fail "revision $r, expected $SIMT_PCI_REVISION"
+}
+d_pci_class="PCI class is processing accelerator ($SIMT_PCI_CLASS_CODE), revision $SIMT_PCI_REVISION"
+
+t_drm_loaded() { [ -d /sys/module/drm ] || fail "drm.ko is not loaded"; }
+d_drm_loaded="drm.ko loaded"
+
+t_simt_loaded() { [ -d /sys/module/simt ] || fail "simt.ko is not loaded"; }
+d_simt_loaded="simt.ko loaded"
+
+t_bound() {
+	[ -n "$DEV" ] || fail "no device"
+	if ! bound; then
+		echo "the kernel log about simt:"
+		dmesg | grep -i simt
+		fail "device $DEV has no simt driver"
+	fi
+	echo "$DEV driver $(basename "$(readlink "$SYS/driver")")"
+}
+d_bound="simt driver bound to the device"
+
+t_accel_node() {
+	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	ls -l /dev/accel/
+	major=$(stat -c %t /dev/accel/accel0)
+	[ $((0x$major)) -eq 261 ] || fail "major $((0x$major)), expected 261 (accel)"
+	p=$(readlink -f /sys/class/accel/accel0/device)
+	[ "$(basename "$p")" = "$DEV" ] || fail "accel0 belongs to $p, not $DEV"
+}
+d_accel_node="/dev/accel/accel0 exists and belongs to the device"
+
+t_accel_open() {
+	timeout 10 sh -c ': < /dev/accel/accel0' || fail "cannot open /dev/accel/accel0"
+}
+d_accel_open="/dev/accel/accel0 opens and closes"
+
+t_ident() {
+	bound || fail "not bound"
+	for f in version caps sm_count vram_size irq_test_count; do
+		echo "$f: $(sysval $f)"
+	done
+	v=$(sysval version)
+	[ "${v%%.*}" = "$SIMT_VERSION_MAJOR" ] ||
+		fail "version $v, expected major $SIMT_VERSION_MAJOR"
+	[ "${v#*.}" -ge "$SIMT_VERSION_MINOR" ] ||
+		fail "version $v older than $SIMT_VERSION_MAJOR.$SIMT_VERSION_MINOR"
+	[ "$(sysval sm_count)" -gt 0 ] || fail "no SMs"
+	vs=$(sysval vram_size)
+	[ "$vs" -gt 0 ] && [ $((vs & (vs - 1))) -eq 0 ] ||
+		fail "VRAM size $vs is not a power of two"
+	dmesg | grep -q "simt $DEV: simt device version $v" ||
+		fail "no identification line in the kernel log"
+	dmesg | grep "simt $DEV: simt device version"
+}
+d_ident="identification read by the driver (version, SM count, VRAM size)"
+
+# BAR N size from sysfs "resource" (line N+1: start end flags)
+bar_size() {
+	sed -n "$(($1 + 1))p" "$SYS/resource" | {
+		read -r s e f
+		if [ $((s)) -eq 0 ] && [ $((e)) -eq 0 ]; then echo 0
+		else echo $((e - s + 1)); fi
+	}
+}
+
+t_bars() {
+	[ -n "$DEV" ] || fail "no device"
+	b0=$(bar_size "$SIMT_BAR_REGS")
+	b2=$(bar_size "$SIMT_BAR_VRAM")
+	b4=$(bar_size "$SIMT_BAR_MSIX")
+	echo "BAR$SIMT_BAR_REGS $b0 bytes, BAR$SIMT_BAR_VRAM $b2 bytes, BAR$SIMT_BAR_MSIX $b4 bytes"
+	[ "$b0" -eq $((SIMT_REGS_SIZE)) ] ||
+		fail "register BAR is $b0 bytes, expected $((SIMT_REGS_SIZE))"
+	vs=$(sysval vram_size)
+	[ -n "$vs" ] && [ "$b2" -ge "$vs" ] ||
+		fail "VRAM BAR ($b2 bytes) smaller than VRAM ($vs bytes)"
+	[ "$b4" -gt 0 ] || fail "no MSI-X BAR"
+}
+d_bars="BAR sizes match the device (registers, VRAM, MSI-X)"
+
+t_msix() {
+	bound || fail "not bound"
+	n=$(ls "$SYS/msi_irqs" 2>/dev/null | wc -l)
+	echo "MSI-X vectors: $n ($(ls "$SYS/msi_irqs" 2>/dev/null | tr '\n' ' '))"
+	[ "$n" -eq "$SIMT_IRQ_NR" ] || fail "expected $SIMT_IRQ_NR vectors"
+	for i in $(ls "$SYS/msi_irqs"); do
+		[ "$(cat "$SYS/msi_irqs/$i")" = msix ] || fail "vector $i is not MSI-X"
+	done
+}
+d_msix="MSI-X enabled with one vector per interrupt class"
+
+t_probe_irq() {
+	bound || fail "not bound"
+	dmesg | grep "simt $DEV: test interrupt" || fail "no test interrupt line in the kernel log"
+	[ "$(sysval irq_test_count)" -ge 1 ] ||
+		fail "irq_test_count is $(sysval irq_test_count)"
+}
+d_probe_irq="test interrupt received at probe"
+
+t_irq_user() {
+	bound || fail "not bound"
+	d=$(simt_debugfs_dir "$DEV")
+	[ -e "$d/irq_test" ] || { ls "$DEBUGFS/accel" "$d"; fail "no $d/irq_test"; }
+	before=$(sysval irq_test_count)
+	fire_test_irq || fail "writing irq_test failed (see the kernel log)"
+	after=$(sysval irq_test_count)
+	echo "irq_test_count $before -> $after; irq_test: $(cat "$d/irq_test")"
+	[ "$after" -eq $((before + 1)) ] || fail "count did not increase by one"
+}
+d_irq_user="test interrupt re-triggered from userspace (debugfs irq_test)"
+
+t_irq_many() {
+	bound || fail "not bound"
+	before=$(sysval irq_test_count)
+	i=0
+	while [ $i -lt 10 ]; do
+		fire_test_irq || fail "test interrupt $i failed"
+		i=$((i + 1))
+	done
+	after=$(sysval irq_test_count)
+	echo "irq_test_count $before -> $after"
+	[ "$after" -eq $((before + 10)) ] || fail "expected $((before + 10))"
+	cat "$(simt_debugfs_dir "$DEV")/info"
+}
+d_irq_many="10 test interrupts in a row, each acknowledged"
+
+t_proc_interrupts() {
+	grep simt /proc/interrupts || fail "no simt vectors in /proc/interrupts"
+	n=$(grep -c "simt-.*@$DEV" /proc/interrupts)
+	[ "$n" -eq "$SIMT_IRQ_NR" ] || fail "$n simt vectors, expected $SIMT_IRQ_NR"
+	# Sum the per-CPU columns of the test vector.
+	line=$(grep "simt-test@$DEV" /proc/interrupts)
+	total=0
+	for f in $line; do
+		case $f in
+		*:) ;;
+		*[!0-9]*) break ;;
+		*) total=$((total + f)) ;;
+		esac
+	done
+	echo "test vector total: $total"
+	[ "$total" -eq "$(sysval irq_test_count)" ] ||
+		fail "/proc/interrupts says $total, driver says $(sysval irq_test_count)"
+}
+d_proc_interrupts="/proc/interrupts shows the vectors and counts the test interrupts"
+
+t_unbind() {
+	bound || fail "not bound"
+	mark=$(log_mark)
+	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/unbind" ||
+		fail "unbind failed or timed out"
+	! bound || fail "still bound"
+	wait_for '[ ! -e /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 still there"
+	[ ! -e "$(simt_debugfs_dir "$DEV")" ] || fail "debugfs directory still there"
+	log_since "$mark"
+	log_clean_since "$mark"
+}
+d_unbind="unbind through sysfs: node and debugfs gone, no warnings"
+
+t_bind() {
+	mark=$(log_mark)
+	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/bind" ||
+		fail "bind failed or timed out"
+	log_since "$mark"
+	bound || fail "not bound"
+	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	[ "$(sysval irq_test_count)" -ge 1 ] || fail "no test interrupt at probe"
+	fire_test_irq || fail "test interrupt failed after rebind"
+	log_clean_since "$mark"
+}
+d_bind="bind again through sysfs: node back, test interrupt works"
+
+t_rmmod() {
+	mark=$(log_mark)
+	timeout 30 rmmod simt || fail "rmmod simt failed or timed out"
+	log_since "$mark"
+	[ ! -d /sys/module/simt ] || fail "module still loaded"
+	[ ! -e "$SYS/driver" ] || fail "device still has a driver"
+	wait_for '[ ! -e /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 still there"
+	grep -q simt /proc/interrupts && fail "vectors still in /proc/interrupts"
+	log_clean_since "$mark"
+}
+d_rmmod="module unload (rmmod simt) without warnings"
+
+t_reload() {
+	mark=$(log_mark)
+	timeout 60 insmod "$SIMT_KO" || fail "insmod simt.ko failed"
+	log_since "$mark"
+	wait_for bound 5 || fail "not bound after reload"
+	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	[ "$(sysval irq_test_count)" -ge 1 ] || fail "no test interrupt at probe"
+	fire_test_irq || fail "test interrupt failed after reload"
+	timeout 10 sh -c ': < /dev/accel/accel0' || fail "cannot open /dev/accel/accel0"
+	log_clean_since "$mark"
+}
+d_reload="reload (insmod simt.ko): bound again, node back, test interrupt works"
+
+t_log_clean() {
+	log_clean_since 0
+}
+d_log_clean="whole kernel log clean (no warning, oops or bug splat)"
+
+# ---- runner ----
+
+plan=0
+for t in $TESTS; do plan=$((plan + 1)); done
+echo "1..$plan"
+find_dev
+
+n=0
+failed=0
+for t in $TESTS; do
+	n=$((n + 1))
+	eval "desc=\$d_${t#t_}"
+	if ( "$t" ) > "$OUT" 2>&1; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		failed=$((failed + 1))
+	fi
+	sed 's/^/# /' "$OUT"
+done
+
+# The kernel log: all of it if something failed, else what concerns us.
+if [ "$failed" -gt 0 ]; then
+	echo "# --- kernel log ---"
+	dmesg | sed 's/^/# kernel: /'
+else
+	echo "# --- kernel log (simt, drm, accel, warnings) ---"
+	dmesg | grep -E -i "simt|drm|accel|$BAD_LOG" | sed 's/^/# kernel: /'
+fi
+echo "# $((n - failed)) passed, $failed failed"
+echo "# end of tests"

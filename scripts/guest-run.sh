@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Boot the guest (Debian kernel + our initramfs) on QEMU with the simt
+# device, under TCG on -M q35.
+#
+#   scripts/guest-run.sh test    run the in-guest tests; the serial log is
+#                                saved, printed, and checked (TAP) by
+#                                scripts/tap-check.py; exit 0 only if all pass
+#   scripts/guest-run.sh demo    run the demo script, print, power off
+#   scripts/guest-run.sh shell   a shell in the guest (Ctrl-A X quits QEMU)
+#   scripts/guest-run.sh         shell if stdin is a terminal, else demo
+#
+# Environment:
+#   QEMU             QEMU binary (default ${SIMT_CACHE}/qemu-build/qemu-system-x86_64)
+#   SIMT_CACHE       cache directory (default ${XDG_CACHE_HOME:-~/.cache}/simt)
+#   SIMT_DEVICE      the -device argument (default "simt"; empty: no device)
+#   EXTRA_QEMU_ARGS  more QEMU arguments (word-split)
+#   EXTRA_APPEND     more kernel command line arguments
+#   GUEST_TIMEOUT    wall-clock limit in seconds for test/demo (default 300)
+#   GUEST_LOG        where the test log goes (default ${SIMT_CACHE}/guest/test.log)
+#   SIMT_GUEST_NOBUILD=1  do not run scripts/guest-build.sh first
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+SIMT_CACHE=${SIMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/simt}
+export SIMT_CACHE
+gdir=$SIMT_CACHE/guest
+QEMU=${QEMU:-$SIMT_CACHE/qemu-build/qemu-system-x86_64}
+SIMT_DEVICE=${SIMT_DEVICE-simt}
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-300}
+
+log() { echo "guest-run: $*" >&2; }
+die() { echo "guest-run: error: $*" >&2; exit 1; }
+
+mode=${1:-}
+if [ -z "$mode" ]; then
+    if [ -t 0 ]; then mode=shell; else mode=demo; fi
+fi
+case $mode in
+test | demo | shell) ;;
+*) die "unknown mode '$mode' (test, demo or shell)" ;;
+esac
+
+[ -x "$QEMU" ] || die "QEMU not found at $QEMU (build it, or set QEMU=)"
+if [ -n "$SIMT_DEVICE" ]; then
+    "$QEMU" -device "${SIMT_DEVICE%%,*},help" >/dev/null 2>&1 ||
+        die "$QEMU has no '${SIMT_DEVICE%%,*}' device"
+fi
+
+if [ -z "${SIMT_GUEST_NOBUILD:-}" ]; then
+    "$here/guest-build.sh"
+fi
+kernel=$gdir/vmlinuz
+initrd=$gdir/initrd.cpio.gz
+[ -e "$kernel" ] || die "no guest kernel (run scripts/guest-fetch.sh)"
+[ -e "$initrd" ] || die "no initramfs (run scripts/guest-build.sh)"
+
+# Firmware from Debian's seabios and qemu-system-data, gathered in one
+# directory for -L.
+fw=$SIMT_CACHE/firmware
+mkdir -p "$fw"
+for f in /usr/share/seabios/bios-256k.bin /usr/share/qemu/linuxboot_dma.bin \
+         /usr/share/qemu/kvmvapic.bin; do
+    [ -e "$f" ] || die "$f missing (install seabios and qemu-system-data: scripts/setup-host.sh)"
+    ln -sfn "$f" "$fw/$(basename "$f")"
+done
+
+append="console=ttyS0 quiet panic=-1 simtguest.mode=$mode"
+# The guest's own watchdog fires a little before ours.
+guest_limit=$(( GUEST_TIMEOUT > 60 ? GUEST_TIMEOUT - 30 : GUEST_TIMEOUT ))
+append+=" simtguest.timeout=$guest_limit"
+[ -n "${EXTRA_APPEND:-}" ] && append+=" $EXTRA_APPEND"
+
+args=(
+    -M q35 -accel tcg -cpu max -m 512 -smp 2
+    -nographic -vga none -nic none -no-reboot
+    -L "$fw"
+    -kernel "$kernel" -initrd "$initrd" -append "$append"
+)
+[ -n "$SIMT_DEVICE" ] && args+=(-device "$SIMT_DEVICE")
+# shellcheck disable=SC2206
+[ -n "${EXTRA_QEMU_ARGS:-}" ] && args+=($EXTRA_QEMU_ARGS)
+
+case $mode in
+shell)
+    log "booting a shell (Ctrl-A X quits QEMU)"
+    exec "$QEMU" "${args[@]}"
+    ;;
+demo)
+    rc=0
+    timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null || rc=$?
+    [ "$rc" = 124 ] && log "timed out after $GUEST_TIMEOUT s"
+    exit "$rc"
+    ;;
+test)
+    out=${GUEST_LOG:-$gdir/test.log}
+    mkdir -p "$(dirname "$out")"
+    log "booting the test guest (log: $out, limit ${GUEST_TIMEOUT} s)"
+    start=$(date +%s)
+    rc=0
+    timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 |
+        tee "$out" || rc=$?
+    log "guest finished in $(( $(date +%s) - start )) s (QEMU status $rc)"
+    check=0
+    /usr/bin/python3 "$here/tap-check.py" --name guest "$out" || check=$?
+    if [ "$check" = 0 ] && [ "$rc" != 0 ]; then
+        if [ "$rc" = 124 ]; then
+            echo "guest: QEMU did not exit within $GUEST_TIMEOUT s" >&2
+        else
+            echo "guest: QEMU exited with status $rc" >&2
+        fi
+        exit 1
+    fi
+    exit "$check"
+    ;;
+esac

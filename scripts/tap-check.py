@@ -1,0 +1,151 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Check a TAP log (e.g. a guest's serial console) and print a summary.
+
+    tap-check.py --name NAME [options] LOGFILE
+
+Fails (exit status 1) on any "not ok" (except TODO), a missing, repeated or
+mismatched plan, missing or out-of-order test numbers, "Bail out!", a kernel
+oops / BUG / WARNING / panic / call trace anywhere in the log, or a missing
+end marker (the run was cut short, e.g. by a timeout).  Lines that are not
+TAP (kernel messages, boot noise) are ignored, so the log may be a whole
+serial console capture.
+
+The last line printed is always the summary:
+    NAME: P passed, F failed
+where F counts "not ok" tests plus tests the plan announced but that never
+reported.  Exit status: 0 when everything is fine, 1 otherwise, 2 on usage
+errors.
+"""
+
+import argparse
+import re
+import sys
+
+TEST_RE = re.compile(r'^\s*(not ok|ok)\b\s*(\d+)?\s*-?\s*([^#]*)(#\s*(\w+).*)?$')
+PLAN_RE = re.compile(r'^\s*1\.\.(\d+)\s*(#.*)?$')
+BAIL_RE = re.compile(r'^\s*Bail out!(.*)$')
+
+# Kernel (and sanitizer) reports that fail a run wherever they appear.
+KERNEL_RE = re.compile(
+    r'(\bBUG:|\bOops[:\s]|\bWARNING:|Call Trace:|Kernel panic|'
+    r'general protection fault|\bUBSAN:|\bKASAN:|Unable to handle kernel|'
+    r'hung_task|blocked for more than \d+ seconds|soft lockup|RCU stall|'
+    r'rcu_sched self-detected stall)')
+
+
+def check(lines, end_marker, kernel_check):
+    problems = []
+    plans = []
+    results = []          # (number, ok, description, directive)
+    bailed = None
+    end_seen = False
+    kernel_hits = []
+
+    for lineno, raw in enumerate(lines, 1):
+        line = raw.rstrip('\r\n').replace('\r', '')
+        if kernel_check and KERNEL_RE.search(line):
+            kernel_hits.append((lineno, line.strip()))
+        if end_marker and line.strip() == end_marker:
+            end_seen = True
+            continue
+        m = PLAN_RE.match(line)
+        if m:
+            plans.append((lineno, int(m.group(1))))
+            continue
+        m = BAIL_RE.match(line)
+        if m:
+            bailed = (lineno, m.group(1).strip())
+            continue
+        m = TEST_RE.match(line)
+        if m:
+            ok = m.group(1) == 'ok'
+            num = int(m.group(2)) if m.group(2) else len(results) + 1
+            directive = (m.group(5) or '').upper()
+            results.append((num, ok, m.group(3).strip(), directive))
+
+    passed = 0
+    failed = 0
+    for num, ok, desc, directive in results:
+        if ok or directive == 'TODO':
+            passed += 1
+        else:
+            failed += 1
+            problems.append('not ok %d - %s' % (num, desc))
+
+    expected = None
+    if not plans:
+        problems.append('no plan line (1..N)')
+    elif len(plans) > 1:
+        problems.append('%d plan lines (lines %s)'
+                        % (len(plans), ', '.join(str(p[0]) for p in plans)))
+    else:
+        expected = plans[0][1]
+
+    numbers = [r[0] for r in results]
+    if numbers != list(range(1, len(numbers) + 1)):
+        problems.append('test numbers are not 1..%d in order: %s'
+                        % (len(numbers), ' '.join(map(str, numbers))))
+    if expected is not None and len(results) != expected:
+        problems.append('plan says %d tests, %d reported'
+                        % (expected, len(results)))
+        if len(results) < expected:
+            failed += expected - len(results)
+
+    if bailed:
+        problems.append('bailed out at line %d: %s' % bailed)
+    for lineno, text in kernel_hits[:20]:
+        problems.append('kernel problem at line %d: %s' % (lineno, text))
+    if len(kernel_hits) > 20:
+        problems.append('... and %d more kernel problem lines'
+                        % (len(kernel_hits) - 20))
+    if end_marker and not end_seen:
+        problems.append('end marker "%s" missing (run cut short or timed out)'
+                        % end_marker)
+    if not results and not problems:
+        problems.append('no test results')
+
+    return passed, failed, problems
+
+
+def main():
+    ap = argparse.ArgumentParser(
+        description='Check a TAP log and print "NAME: P passed, F failed".')
+    ap.add_argument('--name', required=True,
+                    help='suite name for the summary line')
+    ap.add_argument('--end-marker', default='# end of tests',
+                    help='line that must appear once the run finished '
+                         '(default: "%(default)s"; empty: not required)')
+    ap.add_argument('--no-kernel-check', dest='kernel_check',
+                    action='store_false',
+                    help='do not scan for kernel oops/BUG/WARNING lines')
+    ap.add_argument('logfile', help='the log, or - for stdin')
+    args = ap.parse_args()
+
+    try:
+        if args.logfile == '-':
+            lines = sys.stdin.readlines()
+        else:
+            with open(args.logfile, encoding='utf-8',
+                      errors='replace') as f:
+                lines = f.readlines()
+    except OSError as e:
+        print('%s: cannot read %s: %s' % (args.name, args.logfile, e),
+              file=sys.stderr)
+        print('%s: 0 passed, 1 failed' % args.name)
+        return 1
+
+    passed, failed, problems = check(lines, args.end_marker,
+                                     args.kernel_check)
+    for p in problems:
+        print('%s: FAIL: %s' % (args.name, p))
+    if problems and failed == 0:
+        # Something went wrong outside the tests themselves (no plan, a
+        # kernel warning, a timeout): still count it as a failure.
+        failed = 1
+    print('%s: %d passed, %d failed' % (args.name, passed, failed))
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
