@@ -46,7 +46,19 @@ simt_lspci() {
 	done
 }
 
-# The DRM debugfs directory of the device at PCI address $1.
+# The DRM debugfs directory of the device at PCI address $1: named after
+# the device on current kernels; fall back to any accel directory with our
+# files (older kernels name it after the minor).
 simt_debugfs_dir() {
+	if [ -d "$DEBUGFS/accel/$1" ]; then
+		echo "$DEBUGFS/accel/$1"
+		return
+	fi
+	for d in "$DEBUGFS"/accel/*; do
+		if [ -e "$d/irq_test" ]; then
+			echo "$d"
+			return
+		fi
+	done
 	echo "$DEBUGFS/accel/$1"
 }
