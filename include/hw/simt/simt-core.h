@@ -189,7 +189,8 @@ SimtStatus simt_block_run(SimtBlock *b, uint64_t budget);
  * each to completion, on @mem.  Local memory of the running block is placed
  * at @local_addr (simt_launch_threads(l) * l->local_size bytes).  More than
  * @max_warp_insns warp instructions in total is SIMT_FAULT_WATCHDOG.
- * Returns res->fault.
+ * Returns res->fault, or -1 if @l fails simt_launch_check() or memory
+ * runs out.
  */
 int simt_run_grid(const SimtLaunch *l, const SimtMem *mem,
                   uint32_t local_addr, uint64_t max_warp_insns,

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * simt: emulation speed of the warp interpreter on one host core, in
+ * thread-instructions per second, for an ALU-bound, a memory-bound and a
+ * divergent kernel (hand-assembled, so nothing but the core is needed).
+ *
+ * Run with `make bench`, or without make:
+ *   meson setup build/host && ninja -C build/host \
+ *       && build/host/bench/simt-core-bench
+ */
+
+#include "qemu/osdep.h"
+#include <time.h>
+#include "hw/simt/simt-core.h"
+
+#define MEM_SIZE    (16u << 20)
+#define CODE        0x1000u
+#define DATA        0x100000u
+#define LOCAL       0xe00000u
+
+typedef struct Prog {
+    uint32_t w[256];
+    unsigned n;
+} Prog;
+
+static unsigned emit(Prog *p, uint32_t w)
+{
+    p->w[p->n] = w;
+    return p->n++;
+}
+
+static uint32_t r_type(unsigned f7, unsigned rs2, unsigned rs1, unsigned f3,
+                       unsigned rd)
+{
+    return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | 0x33;
+}
+
+static uint32_t i_type(int32_t imm, unsigned rs1, unsigned f3, unsigned rd,
+                       unsigned opc)
+{
+    return (uint32_t)imm << 20 | rs1 << 15 | f3 << 12 | rd << 7 | opc;
+}
+
+static uint32_t s_type(int32_t imm, unsigned rs2, unsigned rs1)
+{
+    return ((uint32_t)imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 |
+           2 << 12 | ((uint32_t)imm & 0x1f) << 7 | 0x23;
+}
+
+static uint32_t b_type(int32_t imm, unsigned rs2, unsigned rs1, unsigned f3)
+{
+    uint32_t u = imm;
+
+    return (u >> 12 & 1) << 31 | (u >> 5 & 0x3f) << 25 | rs2 << 20 |
+           rs1 << 15 | f3 << 12 | (u >> 1 & 0xf) << 8 | (u >> 11 & 1) << 7 |
+           0x63;
+}
+
+#define ADD(d, a, b)    r_type(0, b, a, 0, d)
+#define SUB(d, a, b)    r_type(0x20, b, a, 0, d)
+#define XOR(d, a, b)    r_type(0, b, a, 4, d)
+#define OR(d, a, b)     r_type(0, b, a, 6, d)
+#define AND(d, a, b)    r_type(0, b, a, 7, d)
+#define SLTU(d, a, b)   r_type(0, b, a, 3, d)
+#define MUL(d, a, b)    r_type(1, b, a, 0, d)
+#define ADDI(d, a, v)   i_type(v, a, 0, d, 0x13)
+#define SLLI(d, a, v)   i_type(v, a, 1, d, 0x13)
+#define SRLI(d, a, v)   i_type(v, a, 5, d, 0x13)
+#define ANDI(d, a, v)   i_type(v, a, 7, d, 0x13)
+#define LW(d, a, v)     i_type(v, a, 2, d, 0x03)
+#define SW(s, a, v)     s_type(v, s, a)
+#define CSRR(d, csr)    i_type(csr, 0, 2, d, 0x73)
+#define LUI(d, v)       ((uint32_t)(v) & 0xfffff000u | (d) << 7 | 0x37)
+#define BNE(a, b, off)  b_type(off, b, a, 1)
+#define BEQ(a, b, off)  b_type(off, b, a, 0)
+#define BLTU(a, b, off) b_type(off, b, a, 6)
+#define JAL0(off)       (((uint32_t)(off) >> 20 & 1) << 31 | \
+                         ((uint32_t)(off) >> 1 & 0x3ff) << 21 | 0x6f)
+#define RET             i_type(0, 1, 0, 0, 0x67)
+
+/* x5 = global thread index */
+static void thread_index(Prog *p)
+{
+    emit(p, CSRR(5, SIMT_CSR_TID_X));
+    emit(p, CSRR(6, SIMT_CSR_CTAID_X));
+    emit(p, CSRR(7, SIMT_CSR_NTID_X));
+    emit(p, MUL(6, 6, 7));
+    emit(p, ADD(5, 5, 6));
+}
+
+/* 16 dependent-chain ALU operations per iteration, 1000 iterations */
+static void kernel_alu(Prog *p)
+{
+    unsigned top;
+
+    thread_index(p);
+    emit(p, ADDI(8, 0, 1000));
+    emit(p, ADDI(9, 5, 7));
+    top = emit(p, ADD(22, 9, 5));
+    emit(p, XOR(11, 22, 9));
+    emit(p, SLLI(12, 11, 3));
+    emit(p, SUB(13, 12, 22));
+    emit(p, OR(14, 13, 5));
+    emit(p, AND(15, 14, 11));
+    emit(p, SRLI(16, 15, 2));
+    emit(p, ADD(9, 16, 12));
+    emit(p, ADDI(17, 9, 13));
+    emit(p, XOR(18, 17, 14));
+    emit(p, SLTU(19, 18, 9));
+    emit(p, ADD(9, 9, 19));
+    emit(p, SUB(20, 9, 18));
+    emit(p, ANDI(21, 20, 0x7f));
+    emit(p, ADD(9, 9, 21));
+    emit(p, ADDI(8, 8, -1));
+    emit(p, BNE(8, 0, ((int)top - (int)p->n) * 4));
+    emit(p, SLLI(5, 5, 2));
+    emit(p, ADD(5, 5, 10));
+    emit(p, SW(9, 5, 0));
+    emit(p, RET);
+}
+
+/* out[i] = in[i] + in[i + n]... : 4 loads, 1 store per 10 instructions */
+static void kernel_mem(Prog *p)
+{
+    unsigned top;
+
+    thread_index(p);
+    emit(p, SLLI(5, 5, 2));
+    emit(p, ADD(6, 5, 10));             /* in + 4 * i */
+    emit(p, ADD(7, 5, 11));             /* out + 4 * i */
+    emit(p, ADDI(8, 0, 100));           /* 100 rounds */
+    top = emit(p, LW(12, 6, 0));
+    emit(p, LW(13, 6, 4));
+    emit(p, LW(14, 6, 8));
+    emit(p, LW(15, 7, 0));
+    emit(p, ADD(12, 12, 13));
+    emit(p, ADD(14, 14, 15));
+    emit(p, ADD(12, 12, 14));
+    emit(p, SW(12, 7, 0));
+    emit(p, ADDI(8, 8, -1));
+    emit(p, BNE(8, 0, ((int)top - (int)p->n) * 4));
+    emit(p, RET);
+}
+
+/*
+ * Per-lane trip counts (100 + lane * 8) and an if/else on a data bit in
+ * the loop body: the warp runs diverged most of the time.
+ */
+static void kernel_divergent(Prog *p)
+{
+    unsigned top, br, jmp, join;
+
+    thread_index(p);
+    emit(p, CSRR(6, SIMT_CSR_LANEID));
+    emit(p, SLLI(8, 6, 3));
+    emit(p, ADDI(8, 8, 100));
+    emit(p, ADDI(9, 5, 1));
+    top = emit(p, ANDI(12, 9, 4));
+    br = emit(p, 0);
+    emit(p, ADD(9, 9, 6));
+    emit(p, XOR(9, 9, 8));
+    emit(p, SLLI(13, 9, 1));
+    emit(p, ADD(9, 9, 13));
+    jmp = emit(p, 0);
+    emit(p, SUB(9, 9, 6));              /* else branch */
+    emit(p, SRLI(13, 9, 1));
+    emit(p, XOR(9, 9, 13));
+    emit(p, ADDI(9, 9, 3));
+    join = emit(p, ADDI(8, 8, -1));
+    emit(p, BNE(8, 0, ((int)top - (int)p->n) * 4));
+    p->w[br] = BEQ(12, 0, ((int)jmp + 1 - (int)br) * 4);
+    p->w[jmp] = JAL0(((int)join - (int)jmp) * 4);
+    emit(p, SLLI(5, 5, 2));
+    emit(p, ADD(5, 5, 10));
+    emit(p, SW(9, 5, 0));
+    emit(p, RET);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Run the kernel until at least 0.5 s have passed; thread-insn/s. */
+static double measure(void (*kernel)(Prog *), uint8_t *mem, unsigned blocks)
+{
+    static Prog p;
+    SimtMem m = { .flat = mem, .flat_size = MEM_SIZE };
+    SimtLaunch l = {
+        .entry = CODE, .code_base = CODE,
+        .block_dim = { 256, 1, 1 }, .grid_dim = { blocks, 1, 1 },
+        .local_size = 64,
+        .args = { DATA, DATA + 0x400000 },
+    };
+    SimtGridResult r;
+    uint64_t insns = 0;
+    double t0 = now(), t;
+
+    p.n = 0;
+    kernel(&p);
+    memcpy(mem + CODE, p.w, p.n * 4);
+    l.code_size = p.n * 4;
+    do {
+        if (simt_run_grid(&l, &m, LOCAL, UINT64_MAX, &r)) {
+            fprintf(stderr, "bench: kernel fault %s at 0x%x\n",
+                    simt_fault_name(r.fault), r.fault_pc);
+            exit(1);
+        }
+        insns += r.thread_insns;
+        t = now() - t0;
+    } while (t < 0.5);
+    return insns / t;
+}
+
+int main(void)
+{
+    uint8_t *mem = calloc(1, MEM_SIZE);
+
+    if (!mem) {
+        return 1;
+    }
+    printf("bench core_alu: %.3e thread-insn/s\n",
+           measure(kernel_alu, mem, 16));
+    printf("bench core_mem: %.3e thread-insn/s\n",
+           measure(kernel_mem, mem, 64));
+    printf("bench core_divergent: %.3e thread-insn/s\n",
+           measure(kernel_divergent, mem, 16));
+    free(mem);
+    return 0;
+}

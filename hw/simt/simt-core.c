@@ -1,0 +1,1519 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * simt: the warp interpreter.
+ *
+ * A warp runs one instruction for a group of lanes: the runnable lanes
+ * (neither exited nor waiting at a barrier) whose PC is the lowest.  While
+ * the group's PC stays below every other runnable lane's PC, the group is
+ * kept in locals and per-lane PCs are not touched, so a converged warp costs
+ * no more than one scalar PC.  Divergence writes per-lane PCs and picks the
+ * next group; lanes meet again when their PCs become equal (min-PC
+ * reconvergence, as in Simty).
+ *
+ * Instructions are decoded once into a predecode cache over the code range.
+ * Register files are register-major, so an ALU instruction is a 32-wide
+ * loop into a temporary that the compiler vectorises, then a masked commit.
+ */
+
+#include "qemu/osdep.h"
+#include "hw/simt/simt-core.h"
+#include "hw/simt/simt-fpu.h"
+
+/* Warp instructions a warp runs before simt_block_run moves on. */
+#define SIMT_WARP_QUANTUM   256
+
+enum {
+    OP_UNDECODED = 0,   /* zero so that a fresh cache is all undecoded */
+    OP_ILLEGAL,
+    OP_BAD_CSR,
+    OP_LUI, OP_AUIPC, OP_JAL, OP_JALR,
+    OP_BEQ, OP_BNE, OP_BLT, OP_BGE, OP_BLTU, OP_BGEU,
+    OP_LOAD, OP_STORE, OP_FLW, OP_FSW,
+    OP_ADDI, OP_SLTI, OP_SLTIU, OP_XORI, OP_ORI, OP_ANDI,
+    OP_SLLI, OP_SRLI, OP_SRAI,
+    OP_ADD, OP_SUB, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_SRA,
+    OP_OR, OP_AND,
+    OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU, OP_DIV, OP_DIVU, OP_REM, OP_REMU,
+    OP_FENCE,
+    OP_CSRRW, OP_CSRRS, OP_CSRRC,
+    OP_LR, OP_SC, OP_AMO,
+    OP_FMADD, OP_FMSUB, OP_FNMSUB, OP_FNMADD,
+    OP_FADD, OP_FSUB, OP_FMUL, OP_FDIV, OP_FSQRT,
+    OP_FSGNJ, OP_FSGNJN, OP_FSGNJX, OP_FMIN, OP_FMAX,
+    OP_FCVT_W_S, OP_FCVT_WU_S, OP_FMV_X_W, OP_FCLASS,
+    OP_FEQ, OP_FLT, OP_FLE,
+    OP_FCVT_S_W, OP_FCVT_S_WU, OP_FMV_W_X,
+    OP_BARRIER, OP_EXIT, OP_VOTE, OP_SHFL,
+};
+
+/* AMO kinds: the instruction's funct5 */
+enum {
+    AMO_ADD = 0x00, AMO_SWAP = 0x01, AMO_XOR = 0x04, AMO_OR = 0x08,
+    AMO_AND = 0x0c, AMO_MIN = 0x10, AMO_MAX = 0x14, AMO_MINU = 0x18,
+    AMO_MAXU = 0x1c,
+};
+
+#define F5_LR   0x02
+#define F5_SC   0x03
+
+struct SimtInsn {
+    uint8_t op;
+    uint8_t rd, rs1, rs2, rs3;
+    uint8_t rm;         /* rounding mode, vote/shuffle/AMO kind */
+    uint8_t size;       /* memory access bytes */
+    uint8_t sext;       /* load sign-extends */
+    uint16_t csr;
+    bool csr_imm;       /* rs1 field is the operand, not a register */
+    bool csr_write;
+    int32_t imm;
+};
+
+/* Little-endian memory helpers */
+static inline uint32_t ld_le(const uint8_t *p, unsigned size)
+{
+    switch (size) {
+    case 1:
+        return p[0];
+    case 2:
+        return p[0] | (uint32_t)p[1] << 8;
+    default:
+        return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+               (uint32_t)p[3] << 24;
+    }
+}
+
+static inline void st_le(uint8_t *p, unsigned size, uint32_t v)
+{
+    p[0] = v;
+    if (size > 1) {
+        p[1] = v >> 8;
+    }
+    if (size > 2) {
+        p[2] = v >> 16;
+        p[3] = v >> 24;
+    }
+}
+
+static int32_t imm_i(uint32_t w)
+{
+    return (int32_t)w >> 20;
+}
+
+static int32_t imm_s(uint32_t w)
+{
+    return ((int32_t)w >> 25 << 5) | ((w >> 7) & 0x1f);
+}
+
+static int32_t imm_b(uint32_t w)
+{
+    return ((int32_t)w >> 31 << 12) | ((w >> 7 & 1) << 11) |
+           ((w >> 25 & 0x3f) << 5) | ((w >> 8 & 0xf) << 1);
+}
+
+static int32_t imm_j(uint32_t w)
+{
+    return ((int32_t)w >> 31 << 20) | (w & 0xff000) | ((w >> 20 & 1) << 11) |
+           ((w >> 21 & 0x3ff) << 1);
+}
+
+/* Rounding modes 5 and 6 are reserved: illegal as static rm. */
+static bool rm_ok(unsigned rm)
+{
+    return rm != 5 && rm != 6;
+}
+
+static bool csr_known(unsigned csr)
+{
+    switch (csr) {
+    case 0x001: /* fflags */
+    case 0x002: /* frm */
+    case 0x003: /* fcsr */
+    case 0xc00: /* cycle */
+    case 0xc02: /* instret */
+    case 0xc80: /* cycleh */
+    case 0xc82: /* instreth */
+        return true;
+    default:
+        return csr >= SIMT_CSR_TID_X && csr <= SIMT_CSR_NWARPS;
+    }
+}
+
+static void decode_csr(uint32_t w, SimtInsn *in)
+{
+    static const uint8_t ops[4] = { 0, OP_CSRRW, OP_CSRRS, OP_CSRRC };
+    unsigned f3 = (w >> 12) & 7;
+
+    in->csr = w >> 20;
+    in->csr_imm = f3 & 4;
+    /* csrrs/csrrc with x0 (or uimm 0) read without writing. */
+    in->csr_write = (f3 & 3) == 1 || in->rs1 != 0;
+    if (!ops[f3 & 3]) {
+        return;
+    }
+    if (!csr_known(in->csr) ||
+        (in->csr_write && (in->csr >> 10) == 3)) {
+        in->op = OP_BAD_CSR;
+        return;
+    }
+    in->op = ops[f3 & 3];
+}
+
+static void decode_amo(uint32_t w, SimtInsn *in)
+{
+    unsigned f5 = w >> 27;
+
+    if (((w >> 12) & 7) != 2) {
+        return;
+    }
+    in->size = 4;
+    switch (f5) {
+    case F5_LR:
+        if (!in->rs2) {
+            in->op = OP_LR;
+        }
+        break;
+    case F5_SC:
+        in->op = OP_SC;
+        break;
+    case AMO_ADD: case AMO_SWAP: case AMO_XOR: case AMO_OR: case AMO_AND:
+    case AMO_MIN: case AMO_MAX: case AMO_MINU: case AMO_MAXU:
+        in->op = OP_AMO;
+        in->rm = f5;
+        break;
+    }
+}
+
+static void decode_op_fp(uint32_t w, SimtInsn *in)
+{
+    unsigned f3 = (w >> 12) & 7, f7 = w >> 25, rs2 = in->rs2;
+    bool rounds = rm_ok(f3);
+
+    switch (f7) {
+    case 0x00:
+        in->op = rounds ? OP_FADD : OP_ILLEGAL;
+        break;
+    case 0x04:
+        in->op = rounds ? OP_FSUB : OP_ILLEGAL;
+        break;
+    case 0x08:
+        in->op = rounds ? OP_FMUL : OP_ILLEGAL;
+        break;
+    case 0x0c:
+        in->op = rounds ? OP_FDIV : OP_ILLEGAL;
+        break;
+    case 0x2c:
+        in->op = rounds && !rs2 ? OP_FSQRT : OP_ILLEGAL;
+        break;
+    case 0x10:
+        in->op = f3 == 0 ? OP_FSGNJ : f3 == 1 ? OP_FSGNJN :
+                 f3 == 2 ? OP_FSGNJX : OP_ILLEGAL;
+        break;
+    case 0x14:
+        in->op = f3 == 0 ? OP_FMIN : f3 == 1 ? OP_FMAX : OP_ILLEGAL;
+        break;
+    case 0x60:
+        in->op = !rounds || rs2 > 1 ? OP_ILLEGAL :
+                 rs2 ? OP_FCVT_WU_S : OP_FCVT_W_S;
+        break;
+    case 0x68:
+        in->op = !rounds || rs2 > 1 ? OP_ILLEGAL :
+                 rs2 ? OP_FCVT_S_WU : OP_FCVT_S_W;
+        break;
+    case 0x70:
+        in->op = rs2 ? OP_ILLEGAL : f3 == 0 ? OP_FMV_X_W :
+                 f3 == 1 ? OP_FCLASS : OP_ILLEGAL;
+        break;
+    case 0x50:
+        in->op = f3 == 2 ? OP_FEQ : f3 == 1 ? OP_FLT :
+                 f3 == 0 ? OP_FLE : OP_ILLEGAL;
+        break;
+    case 0x78:
+        in->op = !rs2 && !f3 ? OP_FMV_W_X : OP_ILLEGAL;
+        break;
+    }
+}
+
+static void decode_custom0(uint32_t w, SimtInsn *in)
+{
+    unsigned f3 = (w >> 12) & 7, f7 = w >> 25;
+
+    switch (f3) {
+    case SIMT_F3_BARRIER:
+        in->op = w == SIMT_INSN_BARRIER ? OP_BARRIER : OP_ILLEGAL;
+        break;
+    case SIMT_F3_EXIT:
+        in->op = w == SIMT_INSN_EXIT ? OP_EXIT : OP_ILLEGAL;
+        break;
+    case SIMT_F3_VOTE:
+        if (f7 <= SIMT_VOTE_BALLOT && !in->rs2) {
+            in->op = OP_VOTE;
+            in->rm = f7;
+        }
+        break;
+    case SIMT_F3_SHFL:
+        if (f7 <= SIMT_SHFL_XOR) {
+            in->op = OP_SHFL;
+            in->rm = f7;
+        }
+        break;
+    }
+}
+
+static void decode(uint32_t w, SimtInsn *in)
+{
+    static const uint8_t branch[8] = {
+        OP_BEQ, OP_BNE, OP_ILLEGAL, OP_ILLEGAL,
+        OP_BLT, OP_BGE, OP_BLTU, OP_BGEU,
+    };
+    static const uint8_t opimm[8] = {
+        OP_ADDI, OP_SLLI, OP_SLTI, OP_SLTIU,
+        OP_XORI, OP_SRLI, OP_ORI, OP_ANDI,
+    };
+    static const uint8_t op[8] = {
+        OP_ADD, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_OR, OP_AND,
+    };
+    static const uint8_t muldiv[8] = {
+        OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU,
+        OP_DIV, OP_DIVU, OP_REM, OP_REMU,
+    };
+    unsigned f3 = (w >> 12) & 7, f7 = w >> 25;
+
+    memset(in, 0, sizeof(*in));
+    in->op = OP_ILLEGAL;
+    in->rd = (w >> 7) & 31;
+    in->rs1 = (w >> 15) & 31;
+    in->rs2 = (w >> 20) & 31;
+    in->rs3 = w >> 27;
+    in->rm = f3;
+
+    switch (w & 0x7f) {
+    case 0x37:
+        in->op = OP_LUI;
+        in->imm = w & 0xfffff000;
+        break;
+    case 0x17:
+        in->op = OP_AUIPC;
+        in->imm = w & 0xfffff000;
+        break;
+    case 0x6f:
+        in->op = OP_JAL;
+        in->imm = imm_j(w);
+        break;
+    case 0x67:
+        if (!f3) {
+            in->op = OP_JALR;
+            in->imm = imm_i(w);
+        }
+        break;
+    case 0x63:
+        in->op = branch[f3];
+        in->imm = imm_b(w);
+        break;
+    case 0x03:
+        if (f3 != 3 && f3 < 6) {
+            in->op = OP_LOAD;
+            in->size = 1 << (f3 & 3);
+            in->sext = !(f3 & 4);
+            in->imm = imm_i(w);
+        }
+        break;
+    case 0x23:
+        if (f3 < 3) {
+            in->op = OP_STORE;
+            in->size = 1 << f3;
+            in->imm = imm_s(w);
+        }
+        break;
+    case 0x07:
+        if (f3 == 2) {
+            in->op = OP_FLW;
+            in->size = 4;
+            in->imm = imm_i(w);
+        }
+        break;
+    case 0x27:
+        if (f3 == 2) {
+            in->op = OP_FSW;
+            in->size = 4;
+            in->imm = imm_s(w);
+        }
+        break;
+    case 0x13:
+        in->imm = imm_i(w);
+        if (f3 == 1) {
+            in->op = f7 ? OP_ILLEGAL : OP_SLLI;
+        } else if (f3 == 5) {
+            in->op = f7 == 0 ? OP_SRLI : f7 == 0x20 ? OP_SRAI : OP_ILLEGAL;
+        } else {
+            in->op = opimm[f3];
+        }
+        in->imm &= f3 == 1 || f3 == 5 ? 31 : ~0;
+        break;
+    case 0x33:
+        if (f7 == 0) {
+            in->op = op[f3];
+        } else if (f7 == 1) {
+            in->op = muldiv[f3];
+        } else if (f7 == 0x20 && (f3 == 0 || f3 == 5)) {
+            in->op = f3 ? OP_SRA : OP_SUB;
+        }
+        break;
+    case 0x0f:
+        /* fence orders nothing here: every access is already in order. */
+        if (!f3) {
+            in->op = OP_FENCE;
+        }
+        break;
+    case 0x73:
+        decode_csr(w, in);
+        break;
+    case 0x2f:
+        decode_amo(w, in);
+        break;
+    case 0x43:
+    case 0x47:
+    case 0x4b:
+    case 0x4f:
+        if ((f7 & 3) == 0 && rm_ok(f3)) {
+            in->op = OP_FMADD + (((w & 0x7f) - 0x43) >> 2);
+        }
+        break;
+    case 0x53:
+        decode_op_fp(w, in);
+        break;
+    case SIMT_OPC_CUSTOM0:
+        decode_custom0(w, in);
+        break;
+    }
+}
+
+const char *simt_fault_name(int fault)
+{
+    static const char *const names[SIMT_FAULT_NR] = {
+        [SIMT_FAULT_NONE] = "none",
+        [SIMT_FAULT_ILLEGAL_INSN] = "illegal instruction",
+        [SIMT_FAULT_FETCH] = "instruction fetch outside code",
+        [SIMT_FAULT_MISALIGNED] = "misaligned access",
+        [SIMT_FAULT_ACCESS] = "access outside memory",
+        [SIMT_FAULT_BAD_CSR] = "bad CSR access",
+        [SIMT_FAULT_BARRIER] = "barrier can never complete",
+        [SIMT_FAULT_PAGE] = "page fault",
+        [SIMT_FAULT_WATCHDOG] = "instruction budget exhausted",
+    };
+
+    if (fault < 0 || fault >= SIMT_FAULT_NR) {
+        return "unknown";
+    }
+    return names[fault];
+}
+
+uint32_t simt_launch_threads(const SimtLaunch *l)
+{
+    return l->block_dim[0] * l->block_dim[1] * l->block_dim[2];
+}
+
+uint32_t simt_launch_warps(const SimtLaunch *l)
+{
+    return (simt_launch_threads(l) + SIMT_WARP_SIZE - 1) / SIMT_WARP_SIZE;
+}
+
+const char *simt_launch_check(const SimtLaunch *l)
+{
+    uint64_t threads = 1;
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        if (!l->block_dim[i] || !l->grid_dim[i]) {
+            return "zero block or grid dimension";
+        }
+        threads *= l->block_dim[i];
+        if (threads > SIMT_MAX_BLOCK_THREADS) {
+            return "too many threads per block";
+        }
+    }
+    if (l->shared_size > SIMT_SHARED_WINDOW) {
+        return "shared memory larger than its window";
+    }
+    if (l->local_size > SIMT_LOCAL_WINDOW || l->local_size % 16) {
+        return "local size too large or not 16-byte aligned";
+    }
+    if (l->code_base % 4 || l->code_size % 4 ||
+        (uint64_t)l->code_base + l->code_size > UINT32_MAX) {
+        return "code range misaligned or wraps";
+    }
+    return NULL;
+}
+
+int simt_code_init(SimtCode *code, uint32_t base, uint32_t size)
+{
+    code->base = base;
+    code->size = size;
+    code->insns = NULL;
+    if (base % 4 || size % 4) {
+        return -1;
+    }
+    code->insns = calloc(size / 4 + 1, sizeof(SimtInsn));
+    return code->insns ? 0 : -1;
+}
+
+void simt_code_invalidate(SimtCode *code)
+{
+    memset(code->insns, 0, (code->size / 4 + 1) * sizeof(SimtInsn));
+}
+
+void simt_code_destroy(SimtCode *code)
+{
+    free(code->insns);
+    code->insns = NULL;
+}
+
+void simt_block_init(SimtBlock *b, const SimtLaunch *l,
+                     const SimtBlockDesc *desc, SimtCode *code,
+                     const SimtMem *mem, SimtWarp *warps, uint8_t *shared)
+{
+    SimtBlockState *st = &b->st;
+    unsigned wi, i, r;
+
+    memset(st, 0, sizeof(*st));
+    st->desc = *desc;
+    st->nthreads = simt_launch_threads(l);
+    st->nwarps = simt_launch_warps(l);
+    st->status = SIMT_RUNNING;
+    b->warps = warps;
+    b->shared = shared;
+    b->launch = l;
+    b->code = code;
+    b->mem = mem;
+    memset(shared, 0, l->shared_size);
+
+    for (wi = 0; wi < st->nwarps; wi++) {
+        SimtWarp *w = &warps[wi];
+
+        memset(w, 0, sizeof(*w));
+        w->warp_id = wi;
+        for (i = 0; i < SIMT_WARP_SIZE; i++) {
+            if (wi * SIMT_WARP_SIZE + i >= st->nthreads) {
+                w->exited |= 1u << i;
+            }
+            w->pc[i] = l->entry;
+            w->x[1][i] = SIMT_EXIT_RA;
+            w->x[2][i] = SIMT_LOCAL_BASE + l->local_size;
+            for (r = 0; r < SIMT_ARG_REGS; r++) {
+                w->x[10 + r][i] = l->args[r];
+            }
+        }
+    }
+}
+
+static void block_fault(SimtBlock *b, int fault, uint32_t pc, uint32_t addr,
+                        unsigned warp, unsigned lane)
+{
+    SimtBlockState *st = &b->st;
+
+    st->status = SIMT_FAULTED;
+    st->fault = fault;
+    st->fault_pc = pc;
+    st->fault_addr = addr;
+    st->fault_warp = warp;
+    st->fault_lane = lane;
+}
+
+/*
+ * Called whenever threads exit or arrive at a barrier.  A barrier completes
+ * once every thread of the block has arrived; a thread that exited never
+ * will, so waiting threads then fault at their barrier.
+ */
+static void block_sync(SimtBlock *b)
+{
+    SimtBlockState *st = &b->st;
+    unsigned wi;
+
+    if (st->nexited + st->nwaiting < st->nthreads) {
+        return;
+    }
+    if (!st->nwaiting) {
+        st->status = SIMT_DONE;
+        return;
+    }
+    for (wi = 0; wi < st->nwarps; wi++) {
+        SimtWarp *w = &b->warps[wi];
+
+        if (st->nexited && w->waiting) {
+            unsigned lane = __builtin_ctz(w->waiting);
+
+            block_fault(b, SIMT_FAULT_BARRIER, w->pc[lane] - 4, 0, wi, lane);
+            return;
+        }
+        w->waiting = 0;
+    }
+    st->nwaiting = 0;
+    st->barriers++;
+}
+
+/*
+ * Host bytes for an access by thread @tid, or NULL: then either *fault is
+ * set or *gaddr is the global address to hand to the callbacks.
+ */
+static inline uint8_t *lane_mem(SimtBlock *b, unsigned tid, uint32_t addr,
+                                unsigned size, uint32_t *gaddr, int *fault)
+{
+    const SimtLaunch *l = b->launch;
+    const SimtMem *m = b->mem;
+    uint32_t off;
+
+    if (addr & (size - 1)) {
+        *fault = SIMT_FAULT_MISALIGNED;
+        return NULL;
+    }
+    off = addr - SIMT_SHARED_BASE;
+    if (off < SIMT_SHARED_WINDOW) {
+        if ((uint64_t)off + size > l->shared_size) {
+            *fault = SIMT_FAULT_ACCESS;
+            return NULL;
+        }
+        return b->shared + off;
+    }
+    off = addr - SIMT_LOCAL_BASE;
+    if (off < SIMT_LOCAL_WINDOW) {
+        uint64_t g = b->st.desc.local_addr +
+                     (uint64_t)tid * l->local_size + off;
+
+        if ((uint64_t)off + size > l->local_size || g + size > UINT32_MAX) {
+            *fault = SIMT_FAULT_ACCESS;
+            return NULL;
+        }
+        addr = g;
+    }
+    off = addr - m->flat_base;
+    if (m->flat && (uint64_t)off + size <= m->flat_size) {
+        return m->flat + off;
+    }
+    *gaddr = addr;
+    *fault = SIMT_FAULT_NONE;
+    return NULL;
+}
+
+static int mem_load(SimtBlock *b, unsigned tid, uint32_t addr, unsigned size,
+                    uint32_t *val)
+{
+    const SimtMem *m = b->mem;
+    uint32_t g;
+    int fault;
+    uint8_t *p = lane_mem(b, tid, addr, size, &g, &fault);
+
+    if (p) {
+        *val = ld_le(p, size);
+        return SIMT_FAULT_NONE;
+    }
+    if (fault) {
+        return fault;
+    }
+    if (!m->ops || !m->ops->load) {
+        return SIMT_FAULT_ACCESS;
+    }
+    return m->ops->load(m->opaque, g, size, val);
+}
+
+static int mem_store(SimtBlock *b, unsigned tid, uint32_t addr, unsigned size,
+                     uint32_t val)
+{
+    const SimtMem *m = b->mem;
+    uint32_t g;
+    int fault;
+    uint8_t *p = lane_mem(b, tid, addr, size, &g, &fault);
+
+    if (p) {
+        st_le(p, size, val);
+        return SIMT_FAULT_NONE;
+    }
+    if (fault) {
+        return fault;
+    }
+    if (!m->ops || !m->ops->store) {
+        return SIMT_FAULT_ACCESS;
+    }
+    return m->ops->store(m->opaque, g, size, val);
+}
+
+static uint32_t amo_apply(unsigned kind, uint32_t old, uint32_t src)
+{
+    switch (kind) {
+    case AMO_SWAP:
+        return src;
+    case AMO_XOR:
+        return old ^ src;
+    case AMO_OR:
+        return old | src;
+    case AMO_AND:
+        return old & src;
+    case AMO_MIN:
+        return (int32_t)old < (int32_t)src ? old : src;
+    case AMO_MAX:
+        return (int32_t)old > (int32_t)src ? old : src;
+    case AMO_MINU:
+        return old < src ? old : src;
+    case AMO_MAXU:
+        return old > src ? old : src;
+    default:
+        return old + src;
+    }
+}
+
+/* Fetch and decode the word at @pc into its cache entry. */
+static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
+{
+    const SimtMem *m = b->mem;
+    uint32_t off = pc - m->flat_base, word;
+    int fault;
+
+    if (m->flat && (uint64_t)off + 4 <= m->flat_size) {
+        word = ld_le(m->flat + off, 4);
+    } else if (m->ops && m->ops->load) {
+        fault = m->ops->load(m->opaque, pc, 4, &word);
+        if (fault) {
+            return fault == SIMT_FAULT_PAGE ? fault : SIMT_FAULT_FETCH;
+        }
+    } else {
+        return SIMT_FAULT_FETCH;
+    }
+    decode(word, in);
+    return SIMT_FAULT_NONE;
+}
+
+static uint32_t csr_read(SimtBlock *b, SimtWarp *w, unsigned lane,
+                         unsigned csr)
+{
+    const SimtLaunch *l = b->launch;
+    const SimtBlockState *st = &b->st;
+    uint32_t t = w->warp_id * SIMT_WARP_SIZE + lane;
+
+    switch (csr) {
+    case 0x001:
+        return w->fcsr[lane] & SIMT_FFLAGS_MASK;
+    case 0x002:
+        return (w->fcsr[lane] >> 5) & 7;
+    case 0x003:
+        return w->fcsr[lane] & 0xff;
+    case 0xc00:
+        return st->cycle;
+    case 0xc80:
+        return st->cycle >> 32;
+    case 0xc02:
+        return w->instret;
+    case 0xc82:
+        return w->instret >> 32;
+    case SIMT_CSR_TID_X:
+        return t % l->block_dim[0];
+    case SIMT_CSR_TID_Y:
+        return t / l->block_dim[0] % l->block_dim[1];
+    case SIMT_CSR_TID_Z:
+        return t / (l->block_dim[0] * l->block_dim[1]);
+    case SIMT_CSR_CTAID_X:
+    case SIMT_CSR_CTAID_Y:
+    case SIMT_CSR_CTAID_Z:
+        return st->desc.block_idx[csr - SIMT_CSR_CTAID_X];
+    case SIMT_CSR_NTID_X:
+    case SIMT_CSR_NTID_Y:
+    case SIMT_CSR_NTID_Z:
+        return l->block_dim[csr - SIMT_CSR_NTID_X];
+    case SIMT_CSR_NCTAID_X:
+    case SIMT_CSR_NCTAID_Y:
+    case SIMT_CSR_NCTAID_Z:
+        return l->grid_dim[csr - SIMT_CSR_NCTAID_X];
+    case SIMT_CSR_LANEID:
+        return lane;
+    case SIMT_CSR_WARPID:
+        return w->warp_id;
+    case SIMT_CSR_SMID:
+        return st->desc.smid;
+    default: /* SIMT_CSR_NWARPS; decode let nothing else through */
+        return st->nwarps;
+    }
+}
+
+/* Only the fp CSRs are writable; decode rejected writes to the rest. */
+static void csr_write(SimtWarp *w, unsigned lane, unsigned csr, uint32_t v)
+{
+    uint32_t *fcsr = &w->fcsr[lane];
+
+    switch (csr) {
+    case 0x001:
+        *fcsr = (*fcsr & ~SIMT_FFLAGS_MASK) | (v & SIMT_FFLAGS_MASK);
+        break;
+    case 0x002:
+        *fcsr = (*fcsr & SIMT_FFLAGS_MASK) | (v & 7) << 5;
+        break;
+    default:
+        *fcsr = v & 0xff;
+        break;
+    }
+}
+
+/* Write t[] to the lanes of @mask (lm[] = all-ones for those lanes). */
+static inline void commit(uint32_t *d, const uint32_t *t, uint32_t mask,
+                          const uint32_t *lm)
+{
+    int i;
+
+    if (mask == SIMT_FULL_MASK) {
+        memcpy(d, t, SIMT_WARP_SIZE * sizeof(*d));
+        return;
+    }
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        d[i] = (t[i] & lm[i]) | (d[i] & ~lm[i]);
+    }
+}
+
+/*
+ * Choose the next group: runnable lanes at the lowest PC.  *other is the
+ * lowest PC of the remaining runnable lanes (UINT32_MAX if none): the group
+ * may keep running alone while its PC stays below it.
+ */
+static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
+                         uint32_t *other, uint32_t *lm)
+{
+    uint32_t live = ~(w->exited | w->waiting);
+    uint32_t p = UINT32_MAX, o = UINT32_MAX, g = 0;
+    int i;
+
+    if (!live) {
+        return false;
+    }
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        if ((live >> i & 1) && w->pc[i] < p) {
+            p = w->pc[i];
+        }
+    }
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        if (live >> i & 1) {
+            if (w->pc[i] == p) {
+                g |= 1u << i;
+            } else if (w->pc[i] < o) {
+                o = w->pc[i];
+            }
+        }
+    }
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        lm[i] = -(g >> i & 1);
+    }
+    *pc = p;
+    *mask = g;
+    *other = o;
+    return true;
+}
+
+static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
+{
+    int i;
+
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        if (mask >> i & 1) {
+            w->pc[i] = pc;
+        }
+    }
+}
+
+#define LANES_FOR(m, i) \
+    for (uint32_t m_ = (m), i; m_ && (i = __builtin_ctz(m_), 1); m_ &= m_ - 1)
+
+/* 32-lane ALU operation on a = x[rs1], c = x[rs2], imm; writes x[rd]. */
+#define ALU(expr)                                                       \
+    do {                                                                \
+        const uint32_t *a = w->x[in->rs1];                              \
+        const uint32_t *c = w->x[in->rs2];                              \
+        const uint32_t imm = in->imm;                                   \
+        uint32_t t[SIMT_WARP_SIZE];                                     \
+        (void)a; (void)c; (void)imm;                                    \
+        if (!in->rd) {                                                  \
+            break;                                                      \
+        }                                                               \
+        for (int i = 0; i < SIMT_WARP_SIZE; i++) {                      \
+            t[i] = (expr);                                              \
+        }                                                               \
+        commit(w->x[in->rd], t, G, lm);                                 \
+    } while (0)
+
+/* Conditional branch: the group follows, stays or splits. */
+#define BRANCH(cond)                                                    \
+    do {                                                                \
+        const uint32_t *a = w->x[in->rs1];                              \
+        const uint32_t *c = w->x[in->rs2];                              \
+        uint32_t taken = 0;                                             \
+        for (int i = 0; i < SIMT_WARP_SIZE; i++) {                      \
+            taken |= (uint32_t)(cond) << i;                             \
+        }                                                               \
+        taken &= G;                                                     \
+        if (taken == G) {                                               \
+            P += in->imm;                                               \
+            goto jumped;                                                \
+        }                                                               \
+        if (taken) {                                                    \
+            set_pcs(w, taken, P + in->imm);                             \
+            set_pcs(w, G & ~taken, P + 4);                              \
+            goto reselect;                                              \
+        }                                                               \
+    } while (0)
+
+/* fp operation over the group's lanes; flags accrue per lane. */
+#define FPU(dst, expr)                                                  \
+    do {                                                                \
+        const uint32_t *fa = w->f[in->rs1];                             \
+        const uint32_t *fb = w->f[in->rs2];                             \
+        const uint32_t *fc = w->f[in->rs3];                             \
+        const uint32_t *xa = w->x[in->rs1];                             \
+        uint32_t t[SIMT_WARP_SIZE];                                     \
+        (void)fa; (void)fb; (void)fc; (void)xa;                         \
+        LANES_FOR(G, i) {                                               \
+            uint32_t *fl = &w->fcsr[i];                                 \
+            unsigned rm = in->rm == SIMT_RM_DYN ? *fl >> 5 & 7 : in->rm; \
+            (void)rm;                                                   \
+            t[i] = (expr);                                              \
+        }                                                               \
+        commit(dst, t, G, lm);                                          \
+    } while (0)
+
+#define FPU_F(expr)   FPU(w->f[in->rd], expr)
+#define FPU_X(expr)                                                     \
+    do {                                                                \
+        uint32_t scratch[SIMT_WARP_SIZE];                               \
+        FPU(in->rd ? w->x[in->rd] : scratch, expr);                     \
+    } while (0)
+
+/* Dynamic rounding with a reserved frm is an illegal instruction. */
+static bool dyn_rm_bad(const SimtWarp *w, const SimtInsn *in, uint32_t mask)
+{
+    if (in->rm != SIMT_RM_DYN) {
+        return false;
+    }
+    LANES_FOR(mask, i) {
+        if ((w->fcsr[i] >> 5 & 7) > SIMT_RM_RMM) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint32_t mulh(uint32_t a, uint32_t c)
+{
+    return (uint64_t)((int64_t)(int32_t)a * (int32_t)c) >> 32;
+}
+
+static uint32_t mulhsu(uint32_t a, uint32_t c)
+{
+    return (uint64_t)((int64_t)(int32_t)a * (int64_t)c) >> 32;
+}
+
+static uint32_t mulhu(uint32_t a, uint32_t c)
+{
+    return ((uint64_t)a * c) >> 32;
+}
+
+static uint32_t div_s(uint32_t a, uint32_t c)
+{
+    if (!c) {
+        return UINT32_MAX;
+    }
+    if (a == 0x80000000u && c == UINT32_MAX) {
+        return a;
+    }
+    return (int32_t)a / (int32_t)c;
+}
+
+static uint32_t div_u(uint32_t a, uint32_t c)
+{
+    return c ? a / c : UINT32_MAX;
+}
+
+static uint32_t rem_s(uint32_t a, uint32_t c)
+{
+    if (!c) {
+        return a;
+    }
+    if (a == 0x80000000u && c == UINT32_MAX) {
+        return 0;
+    }
+    return (int32_t)a % (int32_t)c;
+}
+
+static uint32_t rem_u(uint32_t a, uint32_t c)
+{
+    return c ? a % c : a;
+}
+
+static uint32_t shfl_src(unsigned kind, unsigned lane, uint32_t v)
+{
+    uint64_t src;
+
+    switch (kind) {
+    case SIMT_SHFL_DOWN:
+        src = (uint64_t)lane + v;
+        break;
+    case SIMT_SHFL_UP:
+        src = (uint64_t)lane - v;
+        break;
+    case SIMT_SHFL_XOR:
+        src = lane ^ v;
+        break;
+    default:
+        src = v;
+        break;
+    }
+    return src < SIMT_WARP_SIZE ? src : lane;
+}
+
+/* The lanes of @mask leave the warp for good. */
+static void retire(SimtBlock *b, SimtWarp *w, uint32_t mask)
+{
+    w->exited |= mask;
+    w->resv_mask &= ~mask;
+    b->st.nexited += __builtin_popcount(mask);
+    block_sync(b);
+}
+
+uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
+{
+    SimtBlockState *st = &b->st;
+    const SimtCode *code = b->code;
+    SimtWarp *w;
+    uint32_t P, G, M, lm[SIMT_WARP_SIZE];
+    uint64_t n = 0;
+    unsigned base_tid = warp * SIMT_WARP_SIZE;
+
+    if (st->status != SIMT_RUNNING || warp >= st->nwarps) {
+        return 0;
+    }
+    w = &b->warps[warp];
+    if (!select_group(w, &P, &G, &M, lm)) {
+        return 0;
+    }
+
+    while (n < budget) {
+        uint32_t off = P - code->base;
+        SimtInsn *in;
+        int fault;
+
+        if (off >= code->size || (P & 3)) {
+            if (P == SIMT_EXIT_RA) {
+                /* Returned from the kernel function */
+                retire(b, w, G);
+                goto reselect;
+            }
+            block_fault(b, SIMT_FAULT_FETCH, P, P, warp, __builtin_ctz(G));
+            goto stop;
+        }
+        in = &code->insns[off >> 2];
+        if (in->op == OP_UNDECODED) {
+            fault = predecode(b, P, in);
+            if (fault) {
+                block_fault(b, fault, P, P, warp, __builtin_ctz(G));
+                goto stop;
+            }
+        }
+        n++;
+        w->instret++;
+        st->cycle++;
+        st->warp_insns++;
+        st->thread_insns += __builtin_popcount(G);
+
+        switch (in->op) {
+        case OP_LUI:
+            ALU(imm);
+            break;
+        case OP_AUIPC:
+            ALU(P + imm);
+            break;
+        case OP_ADDI:
+            ALU(a[i] + imm);
+            break;
+        case OP_SLTI:
+            ALU((int32_t)a[i] < (int32_t)imm);
+            break;
+        case OP_SLTIU:
+            ALU(a[i] < imm);
+            break;
+        case OP_XORI:
+            ALU(a[i] ^ imm);
+            break;
+        case OP_ORI:
+            ALU(a[i] | imm);
+            break;
+        case OP_ANDI:
+            ALU(a[i] & imm);
+            break;
+        case OP_SLLI:
+            ALU(a[i] << imm);
+            break;
+        case OP_SRLI:
+            ALU(a[i] >> imm);
+            break;
+        case OP_SRAI:
+            ALU((int32_t)a[i] >> imm);
+            break;
+        case OP_ADD:
+            ALU(a[i] + c[i]);
+            break;
+        case OP_SUB:
+            ALU(a[i] - c[i]);
+            break;
+        case OP_SLL:
+            ALU(a[i] << (c[i] & 31));
+            break;
+        case OP_SLT:
+            ALU((int32_t)a[i] < (int32_t)c[i]);
+            break;
+        case OP_SLTU:
+            ALU(a[i] < c[i]);
+            break;
+        case OP_XOR:
+            ALU(a[i] ^ c[i]);
+            break;
+        case OP_SRL:
+            ALU(a[i] >> (c[i] & 31));
+            break;
+        case OP_SRA:
+            ALU((int32_t)a[i] >> (c[i] & 31));
+            break;
+        case OP_OR:
+            ALU(a[i] | c[i]);
+            break;
+        case OP_AND:
+            ALU(a[i] & c[i]);
+            break;
+        case OP_MUL:
+            ALU(a[i] * c[i]);
+            break;
+        case OP_MULH:
+            ALU(mulh(a[i], c[i]));
+            break;
+        case OP_MULHSU:
+            ALU(mulhsu(a[i], c[i]));
+            break;
+        case OP_MULHU:
+            ALU(mulhu(a[i], c[i]));
+            break;
+        case OP_DIV:
+            ALU(div_s(a[i], c[i]));
+            break;
+        case OP_DIVU:
+            ALU(div_u(a[i], c[i]));
+            break;
+        case OP_REM:
+            ALU(rem_s(a[i], c[i]));
+            break;
+        case OP_REMU:
+            ALU(rem_u(a[i], c[i]));
+            break;
+        case OP_FENCE:
+            break;
+
+        case OP_JAL:
+            ALU(P + 4);
+            P += in->imm;
+            goto jumped;
+        case OP_JALR: {
+            const uint32_t *a = w->x[in->rs1];
+            uint32_t first = (a[__builtin_ctz(G)] + in->imm) & ~1u;
+            uint32_t split = 0;
+
+            LANES_FOR(G, i) {
+                split |= ((a[i] + in->imm) & ~1u) != first;
+            }
+            if (split) {
+                LANES_FOR(G, i) {
+                    w->pc[i] = (a[i] + in->imm) & ~1u;
+                }
+                ALU(P + 4);
+                goto reselect;
+            }
+            ALU(P + 4);
+            P = first;
+            goto jumped;
+        }
+        case OP_BEQ:
+            BRANCH(a[i] == c[i]);
+            break;
+        case OP_BNE:
+            BRANCH(a[i] != c[i]);
+            break;
+        case OP_BLT:
+            BRANCH((int32_t)a[i] < (int32_t)c[i]);
+            break;
+        case OP_BGE:
+            BRANCH((int32_t)a[i] >= (int32_t)c[i]);
+            break;
+        case OP_BLTU:
+            BRANCH(a[i] < c[i]);
+            break;
+        case OP_BGEU:
+            BRANCH(a[i] >= c[i]);
+            break;
+
+        case OP_LOAD:
+        case OP_FLW: {
+            const uint32_t *a = w->x[in->rs1];
+            uint32_t t[SIMT_WARP_SIZE];
+            unsigned sh = 32 - 8 * in->size;
+
+            LANES_FOR(G, i) {
+                uint32_t addr = a[i] + in->imm, v;
+
+                fault = mem_load(b, base_tid + i, addr, in->size, &v);
+                if (fault) {
+                    block_fault(b, fault, P, addr, warp, i);
+                    goto stop;
+                }
+                t[i] = in->sext ? (uint32_t)((int32_t)(v << sh) >> sh) : v;
+            }
+            if (in->op == OP_FLW) {
+                commit(w->f[in->rd], t, G, lm);
+            } else if (in->rd) {
+                commit(w->x[in->rd], t, G, lm);
+            }
+            break;
+        }
+        case OP_STORE:
+        case OP_FSW: {
+            const uint32_t *a = w->x[in->rs1];
+            const uint32_t *v = in->op == OP_FSW ? w->f[in->rs2]
+                                                 : w->x[in->rs2];
+
+            LANES_FOR(G, i) {
+                uint32_t addr = a[i] + in->imm;
+
+                fault = mem_store(b, base_tid + i, addr, in->size, v[i]);
+                if (fault) {
+                    block_fault(b, fault, P, addr, warp, i);
+                    goto stop;
+                }
+            }
+            break;
+        }
+        case OP_LR:
+        case OP_SC:
+        case OP_AMO: {
+            const uint32_t *a = w->x[in->rs1];
+            const uint32_t *src = w->x[in->rs2];
+            uint32_t t[SIMT_WARP_SIZE];
+
+            /* Lanes go one after another: each AMO is atomic. */
+            LANES_FOR(G, i) {
+                uint32_t addr = a[i], old, bit = 1u << i;
+
+                fault = mem_load(b, base_tid + i, addr, 4, &old);
+                if (!fault && in->op == OP_AMO) {
+                    fault = mem_store(b, base_tid + i, addr, 4,
+                                      amo_apply(in->rm, old, src[i]));
+                } else if (!fault && in->op == OP_LR) {
+                    w->resv_mask |= bit;
+                    w->resv_addr[i] = addr;
+                    w->resv_val[i] = old;
+                } else if (!fault) {
+                    /* sc.w: succeeds iff the reserved word is unchanged */
+                    bool ok = (w->resv_mask & bit) &&
+                              w->resv_addr[i] == addr &&
+                              w->resv_val[i] == old;
+
+                    w->resv_mask &= ~bit;
+                    if (ok) {
+                        fault = mem_store(b, base_tid + i, addr, 4, src[i]);
+                    }
+                    old = !ok;
+                }
+                if (fault) {
+                    block_fault(b, fault, P, addr, warp, i);
+                    goto stop;
+                }
+                t[i] = old;
+            }
+            if (in->rd) {
+                commit(w->x[in->rd], t, G, lm);
+            }
+            break;
+        }
+
+        case OP_CSRRW:
+        case OP_CSRRS:
+        case OP_CSRRC: {
+            const uint32_t *a = w->x[in->rs1];
+            uint32_t t[SIMT_WARP_SIZE];
+
+            LANES_FOR(G, i) {
+                uint32_t src = in->csr_imm ? in->rs1 : a[i];
+                uint32_t old = csr_read(b, w, i, in->csr);
+
+                if (in->csr_write) {
+                    csr_write(w, i, in->csr,
+                              in->op == OP_CSRRW ? src :
+                              in->op == OP_CSRRS ? old | src : old & ~src);
+                }
+                t[i] = old;
+            }
+            if (in->rd) {
+                commit(w->x[in->rd], t, G, lm);
+            }
+            break;
+        }
+
+        case OP_FMADD:
+        case OP_FMSUB:
+        case OP_FNMSUB:
+        case OP_FNMADD: {
+            /* fmsub negates c, fnmsub the product, fnmadd both. */
+            uint32_t na = in->op >= OP_FNMSUB ? 0x80000000u : 0;
+            uint32_t nc = in->op == OP_FMSUB || in->op == OP_FNMADD ?
+                          0x80000000u : 0;
+
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_F(simt_f32_fma(fa[i] ^ na, fb[i], fc[i] ^ nc, rm, fl));
+            break;
+        }
+        case OP_FADD:
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_F(simt_f32_add(fa[i], fb[i], rm, fl));
+            break;
+        case OP_FSUB:
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_F(simt_f32_sub(fa[i], fb[i], rm, fl));
+            break;
+        case OP_FMUL:
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_F(simt_f32_mul(fa[i], fb[i], rm, fl));
+            break;
+        case OP_FDIV:
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_F(simt_f32_div(fa[i], fb[i], rm, fl));
+            break;
+        case OP_FSQRT:
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_F(simt_f32_sqrt(fa[i], rm, fl));
+            break;
+        case OP_FSGNJ:
+            FPU_F((fa[i] & 0x7fffffffu) | (fb[i] & 0x80000000u));
+            break;
+        case OP_FSGNJN:
+            FPU_F((fa[i] & 0x7fffffffu) | (~fb[i] & 0x80000000u));
+            break;
+        case OP_FSGNJX:
+            FPU_F(fa[i] ^ (fb[i] & 0x80000000u));
+            break;
+        case OP_FMIN:
+            FPU_F(simt_f32_min(fa[i], fb[i], fl));
+            break;
+        case OP_FMAX:
+            FPU_F(simt_f32_max(fa[i], fb[i], fl));
+            break;
+        case OP_FCVT_W_S:
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_X(simt_f32_to_i32(fa[i], rm, fl));
+            break;
+        case OP_FCVT_WU_S:
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_X(simt_f32_to_u32(fa[i], rm, fl));
+            break;
+        case OP_FMV_X_W:
+            FPU_X(fa[i]);
+            break;
+        case OP_FCLASS:
+            FPU_X(simt_f32_class(fa[i]));
+            break;
+        case OP_FEQ:
+            FPU_X(simt_f32_eq(fa[i], fb[i], fl));
+            break;
+        case OP_FLT:
+            FPU_X(simt_f32_lt(fa[i], fb[i], fl));
+            break;
+        case OP_FLE:
+            FPU_X(simt_f32_le(fa[i], fb[i], fl));
+            break;
+        case OP_FCVT_S_W:
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_F(simt_i32_to_f32(xa[i], rm, fl));
+            break;
+        case OP_FCVT_S_WU:
+            if (dyn_rm_bad(w, in, G)) {
+                goto illegal;
+            }
+            FPU_F(simt_u32_to_f32(xa[i], rm, fl));
+            break;
+        case OP_FMV_W_X:
+            FPU_F(xa[i]);
+            break;
+
+        case OP_BARRIER:
+            set_pcs(w, G, P + 4);
+            w->waiting |= G;
+            st->nwaiting += __builtin_popcount(G);
+            block_sync(b);
+            goto reselect;
+        case OP_EXIT:
+            set_pcs(w, G, P);
+            retire(b, w, G);
+            goto reselect;
+        case OP_VOTE: {
+            const uint32_t *a = w->x[in->rs1];
+            uint32_t ballot = 0, r;
+
+            LANES_FOR(G, i) {
+                ballot |= (uint32_t)(a[i] != 0) << i;
+            }
+            r = in->rm == SIMT_VOTE_BALLOT ? ballot :
+                in->rm == SIMT_VOTE_ANY ? ballot != 0 : ballot == G;
+            ALU(r);
+            break;
+        }
+        case OP_SHFL: {
+            const uint32_t *a = w->x[in->rs1];
+            const uint32_t *c = w->x[in->rs2];
+            uint32_t t[SIMT_WARP_SIZE];
+
+            /* Reading an inactive lane yields the reader's own value. */
+            LANES_FOR(G, i) {
+                uint32_t s = shfl_src(in->rm, i, c[i]);
+
+                t[i] = a[(G >> s & 1) ? s : i];
+            }
+            if (in->rd) {
+                commit(w->x[in->rd], t, G, lm);
+            }
+            break;
+        }
+
+        case OP_BAD_CSR:
+            block_fault(b, SIMT_FAULT_BAD_CSR, P, 0, warp, __builtin_ctz(G));
+            goto stop;
+        default:
+            goto illegal;
+        }
+        P += 4;
+    jumped:
+        if (P < M) {
+            continue;
+        }
+        /* Lanes elsewhere are now at or below the group's PC. */
+        set_pcs(w, G, P);
+    reselect:
+        if (st->status != SIMT_RUNNING || !select_group(w, &P, &G, &M, lm)) {
+            return n;
+        }
+        continue;
+    illegal:
+        block_fault(b, SIMT_FAULT_ILLEGAL_INSN, P, 0, warp, __builtin_ctz(G));
+        goto stop;
+    }
+stop:
+    set_pcs(w, G, P);
+    return n;
+}
+
+SimtStatus simt_block_run(SimtBlock *b, uint64_t budget)
+{
+    SimtBlockState *st = &b->st;
+    unsigned idle = 0;
+
+    while (st->status == SIMT_RUNNING && budget && idle <= st->nwarps) {
+        unsigned wi = st->next_warp;
+        uint64_t n;
+
+        st->next_warp = (wi + 1) % st->nwarps;
+        n = simt_warp_run(b, wi, budget < SIMT_WARP_QUANTUM ?
+                                 budget : SIMT_WARP_QUANTUM);
+        budget -= n;
+        idle = n ? 0 : idle + 1;
+    }
+    return st->status;
+}
+
+/* Stop a block that used up its budget, blaming its next runnable lane. */
+static void watchdog(SimtBlock *b)
+{
+    unsigned wi;
+
+    for (wi = 0; wi < b->st.nwarps; wi++) {
+        SimtWarp *w = &b->warps[wi];
+        uint32_t live = ~(w->exited | w->waiting);
+
+        if (live) {
+            unsigned lane = __builtin_ctz(live);
+
+            block_fault(b, SIMT_FAULT_WATCHDOG, w->pc[lane], 0, wi, lane);
+            return;
+        }
+    }
+    block_fault(b, SIMT_FAULT_WATCHDOG, 0, 0, 0, 0);
+}
+
+int simt_run_grid(const SimtLaunch *l, const SimtMem *mem,
+                  uint32_t local_addr, uint64_t max_warp_insns,
+                  SimtGridResult *res)
+{
+    SimtCode code;
+    SimtBlock b;
+    SimtBlockDesc desc = { .local_addr = local_addr };
+    SimtWarp *warps;
+    uint8_t *shared;
+    uint32_t x, y, z;
+    int ret = -1;
+
+    memset(res, 0, sizeof(*res));
+    if (simt_launch_check(l) ||
+        simt_code_init(&code, l->code_base, l->code_size)) {
+        return -1;
+    }
+    warps = calloc(simt_launch_warps(l), sizeof(*warps));
+    shared = malloc(l->shared_size ? l->shared_size : 1);
+    if (!warps || !shared) {
+        goto out;
+    }
+    for (z = 0; z < l->grid_dim[2]; z++) {
+        for (y = 0; y < l->grid_dim[1]; y++) {
+            for (x = 0; x < l->grid_dim[0]; x++) {
+                desc.block_idx[0] = x;
+                desc.block_idx[1] = y;
+                desc.block_idx[2] = z;
+                simt_block_init(&b, l, &desc, &code, mem, warps, shared);
+                simt_block_run(&b, max_warp_insns - res->warp_insns);
+                res->warp_insns += b.st.warp_insns;
+                res->thread_insns += b.st.thread_insns;
+                if (b.st.status == SIMT_RUNNING) {
+                    watchdog(&b);
+                }
+                if (b.st.status == SIMT_FAULTED) {
+                    res->fault = b.st.fault;
+                    res->fault_pc = b.st.fault_pc;
+                    res->fault_addr = b.st.fault_addr;
+                    res->fault_block[0] = x;
+                    res->fault_block[1] = y;
+                    res->fault_block[2] = z;
+                    res->fault_warp = b.st.fault_warp;
+                    res->fault_lane = b.st.fault_lane;
+                    ret = res->fault;
+                    goto out;
+                }
+            }
+        }
+    }
+    ret = SIMT_FAULT_NONE;
+out:
+    free(shared);
+    free(warps);
+    simt_code_destroy(&code);
+    return ret;
+}

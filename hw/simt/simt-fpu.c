@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * simt: exact RISC-V fp32 arithmetic.
+ *
+ * Sums and products of binary32 values are formed in binary64, where a
+ * product is exact and a sum is made exact by TwoSum (value = s + e).  The
+ * pair is folded into one binary64 rounded to odd, which carries enough
+ * bits to round correctly to binary32 in any mode; that final rounding,
+ * division, square root and the conversions are done in integers here.
+ */
+
+#include "qemu/osdep.h"
+#include "hw/simt/simt-fpu.h"
+
+/* TwoSum and exact products need strict binary64 evaluation. */
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "simt-fpu needs FLT_EVAL_METHOD == 0 (SSE2 or similar host fp)"
+#endif
+
+#define F32_SIGN        0x80000000u
+#define F32_ABS         0x7fffffffu
+#define F32_INF         0x7f800000u
+#define F32_MAX         0x7f7fffffu
+#define F32_QUIET       0x00400000u
+
+static inline bool is_nan(uint32_t a)
+{
+    return (a & F32_ABS) > F32_INF;
+}
+
+static inline bool is_snan(uint32_t a)
+{
+    return is_nan(a) && !(a & F32_QUIET);
+}
+
+static inline bool is_inf(uint32_t a)
+{
+    return (a & F32_ABS) == F32_INF;
+}
+
+static inline bool is_zero(uint32_t a)
+{
+    return !(a & F32_ABS);
+}
+
+/* Infinity or NaN */
+static inline bool is_special(uint32_t a)
+{
+    return (a & F32_INF) == F32_INF;
+}
+
+static inline double to_double(uint32_t a)
+{
+    float f;
+
+    memcpy(&f, &a, sizeof(f));
+    return f;
+}
+
+static inline uint64_t double_bits(double d)
+{
+    uint64_t u;
+
+    memcpy(&u, &d, sizeof(u));
+    return u;
+}
+
+static inline double bits_double(uint64_t u)
+{
+    double d;
+
+    memcpy(&d, &u, sizeof(d));
+    return d;
+}
+
+/*
+ * sig >> shift rounded under @rm for a value of sign @sign; shift may
+ * exceed 63.  *inexact tells whether any non-zero bit was dropped.
+ */
+static uint64_t round_shift(uint64_t sig, unsigned shift, uint32_t sign,
+                            int rm, bool *inexact)
+{
+    uint64_t kept, rem, half;
+    bool above, tie;
+
+    if (shift == 0) {
+        *inexact = false;
+        return sig;
+    }
+    if (shift < 64) {
+        kept = sig >> shift;
+        rem = sig & ((UINT64_C(1) << shift) - 1);
+        half = UINT64_C(1) << (shift - 1);
+        above = rem > half;
+        tie = rem == half;
+    } else {
+        kept = 0;
+        rem = sig;
+        above = shift == 64 && rem > (UINT64_C(1) << 63);
+        tie = shift == 64 && rem == (UINT64_C(1) << 63);
+    }
+    *inexact = rem != 0;
+    if (!rem) {
+        return kept;
+    }
+    switch (rm) {
+    case SIMT_RM_RNE:
+        return kept + (above || (tie && (kept & 1)));
+    case SIMT_RM_RDN:
+        return kept + (sign != 0);
+    case SIMT_RM_RUP:
+        return kept + (sign == 0);
+    case SIMT_RM_RMM:
+        return kept + (above || tie);
+    default:
+        return kept;
+    }
+}
+
+/* Round (-1)^sign * sig * 2^exp, sig != 0, to binary32. */
+static uint32_t round_pack(uint32_t sign, int exp, uint64_t sig, int rm,
+                           uint32_t *flags)
+{
+    int lz = __builtin_clzll(sig);
+    int e;
+    unsigned shift = 40;
+    bool tiny = false, inexact, dummy;
+    uint64_t kept;
+    uint32_t bits;
+
+    sig <<= lz;
+    e = exp - lz + 63;          /* value = 1.xxx * 2^e */
+    if (e < -126) {
+        /* Tininess after rounding: only 2^-127 * 1.111... can escape. */
+        tiny = e < -127 ||
+               round_shift(sig, 40, sign, rm, &dummy) != (UINT64_C(1) << 24);
+        shift = 40 + (-126 - e);
+    }
+    kept = round_shift(sig, shift, sign, rm, &inexact);
+    if (inexact) {
+        *flags |= SIMT_FFLAG_NX | (tiny ? SIMT_FFLAG_UF : 0);
+    }
+    if (e < -126) {
+        /* A carry into bit 23 correctly yields the smallest normal. */
+        return (sign << 31) | (uint32_t)kept;
+    }
+    if (e <= 127) {
+        /* kept is in [2^23, 2^24]; a carry bumps the exponent field. */
+        bits = ((uint32_t)(e + 126) << 23) + (uint32_t)kept;
+        if (bits < F32_INF) {
+            return (sign << 31) | bits;
+        }
+    }
+    *flags |= SIMT_FFLAG_OF | SIMT_FFLAG_NX;
+    if (rm == SIMT_RM_RTZ || (rm == SIMT_RM_RDN && !sign) ||
+        (rm == SIMT_RM_RUP && sign)) {
+        return (sign << 31) | F32_MAX;
+    }
+    return (sign << 31) | F32_INF;
+}
+
+/* Round a finite binary64 to binary32. */
+static uint32_t round_double(double d, int rm, uint32_t *flags)
+{
+    uint64_t u = double_bits(d);
+    uint32_t sign = u >> 63;
+    int e = (u >> 52) & 0x7ff;
+    uint64_t m = u & ((UINT64_C(1) << 52) - 1);
+
+    if (!e) {
+        if (!m) {
+            return sign << 31;
+        }
+        return round_pack(sign, -1074, m, rm, flags);
+    }
+    return round_pack(sign, e - 1075, m | (UINT64_C(1) << 52), rm, flags);
+}
+
+/*
+ * s + e exactly (|e| <= ulp(s) / 2, s != 0 when e != 0), rounded to odd:
+ * an inexact value lands on the odd neighbour, which keeps it distinct
+ * from every binary32 and from every binary32 rounding boundary.
+ */
+static double round_to_odd(double s, double e)
+{
+    uint64_t u = double_bits(s);
+
+    if (e == 0 || (u & 1)) {
+        return s;
+    }
+    return bits_double((e > 0) == (s > 0) ? u + 1 : u - 1);
+}
+
+/* x + y exactly as s + e (TwoSum), then rounded to binary32. */
+static uint32_t round_sum(double x, double y, uint32_t sx, uint32_t sy,
+                          int rm, uint32_t *flags)
+{
+    double s = x + y;
+    double bv, e;
+
+    if (s == 0) {
+        /* Exact zero: its sign follows IEEE 754 6.3. */
+        uint32_t sign = sx == sy ? sx : rm == SIMT_RM_RDN;
+
+        return sign << 31;
+    }
+    bv = s - x;
+    e = (x - (s - bv)) + (y - bv);
+    return round_double(round_to_odd(s, e), rm, flags);
+}
+
+static uint32_t nan_result(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (is_snan(a) || is_snan(b)) {
+        *flags |= SIMT_FFLAG_NV;
+    }
+    return SIMT_F32_CANON_NAN;
+}
+
+static uint32_t invalid(uint32_t *flags)
+{
+    *flags |= SIMT_FFLAG_NV;
+    return SIMT_F32_CANON_NAN;
+}
+
+uint32_t simt_f32_add(uint32_t a, uint32_t b, int rm, uint32_t *flags)
+{
+    if (is_special(a) || is_special(b)) {
+        if (is_nan(a) || is_nan(b)) {
+            return nan_result(a, b, flags);
+        }
+        if (is_inf(a) && is_inf(b) && ((a ^ b) & F32_SIGN)) {
+            return invalid(flags);
+        }
+        return is_inf(a) ? a : b;
+    }
+    return round_sum(to_double(a), to_double(b), a >> 31, b >> 31, rm, flags);
+}
+
+uint32_t simt_f32_sub(uint32_t a, uint32_t b, int rm, uint32_t *flags)
+{
+    /* Flipping a NaN's sign keeps it a NaN of the same kind. */
+    return simt_f32_add(a, b ^ F32_SIGN, rm, flags);
+}
+
+uint32_t simt_f32_mul(uint32_t a, uint32_t b, int rm, uint32_t *flags)
+{
+    uint32_t sign = (a ^ b) & F32_SIGN;
+
+    if (is_special(a) || is_special(b)) {
+        if (is_nan(a) || is_nan(b)) {
+            return nan_result(a, b, flags);
+        }
+        if (is_zero(a) || is_zero(b)) {
+            return invalid(flags);
+        }
+        return sign | F32_INF;
+    }
+    /* 24 x 24 significand bits fit binary64's 53: the product is exact. */
+    return round_double(to_double(a) * to_double(b), rm, flags);
+}
+
+uint32_t simt_f32_fma(uint32_t a, uint32_t b, uint32_t c, int rm,
+                      uint32_t *flags)
+{
+    uint32_t psign = (a ^ b) & F32_SIGN;
+    bool inf_times_zero = (is_inf(a) && is_zero(b)) ||
+                          (is_zero(a) && is_inf(b));
+
+    if (is_special(a) || is_special(b) || is_special(c)) {
+        /* inf * 0 is invalid even when the addend is a quiet NaN. */
+        if (inf_times_zero) {
+            return invalid(flags);
+        }
+        if (is_nan(a) || is_nan(b) || is_nan(c)) {
+            if (is_snan(c)) {
+                *flags |= SIMT_FFLAG_NV;
+            }
+            return nan_result(a, b, flags);
+        }
+        if (is_inf(a) || is_inf(b)) {
+            if (is_inf(c) && (c & F32_SIGN) != psign) {
+                return invalid(flags);
+            }
+            return psign | F32_INF;
+        }
+        return c;
+    }
+    return round_sum(to_double(a) * to_double(b), to_double(c),
+                     psign >> 31, c >> 31, rm, flags);
+}
+
+/* Finite non-zero a as sig * 2^exp with sig normalised to [2^23, 2^24). */
+static int unpack_norm(uint32_t a, uint64_t *sig)
+{
+    int e = (a >> 23) & 0xff;
+    uint64_t m = a & 0x7fffff;
+
+    if (e) {
+        *sig = m | 0x800000;
+        return e - 150;
+    }
+    e = __builtin_clzll(m) - 40;
+    *sig = m << e;
+    return -149 - e;
+}
+
+uint32_t simt_f32_div(uint32_t a, uint32_t b, int rm, uint32_t *flags)
+{
+    uint32_t sign = (a ^ b) & F32_SIGN;
+    uint64_t sa, sb, num, q;
+    int ea, eb;
+
+    if (is_nan(a) || is_nan(b)) {
+        return nan_result(a, b, flags);
+    }
+    if (is_inf(a)) {
+        return is_inf(b) ? invalid(flags) : sign | F32_INF;
+    }
+    if (is_inf(b)) {
+        return sign;
+    }
+    if (is_zero(b)) {
+        if (is_zero(a)) {
+            return invalid(flags);
+        }
+        *flags |= SIMT_FFLAG_DZ;
+        return sign | F32_INF;
+    }
+    if (is_zero(a)) {
+        return sign;
+    }
+    ea = unpack_norm(a, &sa);
+    eb = unpack_norm(b, &sb);
+    /* A quotient of 40+ bits; a non-zero remainder becomes a sticky bit. */
+    num = sa << 40;
+    q = num / sb;
+    q |= (num % sb) != 0;
+    return round_pack(sign >> 31, ea - eb - 40, q, rm, flags);
+}
+
+uint32_t simt_f32_sqrt(uint32_t a, int rm, uint32_t *flags)
+{
+    uint64_t sig, x, r;
+    int e;
+
+    if (is_nan(a)) {
+        return nan_result(a, a, flags);
+    }
+    if (is_zero(a)) {
+        return a;
+    }
+    if (a & F32_SIGN) {
+        return invalid(flags);
+    }
+    if (is_inf(a)) {
+        return a;
+    }
+    e = unpack_norm(a, &sig);
+    if (e & 1) {
+        sig <<= 1;
+        e--;
+    }
+    /* sqrt(sig * 2^38) has 31+ bits; correct the host's estimate exactly. */
+    x = sig << 38;
+    r = (uint64_t)sqrt((double)x);
+    while (r * r > x) {
+        r--;
+    }
+    while ((r + 1) * (r + 1) <= x) {
+        r++;
+    }
+    r |= r * r != x;
+    return round_pack(0, (e - 38) / 2, r, rm, flags);
+}
+
+uint32_t simt_f32_min(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (is_nan(a) || is_nan(b)) {
+        if (is_snan(a) || is_snan(b)) {
+            *flags |= SIMT_FFLAG_NV;
+        }
+        if (is_nan(a) && is_nan(b)) {
+            return SIMT_F32_CANON_NAN;
+        }
+        return is_nan(a) ? b : a;
+    }
+    /* Total order on bit patterns, in which -0 < +0. */
+    if ((a ^ b) & F32_SIGN) {
+        return (a & F32_SIGN) ? a : b;
+    }
+    if (a & F32_SIGN) {
+        return a > b ? a : b;
+    }
+    return a < b ? a : b;
+}
+
+uint32_t simt_f32_max(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (is_nan(a) || is_nan(b)) {
+        if (is_snan(a) || is_snan(b)) {
+            *flags |= SIMT_FFLAG_NV;
+        }
+        if (is_nan(a) && is_nan(b)) {
+            return SIMT_F32_CANON_NAN;
+        }
+        return is_nan(a) ? b : a;
+    }
+    if ((a ^ b) & F32_SIGN) {
+        return (a & F32_SIGN) ? b : a;
+    }
+    if (a & F32_SIGN) {
+        return a < b ? a : b;
+    }
+    return a > b ? a : b;
+}
+
+/* a < b for non-NaN operands, with -0 == +0 */
+static bool less(uint32_t a, uint32_t b)
+{
+    if ((a ^ b) & F32_SIGN) {
+        return (a & F32_SIGN) && ((a | b) & F32_ABS);
+    }
+    return (a & F32_SIGN) ? a > b : a < b;
+}
+
+uint32_t simt_f32_eq(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (is_nan(a) || is_nan(b)) {
+        /* Quiet comparison: only signalling NaNs are invalid. */
+        if (is_snan(a) || is_snan(b)) {
+            *flags |= SIMT_FFLAG_NV;
+        }
+        return 0;
+    }
+    return a == b || !((a | b) & F32_ABS);
+}
+
+uint32_t simt_f32_lt(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (is_nan(a) || is_nan(b)) {
+        *flags |= SIMT_FFLAG_NV;
+        return 0;
+    }
+    return less(a, b);
+}
+
+uint32_t simt_f32_le(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    if (is_nan(a) || is_nan(b)) {
+        *flags |= SIMT_FFLAG_NV;
+        return 0;
+    }
+    return a == b || !((a | b) & F32_ABS) || less(a, b);
+}
+
+uint32_t simt_f32_class(uint32_t a)
+{
+    bool neg = a & F32_SIGN;
+    uint32_t e = (a >> 23) & 0xff;
+
+    if (is_nan(a)) {
+        return (a & F32_QUIET) ? 1u << 9 : 1u << 8;
+    }
+    if (is_inf(a)) {
+        return neg ? 1u << 0 : 1u << 7;
+    }
+    if (is_zero(a)) {
+        return neg ? 1u << 3 : 1u << 4;
+    }
+    if (!e) {
+        return neg ? 1u << 2 : 1u << 5;
+    }
+    return neg ? 1u << 1 : 1u << 6;
+}
+
+/*
+ * Round to an integer, then saturate: out-of-range results (NaN counts as
+ * positive) clip to the nearest bound and raise only NV.
+ */
+static uint32_t to_int(uint32_t a, int rm, bool is_signed, uint32_t *flags)
+{
+    uint32_t sign = a >> 31;
+    uint64_t sig, mag, limit;
+    bool inexact = false;
+    int exp;
+
+    if (is_nan(a)) {
+        sign = 0;
+        mag = UINT64_MAX;
+    } else if (is_inf(a)) {
+        mag = UINT64_MAX;
+    } else if (is_zero(a)) {
+        return 0;
+    } else {
+        exp = unpack_norm(a, &sig);
+        if (exp > 8) {
+            mag = UINT64_MAX;
+        } else if (exp >= 0) {
+            mag = sig << exp;
+        } else {
+            mag = round_shift(sig, -exp, sign, rm, &inexact);
+        }
+    }
+    if (is_signed) {
+        limit = sign ? UINT64_C(0x80000000) : 0x7fffffff;
+    } else {
+        limit = sign ? 0 : 0xffffffff;
+    }
+    if (mag > limit) {
+        *flags |= SIMT_FFLAG_NV;
+        if (is_signed) {
+            return sign ? 0x80000000u : 0x7fffffffu;
+        }
+        return sign ? 0 : 0xffffffffu;
+    }
+    if (inexact) {
+        *flags |= SIMT_FFLAG_NX;
+    }
+    return sign ? -(uint32_t)mag : (uint32_t)mag;
+}
+
+uint32_t simt_f32_to_i32(uint32_t a, int rm, uint32_t *flags)
+{
+    return to_int(a, rm, true, flags);
+}
+
+uint32_t simt_f32_to_u32(uint32_t a, int rm, uint32_t *flags)
+{
+    return to_int(a, rm, false, flags);
+}
+
+uint32_t simt_i32_to_f32(uint32_t v, int rm, uint32_t *flags)
+{
+    uint32_t sign = v >> 31;
+    uint64_t mag = sign ? -(uint64_t)(int32_t)v : v;
+
+    if (!v) {
+        return 0;
+    }
+    return round_pack(sign, 0, mag, rm, flags);
+}
+
+uint32_t simt_u32_to_f32(uint32_t v, int rm, uint32_t *flags)
+{
+    if (!v) {
+        return 0;
+    }
+    return round_pack(0, 0, v, rm, flags);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * simt: exact RISC-V F (fp32) arithmetic for the warp interpreter.
+ *
+ * Every function takes and returns IEEE binary32 bit patterns and ORs the
+ * exceptions it raises into *flags (RISC-V fflags layout).  Results follow
+ * the RISC-V unprivileged spec: NaN results are the canonical NaN, tininess
+ * is detected after rounding, fcvt saturates.  Host floating point is only
+ * used where it is exact (binary64 sums and products of binary32 values) and
+ * in the default rounding mode, so the host's fenv is never touched.
+ */
+#ifndef HW_SIMT_FPU_H
+#define HW_SIMT_FPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SIMT_FFLAG_NX       0x01    /* inexact */
+#define SIMT_FFLAG_UF       0x02    /* underflow */
+#define SIMT_FFLAG_OF       0x04    /* overflow */
+#define SIMT_FFLAG_DZ       0x08    /* divide by zero */
+#define SIMT_FFLAG_NV       0x10    /* invalid operation */
+#define SIMT_FFLAGS_MASK    0x1f
+
+#define SIMT_F32_CANON_NAN  0x7fc00000u
+
+/* Rounding modes, as encoded in the rm field and in frm. */
+enum {
+    SIMT_RM_RNE = 0,    /* to nearest, ties to even */
+    SIMT_RM_RTZ = 1,    /* towards zero */
+    SIMT_RM_RDN = 2,    /* down */
+    SIMT_RM_RUP = 3,    /* up */
+    SIMT_RM_RMM = 4,    /* to nearest, ties away from zero */
+    SIMT_RM_DYN = 7,    /* instruction field only: use frm */
+};
+
+uint32_t simt_f32_add(uint32_t a, uint32_t b, int rm, uint32_t *flags);
+uint32_t simt_f32_sub(uint32_t a, uint32_t b, int rm, uint32_t *flags);
+uint32_t simt_f32_mul(uint32_t a, uint32_t b, int rm, uint32_t *flags);
+uint32_t simt_f32_div(uint32_t a, uint32_t b, int rm, uint32_t *flags);
+uint32_t simt_f32_sqrt(uint32_t a, int rm, uint32_t *flags);
+/* a * b + c with a single rounding (fmadd; negate a and/or c for the rest) */
+uint32_t simt_f32_fma(uint32_t a, uint32_t b, uint32_t c, int rm,
+                      uint32_t *flags);
+uint32_t simt_f32_min(uint32_t a, uint32_t b, uint32_t *flags);
+uint32_t simt_f32_max(uint32_t a, uint32_t b, uint32_t *flags);
+uint32_t simt_f32_eq(uint32_t a, uint32_t b, uint32_t *flags);
+uint32_t simt_f32_lt(uint32_t a, uint32_t b, uint32_t *flags);
+uint32_t simt_f32_le(uint32_t a, uint32_t b, uint32_t *flags);
+uint32_t simt_f32_class(uint32_t a);
+uint32_t simt_f32_to_i32(uint32_t a, int rm, uint32_t *flags);
+uint32_t simt_f32_to_u32(uint32_t a, int rm, uint32_t *flags);
+uint32_t simt_i32_to_f32(uint32_t v, int rm, uint32_t *flags);
+uint32_t simt_u32_to_f32(uint32_t v, int rm, uint32_t *flags);
+
+#endif /* HW_SIMT_FPU_H */
