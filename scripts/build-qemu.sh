@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Build qemu-system-x86_64 with the simt device and its qtest.
+#
+# The QEMU 10.0 source comes from Debian's source package (trixie, with
+# Debian's patches), unpacked under $SIMT_CACHE/src, unless QEMU_SRC names
+# a checkout of the user's own.  Our files are copied onto that tree (only
+# when their content changed, so ninja rebuilds only what changed) and a
+# few hook lines are added to QEMU's Kconfig and meson files.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${SIMT_CACHE:?SIMT_CACHE must be set}
+build=${QEMU_BUILD:-$cache/qemu-build}
+jobs=${JOBS:-$(nproc)}
+
+log() { printf 'build-qemu: %s\n' "$*"; }
+die() { printf 'build-qemu: error: %s\n' "$*" >&2; exit 1; }
+
+fetch_source() {
+    local dir
+    dir=$(ls -d "$cache"/src/qemu-10.0.*/ 2>/dev/null | sort -V | tail -1)
+    if [ -z "$dir" ]; then
+        log "fetching the QEMU 10.0 source package (trixie)"
+        mkdir -p "$cache/src"
+        (cd "$cache/src" && apt-get source -q qemu/trixie >/dev/null) ||
+            die "apt-get source qemu/trixie failed (are deb-src entries set up? run scripts/setup-host.sh)"
+        dir=$(ls -d "$cache"/src/qemu-10.0.*/ | sort -V | tail -1)
+    fi
+    echo "${dir%/}"
+}
+
+if [ -n "${QEMU_SRC:-}" ]; then
+    src=$(cd "$QEMU_SRC" && pwd) || die "QEMU_SRC=$QEMU_SRC does not exist"
+else
+    src=$(fetch_source)
+fi
+[ -f "$src/VERSION" ] || die "$src is not a QEMU source tree"
+case $(cat "$src/VERSION") in
+    10.0.*) ;;
+    *) die "$src is QEMU $(cat "$src/VERSION"); simt needs QEMU 10.0.x" ;;
+esac
+
+# Copy our files onto the tree, touching only those whose content changed.
+overlay_file() {
+    local from=$1 to=$2
+    if ! cmp -s "$from" "$to"; then
+        mkdir -p "$(dirname "$to")"
+        cp "$from" "$to"
+    fi
+}
+cd "$top"
+manifest=$src/.simt-overlay
+new_manifest=$(mktemp)
+{
+    git ls-files -co --exclude-standard hw/simt include/hw/simt \
+        'tests/qtest/simt*'
+    (cd qemu-overlay && git ls-files -co --exclude-standard .)
+} | sort -u > "$new_manifest"
+while read -r f; do
+    if [ -f "$top/$f" ]; then
+        overlay_file "$top/$f" "$src/$f"
+    elif [ -f "$top/qemu-overlay/$f" ]; then
+        overlay_file "$top/qemu-overlay/$f" "$src/$f"
+    fi
+done < "$new_manifest"
+# Files we placed before and that no longer exist here go away.
+if [ -f "$manifest" ]; then
+    comm -23 "$manifest" "$new_manifest" | while read -r f; do
+        rm -f "$src/$f"
+    done
+fi
+mv "$new_manifest" "$manifest"
+
+# The hook lines, added once.
+add_line_after() {   # file, anchor line (exact), new line
+    local file=$1 anchor=$2 line=$3
+    grep -qxF "$line" "$file" && return 0
+    grep -qxF "$anchor" "$file" || die "cannot hook into $file: '$anchor' not found"
+    awk -v a="$anchor" -v l="$line" '{ print } $0 == a { print l }' \
+        "$file" > "$file.simt" && mv "$file.simt" "$file"
+}
+add_line_after "$src/hw/Kconfig" "source usb/Kconfig" "source simt/Kconfig"
+add_line_after "$src/hw/meson.build" "subdir('usb')" "subdir('simt')"
+add_line_after "$src/meson.build" "    'hw/sensor'," "    'hw/simt',"
+add_line_after "$src/tests/qtest/meson.build" "qtests_x86_64 = qtests_i386" \
+    "qtests_x86_64 += (config_all_devices.has_key('CONFIG_SIMT') ? ['simt-test'] : [])"
+
+# Configure once per set of options.
+config_opts=(
+    --python=/usr/bin/python3 --target-list=x86_64-softmmu
+    --without-default-devices --with-devices-x86_64=simt
+    --without-default-features --enable-fdt=system --enable-pixman
+    --disable-docs --disable-user --disable-xen --disable-werror
+    --disable-install-blobs
+    --firmwarepath=/usr/share/seabios:/usr/share/qemu
+)
+config_id=$(printf '%s\n' "$src" "${config_opts[@]}" "${QEMU_CONFIGURE_EXTRA:-}" | sha1sum | cut -c1-12)
+if [ "$(cat "$build/.simt-config" 2>/dev/null)" != "$config_id" ]; then
+    log "configuring $src in $build"
+    mkdir -p "$build"
+    # shellcheck disable=SC2086
+    (cd "$build" && "$src/configure" "${config_opts[@]}" ${QEMU_CONFIGURE_EXTRA:-} \
+        > configure.log 2>&1) || { tail -30 "$build/configure.log"; die "configure failed (log: $build/configure.log)"; }
+    echo "$config_id" > "$build/.simt-config"
+fi
+
+# Run from the build tree, QEMU looks for firmware under qemu-bundle/ (the
+# configured firmware path, relocated): point it at Debian's firmware.
+for dir in /usr/share/seabios /usr/share/qemu; do
+    mkdir -p "$build/qemu-bundle$(dirname "$dir")"
+    ln -sfn "$dir" "$build/qemu-bundle$dir"
+done
+
+log "building in $build"
+ninja -C "$build" -j "$jobs" qemu-system-x86_64 tests/qtest/simt-test

@@ -1,0 +1,365 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for the simt accelerator: identification, BARs, registers, reset,
+ * MSI-X delivery, bad accesses and property validation.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "libqtest.h"
+#include "libqos/pci.h"
+#include "libqos/pci-pc.h"
+#include "hw/pci/pci_regs.h"
+#include "hw/simt/simt-hw.h"
+
+#define SIMT_DEVFN          QPCI_DEVFN(4, 0)
+#define SIMT_TEST_VRAM      (64 * MiB)
+#define SIMT_TEST_SMS       6
+
+/* Guest RAM the MSI-X messages are pointed at: one word per vector. */
+#define MSI_ADDR_BASE       0x200000
+#define MSI_DATA_BASE       0x5a000000u
+
+typedef struct SimtTest {
+    QTestState *qts;
+    QPCIBus *bus;
+    QPCIDevice *dev;
+    QPCIBar regs;
+    uint64_t regs_size;
+} SimtTest;
+
+static SimtTest simt_start(const char *extra)
+{
+    SimtTest t;
+
+    t.qts = qtest_initf("-M q35 -nodefaults -device simt,addr=04.0,sm-count=%d,"
+                        "vram-size=%" PRIu64 "%s",
+                        SIMT_TEST_SMS, (uint64_t)SIMT_TEST_VRAM,
+                        extra ? extra : "");
+    t.bus = qpci_new_pc(t.qts, NULL);
+    t.dev = qpci_device_find(t.bus, SIMT_DEVFN);
+    g_assert_nonnull(t.dev);
+    qpci_device_enable(t.dev);
+    t.regs = qpci_iomap(t.dev, SIMT_BAR_REGS, &t.regs_size);
+    return t;
+}
+
+static void simt_stop(SimtTest *t)
+{
+    qpci_iounmap(t->dev, t->regs);
+    g_free(t->dev);
+    qpci_free_pc(t->bus);
+    qtest_quit(t->qts);
+}
+
+static uint32_t rd(SimtTest *t, uint64_t off)
+{
+    return qpci_io_readl(t->dev, t->regs, off);
+}
+
+static void wr(SimtTest *t, uint64_t off, uint32_t val)
+{
+    qpci_io_writel(t->dev, t->regs, off, val);
+}
+
+static void test_identification(void)
+{
+    SimtTest t = simt_start(NULL);
+
+    g_assert_cmphex(qpci_config_readw(t.dev, PCI_VENDOR_ID), ==,
+                    SIMT_PCI_VENDOR_ID);
+    g_assert_cmphex(qpci_config_readw(t.dev, PCI_DEVICE_ID), ==,
+                    SIMT_PCI_DEVICE_ID);
+    g_assert_cmphex(qpci_config_readw(t.dev, PCI_CLASS_DEVICE), ==,
+                    SIMT_PCI_CLASS_CODE);
+    g_assert_cmphex(qpci_config_readb(t.dev, PCI_REVISION_ID), ==,
+                    SIMT_PCI_REVISION);
+    g_assert_cmphex(qpci_find_capability(t.dev, PCI_CAP_ID_EXP, 0), !=, 0);
+
+    g_assert_cmphex(rd(&t, SIMT_REG_ID), ==, SIMT_ID_MAGIC);
+    g_assert_cmphex(rd(&t, SIMT_REG_VERSION), ==, SIMT_VERSION_VALUE);
+    g_assert_cmphex(rd(&t, SIMT_REG_CAPS) & SIMT_CAP_MSIX, ==, SIMT_CAP_MSIX);
+    g_assert_cmpuint(rd(&t, SIMT_REG_SM_COUNT), ==, SIMT_TEST_SMS);
+    g_assert_cmphex(rd(&t, SIMT_REG_VRAM_SIZE_LO), ==,
+                    (uint32_t)SIMT_TEST_VRAM);
+    g_assert_cmphex(rd(&t, SIMT_REG_VRAM_SIZE_HI), ==, SIMT_TEST_VRAM >> 32);
+    simt_stop(&t);
+}
+
+static void test_bar_sizes(void)
+{
+    SimtTest t = simt_start(NULL);
+    uint64_t vram_size, msix_size;
+    uint32_t bar2 = qpci_config_readl(t.dev, PCI_BASE_ADDRESS_2);
+    QPCIBar vram, msix;
+
+    g_assert_cmpuint(t.regs_size, ==, SIMT_REGS_SIZE);
+    g_assert_cmphex(bar2 & PCI_BASE_ADDRESS_MEM_TYPE_MASK, ==,
+                    PCI_BASE_ADDRESS_MEM_TYPE_64);
+    g_assert_cmphex(bar2 & PCI_BASE_ADDRESS_MEM_PREFETCH, ==,
+                    PCI_BASE_ADDRESS_MEM_PREFETCH);
+
+    vram = qpci_iomap(t.dev, SIMT_BAR_VRAM, &vram_size);
+    g_assert_cmpuint(vram_size, ==, SIMT_TEST_VRAM);
+    /* VRAM is plain memory at both ends of the aperture. */
+    qpci_io_writel(t.dev, vram, 0, 0x11223344);
+    qpci_io_writel(t.dev, vram, vram_size - 4, 0x55667788);
+    g_assert_cmphex(qpci_io_readl(t.dev, vram, 0), ==, 0x11223344);
+    g_assert_cmphex(qpci_io_readl(t.dev, vram, vram_size - 4), ==,
+                    0x55667788);
+
+    msix = qpci_iomap(t.dev, SIMT_BAR_MSIX, &msix_size);
+    g_assert_cmpuint(msix_size, >=, SIMT_IRQ_NR * PCI_MSIX_ENTRY_SIZE);
+    qpci_iounmap(t.dev, msix);
+    qpci_iounmap(t.dev, vram);
+    simt_stop(&t);
+}
+
+static void test_scratch(void)
+{
+    static const uint32_t patterns[] = {
+        0, 0xffffffff, 0xa5a5a5a5, 0x5a5a5a5a, 0x00000001, 0x80000000,
+    };
+    SimtTest t = simt_start(NULL);
+
+    g_assert_cmphex(rd(&t, SIMT_REG_SCRATCH), ==, 0);
+    for (size_t i = 0; i < ARRAY_SIZE(patterns); i++) {
+        wr(&t, SIMT_REG_SCRATCH, patterns[i]);
+        g_assert_cmphex(rd(&t, SIMT_REG_SCRATCH), ==, patterns[i]);
+    }
+    simt_stop(&t);
+}
+
+static void test_reset(void)
+{
+    SimtTest t = simt_start(NULL);
+
+    wr(&t, SIMT_REG_SCRATCH, 0xdeadbeef);
+    wr(&t, SIMT_REG_IRQ_MASK, SIMT_IRQ_BIT(SIMT_IRQ_ERROR));
+    wr(&t, SIMT_REG_IRQ_RAISE, SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+
+    /* Only the magic value resets. */
+    wr(&t, SIMT_REG_RESET, 1);
+    g_assert_cmphex(rd(&t, SIMT_REG_SCRATCH), ==, 0xdeadbeef);
+
+    wr(&t, SIMT_REG_RESET, SIMT_RESET_MAGIC);
+    g_assert_cmphex(rd(&t, SIMT_REG_SCRATCH), ==, 0);
+    g_assert_cmphex(rd(&t, SIMT_REG_IRQ_MASK), ==, 0);
+    g_assert_cmphex(rd(&t, SIMT_REG_IRQ_STATUS), ==, 0);
+    g_assert_cmphex(rd(&t, SIMT_REG_IRQ_COUNT), ==, 0);
+    g_assert_cmphex(rd(&t, SIMT_REG_ID), ==, SIMT_ID_MAGIC);
+
+    /* A system reset clears the device as well. */
+    wr(&t, SIMT_REG_SCRATCH, 0x12345678);
+    qtest_system_reset(t.qts);
+    qpci_device_enable(t.dev);
+    g_assert_cmphex(rd(&t, SIMT_REG_SCRATCH), ==, 0);
+    simt_stop(&t);
+}
+
+static uint64_t msi_addr(unsigned int vector)
+{
+    return MSI_ADDR_BASE + vector * 4;
+}
+
+/* Point every vector at its own word of guest RAM. */
+static void msix_setup(SimtTest *t)
+{
+    QPCIDevice *dev = t->dev;
+
+    qpci_msix_enable(dev);
+    g_assert_cmpuint(qpci_msix_table_size(dev), ==, SIMT_IRQ_NR);
+    for (unsigned int v = 0; v < SIMT_IRQ_NR; v++) {
+        uint64_t entry = dev->msix_table_off + v * PCI_MSIX_ENTRY_SIZE;
+
+        qpci_io_writel(dev, dev->msix_table_bar,
+                       entry + PCI_MSIX_ENTRY_LOWER_ADDR, msi_addr(v));
+        qpci_io_writel(dev, dev->msix_table_bar,
+                       entry + PCI_MSIX_ENTRY_UPPER_ADDR, 0);
+        qpci_io_writel(dev, dev->msix_table_bar,
+                       entry + PCI_MSIX_ENTRY_DATA, MSI_DATA_BASE + v);
+        qpci_io_writel(dev, dev->msix_table_bar,
+                       entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+        qtest_writel(t->qts, msi_addr(v), 0);
+    }
+}
+
+static uint32_t msi_word(SimtTest *t, unsigned int vector)
+{
+    return qtest_readl(t->qts, msi_addr(vector));
+}
+
+static void test_msix_test_interrupt(void)
+{
+    SimtTest t = simt_start(NULL);
+
+    msix_setup(&t);
+
+    /* Masked in the device: latched in the status, nothing sent. */
+    wr(&t, SIMT_REG_IRQ_RAISE, SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+    g_assert_cmphex(rd(&t, SIMT_REG_IRQ_STATUS), ==,
+                    SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+    g_assert_cmphex(msi_word(&t, SIMT_IRQ_TEST), ==, 0);
+    g_assert_cmpuint(rd(&t, SIMT_REG_IRQ_COUNT), ==, 0);
+
+    /* Unmasking a pending class delivers it, on its own vector only. */
+    wr(&t, SIMT_REG_IRQ_MASK, SIMT_IRQ_ALL);
+    g_assert_cmphex(msi_word(&t, SIMT_IRQ_TEST), ==,
+                    MSI_DATA_BASE + SIMT_IRQ_TEST);
+    for (unsigned int v = 0; v < SIMT_IRQ_NR; v++) {
+        if (v != SIMT_IRQ_TEST) {
+            g_assert_cmphex(msi_word(&t, v), ==, 0);
+        }
+    }
+    g_assert_cmpuint(rd(&t, SIMT_REG_IRQ_COUNT), ==, 1);
+
+    /* Status is write-1-to-clear; raising again sends a new message. */
+    wr(&t, SIMT_REG_IRQ_STATUS, SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+    g_assert_cmphex(rd(&t, SIMT_REG_IRQ_STATUS), ==, 0);
+    qtest_writel(t.qts, msi_addr(SIMT_IRQ_TEST), 0);
+    wr(&t, SIMT_REG_IRQ_RAISE, SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+    g_assert_cmphex(msi_word(&t, SIMT_IRQ_TEST), ==,
+                    MSI_DATA_BASE + SIMT_IRQ_TEST);
+    g_assert_cmpuint(rd(&t, SIMT_REG_IRQ_COUNT), ==, 2);
+
+    /* Still pending: a second raise is not a new edge. */
+    qtest_writel(t.qts, msi_addr(SIMT_IRQ_TEST), 0);
+    wr(&t, SIMT_REG_IRQ_RAISE, SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+    g_assert_cmphex(msi_word(&t, SIMT_IRQ_TEST), ==, 0);
+    g_assert_cmpuint(rd(&t, SIMT_REG_IRQ_COUNT), ==, 2);
+
+    /* Software may raise only the test class. */
+    wr(&t, SIMT_REG_IRQ_STATUS, SIMT_IRQ_ALL);
+    wr(&t, SIMT_REG_IRQ_RAISE, SIMT_IRQ_BIT(SIMT_IRQ_ERROR));
+    g_assert_cmphex(rd(&t, SIMT_REG_IRQ_STATUS), ==, 0);
+    g_assert_cmphex(msi_word(&t, SIMT_IRQ_ERROR), ==, 0);
+
+    /* A vector masked in the MSI-X table leaves its pending bit set. */
+    qpci_io_writel(t.dev, t.dev->msix_table_bar,
+                   t.dev->msix_table_off +
+                   SIMT_IRQ_TEST * PCI_MSIX_ENTRY_SIZE +
+                   PCI_MSIX_ENTRY_VECTOR_CTRL, PCI_MSIX_ENTRY_CTRL_MASKBIT);
+    qtest_writel(t.qts, msi_addr(SIMT_IRQ_TEST), 0);
+    wr(&t, SIMT_REG_IRQ_RAISE, SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+    g_assert_cmphex(msi_word(&t, SIMT_IRQ_TEST), ==, 0);
+    g_assert_true(qpci_msix_pending(t.dev, SIMT_IRQ_TEST));
+
+    qpci_msix_disable(t.dev);
+    simt_stop(&t);
+}
+
+static void test_bad_accesses(void)
+{
+    SimtTest t = simt_start(NULL);
+
+    wr(&t, SIMT_REG_SCRATCH, 0x01020304);
+
+    /* Wrong sizes read as zero and writes of them are dropped. */
+    g_assert_cmphex(qpci_io_readb(t.dev, t.regs, SIMT_REG_ID), ==, 0);
+    g_assert_cmphex(qpci_io_readw(t.dev, t.regs, SIMT_REG_ID), ==, 0);
+    g_assert_cmphex(qpci_io_readq(t.dev, t.regs, SIMT_REG_ID), ==, 0);
+    qpci_io_writeb(t.dev, t.regs, SIMT_REG_SCRATCH, 0xff);
+    qpci_io_writew(t.dev, t.regs, SIMT_REG_SCRATCH, 0xffff);
+    qpci_io_writeq(t.dev, t.regs, SIMT_REG_SCRATCH, ~0ull);
+    g_assert_cmphex(rd(&t, SIMT_REG_SCRATCH), ==, 0x01020304);
+
+    /* Unaligned 32-bit accesses likewise. */
+    g_assert_cmphex(rd(&t, SIMT_REG_ID + 1), ==, 0);
+    wr(&t, SIMT_REG_SCRATCH + 2, 0xffffffff);
+    g_assert_cmphex(rd(&t, SIMT_REG_SCRATCH), ==, 0x01020304);
+
+    /* Read-only registers keep their value. */
+    wr(&t, SIMT_REG_ID, 0);
+    wr(&t, SIMT_REG_SM_COUNT, 99);
+    wr(&t, SIMT_REG_VRAM_SIZE_LO, 0);
+    g_assert_cmphex(rd(&t, SIMT_REG_ID), ==, SIMT_ID_MAGIC);
+    g_assert_cmpuint(rd(&t, SIMT_REG_SM_COUNT), ==, SIMT_TEST_SMS);
+    g_assert_cmphex(rd(&t, SIMT_REG_VRAM_SIZE_LO), ==,
+                    (uint32_t)SIMT_TEST_VRAM);
+
+    /* Unknown offsets read as zero, writes to them change nothing. */
+    g_assert_cmphex(rd(&t, 0x0ffc), ==, 0);
+    g_assert_cmphex(rd(&t, SIMT_REGS_SIZE - 4), ==, 0);
+    wr(&t, SIMT_REGS_SIZE - 4, 0xffffffff);
+    g_assert_cmphex(rd(&t, SIMT_REGS_SIZE - 4), ==, 0);
+
+    /* Mask bits beyond the defined classes do not stick. */
+    wr(&t, SIMT_REG_IRQ_MASK, 0xffffffff);
+    g_assert_cmphex(rd(&t, SIMT_REG_IRQ_MASK), ==, SIMT_IRQ_ALL);
+
+    /* The device is still alive and unchanged. */
+    g_assert_cmphex(rd(&t, SIMT_REG_SCRATCH), ==, 0x01020304);
+    simt_stop(&t);
+}
+
+/* Run QEMU directly (no qtest protocol) and collect how it ended. */
+static void run_qemu(const char *args, int *status, char **out, char **err)
+{
+    const char *qemu = g_getenv("QTEST_QEMU_BINARY");
+    g_autofree char *cmd = NULL;
+    g_auto(GStrv) argv = NULL;
+    GError *error = NULL;
+
+    g_assert_nonnull(qemu);
+    cmd = g_strdup_printf("%s -M q35 -nodefaults -display none %s",
+                          qemu, args);
+    g_assert_true(g_shell_parse_argv(cmd, NULL, &argv, &error));
+    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, status, &error));
+}
+
+static void test_bad_properties(void)
+{
+    static const struct {
+        const char *props;
+        const char *message;
+    } cases[] = {
+        { "sm-count=0", "sm-count must be between" },
+        { "sm-count=100000", "sm-count must be between" },
+        { "vram-size=3M", "vram-size must be a power of two" },
+        { "vram-size=512K", "vram-size must be a power of two" },
+        { "vram-size=8G", "vram-size must be a power of two" },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        g_autofree char *args = g_strdup_printf("-device simt,%s",
+                                                cases[i].props);
+        g_autofree char *out = NULL, *err = NULL;
+        int status;
+
+        run_qemu(args, &status, &out, &err);
+        /* An orderly exit with an error, never a signal. */
+        g_assert_true(WIFEXITED(status));
+        g_assert_cmpint(WEXITSTATUS(status), !=, 0);
+        g_assert_nonnull(strstr(err, cases[i].message));
+    }
+}
+
+static void test_property_help(void)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    int status;
+
+    run_qemu("-device simt,help", &status, &out, &err);
+    g_assert_true(WIFEXITED(status));
+    g_assert_cmpint(WEXITSTATUS(status), ==, 0);
+    g_assert_nonnull(strstr(out, "sm-count"));
+    g_assert_nonnull(strstr(out, "vram-size"));
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/simt/identification", test_identification);
+    qtest_add_func("/simt/bar-sizes", test_bar_sizes);
+    qtest_add_func("/simt/scratch", test_scratch);
+    qtest_add_func("/simt/reset", test_reset);
+    qtest_add_func("/simt/msix-test-interrupt", test_msix_test_interrupt);
+    qtest_add_func("/simt/bad-accesses", test_bad_accesses);
+    qtest_add_func("/simt/bad-properties", test_bad_properties);
+    qtest_add_func("/simt/property-help", test_property_help);
+
+    return g_test_run();
+}
