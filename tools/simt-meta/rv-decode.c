@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rv-decode: register, control-flow and memory effects of RV32IMAF +
+ * Zicsr + SIMT custom-0 instructions.  Anything the lanes would fault on
+ * as illegal is rejected here too, so the tool never describes code the
+ * hardware would not run.
+ */
+#include "rv-decode.h"
+
+#include <string.h>
+
+#include "hw/simt/simt-isa.h"
+
+#define OPC_LOAD        0x03
+#define OPC_LOAD_FP     0x07
+#define OPC_MISC_MEM    0x0f
+#define OPC_OP_IMM      0x13
+#define OPC_AUIPC       0x17
+#define OPC_STORE       0x23
+#define OPC_STORE_FP    0x27
+#define OPC_AMO         0x2f
+#define OPC_OP          0x33
+#define OPC_LUI         0x37
+#define OPC_FMADD       0x43
+#define OPC_FMSUB       0x47
+#define OPC_FNMSUB      0x4b
+#define OPC_FNMADD      0x4f
+#define OPC_OP_FP       0x53
+#define OPC_BRANCH      0x63
+#define OPC_JALR        0x67
+#define OPC_JAL         0x6f
+#define OPC_SYSTEM      0x73
+
+static int32_t imm_i(uint32_t x)
+{
+    return (int32_t)x >> 20;
+}
+
+static int32_t imm_s(uint32_t x)
+{
+    return ((int32_t)(x & 0xfe000000) >> 20) | ((x >> 7) & 0x1f);
+}
+
+static int32_t imm_b(uint32_t x)
+{
+    return ((int32_t)(x & 0x80000000) >> 19) | ((x & 0x80) << 4) |
+           ((x >> 20) & 0x7e0) | ((x >> 7) & 0x1e);
+}
+
+static int32_t imm_j(uint32_t x)
+{
+    return ((int32_t)(x & 0x80000000) >> 11) | (x & 0xff000) |
+           ((x >> 9) & 0x800) | ((x >> 20) & 0x7fe);
+}
+
+/* Static rounding modes 5 and 6 are reserved; 7 means "use frm". */
+static bool valid_rm(uint32_t rm)
+{
+    return rm != 5 && rm != 6;
+}
+
+static uint64_t xbit(unsigned r)
+{
+    return r ? RV_X(r) : 0;
+}
+
+static const char *decode_op_fp(struct rv_insn *d, unsigned rd,
+                                unsigned rs1, unsigned rs2,
+                                unsigned f3, unsigned f7)
+{
+    switch (f7) {
+    case 0x00: case 0x04: case 0x08: case 0x0c:     /* fadd..fdiv */
+        if (!valid_rm(f3)) {
+            return "reserved rounding mode";
+        }
+        d->use = RV_F(rs1) | RV_F(rs2);
+        d->def = RV_F(rd);
+        return NULL;
+    case 0x2c:                                      /* fsqrt */
+        if (rs2 != 0 || !valid_rm(f3)) {
+            return "bad fsqrt encoding";
+        }
+        d->use = RV_F(rs1);
+        d->def = RV_F(rd);
+        return NULL;
+    case 0x10:                                      /* fsgnj{,n,x} */
+        if (f3 > 2) {
+            return "bad fsgnj encoding";
+        }
+        d->op = RV_OP_BITS;
+        d->use = RV_F(rs1) | RV_F(rs2);
+        d->def = RV_F(rd);
+        return NULL;
+    case 0x14:                                      /* fmin, fmax */
+        if (f3 > 1) {
+            return "bad fmin/fmax encoding";
+        }
+        d->use = RV_F(rs1) | RV_F(rs2);
+        d->def = RV_F(rd);
+        return NULL;
+    case 0x60:                                      /* fcvt.w{,u}.s */
+        if (rs2 > 1 || !valid_rm(f3)) {
+            return "bad fcvt.w.s encoding";
+        }
+        d->rd = rd;
+        d->use = RV_F(rs1);
+        d->def = xbit(rd);
+        return NULL;
+    case 0x70:                                      /* fmv.x.w, fclass */
+        if (rs2 != 0 || f3 > 1) {
+            return "bad fmv.x.w/fclass encoding";
+        }
+        d->op = f3 == 0 ? RV_OP_BITS : RV_OP_OTHER;
+        d->rd = rd;
+        d->use = RV_F(rs1);
+        d->def = xbit(rd);
+        return NULL;
+    case 0x50:                                      /* fle, flt, feq */
+        if (f3 > 2) {
+            return "bad fp compare encoding";
+        }
+        d->rd = rd;
+        d->use = RV_F(rs1) | RV_F(rs2);
+        d->def = xbit(rd);
+        return NULL;
+    case 0x68:                                      /* fcvt.s.w{,u} */
+        if (rs2 > 1 || !valid_rm(f3)) {
+            return "bad fcvt.s.w encoding";
+        }
+        d->rs1 = rs1;
+        d->use = xbit(rs1);
+        d->def = RV_F(rd);
+        return NULL;
+    case 0x78:                                      /* fmv.w.x */
+        if (rs2 != 0 || f3 != 0) {
+            return "bad fmv.w.x encoding";
+        }
+        d->op = RV_OP_BITS;
+        d->rs1 = rs1;
+        d->use = xbit(rs1);
+        d->def = RV_F(rd);
+        return NULL;
+    }
+    return "unsupported fp instruction (only single precision exists)";
+}
+
+static const char *decode_amo(uint32_t x, struct rv_insn *d, unsigned rd,
+                              unsigned rs1, unsigned rs2, unsigned f3)
+{
+    unsigned f5 = x >> 27;
+
+    if (f3 != 2) {
+        return "only 32-bit atomics exist";
+    }
+    switch (f5) {
+    case 0x02:                                      /* lr.w */
+        if (rs2 != 0) {
+            return "bad lr.w encoding";
+        }
+        break;
+    case 0x03: case 0x01: case 0x00: case 0x04: case 0x0c: case 0x08:
+    case 0x10: case 0x14: case 0x18: case 0x1c:
+        break;
+    default:
+        return "unknown atomic operation";
+    }
+    d->mem = RV_MEM_AMO;
+    d->rd = rd;
+    d->rs1 = rs1;
+    d->rs2 = f5 == 0x02 ? 0 : rs2;
+    d->use = xbit(rs1) | xbit(d->rs2);
+    d->def = xbit(rd);
+    return NULL;
+}
+
+static const char *decode_custom0(struct rv_insn *d, unsigned rd,
+                                  unsigned rs1, unsigned rs2, unsigned f3,
+                                  unsigned f7)
+{
+    switch (f3) {
+    case SIMT_F3_BARRIER:
+    case SIMT_F3_EXIT:
+        if (rd || rs1 || rs2 || f7) {
+            return "bad SIMT barrier/exit encoding (fields must be zero)";
+        }
+        if (f3 == SIMT_F3_EXIT) {
+            d->kind = RV_K_EXIT;
+        } else {
+            d->op = RV_OP_BARRIER;
+        }
+        return NULL;
+    case SIMT_F3_VOTE:
+        if (f7 > SIMT_VOTE_BALLOT || rs2) {
+            return "bad SIMT vote encoding";
+        }
+        d->op = RV_OP_VOTE;
+        d->rd = rd;
+        d->rs1 = rs1;
+        d->use = xbit(rs1);
+        d->def = xbit(rd);
+        return NULL;
+    case SIMT_F3_SHFL:
+        if (f7 > SIMT_SHFL_XOR) {
+            return "bad SIMT shuffle encoding";
+        }
+        d->op = RV_OP_SHFL;
+        d->rd = rd;
+        d->rs1 = rs1;
+        d->rs2 = rs2;
+        d->use = xbit(rs1) | xbit(rs2);
+        d->def = xbit(rd);
+        return NULL;
+    }
+    return "unknown SIMT custom-0 instruction";
+}
+
+const char *rv_decode(uint32_t x, struct rv_insn *d)
+{
+    unsigned opc = x & 0x7f;
+    unsigned rd = (x >> 7) & 0x1f;
+    unsigned f3 = (x >> 12) & 7;
+    unsigned rs1 = (x >> 15) & 0x1f;
+    unsigned rs2 = (x >> 20) & 0x1f;
+    unsigned f7 = x >> 25;
+
+    memset(d, 0, sizeof(*d));
+    if ((x & 3) != 3) {
+        return "compressed (RVC) instruction; build with -march=rv32imaf";
+    }
+    switch (opc) {
+    case OPC_LUI:
+    case OPC_AUIPC:
+        d->op = opc == OPC_LUI ? RV_OP_LUI : RV_OP_AUIPC;
+        d->rd = rd;
+        d->imm = (int32_t)(x & 0xfffff000);
+        d->def = xbit(rd);
+        return NULL;
+    case OPC_JAL:
+        d->kind = RV_K_JAL;
+        d->rd = rd;
+        d->imm = imm_j(x);
+        d->def = xbit(rd);
+        return NULL;
+    case OPC_JALR:
+        if (f3 != 0) {
+            return "bad jalr encoding";
+        }
+        d->kind = RV_K_JALR;
+        d->rd = rd;
+        d->rs1 = rs1;
+        d->imm = imm_i(x);
+        d->use = xbit(rs1);
+        d->def = xbit(rd);
+        return NULL;
+    case OPC_BRANCH:
+        if (f3 == 2 || f3 == 3) {
+            return "bad branch encoding";
+        }
+        d->kind = RV_K_BRANCH;
+        d->rs1 = rs1;
+        d->rs2 = rs2;
+        d->imm = imm_b(x);
+        d->use = xbit(rs1) | xbit(rs2);
+        return NULL;
+    case OPC_LOAD:
+        if (f3 == 3 || f3 > 5) {
+            return "bad load encoding";
+        }
+        d->mem = RV_MEM_LOAD;
+        d->rd = rd;
+        d->rs1 = rs1;
+        d->imm = imm_i(x);
+        d->use = xbit(rs1);
+        d->def = xbit(rd);
+        return NULL;
+    case OPC_STORE:
+        if (f3 > 2) {
+            return "bad store encoding";
+        }
+        d->mem = RV_MEM_STORE;
+        d->rs1 = rs1;
+        d->rs2 = rs2;
+        d->imm = imm_s(x);
+        d->use = xbit(rs1) | xbit(rs2);
+        return NULL;
+    case OPC_OP_IMM:
+        if ((f3 == 1 && f7 != 0) ||
+            (f3 == 5 && f7 != 0 && f7 != 0x20)) {
+            return "bad shift encoding";
+        }
+        d->op = f3 == 0 ? RV_OP_ADDI :
+                f3 == 4 || f3 >= 6 ? RV_OP_BITS : RV_OP_OTHER;
+        d->rd = rd;
+        d->rs1 = rs1;
+        d->imm = imm_i(x);
+        d->use = xbit(rs1);
+        d->def = xbit(rd);
+        return NULL;
+    case OPC_OP:
+        if (f7 != 0 && f7 != 1 &&
+            !(f7 == 0x20 && (f3 == 0 || f3 == 5))) {
+            return "bad register-register encoding";
+        }
+        if (f7 == 0 && f3 == 0) {
+            d->op = RV_OP_ADD;
+        } else if (f7 == 0x20 && f3 == 0) {
+            d->op = RV_OP_SUB;
+        } else if (f7 == 0 && (f3 == 4 || f3 >= 6)) {
+            d->op = RV_OP_BITS;
+        }
+        d->rd = rd;
+        d->rs1 = rs1;
+        d->rs2 = rs2;
+        d->use = xbit(rs1) | xbit(rs2);
+        d->def = xbit(rd);
+        return NULL;
+    case OPC_MISC_MEM:
+        if (f3 != 0) {
+            return "only fence exists in MISC-MEM (no fence.i)";
+        }
+        return NULL;
+    case OPC_SYSTEM:
+        if (f3 == 0) {
+            return "ecall/ebreak/xret are not supported on SIMT lanes";
+        }
+        if (f3 == 4) {
+            return "bad SYSTEM encoding";
+        }
+        d->op = RV_OP_CSR;
+        d->rd = rd;
+        d->rs1 = f3 & 4 ? 0 : rs1;
+        d->use = xbit(d->rs1);
+        d->def = xbit(rd);
+        return NULL;
+    case OPC_AMO:
+        return decode_amo(x, d, rd, rs1, rs2, f3);
+    case OPC_LOAD_FP:
+        if (f3 != 2) {
+            return "only flw exists (single precision)";
+        }
+        d->mem = RV_MEM_LOAD;
+        d->rs1 = rs1;
+        d->imm = imm_i(x);
+        d->use = xbit(rs1);
+        d->def = RV_F(rd);
+        return NULL;
+    case OPC_STORE_FP:
+        if (f3 != 2) {
+            return "only fsw exists (single precision)";
+        }
+        d->mem = RV_MEM_STORE;
+        d->rs1 = rs1;
+        d->imm = imm_s(x);
+        d->use = xbit(rs1) | RV_F(rs2);
+        return NULL;
+    case OPC_FMADD: case OPC_FMSUB: case OPC_FNMSUB: case OPC_FNMADD:
+        if ((f7 & 3) != 0 || !valid_rm(f3)) {
+            return "bad fused multiply-add encoding";
+        }
+        d->use = RV_F(rs1) | RV_F(rs2) | RV_F(x >> 27);
+        d->def = RV_F(rd);
+        return NULL;
+    case OPC_OP_FP:
+        return decode_op_fp(d, rd, rs1, rs2, f3, f7);
+    case SIMT_OPC_CUSTOM0:
+        return decode_custom0(d, rd, rs1, rs2, f3, f7);
+    }
+    return "unknown opcode";
+}

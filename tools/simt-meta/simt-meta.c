@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * simt-meta: analyse a simt kernel ELF and add the SIMT metadata note, or
+ * print the metadata of an image in readable form.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt-meta.h"
+
+static const char *const xnames[32] = {
+    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
+    "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
+    "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
+    "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+};
+
+static const char *const fnames[32] = {
+    "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7",
+    "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5",
+    "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7",
+    "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: simt-meta [-o OUTPUT] INPUT\n"
+            "       simt-meta --dump INPUT\n"
+            "\n"
+            "Analyse the simt kernel image INPUT (ELF32 RISC-V executable\n"
+            "linked with kernels/simt.ld) and write it to OUTPUT (default:\n"
+            "INPUT itself) with a " SIMT_NOTE_SECTION " metadata note:\n"
+            "registers used, shared and local memory, idempotence hint and\n"
+            "the live registers before every instruction.\n"
+            "\n"
+            "  -o, --output FILE  where to write the annotated image\n"
+            "  -d, --dump         print the metadata (from the note if INPUT\n"
+            "                     has one, else freshly computed) and exit\n"
+            "  -h, --help         this text\n");
+}
+
+static void print_regs(uint64_t mask)
+{
+    unsigned r;
+
+    for (r = 0; r < 64; r++) {
+        if (mask & ((uint64_t)1 << r)) {
+            printf(" %s", r < 32 ? xnames[r] : fnames[r - 32]);
+        }
+    }
+}
+
+static void print_origins(uint32_t o)
+{
+    unsigned a;
+
+    if (!o) {
+        printf(" none");
+    }
+    for (a = 0; a < SIMT_ARG_REGS; a++) {
+        if (o & (1u << a)) {
+            printf(" %s", xnames[10 + a]);
+        }
+    }
+    if (o & SIMT_ORIGIN_IMAGE) {
+        printf(" image");
+    }
+    if (o & SIMT_ORIGIN_UNKNOWN) {
+        printf(" unknown");
+    }
+}
+
+static void print_kernel(const struct simt_kernel_info *k,
+                         const struct simt_meta *meta)
+{
+    static const char *const flag_names[] = {
+        "idempotent", "atomics", "global-stores", "barrier", "calls",
+        "warp-ops",
+    };
+    const struct simt_meta_kernel *m = &k->m;
+    unsigned b;
+
+    printf("kernel %s\n", k->name);
+    printf("  entry 0x%08x, code [0x%08x, 0x%08x), %u instructions\n",
+           m->entry, m->code_start, m->code_end, m->insn_count);
+    printf("  shared %u bytes/block, local %u bytes/thread\n",
+           m->shared_bytes, m->local_bytes);
+    printf("  registers used:");
+    print_regs(m->int_regs_used | (uint64_t)m->fp_regs_used << 32);
+    printf("\n  live at entry:");
+    print_regs(simt_meta_live_at(meta, m->entry));
+    printf("\n  flags:");
+    for (b = 0; b < sizeof(flag_names) / sizeof(flag_names[0]); b++) {
+        if (m->flags & (1u << b)) {
+            printf(" %s", flag_names[b]);
+        }
+    }
+    if (!(m->flags & SIMT_META_F_IDEMPOTENT)) {
+        printf(" not-idempotent");
+    }
+    printf("\n  global loads from:");
+    print_origins(m->load_origins);
+    printf("\n  global stores to:");
+    print_origins(m->store_origins);
+    printf("\n");
+}
+
+static void dump(const struct simt_image *img, const struct sm_program *prog,
+                 const struct simt_meta *meta)
+{
+    uint32_t i, f = 0;
+
+    printf("%s: image 0x%08x..0x%08x, code 0x%08x..0x%08x, shared %u "
+           "bytes\n", prog->file, img->base, img->base + img->size,
+           img->code_start, img->code_end, img->shared_bytes);
+    for (i = 0; i < meta->h.nkernels; i++) {
+        print_kernel(&meta->kernels[i], meta);
+    }
+    printf("live registers before each instruction:\n");
+    for (i = 0; i < prog->ninsns; i++) {
+        uint32_t pc = prog->base + 4 * i;
+
+        while (f < prog->nfuncs && prog->funcs[f].end <= pc) {
+            f++;
+        }
+        if (f < prog->nfuncs && prog->funcs[f].start == pc) {
+            printf("%s:\n", prog->funcs[f].name);
+        }
+        printf("  %08x: %08x ", pc, prog->insns[i]);
+        print_regs(simt_meta_live_at(meta, pc));
+        printf("\n");
+    }
+}
+
+/* Parse a freshly built note, so --dump shows exactly what is written. */
+static int meta_from_note(const uint8_t *note, struct simt_meta *meta,
+                          char *err, size_t errlen)
+{
+    uint32_t descsz = note[4] | note[5] << 8 | note[6] << 16 |
+                      (uint32_t)note[7] << 24;
+
+    return simt_meta_parse(meta, note + 20, descsz, err, errlen);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "dump", no_argument, NULL, 'd' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    const char *in, *out = NULL;
+    struct simt_image img;
+    struct sm_program prog;
+    struct sm_result res;
+    struct simt_meta fresh;
+    uint8_t *note = NULL;
+    size_t note_len;
+    char err[512];
+    bool dump_only = false;
+    int c, ret = 1;
+
+    while ((c = getopt_long(argc, argv, "o:dh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case 'd':
+            dump_only = true;
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind != argc - 1 || (dump_only && out)) {
+        usage(stderr);
+        return 2;
+    }
+    in = argv[optind];
+    if (!out) {
+        out = in;
+    }
+
+    if (simt_image_load(&img, in, err, sizeof(err)) < 0) {
+        fprintf(stderr, "simt-meta: %s\n", err);
+        return 1;
+    }
+    if (sm_program_from_image(&img, &prog, err, sizeof(err)) < 0) {
+        fprintf(stderr, "simt-meta: %s\n", err);
+        simt_image_free(&img);
+        return 1;
+    }
+    if (dump_only && img.has_meta) {
+        dump(&img, &prog, &img.meta);
+        ret = 0;
+        goto out;
+    }
+    if (sm_analyze(&prog, &res, err, sizeof(err)) < 0) {
+        fprintf(stderr, "simt-meta: %s\n", err);
+        goto out;
+    }
+    if (sm_note_build(&prog, &res, &note, &note_len) < 0) {
+        fprintf(stderr, "simt-meta: %s: out of memory\n", in);
+    } else if (dump_only) {
+        if (meta_from_note(note, &fresh, err, sizeof(err)) < 0) {
+            fprintf(stderr, "simt-meta: %s: %s\n", in, err);
+        } else {
+            dump(&img, &prog, &fresh);
+            simt_meta_free(&fresh);
+            ret = 0;
+        }
+    } else if (sm_elf_write_note(&img.elf, note, note_len, out, err,
+                                 sizeof(err)) < 0) {
+        fprintf(stderr, "simt-meta: %s\n", err);
+    } else {
+        ret = 0;
+    }
+    free(note);
+    sm_result_free(&res);
+out:
+    sm_program_free(&prog);
+    simt_image_free(&img);
+    return ret;
+}
