@@ -44,7 +44,7 @@
 #define SIMT_F3_BARRIER             0   /* block barrier (all fields 0) */
 #define SIMT_F3_EXIT                1   /* end this thread (fields 0) */
 #define SIMT_F3_VOTE                2   /* rd = vote(rs1), funct7 = kind */
-#define SIMT_F3_SHFL                3   /* rd = rs1 of lane rs2, funct7 = kind */
+#define SIMT_F3_SHFL                3   /* rd = rs1 of lane rs2, kind in f7 */
 
 #define SIMT_VOTE_ANY               0   /* rd = 1 if rs1 != 0 in any lane */
 #define SIMT_VOTE_ALL               1   /* rd = 1 if rs1 != 0 in all lanes */

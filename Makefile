@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Entry points.  `make check` and `make run` set up everything themselves on
+# a Debian 12 machine (as root): host packages, QEMU with the simt device,
+# the guest kernel and initramfs.  Downloads and the QEMU build are cached
+# in $(SIMT_CACHE), outside the work tree, so later runs are incremental.
+
+SIMT_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/simt
+HOST_BUILD ?= $(CURDIR)/build/host
+export SIMT_CACHE HOST_BUILD
+
+.PHONY: all setup qemu host guest check run bench clean
+
+all: qemu host guest
+
+setup:
+	@scripts/setup-host.sh
+
+qemu: setup
+	@scripts/build-qemu.sh
+
+host: setup
+	@if [ ! -f $(HOST_BUILD)/build.ninja ]; then \
+	    meson setup $(HOST_BUILD) $(CURDIR); fi
+	@ninja -C $(HOST_BUILD)
+
+guest: setup
+	@scripts/guest-fetch.sh
+	@scripts/guest-build.sh
+
+check: qemu host guest
+	@scripts/check.sh
+
+# A shell in the guest with a terminal, else the demo script (scriptable).
+run: qemu guest
+	@SIMT_GUEST_NOBUILD=1 scripts/guest-run.sh
+
+bench: host
+	@scripts/bench.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Run every test suite and print one summary line for all of them.
+#
+#   scripts/check.sh [unit] [qtest] [guest]     (default: all three)
+#
+# Each suite's TAP output is checked by scripts/tap-check.py, which prints
+# "NAME: P passed, F failed"; the last line of this script is the total,
+# "P passed, F failed".  Exit status 0 only if every suite passed.
+# Expects the builds to be done (make check does them first).
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${SIMT_CACHE:?SIMT_CACHE must be set}
+host_build=${HOST_BUILD:-$top/build/host}
+qemu_build=${QEMU_BUILD:-$cache/qemu-build}
+results=$top/build/results
+tapcheck=(/usr/bin/python3 "$top/scripts/tap-check.py")
+suites=${*:-unit qtest guest}
+
+rm -rf "$results"
+mkdir -p "$results"
+status=0
+
+# Check one TAP log, remember its summary line.
+check_tap() {   # name, log, extra tap-check options...
+    local name=$1 log=$2
+    shift 2
+    "${tapcheck[@]}" --name "$name" "$@" "$log" | tee "$results/$name.summary" |
+        sed "s/^/  /"
+    [ "${PIPESTATUS[0]}" = 0 ] || status=1
+}
+
+run_unit() {
+    echo "== unit tests (SIMT core and toolchain, no VM)"
+    meson test -C "$host_build" --num-processes 2 --print-errorlogs \
+        > "$results/unit-meson.log" 2>&1
+    local rc=$?
+    grep -E '^ *[0-9]+/[0-9]+ ' "$results/unit-meson.log" | sed 's/^/  /'
+    # One TAP log per test program, from meson's JSON log.
+    /usr/bin/python3 - "$host_build/meson-logs/testlog.json" "$results" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    name = t['name'].replace('/', '_').replace(' ', '_')
+    with open('%s/unit-%s.tap' % (sys.argv[2], name), 'w') as f:
+        f.write(t.get('stdout') or '')
+PY
+    for log in "$results"/unit-*.tap; do
+        [ -e "$log" ] || { echo "  no unit test ran"; status=1; return; }
+        check_tap "$(basename "$log" .tap)" "$log" --end-marker= \
+            --no-kernel-check
+    done
+    [ $rc = 0 ] || { echo "  meson test failed (log: $results/unit-meson.log)"; status=1; }
+}
+
+run_qtest() {
+    echo "== qtest (device at register level)"
+    (cd "$qemu_build" &&
+     QTEST_QEMU_BINARY=./qemu-system-x86_64 timeout 600 \
+         ./tests/qtest/simt-test --tap -k) > "$results/qtest.tap" 2>&1
+    local rc=$?
+    check_tap qtest "$results/qtest.tap" --end-marker= --no-kernel-check
+    [ $rc = 0 ] || { echo "  simt-test exited with status $rc"; status=1; }
+}
+
+run_guest() {
+    echo "== guest (Linux driver and in-guest tests, booted under TCG)"
+    GUEST_LOG="$results/guest.log" SIMT_GUEST_NOBUILD=1 \
+        "$top/scripts/guest-run.sh" test > "$results/guest-run.out" 2>&1
+    local rc=$?
+    check_tap guest "$results/guest.log"
+    [ $rc = 0 ] || { echo "  guest run failed (log: $results/guest-run.out)"; status=1; }
+}
+
+for s in $suites; do
+    "run_$s"
+done
+
+cat "$results"/*.summary 2>/dev/null | awk -F'[:,]' '
+    { split($2, p, " "); split($3, f, " "); passed += p[1]; failed += f[1] }
+    END { printf "%d passed, %d failed\n", passed, failed }' | tee "$results/total"
+grep -q ' 0 failed$' "$results/total" || status=1
+exit $status
