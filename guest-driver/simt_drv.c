@@ -199,9 +199,7 @@ static struct pci_driver simt_pci_driver = {
 	.probe		= simt_probe,
 	.remove		= simt_remove,
 	.shutdown	= simt_shutdown,
-	.driver = {
-		.dev_groups = simt_dev_groups,
-	},
+	.dev_groups	= simt_dev_groups,
 };
 module_pci_driver(simt_pci_driver);
 

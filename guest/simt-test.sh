@@ -20,6 +20,7 @@ t_simt_loaded
 t_bound
 t_accel_node
 t_accel_open
+t_accel_ioctl
 t_ident
 t_bars
 t_msix
@@ -141,6 +142,16 @@ t_accel_open() {
 	timeout 10 sh -c ': < /dev/accel/accel0' || fail "cannot open /dev/accel/accel0"
 }
 d_accel_open="/dev/accel/accel0 opens and closes"
+
+t_accel_ioctl() {
+	out=$(timeout 10 simt-query /dev/accel/accel0) || fail "simt-query failed"
+	echo "$out"
+	case $out in
+	name=simt\ *) ;;
+	*) fail "the node does not answer DRM_IOCTL_VERSION as simt" ;;
+	esac
+}
+d_accel_ioctl="DRM_IOCTL_VERSION on /dev/accel/accel0 names the simt driver"
 
 t_ident() {
 	bound || fail "not bound"

@@ -87,6 +87,19 @@ EOF
     mv "$envf.tmp" "$envf"
 fi
 
+# ---- simt-query, a static userspace probe of the accel node ----
+query=$gdir/build/simt-query
+if [ ! -x "$query" ] || [ "$repo/guest/simt-query.c" -nt "$query" ]; then
+    log "building simt-query"
+    # The kernel's uapi headers as shipped in the headers package are not
+    # sanitized for userspace: drop the __user annotation, and let the
+    # host's own <linux/...> headers win over them.
+    gcc -static -O2 -Wall -D__user= \
+        -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi" \
+        -o "$query.tmp" "$repo/guest/simt-query.c"
+    mv "$query.tmp" "$query"
+fi
+
 # ---- drm.ko, decompressed once ----
 drm_src=$(find "$kroot/lib/modules/$kver" -path '*/drivers/gpu/drm/drm.ko*' | head -1)
 [ -n "$drm_src" ] || die "drm.ko not found in $kroot/lib/modules/$kver"
@@ -103,7 +116,7 @@ fi
 
 # ---- the initramfs ----
 out=$gdir/initrd.cpio.gz
-inputs=("$bdir/simt.ko" "$envf" "$drm_ko" "$repo"/guest/* "$here/guest-build.sh")
+inputs=("$bdir/simt.ko" "$envf" "$drm_ko" "$query" "$repo"/guest/* "$here/guest-build.sh")
 if [ -f "$out" ]; then
     stale=0
     for f in "${inputs[@]}"; do
@@ -137,6 +150,7 @@ for f in "$repo"/guest/*.sh; do
     install -m 0755 "$f" "$stage/lib/simt/$(basename "$f")"
 done
 install -m 0644 "$envf" "$stage/lib/simt/simt-hw.env"
+install -m 0755 "$query" "$stage/bin/simt-query"
 
 mdir=$stage/lib/modules/$kver
 mkdir -p "$mdir/kernel/drivers/gpu/drm" "$mdir/extra"

@@ -73,7 +73,7 @@ append+=" simtguest.timeout=$guest_limit"
 [ -n "${EXTRA_APPEND:-}" ] && append+=" $EXTRA_APPEND"
 
 args=(
-    -M q35 -accel tcg -cpu max -m 512 -smp 2
+    -M "${GUEST_MACHINE:-q35}" -accel tcg -cpu max -m 512 -smp 2
     -nographic -vga none -nic none -no-reboot
     -L "$fw"
     -kernel "$kernel" -initrd "$initrd" -append "$append"
