@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * simt.h: what a simt kernel written in C can use.
+ *
+ * Kernels are compiled for RV32IMAF (see kernels/meson.build); each thread
+ * runs the kernel function with its arguments in a0..a7, a private stack
+ * in the local window, and exits when the function returns.  Indices and
+ * dimensions come from read-only CSRs, barriers, exit and warp operations
+ * are custom-0 instructions, shared memory is the SIMT_SHARED_BASE window.
+ * The numbers are in hw/simt/simt-isa.h, the hardware contract.
+ */
+#ifndef SIMT_KERNEL_H
+#define SIMT_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hw/simt/simt-isa.h"
+
+#define SIMT_STR_(x)    #x
+#define SIMT_STR(x)     SIMT_STR_(x)
+
+/*
+ * Mark a kernel entry point: `KERNEL void name(args...)`.  The linker
+ * script gathers these functions between two markers, which is how the
+ * metadata tool tells kernels from helpers.  Helpers are ordinary
+ * (preferably static) functions.
+ */
+#define KERNEL  __attribute__((section(".text.simt.kernel"), used, noinline))
+
+/*
+ * Shared memory: `SHARED float tile[16][16];` at file scope.  Such
+ * variables live in the block's shared memory window, are not initialised
+ * (their value at block start is unspecified) and are the same for every
+ * thread of a block.  The metadata tool records their total size.
+ */
+#define SHARED  __attribute__((section(".shared")))
+
+/* Shared memory beyond the static variables, sized at launch. */
+extern unsigned char __simt_shared_end[];
+static inline void *dynamicShared(void)
+{
+    return (void *)(((uintptr_t)__simt_shared_end + 15) & ~(uintptr_t)15);
+}
+
+/*
+ * Kernel parameters are the 32-bit words in a0..a7: integers and
+ * pointers.  Pass a float as its bit pattern and recover it with this.
+ * (A float parameter would be expected in fa0, which the launch does not
+ * set; simt-meta rejects kernels that read fa0..fa7 on entry.)
+ */
+static inline float argFloat(uint32_t bits)
+{
+    return __builtin_bit_cast(float, bits);
+}
+
+typedef struct dim3 {
+    uint32_t x, y, z;
+} dim3;
+
+/*
+ * Identity CSRs are constant for the life of a thread, so reads need not
+ * be volatile and the compiler may reuse them.
+ */
+#define simt_csr_read(csr) ({                                           \
+    uint32_t v_;                                                        \
+    __asm__("csrr %0, " SIMT_STR(csr) : "=r"(v_));                      \
+    v_;                                                                 \
+})
+
+/* Values that change while the thread runs (a block may move SM). */
+#define simt_csr_read_volatile(csr) ({                                  \
+    uint32_t v_;                                                        \
+    __asm__ __volatile__("csrr %0, " SIMT_STR(csr) : "=r"(v_));         \
+    v_;                                                                 \
+})
+
+static inline dim3 threadIdx(void)
+{
+    return (dim3){ simt_csr_read(SIMT_CSR_TID_X),
+                   simt_csr_read(SIMT_CSR_TID_Y),
+                   simt_csr_read(SIMT_CSR_TID_Z) };
+}
+
+static inline dim3 blockIdx(void)
+{
+    return (dim3){ simt_csr_read(SIMT_CSR_CTAID_X),
+                   simt_csr_read(SIMT_CSR_CTAID_Y),
+                   simt_csr_read(SIMT_CSR_CTAID_Z) };
+}
+
+static inline dim3 blockDim(void)
+{
+    return (dim3){ simt_csr_read(SIMT_CSR_NTID_X),
+                   simt_csr_read(SIMT_CSR_NTID_Y),
+                   simt_csr_read(SIMT_CSR_NTID_Z) };
+}
+
+static inline dim3 gridDim(void)
+{
+    return (dim3){ simt_csr_read(SIMT_CSR_NCTAID_X),
+                   simt_csr_read(SIMT_CSR_NCTAID_Y),
+                   simt_csr_read(SIMT_CSR_NCTAID_Z) };
+}
+
+static inline uint32_t laneId(void)
+{
+    return simt_csr_read(SIMT_CSR_LANEID);
+}
+
+static inline uint32_t warpId(void)
+{
+    return simt_csr_read(SIMT_CSR_WARPID);
+}
+
+static inline uint32_t numWarps(void)
+{
+    return simt_csr_read(SIMT_CSR_NWARPS);
+}
+
+static inline uint32_t smId(void)
+{
+    return simt_csr_read_volatile(SIMT_CSR_SMID);
+}
+
+/* The 64-bit cycle counter (cycle/cycleh, read consistently). */
+static inline uint64_t clock64(void)
+{
+    uint32_t hi, lo, hi2;
+
+    do {
+        hi = simt_csr_read_volatile(0xc80);
+        lo = simt_csr_read_volatile(0xc00);
+        hi2 = simt_csr_read_volatile(0xc80);
+    } while (hi != hi2);
+    return (uint64_t)hi << 32 | lo;
+}
+
+static inline uint32_t clock(void)
+{
+    return simt_csr_read_volatile(0xc00);
+}
+
+/* Linear thread index within the block, x fastest. */
+static inline uint32_t threadLinearIdx(void)
+{
+    dim3 t = threadIdx(), d = blockDim();
+
+    return (t.z * d.y + t.y) * d.x + t.x;
+}
+
+/* Global x index, the usual blockIdx.x * blockDim.x + threadIdx.x. */
+static inline uint32_t globalIdx(void)
+{
+    return blockIdx().x * blockDim().x + threadIdx().x;
+}
+
+/*
+ * Block barrier: every thread of the block waits here until all
+ * non-exited threads arrive; memory written before it is visible after.
+ * The memory clobber keeps the compiler from moving accesses across it.
+ */
+static inline void __syncthreads(void)
+{
+    __asm__ __volatile__(".insn r " SIMT_STR(SIMT_OPC_CUSTOM0) ", "
+                         SIMT_STR(SIMT_F3_BARRIER) ", 0, x0, x0, x0"
+                         ::: "memory");
+}
+
+/* End this thread now (returning from the kernel does the same). */
+static inline __attribute__((noreturn)) void threadExit(void)
+{
+    __asm__ __volatile__(".insn r " SIMT_STR(SIMT_OPC_CUSTOM0) ", "
+                         SIMT_STR(SIMT_F3_EXIT) ", 0, x0, x0, x0"
+                         ::: "memory");
+    __builtin_unreachable();
+}
+
+/* Order this thread's memory accesses (all memory, all observers). */
+static inline void __threadfence(void)
+{
+    __asm__ __volatile__("fence rw, rw" ::: "memory");
+}
+
+/*
+ * Warp vote and shuffle over the warp's active lanes.  Like CUDA's, they
+ * must be reached by the lanes that take part at the same time: keep them
+ * out of divergent code.
+ */
+#define simt_vote(kind, pred) ({                                        \
+    uint32_t r_;                                                        \
+    __asm__ __volatile__(".insn r " SIMT_STR(SIMT_OPC_CUSTOM0) ", "     \
+                         SIMT_STR(SIMT_F3_VOTE) ", " SIMT_STR(kind)     \
+                         ", %0, %1, x0" : "=r"(r_) : "r"(pred));        \
+    r_;                                                                 \
+})
+
+#define simt_shfl(kind, val, arg) ({                                    \
+    uint32_t r_;                                                        \
+    __asm__ __volatile__(".insn r " SIMT_STR(SIMT_OPC_CUSTOM0) ", "     \
+                         SIMT_STR(SIMT_F3_SHFL) ", " SIMT_STR(kind)     \
+                         ", %0, %1, %2" : "=r"(r_)                      \
+                         : "r"(val), "r"(arg));                         \
+    r_;                                                                 \
+})
+
+static inline bool __any(bool p)
+{
+    return simt_vote(SIMT_VOTE_ANY, (uint32_t)p);
+}
+
+static inline bool __all(bool p)
+{
+    return simt_vote(SIMT_VOTE_ALL, (uint32_t)p);
+}
+
+static inline uint32_t __ballot(bool p)
+{
+    return simt_vote(SIMT_VOTE_BALLOT, (uint32_t)p);
+}
+
+static inline uint32_t __shfl(uint32_t v, uint32_t lane)
+{
+    return simt_shfl(SIMT_SHFL_IDX, v, lane);
+}
+
+static inline uint32_t __shfl_down(uint32_t v, uint32_t delta)
+{
+    return simt_shfl(SIMT_SHFL_DOWN, v, delta);
+}
+
+static inline uint32_t __shfl_up(uint32_t v, uint32_t delta)
+{
+    return simt_shfl(SIMT_SHFL_UP, v, delta);
+}
+
+static inline uint32_t __shfl_xor(uint32_t v, uint32_t mask)
+{
+    return simt_shfl(SIMT_SHFL_XOR, v, mask);
+}
+
+static inline float __shfl_down_f(float v, uint32_t delta)
+{
+    return __builtin_bit_cast(float, __shfl_down(
+        __builtin_bit_cast(uint32_t, v), delta));
+}
+
+/*
+ * Atomics on global or shared memory, returning the old value.  Integer
+ * ones are single amo*.w instructions; the rest are lr.w/sc.w loops.
+ * Like CUDA's they are relaxed: use __threadfence() for ordering.
+ */
+static inline int atomicAdd(int *p, int v)
+{
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+static inline unsigned atomicAddU(unsigned *p, unsigned v)
+{
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+
+static inline int atomicSub(int *p, int v)
+{
+    return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);
+}
+
+static inline int atomicMin(int *p, int v)
+{
+    return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
+}
+
+static inline int atomicMax(int *p, int v)
+{
+    return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
+}
+
+static inline unsigned atomicMinU(unsigned *p, unsigned v)
+{
+    return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
+}
+
+static inline unsigned atomicMaxU(unsigned *p, unsigned v)
+{
+    return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
+}
+
+static inline int atomicAnd(int *p, int v)
+{
+    return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
+}
+
+static inline int atomicOr(int *p, int v)
+{
+    return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+}
+
+static inline int atomicXor(int *p, int v)
+{
+    return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
+}
+
+static inline int atomicExch(int *p, int v)
+{
+    return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+}
+
+/* Store @val if *@p == @cmp; returns the old value either way. */
+static inline int atomicCAS(int *p, int cmp, int val)
+{
+    __atomic_compare_exchange_n(p, &cmp, val, false, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
+    return cmp;
+}
+
+static inline float atomicAddF(float *p, float v)
+{
+    uint32_t *w = (uint32_t *)p;
+    uint32_t old = __atomic_load_n(w, __ATOMIC_RELAXED), seen;
+
+    do {
+        seen = old;
+        old = (uint32_t)atomicCAS((int *)w, (int)seen,
+            (int)__builtin_bit_cast(uint32_t,
+                                    __builtin_bit_cast(float, seen) + v));
+    } while (old != seen);
+    return __builtin_bit_cast(float, old);
+}
+
+#endif /* SIMT_KERNEL_H */
