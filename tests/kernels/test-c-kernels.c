@@ -1,0 +1,638 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The C sample kernels on the warp interpreter, checked against host
+ * references bit for bit.  Each kernel runs twice: straight through, and
+ * one warp instruction at a time with every register that the image's
+ * live table calls dead overwritten with garbage after each step, as a
+ * lightweight context switch that saves only live registers would do.
+ * Identical results show the live table is big enough at every pc.
+ *
+ * Usage: test-c-kernels IMAGE.elf...  (the images built by kernels/)
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/simt/simt-core.h"
+#include "simt-elf.h"
+#include "tap.h"
+
+#define MEM_SIZE        (16u << 20)
+#define MAX_WARP_INSNS  (200u * 1000 * 1000)
+
+struct gpu {
+    uint8_t *mem;               /* flat global memory at address 0 */
+    uint32_t next;              /* bump allocator */
+    SimtMem smem;
+    struct simt_image img;
+};
+
+static const char *const *images;
+static int nimages;
+
+/* The image whose file name is @name.elf among the arguments. */
+static const char *image_path(const char *name)
+{
+    size_t len = strlen(name);
+    int i;
+
+    for (i = 0; i < nimages; i++) {
+        const char *base = strrchr(images[i], '/');
+
+        base = base ? base + 1 : images[i];
+        if (strncmp(base, name, len) == 0 && strcmp(base + len, ".elf") == 0) {
+            return images[i];
+        }
+    }
+    return NULL;
+}
+
+static bool gpu_open(struct gpu *g, const char *name)
+{
+    const char *path = image_path(name);
+    char err[256];
+
+    memset(g, 0, sizeof(*g));
+    if (!path) {
+        tap_diag("no image %s.elf among the arguments", name);
+        return false;
+    }
+    if (simt_image_load(&g->img, path, err, sizeof(err)) < 0) {
+        tap_diag("%s", err);
+        return false;
+    }
+    if (!g->img.has_meta || (uint64_t)g->img.base + g->img.size > MEM_SIZE) {
+        tap_diag("%s: no metadata note, or image outside test memory", path);
+        simt_image_free(&g->img);
+        return false;
+    }
+    g->mem = calloc(1, MEM_SIZE);
+    if (!g->mem) {
+        simt_image_free(&g->img);
+        return false;
+    }
+    memcpy(g->mem + g->img.base, g->img.bytes, g->img.size);
+    g->next = (g->img.base + g->img.size + 0xfff) & ~0xfffu;
+    g->smem.flat = g->mem;
+    g->smem.flat_base = 0;
+    g->smem.flat_size = MEM_SIZE;
+    return true;
+}
+
+static void gpu_close(struct gpu *g)
+{
+    free(g->mem);
+    simt_image_free(&g->img);
+}
+
+static uint32_t gpu_alloc(struct gpu *g, uint32_t bytes)
+{
+    uint32_t addr = g->next;
+
+    g->next = (g->next + bytes + 0xff) & ~0xffu;
+    if (g->next > MEM_SIZE) {
+        abort();
+    }
+    return addr;
+}
+
+static void *gpu_ptr(struct gpu *g, uint32_t addr)
+{
+    return g->mem + addr;
+}
+
+/* Overwrite the registers dead at each live lane's pc. */
+static void scramble(SimtWarp *w, const struct simt_meta *meta,
+                     uint32_t salt)
+{
+    unsigned lane, r;
+
+    for (lane = 0; lane < SIMT_WARP_SIZE; lane++) {
+        uint64_t live;
+
+        if (w->exited & (1u << lane)) {
+            continue;
+        }
+        live = simt_meta_live_at(meta, w->pc[lane]);
+        for (r = 1; r < 32; r++) {
+            if (!(live & ((uint64_t)1 << r))) {
+                w->x[r][lane] = 0xdead0000u ^ (salt * 0x9e3779b9u) ^ r;
+            }
+            if (!(live & ((uint64_t)1 << (32 + r)))) {
+                w->f[r][lane] = 0x7f800001u + (salt ^ r);
+            }
+        }
+        if (!(live & ((uint64_t)1 << 32))) {
+            w->f[0][lane] = 0xffc0dead;
+        }
+    }
+}
+
+/* Run every block one warp instruction at a time, scrambling. */
+static int run_scrambled(const SimtLaunch *l, struct gpu *g,
+                         uint32_t local_addr, SimtGridResult *res)
+{
+    unsigned nwarps = simt_launch_warps(l);
+    SimtWarp *warps = calloc(nwarps, sizeof(*warps));
+    uint8_t *shared = malloc(l->shared_size ? l->shared_size : 1);
+    SimtBlockDesc desc = { .local_addr = local_addr };
+    SimtCode code;
+    SimtBlock b;
+    uint32_t x, y, salt = 1;
+    uint64_t steps = 0;
+    int ret = -1;
+
+    memset(res, 0, sizeof(*res));
+    if (!warps || !shared || simt_code_init(&code, l->code_base,
+                                             l->code_size) < 0) {
+        free(warps);
+        free(shared);
+        return -1;
+    }
+    for (y = 0; y < l->grid_dim[1]; y++) {
+        for (x = 0; x < l->grid_dim[0]; x++) {
+            unsigned w;
+
+            desc.block_idx[0] = x;
+            desc.block_idx[1] = y;
+            simt_block_init(&b, l, &desc, &code, &g->smem, warps, shared);
+            for (w = 0; w < nwarps; w++) {
+                scramble(&warps[w], &g->img.meta, salt++);
+            }
+            while (b.st.status == SIMT_RUNNING && steps < MAX_WARP_INSNS) {
+                uint64_t progress = 0;
+
+                for (w = 0; w < nwarps; w++) {
+                    uint64_t n = simt_warp_run(&b, w, 1);
+
+                    if (n) {
+                        scramble(&warps[w], &g->img.meta, salt++);
+                    }
+                    progress += n;
+                }
+                steps += progress;
+                if (!progress) {
+                    break;
+                }
+            }
+            if (b.st.status != SIMT_DONE) {
+                res->fault = b.st.status == SIMT_FAULTED ? b.st.fault :
+                                                           SIMT_FAULT_WATCHDOG;
+                res->fault_pc = b.st.fault_pc;
+                goto out;
+            }
+        }
+    }
+    ret = 0;
+out:
+    simt_code_destroy(&code);
+    free(warps);
+    free(shared);
+    return ret;
+}
+
+/*
+ * Launch kernel @name of the open image on a grid of @grid x @block
+ * threads (x and y) with @args, straight or scrambled.
+ */
+static bool launch(struct gpu *g, const char *name, const uint32_t grid[2],
+                   const uint32_t block[2], const uint32_t *args,
+                   unsigned nargs, bool scrambled)
+{
+    const struct simt_kernel_info *k = simt_image_kernel(&g->img, name);
+    SimtLaunch l = { 0 };
+    SimtGridResult res;
+    uint32_t local_addr;
+    int r;
+
+    if (!k) {
+        tap_diag("kernel %s not in the image's note", name);
+        return false;
+    }
+    l.entry = k->m.entry;
+    l.code_base = g->img.code_start;
+    l.code_size = g->img.code_end - g->img.code_start;
+    l.block_dim[0] = block[0];
+    l.block_dim[1] = block[1];
+    l.block_dim[2] = 1;
+    l.grid_dim[0] = grid[0];
+    l.grid_dim[1] = grid[1];
+    l.grid_dim[2] = 1;
+    l.shared_size = k->m.shared_bytes;
+    l.local_size = k->m.local_bytes;
+    memcpy(l.args, args, nargs * sizeof(*args));
+    local_addr = gpu_alloc(g, simt_launch_threads(&l) * l.local_size);
+
+    r = scrambled ? run_scrambled(&l, g, local_addr, &res) :
+                    simt_run_grid(&l, &g->smem, local_addr, MAX_WARP_INSNS,
+                                  &res);
+    if (r != 0) {
+        tap_diag("%s: %s at pc 0x%08x", name,
+                 r < 0 && !res.fault ? "launch refused" :
+                 simt_fault_name(res.fault), res.fault_pc);
+        return false;
+    }
+    return true;
+}
+
+/* Multiply and add with one rounding each, whatever the host compiler. */
+static float mulf(float a, float b)
+{
+    volatile float r = a * b;
+
+    return r;
+}
+
+static bool same_bits(const void *got, const void *want, size_t bytes,
+                      const char *what)
+{
+    const uint32_t *g = got, *w = want;
+    size_t i;
+
+    for (i = 0; i < bytes / 4; i++) {
+        if (g[i] != w[i]) {
+            tap_diag("%s: word %zu is %#x, want %#x", what, i, g[i], w[i]);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void test_vecadd(bool scrambled)
+{
+    const uint32_t n = 1000, grid[2] = { 8, 1 }, block[2] = { 128, 1 };
+    struct gpu g;
+    float *a, *b, *c, want[1000];
+    uint32_t da, db, dc, i, args[4];
+    bool ok = false;
+
+    if (gpu_open(&g, "vecadd")) {
+        da = gpu_alloc(&g, n * 4);
+        db = gpu_alloc(&g, n * 4);
+        dc = gpu_alloc(&g, n * 4);
+        a = gpu_ptr(&g, da);
+        b = gpu_ptr(&g, db);
+        c = gpu_ptr(&g, dc);
+        for (i = 0; i < n; i++) {
+            a[i] = i * 0.5f + 1.0f;
+            b[i] = 3.25f - i * 0.125f;
+            want[i] = a[i] + b[i];
+        }
+        args[0] = da;
+        args[1] = db;
+        args[2] = dc;
+        args[3] = n;
+        ok = launch(&g, "vecadd", grid, block, args, 4, scrambled) &&
+             same_bits(c, want, sizeof(want), "vecadd");
+        gpu_close(&g);
+    }
+    tap_check(ok, "vecadd%s", scrambled ? ", dead registers scrambled" : "");
+}
+
+static void test_saxpy(bool scrambled)
+{
+    const uint32_t n = 777, grid[2] = { 2, 1 }, block[2] = { 64, 1 };
+    const float alpha = 1.75f;
+    struct gpu g;
+    float *x, *y, want[777];
+    uint32_t dx, dy, i, args[4];
+    bool ok = false;
+
+    if (gpu_open(&g, "saxpy")) {
+        dx = gpu_alloc(&g, n * 4);
+        dy = gpu_alloc(&g, n * 4);
+        x = gpu_ptr(&g, dx);
+        y = gpu_ptr(&g, dy);
+        for (i = 0; i < n; i++) {
+            x[i] = (i % 17) * 0.3f;
+            y[i] = i * 0.01f;
+            want[i] = mulf(alpha, x[i]) + y[i];
+        }
+        args[0] = n;
+        memcpy(&args[1], &alpha, 4);
+        args[2] = dx;
+        args[3] = dy;
+        ok = launch(&g, "saxpy", grid, block, args, 4, scrambled) &&
+             same_bits(y, want, sizeof(want), "saxpy");
+        gpu_close(&g);
+    }
+    tap_check(ok, "saxpy%s", scrambled ? ", dead registers scrambled" : "");
+}
+
+#define MM_N 48
+
+static void test_matmul(bool scrambled)
+{
+    const uint32_t grid[2] = { MM_N / 16, MM_N / 16 }, block[2] = { 16, 16 };
+    static float want[MM_N * MM_N];
+    struct gpu g;
+    float *a, *b, *c;
+    uint32_t da, db, dc, i, row, col, k, args[4];
+    bool ok = false;
+
+    if (gpu_open(&g, "matmul")) {
+        da = gpu_alloc(&g, sizeof(want));
+        db = gpu_alloc(&g, sizeof(want));
+        dc = gpu_alloc(&g, sizeof(want));
+        a = gpu_ptr(&g, da);
+        b = gpu_ptr(&g, db);
+        c = gpu_ptr(&g, dc);
+        for (i = 0; i < MM_N * MM_N; i++) {
+            a[i] = ((int)(i * 7 % 13) - 6) * 0.25f + 0.1f;
+            b[i] = ((int)(i * 5 % 11) - 5) * 0.5f - 0.3f;
+        }
+        for (row = 0; row < MM_N; row++) {
+            for (col = 0; col < MM_N; col++) {
+                float sum = 0.0f;
+
+                for (k = 0; k < MM_N; k++) {
+                    sum = fmaf(a[row * MM_N + k], b[k * MM_N + col], sum);
+                }
+                want[row * MM_N + col] = sum;
+            }
+        }
+        args[0] = da;
+        args[1] = db;
+        args[2] = dc;
+        args[3] = MM_N;
+        ok = launch(&g, "matmul", grid, block, args, 4, scrambled) &&
+             same_bits(c, want, sizeof(want), "matmul");
+        gpu_close(&g);
+    }
+    tap_check(ok, "tiled matmul with shared memory and barriers%s",
+              scrambled ? ", dead registers scrambled" : "");
+}
+
+#define RED_N       1000
+#define RED_BLOCK   256
+#define RED_GRID    4
+
+static void reduce_input(float *in)
+{
+    uint32_t i;
+
+    for (i = 0; i < RED_N; i++) {
+        in[i] = (i % 10) * 0.1f + 0.01f * i;
+    }
+}
+
+static void reduce_tree_ref(const float *in, float *want)
+{
+    uint32_t blk, t, s;
+
+    for (blk = 0; blk < RED_GRID; blk++) {
+        float p[RED_BLOCK];
+
+        for (t = 0; t < RED_BLOCK; t++) {
+            uint32_t i = blk * RED_BLOCK + t;
+
+            p[t] = i < RED_N ? in[i] : 0.0f;
+        }
+        for (s = RED_BLOCK / 2; s > 0; s /= 2) {
+            for (t = 0; t < s; t++) {
+                p[t] += p[t + s];
+            }
+        }
+        want[blk] = p[0];
+    }
+}
+
+static void reduce_warp_ref(const float *in, float *want)
+{
+    uint32_t blk, w, l, d;
+
+    for (blk = 0; blk < RED_GRID; blk++) {
+        float sum = 0.0f;
+
+        for (w = 0; w < RED_BLOCK / 32; w++) {
+            float v[32], nv[32];
+
+            for (l = 0; l < 32; l++) {
+                uint32_t i = blk * RED_BLOCK + w * 32 + l;
+
+                v[l] = i < RED_N ? in[i] : 0.0f;
+            }
+            for (d = 16; d > 0; d /= 2) {
+                for (l = 0; l < 32; l++) {
+                    nv[l] = v[l] + v[l + d < 32 ? l + d : l];
+                }
+                memcpy(v, nv, sizeof(v));
+            }
+            sum += v[0];
+        }
+        want[blk] = sum;
+    }
+}
+
+static void test_reduce(const char *kernel, bool scrambled)
+{
+    const uint32_t grid[2] = { RED_GRID, 1 }, block[2] = { RED_BLOCK, 1 };
+    struct gpu g;
+    float *in, *out, want[RED_GRID];
+    uint32_t din, dout, args[3];
+    bool ok = false;
+
+    if (gpu_open(&g, "reduce")) {
+        din = gpu_alloc(&g, RED_N * 4);
+        dout = gpu_alloc(&g, sizeof(want));
+        in = gpu_ptr(&g, din);
+        out = gpu_ptr(&g, dout);
+        reduce_input(in);
+        if (strcmp(kernel, "reduce_tree") == 0) {
+            reduce_tree_ref(in, want);
+        } else {
+            reduce_warp_ref(in, want);
+        }
+        args[0] = din;
+        args[1] = dout;
+        args[2] = RED_N;
+        ok = launch(&g, kernel, grid, block, args, 3, scrambled) &&
+             same_bits(out, want, sizeof(want), kernel);
+        gpu_close(&g);
+    }
+    tap_check(ok, "%s%s", kernel,
+              scrambled ? ", dead registers scrambled" : "");
+}
+
+static void test_histogram(bool scrambled)
+{
+    const uint32_t n = 5000, grid[2] = { 4, 1 }, block[2] = { 128, 1 };
+    struct gpu g;
+    uint8_t *data;
+    uint32_t *bins, want[256] = { 0 }, dd, db, i, args[3];
+    bool ok = false;
+
+    if (gpu_open(&g, "histogram")) {
+        dd = gpu_alloc(&g, n);
+        db = gpu_alloc(&g, sizeof(want));
+        data = gpu_ptr(&g, dd);
+        bins = gpu_ptr(&g, db);
+        for (i = 0; i < n; i++) {
+            data[i] = (uint8_t)((i * 2654435761u) >> 13);
+            want[data[i]]++;
+        }
+        args[0] = dd;
+        args[1] = n;
+        args[2] = db;
+        ok = launch(&g, "histogram", grid, block, args, 3, scrambled) &&
+             same_bits(bins, want, sizeof(want), "histogram");
+        gpu_close(&g);
+    }
+    tap_check(ok, "histogram with shared and global atomics%s",
+              scrambled ? ", dead registers scrambled" : "");
+}
+
+static float horner_ref(float x, const float *coef, int degree)
+{
+    float r = coef[degree];
+    int k;
+
+    for (k = degree - 1; k >= 0; k--) {
+        r = mulf(r, x) + coef[k];
+    }
+    return r;
+}
+
+static void test_calls(bool scrambled)
+{
+    const uint32_t n = 100, grid[2] = { 2, 1 }, block[2] = { 64, 1 };
+    const float coef_init[5] = { 1.5f, -0.25f, 0.125f, 2.0f, -0.5f };
+    struct gpu g;
+    float *xs, *coef, *out, want[100];
+    uint32_t dx, dc, dout, i, args[4];
+    bool ok = false;
+
+    if (gpu_open(&g, "calls")) {
+        dx = gpu_alloc(&g, n * 4);
+        dc = gpu_alloc(&g, sizeof(coef_init));
+        dout = gpu_alloc(&g, n * 4);
+        xs = gpu_ptr(&g, dx);
+        coef = gpu_ptr(&g, dc);
+        out = gpu_ptr(&g, dout);
+        memcpy(coef, coef_init, sizeof(coef_init));
+        for (i = 0; i < n; i++) {
+            int s = (int)i, m = 0, k;
+            float e;
+
+            xs[i] = i * 0.05f - 2.0f;
+            for (k = 0; k < 10; k++) {
+                m += (k + 1) * (s + k);
+            }
+            e = horner_ref(xs[i], coef, 4) + (float)m;
+            want[i] = e - horner_ref(xs[i], coef, 2);
+        }
+        args[0] = dx;
+        args[1] = dc;
+        args[2] = dout;
+        args[3] = n;
+        ok = launch(&g, "calls", grid, block, args, 4, scrambled) &&
+             same_bits(out, want, sizeof(want), "calls");
+        gpu_close(&g);
+    }
+    tap_check(ok, "kernel calling functions (stack arguments)%s",
+              scrambled ? ", dead registers scrambled" : "");
+}
+
+static void test_spin(bool scrambled)
+{
+    const uint32_t grid[2] = { 4, 1 }, block[2] = { 64, 1 }, iters = 300;
+    struct gpu g;
+    uint32_t *out, want[256], dout, i, k, args[2];
+    bool ok = false;
+
+    if (gpu_open(&g, "spin")) {
+        dout = gpu_alloc(&g, sizeof(want));
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < 256; i++) {
+            uint32_t x = i * 2654435761u + 1;
+
+            for (k = 0; k < iters; k++) {
+                x = x * 1664525u + 1013904223u;
+                x ^= x >> 13;
+            }
+            want[i] = x;
+        }
+        args[0] = dout;
+        args[1] = iters;
+        ok = launch(&g, "spin", grid, block, args, 2, scrambled) &&
+             same_bits(out, want, sizeof(want), "spin");
+        gpu_close(&g);
+    }
+    tap_check(ok, "long-running loop%s",
+              scrambled ? ", dead registers scrambled" : "");
+}
+
+static uint32_t divergent_ref(uint32_t i)
+{
+    uint32_t x = i + 1, steps = 0, acc = 0, k;
+
+    if (i % 7 == 3) {
+        return 0xdead0000u | i;
+    }
+    while (x != 1) {
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        steps++;
+        if (steps % 3 == 0) {
+            acc += x;
+        }
+    }
+    if (i & 1) {
+        acc = acc * 31 + steps;
+        if (i & 2) {
+            acc ^= 0x5555u;
+        } else {
+            acc += 17;
+        }
+    } else {
+        for (k = 0; k < (i & 15); k++) {
+            acc = acc * 3 + k;
+        }
+    }
+    return acc + steps;
+}
+
+static void test_divergent(bool scrambled)
+{
+    const uint32_t n = 200, grid[2] = { 4, 1 }, block[2] = { 64, 1 };
+    struct gpu g;
+    uint32_t *out, want[256], dout, i, args[2];
+    bool ok = false;
+
+    if (gpu_open(&g, "divergent")) {
+        dout = gpu_alloc(&g, sizeof(want));
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < 256; i++) {
+            out[i] = 0xffffffffu;
+            want[i] = i < n ? divergent_ref(i) : 0xffffffffu;
+        }
+        args[0] = dout;
+        args[1] = n;
+        ok = launch(&g, "divergent", grid, block, args, 2, scrambled) &&
+             same_bits(out, want, sizeof(want), "divergent");
+        gpu_close(&g);
+    }
+    tap_check(ok, "divergent branches, loops and early return%s",
+              scrambled ? ", dead registers scrambled" : "");
+}
+
+int main(int argc, char **argv)
+{
+    int pass;
+
+    images = (const char *const *)argv + 1;
+    nimages = argc - 1;
+    for (pass = 0; pass < 2; pass++) {
+        bool scrambled = pass == 1;
+
+        test_vecadd(scrambled);
+        test_saxpy(scrambled);
+        test_matmul(scrambled);
+        test_reduce("reduce_tree", scrambled);
+        test_reduce("reduce_warp", scrambled);
+        test_histogram(scrambled);
+        test_calls(scrambled);
+        test_spin(scrambled);
+        test_divergent(scrambled);
+    }
+    return tap_done();
+}
