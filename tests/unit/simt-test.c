@@ -111,6 +111,13 @@ int run_op(uint32_t insn, unsigned n, const uint32_t *a, const uint32_t *b,
            const uint32_t *c, unsigned frm, uint32_t *out_x, uint32_t *out_f,
            uint32_t *flags)
 {
+    return run_body(&insn, 1, n, a, b, c, frm, out_x, out_f, flags);
+}
+
+int run_body(const uint32_t *body, unsigned len, unsigned n,
+             const uint32_t *a, const uint32_t *b, const uint32_t *c,
+             unsigned frm, uint32_t *out_x, uint32_t *out_f, uint32_t *flags)
+{
     static Prog p;
     Machine mc;
     unsigned i;
@@ -132,7 +139,9 @@ int run_op(uint32_t insn, unsigned n, const uint32_t *a, const uint32_t *b,
     emit(&p, FMV_W_X(10, 11));
     emit_li(&p, 11, frm);
     emit(&p, CSRRW(0, 0x002, 11));
-    emit(&p, insn);
+    for (i = 0; i < len; i++) {
+        emit(&p, body[i]);
+    }
     emit(&p, CSRR(12, 0x001));
     lane_slot(&p, OP_X);
     emit(&p, SW(10, 9, 0));
@@ -148,6 +157,9 @@ int run_op(uint32_t insn, unsigned n, const uint32_t *a, const uint32_t *b,
         wr32(&mc, OP_A + 4 * i, a ? a[i] : 0);
         wr32(&mc, OP_B + 4 * i, b ? b[i] : 0);
         wr32(&mc, OP_C + 4 * i, c ? c[i] : 0);
+    }
+    for (i = 0; i < T_PATTERN_SIZE; i++) {
+        mc.mem[T_PATTERN + i] = pattern_byte(i);
     }
     fault = machine_run(&mc);
     for (i = 0; i < n; i++) {

@@ -59,8 +59,8 @@ static inline uint32_t enc_r4(unsigned rs3, unsigned rs2, unsigned rs1,
     return rs3 << 27 | rs2 << 20 | rs1 << 15 | rm << 12 | rd << 7 | opc;
 }
 
-#define LUI(rd, v)          ((uint32_t)(v) & 0xfffff000u | (rd) << 7 | 0x37)
-#define AUIPC(rd, v)        ((uint32_t)(v) & 0xfffff000u | (rd) << 7 | 0x17)
+#define LUI(rd, v)          (((uint32_t)(v) & 0xfffff000u) | (rd) << 7 | 0x37)
+#define AUIPC(rd, v)        (((uint32_t)(v) & 0xfffff000u) | (rd) << 7 | 0x17)
 #define JAL(rd, off)        enc_j(off, rd)
 #define JALR(rd, rs, off)   enc_i(off, rs, 0, rd, 0x67)
 #define BEQ(a, b, off)      enc_b(off, b, a, 0)
@@ -204,5 +204,17 @@ void wr32(Machine *mc, uint32_t addr, uint32_t v);
 int run_op(uint32_t insn, unsigned n, const uint32_t *a, const uint32_t *b,
            const uint32_t *c, unsigned frm, uint32_t *out_x, uint32_t *out_f,
            uint32_t *flags);
+/* run_body() memory holds pattern_byte(k) at T_PATTERN + k */
+#define T_PATTERN       (T_DATA + 0x1000)
+#define T_PATTERN_SIZE  256
+static inline uint8_t pattern_byte(unsigned k)
+{
+    return k * 0x35 + 0x81;
+}
+
+/* The same with a sequence of @len instructions in place of one */
+int run_body(const uint32_t *body, unsigned len, unsigned n,
+             const uint32_t *a, const uint32_t *b, const uint32_t *c,
+             unsigned frm, uint32_t *out_x, uint32_t *out_f, uint32_t *flags);
 
 #endif /* SIMT_TEST_H */

@@ -1,0 +1,802 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * simt: warp-level behaviour: thread context CSRs, divergence and min-PC
+ * reconvergence, barriers, vote and shuffle, atomics under contention,
+ * faults, bounded stepping, state copy, and the memory callbacks.
+ */
+
+#include "simt-test.h"
+
+#define OUT     T_DATA
+
+static void patch_b(Prog *p, unsigned at, unsigned f3, unsigned a,
+                    unsigned b, unsigned to)
+{
+    p->w[at] = enc_b(rel(at, to), b, a, f3);
+}
+
+static void patch_j(Prog *p, unsigned at, unsigned rd, unsigned to)
+{
+    p->w[at] = enc_j(rel(at, to), rd);
+}
+
+/* x5 = tid.x, x6 = 4 * tid.x, x7 = a0 + 4 * tid.x */
+static void prologue(Prog *p)
+{
+    emit(p, CSRR(5, SIMT_CSR_TID_X));
+    emit(p, SLLI(6, 5, 2));
+    emit(p, ADD(7, 10, 6));
+}
+
+static Machine *new_machine(Machine *mc, unsigned threads, Prog *p)
+{
+    machine_init(mc, threads);
+    machine_load(mc, p);
+    mc->l.args[0] = OUT;
+    mc->l.args[1] = T_DATA + 0x80000;
+    return mc;
+}
+
+static void test_context_csrs(void)
+{
+    static const unsigned csrs[] = {
+        SIMT_CSR_TID_X, SIMT_CSR_TID_Y, SIMT_CSR_TID_Z, SIMT_CSR_CTAID_X,
+        SIMT_CSR_CTAID_Y, SIMT_CSR_CTAID_Z, SIMT_CSR_NTID_X, SIMT_CSR_NTID_Y,
+        SIMT_CSR_NTID_Z, SIMT_CSR_NCTAID_X, SIMT_CSR_NCTAID_Y,
+        SIMT_CSR_NCTAID_Z, SIMT_CSR_LANEID, SIMT_CSR_WARPID, SIMT_CSR_SMID,
+        SIMT_CSR_NWARPS,
+    };
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned k, bx, bz, t, bad = 0;
+    int f;
+
+    /* slot = (block linear * 128 + warp * 32 + lane) * 64 */
+    emit(&p, CSRR(5, SIMT_CSR_CTAID_Z));
+    emit(&p, CSRR(6, SIMT_CSR_NCTAID_X));
+    emit(&p, MUL(5, 5, 6));
+    emit(&p, CSRR(6, SIMT_CSR_CTAID_X));
+    emit(&p, ADD(5, 5, 6));
+    emit(&p, SLLI(5, 5, 7));
+    emit(&p, CSRR(6, SIMT_CSR_WARPID));
+    emit(&p, SLLI(6, 6, 5));
+    emit(&p, ADD(5, 5, 6));
+    emit(&p, CSRR(6, SIMT_CSR_LANEID));
+    emit(&p, ADD(5, 5, 6));
+    emit(&p, SLLI(5, 5, 6));
+    emit(&p, ADD(7, 10, 5));
+    for (k = 0; k < 16; k++) {
+        emit(&p, CSRR(8, csrs[k]));
+        emit(&p, SW(8, 7, 4 * k));
+    }
+    emit(&p, RET);
+    new_machine(&mc, 1, &p);
+    mc.l.block_dim[0] = 8;
+    mc.l.block_dim[1] = 4;
+    mc.l.block_dim[2] = 3;
+    mc.l.grid_dim[0] = 2;
+    mc.l.grid_dim[2] = 2;
+    f = machine_run(&mc);
+    for (bz = 0; bz < 2; bz++) {
+        for (bx = 0; bx < 2; bx++) {
+            for (t = 0; t < 96; t++) {
+                uint32_t want[16] = {
+                    t % 8, t / 8 % 4, t / 32, bx, 0, bz, 8, 4, 3, 2, 1, 2,
+                    t % 32, t / 32, 0, 3,
+                };
+                uint32_t slot = OUT + ((bz * 2 + bx) * 128 + t) * 64;
+
+                for (k = 0; k < 16; k++) {
+                    bad += rd32(&mc, slot + 4 * k) != want[k];
+                }
+            }
+        }
+    }
+    ok(!f && !bad, "thread, block, grid, lane, warp CSRs in a 3-D launch");
+    ok(mc.r.thread_insns == 4 * 96 * (13 + 32 + 1) &&
+       mc.r.warp_insns == 4 * 3 * (13 + 32 + 1),
+       "thread and warp instruction counts");
+    machine_free(&mc);
+}
+
+/*
+ * Per lane: if (tid & 1) { if (tid & 2) r = 1 else r = 2 } else r = 3;
+ * then a loop of tid % 5 iterations adding 10, a call to a function
+ * that spills ra to the stack, and a ballot right after each join point,
+ * which sees all 32 lanes only if the warp reconverged there.
+ */
+static void test_divergence(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned b1, b2, j1, j2, join, loop, lexit, call, fn, i;
+    bool good;
+    int f;
+
+    prologue(&p);
+    emit(&p, ANDI(8, 5, 1));
+    b1 = emit(&p, 0);                   /* beq x8, x0, else */
+    emit(&p, ANDI(9, 5, 2));
+    b2 = emit(&p, 0);                   /* beq x9, x0, inner else */
+    emit(&p, ADDI(11, 0, 1));
+    j1 = emit(&p, 0);                   /* j join */
+    patch_b(&p, b2, 0, 9, 0, p.n);
+    emit(&p, ADDI(11, 0, 2));
+    j2 = emit(&p, 0);
+    patch_b(&p, b1, 0, 8, 0, p.n);
+    emit(&p, ADDI(11, 0, 3));
+    join = emit(&p, ADDI(12, 0, 1));
+    patch_j(&p, j1, 0, join);
+    patch_j(&p, j2, 0, join);
+    emit(&p, VOTE(SIMT_VOTE_BALLOT, 13, 12));
+    emit(&p, SW(13, 7, 0x100));
+    /* loop: x14 = tid % 5 iterations */
+    emit(&p, ADDI(14, 0, 5));
+    emit(&p, REMU(14, 5, 14));
+    loop = emit(&p, 0);                 /* beq x14, x0, exit */
+    emit(&p, ADDI(11, 11, 10));
+    emit(&p, ADDI(14, 14, -1));
+    emit(&p, JAL(0, rel(p.n, loop)));
+    lexit = emit(&p, VOTE(SIMT_VOTE_BALLOT, 13, 12));
+    patch_b(&p, loop, 0, 14, 0, lexit);
+    emit(&p, SW(13, 7, 0x200));
+    /* call fn, which saves ra on the stack */
+    emit(&p, ADDI(2, 2, -16));
+    emit(&p, SW(1, 2, 12));
+    call = emit(&p, 0);
+    emit(&p, LW(1, 2, 12));
+    emit(&p, ADDI(2, 2, 16));
+    emit(&p, SW(11, 7, 0));
+    emit(&p, RET);
+    /* fn: x11 = x11 * 3 if tid < 20 (divergent return paths) */
+    fn = emit(&p, ADDI(15, 0, 20));
+    patch_j(&p, call, 1, fn);
+    emit(&p, BGEU(5, 15, 12));
+    emit(&p, ADD(16, 11, 11));
+    emit(&p, ADD(11, 16, 11));
+    emit(&p, RET);
+
+    new_machine(&mc, 32, &p);
+    f = machine_run(&mc);
+    good = !f;
+    for (i = 0; i < 32; i++) {
+        uint32_t r = i & 1 ? (i & 2 ? 1 : 2) : 3;
+
+        r += 10 * (i % 5);
+        r = i < 20 ? r * 3 : r;
+        good &= rd32(&mc, OUT + 4 * i) == r;
+    }
+    ok(good, "nested if/else, per-lane loop and a call compute per lane");
+    good = true;
+    for (i = 0; i < 32; i++) {
+        good &= rd32(&mc, OUT + 0x100 + 4 * i) == SIMT_FULL_MASK &&
+                rd32(&mc, OUT + 0x200 + 4 * i) == SIMT_FULL_MASK;
+    }
+    ok(good, "the warp reconverges after if/else and after the loop");
+    machine_free(&mc);
+}
+
+/* Each side of an if/else issues once: no lane runs the other side. */
+static void test_divergence_cost(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned br, j, i;
+    int f;
+
+    prologue(&p);                       /* 3 */
+    emit(&p, ANDI(8, 5, 1));            /* 1 */
+    br = emit(&p, 0);                   /* 1 */
+    for (i = 0; i < 5; i++) {
+        emit(&p, ADDI(18, 18, 1));      /* 5, then side */
+    }
+    j = emit(&p, 0);                    /* 1 */
+    patch_b(&p, br, 0, 8, 0, p.n);
+    for (i = 0; i < 7; i++) {
+        emit(&p, ADDI(18, 18, 2));      /* 7, else side */
+    }
+    patch_j(&p, j, 0, p.n);
+    emit(&p, SW(18, 7, 0));             /* 1 */
+    emit(&p, RET);                      /* 1 */
+    new_machine(&mc, 32, &p);
+    f = machine_run(&mc);
+    ok(!f && mc.r.warp_insns == 3 + 1 + 1 + 6 + 7 + 2,
+       "if/else costs the sum of both sides once (%" PRIu64 ")",
+       mc.r.warp_insns);
+    ok(mc.r.thread_insns == 32 * 7 + 16 * 6 + 16 * 7,
+       "thread instructions count active lanes only");
+    ok(rd32(&mc, OUT) == 14 && rd32(&mc, OUT + 4) == 5,
+       "both sides computed");
+    machine_free(&mc);
+}
+
+static void test_early_exit(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned br, br2, i;
+    bool good;
+    int f;
+
+    prologue(&p);
+    emit(&p, ADDI(8, 0, 1));
+    emit(&p, SW(8, 7, 0));
+    emit(&p, ANDI(8, 5, 3));
+    br = emit(&p, 0);                   /* tid % 4 == 0: return */
+    emit(&p, ADDI(9, 0, 1));
+    br2 = emit(&p, 0);                  /* tid % 4 == 1: exit insn */
+    emit(&p, ADDI(8, 0, 2));
+    emit(&p, SW(8, 7, 0));
+    emit(&p, RET);
+    patch_b(&p, br, 0, 8, 0, p.n);
+    emit(&p, RET);
+    patch_b(&p, br2, 0, 8, 9, p.n);
+    emit(&p, EXIT);
+    new_machine(&mc, 40, &p);
+    f = machine_run(&mc);
+    good = !f;
+    for (i = 0; i < 40; i++) {
+        good &= rd32(&mc, OUT + 4 * i) == (i % 4 < 2 ? 1u : 2u);
+    }
+    ok(good, "early return and exit leave the other lanes running");
+    machine_free(&mc);
+}
+
+/* shared[t] = 3t; barrier; out[t] = shared[(t + 1) % n] */
+static void test_barrier_exchange(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned i, n = 128;
+    bool good;
+    int f;
+
+    prologue(&p);
+    emit_li(&p, 8, SIMT_SHARED_BASE);
+    emit(&p, ADD(9, 8, 6));
+    emit(&p, ADD(11, 5, 5));
+    emit(&p, ADD(11, 11, 5));
+    emit(&p, SW(11, 9, 0));
+    emit(&p, BARRIER);
+    emit(&p, ADDI(12, 5, 1));
+    emit(&p, CSRR(13, SIMT_CSR_NTID_X));
+    emit(&p, REMU(12, 12, 13));
+    emit(&p, SLLI(12, 12, 2));
+    emit(&p, ADD(12, 12, 8));
+    emit(&p, LW(11, 12, 0));
+    emit(&p, SW(11, 7, 0));
+    emit(&p, RET);
+    new_machine(&mc, n, &p);
+    f = machine_run(&mc);
+    good = !f;
+    for (i = 0; i < n; i++) {
+        good &= rd32(&mc, OUT + 4 * i) == 3 * ((i + 1) % n);
+    }
+    ok(good, "barrier orders shared memory across 4 warps");
+    machine_free(&mc);
+}
+
+/*
+ * Ten rounds of: every thread adds 1 to a shared counter, waits, reads it,
+ * waits again.  The two halves of each warp reach the first barrier through
+ * different barrier instructions (barriers count threads, not sites).
+ */
+static void test_barrier_loop_divergent(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned top, br, j, i, n = 96;
+    bool good;
+    int f;
+
+    prologue(&p);
+    emit_li(&p, 8, SIMT_SHARED_BASE);
+    emit(&p, ADDI(14, 0, 10));          /* rounds */
+    top = emit(&p, ADDI(13, 0, 1));
+    emit(&p, AMOADD(0, 8, 13));         /* shared[0] += 1 */
+    emit(&p, ANDI(9, 5, 16));
+    br = emit(&p, 0);
+    emit(&p, BARRIER);                  /* lanes 0..15 of each warp */
+    j = emit(&p, 0);
+    patch_b(&p, br, 1, 9, 0, p.n);
+    emit(&p, BARRIER);                  /* lanes 16..31 */
+    patch_j(&p, j, 0, p.n);
+    emit(&p, LW(11, 8, 0));             /* all increments of this round */
+    emit(&p, BARRIER);
+    emit(&p, SLLI(12, 14, 9));
+    emit(&p, ADD(12, 12, 7));
+    emit(&p, SW(11, 12, 0));
+    emit(&p, ADDI(14, 14, -1));
+    emit(&p, BNE(14, 0, rel(p.n, top)));
+    emit(&p, RET);
+    new_machine(&mc, n, &p);
+    f = machine_run(&mc);
+    good = !f;
+    for (i = 0; i < n; i++) {
+        unsigned r;
+
+        for (r = 1; r <= 10; r++) {
+            /* round r (counting down from 10) saw (11 - r) * n adds */
+            good &= rd32(&mc, OUT + 4 * i + 512 * r) == (11 - r) * n;
+        }
+    }
+    ok(good, "barriers in a loop, reached from divergent paths");
+    machine_free(&mc);
+}
+
+static void test_barrier_deadlock(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned br, bar;
+    int f;
+
+    prologue(&p);
+    br = emit(&p, 0);
+    bar = emit(&p, BARRIER);
+    emit(&p, RET);
+    patch_b(&p, br, 0, 5, 0, p.n);      /* thread 0 exits */
+    emit(&p, RET);
+    new_machine(&mc, 64, &p);
+    f = machine_run(&mc);
+    ok(f == SIMT_FAULT_BARRIER && mc.r.fault_pc == T_CODE + 4 * bar,
+       "barrier after a thread exited faults at the barrier");
+    machine_free(&mc);
+}
+
+static void test_vote_shuffle(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned i, br;
+    bool good;
+    int f;
+
+    prologue(&p);
+    emit(&p, ANDI(8, 5, 4));
+    emit(&p, VOTE(SIMT_VOTE_BALLOT, 11, 8));
+    emit(&p, SW(11, 7, 0));
+    emit(&p, VOTE(SIMT_VOTE_ANY, 11, 8));
+    emit(&p, SW(11, 7, 0x100));
+    emit(&p, VOTE(SIMT_VOTE_ALL, 11, 8));
+    emit(&p, SW(11, 7, 0x200));
+    emit(&p, ADDI(9, 0, 1));
+    emit(&p, VOTE(SIMT_VOTE_ALL, 11, 9));
+    emit(&p, SW(11, 7, 0x300));
+    /* shuffles of v = 100 + lane */
+    emit(&p, ADDI(12, 5, 100));
+    emit(&p, ADDI(13, 0, 3));
+    emit(&p, SHFL(SIMT_SHFL_DOWN, 11, 12, 13));
+    emit(&p, SW(11, 7, 0x400));
+    emit(&p, SHFL(SIMT_SHFL_UP, 11, 12, 13));
+    emit(&p, SW(11, 7, 0x500));
+    emit(&p, SHFL(SIMT_SHFL_XOR, 11, 12, 13));
+    emit(&p, SW(11, 7, 0x600));
+    emit(&p, XORI(14, 5, 31));
+    emit(&p, SHFL(SIMT_SHFL_IDX, 11, 12, 14));
+    emit(&p, SW(11, 7, 0x700));
+    /* butterfly sum with shfl.xor 16, 8, 4, 2, 1 */
+    emit(&p, ADD(11, 12, 0));
+    for (i = 16; i; i >>= 1) {
+        emit(&p, ADDI(13, 0, i));
+        emit(&p, SHFL(SIMT_SHFL_XOR, 15, 11, 13));
+        emit(&p, ADD(11, 11, 15));
+    }
+    emit(&p, ADDI(17, 7, 0x400));       /* x17 = x7 + 0x800 */
+    emit(&p, ADDI(17, 17, 0x400));
+    emit(&p, SW(11, 17, 0));
+    /* inside a branch taken by even lanes only */
+    emit(&p, ANDI(8, 5, 1));
+    br = emit(&p, 0);
+    emit(&p, ADDI(9, 0, 1));
+    emit(&p, VOTE(SIMT_VOTE_BALLOT, 11, 9));
+    emit(&p, SW(11, 17, 0x100));
+    emit(&p, ADDI(13, 0, 1));
+    emit(&p, SHFL(SIMT_SHFL_DOWN, 11, 12, 13));
+    emit(&p, SW(11, 17, 0x200));
+    patch_b(&p, br, 1, 8, 0, p.n);
+    emit(&p, RET);
+    new_machine(&mc, 32, &p);
+    f = machine_run(&mc);
+    good = !f;
+    for (i = 0; i < 32; i++) {
+        good &= rd32(&mc, OUT + 4 * i) == 0xf0f0f0f0 &&
+                rd32(&mc, OUT + 0x100 + 4 * i) == 1 &&
+                rd32(&mc, OUT + 0x200 + 4 * i) == 0 &&
+                rd32(&mc, OUT + 0x300 + 4 * i) == 1;
+    }
+    ok(good, "vote ballot, any, all");
+    good = !f;
+    for (i = 0; i < 32; i++) {
+        good &= rd32(&mc, OUT + 0x400 + 4 * i) == 100 + (i + 3 < 32 ? i + 3
+                                                                   : i) &&
+                rd32(&mc, OUT + 0x500 + 4 * i) == 100 + (i >= 3 ? i - 3 : i) &&
+                rd32(&mc, OUT + 0x600 + 4 * i) == 100 + (i ^ 3) &&
+                rd32(&mc, OUT + 0x700 + 4 * i) == 100 + (i ^ 31);
+    }
+    ok(good, "shuffle down, up, xor, idx; out of range keeps own value");
+    good = !f;
+    for (i = 0; i < 32; i++) {
+        good &= rd32(&mc, OUT + 0x800 + 4 * i) == 32 * 100 + 496;
+    }
+    ok(good, "butterfly reduction with shfl.xor");
+    good = !f;
+    for (i = 0; i < 32; i += 2) {
+        good &= rd32(&mc, OUT + 0x900 + 4 * i) == 0x55555555 &&
+                rd32(&mc, OUT + 0xa00 + 4 * i) == 100 + i;
+    }
+    ok(good, "vote and shuffle see only the active lanes");
+    machine_free(&mc);
+}
+
+/* 8 warps x 32 lanes x 50 rounds of atomic increments */
+static void test_contention(void)
+{
+    static const char *const where[] = { "shared", "global" };
+    unsigned k;
+
+    for (k = 0; k < 2; k++) {
+        Prog p = { .n = 0 };
+        Machine mc;
+        unsigned top, top2;
+        uint32_t counter = k ? T_DATA + 0x10000 : SIMT_SHARED_BASE;
+        int f;
+
+        prologue(&p);
+        emit_li(&p, 8, counter);
+        emit(&p, ADDI(14, 0, 50));
+        emit(&p, ADDI(13, 0, 1));
+        top = emit(&p, AMOADD(0, 8, 13));
+        emit(&p, AMOMAX(0, 8, 0));          /* no-op: counter >= 0 */
+        emit(&p, ADDI(14, 14, -1));
+        emit(&p, BNE(14, 0, rel(p.n, top)));
+        /* the same with lr/sc on the next word */
+        emit(&p, ADDI(14, 0, 50));
+        emit(&p, ADDI(9, 8, 4));
+        top2 = emit(&p, LR_W(15, 9));
+        emit(&p, ADDI(15, 15, 1));
+        emit(&p, SC_W(16, 9, 15));
+        emit(&p, BNE(16, 0, rel(p.n, top2)));
+        emit(&p, ADDI(14, 14, -1));
+        emit(&p, BNE(14, 0, rel(p.n, top2)));
+        emit(&p, AMOMAXU(0, 8, 5));         /* no-op: counter > tid */
+        emit(&p, BARRIER);
+        emit(&p, LW(11, 8, 0));
+        emit(&p, LW(12, 9, 0));
+        emit(&p, SW(11, 7, 0));
+        emit(&p, SW(12, 7, 0x400));
+        emit(&p, RET);
+        new_machine(&mc, 256, &p);
+        f = machine_run(&mc);
+        ok(!f && rd32(&mc, OUT) == 256 * 50 &&
+           rd32(&mc, OUT + 4 * 255) == 256 * 50,
+           "amoadd.w contention on %s memory across 8 warps", where[k]);
+        ok(!f && rd32(&mc, OUT + 0x400) == 256 * 50,
+           "lr/sc increment loop on %s memory across 8 warps", where[k]);
+        machine_free(&mc);
+    }
+}
+
+/* Local memory is private per thread and lives at local_addr. */
+static void test_local(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned i;
+    bool good;
+    int f;
+
+    prologue(&p);
+    emit(&p, SW(5, 2, -4));
+    emit(&p, ADDI(8, 5, 7));
+    emit_li(&p, 9, SIMT_LOCAL_BASE);
+    emit(&p, SW(8, 9, 0));
+    emit(&p, LW(11, 2, -4));
+    emit(&p, LW(12, 9, 0));
+    emit(&p, ADD(11, 11, 12));
+    emit(&p, SW(11, 7, 0));
+    emit(&p, SW(2, 7, 0x400));
+    emit(&p, RET);
+    new_machine(&mc, 64, &p);
+    f = machine_run(&mc);
+    good = !f;
+    for (i = 0; i < 64; i++) {
+        good &= rd32(&mc, OUT + 4 * i) == 2 * i + 7 &&
+                rd32(&mc, OUT + 0x400 + 4 * i) == SIMT_LOCAL_BASE + 256 &&
+                rd32(&mc, T_LOCAL + 256 * i) == i + 7 &&
+                rd32(&mc, T_LOCAL + 256 * i + 252) == i;
+    }
+    ok(good, "local memory: sp at the top, private per thread");
+    machine_free(&mc);
+}
+
+static int run_one(uint32_t *code, unsigned n, SimtGridResult *r)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned i;
+    int f;
+
+    prologue(&p);
+    for (i = 0; i < n; i++) {
+        emit(&p, code[i]);
+    }
+    emit(&p, RET);
+    new_machine(&mc, 40, &p);
+    f = machine_run(&mc);
+    *r = mc.r;
+    machine_free(&mc);
+    return f;
+}
+
+static void test_faults(void)
+{
+    SimtGridResult r;
+    int f;
+
+    {
+        uint32_t c[] = { ADDI(8, 0, 0x102), LW(9, 8, 0) };
+
+        f = run_one(c, 2, &r);
+        ok(f == SIMT_FAULT_MISALIGNED && r.fault_addr == 0x102 &&
+           r.fault_pc == T_CODE + 16 && r.fault_lane == 0,
+           "misaligned lw: cause, pc, address, lane");
+    }
+    {
+        uint32_t c[] = { ADDI(8, 0, 0x101), SH(9, 8, 0) };
+
+        f = run_one(c, 2, &r);
+        ok(f == SIMT_FAULT_MISALIGNED, "misaligned sh");
+    }
+    {
+        uint32_t c[] = { LUI(8, 0x00500000), ADD(8, 8, 6), SW(9, 8, 0) };
+
+        f = run_one(c, 3, &r);
+        ok(f == SIMT_FAULT_ACCESS && r.fault_addr == 0x00500000,
+           "store outside memory");
+    }
+    {
+        /* lane 33 (warp 1, lane 1) is the first to go out of range */
+        uint32_t c[] = { ADDI(8, 0, 33), BLTU(5, 8, 12), LUI(9, 0x00500000),
+                         LW(9, 9, 0) };
+
+        f = run_one(c, 4, &r);
+        ok(f == SIMT_FAULT_ACCESS && r.fault_warp == 1 && r.fault_lane == 1,
+           "fault names the warp and lane");
+    }
+    {
+        uint32_t c[] = { LUI(8, SIMT_SHARED_BASE + 0x1000), LW(9, 8, 0) };
+
+        f = run_one(c, 2, &r);
+        ok(f == SIMT_FAULT_ACCESS, "shared access past shared_size");
+    }
+    {
+        uint32_t c[] = { LUI(8, SIMT_LOCAL_BASE), LW(9, 8, 256) };
+
+        f = run_one(c, 2, &r);
+        ok(f == SIMT_FAULT_ACCESS, "local access past local_size");
+    }
+    {
+        uint32_t c[] = { LUI(8, 0x00200000), JALR(0, 8, 0) };
+
+        f = run_one(c, 2, &r);
+        ok(f == SIMT_FAULT_FETCH && r.fault_pc == 0x00200000,
+           "jump outside the code range");
+    }
+    {
+        uint32_t c[] = { JAL(0, 0) };
+
+        f = run_one(c, 1, &r);
+        ok(f == SIMT_FAULT_WATCHDOG && r.warp_insns == 10000000 &&
+           r.fault_pc == T_CODE + 12, "endless loop hits the budget");
+    }
+    {
+        uint32_t c[] = { 0x0000000b | 5 << 12 };
+
+        f = run_one(c, 1, &r);
+        ok(f == SIMT_FAULT_ILLEGAL_INSN && r.fault_pc == T_CODE + 12,
+           "unknown custom-0 function");
+    }
+    {
+        uint32_t c[] = { VOTE(3, 8, 9) };
+
+        f = run_one(c, 1, &r);
+        ok(f == SIMT_FAULT_ILLEGAL_INSN, "unknown vote kind");
+    }
+}
+
+static unsigned cb_loads, cb_stores;
+
+static int cb_load(void *opaque, uint32_t addr, unsigned size, uint32_t *val)
+{
+    uint8_t *mem = opaque;
+
+    cb_loads++;
+    if (addr >= 0x00800000 && addr < 0x00801000) {
+        return SIMT_FAULT_PAGE;
+    }
+    if (addr + size > T_MEM_SIZE) {
+        return SIMT_FAULT_ACCESS;
+    }
+    *val = 0;
+    memcpy(val, mem + addr, size);
+    return SIMT_FAULT_NONE;
+}
+
+static int cb_store(void *opaque, uint32_t addr, unsigned size, uint32_t val)
+{
+    uint8_t *mem = opaque;
+
+    cb_stores++;
+    if (addr >= 0x00800000 && addr < 0x00801000) {
+        return SIMT_FAULT_PAGE;
+    }
+    if (addr + size > T_MEM_SIZE) {
+        return SIMT_FAULT_ACCESS;
+    }
+    memcpy(mem + addr, &val, size);
+    return SIMT_FAULT_NONE;
+}
+
+static const SimtMemOps cb_ops = { cb_load, cb_store };
+
+static void test_callbacks(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned i;
+    bool good;
+    int f;
+
+    prologue(&p);
+    emit(&p, ADDI(8, 5, 1));
+    emit(&p, SW(8, 7, 0));
+    emit(&p, ADDI(9, 0, 2));
+    emit(&p, AMOADD(11, 7, 9));
+    emit(&p, SB(5, 7, 0x100));
+    emit(&p, LBU(12, 7, 0x100));
+    emit(&p, SW(12, 7, 0x200));
+    emit(&p, SW(2, 2, -4));
+    emit(&p, RET);
+    new_machine(&mc, 32, &p);
+    mc.m.flat = NULL;
+    mc.m.ops = &cb_ops;
+    mc.m.opaque = mc.mem;
+    cb_loads = cb_stores = 0;
+    f = machine_run(&mc);
+    good = !f;
+    for (i = 0; i < 32; i++) {
+        good &= rd32(&mc, OUT + 4 * i) == i + 3 &&
+                rd32(&mc, OUT + 0x200 + 4 * i) == i &&
+                rd32(&mc, T_LOCAL + 256 * i + 252) == SIMT_LOCAL_BASE + 256;
+    }
+    ok(good && cb_loads >= 32 * 2 + p.n && cb_stores == 32 * 5,
+       "global, local and code go through the callbacks without flat");
+
+    p.n = 0;
+    prologue(&p);
+    emit(&p, LUI(8, 0x00800000));
+    emit(&p, ADD(8, 8, 6));
+    emit(&p, LW(9, 8, 0));
+    emit(&p, RET);
+    machine_free(&mc);
+    new_machine(&mc, 32, &p);
+    mc.m.flat_size = 0x2000;            /* code only in the flat window */
+    mc.m.ops = &cb_ops;
+    mc.m.opaque = mc.mem;
+    f = machine_run(&mc);
+    ok(f == SIMT_FAULT_PAGE && mc.r.fault_addr == 0x00800000 &&
+       mc.r.fault_pc == T_CODE + 20, "a callback's page fault is recorded");
+    machine_free(&mc);
+}
+
+/* Drive a block by hand: small budgets, and a copy of its state. */
+static void test_stepping(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    SimtCode code;
+    SimtBlock b, b2;
+    SimtBlockDesc d = { .local_addr = T_LOCAL };
+    SimtWarp *w = calloc(4, sizeof(*w)), *w2 = calloc(4, sizeof(*w2));
+    uint8_t shared[4096], shared2[4096];
+    uint32_t ref[128];
+    unsigned i, top, calls = 0;
+    uint64_t n;
+    bool good = true, copy_ok = true;
+
+    /* out[t] = sum over k < 20 + t % 7 of k * t, with a barrier per 8 */
+    prologue(&p);
+    emit(&p, ADDI(8, 0, 0));
+    emit(&p, ADDI(9, 0, 7));
+    emit(&p, REMU(9, 5, 9));
+    emit(&p, ADDI(9, 9, 20));
+    emit(&p, ADDI(11, 0, 0));
+    top = emit(&p, MUL(12, 8, 5));
+    emit(&p, ADD(11, 11, 12));
+    emit(&p, ADDI(8, 8, 1));
+    emit(&p, BLTU(8, 9, rel(p.n, top)));
+    emit(&p, BARRIER);
+    emit(&p, SW(11, 7, 0));
+    emit(&p, RET);
+    new_machine(&mc, 128, &p);
+    for (i = 0; i < 128; i++) {
+        unsigned k;
+
+        ref[i] = 0;
+        for (k = 0; k < 20 + i % 7; k++) {
+            ref[i] += k * i;
+        }
+    }
+    simt_code_init(&code, mc.l.code_base, mc.l.code_size);
+    simt_block_init(&b, &mc.l, &d, &code, &mc.m, w, shared);
+    ok(simt_warp_run(&b, 0, 5) == 5 && b.st.warp_insns == 5,
+       "simt_warp_run stops after its budget");
+    while (b.st.status == SIMT_RUNNING && calls < 100000u) {
+        n = b.st.warp_insns;
+        simt_block_run(&b, 7);
+        good &= b.st.warp_insns - n <= 7;
+        calls++;
+        if (calls == 50) {
+            /* migrate: copy the architectural state to a new block */
+            simt_block_init(&b2, &mc.l, &d, &code, &mc.m, w2, shared2);
+            b2.st = b.st;
+            memcpy(w2, w, 4 * sizeof(*w));
+            memcpy(shared2, shared, sizeof(shared));
+            copy_ok = b2.st.status == SIMT_RUNNING;
+            b = b2;
+        }
+    }
+    ok(good && b.st.status == SIMT_DONE && calls > 50,
+       "simt_block_run honours budgets of 7 (%u calls)", calls);
+    for (i = 0; i < 128; i++) {
+        copy_ok &= rd32(&mc, OUT + 4 * i) == ref[i];
+    }
+    ok(copy_ok, "a block continued from a copy of its state is exact");
+    ok(simt_block_run(&b, 100) == SIMT_DONE && simt_warp_run(&b, 0, 9) == 0,
+       "a finished block does nothing");
+    simt_code_destroy(&code);
+    machine_free(&mc);
+    free(w);
+    free(w2);
+}
+
+static void test_launch_check(void)
+{
+    SimtLaunch l = {
+        .block_dim = { 32, 32, 1 }, .grid_dim = { 1, 1, 1 },
+        .local_size = 16,
+    };
+
+    ok(simt_launch_check(&l) == NULL, "1024 threads per block is fine");
+    l.block_dim[2] = 2;
+    ok(simt_launch_check(&l) != NULL, "2048 threads per block is not");
+    l.block_dim[2] = 1;
+    l.local_size = 20;
+    ok(simt_launch_check(&l) != NULL, "local size must be 16-aligned");
+    l.local_size = 16;
+    l.grid_dim[1] = 0;
+    ok(simt_launch_check(&l) != NULL, "zero grid dimension");
+    l.grid_dim[1] = 1;
+    l.shared_size = SIMT_SHARED_WINDOW + 1;
+    ok(simt_launch_check(&l) != NULL, "shared memory beyond its window");
+}
+
+int main(void)
+{
+    test_context_csrs();
+    test_divergence();
+    test_divergence_cost();
+    test_early_exit();
+    test_barrier_exchange();
+    test_barrier_loop_divergent();
+    test_barrier_deadlock();
+    test_vote_shuffle();
+    test_contention();
+    test_local();
+    test_faults();
+    test_callbacks();
+    test_stepping();
+    test_launch_check();
+    return done_testing();
+}
