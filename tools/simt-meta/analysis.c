@@ -39,6 +39,12 @@ enum cf {
 #define ORIGIN_EXPORTED (SIMT_ORIGIN_ARGS | SIMT_ORIGIN_IMAGE | \
                          SIMT_ORIGIN_UNKNOWN)
 
+enum sp_state {
+    SP_UNSEEN,                  /* not reached from the function entry */
+    SP_KNOWN,
+    SP_VARIES,                  /* paths disagree: no slot tracking */
+};
+
 struct node {
     struct rv_insn d;
     int32_t func;               /* function index, -1 for padding */
@@ -49,6 +55,8 @@ struct node {
     uint32_t rs1_val;
     uint32_t rs2_val;
     uint32_t target;            /* insn index of branch/jump/call target */
+    uint8_t sp_state;           /* enum sp_state, before this insn */
+    int32_t sp_off;             /* sp - sp at function entry, if known */
     /* idempotence facts, filled after the provenance fixpoint */
     uint16_t global_load;       /* origins of a global load address */
     uint16_t global_store;      /* origins of a global store address */
@@ -493,6 +501,29 @@ static void compute_liveness(struct ctx *c, uint64_t *live)
     }
 }
 
+/*
+ * The launch sets only a0..a7: a kernel reading fa0..fa7 first was
+ * declared with float parameters, which would be garbage.
+ */
+static int check_kernel_entries(struct ctx *c, const uint64_t *live)
+{
+    const struct sm_program *p = c->p;
+    uint32_t f;
+
+    for (f = 0; f < p->nfuncs; f++) {
+        uint32_t i = (p->funcs[f].start - p->base) / 4;
+        uint64_t fargs = (live[i] >> (32 + 10)) & 0xff;
+
+        if (p->funcs[f].kernel && fargs) {
+            return fail_at(c, i, "kernel %s reads fa%u on entry: kernel "
+                           "parameters are the integer registers a0..a7; "
+                           "pass a float as its bits (argFloat in simt.h)",
+                           p->funcs[f].name, __builtin_ctzll(fargs));
+        }
+    }
+    return 0;
+}
+
 static uint16_t origin_of_address(uint32_t v)
 {
     if (v >= SIMT_SHARED_BASE && v - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW) {
@@ -531,6 +562,113 @@ static uint16_t origins_of(const uint16_t *regs, uint64_t mask)
     return o;
 }
 
+/* sp's value at @s, reached from instruction @i whose sp leaves as @off. */
+static void merge_sp(struct node *s, enum sp_state state, int32_t off,
+                     bool *changed)
+{
+    if (s->sp_state == SP_VARIES ||
+        (s->sp_state == SP_KNOWN && state == SP_KNOWN && s->sp_off == off)) {
+        return;
+    }
+    s->sp_state = s->sp_state == SP_UNSEEN ? state : SP_VARIES;
+    s->sp_off = off;
+    *changed = true;
+}
+
+/*
+ * sp relative to the function's entry before each instruction, following
+ * the constant adjustments compute_frames() accepted; a call returns with
+ * sp unchanged.  A kernel has no caller frame and no stack arguments, so
+ * an access at or above its entry sp is refused.
+ */
+static int compute_sp_offsets(struct ctx *c)
+{
+    const struct sm_program *p = c->p;
+    bool changed = true;
+    uint32_t i, f;
+
+    for (f = 0; f < p->nfuncs; f++) {
+        struct node *entry = &c->n[(p->funcs[f].start - p->base) / 4];
+
+        entry->sp_state = SP_KNOWN;
+        entry->sp_off = 0;
+    }
+    while (changed) {
+        changed = false;
+        for (i = 0; i < p->ninsns; i++) {
+            struct node *n = &c->n[i];
+            const struct rv_insn *d = &n->d;
+            enum sp_state state = n->sp_state;
+            int32_t off = n->sp_off;
+
+            if (n->func < 0 || state == SP_UNSEEN) {
+                continue;
+            }
+            if (d->def & RV_X(RV_REG_SP)) {
+                off += d->op == RV_OP_ADDI ? d->imm :
+                       d->op == RV_OP_ADD ? (int32_t)n->rs2_val :
+                                            -(int32_t)n->rs2_val;
+            }
+            switch (n->cf) {
+            case CF_FALL:
+            case CF_CALL:
+                merge_sp(&c->n[i + 1], state, off, &changed);
+                break;
+            case CF_BRANCH:
+                merge_sp(&c->n[i + 1], state, off, &changed);
+                merge_sp(&c->n[n->target], state, off, &changed);
+                break;
+            case CF_JUMP:
+                merge_sp(&c->n[n->target], state, off, &changed);
+                break;
+            default:
+                break;
+            }
+        }
+    }
+    for (i = 0; i < p->ninsns; i++) {
+        const struct node *n = &c->n[i];
+
+        if (n->func >= 0 && p->funcs[n->func].kernel &&
+            n->d.mem != RV_MEM_NONE && n->d.rs1 == RV_REG_SP &&
+            n->sp_state == SP_KNOWN && n->sp_off + n->d.imm >= 0) {
+            return fail_at(c, i, "kernel %s accesses the stack above its "
+                           "entry sp: kernels take at most %u argument "
+                           "words, in a0..a7", p->funcs[n->func].name,
+                           SIMT_ARG_REGS);
+        }
+    }
+    return 0;
+}
+
+/*
+ * The words of the function's own frame that stack access @n touches, as
+ * [*lo, *hi] counted up from the frame's lowest possible word; false if
+ * it is not an sp-relative access within the frame.
+ */
+static bool frame_words(const struct ctx *c, const struct node *n,
+                        uint32_t *lo, uint32_t *hi)
+{
+    int64_t frame = c->frame[n->func];
+    int64_t at = (int64_t)n->sp_off + n->d.imm;
+
+    if (n->d.rs1 != RV_REG_SP || n->sp_state != SP_KNOWN ||
+        at < -frame || at + n->d.size > 0) {
+        return false;
+    }
+    *lo = (uint32_t)((at + frame) / 4);
+    *hi = (uint32_t)((at + frame + n->d.size - 1) / 4);
+    return true;
+}
+
+static void merge_origin(uint16_t *dst, uint16_t o, bool *changed)
+{
+    if ((*dst | o) != *dst) {
+        *dst |= o;
+        *changed = true;
+    }
+}
+
 /*
  * Forward pointer provenance: which kernel arguments, constants or
  * unknown values the pointer in each register (integer or fp, since bits
@@ -538,28 +676,37 @@ static uint16_t origins_of(const uint16_t *regs, uint64_t mask)
  * through copies, addition and subtraction of offsets and bit masking;
  * products, shifts, divisions and comparisons are offsets, not pointers.
  * So an index computed from an integer argument does not make that
- * argument look like a buffer.  A value loaded from memory is unknown,
- * except from the thread's own stack, which only holds what the thread
- * stored there: one summary of everything stored to the stack stands for
- * those loads.  An address based on nothing at all counts as unknown.
+ * argument look like a buffer.  An address based on nothing at all
+ * counts as unknown.
+ *
+ * A value loaded from global memory is unknown.  The thread's stack only
+ * holds what the thread stored there: a load from a word of a function's
+ * own frame at a known sp offset sees what that function stored to that
+ * word plus everything stored to the stack some other way ("escaped");
+ * any other stack load sees everything ever stored to the stack.
  */
 static int compute_provenance(struct ctx *c)
 {
     const struct sm_program *p = c->p;
     uint16_t (*in)[64];
+    uint16_t **slots;
     bool *reached;
-    uint16_t stack = 0;
+    uint16_t stack = 0, escaped = 0;
     bool changed = true;
     uint32_t i, k, f;
+    int ret = -1;
 
     in = calloc(p->ninsns ? p->ninsns : 1, sizeof(*in));
     reached = calloc(p->ninsns ? p->ninsns : 1, sizeof(*reached));
-    if (!in || !reached) {
-        free(in);
-        free(reached);
-        return fail_oom(c);
+    slots = calloc(p->nfuncs ? p->nfuncs : 1, sizeof(*slots));
+    if (!in || !reached || !slots) {
+        goto out;
     }
     for (f = 0; f < p->nfuncs; f++) {
+        slots[f] = calloc(c->frame[f] / 4 + 1, sizeof(**slots));
+        if (!slots[f]) {
+            goto out;
+        }
         if (p->funcs[f].kernel) {
             i = (p->funcs[f].start - p->base) / 4;
             for (k = 0; k < SIMT_ARG_REGS; k++) {
@@ -576,9 +723,9 @@ static int compute_provenance(struct ctx *c)
             struct node *n = &c->n[i];
             const struct rv_insn *d = &n->d;
             uint16_t out[64], o = 0, addr = 0;
-            uint32_t succ[2], nsucc = 0;
+            uint32_t succ[2], nsucc = 0, lo, hi, w;
             const uint32_t *sites = succ;
-            bool to_stack;
+            bool to_stack, in_frame;
             unsigned r;
 
             if (n->func < 0 || !reached[i]) {
@@ -589,22 +736,34 @@ static int compute_provenance(struct ctx *c)
                 addr = address_origins(n, in[i][d->rs1]);
             }
             to_stack = !global_part(addr) && (addr & ORIGIN_LOCAL);
-            if (d->mem == RV_MEM_STORE && to_stack) {
-                /* the stored value: rs2 for sw, an fp register for fsw */
+            in_frame = to_stack && frame_words(c, n, &lo, &hi);
+            if (d->mem != RV_MEM_NONE && d->mem != RV_MEM_LOAD && to_stack) {
+                /* the stored value: rs2 for sw/amo, an fp reg for fsw */
                 uint64_t value = d->use & ~RV_X(d->rs1);
+                uint16_t v;
 
                 if (d->rs2 == d->rs1) {
                     value |= RV_X(d->rs2);
                 }
-                if ((stack | origins_of(in[i], value)) != stack) {
-                    stack |= origins_of(in[i], value);
-                    changed = true;
+                v = origins_of(in[i], value);
+                merge_origin(&stack, v, &changed);
+                if (in_frame && d->mem == RV_MEM_STORE) {
+                    for (w = lo; w <= hi; w++) {
+                        merge_origin(&slots[n->func][w], v, &changed);
+                    }
+                } else {
+                    merge_origin(&escaped, v, &changed);
                 }
             }
             if (d->op == RV_OP_LUI) {
                 o = origin_of_address(d->imm);
             } else if (d->op == RV_OP_AUIPC) {
                 o = origin_of_address(pc_of(c, i) + d->imm);
+            } else if (d->mem == RV_MEM_LOAD && in_frame) {
+                o = escaped;
+                for (w = lo; w <= hi; w++) {
+                    o |= slots[n->func][w];
+                }
             } else if (d->mem == RV_MEM_LOAD) {
                 o = to_stack ? stack : SIMT_ORIGIN_UNKNOWN;
             } else if (d->mem == RV_MEM_AMO) {
@@ -648,10 +807,7 @@ static int compute_provenance(struct ctx *c)
                     changed = true;
                 }
                 for (r = 0; r < 64; r++) {
-                    if ((in[s][r] | out[r]) != in[s][r]) {
-                        in[s][r] |= out[r];
-                        changed = true;
-                    }
+                    merge_origin(&in[s][r], out[r], &changed);
                 }
             }
         }
@@ -681,9 +837,15 @@ static int compute_provenance(struct ctx *c)
             break;
         }
     }
+    ret = 0;
+out:
+    for (f = 0; slots && f < p->nfuncs; f++) {
+        free(slots[f]);
+    }
+    free(slots);
     free(in);
     free(reached);
-    return 0;
+    return ret < 0 ? fail_oom(c) : 0;
 }
 
 /*
@@ -901,7 +1063,8 @@ int sm_analyze(const struct sm_program *prog, struct sm_result *res,
         goto out;
     }
     compute_liveness(&c, res->live);
-    if (compute_provenance(&c) < 0 || compute_frames(&c) < 0 ||
+    if (check_kernel_entries(&c, res->live) < 0 || compute_frames(&c) < 0 ||
+        compute_sp_offsets(&c) < 0 || compute_provenance(&c) < 0 ||
         describe_kernels(&c, res) < 0) {
         goto out;
     }

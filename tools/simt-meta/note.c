@@ -116,8 +116,9 @@ int sm_program_from_image(const struct simt_image *img,
         return -1;
     }
     if ((img->code_start & 3) || (img->code_end & 3)) {
-        return fail(err, errlen, "%s: code [0x%08x, 0x%08x) is not 4-byte "
-                    "aligned", elf->path, img->code_start, img->code_end);
+        return fail(err, errlen, "%s: code [0x%08x, 0x%08x) is not made of "
+                    "4-byte instructions (compressed instructions?)",
+                    elf->path, img->code_start, img->code_end);
     }
     prog->file = elf->path;
     prog->base = img->code_start;
@@ -148,10 +149,11 @@ int sm_program_from_image(const struct simt_image *img,
             return fail(err, errlen, "%s: function %s lies outside the code "
                         "section", elf->path, s->name);
         }
-        if (s->value & 3) {
+        if ((s->value | s->size) & 3) {
             sm_program_free(prog);
-            return fail(err, errlen, "%s: function %s is not 4-byte aligned "
-                        "(compressed code?)", elf->path, s->name);
+            return fail(err, errlen, "%s: function %s is not made of 4-byte "
+                        "instructions (compressed instructions?)",
+                        elf->path, s->name);
         }
         f = &prog->funcs[n++];
         f->name = s->name;

@@ -165,6 +165,7 @@ static const char *decode_amo(uint32_t x, struct rv_insn *d, unsigned rd,
         return "unknown atomic operation";
     }
     d->mem = RV_MEM_AMO;
+    d->size = 4;
     d->rd = rd;
     d->rs1 = rs1;
     d->rs2 = f5 == 0x02 ? 0 : rs2;
@@ -267,6 +268,7 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
             return "bad load encoding";
         }
         d->mem = RV_MEM_LOAD;
+        d->size = 1u << (f3 & 3);
         d->rd = rd;
         d->rs1 = rs1;
         d->imm = imm_i(x);
@@ -278,6 +280,7 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
             return "bad store encoding";
         }
         d->mem = RV_MEM_STORE;
+        d->size = 1u << f3;
         d->rs1 = rs1;
         d->rs2 = rs2;
         d->imm = imm_s(x);
@@ -339,6 +342,7 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
             return "only flw exists (single precision)";
         }
         d->mem = RV_MEM_LOAD;
+        d->size = 4;
         d->rs1 = rs1;
         d->imm = imm_i(x);
         d->use = xbit(rs1);
@@ -349,6 +353,7 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
             return "only fsw exists (single precision)";
         }
         d->mem = RV_MEM_STORE;
+        d->size = 4;
         d->rs1 = rs1;
         d->imm = imm_s(x);
         d->use = xbit(rs1) | RV_F(rs2);

@@ -53,6 +53,7 @@ struct rv_insn {
     uint8_t rd;         /* integer destination, or 0 */
     uint8_t rs1;        /* integer source (0 if none) */
     uint8_t rs2;
+    uint8_t size;       /* bytes accessed by a load, store or AMO */
     int32_t imm;        /* sign-extended immediate (branch/jump offset) */
     uint64_t use;       /* registers read */
     uint64_t def;       /* registers written (never x0) */

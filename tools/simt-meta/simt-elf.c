@@ -142,11 +142,16 @@ static int parse_segments(struct simt_elf *elf, uint32_t phoff,
         s->filesz = rd32(ph + 16);
         s->memsz = rd32(ph + 20);
         s->flags = rd32(ph + 24);
-        if (s->type == ELF_PT_LOAD &&
-            (!in_bounds(elf->size, s->offset, s->filesz) ||
-             s->filesz > s->memsz)) {
-            return fail(err, errlen, "%s: program header %u is out of bounds",
+        if (s->type != ELF_PT_LOAD) {
+            continue;
+        }
+        if (!in_bounds(elf->size, s->offset, s->filesz)) {
+            return fail(err, errlen, "%s: segment %u lies beyond end of file",
                         elf->path, i);
+        }
+        if (s->filesz > s->memsz) {
+            return fail(err, errlen, "%s: segment %u has more file than "
+                        "memory bytes", elf->path, i);
         }
     }
     return 0;

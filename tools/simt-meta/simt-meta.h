@@ -35,7 +35,7 @@ struct sm_program {
 
 struct sm_kernel {
     const char *name;
-    struct simt_meta_kernel m;  /* m.name is filled in by sm_note_build */
+    struct simt_meta_kernel m;  /* m.name unused: the note has the name */
 };
 
 struct sm_result {
