@@ -13,6 +13,8 @@
 #include "qemu/module.h"
 #include "qemu/units.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "qemu/timer.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
@@ -65,14 +67,82 @@ void simt_irq_raise(SimtState *s, unsigned int cls)
     simt_deliver(s, newly);
 }
 
+uint64_t simt_now_cycle(SimtState *s)
+{
+    int64_t ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->time_base_ns;
+
+    return muldiv64(ns, simt_cfg(s, SIMT_CFG_CLOCK_MHZ), 1000);
+}
+
+/* Virtual time at which device cycle @cycle begins (rounded up). */
+static int64_t simt_cycle_to_ns(SimtState *s, uint64_t cycle)
+{
+    uint32_t mhz = simt_cfg(s, SIMT_CFG_CLOCK_MHZ);
+
+    return s->time_base_ns + muldiv64(cycle, 1000, mhz) +
+           (muldiv64(cycle, 1000, mhz) * mhz < cycle * 1000);
+}
+
+/*
+ * One tick of the engine runs device cycles [slice_start, slice_start +
+ * SIMT_SLICE_CYCLES): queues fetch commands, the scheduler places blocks,
+ * the SMs run.  The timer then fires again at the end of the slice, as
+ * long as there is work.  Everything happens at slice boundaries of
+ * virtual time, so results and cycle counts are deterministic.
+ */
+static void simt_tick(void *opaque)
+{
+    SimtState *s = opaque;
+    uint64_t start = s->slice_start;
+    uint64_t end = start + SIMT_SLICE_CYCLES;
+    bool waiting;
+
+    waiting = simt_queues_process(s, start);
+    simt_sched_dispatch(s, start);
+    simt_sm_run_slice(s, start, end);
+    /* Queues whose kernels finished can go on at once. */
+    waiting |= simt_queues_process(s, end);
+    simt_sched_dispatch(s, end);
+
+    s->slice_start = end;
+    if (waiting || simt_queues_busy(s)) {
+        timer_mod(s->tick, simt_cycle_to_ns(s, end));
+    } else {
+        s->ticking = false;
+    }
+}
+
+void simt_kick(SimtState *s)
+{
+    uint64_t now;
+
+    if (s->ticking) {
+        return;
+    }
+    /* The engine was idle: start a slice at the current cycle. */
+    now = simt_now_cycle(s);
+    s->slice_start = now;
+    s->ticking = true;
+    timer_mod(s->tick, simt_cycle_to_ns(s, now));
+}
+
 /* Engine state back to power-on values; VRAM contents are kept. */
 static void simt_reset_state(SimtState *s, const char *why)
 {
     trace_simt_reset(why);
+    if (s->tick) {
+        timer_del(s->tick);
+    }
+    s->ticking = false;
+    simt_queues_reset(s);
     s->scratch = 0;
     s->irq_status = 0;
     s->irq_mask = 0;
     s->irq_count = 0;
+    s->cycle_hi_latch = 0;
+    s->blocks_done = 0;
+    s->launch_seq = 0;
+    s->time_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     simt_update_intx(s);
 }
 
@@ -96,6 +166,15 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
     if (!simt_reg_access_ok(addr, size, false)) {
         return 0;
     }
+    if (addr >= SIMT_QUEUE_BASE &&
+        addr < SIMT_QUEUE_REG(simt_cfg(s, SIMT_CFG_QUEUES), 0)) {
+        hwaddr off = addr - SIMT_QUEUE_BASE;
+
+        val = simt_queue_reg_read(s, off / SIMT_QUEUE_STRIDE,
+                                  off % SIMT_QUEUE_STRIDE);
+        trace_simt_reg_read(addr, val);
+        return val;
+    }
     switch (addr) {
     case SIMT_REG_ID:
         val = SIMT_ID_MAGIC;
@@ -104,10 +183,10 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         val = SIMT_VERSION_VALUE;
         break;
     case SIMT_REG_CAPS:
-        val = SIMT_CAP_MSIX;
+        val = SIMT_CAP_MSIX | SIMT_CAP_QUEUES;
         break;
     case SIMT_REG_SM_COUNT:
-        val = s->sm_count;
+        val = simt_cfg(s, SIMT_CFG_SM_COUNT);
         break;
     case SIMT_REG_VRAM_SIZE_LO:
         val = (uint32_t)s->vram_size;
@@ -126,6 +205,55 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         break;
     case SIMT_REG_IRQ_COUNT:
         val = s->irq_count;
+        break;
+    case SIMT_REG_CYCLE_LO: {
+        uint64_t now = simt_now_cycle(s);
+
+        s->cycle_hi_latch = now >> 32;
+        val = now;
+        break;
+    }
+    case SIMT_REG_CYCLE_HI:
+        val = s->cycle_hi_latch;
+        break;
+    case SIMT_REG_CLOCK_MHZ:
+        val = simt_cfg(s, SIMT_CFG_CLOCK_MHZ);
+        break;
+    case SIMT_REG_PRESET:
+        val = s->preset;
+        break;
+    case SIMT_REG_SM_THREADS:
+        val = simt_cfg(s, SIMT_CFG_SM_THREADS);
+        break;
+    case SIMT_REG_SM_WARPS:
+        val = simt_cfg(s, SIMT_CFG_SM_WARPS);
+        break;
+    case SIMT_REG_SM_BLOCKS:
+        val = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
+        break;
+    case SIMT_REG_SM_REGS:
+        val = simt_cfg(s, SIMT_CFG_SM_REGS);
+        break;
+    case SIMT_REG_SM_SHARED:
+        val = simt_cfg(s, SIMT_CFG_SM_SHARED);
+        break;
+    case SIMT_REG_KERNEL_SLOTS:
+        val = simt_cfg(s, SIMT_CFG_KERNEL_SLOTS);
+        break;
+    case SIMT_REG_QUEUE_COUNT:
+        val = simt_cfg(s, SIMT_CFG_QUEUES);
+        break;
+    case SIMT_REG_MEM_BW:
+        val = simt_cfg(s, SIMT_CFG_MEM_BW);
+        break;
+    case SIMT_REG_BLOCKS_RESIDENT:
+        val = 0;
+        for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+            val += simt_cfg(s, SIMT_CFG_SM_BLOCKS) - s->sms[i].free_blocks;
+        }
+        break;
+    case SIMT_REG_BLOCKS_DONE:
+        val = s->blocks_done;
         break;
     case SIMT_REG_RESET:
     case SIMT_REG_IRQ_RAISE:
@@ -152,6 +280,14 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         return;
     }
     trace_simt_reg_write(addr, val);
+    if (addr >= SIMT_QUEUE_BASE &&
+        addr < SIMT_QUEUE_REG(simt_cfg(s, SIMT_CFG_QUEUES), 0)) {
+        hwaddr off = addr - SIMT_QUEUE_BASE;
+
+        simt_queue_reg_write(s, off / SIMT_QUEUE_STRIDE,
+                             off % SIMT_QUEUE_STRIDE, val);
+        return;
+    }
     switch (addr) {
     case SIMT_REG_SCRATCH:
         s->scratch = val;
@@ -193,6 +329,7 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     case SIMT_REG_VRAM_SIZE_LO:
     case SIMT_REG_VRAM_SIZE_HI:
     case SIMT_REG_IRQ_COUNT:
+    case SIMT_REG_CYCLE_LO ... SIMT_REG_BLOCKS_DONE:
         qemu_log_mask(LOG_GUEST_ERROR,
                       "simt: write 0x%x to read-only register 0x%"
                       HWADDR_PRIx " ignored\n", val, addr);
@@ -222,12 +359,33 @@ static const MemoryRegionOps simt_reg_ops = {
     },
 };
 
+/* The preset, with the user's overrides, checked against the limits. */
 static bool simt_check_properties(SimtState *s, Error **errp)
 {
-    if (s->sm_count < 1 || s->sm_count > SIMT_MAX_SM_COUNT) {
-        error_setg(errp, "simt: sm-count must be between 1 and %u, not %u",
-                   SIMT_MAX_SM_COUNT, s->sm_count);
+    const char *name = s->preset_name ? s->preset_name : "default";
+
+    s->preset = simt_preset_lookup(name);
+    if (s->preset < 0) {
+        error_setg(errp, "simt: unknown preset '%s'", name);
+        error_append_hint(errp, "Presets:");
+        for (int i = 0; i < SIMT_PRESET_NR; i++) {
+            error_append_hint(errp, " %s", simt_preset_name(i));
+        }
+        error_append_hint(errp, "\n");
         return false;
+    }
+    simt_preset_config(s->preset, &s->cfg);
+    for (int f = 0; f < SIMT_CFG_NR; f++) {
+        const SimtConfigFieldInfo *info = &simt_config_fields[f];
+
+        if (s->cfg_overridden & BIT(f)) {
+            s->cfg.field[f] = s->cfg_override[f];
+        }
+        if (s->cfg.field[f] < info->min || s->cfg.field[f] > info->max) {
+            error_setg(errp, "simt: %s must be between %u and %u, not %u",
+                       info->name, info->min, info->max, s->cfg.field[f]);
+            return false;
+        }
     }
     if (s->vram_size < SIMT_MIN_VRAM_SIZE ||
         s->vram_size > SIMT_MAX_VRAM_SIZE ||
@@ -262,6 +420,10 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
                      PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64 |
                      PCI_BASE_ADDRESS_MEM_PREFETCH, &s->vram);
+    /* Kernels see VRAM at address 0, below the shared memory window. */
+    s->mem.flat = memory_region_get_ram_ptr(&s->vram);
+    s->mem.flat_base = 0;
+    s->mem.flat_size = MIN(s->vram_size, SIMT_SHARED_BASE);
 
     if (pcie_endpoint_cap_init(pdev, 0) < 0) {
         error_setg(errp, "simt: cannot add the PCIe capability");
@@ -274,6 +436,10 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
     for (unsigned int v = 0; v < SIMT_IRQ_NR; v++) {
         msix_vector_use(pdev, v);
     }
+
+    s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, simt_tick, s);
+    simt_sched_init(s);
+    simt_reset_state(s, "realize");
 }
 
 static void simt_exit(PCIDevice *pdev)
@@ -283,6 +449,9 @@ static void simt_exit(PCIDevice *pdev)
     msix_unuse_all_vectors(pdev);
     msix_uninit_exclusive_bar(pdev);
     simt_reset_state(s, "unplug");
+    simt_sched_free(s);
+    timer_free(s->tick);
+    s->tick = NULL;
 }
 
 static void simt_reset_hold(Object *obj, ResetType type)
@@ -290,10 +459,45 @@ static void simt_reset_hold(Object *obj, ResetType type)
     simt_reset_state(SIMT(obj), "bus");
 }
 
+/*
+ * Blocks resident on SMs are not migrated yet: refuse rather than lose
+ * them.  An idle device (queues idle, waiting or stopped) migrates.
+ */
+static int simt_pre_save(void *opaque)
+{
+    SimtState *s = opaque;
+
+    if (simt_sm_any_resident(s)) {
+        error_report("simt: cannot migrate while kernels are running");
+        return -EBUSY;
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_simt_queue = {
+    .name = "simt/queue",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(base, SimtQueue),
+        VMSTATE_UINT32(size, SimtQueue),
+        VMSTATE_UINT32(head, SimtQueue),
+        VMSTATE_UINT32(tail, SimtQueue),
+        VMSTATE_UINT32(priority, SimtQueue),
+        VMSTATE_UINT32(control, SimtQueue),
+        VMSTATE_UINT32(state, SimtQueue),
+        VMSTATE_UINT32(error, SimtQueue),
+        VMSTATE_UINT32(error_cmd, SimtQueue),
+        VMSTATE_UINT32(completed, SimtQueue),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 static const VMStateDescription vmstate_simt = {
     .name = "simt",
     .version_id = 1,
     .minimum_version_id = 1,
+    .pre_save = simt_pre_save,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, SimtState),
         VMSTATE_MSIX(parent_obj, SimtState),
@@ -301,14 +505,80 @@ static const VMStateDescription vmstate_simt = {
         VMSTATE_UINT32(irq_status, SimtState),
         VMSTATE_UINT32(irq_mask, SimtState),
         VMSTATE_UINT32(irq_count, SimtState),
+        VMSTATE_UINT32(cycle_hi_latch, SimtState),
+        VMSTATE_INT64(time_base_ns, SimtState),
+        VMSTATE_UINT64(slice_start, SimtState),
+        VMSTATE_BOOL(ticking, SimtState),
+        VMSTATE_UINT64(launch_seq, SimtState),
+        VMSTATE_UINT64(blocks_done, SimtState),
+        VMSTATE_STRUCT_ARRAY(queues, SimtState, SIMT_MAX_QUEUES, 1,
+                             vmstate_simt_queue, SimtQueue),
+        VMSTATE_TIMER_PTR(tick, SimtState),
         VMSTATE_END_OF_LIST()
     },
 };
 
 static const Property simt_properties[] = {
-    DEFINE_PROP_UINT32("sm-count", SimtState, sm_count, 4),
+    DEFINE_PROP_STRING("preset", SimtState, preset_name),
     DEFINE_PROP_SIZE("vram-size", SimtState, vram_size, 256 * MiB),
 };
+
+/*
+ * The machine fields are properties of their own so that a user can
+ * override any one of a preset's values; reading one before realize
+ * gives the override or the default preset's value.
+ */
+static void simt_get_cfg_field(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
+{
+    SimtState *s = SIMT(obj);
+    int f = (intptr_t)opaque;
+    SimtConfig def;
+    uint32_t val;
+
+    if (DEVICE(obj)->realized) {
+        val = s->cfg.field[f];
+    } else if (s->cfg_overridden & BIT(f)) {
+        val = s->cfg_override[f];
+    } else {
+        simt_preset_config(SIMT_PRESET_DEFAULT, &def);
+        val = def.field[f];
+    }
+    visit_type_uint32(v, name, &val, errp);
+}
+
+static void simt_set_cfg_field(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
+{
+    SimtState *s = SIMT(obj);
+    int f = (intptr_t)opaque;
+    uint32_t val;
+
+    if (DEVICE(obj)->realized) {
+        error_setg(errp, "simt: %s cannot change after realize", name);
+        return;
+    }
+    if (!visit_type_uint32(v, name, &val, errp)) {
+        return;
+    }
+    s->cfg_override[f] = val;
+    s->cfg_overridden |= BIT(f);
+}
+
+static void simt_class_add_cfg_props(ObjectClass *klass)
+{
+    for (intptr_t f = 0; f < SIMT_CFG_NR; f++) {
+        const SimtConfigFieldInfo *info = &simt_config_fields[f];
+        g_autofree char *desc =
+            g_strdup_printf("%s (%u..%u; default: the preset's)",
+                            info->description, info->min, info->max);
+
+        object_class_property_add(klass, info->name, "uint32",
+                                  simt_get_cfg_field, simt_set_cfg_field,
+                                  NULL, (void *)f);
+        object_class_property_set_description(klass, info->name, desc);
+    }
+}
 
 static void simt_class_init(ObjectClass *klass, void *data)
 {
@@ -326,6 +596,12 @@ static void simt_class_init(ObjectClass *klass, void *data)
     dc->desc = "SIMT accelerator (preemptible GPU model)";
     dc->vmsd = &vmstate_simt;
     device_class_set_props(dc, simt_properties);
+    object_class_property_set_description(klass, "preset",
+        "machine modelled: default, gtx480, pascal-5, volta-80, turing-68 "
+        "or ampere-82");
+    object_class_property_set_description(klass, "vram-size",
+        "device memory bytes, a power of two from 1 MiB to 4 GiB");
+    simt_class_add_cfg_props(klass);
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
 }
 

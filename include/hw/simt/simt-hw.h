@@ -47,6 +47,20 @@
 #define SIMT_REG_IRQ_MASK           0x0024  /* RW: 1 = class enabled */
 #define SIMT_REG_IRQ_RAISE          0x0028  /* WO: SIMT_IRQ_TEST only */
 #define SIMT_REG_IRQ_COUNT          0x002c  /* RO: interrupts delivered */
+#define SIMT_REG_CYCLE_LO           0x0030  /* RO: device cycle counter */
+#define SIMT_REG_CYCLE_HI           0x0034  /* RO: latched by CYCLE_LO read */
+#define SIMT_REG_CLOCK_MHZ          0x0038  /* RO: device clock */
+#define SIMT_REG_PRESET             0x003c  /* RO: enum simt_preset */
+#define SIMT_REG_SM_THREADS         0x0040  /* RO: per-SM limits ... */
+#define SIMT_REG_SM_WARPS           0x0044
+#define SIMT_REG_SM_BLOCKS          0x0048
+#define SIMT_REG_SM_REGS            0x004c
+#define SIMT_REG_SM_SHARED          0x0050  /* RO: shared bytes per SM */
+#define SIMT_REG_KERNEL_SLOTS       0x0054  /* RO: kernels per SM at once */
+#define SIMT_REG_QUEUE_COUNT        0x0058  /* RO: hardware queues */
+#define SIMT_REG_MEM_BW             0x005c  /* RO: VRAM bytes per cycle */
+#define SIMT_REG_BLOCKS_RESIDENT    0x0060  /* RO: blocks on SMs now */
+#define SIMT_REG_BLOCKS_DONE        0x0064  /* RO: blocks retired */
 
 /*
  * Writing any other value to SIMT_REG_RESET is ignored, so that a stray
@@ -56,6 +70,7 @@
 
 /* Capability bits in SIMT_REG_CAPS */
 #define SIMT_CAP_MSIX               (1u << 0)
+#define SIMT_CAP_QUEUES             (1u << 1)  /* queues and launches */
 
 /*
  * Interrupt classes.  Bit N of SIMT_REG_IRQ_STATUS / SIMT_REG_IRQ_MASK is
@@ -72,5 +87,149 @@ enum simt_irq_class {
 };
 #define SIMT_IRQ_BIT(cls)           (1u << (cls))
 #define SIMT_IRQ_ALL                ((1u << SIMT_IRQ_NR) - 1)
+
+/*
+ * Device presets: named machine configurations (see docs/specs/simt.rst).
+ */
+enum simt_preset {
+    SIMT_PRESET_DEFAULT   = 0,  /* small teaching configuration */
+    SIMT_PRESET_GTX480    = 1,  /* Fermi, seeds 000 and 004 */
+    SIMT_PRESET_PASCAL5   = 2,  /* seed 001 */
+    SIMT_PRESET_VOLTA80   = 3,
+    SIMT_PRESET_TURING68  = 4,
+    SIMT_PRESET_AMPERE82  = 5,
+    SIMT_PRESET_NR,
+};
+
+/*
+ * Hardware queues.  Queue q's registers are at SIMT_QUEUE_BASE + q *
+ * SIMT_QUEUE_STRIDE.  A queue is a ring of SIMT_CMD_SIZE-byte commands in
+ * guest memory; the driver writes commands, then the index one past the
+ * last into TAIL (the doorbell).  The device executes a queue's commands
+ * in order, each after the previous one completed, and advances HEAD.
+ * Queues run concurrently and share the SMs; PRIORITY orders dispatch.
+ */
+#define SIMT_MAX_QUEUES             16
+#define SIMT_QUEUE_BASE             0x1000
+#define SIMT_QUEUE_STRIDE           0x40
+#define SIMT_QUEUE_REG(q, r)        (SIMT_QUEUE_BASE + (q) * SIMT_QUEUE_STRIDE + (r))
+
+#define SIMT_QREG_BASE_LO           0x00    /* RW: ring address, aligned */
+#define SIMT_QREG_BASE_HI           0x04    /*     to SIMT_CMD_SIZE */
+#define SIMT_QREG_SIZE              0x08    /* RW: entries, power of two */
+#define SIMT_QREG_HEAD              0x0c    /* RO: next command to run */
+#define SIMT_QREG_TAIL              0x10    /* RW: doorbell */
+#define SIMT_QREG_PRIORITY          0x14    /* RW: 0..SIMT_MAX_PRIORITY */
+#define SIMT_QREG_CONTROL           0x18    /* RW: SIMT_QCTL_* */
+#define SIMT_QREG_STATUS            0x1c    /* RO: state | error << 8 */
+#define SIMT_QREG_ERROR_CMD         0x20    /* RO: index of failed command */
+#define SIMT_QREG_COMPLETED         0x24    /* RO: commands completed */
+
+#define SIMT_MIN_QUEUE_SIZE         2
+#define SIMT_MAX_QUEUE_SIZE         4096
+#define SIMT_MAX_PRIORITY           3       /* higher runs first */
+
+/*
+ * CONTROL: ENABLE starts fetching (BASE and SIZE are latched then and
+ * cannot change while enabled).  Writing RESET with ENABLE clear sets
+ * HEAD = TAIL = 0 and clears an error; a queue in error stays stopped
+ * until then.
+ */
+#define SIMT_QCTL_ENABLE            (1u << 0)
+#define SIMT_QCTL_RESET             (1u << 1)
+
+enum simt_queue_state {
+    SIMT_QSTATE_DISABLED = 0,
+    SIMT_QSTATE_IDLE     = 1,   /* HEAD == TAIL */
+    SIMT_QSTATE_BUSY     = 2,   /* running a command */
+    SIMT_QSTATE_WAITING  = 3,   /* WAIT command: semaphore not reached */
+    SIMT_QSTATE_ERROR    = 4,   /* stopped; see the error field */
+};
+#define SIMT_QSTATUS_STATE(st)      ((st) & 0xff)
+#define SIMT_QSTATUS_ERROR(st)      (((st) >> 8) & 0xff)
+
+/* Why a queue stopped (STATUS bits 15:8, completion record status). */
+enum simt_queue_error {
+    SIMT_QERR_NONE        = 0,
+    SIMT_QERR_BAD_OPCODE  = 1,  /* unknown command */
+    SIMT_QERR_BAD_COMMAND = 2,  /* reserved bits or fields out of range */
+    SIMT_QERR_BAD_LAUNCH  = 3,  /* a block cannot fit on any SM */
+    SIMT_QERR_DMA         = 4,  /* ring, record or semaphore unreachable */
+    SIMT_QERR_FAULT       = 5,  /* the kernel faulted (see the record) */
+    SIMT_QERR_BAD_RING    = 6,  /* BASE/SIZE invalid at enable */
+};
+
+/* Commands: SIMT_CMD_SIZE bytes, little-endian, opcode in the first word. */
+#define SIMT_CMD_SIZE               128
+
+enum simt_cmd_opcode {
+    SIMT_CMD_NOP    = 0,
+    SIMT_CMD_LAUNCH = 1,
+    SIMT_CMD_SIGNAL = 2,
+    SIMT_CMD_WAIT   = 3,
+};
+
+/* Command flags (second word). */
+#define SIMT_CMDF_IRQ               (1u << 0)   /* SIMT_IRQ_QUEUE when done */
+#define SIMT_CMDF_ALL               SIMT_CMDF_IRQ
+
+/*
+ * LAUNCH: run a grid.  Addresses are device (VRAM) addresses.  Local
+ * memory: the block in SM s's block slot k uses
+ *   local_base + (s * SM_BLOCKS + k) * threads_per_block * local_size,
+ * so the driver reserves SM_COUNT * SM_BLOCKS * that many bytes.  @regs
+ * (registers per thread, from the kernel's metadata note) counts against
+ * the SM's register file.  The completion record is written to guest
+ * memory at @record (0: none) when the last block retires.
+ */
+struct simt_cmd_launch {
+    uint32_t opcode;
+    uint32_t flags;
+    uint64_t record;
+    uint32_t code_addr;
+    uint32_t code_size;
+    uint32_t entry;
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t shared_size;       /* bytes per block */
+    uint32_t local_size;        /* bytes per thread, multiple of 16 */
+    uint32_t regs;              /* registers per thread, 1..64 */
+    uint32_t local_base;
+    uint32_t args[SIMT_ARG_REGS];
+    uint32_t reserved[7];       /* must be zero */
+};
+
+/* SIGNAL: once every earlier command is done, store @value at @addr. */
+struct simt_cmd_signal {
+    uint32_t opcode;
+    uint32_t flags;
+    uint64_t addr;              /* guest physical, 8-byte aligned */
+    uint64_t value;
+    uint32_t reserved[26];      /* must be zero */
+};
+
+/* WAIT: hold the queue until the 64-bit value at @addr >= @value. */
+struct simt_cmd_wait {
+    uint32_t opcode;
+    uint32_t flags;
+    uint64_t addr;              /* guest physical, 8-byte aligned */
+    uint64_t value;
+    uint32_t reserved[26];      /* must be zero */
+};
+
+/* The completion record of a LAUNCH, 64 bytes in guest memory. */
+struct simt_completion {
+    uint32_t status;            /* enum simt_queue_error */
+    uint32_t fault;             /* enum simt_fault */
+    uint32_t fault_pc;
+    uint32_t fault_addr;
+    uint64_t start_cycle;       /* first block dispatched */
+    uint64_t end_cycle;         /* last block retired */
+    uint64_t thread_insns;
+    uint64_t warp_insns;
+    uint32_t fault_block[3];
+    uint32_t blocks;            /* blocks retired */
+};
+
 
 #endif /* SIMT_HW_H */

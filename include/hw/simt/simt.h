@@ -8,33 +8,159 @@
 
 #include "hw/pci/pci_device.h"
 #include "qom/object.h"
+#include "hw/simt/simt-config.h"
+#include "hw/simt/simt-core.h"
 
 #define TYPE_SIMT "simt"
 OBJECT_DECLARE_SIMPLE_TYPE(SimtState, SIMT)
 
 /* Limits on the properties, checked at realize. */
-#define SIMT_MAX_SM_COUNT       256
 #define SIMT_MIN_VRAM_SIZE      (1 * MiB)
 #define SIMT_MAX_VRAM_SIZE      (4 * GiB)
+
+/* Device cycles the engine advances per timer tick (bounded host work). */
+#define SIMT_SLICE_CYCLES       1000
+/* Warp instructions one warp runs before the SM moves to the next warp. */
+#define SIMT_BURST_INSNS        64
+
+/* One launched grid; a queue runs at most one at a time. */
+typedef struct SimtKernel {
+    bool active;
+    uint32_t priority;
+    uint64_t seq;               /* arrival order, breaks priority ties */
+    SimtLaunch launch;
+    SimtCode code;
+    uint64_t record;            /* completion record address, 0: none */
+    uint32_t flags;
+    uint32_t threads;           /* per block */
+    uint32_t warps;             /* per block */
+    uint32_t regs;              /* per block */
+    uint32_t local_base;
+    uint32_t local_block_bytes;
+    uint32_t total_blocks;
+    uint32_t next_block;        /* linear index of the next to dispatch */
+    uint32_t resident;
+    uint32_t retired;
+    bool started;
+    uint64_t start_cycle;
+    uint64_t end_cycle;
+    uint64_t thread_insns;
+    uint64_t warp_insns;
+    SimtGridResult fault;       /* fault.fault != 0: the kernel faulted */
+} SimtKernel;
+
+/* A block slot of an SM. */
+typedef struct SimtSlot {
+    bool used;
+    uint32_t queue;             /* whose kernel the block belongs to */
+    SimtBlock block;
+    SimtWarp *warps;
+    uint8_t *shared;
+} SimtSlot;
+
+typedef struct SimtSM {
+    uint32_t id;
+    uint32_t free_threads;
+    uint32_t free_warps;
+    uint32_t free_blocks;
+    uint32_t free_regs;
+    uint32_t free_shared;
+    uint32_t kernels;           /* distinct kernels resident */
+    uint16_t blocks_of[SIMT_MAX_QUEUES];
+    SimtSlot *slots;            /* SM_BLOCKS entries */
+    uint64_t *port_cycle;       /* per issue port: time issued up to */
+    uint32_t next_slot;         /* round-robin cursor */
+    uint32_t next_warp;
+} SimtSM;
+
+typedef struct SimtQueue {
+    uint64_t base;
+    uint32_t size;
+    uint32_t head;
+    uint32_t tail;
+    uint32_t priority;
+    uint32_t control;
+    uint32_t state;             /* enum simt_queue_state */
+    uint32_t error;             /* enum simt_queue_error */
+    uint32_t error_cmd;
+    uint32_t completed;
+    SimtKernel kernel;
+} SimtQueue;
 
 struct SimtState {
     PCIDevice parent_obj;
 
     MemoryRegion regs;
     MemoryRegion vram;
+    QEMUTimer *tick;
 
     /* properties */
-    uint32_t sm_count;
+    char *preset_name;
+    uint32_t cfg_override[SIMT_CFG_NR];
+    uint32_t cfg_overridden;    /* bit per SimtConfigField */
     uint64_t vram_size;
+
+    /* configuration, fixed at realize */
+    int preset;
+    SimtConfig cfg;
+    uint32_t *sm_order;         /* tie-break order */
+    SimtMem mem;                /* what kernels' global accesses reach */
 
     /* registers */
     uint32_t scratch;
     uint32_t irq_status;
     uint32_t irq_mask;
     uint32_t irq_count;
+    uint32_t cycle_hi_latch;
+
+    /* the engine */
+    int64_t time_base_ns;       /* virtual time of device cycle 0 */
+    uint64_t slice_start;       /* first cycle the next tick runs */
+    bool ticking;
+    uint64_t launch_seq;
+    uint64_t blocks_done;
+    SimtQueue queues[SIMT_MAX_QUEUES];
+    SimtSM *sms;
 };
 
+static inline uint32_t simt_cfg(const SimtState *s, SimtConfigField f)
+{
+    return s->cfg.field[f];
+}
+
+/* simt-pci.c */
 /* Latch an interrupt of class @cls and deliver it if it is unmasked. */
 void simt_irq_raise(SimtState *s, unsigned int cls);
+/* The device cycle counter now. */
+uint64_t simt_now_cycle(SimtState *s);
+/* Make sure the engine's timer runs: there is work to do. */
+void simt_kick(SimtState *s);
+
+/* simt-queue.c: registers, command processor, kernel completion */
+uint32_t simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg);
+void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
+                          uint32_t val);
+/* Fetch and run commands of every ready queue; true if a queue waits. */
+bool simt_queues_process(SimtState *s, uint64_t cycle);
+/* A kernel's last block retired, or the kernel faulted. */
+void simt_kernel_finish(SimtState *s, unsigned q);
+void simt_queues_reset(SimtState *s);
+bool simt_queues_busy(SimtState *s);
+
+/* simt-sched.c: the block scheduler */
+void simt_sched_init(SimtState *s);
+void simt_sched_free(SimtState *s);
+/* Place blocks of ready kernels on SMs, most room first. */
+void simt_sched_dispatch(SimtState *s, uint64_t cycle);
+/* Blocks of one kernel an empty SM can hold (0: the kernel cannot run). */
+uint32_t simt_sched_fits_empty(SimtState *s, const SimtKernel *k);
+/* Take every block of queue @q's kernel off the SMs. */
+void simt_sched_evict_kernel(SimtState *s, unsigned q);
+void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot);
+
+/* simt-sm.c: running resident blocks under the timing model */
+/* Run every SM over device cycles [start, end). */
+void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end);
+bool simt_sm_any_resident(SimtState *s);
 
 #endif /* HW_SIMT_SIMT_H */

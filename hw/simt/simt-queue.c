@@ -1,0 +1,464 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: hardware queues and the command processor.
+ *
+ * Each queue is a ring of commands in guest memory, read and answered
+ * through the PCI DMA API.  A queue runs its commands in order; a LAUNCH
+ * holds the queue until the kernel's last block retires.  Anything wrong
+ * with a command, or a kernel fault, stops that queue alone with an error
+ * status and SIMT_IRQ_ERROR; the other queues go on.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "hw/pci/pci_device.h"
+#include "hw/simt/simt.h"
+#include "trace.h"
+
+static void queue_set_state(SimtState *s, unsigned q, uint32_t state)
+{
+    SimtQueue *qu = &s->queues[q];
+
+    if (qu->state != state) {
+        trace_simt_queue_state(q, qu->state, state);
+        qu->state = state;
+    }
+}
+
+static void queue_fail(SimtState *s, unsigned q, uint32_t error)
+{
+    SimtQueue *qu = &s->queues[q];
+
+    trace_simt_queue_error(q, error, qu->head);
+    qu->error = error;
+    qu->error_cmd = qu->head;
+    queue_set_state(s, q, SIMT_QSTATE_ERROR);
+    simt_irq_raise(s, SIMT_IRQ_ERROR);
+}
+
+static void queue_complete_cmd(SimtState *s, unsigned q, uint32_t flags)
+{
+    SimtQueue *qu = &s->queues[q];
+
+    qu->head = (qu->head + 1) & (qu->size - 1);
+    qu->completed++;
+    if (flags & SIMT_CMDF_IRQ) {
+        simt_irq_raise(s, SIMT_IRQ_QUEUE);
+    }
+    queue_set_state(s, q, qu->head == qu->tail ? SIMT_QSTATE_IDLE
+                                               : SIMT_QSTATE_BUSY);
+}
+
+static bool all_zero(const uint32_t *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (w[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool dma_read64(SimtState *s, uint64_t addr, uint64_t *val)
+{
+    uint64_t le;
+
+    if (pci_dma_read(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
+        return false;
+    }
+    *val = le64_to_cpu(le);
+    return true;
+}
+
+static bool dma_write64(SimtState *s, uint64_t addr, uint64_t val)
+{
+    uint64_t le = cpu_to_le64(val);
+
+    return pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) == MEMTX_OK;
+}
+
+/* Check a LAUNCH and build its kernel; a queue error code on failure. */
+static uint32_t launch_prepare(SimtState *s, unsigned q,
+                               const struct simt_cmd_launch *c)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+    SimtLaunch *l = &k->launch;
+    uint64_t flat_size = s->mem.flat_size;
+    uint64_t blocks, local_end;
+    const char *why;
+
+    if ((c->flags & ~SIMT_CMDF_ALL) ||
+        !all_zero(c->reserved, ARRAY_SIZE(c->reserved))) {
+        return SIMT_QERR_BAD_COMMAND;
+    }
+    memset(k, 0, sizeof(*k));
+    l->entry = c->entry;
+    l->code_base = c->code_addr;
+    l->code_size = c->code_size;
+    memcpy(l->block_dim, c->block, sizeof(l->block_dim));
+    memcpy(l->grid_dim, c->grid, sizeof(l->grid_dim));
+    l->shared_size = c->shared_size;
+    l->local_size = c->local_size;
+    memcpy(l->args, c->args, sizeof(l->args));
+
+    why = simt_launch_check(l);
+    if (why) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: bad launch: %s\n",
+                      q, why);
+        return SIMT_QERR_BAD_COMMAND;
+    }
+    blocks = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
+    if (c->regs < 1 || c->regs > 64 || blocks > UINT32_MAX ||
+        (uint64_t)c->code_addr + c->code_size > flat_size) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: launch with bad "
+                      "registers, grid or code range\n", q);
+        return SIMT_QERR_BAD_COMMAND;
+    }
+
+    k->threads = simt_launch_threads(l);
+    k->warps = simt_launch_warps(l);
+    k->regs = c->regs * k->threads;
+    k->local_base = c->local_base;
+    k->local_block_bytes = k->threads * l->local_size;
+    local_end = (uint64_t)c->local_base +
+        (uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) *
+        simt_cfg(s, SIMT_CFG_SM_BLOCKS) * k->local_block_bytes;
+    if (k->local_block_bytes && local_end > flat_size) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: local memory "
+                      "[0x%x, 0x%" PRIx64 ") is outside VRAM\n",
+                      q, c->local_base, local_end);
+        return SIMT_QERR_BAD_COMMAND;
+    }
+    if (!simt_sched_fits_empty(s, k)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: a block of %u "
+                      "threads, %u registers and %u shared bytes fits on "
+                      "no SM\n", q, k->threads, k->regs, l->shared_size);
+        return SIMT_QERR_BAD_LAUNCH;
+    }
+    if (simt_code_init(&k->code, l->code_base, l->code_size)) {
+        return SIMT_QERR_BAD_COMMAND;
+    }
+
+    k->total_blocks = blocks;
+    k->record = c->record;
+    k->flags = c->flags;
+    k->priority = s->queues[q].priority;
+    k->seq = s->launch_seq++;
+    k->active = true;
+    trace_simt_launch(q, l->grid_dim[0], l->grid_dim[1], l->grid_dim[2],
+                      k->threads, l->entry);
+    return SIMT_QERR_NONE;
+}
+
+static bool write_record(SimtState *s, const SimtKernel *k, uint32_t status)
+{
+    struct simt_completion r = {
+        .status = cpu_to_le32(status),
+        .fault = cpu_to_le32(k->fault.fault),
+        .fault_pc = cpu_to_le32(k->fault.fault_pc),
+        .fault_addr = cpu_to_le32(k->fault.fault_addr),
+        .start_cycle = cpu_to_le64(k->start_cycle),
+        .end_cycle = cpu_to_le64(k->end_cycle),
+        .thread_insns = cpu_to_le64(k->thread_insns),
+        .warp_insns = cpu_to_le64(k->warp_insns),
+        .blocks = cpu_to_le32(k->retired),
+    };
+
+    for (int i = 0; i < 3; i++) {
+        r.fault_block[i] = cpu_to_le32(k->fault.fault_block[i]);
+    }
+    if (!k->record) {
+        return true;
+    }
+    return pci_dma_write(PCI_DEVICE(s), k->record, &r, sizeof(r)) ==
+           MEMTX_OK;
+}
+
+void simt_kernel_finish(SimtState *s, unsigned q)
+{
+    SimtQueue *qu = &s->queues[q];
+    SimtKernel *k = &qu->kernel;
+    uint32_t status = k->fault.fault ? SIMT_QERR_FAULT : SIMT_QERR_NONE;
+
+    trace_simt_kernel_done(q, k->fault.fault, k->start_cycle, k->end_cycle,
+                           k->thread_insns);
+    k->active = false;
+    simt_code_destroy(&k->code);
+    if (!write_record(s, k, status)) {
+        queue_fail(s, q, SIMT_QERR_DMA);
+    } else if (status != SIMT_QERR_NONE) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: kernel fault %s "
+                      "at pc 0x%x addr 0x%x\n", q,
+                      simt_fault_name(k->fault.fault), k->fault.fault_pc,
+                      k->fault.fault_addr);
+        queue_fail(s, q, status);
+    } else {
+        queue_complete_cmd(s, q, k->flags);
+    }
+}
+
+/* Run one command at HEAD; false if the queue cannot go on for now. */
+static bool queue_run_cmd(SimtState *s, unsigned q)
+{
+    SimtQueue *qu = &s->queues[q];
+    union {
+        uint32_t w[SIMT_CMD_SIZE / 4];
+        struct simt_cmd_launch launch;
+        struct simt_cmd_signal signal;
+        struct simt_cmd_wait wait;
+    } cmd;
+    uint64_t addr = qu->base + (uint64_t)qu->head * SIMT_CMD_SIZE;
+    uint64_t sem;
+    uint32_t err;
+
+    if (pci_dma_read(PCI_DEVICE(s), addr, &cmd, sizeof(cmd)) != MEMTX_OK) {
+        queue_fail(s, q, SIMT_QERR_DMA);
+        return false;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(cmd.w); i++) {
+        cmd.w[i] = le32_to_cpu(cmd.w[i]);
+    }
+    trace_simt_cmd(q, qu->head, cmd.w[0]);
+
+    switch (cmd.w[0]) {
+    case SIMT_CMD_NOP:
+        if ((cmd.w[1] & ~SIMT_CMDF_ALL) || !all_zero(&cmd.w[2], 30)) {
+            queue_fail(s, q, SIMT_QERR_BAD_COMMAND);
+            return false;
+        }
+        queue_complete_cmd(s, q, cmd.w[1]);
+        return true;
+    case SIMT_CMD_SIGNAL:
+    case SIMT_CMD_WAIT:
+        /* Both have the same layout; 64-bit fields were swapped as words. */
+        addr = cmd.w[2] | (uint64_t)cmd.w[3] << 32;
+        sem = cmd.w[4] | (uint64_t)cmd.w[5] << 32;
+        if ((cmd.w[1] & ~SIMT_CMDF_ALL) || (addr & 7) ||
+            !all_zero(cmd.signal.reserved, ARRAY_SIZE(cmd.signal.reserved))) {
+            queue_fail(s, q, SIMT_QERR_BAD_COMMAND);
+            return false;
+        }
+        if (cmd.w[0] == SIMT_CMD_SIGNAL) {
+            if (!dma_write64(s, addr, sem)) {
+                queue_fail(s, q, SIMT_QERR_DMA);
+                return false;
+            }
+        } else {
+            uint64_t cur;
+
+            if (!dma_read64(s, addr, &cur)) {
+                queue_fail(s, q, SIMT_QERR_DMA);
+                return false;
+            }
+            if (cur < sem) {
+                queue_set_state(s, q, SIMT_QSTATE_WAITING);
+                return false;
+            }
+        }
+        queue_complete_cmd(s, q, cmd.w[1]);
+        return true;
+    case SIMT_CMD_LAUNCH:
+        cmd.launch.record = cmd.w[2] | (uint64_t)cmd.w[3] << 32;
+        err = launch_prepare(s, q, &cmd.launch);
+        if (err) {
+            queue_fail(s, q, err);
+            return false;
+        }
+        queue_set_state(s, q, SIMT_QSTATE_BUSY);
+        return false;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: unknown command "
+                      "0x%x at index %u\n", q, cmd.w[0], qu->head);
+        queue_fail(s, q, SIMT_QERR_BAD_OPCODE);
+        return false;
+    }
+}
+
+bool simt_queues_process(SimtState *s, uint64_t cycle)
+{
+    bool waiting = false;
+
+    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+        SimtQueue *qu = &s->queues[q];
+
+        if (!(qu->control & SIMT_QCTL_ENABLE) ||
+            qu->state == SIMT_QSTATE_ERROR || qu->kernel.active) {
+            continue;
+        }
+        /* At most one lap of the ring per tick: bounded work. */
+        for (uint32_t n = 0; n < qu->size && qu->head != qu->tail; n++) {
+            if (!queue_run_cmd(s, q)) {
+                break;
+            }
+        }
+        waiting |= qu->state == SIMT_QSTATE_WAITING;
+    }
+    return waiting;
+}
+
+bool simt_queues_busy(SimtState *s)
+{
+    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+        SimtQueue *qu = &s->queues[q];
+
+        if (qu->kernel.active ||
+            ((qu->control & SIMT_QCTL_ENABLE) &&
+             qu->state != SIMT_QSTATE_ERROR && qu->head != qu->tail)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Stop queue @q now: its kernel's blocks are dropped. */
+static void queue_stop(SimtState *s, unsigned q)
+{
+    SimtQueue *qu = &s->queues[q];
+
+    if (qu->kernel.active) {
+        simt_sched_evict_kernel(s, q);
+        simt_code_destroy(&qu->kernel.code);
+        qu->kernel.active = false;
+    }
+    qu->control &= ~SIMT_QCTL_ENABLE;
+    if (qu->state != SIMT_QSTATE_ERROR) {
+        queue_set_state(s, q, SIMT_QSTATE_DISABLED);
+    }
+}
+
+void simt_queues_reset(SimtState *s)
+{
+    for (unsigned q = 0; q < SIMT_MAX_QUEUES; q++) {
+        SimtQueue *qu = &s->queues[q];
+
+        if (s->sms) {
+            queue_stop(s, q);
+        }
+        memset(qu, 0, offsetof(SimtQueue, kernel));
+        qu->state = SIMT_QSTATE_DISABLED;
+    }
+}
+
+static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
+{
+    SimtQueue *qu = &s->queues[q];
+    bool enable = val & SIMT_QCTL_ENABLE;
+
+    if (val & ~(SIMT_QCTL_ENABLE | SIMT_QCTL_RESET)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: reserved CONTROL "
+                      "bits 0x%x ignored\n", q, val);
+    }
+    if (!enable) {
+        queue_stop(s, q);
+        if (val & SIMT_QCTL_RESET) {
+            qu->head = qu->tail = 0;
+            qu->error = SIMT_QERR_NONE;
+            qu->error_cmd = 0;
+            queue_set_state(s, q, SIMT_QSTATE_DISABLED);
+        }
+        return;
+    }
+    if (qu->control & SIMT_QCTL_ENABLE) {
+        return;
+    }
+    if (qu->state == SIMT_QSTATE_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: enable while in "
+                      "error; reset it first\n", q);
+        return;
+    }
+    if (!is_power_of_2(qu->size) || qu->size < SIMT_MIN_QUEUE_SIZE ||
+        qu->size > SIMT_MAX_QUEUE_SIZE || (qu->base % SIMT_CMD_SIZE) ||
+        qu->head >= qu->size || qu->tail >= qu->size) {
+        queue_fail(s, q, SIMT_QERR_BAD_RING);
+        return;
+    }
+    qu->control = SIMT_QCTL_ENABLE;
+    queue_set_state(s, q, qu->head == qu->tail ? SIMT_QSTATE_IDLE
+                                               : SIMT_QSTATE_BUSY);
+    simt_kick(s);
+}
+
+uint32_t simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg)
+{
+    SimtQueue *qu = &s->queues[q];
+
+    switch (reg) {
+    case SIMT_QREG_BASE_LO:
+        return qu->base;
+    case SIMT_QREG_BASE_HI:
+        return qu->base >> 32;
+    case SIMT_QREG_SIZE:
+        return qu->size;
+    case SIMT_QREG_HEAD:
+        return qu->head;
+    case SIMT_QREG_TAIL:
+        return qu->tail;
+    case SIMT_QREG_PRIORITY:
+        return qu->priority;
+    case SIMT_QREG_CONTROL:
+        return qu->control;
+    case SIMT_QREG_STATUS:
+        return qu->state | qu->error << 8;
+    case SIMT_QREG_ERROR_CMD:
+        return qu->error_cmd;
+    case SIMT_QREG_COMPLETED:
+        return qu->completed;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: read of unknown "
+                      "register 0x%x\n", q, reg);
+        return 0;
+    }
+}
+
+void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
+                          uint32_t val)
+{
+    SimtQueue *qu = &s->queues[q];
+    bool enabled = qu->control & SIMT_QCTL_ENABLE;
+
+    switch (reg) {
+    case SIMT_QREG_BASE_LO:
+    case SIMT_QREG_BASE_HI:
+    case SIMT_QREG_SIZE:
+        if (enabled) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: ring register "
+                          "0x%x written while enabled; ignored\n", q, reg);
+        } else if (reg == SIMT_QREG_BASE_LO) {
+            qu->base = deposit64(qu->base, 0, 32, val);
+        } else if (reg == SIMT_QREG_BASE_HI) {
+            qu->base = deposit64(qu->base, 32, 32, val);
+        } else {
+            qu->size = val;
+        }
+        break;
+    case SIMT_QREG_TAIL:
+        if (enabled && val >= qu->size) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: TAIL %u beyond "
+                          "the ring's %u entries; ignored\n", q, val,
+                          qu->size);
+            break;
+        }
+        qu->tail = val;
+        if (enabled && qu->state == SIMT_QSTATE_IDLE && val != qu->head) {
+            queue_set_state(s, q, SIMT_QSTATE_BUSY);
+        }
+        simt_kick(s);
+        break;
+    case SIMT_QREG_PRIORITY:
+        if (val > SIMT_MAX_PRIORITY) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: priority %u "
+                          "above %u; clamped\n", q, val, SIMT_MAX_PRIORITY);
+            val = SIMT_MAX_PRIORITY;
+        }
+        qu->priority = val;
+        break;
+    case SIMT_QREG_CONTROL:
+        queue_write_control(s, q, val);
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: write to read-only "
+                      "or unknown register 0x%x ignored\n", q, reg);
+        break;
+    }
+}

@@ -1,0 +1,238 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: the block scheduler.
+ *
+ * Which kernel: the ready kernel of highest queue priority (earliest
+ * launch among equals) is at the head; only the head dispatches, and it
+ * stays there until all its blocks are dispatched; then the next kernel
+ * uses what is left (seed 001, digest A.2).  Where: one block at a time on
+ * the SM with room for the most further blocks of that kernel, ties going
+ * to the first SM in the preset's order (seed 001's "most room" policy,
+ * digest A.3).  An SM holds blocks of at most kernel-slots kernels.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "hw/simt/simt.h"
+#include "trace.h"
+
+void simt_sched_init(SimtState *s)
+{
+    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+
+    s->sm_order = g_new(uint32_t, nsm);
+    simt_config_sm_order(&s->cfg, s->sm_order);
+    s->sms = g_new0(SimtSM, nsm);
+    for (uint32_t i = 0; i < nsm; i++) {
+        SimtSM *sm = &s->sms[i];
+
+        sm->id = i;
+        sm->free_threads = simt_cfg(s, SIMT_CFG_SM_THREADS);
+        sm->free_warps = simt_cfg(s, SIMT_CFG_SM_WARPS);
+        sm->free_blocks = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
+        sm->free_regs = simt_cfg(s, SIMT_CFG_SM_REGS);
+        sm->free_shared = simt_cfg(s, SIMT_CFG_SM_SHARED);
+        sm->slots = g_new0(SimtSlot, simt_cfg(s, SIMT_CFG_SM_BLOCKS));
+        sm->port_cycle = g_new0(uint64_t, simt_cfg(s, SIMT_CFG_ISSUE_RATE));
+    }
+}
+
+void simt_sched_free(SimtState *s)
+{
+    for (uint32_t i = 0; s->sms && i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        for (uint32_t k = 0; k < simt_cfg(s, SIMT_CFG_SM_BLOCKS); k++) {
+            if (sm->slots[k].used) {
+                simt_sched_release(s, sm, &sm->slots[k]);
+            }
+        }
+        g_free(sm->slots);
+        g_free(sm->port_cycle);
+    }
+    g_free(s->sms);
+    g_free(s->sm_order);
+    s->sms = NULL;
+    s->sm_order = NULL;
+}
+
+static uint32_t room_for(uint32_t free, uint32_t need)
+{
+    return need ? free / need : UINT32_MAX;
+}
+
+/* How many more blocks of @k fit on @sm right now. */
+static uint32_t sm_room(SimtState *s, const SimtSM *sm, unsigned q,
+                        const SimtKernel *k)
+{
+    uint32_t room;
+
+    if (!sm->blocks_of[q] &&
+        sm->kernels >= simt_cfg(s, SIMT_CFG_KERNEL_SLOTS)) {
+        return 0;
+    }
+    room = room_for(sm->free_threads, k->threads);
+    room = MIN(room, room_for(sm->free_warps, k->warps));
+    room = MIN(room, sm->free_blocks);
+    room = MIN(room, room_for(sm->free_regs, k->regs));
+    room = MIN(room, room_for(sm->free_shared, k->launch.shared_size));
+    return room;
+}
+
+uint32_t simt_sched_fits_empty(SimtState *s, const SimtKernel *k)
+{
+    uint32_t room;
+
+    room = room_for(simt_cfg(s, SIMT_CFG_SM_THREADS), k->threads);
+    room = MIN(room, room_for(simt_cfg(s, SIMT_CFG_SM_WARPS), k->warps));
+    room = MIN(room, simt_cfg(s, SIMT_CFG_SM_BLOCKS));
+    room = MIN(room, room_for(simt_cfg(s, SIMT_CFG_SM_REGS), k->regs));
+    room = MIN(room, room_for(simt_cfg(s, SIMT_CFG_SM_SHARED),
+                              k->launch.shared_size));
+    return room;
+}
+
+static void block_index(const SimtKernel *k, uint32_t linear, uint32_t *idx)
+{
+    const uint32_t *g = k->launch.grid_dim;
+
+    idx[0] = linear % g[0];
+    idx[1] = linear / g[0] % g[1];
+    idx[2] = linear / (g[0] * g[1]);
+}
+
+static void place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
+                        uint64_t cycle)
+{
+    uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
+    SimtSlot *slot = NULL;
+    SimtBlockDesc desc = { .smid = sm->id };
+    uint32_t k_slot;
+
+    for (k_slot = 0; k_slot < nslots; k_slot++) {
+        if (!sm->slots[k_slot].used) {
+            slot = &sm->slots[k_slot];
+            break;
+        }
+    }
+    /* sm_room() counted a free block slot. */
+    assert(slot);
+
+    block_index(k, k->next_block, desc.block_idx);
+    desc.local_addr = k->local_base +
+        (sm->id * nslots + k_slot) * k->local_block_bytes;
+
+    slot->used = true;
+    slot->queue = q;
+    slot->warps = g_new(SimtWarp, k->warps);
+    slot->shared = g_malloc(MAX(k->launch.shared_size, 1));
+    simt_block_init(&slot->block, &k->launch, &desc, &k->code, &s->mem,
+                    slot->warps, slot->shared);
+
+    sm->free_threads -= k->threads;
+    sm->free_warps -= k->warps;
+    sm->free_blocks--;
+    sm->free_regs -= k->regs;
+    sm->free_shared -= k->launch.shared_size;
+    if (!sm->blocks_of[q]++) {
+        sm->kernels++;
+    }
+    /* An idle SM starts issuing now, not in the past. */
+    for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
+        sm->port_cycle[p] = MAX(sm->port_cycle[p], cycle);
+    }
+
+    if (!k->started) {
+        k->started = true;
+        k->start_cycle = cycle;
+    }
+    trace_simt_block_dispatch(q, desc.block_idx[0], desc.block_idx[1],
+                              desc.block_idx[2], sm->id, k_slot, cycle);
+    k->next_block++;
+    k->resident++;
+}
+
+void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot)
+{
+    SimtKernel *k = &s->queues[slot->queue].kernel;
+
+    sm->free_threads += k->threads;
+    sm->free_warps += k->warps;
+    sm->free_blocks++;
+    sm->free_regs += k->regs;
+    sm->free_shared += k->launch.shared_size;
+    if (!--sm->blocks_of[slot->queue]) {
+        sm->kernels--;
+    }
+    k->resident--;
+    g_free(slot->warps);
+    g_free(slot->shared);
+    slot->warps = NULL;
+    slot->shared = NULL;
+    slot->used = false;
+}
+
+/* The ready kernel that dispatches next, or -1. */
+static int head_kernel(SimtState *s)
+{
+    int best = -1;
+
+    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+        SimtKernel *k = &s->queues[q].kernel;
+        SimtKernel *b;
+
+        if (!k->active || k->fault.fault || k->next_block >= k->total_blocks) {
+            continue;
+        }
+        b = best < 0 ? NULL : &s->queues[best].kernel;
+        if (!b || k->priority > b->priority ||
+            (k->priority == b->priority && k->seq < b->seq)) {
+            best = q;
+        }
+    }
+    return best;
+}
+
+void simt_sched_dispatch(SimtState *s, uint64_t cycle)
+{
+    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+    int q;
+
+    while ((q = head_kernel(s)) >= 0) {
+        SimtKernel *k = &s->queues[q].kernel;
+
+        while (k->next_block < k->total_blocks) {
+            SimtSM *best = NULL;
+            uint32_t best_room = 0;
+
+            for (uint32_t i = 0; i < nsm; i++) {
+                SimtSM *sm = &s->sms[s->sm_order[i]];
+                uint32_t room = sm_room(s, sm, q, k);
+
+                if (room > best_room) {
+                    best = sm;
+                    best_room = room;
+                }
+            }
+            if (!best) {
+                /* The head stalls, and nothing may pass it. */
+                return;
+            }
+            place_block(s, best, q, k, cycle);
+        }
+    }
+}
+
+void simt_sched_evict_kernel(SimtState *s, unsigned q)
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        for (uint32_t k = 0; k < simt_cfg(s, SIMT_CFG_SM_BLOCKS); k++) {
+            if (sm->slots[k].used && sm->slots[k].queue == q) {
+                simt_sched_release(s, sm, &sm->slots[k]);
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: the SMs, and the timing model.
+ *
+ * An SM has issue-rate issue ports.  Each port takes the resident warps in
+ * turn and runs one for a burst of up to SIMT_BURST_INSNS warp
+ * instructions; the burst costs the sum of its instructions' cycles (see
+ * simt_insn_cycles in the core), and the port's clock advances by that
+ * much.  The port with the earliest clock issues next, until every port
+ * has passed the end of the slice.  docs/specs/simt.rst describes the
+ * model and its limits.
+ */
+
+#include "qemu/osdep.h"
+#include "hw/simt/simt.h"
+#include "trace.h"
+
+bool simt_sm_any_resident(SimtState *s)
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        if (s->sms[i].free_blocks != simt_cfg(s, SIMT_CFG_SM_BLOCKS)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
+                         uint64_t cycle)
+{
+    unsigned q = slot->queue;
+    SimtKernel *k = &s->queues[q].kernel;
+    SimtBlockState *st = &slot->block.st;
+
+    k->thread_insns += st->thread_insns;
+    k->warp_insns += st->warp_insns;
+    trace_simt_block_retire(q, st->desc.block_idx[0], st->desc.block_idx[1],
+                            st->desc.block_idx[2], sm->id, cycle);
+
+    if (st->status == SIMT_FAULTED) {
+        SimtGridResult *f = &k->fault;
+
+        f->fault = st->fault;
+        f->fault_pc = st->fault_pc;
+        f->fault_addr = st->fault_addr;
+        memcpy(f->fault_block, st->desc.block_idx, sizeof(f->fault_block));
+        f->fault_warp = st->fault_warp;
+        f->fault_lane = st->fault_lane;
+        k->end_cycle = cycle;
+        simt_sched_evict_kernel(s, q);
+        simt_kernel_finish(s, q);
+        return;
+    }
+
+    simt_sched_release(s, sm, slot);
+    s->blocks_done++;
+    k->retired++;
+    k->end_cycle = MAX(k->end_cycle, cycle);
+    if (k->retired == k->total_blocks) {
+        simt_kernel_finish(s, q);
+    }
+}
+
+/*
+ * The next warp to issue on @sm, round robin over slots and their warps;
+ * false if no resident warp can run (all exited or at barriers).
+ */
+static bool next_warp(SimtState *s, SimtSM *sm, SimtSlot **slotp,
+                      unsigned *warpp)
+{
+    uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
+
+    for (uint32_t n = 0; n <= nslots; n++) {
+        SimtSlot *slot = &sm->slots[sm->next_slot];
+
+        if (slot->used && slot->block.st.status == SIMT_RUNNING) {
+            SimtBlockState *st = &slot->block.st;
+
+            while (sm->next_warp < st->nwarps) {
+                SimtWarp *w = &slot->warps[sm->next_warp];
+                unsigned warp = sm->next_warp++;
+
+                if ((w->exited | w->waiting) != SIMT_FULL_MASK) {
+                    *slotp = slot;
+                    *warpp = warp;
+                    return true;
+                }
+            }
+        }
+        sm->next_warp = 0;
+        sm->next_slot = (sm->next_slot + 1) % nslots;
+    }
+    return false;
+}
+
+static void sm_run_slice(SimtState *s, SimtSM *sm, uint64_t start,
+                         uint64_t end)
+{
+    uint32_t nports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
+
+    for (uint32_t p = 0; p < nports; p++) {
+        sm->port_cycle[p] = MAX(sm->port_cycle[p], start);
+    }
+    for (;;) {
+        uint64_t *port = &sm->port_cycle[0];
+        SimtSlot *slot;
+        SimtBlock *b;
+        unsigned warp;
+
+        for (uint32_t p = 1; p < nports; p++) {
+            if (sm->port_cycle[p] < *port) {
+                port = &sm->port_cycle[p];
+            }
+        }
+        if (*port >= end) {
+            return;
+        }
+        if (!next_warp(s, sm, &slot, &warp)) {
+            /* Nothing can issue: the SM idles for the rest of the slice. */
+            for (uint32_t p = 0; p < nports; p++) {
+                sm->port_cycle[p] = MAX(sm->port_cycle[p], end);
+            }
+            return;
+        }
+        b = &slot->block;
+        /* The cycle CSR reads the issuing port's clock. */
+        b->st.cycle = *port;
+        simt_warp_run(b, warp, SIMT_BURST_INSNS);
+        *port = MAX(b->st.cycle, *port + 1);
+        if (b->st.status != SIMT_RUNNING) {
+            retire_block(s, sm, slot, *port);
+        }
+    }
+}
+
+void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        if (sm->free_blocks != simt_cfg(s, SIMT_CFG_SM_BLOCKS)) {
+            sm_run_slice(s, sm, start, end);
+        }
+    }
+}
