@@ -186,6 +186,61 @@ static void check_image(const char *path)
     simt_image_free(&img);
 }
 
+/*
+ * Damaged images: thousands of random byte and word changes to a real
+ * image go through the reader and the analysis, which must give an
+ * answer or an error and never crash (run it under a sanitizer to see
+ * more).
+ */
+static void mutations(const char *path)
+{
+    struct simt_image img;
+    uint8_t *copy;
+    uint32_t seed = 12345, round, k, loaded = 0, analysed = 0;
+    char err[512];
+
+    if (simt_image_load(&img, path, err, sizeof(err)) < 0) {
+        tap_check(false, "mutations: %s", err);
+        return;
+    }
+    copy = malloc(img.elf.size);
+    for (round = 0; copy && round < 3000; round++) {
+        struct simt_image m;
+        struct sm_program prog;
+        struct sm_result res;
+
+        memcpy(copy, img.elf.data, img.elf.size);
+        for (k = 0; k < 1 + round % 4; k++) {
+            uint32_t at;
+
+            seed = seed * 1664525u + 1013904223u;
+            at = (seed >> 8) % img.elf.size;
+            /* headers and code are where damage matters most */
+            if (round & 1) {
+                at %= 0x40;
+            }
+            copy[at] = (round & 2) ? (uint8_t)(seed >> 3) : copy[at] ^ 0x80;
+        }
+        if (simt_image_load_mem(&m, "mutant", copy, img.elf.size, err,
+                                sizeof(err)) < 0) {
+            continue;
+        }
+        loaded++;
+        if (sm_program_from_image(&m, &prog, err, sizeof(err)) == 0) {
+            if (sm_analyze(&prog, &res, err, sizeof(err)) == 0) {
+                analysed++;
+                sm_result_free(&res);
+            }
+            sm_program_free(&prog);
+        }
+        simt_image_free(&m);
+    }
+    tap_check(copy != NULL, "3000 damaged copies of %s: %u loaded, %u "
+              "analysed, no crash", path, loaded, analysed);
+    free(copy);
+    simt_image_free(&img);
+}
+
 int main(int argc, char **argv)
 {
     int i;
@@ -193,6 +248,9 @@ int main(int argc, char **argv)
     round_trip();
     for (i = 1; i < argc; i++) {
         check_image(argv[i]);
+    }
+    for (i = 1; i < argc; i++) {
+        mutations(argv[i]);
     }
     return tap_done();
 }

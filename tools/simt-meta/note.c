@@ -185,9 +185,10 @@ int sm_program_from_image(const struct simt_image *img,
             f->end = next;
         }
         if (f->end > next) {
+            fail(err, errlen, "%s: functions %s and %s overlap",
+                 elf->path, f->name, prog->funcs[i + 1].name);
             sm_program_free(prog);
-            return fail(err, errlen, "%s: functions %s and %s overlap",
-                        elf->path, f->name, prog->funcs[i + 1].name);
+            return -1;
         }
     }
 
