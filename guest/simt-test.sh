@@ -32,6 +32,7 @@ t_unbind
 t_bind
 t_rmmod
 t_reload
+t_unbind_busy
 t_log_clean
 '
 
@@ -191,7 +192,8 @@ t_bars() {
 	[ "$b0" -eq $((SIMT_REGS_SIZE)) ] ||
 		fail "register BAR is $b0 bytes, expected $((SIMT_REGS_SIZE))"
 	vs=$(sysval vram_size)
-	[ -n "$vs" ] && [ "$b2" -ge "$vs" ] ||
+	[ -n "$vs" ] || fail "VRAM size unknown (driver not bound)"
+	[ "$b2" -ge "$vs" ] ||
 		fail "VRAM BAR ($b2 bytes) smaller than VRAM ($vs bytes)"
 	[ "$b4" -gt 0 ] || fail "no MSI-X BAR"
 }
@@ -313,6 +315,31 @@ t_reload() {
 	log_clean_since "$mark"
 }
 d_reload="reload (insmod simt.ko): bound again, node back, test interrupt works"
+
+t_unbind_busy() {
+	bound || fail "not bound"
+	d=$(simt_debugfs_dir "$DEV")
+	mark=$(log_mark)
+	# Keep the node and a debugfs file open across the unbind: remove
+	# must not wait for them, and closing them afterwards must be clean.
+	sleep 3 < /dev/accel/accel0 &
+	p1=$!
+	sleep 3 < "$d/info" &
+	p2=$!
+	usleep 300000
+	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/unbind" ||
+		fail "unbind with open files failed or timed out"
+	! bound || fail "still bound"
+	wait $p1 $p2
+	echo "files closed after unbind"
+	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/bind" ||
+		fail "bind failed or timed out"
+	wait_for bound 5 || fail "not bound again"
+	fire_test_irq || fail "test interrupt failed after rebind"
+	log_since "$mark"
+	log_clean_since "$mark"
+}
+d_unbind_busy="unbind while the node and debugfs are open, then bind again"
 
 t_log_clean() {
 	log_clean_since 0
