@@ -19,10 +19,8 @@
 #define ELF32_SYM_SIZE          16
 
 #define ELF_PT_LOAD             1
-#define ELF_PT_TLS              7
 
 #define ELF_SHT_NULL            0
-#define ELF_SHT_PROGBITS        1
 #define ELF_SHT_SYMTAB          2
 #define ELF_SHT_STRTAB          3
 #define ELF_SHT_RELA            4
@@ -35,15 +33,12 @@
 #define ELF_SHT_FINI_ARRAY      15
 #define ELF_SHT_PREINIT_ARRAY   16
 
-#define ELF_SHF_WRITE           0x1
 #define ELF_SHF_ALLOC           0x2
 #define ELF_SHF_EXECINSTR       0x4
 #define ELF_SHF_TLS             0x400
 
 #define ELF_STT_FUNC            2
 #define ELF_STB_LOCAL           0
-#define ELF_STB_GLOBAL          1
-#define ELF_STB_WEAK            2
 #define ELF_SHN_UNDEF           0
 
 #define ELF_EF_RISCV_RVC        0x1
