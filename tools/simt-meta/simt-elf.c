@@ -344,8 +344,8 @@ int simt_elf_find_meta(const struct simt_elf *elf, const uint8_t **desc,
     namesz = rd32(p);
     descsz = rd32(p + 4);
     type = rd32(p + 8);
-    desc_off = 12 + ((namesz + 3) & ~3u);
-    if (namesz != sizeof(SIMT_NOTE_NAME) ||
+    desc_off = 12 + ((sizeof(SIMT_NOTE_NAME) + 3) & ~3u);
+    if (namesz != sizeof(SIMT_NOTE_NAME) || s->size < desc_off ||
         memcmp(p + 12, SIMT_NOTE_NAME, sizeof(SIMT_NOTE_NAME)) != 0 ||
         type != SIMT_NOTE_TYPE_META) {
         return fail(err, errlen, "%s: %s does not hold a SIMT metadata note",
