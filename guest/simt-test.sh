@@ -168,6 +168,17 @@ t_ident() {
 	vs=$(sysval vram_size)
 	[ "$vs" -gt 0 ] && [ $((vs & (vs - 1))) -eq 0 ] ||
 		fail "VRAM size $vs is not a power of two"
+	# The host passes what it configured the device with, when it knows.
+	if [ -n "${SIMTGUEST_SM_COUNT:-}" ]; then
+		[ "$(sysval sm_count)" = "$SIMTGUEST_SM_COUNT" ] ||
+			fail "driver reads $(sysval sm_count) SMs, the host configured $SIMTGUEST_SM_COUNT"
+		echo "SM count matches the host's configuration ($SIMTGUEST_SM_COUNT)"
+	fi
+	if [ -n "${SIMTGUEST_VRAM_SIZE:-}" ]; then
+		[ "$vs" = "$SIMTGUEST_VRAM_SIZE" ] ||
+			fail "driver reads $vs bytes of VRAM, the host configured $SIMTGUEST_VRAM_SIZE"
+		echo "VRAM size matches the host's configuration ($SIMTGUEST_VRAM_SIZE)"
+	fi
 	dmesg | grep -q "simt $DEV: simt device version $v" ||
 		fail "no identification line in the kernel log"
 	dmesg | grep "simt $DEV: simt device version"

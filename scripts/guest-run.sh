@@ -71,6 +71,35 @@ for f in /usr/share/seabios/bios-256k.bin /usr/share/qemu/linuxboot_dma.bin \
 done
 
 append="console=ttyS0 quiet panic=-1 simtguest.mode=$mode"
+
+# Tell the guest what the device was configured with, so the tests can check
+# that the driver reads the same: the defaults from "-device simt,help",
+# overridden by the properties given in SIMT_DEVICE.
+size_bytes() {   # QEMU size syntax: a number with an optional k/M/G/T suffix
+    local n=${1%[kKmMgGtT]} mult=1
+    case $1 in
+    *[kK]) mult=$((1 << 10)) ;;
+    *[mM]) mult=$((1 << 20)) ;;
+    *[gG]) mult=$((1 << 30)) ;;
+    *[tT]) mult=$((1 << 40)) ;;
+    esac
+    case $n in '' | *[!0-9]*) return 1 ;; esac
+    echo $((n * mult))
+}
+if [ "${SIMT_DEVICE%%,*}" = simt ]; then
+    help=$("$QEMU" -device simt,help 2>/dev/null || true)
+    exp_sm=$(printf '%s\n' "$help" | sed -n 's/^ *sm-count=.*default: *\([0-9]*\).*/\1/p')
+    exp_vram=$(printf '%s\n' "$help" | sed -n 's/^ *vram-size=.*default: *\([0-9]*\).*/\1/p')
+    IFS=, read -r -a props <<< "$SIMT_DEVICE"
+    for p in "${props[@]:1}"; do
+        case $p in
+        sm-count=*) exp_sm=${p#sm-count=} ;;
+        vram-size=*) exp_vram=$(size_bytes "${p#vram-size=}" || true) ;;
+        esac
+    done
+    [ -n "$exp_sm" ] && append+=" simtguest.sm_count=$exp_sm"
+    [ -n "$exp_vram" ] && append+=" simtguest.vram_size=$exp_vram"
+fi
 # The guest's own watchdog fires a little before ours.
 guest_limit=$(( GUEST_TIMEOUT > 60 ? GUEST_TIMEOUT - 30 : GUEST_TIMEOUT ))
 append+=" simtguest.timeout=$guest_limit"
