@@ -7,6 +7,7 @@
  */
 #include "rv-decode.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "hw/simt/simt-isa.h"
@@ -371,4 +372,211 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
         return decode_custom0(d, rd, rs1, rs2, f3, f7);
     }
     return "unknown opcode";
+}
+
+static const char *const xnames[32] = {
+    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
+    "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
+    "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
+    "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+};
+
+static const char *const fnames[32] = {
+    "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7",
+    "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5",
+    "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7",
+    "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
+};
+
+const char *rv_reg_name(unsigned r)
+{
+    return r < 32 ? xnames[r] : fnames[(r - 32) & 31];
+}
+
+/* ", rtz" for a static rounding mode, nothing for dynamic */
+static const char *rm_suffix(unsigned rm)
+{
+    static const char *const names[8] = {
+        ", rne", ", rtz", ", rdn", ", rup", ", rmm", ", ?", ", ?", "",
+    };
+
+    return names[rm & 7];
+}
+
+static void disasm_op_fp(uint32_t x, char *buf, size_t len)
+{
+    static const char *const arith[4] = { "fadd", "fsub", "fmul", "fdiv" };
+    static const char *const sgnj[3] = { "fsgnj", "fsgnjn", "fsgnjx" };
+    static const char *const cmp[3] = { "fle", "flt", "feq" };
+    unsigned rd = (x >> 7) & 0x1f, f3 = (x >> 12) & 7;
+    unsigned rs1 = (x >> 15) & 0x1f, rs2 = (x >> 20) & 0x1f, f7 = x >> 25;
+    const char *u = rs2 ? "u" : "";
+
+    switch (f7) {
+    case 0x00: case 0x04: case 0x08: case 0x0c:
+        snprintf(buf, len, "%s.s %s, %s, %s%s", arith[f7 >> 2], fnames[rd],
+                 fnames[rs1], fnames[rs2], rm_suffix(f3));
+        break;
+    case 0x2c:
+        snprintf(buf, len, "fsqrt.s %s, %s%s", fnames[rd], fnames[rs1],
+                 rm_suffix(f3));
+        break;
+    case 0x10:
+        snprintf(buf, len, "%s.s %s, %s, %s", sgnj[f3], fnames[rd],
+                 fnames[rs1], fnames[rs2]);
+        break;
+    case 0x14:
+        snprintf(buf, len, "%s.s %s, %s, %s", f3 ? "fmax" : "fmin",
+                 fnames[rd], fnames[rs1], fnames[rs2]);
+        break;
+    case 0x60:
+        snprintf(buf, len, "fcvt.w%s.s %s, %s%s", u, xnames[rd], fnames[rs1],
+                 rm_suffix(f3));
+        break;
+    case 0x70:
+        snprintf(buf, len, "%s %s, %s", f3 ? "fclass.s" : "fmv.x.w",
+                 xnames[rd], fnames[rs1]);
+        break;
+    case 0x50:
+        snprintf(buf, len, "%s.s %s, %s, %s", cmp[f3], xnames[rd],
+                 fnames[rs1], fnames[rs2]);
+        break;
+    case 0x68:
+        snprintf(buf, len, "fcvt.s.w%s %s, %s%s", u, fnames[rd], xnames[rs1],
+                 rm_suffix(f3));
+        break;
+    default:                                        /* 0x78 */
+        snprintf(buf, len, "fmv.w.x %s, %s", fnames[rd], xnames[rs1]);
+        break;
+    }
+}
+
+void rv_disasm(uint32_t x, uint32_t pc, char *buf, size_t len)
+{
+    static const char *const op[2][8] = {
+        { "add", "sll", "slt", "sltu", "xor", "srl", "or", "and" },
+        { "mul", "mulh", "mulhsu", "mulhu", "div", "divu", "rem", "remu" },
+    };
+    static const char *const opi[8] = {
+        "addi", "slli", "slti", "sltiu", "xori", "srli", "ori", "andi",
+    };
+    static const char *const ld[8] = {
+        "lb", "lh", "lw", "", "lbu", "lhu", "", "",
+    };
+    static const char *const st[3] = { "sb", "sh", "sw" };
+    static const char *const br[8] = {
+        "beq", "bne", "", "", "blt", "bge", "bltu", "bgeu",
+    };
+    static const char *const csr[8] = {
+        "", "csrrw", "csrrs", "csrrc", "", "csrrwi", "csrrsi", "csrrci",
+    };
+    static const char *const fma[4] = {
+        "fmadd", "fmsub", "fnmsub", "fnmadd",
+    };
+    static const char *const kinds[2][4] = {
+        { "any", "all", "ballot", "" }, { "idx", "down", "up", "xor" },
+    };
+    struct rv_insn d;
+    unsigned rd = (x >> 7) & 0x1f, f3 = (x >> 12) & 7;
+    unsigned rs1 = (x >> 15) & 0x1f, rs2 = (x >> 20) & 0x1f, f7 = x >> 25;
+    const char *why = rv_decode(x, &d);
+
+    if (why) {
+        snprintf(buf, len, ".word 0x%08x", x);
+        return;
+    }
+    switch (x & 0x7f) {
+    case OPC_LUI:
+    case OPC_AUIPC:
+        snprintf(buf, len, "%s %s, 0x%x", (x & 0x7f) == OPC_LUI ? "lui" :
+                 "auipc", xnames[rd], x >> 12);
+        break;
+    case OPC_JAL:
+        snprintf(buf, len, "jal %s, 0x%x", xnames[rd], pc + d.imm);
+        break;
+    case OPC_JALR:
+        snprintf(buf, len, "jalr %s, %d(%s)", xnames[rd], d.imm,
+                 xnames[rs1]);
+        break;
+    case OPC_BRANCH:
+        snprintf(buf, len, "%s %s, %s, 0x%x", br[f3], xnames[rs1],
+                 xnames[rs2], pc + d.imm);
+        break;
+    case OPC_LOAD:
+        snprintf(buf, len, "%s %s, %d(%s)", ld[f3], xnames[rd], d.imm,
+                 xnames[rs1]);
+        break;
+    case OPC_STORE:
+        snprintf(buf, len, "%s %s, %d(%s)", st[f3], xnames[rs2], d.imm,
+                 xnames[rs1]);
+        break;
+    case OPC_OP_IMM:
+        snprintf(buf, len, "%s %s, %s, %d", f3 == 5 && f7 ? "srai" : opi[f3],
+                 xnames[rd], xnames[rs1], f3 == 1 || f3 == 5 ?
+                 (int)rs2 : d.imm);
+        break;
+    case OPC_OP:
+        snprintf(buf, len, "%s %s, %s, %s",
+                 f7 == 0x20 ? (f3 ? "sra" : "sub") : op[f7][f3],
+                 xnames[rd], xnames[rs1], xnames[rs2]);
+        break;
+    case OPC_MISC_MEM:
+        snprintf(buf, len, "fence");
+        break;
+    case OPC_SYSTEM:
+        if (f3 == 2 && rs1 == 0) {
+            snprintf(buf, len, "csrr %s, 0x%03x", xnames[rd], x >> 20);
+        } else if (f3 & 4) {
+            snprintf(buf, len, "%s %s, 0x%03x, %u", csr[f3], xnames[rd],
+                     x >> 20, rs1);
+        } else {
+            snprintf(buf, len, "%s %s, 0x%03x, %s", csr[f3], xnames[rd],
+                     x >> 20, xnames[rs1]);
+        }
+        break;
+    case OPC_AMO: {
+        static const char *const amo[32] = {
+            [0x00] = "amoadd", [0x01] = "amoswap", [0x02] = "lr",
+            [0x03] = "sc", [0x04] = "amoxor", [0x08] = "amoor",
+            [0x0c] = "amoand", [0x10] = "amomin", [0x14] = "amomax",
+            [0x18] = "amominu", [0x1c] = "amomaxu",
+        };
+
+        if ((x >> 27) == 0x02) {
+            snprintf(buf, len, "lr.w %s, (%s)", xnames[rd], xnames[rs1]);
+        } else {
+            snprintf(buf, len, "%s.w %s, %s, (%s)", amo[x >> 27], xnames[rd],
+                     xnames[rs2], xnames[rs1]);
+        }
+        break;
+    }
+    case OPC_LOAD_FP:
+        snprintf(buf, len, "flw %s, %d(%s)", fnames[rd], d.imm, xnames[rs1]);
+        break;
+    case OPC_STORE_FP:
+        snprintf(buf, len, "fsw %s, %d(%s)", fnames[rs2], d.imm,
+                 xnames[rs1]);
+        break;
+    case OPC_FMADD: case OPC_FMSUB: case OPC_FNMSUB: case OPC_FNMADD:
+        snprintf(buf, len, "%s.s %s, %s, %s, %s%s", fma[(x >> 2) & 3],
+                 fnames[rd], fnames[rs1], fnames[rs2], fnames[x >> 27],
+                 rm_suffix(f3));
+        break;
+    case OPC_OP_FP:
+        disasm_op_fp(x, buf, len);
+        break;
+    default:                                        /* custom-0 */
+        if (f3 == SIMT_F3_BARRIER) {
+            snprintf(buf, len, "simt.barrier");
+        } else if (f3 == SIMT_F3_EXIT) {
+            snprintf(buf, len, "simt.exit");
+        } else if (f3 == SIMT_F3_VOTE) {
+            snprintf(buf, len, "simt.vote.%s %s, %s", kinds[0][f7],
+                     xnames[rd], xnames[rs1]);
+        } else {
+            snprintf(buf, len, "simt.shfl.%s %s, %s, %s", kinds[1][f7],
+                     xnames[rd], xnames[rs1], xnames[rs2]);
+        }
+        break;
+    }
 }

@@ -8,6 +8,7 @@
 #define SIMT_RV_DECODE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Register masks: bit n = xn, bit 32 + n = fn (the live-table layout). */
@@ -64,5 +65,11 @@ struct rv_insn {
  * not valid RV32IMAF + Zicsr + SIMT (compressed, reserved, unsupported).
  */
 const char *rv_decode(uint32_t insn, struct rv_insn *d);
+
+/* Assembly text of @insn at @pc (".word" if it does not decode). */
+void rv_disasm(uint32_t insn, uint32_t pc, char *buf, size_t len);
+
+/* ABI name of register @r: 0..31 integer, 32..63 fp. */
+const char *rv_reg_name(unsigned r);
 
 #endif /* SIMT_RV_DECODE_H */

@@ -8,21 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rv-decode.h"
 #include "simt-meta.h"
-
-static const char *const xnames[32] = {
-    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2",
-    "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5",
-    "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7",
-    "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
-};
-
-static const char *const fnames[32] = {
-    "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7",
-    "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5",
-    "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7",
-    "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
-};
 
 static void usage(FILE *out)
 {
@@ -48,7 +35,7 @@ static void print_regs(uint64_t mask)
 
     for (r = 0; r < 64; r++) {
         if (mask & ((uint64_t)1 << r)) {
-            printf(" %s", r < 32 ? xnames[r] : fnames[r - 32]);
+            printf(" %s", rv_reg_name(r));
         }
     }
 }
@@ -62,7 +49,7 @@ static void print_origins(uint32_t o)
     }
     for (a = 0; a < SIMT_ARG_REGS; a++) {
         if (o & (1u << a)) {
-            printf(" %s", xnames[10 + a]);
+            printf(" %s", rv_reg_name(10 + a));
         }
     }
     if (o & SIMT_ORIGIN_IMAGE) {
@@ -112,6 +99,7 @@ static void dump(const struct simt_image *img, const struct sm_program *prog,
                  const struct simt_meta *meta)
 {
     uint32_t i, f = 0;
+    char text[64];
 
     printf("%s: image 0x%08x..0x%08x, code 0x%08x..0x%08x, shared %u "
            "bytes\n", prog->file, img->base, img->base + img->size,
@@ -129,7 +117,8 @@ static void dump(const struct simt_image *img, const struct sm_program *prog,
         if (f < prog->nfuncs && prog->funcs[f].start == pc) {
             printf("%s:\n", prog->funcs[f].name);
         }
-        printf("  %08x: %08x ", pc, prog->insns[i]);
+        rv_disasm(prog->insns[i], pc, text, sizeof(text));
+        printf("  %08x: %08x  %-30s", pc, prog->insns[i], text);
         print_regs(simt_meta_live_at(meta, pc));
         printf("\n");
     }
