@@ -68,7 +68,9 @@ static void print_kernel(const struct simt_kernel_info *k,
         "warp-ops",
     };
     const struct simt_meta_kernel *m = &k->m;
-    unsigned b;
+    uint64_t sum = 0;
+    unsigned b, most = 0;
+    uint32_t pc;
 
     printf("kernel %s\n", k->name);
     printf("  entry 0x%08x, code [0x%08x, 0x%08x), %u instructions\n",
@@ -79,6 +81,15 @@ static void print_kernel(const struct simt_kernel_info *k,
     print_regs(m->int_regs_used | (uint64_t)m->fp_regs_used << 32);
     printf("\n  live at entry:");
     print_regs(simt_meta_live_at(meta, m->entry));
+    for (pc = m->code_start; pc < m->code_end; pc += 4) {
+        unsigned n = __builtin_popcountll(simt_meta_live_at(meta, pc));
+
+        sum += n;
+        most = n > most ? n : most;
+    }
+    printf("\n  live registers per instruction: mean %.1f, max %u "
+           "(over the code range)", (double)sum / ((m->code_end -
+           m->code_start) / 4), most);
     printf("\n  flags:");
     for (b = 0; b < sizeof(flag_names) / sizeof(flag_names[0]); b++) {
         if (m->flags & (1u << b)) {
