@@ -10,6 +10,7 @@
  * Usage: test-c-kernels IMAGE.elf...  (the images built by kernels/)
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -534,6 +535,56 @@ static void test_calls(bool scrambled)
               scrambled ? ", dead registers scrambled" : "");
 }
 
+static void test_atomics(bool scrambled)
+{
+    const uint32_t n = 200, grid[2] = { 4, 1 }, block[2] = { 64, 1 };
+    struct gpu g;
+    int32_t *r, want[15] = { 0 };
+    uint32_t dr, t, args[2];
+    float half_sum = 100.0f;
+    bool ok = false;
+
+    if (gpu_open(&g, "atomics")) {
+        dr = gpu_alloc(&g, sizeof(want));
+        r = gpu_ptr(&g, dr);
+        memset(r, 0, sizeof(want));
+        r[2] = INT32_MAX;
+        r[3] = INT32_MIN;
+        r[4] = -1;
+        r[7] = -1;
+        r[9] = -1;
+        want[2] = -500;
+        want[3] = 3 * (n - 1);
+        want[4] = 7;
+        want[5] = n - 1;
+        want[6] = -1;
+        for (t = 0; t < n; t++) {
+            want[0] += t;
+            want[8] ^= t;
+        }
+        want[1] = -want[0];
+        want[12] = 2 * n;
+        memcpy(&want[13], &half_sum, 4);
+        want[14] = grid[0] * block[0];
+        args[0] = dr;
+        args[1] = n;
+        if (launch(&g, "atomics", grid, block, args, 2, scrambled)) {
+            /*
+             * atomicExch: the last value stays, every other one (and the
+             * initial -1) was returned once and counted by parity.
+             */
+            want[9] = r[9];
+            want[10] = n / 2 - !(r[9] & 1);
+            want[11] = n / 2 + 1 - (r[9] & 1);
+            ok = r[9] >= 0 && (uint32_t)r[9] < n &&
+                 same_bits(r, want, sizeof(want), "atomics");
+        }
+        gpu_close(&g);
+    }
+    tap_check(ok, "every atomic under contention, global and shared%s",
+              scrambled ? ", dead registers scrambled" : "");
+}
+
 static void test_spin(bool scrambled)
 {
     const uint32_t grid[2] = { 4, 1 }, block[2] = { 64, 1 }, iters = 300;
@@ -632,6 +683,7 @@ int main(int argc, char **argv)
         test_reduce("reduce_warp", scrambled);
         test_histogram(scrambled);
         test_calls(scrambled);
+        test_atomics(scrambled);
         test_spin(scrambled);
         test_divergent(scrambled);
     }
