@@ -585,6 +585,37 @@ static void test_atomics(bool scrambled)
               scrambled ? ", dead registers scrambled" : "");
 }
 
+static void test_vote(bool scrambled)
+{
+    const uint32_t n = 100, grid[2] = { 2, 1 }, block[2] = { 64, 1 };
+    struct gpu g;
+    uint32_t *out, want[128 * 3], dout, i, l, args[2];
+    bool ok = false;
+
+    if (gpu_open(&g, "vote")) {
+        dout = gpu_alloc(&g, sizeof(want));
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < 128; i++) {
+            uint32_t warp = i / 32 * 32, ballot = 0, any = 0, all = 1;
+
+            for (l = 0; l < 32; l++) {
+                ballot |= (uint32_t)((warp + l) % 3 == 0) << l;
+                any |= (warp + l) % 64 == 5;
+                all &= warp + l < n;
+            }
+            want[3 * i] = ballot;
+            want[3 * i + 1] = any;
+            want[3 * i + 2] = all;
+        }
+        args[0] = dout;
+        args[1] = n;
+        ok = launch(&g, "vote", grid, block, args, 2, scrambled) &&
+             same_bits(out, want, sizeof(want), "vote");
+        gpu_close(&g);
+    }
+    tap_check(ok, "warp votes%s", scrambled ? ", dead registers scrambled" : "");
+}
+
 static void test_spin(bool scrambled)
 {
     const uint32_t grid[2] = { 4, 1 }, block[2] = { 64, 1 }, iters = 300;
@@ -684,6 +715,7 @@ int main(int argc, char **argv)
         test_histogram(scrambled);
         test_calls(scrambled);
         test_atomics(scrambled);
+        test_vote(scrambled);
         test_spin(scrambled);
         test_divergent(scrambled);
     }
