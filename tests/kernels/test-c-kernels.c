@@ -698,6 +698,42 @@ static void test_divergent(bool scrambled)
               scrambled ? ", dead registers scrambled" : "");
 }
 
+static void test_persistent(bool scrambled)
+{
+    const uint32_t nitems = 1000, rounds = 20;
+    const uint32_t grid[2] = { 3, 1 }, block[2] = { 64, 1 };
+    struct gpu g;
+    uint32_t *head, *out, want[1000], dhead, dout, i, k, args[4];
+    bool ok = false;
+
+    if (gpu_open(&g, "persistent")) {
+        dhead = gpu_alloc(&g, 4);
+        dout = gpu_alloc(&g, sizeof(want));
+        head = gpu_ptr(&g, dhead);
+        out = gpu_ptr(&g, dout);
+        *head = 0;
+        for (i = 0; i < nitems; i++) {
+            uint32_t x = i;
+
+            for (k = 0; k < rounds; k++) {
+                x = x * 747796405u + 2891336453u;
+                x ^= x >> 16;
+            }
+            want[i] = x;
+        }
+        args[0] = dhead;
+        args[1] = nitems;
+        args[2] = dout;
+        args[3] = rounds;
+        ok = launch(&g, "persistent", grid, block, args, 4, scrambled) &&
+             same_bits(out, want, sizeof(want), "persistent") &&
+             *head == nitems + grid[0] * block[0];
+        gpu_close(&g);
+    }
+    tap_check(ok, "persistent threads with a global work queue%s",
+              scrambled ? ", dead registers scrambled" : "");
+}
+
 int main(int argc, char **argv)
 {
     int pass;
@@ -718,6 +754,7 @@ int main(int argc, char **argv)
         test_vote(scrambled);
         test_spin(scrambled);
         test_divergent(scrambled);
+        test_persistent(scrambled);
     }
     return tap_done();
 }
