@@ -65,6 +65,12 @@ while read -r f; do
         overlay_file "$top/qemu-overlay/$f" "$src/$f"
     fi
 done < "$new_manifest"
+# The kernel image loader (plain C, MIT) is compiled into the qtests.
+for f in simt-elf.c simt-elf.h elf-defs.h; do
+    overlay_file "$top/tools/simt-meta/$f" "$src/tests/qtest/$f"
+    echo "tests/qtest/$f" >> "$new_manifest"
+done
+sort -u -o "$new_manifest" "$new_manifest"
 # Files we placed before and that no longer exist here go away.
 if [ -f "$manifest" ]; then
     comm -23 "$manifest" "$new_manifest" | while read -r f; do
@@ -73,19 +79,37 @@ if [ -f "$manifest" ]; then
 fi
 mv "$new_manifest" "$manifest"
 
-# The hook lines, added once.
-add_line_after() {   # file, anchor line (exact), new line
-    local file=$1 anchor=$2 line=$3
-    grep -qxF "$line" "$file" && return 0
-    grep -qxF "$anchor" "$file" || die "cannot hook into $file: '$anchor' not found"
-    awk -v a="$anchor" -v l="$line" '{ print } $0 == a { print l }' \
-        "$file" > "$file.simt" && mv "$file.simt" "$file"
+# The hook lines.  Lines mentioning simt that are not (or no longer) ours
+# are dropped first, so a changed hook replaces the old one.
+hook() {   # file, then pairs of: anchor line (exact), our line
+    local file=$1 keep
+    shift
+    keep=$(printf '%s\n' "$@" | awk 'NR % 2 == 0')
+    KEEP=$keep awk 'BEGIN { n = split(ENVIRON["KEEP"], k, "\n")
+                            for (i = 1; i <= n; i++) ours[k[i]] = 1 }
+                    !(/simt/ && !($0 in ours))' "$file" > "$file.simt"
+    if cmp -s "$file" "$file.simt"; then
+        rm "$file.simt"
+    else
+        mv "$file.simt" "$file"
+    fi
+    while [ $# -gt 0 ]; do
+        local anchor=$1 line=$2
+        shift 2
+        grep -qxF "$line" "$file" && continue
+        grep -qxF "$anchor" "$file" || die "cannot hook into $file: '$anchor' not found"
+        awk -v a="$anchor" -v l="$line" '{ print } $0 == a { print l }' \
+            "$file" > "$file.simt" && mv "$file.simt" "$file"
+    done
 }
-add_line_after "$src/hw/Kconfig" "source usb/Kconfig" "source simt/Kconfig"
-add_line_after "$src/hw/meson.build" "subdir('usb')" "subdir('simt')"
-add_line_after "$src/meson.build" "    'hw/sensor'," "    'hw/simt',"
-add_line_after "$src/tests/qtest/meson.build" "qtests_x86_64 = qtests_i386" \
-    "qtests_x86_64 += (config_all_devices.has_key('CONFIG_SIMT') ? ['simt-test'] : [])"
+hook "$src/hw/Kconfig" "source usb/Kconfig" "source simt/Kconfig"
+hook "$src/hw/meson.build" "subdir('usb')" "subdir('simt')"
+hook "$src/meson.build" "    'hw/sensor'," "    'hw/simt',"
+hook "$src/tests/qtest/meson.build" \
+    "qtests_x86_64 = qtests_i386" \
+    "qtests_x86_64 += (config_all_devices.has_key('CONFIG_SIMT') ? ['simt-test', 'simt-kernel-test'] : [])" \
+    "  'cdrom-test': files('boot-sector.c')," \
+    "  'simt-kernel-test': files('simt-elf.c'),"
 
 # Configure once per set of options.
 config_opts=(
@@ -114,4 +138,5 @@ for dir in /usr/share/seabios /usr/share/qemu; do
 done
 
 log "building in $build"
-ninja -C "$build" -j "$jobs" qemu-system-x86_64 tests/qtest/simt-test
+ninja -C "$build" -j "$jobs" qemu-system-x86_64 tests/qtest/simt-test \
+    tests/qtest/simt-kernel-test

@@ -119,8 +119,11 @@ void simt_kick(SimtState *s)
     if (s->ticking) {
         return;
     }
-    /* The engine was idle: start a slice at the current cycle. */
-    now = simt_now_cycle(s);
+    /*
+     * The engine was idle: start a slice at the current cycle, or where
+     * the last slice ended if that is later (time never runs backwards).
+     */
+    now = MAX(simt_now_cycle(s), s->slice_start);
     s->slice_start = now;
     s->ticking = true;
     timer_mod(s->tick, simt_cycle_to_ns(s, now));
@@ -142,6 +145,7 @@ static void simt_reset_state(SimtState *s, const char *why)
     s->cycle_hi_latch = 0;
     s->blocks_done = 0;
     s->launch_seq = 0;
+    s->slice_start = 0;
     s->time_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     simt_update_intx(s);
 }

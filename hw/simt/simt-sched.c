@@ -109,6 +109,7 @@ static void place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     SimtSlot *slot = NULL;
     SimtBlockDesc desc = { .smid = sm->id };
     uint32_t k_slot;
+    uint64_t start;
 
     for (k_slot = 0; k_slot < nslots; k_slot++) {
         if (!sm->slots[k_slot].used) {
@@ -138,14 +139,19 @@ static void place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     if (!sm->blocks_of[q]++) {
         sm->kernels++;
     }
-    /* An idle SM starts issuing now, not in the past. */
+    /*
+     * An idle SM starts issuing now, not in the past; a busy port first
+     * finishes the burst it overran the last slice with.
+     */
+    start = UINT64_MAX;
     for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
         sm->port_cycle[p] = MAX(sm->port_cycle[p], cycle);
+        start = MIN(start, sm->port_cycle[p]);
     }
 
-    if (!k->started) {
+    if (!k->started || start < k->start_cycle) {
         k->started = true;
-        k->start_cycle = cycle;
+        k->start_cycle = start;
     }
     trace_simt_block_dispatch(q, desc.block_idx[0], desc.block_idx[1],
                               desc.block_idx[2], sm->id, k_slot, cycle);

@@ -1,0 +1,930 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for kernels on the simt device: queues and commands, the block
+ * scheduler, SMs and the timing model.  Kernels are C compiled for the
+ * SIMT lanes by the host build (kernels/), loaded from the images in
+ * $SIMT_KERNEL_DIR, and checked against results computed here.
+ * Everything runs on the virtual clock, stepped by the test.
+ */
+
+#include "qemu/osdep.h"
+#include <math.h>
+#include "qemu/host-utils.h"
+#include "qemu/units.h"
+#include "libqtest.h"
+#include "libqos/pci.h"
+#include "libqos/pci-pc.h"
+#include "hw/simt/simt-hw.h"
+#include "simt-elf.h"
+
+#define SIMT_DEVFN          QPCI_DEVFN(4, 0)
+
+/* Guest RAM layout: a ring per queue, completion records, semaphores. */
+#define RING_ADDR(q)        (0x100000 + (q) * 0x10000)
+#define RING_SIZE           64
+#define RECORD_ADDR(q, i)   (0x300000 + ((q) * RING_SIZE + (i)) * 64)
+#define SEM_ADDR            0x3f0000
+
+/* VRAM layout: the kernel image at its link address, then data. */
+#define VRAM_DATA           0x0100000
+#define VRAM_LOCAL          0x2000000
+
+/* Longest a test waits, in virtual nanoseconds. */
+#define WAIT_LIMIT_NS       (2 * 1000 * 1000 * 1000LL)
+
+typedef struct Dev {
+    QTestState *qts;
+    QPCIBus *bus;
+    QPCIDevice *dev;
+    QPCIBar regs;
+    QPCIBar vram;
+    uint32_t tail[SIMT_MAX_QUEUES];
+    uint32_t vram_next;
+    uint32_t nsm, sm_blocks;
+    const struct simt_image *img;   /* the image in VRAM */
+} Dev;
+
+/* Kernel images of $SIMT_KERNEL_DIR, loaded on first use. */
+static const char *kernel_dir;
+static GHashTable *images;
+
+static const struct simt_image *image_get(const char *name)
+{
+    struct simt_image *img = g_hash_table_lookup(images, name);
+    g_autofree char *path = NULL;
+    char err[256];
+
+    if (!img) {
+        img = g_new0(struct simt_image, 1);
+        path = g_strdup_printf("%s/%s.elf", kernel_dir, name);
+        if (simt_image_load(img, path, err, sizeof(err))) {
+            g_error("%s", err);
+        }
+        g_hash_table_insert(images, g_strdup(name), img);
+    }
+    return img;
+}
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
+static uint32_t rd(Dev *d, uint64_t off)
+{
+    return qpci_io_readl(d->dev, d->regs, off);
+}
+
+static void wr(Dev *d, uint64_t off, uint32_t val)
+{
+    qpci_io_writel(d->dev, d->regs, off, val);
+}
+
+static uint32_t qrd(Dev *d, unsigned q, unsigned reg)
+{
+    return rd(d, SIMT_QUEUE_REG(q, reg));
+}
+
+static void qwr(Dev *d, unsigned q, unsigned reg, uint32_t val)
+{
+    wr(d, SIMT_QUEUE_REG(q, reg), val);
+}
+
+static void queue_setup(Dev *d, unsigned q, uint32_t prio)
+{
+    qwr(d, q, SIMT_QREG_BASE_LO, RING_ADDR(q));
+    qwr(d, q, SIMT_QREG_BASE_HI, 0);
+    qwr(d, q, SIMT_QREG_SIZE, RING_SIZE);
+    qwr(d, q, SIMT_QREG_PRIORITY, prio);
+    qwr(d, q, SIMT_QREG_CONTROL, SIMT_QCTL_ENABLE);
+    g_assert_cmpuint(SIMT_QSTATUS_STATE(qrd(d, q, SIMT_QREG_STATUS)), ==,
+                     SIMT_QSTATE_IDLE);
+    d->tail[q] = 0;
+}
+
+/* Put kernel image @name in VRAM at its link address. */
+static void use_image(Dev *d, const char *name)
+{
+    d->img = image_get(name);
+    g_assert_cmpuint(d->img->base + d->img->size, <=, VRAM_DATA);
+    qpci_memwrite(d->dev, d->vram, d->img->base, d->img->bytes,
+                  d->img->size);
+}
+
+static Dev *dev_start(const char *props)
+{
+    Dev *d = g_new0(Dev, 1);
+
+    d->qts = qtest_initf("-M q35 -nodefaults -device simt,addr=04.0%s%s",
+                         props ? "," : "", props ? props : "");
+    d->bus = qpci_new_pc(d->qts, NULL);
+    d->dev = qpci_device_find(d->bus, SIMT_DEVFN);
+    g_assert_nonnull(d->dev);
+    qpci_device_enable(d->dev);
+    d->regs = qpci_iomap(d->dev, SIMT_BAR_REGS, NULL);
+    d->vram = qpci_iomap(d->dev, SIMT_BAR_VRAM, NULL);
+    d->nsm = rd(d, SIMT_REG_SM_COUNT);
+    d->sm_blocks = rd(d, SIMT_REG_SM_BLOCKS);
+    d->vram_next = VRAM_DATA;
+    for (unsigned q = 0; q < rd(d, SIMT_REG_QUEUE_COUNT); q++) {
+        queue_setup(d, q, 0);
+    }
+    use_image(d, "samples");
+    return d;
+}
+
+static void dev_stop(Dev *d)
+{
+    qpci_iounmap(d->dev, d->vram);
+    qpci_iounmap(d->dev, d->regs);
+    g_free(d->dev);
+    qpci_free_pc(d->bus);
+    qtest_quit(d->qts);
+    g_free(d);
+}
+
+/* A fresh VRAM buffer of @len bytes, filled from @data if not NULL. */
+static uint32_t vram_alloc(Dev *d, const void *data, size_t len)
+{
+    uint32_t addr = d->vram_next;
+
+    d->vram_next = ROUND_UP(addr + len, 256);
+    g_assert_cmpuint(d->vram_next, <=, VRAM_LOCAL);
+    if (data) {
+        qpci_memwrite(d->dev, d->vram, addr, data, len);
+    } else {
+        g_autofree uint8_t *zero = g_malloc0(len);
+
+        qpci_memwrite(d->dev, d->vram, addr, zero, len);
+    }
+    return addr;
+}
+
+static void vram_read(Dev *d, uint32_t addr, void *buf, size_t len)
+{
+    qpci_memread(d->dev, d->vram, addr, buf, len);
+}
+
+/* Put a command on queue @q's ring and ring the doorbell. */
+static uint32_t submit(Dev *d, unsigned q, const void *cmd)
+{
+    uint32_t idx = d->tail[q];
+
+    qtest_memwrite(d->qts, RING_ADDR(q) + idx * SIMT_CMD_SIZE, cmd,
+                   SIMT_CMD_SIZE);
+    d->tail[q] = (idx + 1) % RING_SIZE;
+    qwr(d, q, SIMT_QREG_TAIL, d->tail[q]);
+    return idx;
+}
+
+typedef struct Launch {
+    const char *kernel;
+    uint32_t grid[3];
+    uint32_t block[3];
+    uint32_t args[SIMT_ARG_REGS];
+    uint32_t dyn_shared;
+    uint32_t flags;
+} Launch;
+
+static uint32_t launch(Dev *d, unsigned q, const Launch *l)
+{
+    const struct simt_kernel_info *k = simt_image_kernel(d->img, l->kernel);
+    struct simt_cmd_launch c = {
+        .opcode = SIMT_CMD_LAUNCH,
+        .flags = l->flags,
+        .record = RECORD_ADDR(q, d->tail[q]),
+        .code_addr = d->img->code_start,
+        .code_size = d->img->code_end - d->img->code_start,
+        .shared_size = k ? k->m.shared_bytes + l->dyn_shared : 0,
+        .local_base = VRAM_LOCAL,
+    };
+
+    g_assert_nonnull(k);
+    c.entry = k->m.entry;
+    c.local_size = k->m.local_bytes;
+    c.regs = ctpop32(k->m.int_regs_used) + ctpop32(k->m.fp_regs_used);
+    for (int i = 0; i < 3; i++) {
+        c.grid[i] = l->grid[i] ? l->grid[i] : 1;
+        c.block[i] = l->block[i] ? l->block[i] : 1;
+    }
+    memcpy(c.args, l->args, sizeof(c.args));
+    qtest_memset(d->qts, c.record, 0xff, sizeof(struct simt_completion));
+    return submit(d, q, &c);
+}
+
+static void read_record(Dev *d, unsigned q, uint32_t idx,
+                        struct simt_completion *r)
+{
+    qtest_memread(d->qts, RECORD_ADDR(q, idx), r, sizeof(*r));
+}
+
+/* Step the clock until queue @q has run @idx or stopped; its state. */
+static uint32_t wait_queue(Dev *d, unsigned q, uint32_t idx)
+{
+    for (int64_t t = 0; t < WAIT_LIMIT_NS; t += 10000) {
+        uint32_t st = SIMT_QSTATUS_STATE(qrd(d, q, SIMT_QREG_STATUS));
+        uint32_t head = qrd(d, q, SIMT_QREG_HEAD);
+
+        if (st == SIMT_QSTATE_ERROR ||
+            (head - idx - 1) % RING_SIZE < RING_SIZE / 2) {
+            return st;
+        }
+        qtest_clock_step(d->qts, 10000);
+    }
+    g_assert_not_reached();
+}
+
+/* Launch and wait for a kernel that must succeed. */
+static void run_ok(Dev *d, unsigned q, const Launch *l,
+                   struct simt_completion *r)
+{
+    uint32_t idx = launch(d, q, l);
+    struct simt_completion rec;
+
+    wait_queue(d, q, idx);
+    read_record(d, q, idx, &rec);
+    g_assert_cmpuint(rec.status, ==, SIMT_QERR_NONE);
+    g_assert_cmpuint(rec.fault, ==, SIMT_FAULT_NONE);
+    g_assert_cmpuint(rec.blocks, ==, l->grid[0] * MAX(l->grid[1], 1) *
+                     MAX(l->grid[2], 1));
+    g_assert_cmpuint(rec.end_cycle, >, rec.start_cycle);
+    g_assert_cmpuint(rec.thread_insns, >, 0);
+    if (r) {
+        *r = rec;
+    }
+}
+
+static void test_vecadd(void)
+{
+    Dev *d = dev_start(NULL);
+    enum { N = 1000 };
+    float a[N], b[N], c[N];
+    uint32_t da, db, dc;
+
+    for (int i = 0; i < N; i++) {
+        a[i] = i * 0.5f;
+        b[i] = 1000.0f / (i + 1);
+    }
+    da = vram_alloc(d, a, sizeof(a));
+    db = vram_alloc(d, b, sizeof(b));
+    dc = vram_alloc(d, NULL, sizeof(c));
+    run_ok(d, 0, &(Launch) {
+        .kernel = "vecadd", .grid = { (N + 127) / 128 }, .block = { 128 },
+        .args = { da, db, dc, N },
+    }, NULL);
+    vram_read(d, dc, c, sizeof(c));
+    for (int i = 0; i < N; i++) {
+        g_assert_cmpfloat(c[i], ==, a[i] + b[i]);
+    }
+    dev_stop(d);
+}
+
+static void test_matmul(void)
+{
+    Dev *d = dev_start(NULL);
+    enum { N = 48, TILE = 16 };
+    static float a[N * N], b[N * N], c[N * N];
+    uint32_t da, db, dc;
+
+    for (int i = 0; i < N * N; i++) {
+        a[i] = (i % 17) * 0.25f - 2.0f;
+        b[i] = (i % 13) * 0.125f + 1.0f / (1 + i % 7);
+    }
+    use_image(d, "matmul");
+    da = vram_alloc(d, a, sizeof(a));
+    db = vram_alloc(d, b, sizeof(b));
+    dc = vram_alloc(d, NULL, sizeof(c));
+    run_ok(d, 0, &(Launch) {
+        .kernel = "matmul", .grid = { N / TILE, N / TILE },
+        .block = { TILE, TILE }, .args = { da, db, dc, N },
+    }, NULL);
+    vram_read(d, dc, c, sizeof(c));
+    for (int row = 0; row < N; row++) {
+        for (int col = 0; col < N; col++) {
+            float sum = 0.0f;
+
+            /* The kernel's order of fused multiply-adds. */
+            for (int k = 0; k < N; k++) {
+                sum = fmaf(a[row * N + k], b[k * N + col], sum);
+            }
+            g_assert_cmphex(fbits(c[row * N + col]), ==,
+                            fbits(sum));
+        }
+    }
+    dev_stop(d);
+}
+
+static void test_reduce(void)
+{
+    Dev *d = dev_start(NULL);
+    enum { N = 2000, T = 256, BLOCKS = (N + T - 1) / T };
+    float in[N], out[BLOCKS];
+    uint32_t din, dout;
+
+    for (int i = 0; i < N; i++) {
+        in[i] = (i % 100) * 0.01f + 1.0f / (i + 3);
+    }
+    use_image(d, "reduce");
+    din = vram_alloc(d, in, sizeof(in));
+    dout = vram_alloc(d, NULL, sizeof(out));
+    run_ok(d, 0, &(Launch) {
+        .kernel = "reduce_tree", .grid = { BLOCKS }, .block = { T },
+        .args = { din, dout, N },
+    }, NULL);
+    vram_read(d, dout, out, sizeof(out));
+    for (int blk = 0; blk < BLOCKS; blk++) {
+        float p[T];
+
+        /* The same tree, in the same order, as the kernel. */
+        for (int t = 0; t < T; t++) {
+            int i = blk * T + t;
+
+            p[t] = i < N ? in[i] : 0.0f;
+        }
+        for (int s = T / 2; s > 0; s /= 2) {
+            for (int t = 0; t < s; t++) {
+                p[t] += p[t + s];
+            }
+        }
+        g_assert_cmphex(fbits(out[blk]), ==,
+                        fbits(p[0]));
+    }
+    dev_stop(d);
+}
+
+static uint32_t divergent_ref(uint32_t i)
+{
+    uint32_t x = i + 1, steps = 0, acc = 0;
+
+    if (i % 7 == 3) {
+        return 0xdead0000u | i;
+    }
+    while (x != 1) {
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        steps++;
+        if (steps % 3 == 0) {
+            acc += x;
+        }
+    }
+    if (i & 1) {
+        acc = acc * 31 + steps;
+        if (i & 2) {
+            acc ^= 0x5555u;
+        } else {
+            acc += 17;
+        }
+    } else {
+        for (uint32_t k = 0; k < (i & 15); k++) {
+            acc = acc * 3 + k;
+        }
+    }
+    return acc + steps;
+}
+
+static void test_divergent(void)
+{
+    Dev *d = dev_start(NULL);
+    enum { N = 500 };
+    uint32_t out[N + 12];
+    uint32_t dout;
+
+    dout = vram_alloc(d, NULL, sizeof(out));
+    run_ok(d, 0, &(Launch) {
+        .kernel = "divergent", .grid = { 4 }, .block = { 128 },
+        .args = { dout, N },
+    }, NULL);
+    vram_read(d, dout, out, sizeof(out));
+    for (uint32_t i = 0; i < N; i++) {
+        g_assert_cmphex(out[i], ==, divergent_ref(i));
+    }
+    for (uint32_t i = N; i < N + 12; i++) {
+        g_assert_cmphex(out[i], ==, 0);
+    }
+    dev_stop(d);
+}
+
+static void test_histogram(void)
+{
+    Dev *d = dev_start(NULL);
+    enum { N = 5000, BINS = 256 };
+    uint8_t data[N];
+    uint32_t bins[BINS], ref[BINS] = { 0 };
+    uint32_t ddata, dbins;
+
+    for (int i = 0; i < N; i++) {
+        data[i] = (i * 7 + i / 13) & 0xff;
+        ref[data[i]]++;
+    }
+    /* Many blocks add into the same bins at once. */
+    use_image(d, "histogram");
+    ddata = vram_alloc(d, data, sizeof(data));
+    dbins = vram_alloc(d, NULL, sizeof(bins));
+    run_ok(d, 0, &(Launch) {
+        .kernel = "histogram", .grid = { 8 }, .block = { 128 },
+        .args = { ddata, N, dbins },
+    }, NULL);
+    vram_read(d, dbins, bins, sizeof(bins));
+    for (int b = 0; b < BINS; b++) {
+        g_assert_cmpuint(bins[b], ==, ref[b]);
+    }
+    dev_stop(d);
+}
+
+/* Wait until @n blocks have retired on the whole device. */
+static void wait_blocks_done(Dev *d, uint32_t n)
+{
+    for (int64_t t = 0; t < WAIT_LIMIT_NS; t += 1000) {
+        if (rd(d, SIMT_REG_BLOCKS_DONE) >= n) {
+            return;
+        }
+        qtest_clock_step(d->qts, 1000);
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * Seed 001's harness: kernel X holds one block per SM for a time
+ * proportional to the SM id; once X0 has retired, kernel Y's blocks show
+ * where the scheduler puts them.
+ */
+static void placement_after_x0(const char *preset, uint32_t x_threads,
+                               uint32_t y_blocks, uint32_t y_threads,
+                               const uint32_t *expect)
+{
+    g_autofree char *props = g_strdup_printf("preset=%s", preset);
+    Dev *d = dev_start(props);
+    uint32_t xout = vram_alloc(d, NULL, 4 * d->nsm);
+    uint32_t yout = vram_alloc(d, NULL, 4 * y_blocks);
+    uint32_t got[64];
+    struct simt_completion r;
+    uint32_t yidx;
+
+    launch(d, 0, &(Launch) {
+        .kernel = "hold_sm", .grid = { d->nsm }, .block = { x_threads },
+        .args = { xout, 20000 },
+    });
+    wait_blocks_done(d, 1);
+    g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, d->nsm - 1);
+
+    yidx = launch(d, 1, &(Launch) {
+        .kernel = "record_sm", .grid = { y_blocks }, .block = { y_threads },
+        .args = { yout },
+    });
+    wait_queue(d, 1, yidx);
+    read_record(d, 1, yidx, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    vram_read(d, yout, got, 4 * y_blocks);
+    for (uint32_t i = 0; i < y_blocks; i++) {
+        g_assert_cmpuint(got[i], ==, expect[i]);
+    }
+    dev_stop(d);
+}
+
+static void test_placement_pascal_threads(void)
+{
+    static const uint32_t expect[] = { 0, 0, 1 };
+
+    placement_after_x0("pascal-5", 256, 3, 160, expect);
+}
+
+static void test_placement_pascal_block_slots(void)
+{
+    static const uint32_t expect[] = { 0, 0, 1 };
+
+    placement_after_x0("pascal-5", 1024, 3, 32, expect);
+}
+
+static void test_placement_pascal_warps(void)
+{
+    static const uint32_t expect[] = { 0, 0, 0 };
+
+    placement_after_x0("pascal-5", 1024, 3, 33, expect);
+}
+
+/*
+ * Turing-68: A (67 x 512 threads) fills SMs in evens-then-odds order and
+ * leaves SM67 empty; B, launched behind it, lands by most room.
+ */
+static void placement_turing(uint32_t b_blocks, uint32_t b_threads,
+                             const uint32_t *expect)
+{
+    Dev *d = dev_start("preset=turing-68");
+    uint32_t aout = vram_alloc(d, NULL, 4 * 67);
+    uint32_t bout = vram_alloc(d, NULL, 4 * b_blocks);
+    uint32_t got[67];
+    uint32_t aidx, bidx;
+
+    g_assert_cmpuint(d->nsm, ==, 68);
+    aidx = launch(d, 0, &(Launch) {
+        .kernel = "hold", .grid = { 67 }, .block = { 512 },
+        .args = { aout, 30000 },
+    });
+    bidx = launch(d, 1, &(Launch) {
+        .kernel = "record_sm", .grid = { b_blocks }, .block = { b_threads },
+        .args = { bout },
+    });
+    wait_queue(d, 1, bidx);
+    vram_read(d, bout, got, 4 * b_blocks);
+    for (uint32_t i = 0; i < b_blocks; i++) {
+        g_assert_cmpuint(got[i], ==, expect[i]);
+    }
+    wait_queue(d, 0, aidx);
+    vram_read(d, aout, got, 4 * 67);
+    for (uint32_t i = 0; i < 67; i++) {
+        g_assert_cmpuint(got[i], ==, i < 34 ? 2 * i : 2 * (i - 34) + 1);
+    }
+    dev_stop(d);
+}
+
+static void test_placement_turing_32(void)
+{
+    static const uint32_t expect[] = { 67, 0, 2, 4, 6, 8, 10, 12 };
+
+    placement_turing(8, 32, expect);
+}
+
+static void test_placement_turing_33(void)
+{
+    static const uint32_t expect[] = { 67, 67, 67, 67, 67, 67, 67, 67 };
+
+    placement_turing(8, 33, expect);
+}
+
+static void test_placement_turing_33_9(void)
+{
+    static const uint32_t expect[] = { 67, 67, 67, 67, 67, 67, 67, 67, 0 };
+
+    placement_turing(9, 33, expect);
+}
+
+/*
+ * One SM, two kernel slots: blocks of two queues' kernels share it at the
+ * same time, a third kernel waits until a slot frees.
+ */
+static void test_kernel_slots(void)
+{
+    Dev *d = dev_start("sm-count=1,kernel-slots=2");
+    uint32_t dstart[3], dend[3], idx[3];
+    uint32_t start[3][2], end[3][2];
+
+    for (int k = 0; k < 3; k++) {
+        uint32_t out = vram_alloc(d, NULL, 8);
+
+        dstart[k] = vram_alloc(d, NULL, 8);
+        dend[k] = vram_alloc(d, NULL, 8);
+        idx[k] = launch(d, k, &(Launch) {
+            .kernel = "hold", .grid = { 2 }, .block = { 64 },
+            .args = { out, 20000, dstart[k], dend[k] },
+        });
+    }
+    for (int k = 0; k < 3; k++) {
+        wait_queue(d, k, idx[k]);
+        vram_read(d, dstart[k], start[k], sizeof(start[k]));
+        vram_read(d, dend[k], end[k], sizeof(end[k]));
+    }
+    /* Kernels 0 and 1 overlap on the SM; kernel 2 starts after one ends. */
+    g_assert_cmpuint(start[1][0], <, end[0][0]);
+    g_assert_cmpuint(start[0][0], <, end[1][0]);
+    g_assert_cmpuint(start[2][0], >=,
+                     MIN(MAX(end[0][0], end[0][1]), MAX(end[1][0], end[1][1])));
+    dev_stop(d);
+}
+
+/*
+ * Priority reorders dispatch only: with the single SM busy, a high and a
+ * low priority kernel wait; the high one's blocks go first.
+ */
+static void test_priority_order(void)
+{
+    Dev *d = dev_start("sm-count=1,sm-blocks=1");
+    uint32_t busy = vram_alloc(d, NULL, 8);
+    uint32_t lo_s = vram_alloc(d, NULL, 8), lo_e = vram_alloc(d, NULL, 8);
+    uint32_t hi_s = vram_alloc(d, NULL, 8), hi_e = vram_alloc(d, NULL, 8);
+    uint32_t lo_start, hi_start, hi_end;
+    uint32_t idx_lo, idx_hi;
+
+    qwr(d, 2, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    launch(d, 0, &(Launch) {
+        .kernel = "hold", .grid = { 1 }, .block = { 32 },
+        .args = { busy, 10000 },
+    });
+    qtest_clock_step(d->qts, 2000);
+    idx_lo = launch(d, 1, &(Launch) {
+        .kernel = "hold", .grid = { 1 }, .block = { 32 },
+        .args = { busy + 4, 5000, lo_s, lo_e },
+    });
+    qtest_clock_step(d->qts, 2000);
+    idx_hi = launch(d, 2, &(Launch) {
+        .kernel = "hold", .grid = { 1 }, .block = { 32 },
+        .args = { busy + 4, 5000, hi_s, hi_e },
+    });
+    wait_queue(d, 1, idx_lo);
+    wait_queue(d, 2, idx_hi);
+    vram_read(d, lo_s, &lo_start, 4);
+    vram_read(d, hi_s, &hi_start, 4);
+    vram_read(d, hi_e, &hi_end, 4);
+    g_assert_cmpuint(hi_start, <, lo_start);
+    g_assert_cmpuint(hi_end, <=, lo_start);
+    dev_stop(d);
+}
+
+/* A command on @q that must stop the queue with @error. */
+static void expect_queue_error(Dev *d, unsigned q, const void *cmd,
+                               uint32_t error)
+{
+    uint32_t idx = submit(d, q, cmd);
+    uint32_t st = wait_queue(d, q, idx);
+
+    g_assert_cmpuint(st, ==, SIMT_QSTATE_ERROR);
+    g_assert_cmpuint(SIMT_QSTATUS_ERROR(qrd(d, q, SIMT_QREG_STATUS)), ==,
+                     error);
+    g_assert_cmpuint(qrd(d, q, SIMT_QREG_ERROR_CMD), ==, idx);
+    g_assert_cmpuint(qrd(d, q, SIMT_QREG_HEAD), ==, idx);
+    g_assert_true(rd(d, SIMT_REG_IRQ_STATUS) & SIMT_IRQ_BIT(SIMT_IRQ_ERROR));
+    wr(d, SIMT_REG_IRQ_STATUS, SIMT_IRQ_ALL);
+
+    /* Reset brings the queue back. */
+    qwr(d, q, SIMT_QREG_CONTROL, SIMT_QCTL_RESET);
+    g_assert_cmpuint(qrd(d, q, SIMT_QREG_STATUS), ==, SIMT_QSTATE_DISABLED);
+    queue_setup(d, q, 0);
+}
+
+static void test_malformed_commands(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 4 * 64);
+    uint32_t cmd[SIMT_CMD_SIZE / 4] = { 0 };
+    struct simt_cmd_launch *l = (void *)cmd;
+    const struct simt_kernel_info *k = simt_image_kernel(d->img,
+                                                         "record_sm");
+    uint32_t good[64];
+
+    cmd[0] = 0x77;
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_OPCODE);
+
+    cmd[0] = SIMT_CMD_NOP;
+    cmd[1] = 0x80;      /* unknown flag */
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+
+    memset(cmd, 0, sizeof(cmd));
+    cmd[0] = SIMT_CMD_SIGNAL;
+    cmd[2] = SEM_ADDR + 4;  /* misaligned */
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+
+    memset(cmd, 0, sizeof(cmd));
+    l->opcode = SIMT_CMD_LAUNCH;
+    l->code_addr = d->img->code_start;
+    l->code_size = d->img->code_end - d->img->code_start;
+    l->entry = k->m.entry;
+    l->grid[0] = l->grid[1] = l->grid[2] = 1;
+    l->block[0] = 32;
+    l->block[1] = 0;    /* empty block */
+    l->block[2] = 1;
+    l->regs = 16;
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+
+    l->block[1] = 1;
+    l->block[0] = 1024;
+    l->regs = 64;       /* 64K registers: more than an SM has */
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_LAUNCH);
+
+    l->regs = 16;
+    l->block[0] = 32;
+    l->code_size = 0x7ffffff0;  /* code beyond VRAM */
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+
+    l->code_size = d->img->code_end - d->img->code_start;
+    l->reserved[3] = 1;
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+
+    /* A ring the device cannot read. */
+    qwr(d, 0, SIMT_QREG_CONTROL, 0);
+    qwr(d, 0, SIMT_QREG_BASE_HI, 0x100);
+    qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_ENABLE);
+    qwr(d, 0, SIMT_QREG_TAIL, 1);
+    qtest_clock_step(d->qts, 100000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_STATUS), ==,
+                     SIMT_QSTATE_ERROR | SIMT_QERR_DMA << 8);
+    qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_RESET);
+
+    /* A ring that is not a power of two. */
+    qwr(d, 0, SIMT_QREG_BASE_HI, 0);
+    qwr(d, 0, SIMT_QREG_SIZE, 48);
+    qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_ENABLE);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_STATUS), ==,
+                     SIMT_QSTATE_ERROR | SIMT_QERR_BAD_RING << 8);
+
+    /* Through all of that, another queue works. */
+    run_ok(d, 1, &(Launch) {
+        .kernel = "record_sm", .grid = { 64 }, .block = { 32 },
+        .args = { out },
+    }, NULL);
+    vram_read(d, out, good, sizeof(good));
+    for (int i = 0; i < 64; i++) {
+        g_assert_cmpuint(good[i], <, d->nsm);
+    }
+    dev_stop(d);
+}
+
+static void test_kernel_fault(void)
+{
+    Dev *d = dev_start("vram-size=64M");
+    uint32_t out = vram_alloc(d, NULL, 4 * 64);
+    uint32_t out2 = vram_alloc(d, NULL, 4 * 64);
+    struct simt_completion r;
+    uint32_t idx, idx2;
+
+    /* Queue 0 reads past VRAM while queue 1 works alongside. */
+    idx = launch(d, 0, &(Launch) {
+        .kernel = "load_from", .grid = { 2 }, .block = { 32 },
+        .args = { out, 64 * MiB },
+    });
+    idx2 = launch(d, 1, &(Launch) {
+        .kernel = "hold", .grid = { 8 }, .block = { 64 },
+        .args = { out2, 20000 },
+    });
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_ERROR);
+    g_assert_cmpuint(SIMT_QSTATUS_ERROR(qrd(d, 0, SIMT_QREG_STATUS)), ==,
+                     SIMT_QERR_FAULT);
+    read_record(d, 0, idx, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_FAULT);
+    g_assert_cmpuint(r.fault, ==, SIMT_FAULT_ACCESS);
+    g_assert_cmphex(r.fault_addr, ==, 64 * MiB);
+    g_assert_cmpuint(r.fault_pc, >=, d->img->code_start);
+    g_assert_cmpuint(r.fault_pc, <, d->img->code_end);
+    g_assert_true(rd(d, SIMT_REG_IRQ_STATUS) & SIMT_IRQ_BIT(SIMT_IRQ_ERROR));
+
+    g_assert_cmpuint(wait_queue(d, 1, idx2), ==, SIMT_QSTATE_IDLE);
+    read_record(d, 1, idx2, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    g_assert_cmpuint(r.blocks, ==, 8);
+    dev_stop(d);
+}
+
+/* SIGNAL writes a fence value; WAIT holds a queue until one arrives. */
+static void test_signal_wait(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 4 * 4);
+    struct simt_cmd_wait w = {
+        .opcode = SIMT_CMD_WAIT, .addr = SEM_ADDR, .value = 5,
+    };
+    struct simt_cmd_signal sig = {
+        .opcode = SIMT_CMD_SIGNAL, .flags = SIMT_CMDF_IRQ,
+        .addr = SEM_ADDR + 8, .value = 0x1122334455667788ull,
+    };
+    uint32_t idx;
+
+    qtest_writeq(d->qts, SEM_ADDR, 0);
+    qtest_writeq(d->qts, SEM_ADDR + 8, 0);
+    wr(d, SIMT_REG_IRQ_MASK, 0);
+    submit(d, 0, &w);
+    launch(d, 0, &(Launch) {
+        .kernel = "record_sm", .grid = { 4 }, .block = { 32 },
+        .args = { out },
+    });
+    idx = submit(d, 0, &sig);
+    qtest_clock_step(d->qts, 200000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_STATUS), ==, SIMT_QSTATE_WAITING);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_HEAD), ==, 0);
+    g_assert_cmphex(qtest_readq(d->qts, SEM_ADDR + 8), ==, 0);
+
+    qtest_writeq(d->qts, SEM_ADDR, 4);
+    qtest_clock_step(d->qts, 200000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_HEAD), ==, 0);
+
+    qtest_writeq(d->qts, SEM_ADDR, 5);
+    wait_queue(d, 0, idx);
+    g_assert_cmphex(qtest_readq(d->qts, SEM_ADDR + 8), ==,
+                    0x1122334455667788ull);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_COMPLETED), ==, 3);
+    g_assert_true(rd(d, SIMT_REG_IRQ_STATUS) & SIMT_IRQ_BIT(SIMT_IRQ_QUEUE));
+    dev_stop(d);
+}
+
+/* The same work gives the same cycle counts, in one VM and across VMs. */
+static void run_matmul_cycles(struct simt_completion *r, int runs)
+{
+    Dev *d = dev_start("preset=gtx480");
+    enum { N = 32 };
+    static float a[N * N], b[N * N];
+    uint32_t da, db, dc;
+
+    for (int i = 0; i < N * N; i++) {
+        a[i] = i * 0.01f;
+        b[i] = 1.0f - i * 0.001f;
+    }
+    use_image(d, "matmul");
+    da = vram_alloc(d, a, sizeof(a));
+    db = vram_alloc(d, b, sizeof(b));
+    dc = vram_alloc(d, NULL, sizeof(a));
+    for (int i = 0; i < runs; i++) {
+        run_ok(d, 0, &(Launch) {
+            .kernel = "matmul", .grid = { 2, 2 }, .block = { 16, 16 },
+            .args = { da, db, dc, N },
+        }, &r[i]);
+    }
+    dev_stop(d);
+}
+
+static void test_deterministic_cycles(void)
+{
+    struct simt_completion a[2], b[2];
+
+    run_matmul_cycles(a, 2);
+    run_matmul_cycles(b, 2);
+    for (int i = 0; i < 2; i++) {
+        g_assert_cmpuint(a[i].start_cycle, ==, b[i].start_cycle);
+        g_assert_cmpuint(a[i].end_cycle, ==, b[i].end_cycle);
+        g_assert_cmpuint(a[i].thread_insns, ==, b[i].thread_insns);
+        g_assert_cmpuint(a[i].warp_insns, ==, b[i].warp_insns);
+    }
+    /* Within one VM the second run takes exactly as long as the first. */
+    g_assert_cmpuint(a[0].end_cycle - a[0].start_cycle, ==,
+                     a[1].end_cycle - a[1].start_cycle);
+    g_assert_cmpuint(a[0].thread_insns, ==, a[1].thread_insns);
+}
+
+/* The cycle counter follows the virtual clock at the preset's rate. */
+static void test_cycle_counter(void)
+{
+    Dev *d = dev_start("preset=gtx480");
+    uint32_t c0, c1;
+
+    g_assert_cmpuint(rd(d, SIMT_REG_CLOCK_MHZ), ==, 1400);
+    g_assert_cmpuint(rd(d, SIMT_REG_PRESET), ==, SIMT_PRESET_GTX480);
+    g_assert_cmpuint(rd(d, SIMT_REG_SM_COUNT), ==, 15);
+    c0 = rd(d, SIMT_REG_CYCLE_LO);
+    qtest_clock_step(d->qts, 1000000);
+    c1 = rd(d, SIMT_REG_CYCLE_LO);
+    g_assert_cmpuint(c1 - c0, ==, 1400000);
+    g_assert_cmpuint(rd(d, SIMT_REG_CYCLE_HI), ==, 0);
+    dev_stop(d);
+}
+
+/* Presets set the SM limits; properties override single fields. */
+static void test_presets(void)
+{
+    static const struct {
+        const char *props;
+        uint32_t sms, threads, warps, blocks;
+    } cases[] = {
+        { "preset=pascal-5", 5, 2048, 64, 32 },
+        { "preset=volta-80", 80, 2048, 64, 32 },
+        { "preset=turing-68", 68, 1024, 32, 16 },
+        { "preset=ampere-82", 82, 1536, 48, 16 },
+        { "preset=gtx480", 15, 1536, 48, 8 },
+        { "preset=turing-68,sm-count=4,sm-warps=16", 4, 1024, 16, 16 },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        Dev *d = dev_start(cases[i].props);
+
+        g_assert_cmpuint(rd(d, SIMT_REG_SM_COUNT), ==, cases[i].sms);
+        g_assert_cmpuint(rd(d, SIMT_REG_SM_THREADS), ==, cases[i].threads);
+        g_assert_cmpuint(rd(d, SIMT_REG_SM_WARPS), ==, cases[i].warps);
+        g_assert_cmpuint(rd(d, SIMT_REG_SM_BLOCKS), ==, cases[i].blocks);
+        g_assert_cmpuint(rd(d, SIMT_REG_KERNEL_SLOTS), ==, 2);
+        dev_stop(d);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    kernel_dir = g_getenv("SIMT_KERNEL_DIR");
+    if (!kernel_dir) {
+        /* Run by QEMU's own qtest suite, without our host build. */
+        g_test_message("SIMT_KERNEL_DIR is not set: kernel tests skipped");
+        return g_test_run();
+    }
+    images = g_hash_table_new(g_str_hash, g_str_equal);
+
+    qtest_add_func("/simt/kernel/vecadd", test_vecadd);
+    qtest_add_func("/simt/kernel/matmul", test_matmul);
+    qtest_add_func("/simt/kernel/reduce", test_reduce);
+    qtest_add_func("/simt/kernel/divergent", test_divergent);
+    qtest_add_func("/simt/kernel/histogram", test_histogram);
+    qtest_add_func("/simt/sched/pascal-threads",
+                   test_placement_pascal_threads);
+    qtest_add_func("/simt/sched/pascal-block-slots",
+                   test_placement_pascal_block_slots);
+    qtest_add_func("/simt/sched/pascal-warps", test_placement_pascal_warps);
+    qtest_add_func("/simt/sched/turing-8x32", test_placement_turing_32);
+    qtest_add_func("/simt/sched/turing-8x33", test_placement_turing_33);
+    qtest_add_func("/simt/sched/turing-9x33", test_placement_turing_33_9);
+    qtest_add_func("/simt/sched/kernel-slots", test_kernel_slots);
+    qtest_add_func("/simt/sched/priority-order", test_priority_order);
+    qtest_add_func("/simt/queue/malformed", test_malformed_commands);
+    qtest_add_func("/simt/queue/kernel-fault", test_kernel_fault);
+    qtest_add_func("/simt/queue/signal-wait", test_signal_wait);
+    qtest_add_func("/simt/timing/deterministic", test_deterministic_cycles);
+    qtest_add_func("/simt/timing/cycle-counter", test_cycle_counter);
+    qtest_add_func("/simt/presets", test_presets);
+
+    return g_test_run();
+}
