@@ -24,12 +24,19 @@
 #include <drm/drm_print.h>
 
 #include "simt_drv.h"
+#include "uapi/simt_accel.h"
 
 DEFINE_DRM_ACCEL_FOPS(simt_accel_fops);
+
+static const struct drm_ioctl_desc simt_drm_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(SIMT_GET_PARAM, simt_get_param_ioctl, 0),
+};
 
 static const struct drm_driver simt_drm_driver = {
 	.driver_features	= DRIVER_COMPUTE_ACCEL,
 	.fops			= &simt_accel_fops,
+	.ioctls			= simt_drm_ioctls,
+	.num_ioctls		= ARRAY_SIZE(simt_drm_ioctls),
 	.name			= SIMT_DRIVER_NAME,
 	.desc			= SIMT_DRIVER_DESC,
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)

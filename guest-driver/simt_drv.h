@@ -82,6 +82,11 @@ int simt_irq_test(struct simt_device *sdev);
 u64 simt_irq_count(struct simt_device *sdev, unsigned int cls);
 const char *simt_irq_class_name(unsigned int cls);
 
+/* simt_ioctl.c */
+struct drm_file;
+int simt_get_param_ioctl(struct drm_device *drm, void *data,
+			 struct drm_file *file);
+
 /* simt_debugfs.c */
 void simt_debugfs_init(struct simt_device *sdev);
 

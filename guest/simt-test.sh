@@ -145,14 +145,22 @@ t_accel_open() {
 d_accel_open="/dev/accel/accel0 opens and closes"
 
 t_accel_ioctl() {
-	out=$(timeout 10 simt-query /dev/accel/accel0) || fail "simt-query failed"
+	out=$(timeout 10 simt-query /dev/accel/accel0) || { echo "$out"; fail "simt-query failed"; }
 	echo "$out"
 	case $out in
 	name=simt\ *) ;;
 	*) fail "the node does not answer DRM_IOCTL_VERSION as simt" ;;
 	esac
+	# GET_PARAM must agree with sysfs.
+	for f in sm_count vram_size; do
+		v=$(echo "$out" | sed -n "s/^$f=//p")
+		[ "$v" = "$(sysval $f)" ] || fail "GET_PARAM $f is '$v', sysfs says '$(sysval $f)'"
+	done
+	dv=$(echo "$out" | sed -n 's/^device_version=//p')
+	[ "$((dv >> 16)).$((dv & 0xffff))" = "$(sysval version)" ] ||
+		fail "GET_PARAM device_version $dv does not match sysfs $(sysval version)"
 }
-d_accel_ioctl="DRM_IOCTL_VERSION on /dev/accel/accel0 names the simt driver"
+d_accel_ioctl="ioctls on /dev/accel/accel0: DRM version names simt, GET_PARAM agrees with sysfs"
 
 t_ident() {
 	bound || fail "not bound"

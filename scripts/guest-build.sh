@@ -34,23 +34,25 @@ headers=$gdir/headers
 
 # ---- the module ----
 bdir=$gdir/build/driver
-mkdir -p "$bdir/compat"
-sync_file() {   # copy $1 to $2 only if different, keeping its time stamp
-    if ! cmp -s "$1" "$2"; then
-        cp -p "$1" "$2"
-    fi
-}
-for f in "$repo"/guest-driver/Kbuild "$repo"/guest-driver/*.[ch]; do
-    sync_file "$f" "$bdir/$(basename "$f")"
-done
-for f in "$repo"/guest-driver/compat/*.h; do
-    sync_file "$f" "$bdir/compat/$(basename "$f")"
-done
-# Sources removed from the repository must not linger in the copy.
-for f in "$bdir"/*.[ch]; do
-    case $(basename "$f") in *.mod.c) continue ;; esac
-    [ -e "$repo/guest-driver/$(basename "$f")" ] || rm -f "$f"
-done
+mkdir -p "$bdir"
+# Copy the sources (Kbuild, *.c, *.h, in subdirectories too), each only if
+# it changed, keeping its time stamp, so that kbuild rebuilds only what
+# changed; drop sources that are gone from the repository.
+(
+    cd "$repo/guest-driver"
+    find . -type f \( -name Kbuild -o -name '*.[ch]' \) ! -name '*.mod.c' |
+    while read -r f; do
+        mkdir -p "$bdir/$(dirname "$f")"
+        cmp -s "$f" "$bdir/$f" || cp -p "$f" "$bdir/$f"
+    done
+)
+(
+    cd "$bdir"
+    find . -type f -name '*.[ch]' ! -name '*.mod.c' |
+    while read -r f; do
+        [ -e "$repo/guest-driver/$f" ] || rm -f "$f"
+    done
+)
 
 log "building simt.ko for $kver"
 t0=$(date +%s%N)
@@ -89,12 +91,13 @@ fi
 
 # ---- simt-query, a static userspace probe of the accel node ----
 query=$gdir/build/simt-query
-if [ ! -x "$query" ] || [ "$repo/guest/simt-query.c" -nt "$query" ]; then
+if [ ! -x "$query" ] || [ "$repo/guest/simt-query.c" -nt "$query" ] ||
+   [ "$repo/guest-driver/uapi/simt_accel.h" -nt "$query" ]; then
     log "building simt-query"
     # The kernel's uapi headers as shipped in the headers package are not
     # sanitized for userspace: drop the __user annotation, and let the
     # host's own <linux/...> headers win over them.
-    gcc -static -O2 -Wall -D__user= \
+    gcc -static -O2 -Wall -D__user= -I"$repo/guest-driver/uapi" \
         -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi" \
         -o "$query.tmp" "$repo/guest/simt-query.c"
     mv "$query.tmp" "$query"
