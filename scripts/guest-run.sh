@@ -7,7 +7,8 @@
 #   scripts/guest-run.sh test    run the in-guest tests; the serial log is
 #                                saved, printed, and checked (TAP) by
 #                                scripts/tap-check.py; exit 0 only if all pass
-#   scripts/guest-run.sh demo    run the demo script, print, power off
+#   scripts/guest-run.sh demo    run the demo script, print, power off;
+#                                exit 1 if it did not complete
 #   scripts/guest-run.sh shell   a shell in the guest (Ctrl-A X quits QEMU)
 #   scripts/guest-run.sh         shell if stdin is a terminal, else demo
 #
@@ -124,9 +125,16 @@ shell)
     exec "$QEMU" "${args[@]}"
     ;;
 demo)
+    out=$gdir/demo.log
     rc=0
-    timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null || rc=$?
-    [ "$rc" = 124 ] && log "timed out after $GUEST_TIMEOUT s"
+    timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 |
+        tee "$out" || rc=$?
+    if [ "$rc" = 124 ]; then
+        log "timed out after $GUEST_TIMEOUT s"
+    elif [ "$rc" = 0 ] && ! grep -q '^=== simt demo done ===' "$out"; then
+        log "the demo did not complete (log: $out)"
+        rc=1
+    fi
     exit "$rc"
     ;;
 test)

@@ -14,8 +14,10 @@ serial console capture.
 The last line printed is always the summary:
     NAME: P passed, F failed
 where F counts "not ok" tests plus tests the plan announced but that never
-reported.  Exit status: 0 when everything is fine, 1 otherwise, 2 on usage
-errors.
+reported, and is at least 1 whenever the check fails for another reason
+(no plan, kernel warning, missing end marker), so that F is 0 exactly when
+the check passes.  Each problem is printed first as "NAME: FAIL: ...".
+Exit status: 0 when everything is fine, 1 otherwise, 2 on usage errors.
 """
 
 import argparse
