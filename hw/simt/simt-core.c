@@ -750,7 +750,7 @@ static void csr_write(SimtWarp *w, unsigned lane, unsigned csr, uint32_t v)
 }
 
 /* Write t[] to the lanes of @mask (lm[] = all-ones for those lanes). */
-static inline void commit(uint32_t *d, const uint32_t *t, uint32_t mask,
+static inline __attribute__((always_inline)) void commit(uint32_t *d, const uint32_t *t, uint32_t mask,
                           const uint32_t *lm)
 {
     int i;
@@ -770,36 +770,62 @@ static inline void commit(uint32_t *d, const uint32_t *t, uint32_t mask,
  * may keep running alone while its PC stays below it.
  */
 static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
-                         uint32_t *other, uint32_t *lm)
+                         uint32_t *count, uint32_t *other, uint32_t *lm)
 {
     uint32_t live = ~(w->exited | w->waiting);
+    uint32_t v[SIMT_WARP_SIZE];
     uint32_t p = UINT32_MAX, o = UINT32_MAX, g = 0;
     int i;
 
     if (!live) {
         return false;
     }
+    /* PCs are even, so UINT32_MAX can stand for "not runnable". */
     for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        if ((live >> i & 1) && w->pc[i] < p) {
-            p = w->pc[i];
-        }
+        v[i] = (live >> i & 1) ? w->pc[i] : UINT32_MAX;
+        p = v[i] < p ? v[i] : p;
     }
     for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        if (live >> i & 1) {
-            if (w->pc[i] == p) {
-                g |= 1u << i;
-            } else if (w->pc[i] < o) {
-                o = w->pc[i];
-            }
-        }
-    }
-    for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        lm[i] = -(g >> i & 1);
+        uint32_t in_group = v[i] == p;
+
+        g |= in_group << i;
+        lm[i] = -in_group;
+        o = !in_group && v[i] < o ? v[i] : o;
     }
     *pc = p;
     *mask = g;
+    *count = __builtin_popcount(g);
     *other = o;
     return true;
+}
+
+/*
+ * Whether every lane of @lm accesses [flat_base, flat_base + flat_size)
+ * naturally aligned at a[i] + imm, so that no window or callback applies.
+ */
+static inline bool all_flat(const SimtMem *m, const uint32_t *a, int32_t imm,
+                            unsigned size, const uint32_t *lm)
+{
+    uint32_t bad = 0;
+    int i;
+
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        uint32_t addr = a[i] + imm;
+
+        bad |= ((addr & (size - 1)) |
+                (addr - m->flat_base > m->flat_size - size)) & lm[i];
+    }
+    return !bad;
+}
+
+/* The flat region is usable directly if it avoids both windows. */
+static bool flat_direct(const SimtMem *m)
+{
+    uint64_t end = (uint64_t)m->flat_base + m->flat_size;
+
+    return m->flat && m->flat_size >= 4 &&
+           (end <= SIMT_SHARED_BASE ||
+            m->flat_base >= SIMT_LOCAL_BASE + SIMT_LOCAL_WINDOW);
 }
 
 static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
@@ -833,6 +859,15 @@ static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
         commit(w->x[in->rd], t, G, lm);                                 \
     } while (0)
 
+/* 1 << lane, as a table so that building a lane mask vectorises */
+static const uint32_t lane_bit[SIMT_WARP_SIZE] = {
+    1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
+    1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14,
+    1u << 15, 1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21,
+    1u << 22, 1u << 23, 1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28,
+    1u << 29, 1u << 30, 1u << 31,
+};
+
 /* Conditional branch: the group follows, stays or splits. */
 #define BRANCH(cond)                                                    \
     do {                                                                \
@@ -840,7 +875,7 @@ static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
         const uint32_t *c = w->x[in->rs2];                              \
         uint32_t taken = 0;                                             \
         for (int i = 0; i < SIMT_WARP_SIZE; i++) {                      \
-            taken |= (uint32_t)(cond) << i;                             \
+            taken |= -(uint32_t)(cond) & lane_bit[i];                   \
         }                                                               \
         taken &= G;                                                     \
         if (taken == G) {                                               \
@@ -974,8 +1009,11 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
 {
     SimtBlockState *st = &b->st;
     const SimtCode *code = b->code;
+    const bool direct = flat_direct(b->mem);
+    uint8_t *flat = b->mem->flat;
+    const uint32_t flat_base = b->mem->flat_base;
     SimtWarp *w;
-    uint32_t P, G, M, lm[SIMT_WARP_SIZE];
+    uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
     uint64_t n = 0;
     unsigned base_tid = warp * SIMT_WARP_SIZE;
 
@@ -983,7 +1021,7 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
         return 0;
     }
     w = &b->warps[warp];
-    if (!select_group(w, &P, &G, &M, lm)) {
+    if (!select_group(w, &P, &G, &nG, &M, lm)) {
         return 0;
     }
 
@@ -1013,7 +1051,7 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
         w->instret++;
         st->cycle++;
         st->warp_insns++;
-        st->thread_insns += __builtin_popcount(G);
+        st->thread_insns += nG;
 
         switch (in->op) {
         case OP_LUI:
@@ -1154,15 +1192,26 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             uint32_t t[SIMT_WARP_SIZE];
             unsigned sh = 32 - 8 * in->size;
 
-            LANES_FOR(G, i) {
-                uint32_t addr = a[i] + in->imm, v;
-
-                fault = mem_load(b, base_tid + i, addr, in->size, &v);
-                if (fault) {
-                    block_fault(b, fault, P, addr, warp, i);
-                    goto stop;
+            if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
+                LANES_FOR(G, i) {
+                    t[i] = ld_le(flat + (a[i] + in->imm - flat_base),
+                                 in->size);
                 }
-                t[i] = in->sext ? (uint32_t)((int32_t)(v << sh) >> sh) : v;
+            } else {
+                LANES_FOR(G, i) {
+                    uint32_t addr = a[i] + in->imm;
+
+                    fault = mem_load(b, base_tid + i, addr, in->size, &t[i]);
+                    if (fault) {
+                        block_fault(b, fault, P, addr, warp, i);
+                        goto stop;
+                    }
+                }
+            }
+            if (in->sext) {
+                LANES_FOR(G, i) {
+                    t[i] = (int32_t)(t[i] << sh) >> sh;
+                }
             }
             if (in->op == OP_FLW) {
                 commit(w->f[in->rd], t, G, lm);
@@ -1177,6 +1226,13 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             const uint32_t *v = in->op == OP_FSW ? w->f[in->rs2]
                                                  : w->x[in->rs2];
 
+            if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
+                LANES_FOR(G, i) {
+                    st_le(flat + (a[i] + in->imm - flat_base), in->size,
+                          v[i]);
+                }
+                break;
+            }
             LANES_FOR(G, i) {
                 uint32_t addr = a[i] + in->imm;
 
@@ -1410,7 +1466,8 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
         /* Lanes elsewhere are now at or below the group's PC. */
         set_pcs(w, G, P);
     reselect:
-        if (st->status != SIMT_RUNNING || !select_group(w, &P, &G, &M, lm)) {
+        if (st->status != SIMT_RUNNING ||
+            !select_group(w, &P, &G, &nG, &M, lm)) {
             return n;
         }
         continue;
