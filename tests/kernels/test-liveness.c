@@ -141,6 +141,9 @@ static void loop(void)
         tap_check(res.kernels[0].m.fp_regs_used == 3 &&
                   (res.kernels[0].m.flags & SIMT_META_F_IDEMPOTENT),
                   "loop: fp registers used, load-only kernel idempotent");
+        tap_check(res.npp == 1 && res.pp[0] == BASE + 4 &&
+                  res.pp_interval == SM_PP_INTERVAL_DEFAULT,
+                  "loop: one preemption point, the first with fewest live");
         sm_result_free(&res);
     }
 }
@@ -243,6 +246,40 @@ static void tail_call(void)
     if (tap_check(analyze(code, COUNT(code), f, 2, &res) == 0,
                   "tail call: analysed %s", err)) {
         expect_live("tail call", &res, want, COUNT(code));
+        sm_result_free(&res);
+    }
+}
+
+/*
+ * Preemption points: the inner loop's barrier, nothing else in nested
+ * loops, one per K = 2 instructions elsewhere.
+ */
+static void preemption_points(void)
+{
+    const uint32_t code[] = {
+        ADDI(A2, ZERO, 0),      /* 0 */
+        ADDI(A3, ZERO, 0),      /* 1: outer loop */
+        ADDI(A3, A3, 1),        /* 2: inner loop */
+        BARRIER,                /* 3 */
+        BNE(A3, A1, -8),        /* 4: to 2 */
+        ADDI(A2, A2, 1),        /* 5 */
+        BNE(A2, A0, -20),       /* 6: to 1 */
+        RET,                    /* 7 */
+    };
+    struct sm_func f[] = { { "k", BASE, BASE + sizeof(code), true } };
+    struct sm_program p = {
+        .file = "test", .base = BASE, .ninsns = COUNT(code), .insns = code,
+        .nfuncs = 1, .funcs = f, .pp_interval = 2,
+    };
+    struct sm_result res;
+
+    if (tap_check(sm_analyze(&p, &res, err, sizeof(err)) == 0,
+                  "preemption points: analysed %s", err)) {
+        tap_check(res.npp == 3 && res.pp_interval == 2 &&
+                  res.pp[0] < BASE + 8 && res.pp[1] == BASE + 12 &&
+                  res.pp[2] >= BASE + 20 && res.pp[2] < BASE + 28,
+                  "preemption points: inner barrier and one per 2 others "
+                  "(%u points)", res.npp);
         sm_result_free(&res);
     }
 }
@@ -439,6 +476,7 @@ int main(void)
     call();
     early_return_and_exit();
     tail_call();
+    preemption_points();
     stack_bound();
     shared_helper();
     idempotence();

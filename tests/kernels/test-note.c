@@ -47,8 +47,10 @@ static void round_trip(void)
                              .store_origins = SIMT_ORIGIN_UNKNOWN,
                              .insn_count = 2 } },
     };
+    uint32_t pp[2] = { 0x2000, 0x2008 };
     struct sm_result res = { .live = live, .nkernels = 2,
-                             .kernels = kernels };
+                             .kernels = kernels, .pp = pp, .npp = 2,
+                             .pp_interval = 7 };
     struct simt_meta meta;
     uint8_t *note;
     size_t len;
@@ -69,7 +71,11 @@ static void round_trip(void)
                   "note parsed back %s", err)) {
         same = meta.h.version == SIMT_META_VERSION &&
                meta.h.nkernels == 2 && meta.h.code_start == 0x2000 &&
-               meta.h.code_end == 0x200c && meta.nlive == 3;
+               meta.h.code_end == 0x200c && meta.nlive == 3 &&
+               meta.h.pp_count == 2 && meta.h.pp_interval == 7 &&
+               simt_meta_is_pp(&meta, 0x2000) &&
+               !simt_meta_is_pp(&meta, 0x2004) &&
+               simt_meta_is_pp(&meta, 0x2008);
         for (i = 0; same && i < 3; i++) {
             same = meta.live[i] == live[i];
         }
@@ -81,7 +87,8 @@ static void round_trip(void)
             same = strcmp(meta.kernels[i].name, kernels[i].name) == 0 &&
                    memcmp(&a, &b, sizeof(a)) == 0;
         }
-        tap_check(same, "round trip keeps header, kernels and live masks");
+        tap_check(same, "round trip keeps header, kernels, live masks and "
+                  "preemption points");
         tap_check(simt_meta_live_at(&meta, 0x2004) == live[1] &&
                   simt_meta_live_at(&meta, 0x200c) == ~0ull &&
                   simt_meta_live_at(&meta, 0x1ffc) == ~0ull &&
@@ -102,8 +109,9 @@ static void round_trip(void)
             { "misaligned code range", 20, 0x2002 },
             { "live table offset", 28, 0xfffffff0 },
             { "string table offset", 32, 0x7fffffff },
-            { "kernel name offset", 40, 0x10000 },
-            { "kernel entry outside its range", 44, 0x3000 },
+            { "preemption point count", 44, 0x40000000 },
+            { "kernel name offset", 52, 0x10000 },
+            { "kernel entry outside its range", 56, 0x3000 },
         };
         uint32_t desc_len = get32(note + 4);
         uint8_t *copy = malloc(desc_len);
@@ -121,9 +129,15 @@ static void round_trip(void)
                 simt_meta_free(&meta);
             }
         }
-        tap_check(simt_meta_parse(&meta, note + NOTE_DESC, 39, err,
+        tap_check(simt_meta_parse(&meta, note + NOTE_DESC, 51, err,
                                   sizeof(err)) < 0,
                   "truncated note refused: %s", err);
+        /* preemption points must ascend */
+        memcpy(copy, note + NOTE_DESC, desc_len);
+        put32(copy + get32(copy + 40), 0x2008);
+        tap_check(simt_meta_parse(&meta, copy, desc_len, err,
+                                  sizeof(err)) < 0,
+                  "unsorted preemption points refused: %s", err);
         free(copy);
     }
     free(note);

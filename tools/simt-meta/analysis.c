@@ -502,6 +502,115 @@ static void compute_liveness(struct ctx *c, uint64_t *live)
 }
 
 /*
+ * The instruction of [lo, hi], not in @skip (if given), to stop at: a
+ * barrier if there is one, else the one with the fewest live registers.
+ */
+static uint32_t cheapest(const struct ctx *c, const uint64_t *live,
+                         uint32_t lo, uint32_t hi, const bool *skip)
+{
+    uint32_t i, best = lo;
+    int best_score = INT32_MAX;
+
+    for (i = lo; i <= hi; i++) {
+        int score = __builtin_popcountll(live[i]) +
+                    (c->n[i].d.op == RV_OP_BARRIER ? 0 : 64);
+
+        if (c->n[i].func >= 0 && !(skip && skip[i]) && score < best_score) {
+            best = i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+/*
+ * Preemption points by seed 004's rules: each innermost loop gets one,
+ * its barrier if it has any (stopping elsewhere in a loop with a barrier
+ * could leave warps waiting for each other), else its instruction with
+ * the fewest live registers; code outside innermost loops gets one per K
+ * instructions, chosen the same way.  A loop is the address range from
+ * the target of a backward branch or jump to the furthest branch back to
+ * it; innermost loops contain no other.
+ */
+static int place_preemption_points(struct ctx *c, const uint64_t *live,
+                                   struct sm_result *res)
+{
+    const struct sm_program *p = c->p;
+    uint32_t n = p->ninsns ? p->ninsns : 1;
+    uint32_t *loop_end = calloc(n, sizeof(*loop_end));
+    bool *in_loop = calloc(n, sizeof(*in_loop));
+    bool *is_pp = calloc(n, sizeof(*is_pp));
+    uint32_t i, j, f;
+    int ret = -1;
+
+    res->pp_interval = p->pp_interval ? p->pp_interval :
+                                        SM_PP_INTERVAL_DEFAULT;
+    if (!loop_end || !in_loop || !is_pp) {
+        fail_oom(c);
+        goto out;
+    }
+    /* loop_end[h] = 1 + last instruction branching back to h, 0 if none */
+    for (i = 0; i < p->ninsns; i++) {
+        const struct node *nd = &c->n[i];
+
+        if ((nd->cf == CF_BRANCH || nd->cf == CF_JUMP) && nd->target <= i &&
+            loop_end[nd->target] < i + 1) {
+            loop_end[nd->target] = i + 1;
+        }
+    }
+    for (i = 0; i < p->ninsns; i++) {
+        bool innermost = loop_end[i] != 0;
+
+        for (j = i; innermost && j < loop_end[i]; j++) {
+            innermost = j == i || !loop_end[j] || loop_end[j] > loop_end[i];
+        }
+        if (innermost) {
+            is_pp[cheapest(c, live, i, loop_end[i] - 1, NULL)] = true;
+            for (j = i; j < loop_end[i]; j++) {
+                in_loop[j] = true;
+            }
+        }
+    }
+    for (f = 0; f < p->nfuncs; f++) {
+        uint32_t start = (p->funcs[f].start - p->base) / 4;
+        uint32_t end = (p->funcs[f].end - p->base) / 4;
+        uint32_t count = 0, first = start;
+
+        for (i = start; i < end; i++) {
+            if (in_loop[i]) {
+                continue;
+            }
+            if (count++ == 0) {
+                first = i;
+            }
+            if (count == res->pp_interval) {
+                is_pp[cheapest(c, live, first, i, in_loop)] = true;
+                count = 0;
+            }
+        }
+    }
+    for (i = 0; i < p->ninsns; i++) {
+        res->npp += is_pp[i];
+    }
+    res->pp = calloc(res->npp ? res->npp : 1, sizeof(*res->pp));
+    if (!res->pp) {
+        fail_oom(c);
+        goto out;
+    }
+    for (i = 0, j = 0; i < p->ninsns; i++) {
+        if (is_pp[i]) {
+            res->pp[j++] = pc_of(c, i);
+        }
+    }
+    ret = 0;
+out:
+    free(loop_end);
+    free(in_loop);
+    free(is_pp);
+    return ret;
+}
+
+/*
  * The launch sets only a0..a7: a kernel reading fa0..fa7 first was
  * declared with float parameters, which would be garbage.
  */
@@ -1063,7 +1172,9 @@ int sm_analyze(const struct sm_program *prog, struct sm_result *res,
         goto out;
     }
     compute_liveness(&c, res->live);
-    if (check_kernel_entries(&c, res->live) < 0 || compute_frames(&c) < 0 ||
+    if (check_kernel_entries(&c, res->live) < 0 ||
+        place_preemption_points(&c, res->live, res) < 0 ||
+        compute_frames(&c) < 0 ||
         compute_sp_offsets(&c) < 0 || compute_provenance(&c) < 0 ||
         describe_kernels(&c, res) < 0) {
         goto out;
@@ -1089,5 +1200,6 @@ void sm_result_free(struct sm_result *res)
 {
     free(res->live);
     free(res->kernels);
+    free(res->pp);
     memset(res, 0, sizeof(*res));
 }

@@ -223,20 +223,22 @@ void sm_program_free(struct sm_program *prog)
 }
 
 #define NOTE_NAME_PADDED    8       /* "SIMT\0" padded to 4 bytes */
-#define META_HEADER_BYTES   40
+#define META_HEADER_BYTES   52
 #define META_KERNEL_BYTES   48
 
 int sm_note_build(const struct sm_program *prog, const struct sm_result *res,
                   uint8_t **note, size_t *len)
 {
-    uint32_t strtab_size = 1, desc_size, off, i;
+    uint32_t strtab_size = 1, desc_size, pp_off, str_off, off, i;
     uint32_t live_off = META_HEADER_BYTES + res->nkernels * META_KERNEL_BYTES;
     uint8_t *buf, *desc;
 
     for (i = 0; i < res->nkernels; i++) {
         strtab_size += strlen(res->kernels[i].name) + 1;
     }
-    desc_size = live_off + prog->ninsns * 8 + strtab_size;
+    pp_off = live_off + prog->ninsns * 8;
+    str_off = pp_off + res->npp * 4;
+    desc_size = str_off + strtab_size;
     *len = 12 + NOTE_NAME_PADDED + ((desc_size + 3) & ~3u);
     buf = calloc(1, *len);
     if (!buf) {
@@ -256,8 +258,11 @@ int sm_note_build(const struct sm_program *prog, const struct sm_result *res,
     wr32(desc + 20, prog->base);
     wr32(desc + 24, prog->base + 4 * prog->ninsns);
     wr32(desc + 28, live_off);
-    wr32(desc + 32, live_off + prog->ninsns * 8);
+    wr32(desc + 32, str_off);
     wr32(desc + 36, strtab_size);
+    wr32(desc + 40, pp_off);
+    wr32(desc + 44, res->npp);
+    wr32(desc + 48, res->pp_interval);
 
     off = 1;
     for (i = 0; i < res->nkernels; i++) {
@@ -277,13 +282,15 @@ int sm_note_build(const struct sm_program *prog, const struct sm_result *res,
         wr32(k + 36, m->load_origins);
         wr32(k + 40, m->store_origins);
         wr32(k + 44, m->insn_count);
-        memcpy(desc + live_off + prog->ninsns * 8 + off,
-               res->kernels[i].name, nlen);
+        memcpy(desc + str_off + off, res->kernels[i].name, nlen);
         off += nlen;
     }
     for (i = 0; i < prog->ninsns; i++) {
         wr32(desc + live_off + 8 * i, (uint32_t)res->live[i]);
         wr32(desc + live_off + 8 * i + 4, (uint32_t)(res->live[i] >> 32));
+    }
+    for (i = 0; i < res->npp; i++) {
+        wr32(desc + pp_off + 4 * i, res->pp[i]);
     }
     *note = buf;
     return 0;

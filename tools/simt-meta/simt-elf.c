@@ -379,6 +379,9 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
     h->live_offset = rd32(desc + 28);
     h->strtab_offset = rd32(desc + 32);
     h->strtab_size = rd32(desc + 36);
+    h->pp_offset = rd32(desc + 40);
+    h->pp_count = rd32(desc + 44);
+    h->pp_interval = rd32(desc + 48);
     if (h->version != SIMT_META_VERSION) {
         return fail(err, errlen, "metadata version %u, this reader knows %u",
                     h->version, SIMT_META_VERSION);
@@ -392,6 +395,7 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
         !in_bounds(len, h->live_offset,
                    (uint64_t)(h->code_end - h->code_start) * 2) ||
         !in_bounds(len, h->strtab_offset, h->strtab_size) ||
+        !in_bounds(len, h->pp_offset, (uint64_t)h->pp_count * 4) ||
         h->strtab_size == 0 ||
         desc[h->strtab_offset + h->strtab_size - 1] != '\0') {
         return fail(err, errlen, "malformed metadata note header");
@@ -401,7 +405,8 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
     meta->kernels = calloc(h->nkernels ? h->nkernels : 1,
                            sizeof(*meta->kernels));
     meta->strtab = malloc(h->strtab_size);
-    if (!meta->live || !meta->kernels || !meta->strtab) {
+    meta->pp = calloc(h->pp_count ? h->pp_count : 1, sizeof(uint32_t));
+    if (!meta->live || !meta->kernels || !meta->strtab || !meta->pp) {
         simt_meta_free(meta);
         return fail(err, errlen, "out of memory");
     }
@@ -410,6 +415,14 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
         const uint8_t *p = desc + h->live_offset + i * 8;
 
         meta->live[i] = rd32(p) | ((uint64_t)rd32(p + 4) << 32);
+    }
+    for (i = 0; i < h->pp_count; i++) {
+        meta->pp[i] = rd32(desc + h->pp_offset + 4 * i);
+        if (meta->pp[i] < h->code_start || meta->pp[i] >= h->code_end ||
+            (meta->pp[i] & 3) || (i > 0 && meta->pp[i] <= meta->pp[i - 1])) {
+            simt_meta_free(meta);
+            return fail(err, errlen, "malformed preemption point %u", i);
+        }
     }
     for (i = 0; i < h->nkernels; i++) {
         const uint8_t *p = desc + h->kernel_offset + i * h->kernel_size;
@@ -442,6 +455,7 @@ void simt_meta_free(struct simt_meta *meta)
 {
     free(meta->kernels);
     free(meta->live);
+    free(meta->pp);
     free(meta->strtab);
     memset(meta, 0, sizeof(*meta));
 }
@@ -452,6 +466,25 @@ uint64_t simt_meta_live_at(const struct simt_meta *meta, uint32_t pc)
         return ~(uint64_t)0;
     }
     return meta->live[(pc - meta->h.code_start) / 4];
+}
+
+bool simt_meta_is_pp(const struct simt_meta *meta, uint32_t pc)
+{
+    uint32_t lo = 0, hi = meta->h.pp_count;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+
+        if (meta->pp[mid] == pc) {
+            return true;
+        }
+        if (meta->pp[mid] < pc) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return false;
 }
 
 /* Is [addr, addr + size) inside the shared memory window? */

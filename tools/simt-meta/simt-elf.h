@@ -78,6 +78,7 @@ struct simt_meta {
     struct simt_kernel_info *kernels;   /* h.nkernels entries */
     uint64_t *live;                     /* one mask per instruction */
     uint32_t nlive;
+    uint32_t *pp;                       /* h.pp_count preemption points */
     char *strtab;
 };
 
@@ -129,6 +130,9 @@ void simt_meta_free(struct simt_meta *meta);
  * the table every register counts as live, the safe answer.
  */
 uint64_t simt_meta_live_at(const struct simt_meta *meta, uint32_t pc);
+
+/* Is @pc one of the image's preemption points? */
+bool simt_meta_is_pp(const struct simt_meta *meta, uint32_t pc);
 
 /*
  * Load a kernel image: the PT_LOAD segments outside the shared memory

@@ -14,8 +14,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: simt-meta [-o OUTPUT] INPUT\n"
-            "       simt-meta --dump INPUT\n"
+            "usage: simt-meta [-o OUTPUT] [--pp-interval K] INPUT\n"
+            "       simt-meta --dump [--pp-interval K] INPUT\n"
             "\n"
             "Analyse the simt kernel image INPUT (ELF32 RISC-V executable\n"
             "linked with kernels/simt.ld) and write it to OUTPUT (default:\n"
@@ -24,9 +24,12 @@ static void usage(FILE *out)
             "the live registers before every instruction.\n"
             "\n"
             "  -o, --output FILE  where to write the annotated image\n"
+            "  -k, --pp-interval K  one preemption point per K instructions\n"
+            "                     outside innermost loops (default %u)\n"
             "  -d, --dump         print the metadata (from the note if INPUT\n"
-            "                     has one, else freshly computed) and exit\n"
-            "  -h, --help         this text\n");
+            "                     has one and no -k is given, else freshly\n"
+            "                     computed) and exit\n"
+            "  -h, --help         this text\n", SM_PP_INTERVAL_DEFAULT);
 }
 
 static void print_regs(uint64_t mask)
@@ -118,6 +121,9 @@ static void dump(const struct simt_image *img, const struct sm_program *prog,
     for (i = 0; i < meta->h.nkernels; i++) {
         print_kernel(&meta->kernels[i], meta);
     }
+    printf("%u preemption points (one per innermost loop, one per %u "
+           "other instructions), marked *\n", meta->h.pp_count,
+           meta->h.pp_interval);
     printf("live registers before each instruction:\n");
     for (i = 0; i < prog->ninsns; i++) {
         uint32_t pc = prog->base + 4 * i;
@@ -129,7 +135,8 @@ static void dump(const struct simt_image *img, const struct sm_program *prog,
             printf("%s:\n", prog->funcs[f].name);
         }
         rv_disasm(prog->insns[i], pc, text, sizeof(text));
-        printf("  %08x: %08x  %-30s", pc, prog->insns[i], text);
+        printf(" %c%08x: %08x  %-30s", simt_meta_is_pp(meta, pc) ? '*' : ' ',
+               pc, prog->insns[i], text);
         print_regs(simt_meta_live_at(meta, pc));
         printf("\n");
     }
@@ -150,6 +157,7 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         { "output", required_argument, NULL, 'o' },
         { "dump", no_argument, NULL, 'd' },
+        { "pp-interval", required_argument, NULL, 'k' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -162,12 +170,22 @@ int main(int argc, char **argv)
     size_t note_len;
     char err[512];
     bool dump_only = false;
+    unsigned long pp_interval = 0;
     int c, ret = 1;
 
-    while ((c = getopt_long(argc, argv, "o:dh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:dk:h", opts, NULL)) != -1) {
+        char *end;
+
         switch (c) {
         case 'o':
             out = optarg;
+            break;
+        case 'k':
+            pp_interval = strtoul(optarg, &end, 0);
+            if (*end || !pp_interval || pp_interval > 1000000) {
+                fprintf(stderr, "simt-meta: bad --pp-interval %s\n", optarg);
+                return 2;
+            }
             break;
         case 'd':
             dump_only = true;
@@ -198,7 +216,8 @@ int main(int argc, char **argv)
         simt_image_free(&img);
         return 1;
     }
-    if (dump_only && img.has_meta) {
+    prog.pp_interval = pp_interval;
+    if (dump_only && img.has_meta && !pp_interval) {
         dump(&img, &prog, &img.meta);
         ret = 0;
         goto out;

@@ -31,7 +31,11 @@ struct sm_program {
     uint32_t nfuncs;
     struct sm_func *funcs;      /* sorted by start, not overlapping */
     uint32_t shared_bytes;      /* static shared memory of the image */
+    uint32_t pp_interval;       /* K for preemption points, 0: default */
 };
+
+/* Seed 004's K: its results barely changed between 100 and 1000. */
+#define SM_PP_INTERVAL_DEFAULT  1000
 
 struct sm_kernel {
     const char *name;
@@ -42,6 +46,9 @@ struct sm_result {
     uint64_t *live;             /* ninsns masks, live before each insn */
     uint32_t nkernels;
     struct sm_kernel *kernels;
+    uint32_t *pp;               /* preemption points, ascending pcs */
+    uint32_t npp;
+    uint32_t pp_interval;       /* the K used */
 };
 
 /*

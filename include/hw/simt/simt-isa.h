@@ -127,7 +127,19 @@ struct simt_meta_header {
     uint32_t live_offset;       /* uint64_t live[], 4-byte aligned */
     uint32_t strtab_offset;
     uint32_t strtab_size;
+    uint32_t pp_offset;         /* uint32_t pp[], ascending pcs */
+    uint32_t pp_count;
+    uint32_t pp_interval;       /* K of the placement rule below */
 };
+
+/*
+ * Preemption points (seed 004's selective preemption): pcs where a warp
+ * may be stopped when only those are allowed.  One per innermost loop
+ * (its barrier if it has one, else its instruction with the fewest live
+ * registers) and one per pp_interval instructions of code outside such
+ * loops.  The live table allows stopping at any instruction; this list
+ * is for the bounded-drain policy.
+ */
 
 /* struct simt_meta_kernel.flags */
 #define SIMT_META_F_IDEMPOTENT      (1u << 0) /* see idempotence below */
