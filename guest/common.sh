@@ -36,13 +36,32 @@ simt_pci_dev() {
 	return 1
 }
 
-# lspci -nn look-alike from sysfs (busybox has no lspci).
+# Name of a PCI class (the first four hex digits), for the few the guest
+# sees.
+simt_pci_class_name() {
+	case $1 in
+	0600) echo "Host bridge" ;;
+	0601) echo "ISA bridge" ;;
+	0604) echo "PCI bridge" ;;
+	0106) echo "SATA controller" ;;
+	0c05) echo "SMBus" ;;
+	1200) echo "Processing accelerators" ;;
+	*) echo "Class" ;;
+	esac
+}
+
+# lspci -nnk look-alike from sysfs (busybox has no lspci); all devices, or
+# the one at PCI address $1.
 simt_lspci() {
-	for d in /sys/bus/pci/devices/*; do
-		c=$(cat "$d/class")
-		drv=
-		[ -e "$d/driver" ] && drv=" driver=$(basename "$(readlink "$d/driver")")"
-		echo "$(basename "$d") class ${c#0x} [$(cat "$d/vendor" | sed 's/^0x//'):$(cat "$d/device" | sed 's/^0x//')]$drv"
+	for d in /sys/bus/pci/devices/${1:-*}; do
+		c=$(cut -c3-6 "$d/class")
+		v=$(cut -c3- "$d/vendor")
+		p=$(cut -c3- "$d/device")
+		r=$(cut -c3- "$d/revision")
+		echo "$(basename "$d") $(simt_pci_class_name "$c") [$c]: Device [$v:$p] (rev $r)"
+		if [ -e "$d/driver" ]; then
+			echo "	Kernel driver in use: $(basename "$(readlink "$d/driver")")"
+		fi
 	done
 }
 

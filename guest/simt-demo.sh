@@ -19,7 +19,7 @@ SYS=/sys/bus/pci/devices/$DEV
 DBG=$(simt_debugfs_dir "$DEV")
 
 echo "PCI:"
-simt_lspci | grep "^$DEV" | sed 's/^/  /'
+simt_lspci "$DEV" | sed 's/^/  /'
 if [ ! -e "$SYS/driver" ]; then
 	echo "the simt driver is not bound; kernel log:"
 	dmesg | grep -i simt | sed 's/^/  /'

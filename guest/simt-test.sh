@@ -94,7 +94,7 @@ wait_for() {
 # calling fail or returning non-zero ----
 
 t_pci_present() {
-	echo "PCI devices (address class [vendor:device]):"
+	echo "PCI devices (lspci -nnk):"
 	simt_lspci
 	find_dev || fail "no PCI device $SIMT_PCI_VENDOR_ID:$SIMT_PCI_DEVICE_ID"
 }
