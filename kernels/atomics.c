@@ -25,8 +25,8 @@ KERNEL void atomics(int *r, uint32_t n)
     atomicSub(&r[1], t);
     atomicMin(&r[2], t - 500);
     atomicMax(&r[3], 3 * t);
-    atomicMinU((unsigned *)&r[4], (unsigned)t + 7);
-    atomicMaxU((unsigned *)&r[5], (unsigned)t);
+    atomicMin((unsigned *)&r[4], (unsigned)t + 7);
+    atomicMax((unsigned *)&r[5], (unsigned)t);
     atomicOr(&r[6], 1 << (t & 31));
     atomicAnd(&r[7], ~(1 << (t & 31)));
     atomicXor(&r[8], t);
@@ -36,7 +36,7 @@ KERNEL void atomics(int *r, uint32_t n)
     while ((old = atomicCAS(&r[12], seen, seen + 2)) != seen) {
         seen = old;
     }
-    atomicAddF((float *)&r[13], 0.5f);
+    atomicAdd((float *)&r[13], 0.5f);
     if (threadIdx().x == 0) {
         atomicAdd(&r[14], block_count);
     }

@@ -20,12 +20,12 @@ KERNEL void histogram(const uint8_t *data, uint32_t n, unsigned *bins)
     }
     __syncthreads();
     for (uint32_t i = globalIdx(); i < n; i += stride) {
-        atomicAddU(&block_bins[data[i]], 1);
+        atomicAdd(&block_bins[data[i]], 1);
     }
     __syncthreads();
     for (uint32_t b = t; b < BINS; b += nthreads) {
         if (block_bins[b]) {
-            atomicAddU(&bins[b], block_bins[b]);
+            atomicAdd(&bins[b], block_bins[b]);
         }
     }
 }

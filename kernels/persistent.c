@@ -12,7 +12,7 @@ KERNEL void persistent(unsigned *head, uint32_t nitems, uint32_t *out,
                        uint32_t rounds)
 {
     for (;;) {
-        uint32_t item = atomicAddU(head, 1);
+        uint32_t item = atomicAdd(head, 1);
         uint32_t x = item;
 
         if (item >= nitems) {

@@ -247,85 +247,79 @@ static inline float __shfl_down_f(float v, uint32_t delta)
 }
 
 /*
- * Atomics on global or shared memory, returning the old value.  Integer
- * ones are single amo*.w instructions; the rest are lr.w/sc.w loops.
+ * Atomics on global or shared memory, returning the old value, for int,
+ * unsigned and (atomicAdd, atomicExch) float objects, chosen by the
+ * pointer's type as CUDA's overloads are.  Integer ones are single
+ * amo*.w instructions; atomicCAS and float addition are lr.w/sc.w loops.
  * Like CUDA's they are relaxed: use __threadfence() for ordering.
  */
-static inline int atomicAdd(int *p, int v)
-{
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#define SIMT_ATOMIC_INT(name, builtin)                                  \
+static inline int simt_##name##_i(int *p, int v)                        \
+{                                                                       \
+    return builtin(p, v, __ATOMIC_RELAXED);                             \
+}                                                                       \
+static inline unsigned simt_##name##_u(unsigned *p, unsigned v)         \
+{                                                                       \
+    return builtin(p, v, __ATOMIC_RELAXED);                             \
 }
 
-static inline unsigned atomicAddU(unsigned *p, unsigned v)
-{
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
+SIMT_ATOMIC_INT(add, __atomic_fetch_add)
+SIMT_ATOMIC_INT(sub, __atomic_fetch_sub)
+SIMT_ATOMIC_INT(min, __atomic_fetch_min)
+SIMT_ATOMIC_INT(max, __atomic_fetch_max)
+SIMT_ATOMIC_INT(and, __atomic_fetch_and)
+SIMT_ATOMIC_INT(or, __atomic_fetch_or)
+SIMT_ATOMIC_INT(xor, __atomic_fetch_xor)
+SIMT_ATOMIC_INT(exch, __atomic_exchange_n)
 
-static inline int atomicSub(int *p, int v)
-{
-    return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);
-}
-
-static inline int atomicMin(int *p, int v)
-{
-    return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
-}
-
-static inline int atomicMax(int *p, int v)
-{
-    return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
-}
-
-static inline unsigned atomicMinU(unsigned *p, unsigned v)
-{
-    return __atomic_fetch_min(p, v, __ATOMIC_RELAXED);
-}
-
-static inline unsigned atomicMaxU(unsigned *p, unsigned v)
-{
-    return __atomic_fetch_max(p, v, __ATOMIC_RELAXED);
-}
-
-static inline int atomicAnd(int *p, int v)
-{
-    return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);
-}
-
-static inline int atomicOr(int *p, int v)
-{
-    return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
-}
-
-static inline int atomicXor(int *p, int v)
-{
-    return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);
-}
-
-static inline int atomicExch(int *p, int v)
-{
-    return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
-}
-
-/* Store @val if *@p == @cmp; returns the old value either way. */
-static inline int atomicCAS(int *p, int cmp, int val)
+static inline unsigned simt_cas_u(unsigned *p, unsigned cmp, unsigned val)
 {
     __atomic_compare_exchange_n(p, &cmp, val, false, __ATOMIC_RELAXED,
                                 __ATOMIC_RELAXED);
     return cmp;
 }
 
-static inline float atomicAddF(float *p, float v)
+static inline int simt_cas_i(int *p, int cmp, int val)
 {
-    uint32_t *w = (uint32_t *)p;
-    uint32_t old = __atomic_load_n(w, __ATOMIC_RELAXED), seen;
+    return (int)simt_cas_u((unsigned *)p, (unsigned)cmp, (unsigned)val);
+}
+
+static inline float simt_add_f(float *p, float v)
+{
+    unsigned *w = (unsigned *)p;
+    unsigned old = __atomic_load_n(w, __ATOMIC_RELAXED), seen;
 
     do {
         seen = old;
-        old = (uint32_t)atomicCAS((int *)w, (int)seen,
-            (int)__builtin_bit_cast(uint32_t,
-                                    __builtin_bit_cast(float, seen) + v));
+        old = simt_cas_u(w, seen, __builtin_bit_cast(unsigned,
+                         __builtin_bit_cast(float, seen) + v));
     } while (old != seen);
     return __builtin_bit_cast(float, old);
 }
+
+static inline float simt_exch_f(float *p, float v)
+{
+    return __builtin_bit_cast(float, simt_exch_u((unsigned *)p,
+                              __builtin_bit_cast(unsigned, v)));
+}
+
+#define SIMT_ATOMIC_SELECT(name, p)                                     \
+    _Generic((p), int *: simt_##name##_i, unsigned *: simt_##name##_u)
+
+#define atomicAdd(p, v)     _Generic((p), int *: simt_add_i,             \
+                                     unsigned *: simt_add_u,             \
+                                     float *: simt_add_f)(p, v)
+#define atomicSub(p, v)     SIMT_ATOMIC_SELECT(sub, p)(p, v)
+#define atomicMin(p, v)     SIMT_ATOMIC_SELECT(min, p)(p, v)
+#define atomicMax(p, v)     SIMT_ATOMIC_SELECT(max, p)(p, v)
+#define atomicAnd(p, v)     SIMT_ATOMIC_SELECT(and, p)(p, v)
+#define atomicOr(p, v)      SIMT_ATOMIC_SELECT(or, p)(p, v)
+#define atomicXor(p, v)     SIMT_ATOMIC_SELECT(xor, p)(p, v)
+#define atomicExch(p, v)    _Generic((p), int *: simt_exch_i,            \
+                                     unsigned *: simt_exch_u,            \
+                                     float *: simt_exch_f)(p, v)
+
+/* Store @val if *@p == @cmp; returns the old value either way. */
+#define atomicCAS(p, cmp, val) SIMT_ATOMIC_SELECT(cas, p)(p, cmp, val)
 
 #endif /* SIMT_KERNEL_H */
