@@ -37,11 +37,15 @@
  */
 #define SHARED  __attribute__((section(".shared")))
 
-/* Shared memory beyond the static variables, sized at launch. */
+/*
+ * Shared memory sized at launch starts here, after the static variables
+ * (16-byte aligned by simt.ld): a launch with D dynamic bytes asks for the
+ * note's shared_bytes + D.
+ */
 extern unsigned char __simt_shared_end[];
 static inline void *dynamicShared(void)
 {
-    return (void *)(((uintptr_t)__simt_shared_end + 15) & ~(uintptr_t)15);
+    return __simt_shared_end;
 }
 
 /*
@@ -124,22 +128,26 @@ static inline uint32_t smId(void)
     return simt_csr_read_volatile(SIMT_CSR_SMID);
 }
 
-/* The 64-bit cycle counter (cycle/cycleh, read consistently). */
+/* The standard RISC-V user cycle counter, low and high words */
+#define RISCV_CSR_CYCLE     0xc00
+#define RISCV_CSR_CYCLEH    0xc80
+
+/* The 64-bit cycle counter, read consistently. */
 static inline uint64_t clock64(void)
 {
     uint32_t hi, lo, hi2;
 
     do {
-        hi = simt_csr_read_volatile(0xc80);
-        lo = simt_csr_read_volatile(0xc00);
-        hi2 = simt_csr_read_volatile(0xc80);
+        hi = simt_csr_read_volatile(RISCV_CSR_CYCLEH);
+        lo = simt_csr_read_volatile(RISCV_CSR_CYCLE);
+        hi2 = simt_csr_read_volatile(RISCV_CSR_CYCLEH);
     } while (hi != hi2);
     return (uint64_t)hi << 32 | lo;
 }
 
 static inline uint32_t clock(void)
 {
-    return simt_csr_read_volatile(0xc00);
+    return simt_csr_read_volatile(RISCV_CSR_CYCLE);
 }
 
 /* Linear thread index within the block, x fastest. */

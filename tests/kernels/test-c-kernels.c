@@ -139,7 +139,8 @@ static int run_scrambled(const SimtLaunch *l, struct gpu *g,
     SimtBlockDesc desc = { .local_addr = local_addr };
     SimtCode code;
     SimtBlock b;
-    uint32_t x, y, salt = 1;
+    uint32_t nblocks = l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
+    uint32_t blk, salt = 1;
     uint64_t steps = 0;
     int ret = -1;
 
@@ -150,38 +151,37 @@ static int run_scrambled(const SimtLaunch *l, struct gpu *g,
         free(shared);
         return -1;
     }
-    for (y = 0; y < l->grid_dim[1]; y++) {
-        for (x = 0; x < l->grid_dim[0]; x++) {
-            unsigned w;
+    for (blk = 0; blk < nblocks; blk++) {
+        unsigned w;
 
-            desc.block_idx[0] = x;
-            desc.block_idx[1] = y;
-            simt_block_init(&b, l, &desc, &code, &g->smem, warps, shared);
+        desc.block_idx[0] = blk % l->grid_dim[0];
+        desc.block_idx[1] = blk / l->grid_dim[0] % l->grid_dim[1];
+        desc.block_idx[2] = blk / l->grid_dim[0] / l->grid_dim[1];
+        simt_block_init(&b, l, &desc, &code, &g->smem, warps, shared);
+        for (w = 0; w < nwarps; w++) {
+            scramble(&warps[w], &g->img.meta, salt++);
+        }
+        while (b.st.status == SIMT_RUNNING && steps < MAX_WARP_INSNS) {
+            uint64_t progress = 0;
+
             for (w = 0; w < nwarps; w++) {
-                scramble(&warps[w], &g->img.meta, salt++);
-            }
-            while (b.st.status == SIMT_RUNNING && steps < MAX_WARP_INSNS) {
-                uint64_t progress = 0;
+                uint64_t n = simt_warp_run(&b, w, 1);
 
-                for (w = 0; w < nwarps; w++) {
-                    uint64_t n = simt_warp_run(&b, w, 1);
-
-                    if (n) {
-                        scramble(&warps[w], &g->img.meta, salt++);
-                    }
-                    progress += n;
+                if (n) {
+                    scramble(&warps[w], &g->img.meta, salt++);
                 }
-                steps += progress;
-                if (!progress) {
-                    break;
-                }
+                progress += n;
             }
-            if (b.st.status != SIMT_DONE) {
-                res->fault = b.st.status == SIMT_FAULTED ? b.st.fault :
-                                                           SIMT_FAULT_WATCHDOG;
-                res->fault_pc = b.st.fault_pc;
-                goto out;
+            steps += progress;
+            if (!progress) {
+                break;
             }
+        }
+        if (b.st.status != SIMT_DONE) {
+            res->fault = b.st.status == SIMT_FAULTED ? b.st.fault :
+                                                       SIMT_FAULT_WATCHDOG;
+            res->fault_pc = b.st.fault_pc;
+            goto out;
         }
     }
     ret = 0;
@@ -194,10 +194,10 @@ out:
 
 /*
  * Launch kernel @name of the open image on a grid of @grid x @block
- * threads (x and y) with @args, straight or scrambled.
+ * threads (x, y, z) with @args, straight or scrambled.
  */
-static bool launch(struct gpu *g, const char *name, const uint32_t grid[2],
-                   const uint32_t block[2], const uint32_t *args,
+static bool launch(struct gpu *g, const char *name, const uint32_t *grid,
+                   const uint32_t *block, const uint32_t *args,
                    unsigned nargs, bool scrambled)
 {
     const struct simt_kernel_info *k = simt_image_kernel(&g->img, name);
@@ -213,12 +213,8 @@ static bool launch(struct gpu *g, const char *name, const uint32_t grid[2],
     l.entry = k->m.entry;
     l.code_base = g->img.code_start;
     l.code_size = g->img.code_end - g->img.code_start;
-    l.block_dim[0] = block[0];
-    l.block_dim[1] = block[1];
-    l.block_dim[2] = 1;
-    l.grid_dim[0] = grid[0];
-    l.grid_dim[1] = grid[1];
-    l.grid_dim[2] = 1;
+    memcpy(l.block_dim, block, sizeof(l.block_dim));
+    memcpy(l.grid_dim, grid, sizeof(l.grid_dim));
     l.shared_size = k->m.shared_bytes;
     l.local_size = k->m.local_bytes;
     memcpy(l.args, args, nargs * sizeof(*args));
@@ -234,6 +230,11 @@ static bool launch(struct gpu *g, const char *name, const uint32_t grid[2],
         return false;
     }
     return true;
+}
+
+static const char *mode(bool scrambled)
+{
+    return scrambled ? ", dead registers scrambled" : "";
 }
 
 /* Multiply and add with one rounding each, whatever the host compiler. */
@@ -261,7 +262,8 @@ static bool same_bits(const void *got, const void *want, size_t bytes,
 
 static void test_vecadd(bool scrambled)
 {
-    const uint32_t n = 1000, grid[2] = { 8, 1 }, block[2] = { 128, 1 };
+    const uint32_t n = 1000, grid[3] = { 8, 1, 1 };
+    const uint32_t block[3] = { 128, 1, 1 };
     struct gpu g;
     float *a, *b, *c, want[1000];
     uint32_t da, db, dc, i, args[4];
@@ -287,12 +289,12 @@ static void test_vecadd(bool scrambled)
              same_bits(c, want, sizeof(want), "vecadd");
         gpu_close(&g);
     }
-    tap_check(ok, "vecadd%s", scrambled ? ", dead registers scrambled" : "");
+    tap_check(ok, "vecadd%s", mode(scrambled));
 }
 
 static void test_saxpy(bool scrambled)
 {
-    const uint32_t n = 777, grid[2] = { 2, 1 }, block[2] = { 64, 1 };
+    const uint32_t n = 777, grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
     const float alpha = 1.75f;
     struct gpu g;
     float *x, *y, want[777];
@@ -317,14 +319,15 @@ static void test_saxpy(bool scrambled)
              same_bits(y, want, sizeof(want), "saxpy");
         gpu_close(&g);
     }
-    tap_check(ok, "saxpy%s", scrambled ? ", dead registers scrambled" : "");
+    tap_check(ok, "saxpy%s", mode(scrambled));
 }
 
 #define MM_N 48
 
 static void test_matmul(bool scrambled)
 {
-    const uint32_t grid[2] = { MM_N / 16, MM_N / 16 }, block[2] = { 16, 16 };
+    const uint32_t grid[3] = { MM_N / 16, MM_N / 16, 1 };
+    const uint32_t block[3] = { 16, 16, 1 };
     static float want[MM_N * MM_N];
     struct gpu g;
     float *a, *b, *c;
@@ -361,7 +364,7 @@ static void test_matmul(bool scrambled)
         gpu_close(&g);
     }
     tap_check(ok, "tiled matmul with shared memory and barriers%s",
-              scrambled ? ", dead registers scrambled" : "");
+              mode(scrambled));
 }
 
 #define RED_N       1000
@@ -427,7 +430,8 @@ static void reduce_warp_ref(const float *in, float *want)
 
 static void test_reduce(const char *kernel, bool scrambled)
 {
-    const uint32_t grid[2] = { RED_GRID, 1 }, block[2] = { RED_BLOCK, 1 };
+    const uint32_t grid[3] = { RED_GRID, 1, 1 };
+    const uint32_t block[3] = { RED_BLOCK, 1, 1 };
     struct gpu g;
     float *in, *out, want[RED_GRID];
     uint32_t din, dout, args[3];
@@ -451,13 +455,13 @@ static void test_reduce(const char *kernel, bool scrambled)
              same_bits(out, want, sizeof(want), kernel);
         gpu_close(&g);
     }
-    tap_check(ok, "%s%s", kernel,
-              scrambled ? ", dead registers scrambled" : "");
+    tap_check(ok, "%s%s", kernel, mode(scrambled));
 }
 
 static void test_histogram(bool scrambled)
 {
-    const uint32_t n = 5000, grid[2] = { 4, 1 }, block[2] = { 128, 1 };
+    const uint32_t n = 5000, grid[3] = { 4, 1, 1 };
+    const uint32_t block[3] = { 128, 1, 1 };
     struct gpu g;
     uint8_t *data;
     uint32_t *bins, want[256] = { 0 }, dd, db, i, args[3];
@@ -480,7 +484,7 @@ static void test_histogram(bool scrambled)
         gpu_close(&g);
     }
     tap_check(ok, "histogram with shared and global atomics%s",
-              scrambled ? ", dead registers scrambled" : "");
+              mode(scrambled));
 }
 
 static float horner_ref(float x, const float *coef, int degree)
@@ -496,7 +500,7 @@ static float horner_ref(float x, const float *coef, int degree)
 
 static void test_calls(bool scrambled)
 {
-    const uint32_t n = 100, grid[2] = { 2, 1 }, block[2] = { 64, 1 };
+    const uint32_t n = 100, grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
     const float coef_init[5] = { 1.5f, -0.25f, 0.125f, 2.0f, -0.5f };
     struct gpu g;
     float *xs, *coef, *out, want[100];
@@ -532,12 +536,12 @@ static void test_calls(bool scrambled)
         gpu_close(&g);
     }
     tap_check(ok, "kernel calling functions (stack arguments)%s",
-              scrambled ? ", dead registers scrambled" : "");
+              mode(scrambled));
 }
 
 static void test_atomics(bool scrambled)
 {
-    const uint32_t n = 200, grid[2] = { 4, 1 }, block[2] = { 64, 1 };
+    const uint32_t n = 200, grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
     struct gpu g;
     int32_t *r, want[15] = { 0 };
     uint32_t dr, t, args[2];
@@ -582,12 +586,12 @@ static void test_atomics(bool scrambled)
         gpu_close(&g);
     }
     tap_check(ok, "every atomic under contention, global and shared%s",
-              scrambled ? ", dead registers scrambled" : "");
+              mode(scrambled));
 }
 
 static void test_vote(bool scrambled)
 {
-    const uint32_t n = 100, grid[2] = { 2, 1 }, block[2] = { 64, 1 };
+    const uint32_t n = 100, grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
     struct gpu g;
     uint32_t *out, want[128 * 3], dout, i, l, args[2];
     bool ok = false;
@@ -613,12 +617,51 @@ static void test_vote(bool scrambled)
              same_bits(out, want, sizeof(want), "vote");
         gpu_close(&g);
     }
-    tap_check(ok, "warp votes%s", scrambled ? ", dead registers scrambled" : "");
+    tap_check(ok, "warp votes%s", mode(scrambled));
+}
+
+#define IDS_WORDS 17
+
+static void test_ids(bool scrambled)
+{
+    const uint32_t grid[3] = { 2, 2, 2 }, block[3] = { 8, 3, 2 };
+    const uint32_t nthreads = 8 * 3 * 2, nblocks = 8;
+    static uint32_t want[8 * 48 * IDS_WORDS];
+    struct gpu g;
+    uint32_t *out, dout, b, t;
+    bool ok = false;
+
+    if (gpu_open(&g, "ids")) {
+        dout = gpu_alloc(&g, sizeof(want));
+        out = gpu_ptr(&g, dout);
+        for (b = 0; b < nblocks; b++) {
+            for (t = 0; t < nthreads; t++) {
+                uint32_t *w = want + (b * nthreads + t) * IDS_WORDS;
+                uint32_t d[12] = {
+                    t % 8, t / 8 % 3, t / 24, b % 2, b / 2 % 2, b / 4,
+                    8, 3, 2, 2, 2, 2,
+                };
+
+                memcpy(w, d, sizeof(d));
+                w[12] = t % 32;
+                w[13] = t / 32;
+                w[14] = 2;
+                w[15] = 0;
+                w[16] = 1;
+            }
+        }
+        ok = launch(&g, "ids", grid, block, &dout, 1, scrambled) &&
+             same_bits(out, want, sizeof(want), "ids");
+        gpu_close(&g);
+    }
+    tap_check(ok, "thread, block, grid, lane, warp and SM ids in 3-D, "
+              "cycle counter%s", mode(scrambled));
 }
 
 static void test_spin(bool scrambled)
 {
-    const uint32_t grid[2] = { 4, 1 }, block[2] = { 64, 1 }, iters = 300;
+    const uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
+    const uint32_t iters = 300;
     struct gpu g;
     uint32_t *out, want[256], dout, i, k, args[2];
     bool ok = false;
@@ -641,8 +684,7 @@ static void test_spin(bool scrambled)
              same_bits(out, want, sizeof(want), "spin");
         gpu_close(&g);
     }
-    tap_check(ok, "long-running loop%s",
-              scrambled ? ", dead registers scrambled" : "");
+    tap_check(ok, "long-running loop%s", mode(scrambled));
 }
 
 static uint32_t divergent_ref(uint32_t i)
@@ -676,7 +718,7 @@ static uint32_t divergent_ref(uint32_t i)
 
 static void test_divergent(bool scrambled)
 {
-    const uint32_t n = 200, grid[2] = { 4, 1 }, block[2] = { 64, 1 };
+    const uint32_t n = 200, grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
     struct gpu g;
     uint32_t *out, want[256], dout, i, args[2];
     bool ok = false;
@@ -695,13 +737,13 @@ static void test_divergent(bool scrambled)
         gpu_close(&g);
     }
     tap_check(ok, "divergent branches, loops and early return%s",
-              scrambled ? ", dead registers scrambled" : "");
+              mode(scrambled));
 }
 
 static void test_persistent(bool scrambled)
 {
     const uint32_t nitems = 1000, rounds = 20;
-    const uint32_t grid[2] = { 3, 1 }, block[2] = { 64, 1 };
+    const uint32_t grid[3] = { 3, 1, 1 }, block[3] = { 64, 1, 1 };
     struct gpu g;
     uint32_t *head, *out, want[1000], dhead, dout, i, k, args[4];
     bool ok = false;
@@ -731,7 +773,7 @@ static void test_persistent(bool scrambled)
         gpu_close(&g);
     }
     tap_check(ok, "persistent threads with a global work queue%s",
-              scrambled ? ", dead registers scrambled" : "");
+              mode(scrambled));
 }
 
 int main(int argc, char **argv)
@@ -752,6 +794,7 @@ int main(int argc, char **argv)
         test_calls(scrambled);
         test_atomics(scrambled);
         test_vote(scrambled);
+        test_ids(scrambled);
         test_spin(scrambled);
         test_divergent(scrambled);
         test_persistent(scrambled);
