@@ -43,7 +43,7 @@ run_unit() {
 import json, sys
 for line in open(sys.argv[1]):
     t = json.loads(line)
-    name = t['name'].replace('/', '_').replace(' ', '_')
+    name = t['name'].split('/')[-1].strip().replace(' ', '_')
     with open('%s/unit-%s.tap' % (sys.argv[2], name), 'w') as f:
         f.write(t.get('stdout') or '')
 PY
@@ -87,8 +87,10 @@ for s in $suites; do
     "run_$s"
 done
 
-cat "$results"/*.summary 2>/dev/null | awk -F'[:,]' '
-    { split($2, p, " "); split($3, f, " "); passed += p[1]; failed += f[1] }
-    END { printf "%d passed, %d failed\n", passed, failed }' | tee "$results/total"
+cat "$results"/*.summary 2>/dev/null |
+    sed -n 's/.* \([0-9][0-9]*\) passed, \([0-9][0-9]*\) failed$/\1 \2/p' |
+    awk '{ passed += $1; failed += $2 }
+         END { printf "%d passed, %d failed\n", passed, failed }' |
+    tee "$results/total"
 grep -q ' 0 failed$' "$results/total" || status=1
 exit $status
