@@ -194,11 +194,13 @@ out:
 
 /*
  * Launch kernel @name of the open image on a grid of @grid x @block
- * threads (x, y, z) with @args, straight or scrambled.
+ * threads (x, y, z) with @args and @dynamic bytes of shared memory on top
+ * of the static ones, straight or scrambled.
  */
-static bool launch(struct gpu *g, const char *name, const uint32_t *grid,
-                   const uint32_t *block, const uint32_t *args,
-                   unsigned nargs, bool scrambled)
+static bool launch_dynamic(struct gpu *g, const char *name,
+                           const uint32_t *grid, const uint32_t *block,
+                           const uint32_t *args, unsigned nargs,
+                           uint32_t dynamic, bool scrambled)
 {
     const struct simt_kernel_info *k = simt_image_kernel(&g->img, name);
     SimtLaunch l = { 0 };
@@ -215,7 +217,7 @@ static bool launch(struct gpu *g, const char *name, const uint32_t *grid,
     l.code_size = g->img.code_end - g->img.code_start;
     memcpy(l.block_dim, block, sizeof(l.block_dim));
     memcpy(l.grid_dim, grid, sizeof(l.grid_dim));
-    l.shared_size = k->m.shared_bytes;
+    l.shared_size = k->m.shared_bytes + dynamic;
     l.local_size = k->m.local_bytes;
     memcpy(l.args, args, nargs * sizeof(*args));
     local_addr = gpu_alloc(g, simt_launch_threads(&l) * l.local_size);
@@ -235,6 +237,13 @@ static bool launch(struct gpu *g, const char *name, const uint32_t *grid,
 static const char *mode(bool scrambled)
 {
     return scrambled ? ", dead registers scrambled" : "";
+}
+
+static bool launch(struct gpu *g, const char *name, const uint32_t *grid,
+                   const uint32_t *block, const uint32_t *args,
+                   unsigned nargs, bool scrambled)
+{
+    return launch_dynamic(g, name, grid, block, args, nargs, 0, scrambled);
 }
 
 /* Multiply and add with one rounding each, whatever the host compiler. */
@@ -658,6 +667,34 @@ static void test_ids(bool scrambled)
               "cycle counter%s", mode(scrambled));
 }
 
+static void test_dynshared(bool scrambled)
+{
+    const uint32_t grid[3] = { 3, 1, 1 }, block[3] = { 96, 1, 1 };
+    struct gpu g;
+    uint32_t *in, *out, want[288], din, dout, i, args[2];
+    bool ok = false;
+
+    if (gpu_open(&g, "dynshared")) {
+        din = gpu_alloc(&g, sizeof(want));
+        dout = gpu_alloc(&g, sizeof(want));
+        in = gpu_ptr(&g, din);
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < 288; i++) {
+            in[i] = i * 7 + 1;
+        }
+        for (i = 0; i < 288; i++) {
+            want[i] = in[i / 96 * 96 + 95 - i % 96];
+        }
+        args[0] = din;
+        args[1] = dout;
+        ok = launch_dynamic(&g, "dynshared", grid, block, args, 2, 96 * 4,
+                            scrambled) &&
+             same_bits(out, want, sizeof(want), "dynshared");
+        gpu_close(&g);
+    }
+    tap_check(ok, "shared memory sized at launch%s", mode(scrambled));
+}
+
 static void test_spin(bool scrambled)
 {
     const uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
@@ -795,6 +832,7 @@ int main(int argc, char **argv)
         test_atomics(scrambled);
         test_vote(scrambled);
         test_ids(scrambled);
+        test_dynshared(scrambled);
         test_spin(scrambled);
         test_divergent(scrambled);
         test_persistent(scrambled);
