@@ -832,7 +832,7 @@ static int compute_provenance(struct ctx *c)
             struct node *n = &c->n[i];
             const struct rv_insn *d = &n->d;
             uint16_t out[64], o = 0, addr = 0;
-            uint32_t succ[2], nsucc = 0, lo, hi, w;
+            uint32_t succ[2], nsucc = 0, lo = 0, hi = 0, w;
             const uint32_t *sites = succ;
             bool to_stack, in_frame;
             unsigned r;
