@@ -7,7 +7,8 @@
  * lightweight context switch that saves only live registers would do.
  * Identical results show the live table is big enough at every pc.
  *
- * Usage: test-c-kernels IMAGE.elf...  (the images built by kernels/)
+ * Usage: test-c-kernels IMAGE.elf...  (the images built by kernels/,
+ * possibly named PREFIX-NAME.elf)
  */
 #include <math.h>
 #include <stdint.h>
@@ -31,7 +32,10 @@ struct gpu {
 static const char *const *images;
 static int nimages;
 
-/* The image whose file name is @name.elf among the arguments. */
+/*
+ * The image for kernel @name among the arguments: NAME.elf, or PREFIX-
+ * NAME.elf for builds at other optimisation levels.
+ */
 static const char *image_path(const char *name)
 {
     size_t len = strlen(name);
@@ -39,8 +43,11 @@ static const char *image_path(const char *name)
 
     for (i = 0; i < nimages; i++) {
         const char *base = strrchr(images[i], '/');
+        const char *dash;
 
         base = base ? base + 1 : images[i];
+        dash = strrchr(base, '-');
+        base = dash ? dash + 1 : base;
         if (strncmp(base, name, len) == 0 && strcmp(base + len, ".elf") == 0) {
             return images[i];
         }
