@@ -417,6 +417,44 @@ static void idempotence(void)
     }
 }
 
+/* Only kernels that can make a shared address need the shared memory. */
+static void shared_use(void)
+{
+    const uint32_t code[] = {
+        LUI(A2, SIMT_SHARED_BASE >> 12),    /* 0  k1 */
+        SW(A0, A2, 16),                     /* 1 */
+        RET,                                /* 2 */
+        SW(A0, A1, 0),                      /* 3  k2 */
+        RET,                                /* 4 */
+    };
+    struct sm_func f[] = {
+        { "k1", BASE, BASE + 12, true },
+        { "k2", BASE + 12, BASE + 20, true },
+    };
+    struct sm_program p = {
+        .file = "test", .base = BASE, .ninsns = COUNT(code), .insns = code,
+        .nfuncs = 2, .funcs = f, .shared_bytes = 4096,
+    };
+    struct sm_result res;
+
+    if (tap_check(sm_analyze(&p, &res, err, sizeof(err)) == 0,
+                  "shared use: analysed %s", err)) {
+        tap_check(res.kernels[0].m.shared_bytes == 4096 &&
+                  res.kernels[1].m.shared_bytes == 0,
+                  "shared use: %u and %u bytes, want 4096 and 0",
+                  res.kernels[0].m.shared_bytes,
+                  res.kernels[1].m.shared_bytes);
+        sm_result_free(&res);
+    }
+    p.shared_pointers_in_data = true;
+    if (tap_check(sm_analyze(&p, &res, err, sizeof(err)) == 0,
+                  "shared pointers in data: analysed %s", err)) {
+        tap_check(res.kernels[1].m.shared_bytes == 4096,
+                  "shared pointers in data: every kernel gets it all");
+        sm_result_free(&res);
+    }
+}
+
 /* Code the analysis cannot describe soundly must be refused, clearly. */
 static void refused(void)
 {
@@ -480,6 +518,7 @@ int main(void)
     stack_bound();
     shared_helper();
     idempotence();
+    shared_use();
     refused();
     return tap_done();
 }

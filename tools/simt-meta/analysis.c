@@ -1048,20 +1048,37 @@ static void reach(const struct ctx *c, uint32_t f, bool *seen)
     }
 }
 
+/*
+ * Can instruction @n make a shared memory address?  Every one starts as
+ * a lui or auipc constant (or is loaded from data, checked separately).
+ * An auipc may land up to 2 KiB below the object its addi then reaches.
+ */
+static bool makes_shared_address(const struct ctx *c, uint32_t i)
+{
+    const struct rv_insn *d = &c->n[i].d;
+    uint32_t v;
+
+    if (d->op != RV_OP_LUI && d->op != RV_OP_AUIPC) {
+        return false;
+    }
+    v = d->op == RV_OP_LUI ? (uint32_t)d->imm : pc_of(c, i) + d->imm;
+    return v >= SIMT_SHARED_BASE - 0x800 &&
+           v - (SIMT_SHARED_BASE - 0x800) < SIMT_SHARED_WINDOW + 0x800;
+}
+
 static void describe_kernel(struct ctx *c, uint32_t kf, const bool *seen,
                             uint64_t depth, struct sm_kernel *k)
 {
     const struct sm_program *p = c->p;
     struct simt_meta_kernel *m = &k->m;
     uint64_t used = 0;
-    bool global_amo = false;
+    bool global_amo = false, shared = p->shared_pointers_in_data;
     uint32_t f, i;
 
     memset(k, 0, sizeof(*k));
     k->name = p->funcs[kf].name;
     m->entry = p->funcs[kf].start;
     m->code_start = UINT32_MAX;
-    m->shared_bytes = p->shared_bytes;
     m->local_bytes = (uint32_t)((depth + 15) & ~(uint64_t)15);
     for (f = 0; f < p->nfuncs; f++) {
         if (!seen[f]) {
@@ -1079,6 +1096,7 @@ static void describe_kernel(struct ctx *c, uint32_t kf, const bool *seen,
 
             m->insn_count++;
             used |= n->d.use | n->d.def;
+            shared |= makes_shared_address(c, i);
             m->load_origins |= n->global_load & ORIGIN_EXPORTED;
             m->store_origins |= n->global_store & ORIGIN_EXPORTED;
             global_amo |= n->global_amo;
@@ -1099,6 +1117,8 @@ static void describe_kernel(struct ctx *c, uint32_t kf, const bool *seen,
             }
         }
     }
+    /* Addresses are absolute, so a kernel that uses any needs it all. */
+    m->shared_bytes = shared ? p->shared_bytes : 0;
     used &= ~RV_X(0);
     m->int_regs_used = (uint32_t)used;
     m->fp_regs_used = (uint32_t)(used >> 32);

@@ -135,6 +135,16 @@ int sm_program_from_image(const struct simt_image *img,
     for (i = 0; i < prog->ninsns; i++) {
         words[i] = rd32(img->bytes + (img->code_start - img->base) + 4 * i);
     }
+    /* A pointer to shared memory kept in data hides from code analysis. */
+    for (i = 0; i + 4 <= img->size; i += 4) {
+        uint32_t addr = img->base + i, v = rd32(img->bytes + i);
+
+        if ((addr < img->code_start || addr >= img->code_end) &&
+            v >= SIMT_SHARED_BASE &&
+            v - SIMT_SHARED_BASE <= img->shared_bytes) {
+            prog->shared_pointers_in_data = true;
+        }
+    }
 
     for (i = 0; i < elf->nsymbols; i++) {
         const struct simt_elf_symbol *s = &elf->symbols[i];

@@ -31,6 +31,7 @@ struct sm_program {
     uint32_t nfuncs;
     struct sm_func *funcs;      /* sorted by start, not overlapping */
     uint32_t shared_bytes;      /* static shared memory of the image */
+    bool shared_pointers_in_data;   /* data words that may point there */
     uint32_t pp_interval;       /* K for preemption points, 0: default */
 };
 

@@ -173,7 +173,8 @@ struct simt_meta_kernel {
     uint32_t code_end;
     uint32_t int_regs_used;     /* bit n: xn read or written */
     uint32_t fp_regs_used;      /* bit n: fn read or written */
-    uint32_t shared_bytes;      /* static shared memory per block */
+    uint32_t shared_bytes;      /* static shared memory per block: all
+                                   of the image's, or 0 if unused */
     uint32_t local_bytes;       /* stack per thread, multiple of 16 */
     uint32_t flags;             /* SIMT_META_F_* */
     uint32_t load_origins;      /* SIMT_ORIGIN_* of global loads */
