@@ -20,16 +20,18 @@ static void usage(FILE *out)
             "Analyse the simt kernel image INPUT (ELF32 RISC-V executable\n"
             "linked with kernels/simt.ld) and write it to OUTPUT (default:\n"
             "INPUT itself) with a " SIMT_NOTE_SECTION " metadata note:\n"
-            "registers used, shared and local memory, idempotence hint and\n"
-            "the live registers before every instruction.\n"
+            "registers used, shared and local memory, idempotence hint,\n"
+            "preemption points and the live registers before every\n"
+            "instruction.\n"
             "\n"
-            "  -o, --output FILE  where to write the annotated image\n"
-            "  -k, --pp-interval K  one preemption point per K instructions\n"
-            "                     outside innermost loops (default %u)\n"
-            "  -d, --dump         print the metadata (from the note if INPUT\n"
-            "                     has one and no -k is given, else freshly\n"
-            "                     computed) and exit\n"
-            "  -h, --help         this text\n", SM_PP_INTERVAL_DEFAULT);
+            "  -o, --output FILE      where to write the annotated image\n"
+            "  -k, --pp-interval K    one preemption point per K\n"
+            "                         instructions outside innermost loops\n"
+            "                         (default %u)\n"
+            "  -d, --dump             print the metadata (from the note if\n"
+            "                         INPUT has one and no -k is given,\n"
+            "                         else freshly computed) and exit\n"
+            "  -h, --help             this text\n", SM_PP_INTERVAL_DEFAULT);
 }
 
 static void print_regs(uint64_t mask)
@@ -183,7 +185,8 @@ int main(int argc, char **argv)
         case 'k':
             pp_interval = strtoul(optarg, &end, 0);
             if (*end || !pp_interval || pp_interval > 1000000) {
-                fprintf(stderr, "simt-meta: bad --pp-interval %s\n", optarg);
+                fprintf(stderr, "simt-meta: bad --pp-interval %s (want "
+                        "1..1000000)\n", optarg);
                 return 2;
             }
             break;
