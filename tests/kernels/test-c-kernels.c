@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hw/simt/simt-core.h"
+#include "scramble.h"
 #include "simt-elf.h"
 #include "tap.h"
 
@@ -109,94 +110,9 @@ static void *gpu_ptr(struct gpu *g, uint32_t addr)
     return g->mem + addr;
 }
 
-/* Overwrite the registers dead at each live lane's pc. */
-static void scramble(SimtWarp *w, const struct simt_meta *meta,
-                     uint32_t salt)
+static uint64_t image_live_at(const void *opaque, uint32_t pc)
 {
-    unsigned lane, r;
-
-    for (lane = 0; lane < SIMT_WARP_SIZE; lane++) {
-        uint64_t live;
-
-        if (w->exited & (1u << lane)) {
-            continue;
-        }
-        live = simt_meta_live_at(meta, w->pc[lane]);
-        for (r = 1; r < 32; r++) {
-            if (!(live & ((uint64_t)1 << r))) {
-                w->x[r][lane] = 0xdead0000u ^ (salt * 0x9e3779b9u) ^ r;
-            }
-            if (!(live & ((uint64_t)1 << (32 + r)))) {
-                w->f[r][lane] = 0x7f800001u + (salt ^ r);
-            }
-        }
-        if (!(live & ((uint64_t)1 << 32))) {
-            w->f[0][lane] = 0xffc0dead;
-        }
-    }
-}
-
-/* Run every block one warp instruction at a time, scrambling. */
-static int run_scrambled(const SimtLaunch *l, struct gpu *g,
-                         uint32_t local_addr, SimtGridResult *res)
-{
-    unsigned nwarps = simt_launch_warps(l);
-    SimtWarp *warps = calloc(nwarps, sizeof(*warps));
-    uint8_t *shared = malloc(l->shared_size ? l->shared_size : 1);
-    SimtBlockDesc desc = { .local_addr = local_addr };
-    SimtCode code;
-    SimtBlock b;
-    uint32_t nblocks = l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
-    uint32_t blk, salt = 1;
-    uint64_t steps = 0;
-    int ret = -1;
-
-    memset(res, 0, sizeof(*res));
-    if (!warps || !shared || simt_code_init(&code, l->code_base,
-                                             l->code_size) < 0) {
-        free(warps);
-        free(shared);
-        return -1;
-    }
-    for (blk = 0; blk < nblocks; blk++) {
-        unsigned w;
-
-        desc.block_idx[0] = blk % l->grid_dim[0];
-        desc.block_idx[1] = blk / l->grid_dim[0] % l->grid_dim[1];
-        desc.block_idx[2] = blk / l->grid_dim[0] / l->grid_dim[1];
-        simt_block_init(&b, l, &desc, &code, &g->smem, warps, shared);
-        for (w = 0; w < nwarps; w++) {
-            scramble(&warps[w], &g->img.meta, salt++);
-        }
-        while (b.st.status == SIMT_RUNNING && steps < MAX_WARP_INSNS) {
-            uint64_t progress = 0;
-
-            for (w = 0; w < nwarps; w++) {
-                uint64_t n = simt_warp_run(&b, w, 1);
-
-                if (n) {
-                    scramble(&warps[w], &g->img.meta, salt++);
-                }
-                progress += n;
-            }
-            steps += progress;
-            if (!progress) {
-                break;
-            }
-        }
-        if (b.st.status != SIMT_DONE) {
-            res->fault = b.st.status == SIMT_FAULTED ? b.st.fault :
-                                                       SIMT_FAULT_WATCHDOG;
-            res->fault_pc = b.st.fault_pc;
-            goto out;
-        }
-    }
-    ret = 0;
-out:
-    simt_code_destroy(&code);
-    free(warps);
-    free(shared);
-    return ret;
+    return simt_meta_live_at(opaque, pc);
 }
 
 /*
@@ -229,7 +145,8 @@ static bool launch_dynamic(struct gpu *g, const char *name,
     memcpy(l.args, args, nargs * sizeof(*args));
     local_addr = gpu_alloc(g, simt_launch_threads(&l) * l.local_size);
 
-    r = scrambled ? run_scrambled(&l, g, local_addr, &res) :
+    r = scrambled ? run_scrambled(&l, &g->smem, local_addr, MAX_WARP_INSNS,
+                                  image_live_at, &g->img.meta, &res) :
                     simt_run_grid(&l, &g->smem, local_addr, MAX_WARP_INSNS,
                                   &res);
     if (r != 0) {
