@@ -330,7 +330,6 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
         if (f3 == 4) {
             return "bad SYSTEM encoding";
         }
-        d->op = RV_OP_CSR;
         d->rd = rd;
         d->rs1 = f3 & 4 ? 0 : rs1;
         d->use = xbit(d->rs1);

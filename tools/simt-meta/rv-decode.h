@@ -41,7 +41,6 @@ enum rv_op {
     RV_OP_ADD,
     RV_OP_SUB,
     RV_OP_BITS,         /* and/or/xor, fp moves: may carry a pointer */
-    RV_OP_CSR,
     RV_OP_BARRIER,
     RV_OP_VOTE,
     RV_OP_SHFL,
