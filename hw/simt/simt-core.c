@@ -749,9 +749,12 @@ static void csr_write(SimtWarp *w, unsigned lane, unsigned csr, uint32_t v)
     }
 }
 
-/* Write t[] to the lanes of @mask (lm[] = all-ones for those lanes). */
-static inline __attribute__((always_inline)) void commit(uint32_t *d, const uint32_t *t, uint32_t mask,
-                          const uint32_t *lm)
+/*
+ * Write t[] to the lanes of @mask (lm[] = all-ones for those lanes).
+ * Inlined always: a call per instruction costs more than the copy.
+ */
+static inline __attribute__((always_inline))
+void commit(uint32_t *d, const uint32_t *t, uint32_t mask, const uint32_t *lm)
 {
     int i;
 
@@ -1149,16 +1152,16 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             P += in->imm;
             goto jumped;
         case OP_JALR: {
-            const uint32_t *a = w->x[in->rs1];
-            uint32_t first = (a[__builtin_ctz(G)] + in->imm) & ~1u;
+            const uint32_t *base = w->x[in->rs1];
+            uint32_t first = (base[__builtin_ctz(G)] + in->imm) & ~1u;
             uint32_t split = 0;
 
             LANES_FOR(G, i) {
-                split |= ((a[i] + in->imm) & ~1u) != first;
+                split |= ((base[i] + in->imm) & ~1u) != first;
             }
             if (split) {
                 LANES_FOR(G, i) {
-                    w->pc[i] = (a[i] + in->imm) & ~1u;
+                    w->pc[i] = (base[i] + in->imm) & ~1u;
                 }
                 ALU(P + 4);
                 goto reselect;
@@ -1424,11 +1427,11 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             retire(b, w, G);
             goto reselect;
         case OP_VOTE: {
-            const uint32_t *a = w->x[in->rs1];
+            const uint32_t *pred = w->x[in->rs1];
             uint32_t ballot = 0, r;
 
             LANES_FOR(G, i) {
-                ballot |= (uint32_t)(a[i] != 0) << i;
+                ballot |= (uint32_t)(pred[i] != 0) << i;
             }
             r = in->rm == SIMT_VOTE_BALLOT ? ballot :
                 in->rm == SIMT_VOTE_ANY ? ballot != 0 : ballot == G;
