@@ -8,7 +8,7 @@
  *
  * Run with `make bench`, or without make:
  *   meson setup build/host && ninja -C build/host \
- *       && build/host/bench/simt-core-bench
+ *       && build/host/bench/simt-core-bench [core_alu|core_mem|core_divergent]
  */
 
 #include "qemu/osdep.h"
@@ -217,19 +217,30 @@ static double measure(void (*kernel)(Prog *), uint8_t *mem, unsigned blocks)
     return insns / t;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    static const struct {
+        const char *name;
+        void (*kernel)(Prog *);
+        unsigned blocks;
+    } benches[] = {
+        { "core_alu", kernel_alu, 16 },
+        { "core_mem", kernel_mem, 64 },
+        { "core_divergent", kernel_divergent, 16 },
+    };
     uint8_t *mem = calloc(1, MEM_SIZE);
+    unsigned i;
 
     if (!mem) {
         return 1;
     }
-    printf("bench core_alu: %.3e thread-insn/s\n",
-           measure(kernel_alu, mem, 16));
-    printf("bench core_mem: %.3e thread-insn/s\n",
-           measure(kernel_mem, mem, 64));
-    printf("bench core_divergent: %.3e thread-insn/s\n",
-           measure(kernel_divergent, mem, 16));
+    /* An argument picks one benchmark, e.g. for perf. */
+    for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
+        if (argc < 2 || !strcmp(argv[1], benches[i].name)) {
+            printf("bench %s: %.3e thread-insn/s\n", benches[i].name,
+                   measure(benches[i].kernel, mem, benches[i].blocks));
+        }
+    }
     free(mem);
     return 0;
 }

@@ -767,6 +767,15 @@ void commit(uint32_t *d, const uint32_t *t, uint32_t mask, const uint32_t *lm)
     }
 }
 
+/* 1 << lane, as a table so that building a lane mask vectorises */
+static const uint32_t lane_bit[SIMT_WARP_SIZE] = {
+    1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
+    1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14,
+    1u << 15, 1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21,
+    1u << 22, 1u << 23, 1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28,
+    1u << 29, 1u << 30, 1u << 31,
+};
+
 /*
  * Choose the next group: runnable lanes at the lowest PC.  *other is the
  * lowest PC of the remaining runnable lanes (UINT32_MAX if none): the group
@@ -783,17 +792,26 @@ static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
     if (!live) {
         return false;
     }
-    /* PCs are even, so UINT32_MAX can stand for "not runnable". */
+    /*
+     * Branch-free passes that vectorise.  PCs are even, so UINT32_MAX can
+     * stand for "not runnable" (and for "in the group" when looking for
+     * the other lanes' minimum).
+     */
     for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        v[i] = (live >> i & 1) ? w->pc[i] : UINT32_MAX;
+        uint32_t sel = -(uint32_t)((live & lane_bit[i]) != 0);
+
+        v[i] = (w->pc[i] & sel) | ~sel;
+    }
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
         p = v[i] < p ? v[i] : p;
     }
     for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        uint32_t in_group = v[i] == p;
+        uint32_t in_group = -(uint32_t)(v[i] == p);
+        uint32_t rest = v[i] | in_group;
 
-        g |= in_group << i;
-        lm[i] = -in_group;
-        o = !in_group && v[i] < o ? v[i] : o;
+        lm[i] = in_group;
+        g |= in_group & lane_bit[i];
+        o = rest < o ? rest : o;
     }
     *pc = p;
     *mask = g;
@@ -836,9 +854,9 @@ static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
     int i;
 
     for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        if (mask >> i & 1) {
-            w->pc[i] = pc;
-        }
+        uint32_t sel = -(uint32_t)((mask & lane_bit[i]) != 0);
+
+        w->pc[i] = (pc & sel) | (w->pc[i] & ~sel);
     }
 }
 
@@ -861,15 +879,6 @@ static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
         }                                                               \
         commit(w->x[in->rd], t, G, lm);                                 \
     } while (0)
-
-/* 1 << lane, as a table so that building a lane mask vectorises */
-static const uint32_t lane_bit[SIMT_WARP_SIZE] = {
-    1u << 0, 1u << 1, 1u << 2, 1u << 3, 1u << 4, 1u << 5, 1u << 6, 1u << 7,
-    1u << 8, 1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14,
-    1u << 15, 1u << 16, 1u << 17, 1u << 18, 1u << 19, 1u << 20, 1u << 21,
-    1u << 22, 1u << 23, 1u << 24, 1u << 25, 1u << 26, 1u << 27, 1u << 28,
-    1u << 29, 1u << 30, 1u << 31,
-};
 
 /* Conditional branch: the group follows, stays or splits. */
 #define BRANCH(cond)                                                    \
