@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * simt: emulation speed of the warp interpreter on one host core, in
- * thread-instructions per second, for an ALU-bound, a memory-bound and a
- * divergent kernel (hand-assembled, so nothing but the core is needed).
+ * thread-instructions per second, for an ALU-bound, a memory-bound, a
+ * divergent and an fp32 kernel (hand-assembled, so nothing but the core
+ * is needed).
  * Time is this process's CPU time, so that other load on a shared machine
  * does not count against the interpreter.
  *
  * Run with `make bench`, or without make:
  *   meson setup build/host && ninja -C build/host \
- *       && build/host/bench/simt-core-bench [core_alu|core_mem|core_divergent]
+ *       && build/host/bench/simt-core-bench [core_alu|core_mem|...]
  */
 
 #include "qemu/osdep.h"
@@ -79,6 +80,16 @@ static uint32_t b_type(int32_t imm, unsigned rs2, unsigned rs1, unsigned f3)
 #define JAL0(off)       (((uint32_t)(off) >> 20 & 1) << 31 | \
                          ((uint32_t)(off) >> 1 & 0x3ff) << 21 | 0x6f)
 #define RET             i_type(0, 1, 0, 0, 0x67)
+#define FCVT_S_W(d, a)  (0x68u << 25 | (a) << 15 | 7 << 12 | (d) << 7 | 0x53)
+#define FADD(d, a, b)   (0x00u << 25 | (b) << 20 | (a) << 15 | 7 << 12 | \
+                         (d) << 7 | 0x53)
+#define FMUL(d, a, b)   (0x08u << 25 | (b) << 20 | (a) << 15 | 7 << 12 | \
+                         (d) << 7 | 0x53)
+#define FDIV(d, a, b)   (0x0cu << 25 | (b) << 20 | (a) << 15 | 7 << 12 | \
+                         (d) << 7 | 0x53)
+#define FMADD(d, a, b, c) ((uint32_t)(c) << 27 | (b) << 20 | (a) << 15 | \
+                           7 << 12 | (d) << 7 | 0x43)
+#define FSW(s, a, v)    ((s_type(v, s, a) & ~0x7fu) | 0x27)
 
 /* x5 = global thread index */
 static void thread_index(Prog *p)
@@ -141,6 +152,37 @@ static void kernel_mem(Prog *p)
     emit(p, SW(12, 7, 0));
     emit(p, ADDI(8, 8, -1));
     emit(p, BNE(8, 0, ((int)top - (int)p->n) * 4));
+    emit(p, RET);
+}
+
+/*
+ * fp32: 8 fused multiply-adds, an add and a multiply per iteration, on
+ * values that stay normal (no overflow, NaN or subnormal shortcuts).
+ */
+static void kernel_fp(Prog *p)
+{
+    unsigned top, k;
+
+    thread_index(p);
+    emit(p, ADDI(5, 5, 1));
+    emit(p, FCVT_S_W(1, 5));
+    emit(p, ADDI(6, 0, 3));
+    emit(p, FCVT_S_W(2, 6));
+    emit(p, FDIV(2, 1, 2));
+    emit(p, FDIV(2, 2, 1));             /* 1/3, rounded */
+    emit(p, FMUL(3, 1, 2));
+    emit(p, ADDI(8, 0, 500));
+    top = emit(p, FMADD(4, 1, 2, 3));
+    for (k = 0; k < 7; k++) {
+        emit(p, FMADD(5 + k, 4 + k, 2, 1));
+    }
+    emit(p, FADD(3, 11, 3));
+    emit(p, FMUL(12, 3, 2));
+    emit(p, ADDI(8, 8, -1));
+    emit(p, BNE(8, 0, ((int)top - (int)p->n) * 4));
+    emit(p, SLLI(5, 5, 2));
+    emit(p, ADD(5, 5, 10));
+    emit(p, FSW(3, 5, 0));
     emit(p, RET);
 }
 
@@ -227,6 +269,7 @@ int main(int argc, char **argv)
         { "core_alu", kernel_alu, 16 },
         { "core_mem", kernel_mem, 64 },
         { "core_divergent", kernel_divergent, 16 },
+        { "core_fp", kernel_fp, 16 },
     };
     uint8_t *mem = calloc(1, MEM_SIZE);
     unsigned i;

@@ -908,11 +908,12 @@ static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
         const uint32_t *fb = w->f[in->rs2];                             \
         const uint32_t *fc = w->f[in->rs3];                             \
         const uint32_t *xa = w->x[in->rs1];                             \
+        const unsigned srm = in->rm;                                    \
         uint32_t t[SIMT_WARP_SIZE];                                     \
         (void)fa; (void)fb; (void)fc; (void)xa;                         \
         LANES_FOR(G, i) {                                               \
             uint32_t *fl = &w->fcsr[i];                                 \
-            unsigned rm = in->rm == SIMT_RM_DYN ? *fl >> 5 & 7 : in->rm; \
+            unsigned rm = srm == SIMT_RM_DYN ? *fl >> 5 & 7 : srm;      \
             (void)rm;                                                   \
             t[i] = (expr);                                              \
         }                                                               \
@@ -927,17 +928,19 @@ static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
     } while (0)
 
 /* Dynamic rounding with a reserved frm is an illegal instruction. */
-static bool dyn_rm_bad(const SimtWarp *w, const SimtInsn *in, uint32_t mask)
+static bool dyn_rm_bad(const SimtWarp *w, const SimtInsn *in,
+                       const uint32_t *lm)
 {
+    uint32_t bad = 0;
+    int i;
+
     if (in->rm != SIMT_RM_DYN) {
         return false;
     }
-    LANES_FOR(mask, i) {
-        if ((w->fcsr[i] >> 5 & 7) > SIMT_RM_RMM) {
-            return true;
-        }
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        bad |= -(uint32_t)((w->fcsr[i] >> 5 & 7) > SIMT_RM_RMM) & lm[i];
     }
-    return false;
+    return bad;
 }
 
 static uint32_t mulh(uint32_t a, uint32_t c)
@@ -1331,38 +1334,38 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             uint32_t nc = in->op == OP_FMSUB || in->op == OP_FNMADD ?
                           0x80000000u : 0;
 
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_F(simt_f32_fma(fa[i] ^ na, fb[i], fc[i] ^ nc, rm, fl));
             break;
         }
         case OP_FADD:
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_F(simt_f32_add(fa[i], fb[i], rm, fl));
             break;
         case OP_FSUB:
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_F(simt_f32_sub(fa[i], fb[i], rm, fl));
             break;
         case OP_FMUL:
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_F(simt_f32_mul(fa[i], fb[i], rm, fl));
             break;
         case OP_FDIV:
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_F(simt_f32_div(fa[i], fb[i], rm, fl));
             break;
         case OP_FSQRT:
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_F(simt_f32_sqrt(fa[i], rm, fl));
@@ -1383,13 +1386,13 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             FPU_F(simt_f32_max(fa[i], fb[i], fl));
             break;
         case OP_FCVT_W_S:
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_X(simt_f32_to_i32(fa[i], rm, fl));
             break;
         case OP_FCVT_WU_S:
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_X(simt_f32_to_u32(fa[i], rm, fl));
@@ -1410,13 +1413,13 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             FPU_X(simt_f32_le(fa[i], fb[i], fl));
             break;
         case OP_FCVT_S_W:
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_F(simt_i32_to_f32(xa[i], rm, fl));
             break;
         case OP_FCVT_S_WU:
-            if (dyn_rm_bad(w, in, G)) {
+            if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
             FPU_F(simt_u32_to_f32(xa[i], rm, fl));

@@ -167,6 +167,42 @@ static uint32_t round_double(double d, int rm, uint32_t *flags)
     int e = (u >> 52) & 0x7ff;
     uint64_t m = u & ((UINT64_C(1) << 52) - 1);
 
+    /*
+     * Fast path for results in binary32's normal range, which cannot be
+     * tiny: keep 23 of the 52 fraction bits and round on the other 29.
+     */
+    if (e >= 1023 - 126 && e <= 1023 + 127) {
+        uint32_t bits = (uint32_t)(e - 1023 + 127) << 23 | (uint32_t)(m >> 29);
+        uint32_t rem = m & 0x1fffffff, half = 0x10000000;
+        uint32_t inc;
+
+        if (!rem) {
+            return sign << 31 | bits;
+        }
+        switch (rm) {
+        case SIMT_RM_RNE:
+            inc = rem > half || (rem == half && (bits & 1));
+            break;
+        case SIMT_RM_RDN:
+            inc = sign;
+            break;
+        case SIMT_RM_RUP:
+            inc = !sign;
+            break;
+        case SIMT_RM_RMM:
+            inc = rem >= half;
+            break;
+        default:
+            inc = 0;
+            break;
+        }
+        bits += inc;
+        if (bits < F32_INF) {
+            *flags |= SIMT_FFLAG_NX;
+            return sign << 31 | bits;
+        }
+        /* Rounded up to overflow: the general path reports it. */
+    }
     if (!e) {
         if (!m) {
             return sign << 31;
@@ -193,7 +229,7 @@ static double round_to_odd(double s, double e)
 
 /* x + y exactly as s + e (TwoSum), then rounded to binary32. */
 static uint32_t round_sum(double x, double y, uint32_t sx, uint32_t sy,
-                          int rm, uint32_t *flags)
+                          bool exact, int rm, uint32_t *flags)
 {
     double s = x + y;
     double bv, e;
@@ -204,9 +240,26 @@ static uint32_t round_sum(double x, double y, uint32_t sx, uint32_t sy,
 
         return sign << 31;
     }
+    if (exact) {
+        return round_double(s, rm, flags);
+    }
     bv = s - x;
     e = (x - (s - bv)) + (y - bv);
     return round_double(round_to_odd(s, e), rm, flags);
+}
+
+/*
+ * Whether binary64 holds a + b exactly: two 24-bit significands at most
+ * 28 binades apart, plus a carry, fit in 53 bits.
+ */
+static bool exact_sum(uint32_t a, uint32_t b)
+{
+    int ea = (a >> 23) & 0xff, eb = (b >> 23) & 0xff;
+
+    /* subnormals share the smallest normal binade's scale */
+    ea += !ea;
+    eb += !eb;
+    return ea - eb <= 28 && eb - ea <= 28;
 }
 
 static uint32_t nan_result(uint32_t a, uint32_t b, uint32_t *flags)
@@ -234,7 +287,8 @@ uint32_t simt_f32_add(uint32_t a, uint32_t b, int rm, uint32_t *flags)
         }
         return is_inf(a) ? a : b;
     }
-    return round_sum(to_double(a), to_double(b), a >> 31, b >> 31, rm, flags);
+    return round_sum(to_double(a), to_double(b), a >> 31, b >> 31,
+                     exact_sum(a, b), rm, flags);
 }
 
 uint32_t simt_f32_sub(uint32_t a, uint32_t b, int rm, uint32_t *flags)
@@ -287,7 +341,7 @@ uint32_t simt_f32_fma(uint32_t a, uint32_t b, uint32_t c, int rm,
         return c;
     }
     return round_sum(to_double(a) * to_double(b), to_double(c),
-                     psign >> 31, c >> 31, rm, flags);
+                     psign >> 31, c >> 31, false, rm, flags);
 }
 
 /* Finite non-zero a as sig * 2^exp with sig normalised to [2^23, 2^24). */
