@@ -980,6 +980,43 @@ static void test_fp_convert(void)
     }
 }
 
+static void test_fp_lanes(void)
+{
+    uint32_t f[N], fl[N], rm[N], ones[N], third[N];
+    unsigned i;
+    bool good;
+    int err;
+
+    for (i = 0; i < N; i++) {
+        rm[i] = i % 5;
+        ones[i] = 0x3f800000;           /* 1.0 */
+        third[i] = 0x3eaaaaab;          /* 1/3 rounded to nearest */
+    }
+    {
+        /* each lane's own frm: x6 = rm, f7 = 1/3, f8 = 1 */
+        uint32_t body[] = { CSRRW(0, 0x002, 6), FADD(10, 7, 8, 7) };
+
+        err = run_body(body, 2, N, rm, third, ones, 0, NULL, f, fl);
+        good = !err;
+        for (i = 0; i < N; i++) {
+            uint32_t efl = 0;
+
+            good &= f[i] == simt_f32_add(third[i], ones[i], i % 5, &efl) &&
+                    fl[i] == efl;
+        }
+        ok(good && f[2] != f[3], "dynamic rounding uses each lane's frm");
+    }
+    {
+        /* flags accrue: NV set before, NX added by an inexact add */
+        uint32_t body[] = { CSRRWI(0, 0x001, SIMT_FFLAG_NV),
+                            FADD(10, 7, 8, 0) };
+
+        err = run_body(body, 2, N, rm, third, ones, 0, NULL, f, fl);
+        ok(!err && all_eq(fl, SIMT_FFLAG_NV | SIMT_FFLAG_NX, N),
+           "fflags accrue");
+    }
+}
+
 static void test_rm_illegal(void)
 {
     uint32_t f[N];
@@ -1019,6 +1056,7 @@ int main(void)
     test_fp_fma();
     test_fp_misc();
     test_fp_convert();
+    test_fp_lanes();
     test_rm_illegal();
     return done_testing();
 }

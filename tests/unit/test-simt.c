@@ -761,6 +761,40 @@ static void test_stepping(void)
     free(w2);
 }
 
+/* The predecode cache sees new code only after simt_code_invalidate. */
+static void test_invalidate(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    SimtCode code;
+    SimtBlock b;
+    SimtBlockDesc d = { .local_addr = T_LOCAL };
+    SimtWarp w;
+    uint8_t shared[4096];
+    unsigned at;
+
+    prologue(&p);
+    at = emit(&p, ADDI(11, 0, 1));
+    emit(&p, SW(11, 7, 0));
+    emit(&p, RET);
+    new_machine(&mc, 32, &p);
+    simt_code_init(&code, mc.l.code_base, mc.l.code_size);
+    simt_block_init(&b, &mc.l, &d, &code, &mc.m, &w, shared);
+    simt_block_run(&b, 1000);
+    wr32(&mc, T_CODE + 4 * at, ADDI(11, 0, 2));
+    simt_block_init(&b, &mc.l, &d, &code, &mc.m, &w, shared);
+    simt_block_run(&b, 1000);
+    ok(b.st.status == SIMT_DONE && rd32(&mc, OUT) == 1,
+       "decoded code is cached");
+    simt_code_invalidate(&code);
+    simt_block_init(&b, &mc.l, &d, &code, &mc.m, &w, shared);
+    simt_block_run(&b, 1000);
+    ok(b.st.status == SIMT_DONE && rd32(&mc, OUT) == 2,
+       "simt_code_invalidate makes new code visible");
+    simt_code_destroy(&code);
+    machine_free(&mc);
+}
+
 static void test_launch_check(void)
 {
     SimtLaunch l = {
@@ -797,6 +831,7 @@ int main(void)
     test_faults();
     test_callbacks();
     test_stepping();
+    test_invalidate();
     test_launch_check();
     return done_testing();
 }
