@@ -484,7 +484,9 @@ void simt_block_init(SimtBlock *b, const SimtLaunch *l,
     b->launch = l;
     b->code = code;
     b->mem = mem;
-    memset(shared, 0, l->shared_size);
+    if (l->shared_size) {
+        memset(shared, 0, l->shared_size);
+    }
 
     for (wi = 0; wi < st->nwarps; wi++) {
         SimtWarp *w = &warps[wi];
