@@ -101,18 +101,19 @@ static int32_t imm_i(uint32_t w)
 
 static int32_t imm_s(uint32_t w)
 {
-    return ((int32_t)w >> 25 << 5) | ((w >> 7) & 0x1f);
+    return ((int32_t)(w & 0xfe000000) >> 20) | ((w >> 7) & 0x1f);
 }
 
 static int32_t imm_b(uint32_t w)
 {
-    return ((int32_t)w >> 31 << 12) | ((w >> 7 & 1) << 11) |
+    return ((int32_t)(w & 0x80000000) >> 19) | ((w >> 7 & 1) << 11) |
            ((w >> 25 & 0x3f) << 5) | ((w >> 8 & 0xf) << 1);
 }
 
 static int32_t imm_j(uint32_t w)
 {
-    return ((int32_t)w >> 31 << 20) | (w & 0xff000) | ((w >> 20 & 1) << 11) |
+    return ((int32_t)(w & 0x80000000) >> 11) | (w & 0xff000) |
+           ((w >> 20 & 1) << 11) |
            ((w >> 21 & 0x3ff) << 1);
 }
 
@@ -599,8 +600,8 @@ static int mem_load(SimtBlock *b, unsigned tid, uint32_t addr, unsigned size,
                     uint32_t *val)
 {
     const SimtMem *m = b->mem;
-    uint32_t g;
-    int fault;
+    uint32_t g = 0;
+    int fault = SIMT_FAULT_NONE;
     uint8_t *p = lane_mem(b, tid, addr, size, &g, &fault);
 
     if (p) {
@@ -620,8 +621,8 @@ static int mem_store(SimtBlock *b, unsigned tid, uint32_t addr, unsigned size,
                      uint32_t val)
 {
     const SimtMem *m = b->mem;
-    uint32_t g;
-    int fault;
+    uint32_t g = 0;
+    int fault = SIMT_FAULT_NONE;
     uint8_t *p = lane_mem(b, tid, addr, size, &g, &fault);
 
     if (p) {

@@ -10,6 +10,8 @@
  */
 
 #include "qemu/osdep.h"
+#include <float.h>
+#include <math.h>
 #include "hw/simt/simt-fpu.h"
 
 /* TwoSum and exact products need strict binary64 evaluation. */

@@ -12,6 +12,9 @@
  */
 
 #include "simt-test.h"
+#include <fenv.h>
+#include <float.h>
+#include <math.h>
 
 enum { T_ADD, T_SUB, T_MUL, T_DIV, T_SQRT, T_FMA, T_I2F, T_U2F, T_F2I, T_F2U,
        T_NR };

@@ -9,11 +9,8 @@
 
 #include <assert.h>
 #include <errno.h>
-#include <fenv.h>
-#include <float.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
