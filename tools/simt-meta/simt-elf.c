@@ -16,6 +16,9 @@
 #include "elf-defs.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
 
