@@ -62,6 +62,7 @@ struct SimtInsn {
     uint8_t rm;         /* rounding mode, vote/shuffle/AMO kind */
     uint8_t size;       /* memory access bytes */
     uint8_t sext;       /* load sign-extends */
+    uint8_t cost;       /* cycles, from the code's timing */
     uint16_t csr;
     bool csr_imm;       /* rs1 field is the operand, not a register */
     bool csr_write;
@@ -450,6 +451,7 @@ int simt_code_init(SimtCode *code, uint32_t base, uint32_t size)
     code->base = base;
     code->size = size;
     code->insns = NULL;
+    code->timing = NULL;
     if (base % 4 || size % 4) {
         return -1;
     }
@@ -663,6 +665,48 @@ static uint32_t amo_apply(unsigned kind, uint32_t old, uint32_t src)
 }
 
 /* Fetch and decode the word at @pc into its cache entry. */
+static SimtInsnClass insn_class(unsigned op)
+{
+    switch (op) {
+    case OP_JAL: case OP_JALR:
+    case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU:
+    case OP_BGEU:
+        return SIMT_IC_BRANCH;
+    case OP_MUL: case OP_MULH: case OP_MULHSU: case OP_MULHU:
+        return SIMT_IC_MUL;
+    case OP_DIV: case OP_DIVU: case OP_REM: case OP_REMU:
+        return SIMT_IC_DIV;
+    case OP_FMADD: case OP_FMSUB: case OP_FNMSUB: case OP_FNMADD:
+    case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FMIN: case OP_FMAX:
+    case OP_FCVT_W_S: case OP_FCVT_WU_S: case OP_FCVT_S_W:
+    case OP_FCVT_S_WU: case OP_FEQ: case OP_FLT: case OP_FLE:
+    case OP_FCLASS:
+        return SIMT_IC_FPU;
+    case OP_FDIV: case OP_FSQRT:
+        return SIMT_IC_FDIV;
+    case OP_LOAD: case OP_STORE: case OP_FLW: case OP_FSW:
+        return SIMT_IC_MEM;
+    case OP_LR: case OP_SC: case OP_AMO:
+        return SIMT_IC_ATOMIC;
+    case OP_FENCE: case OP_CSRRW: case OP_CSRRS: case OP_CSRRC:
+    case OP_BARRIER: case OP_EXIT: case OP_VOTE: case OP_SHFL:
+        return SIMT_IC_SYNC;
+    default:
+        return SIMT_IC_ALU;
+    }
+}
+
+/* Extra cycles of a memory instruction that is not to shared memory. */
+static inline uint64_t global_cycles(const SimtTiming *t, uint32_t addr,
+                                     unsigned size, unsigned lanes)
+{
+    if (!t || addr - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW) {
+        return 0;
+    }
+    return t->global_cost +
+           (((uint64_t)lanes * size * t->byte_cost_fx16 + 0xffff) >> 16);
+}
+
 static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
 {
     const SimtMem *m = b->mem;
@@ -680,6 +724,8 @@ static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
         return SIMT_FAULT_FETCH;
     }
     decode(word, in);
+    in->cost = b->code->timing ? b->code->timing->cost[insn_class(in->op)]
+                               : 1;
     return SIMT_FAULT_NONE;
 }
 
@@ -1067,7 +1113,7 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
         }
         n++;
         w->instret++;
-        st->cycle++;
+        st->cycle += in->cost;
         st->warp_insns++;
         st->thread_insns += nG;
 
@@ -1210,6 +1256,9 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             uint32_t t[SIMT_WARP_SIZE];
             unsigned sh = 32 - 8 * in->size;
 
+            st->cycle += global_cycles(code->timing,
+                                       a[__builtin_ctz(G)] + in->imm,
+                                       in->size, nG);
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
                 LANES_FOR(G, i) {
                     t[i] = ld_le(flat + (a[i] + in->imm - flat_base),
@@ -1244,6 +1293,9 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             const uint32_t *v = in->op == OP_FSW ? w->f[in->rs2]
                                                  : w->x[in->rs2];
 
+            st->cycle += global_cycles(code->timing,
+                                       a[__builtin_ctz(G)] + in->imm,
+                                       in->size, nG);
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
                 LANES_FOR(G, i) {
                     st_le(flat + (a[i] + in->imm - flat_base), in->size,
@@ -1269,6 +1321,8 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             const uint32_t *src = w->x[in->rs2];
             uint32_t t[SIMT_WARP_SIZE];
 
+            st->cycle += global_cycles(code->timing, a[__builtin_ctz(G)], 4,
+                                       nG);
             /* Lanes go one after another: each AMO is atomic. */
             LANES_FOR(G, i) {
                 uint32_t addr = a[i], old, bit = 1u << i;

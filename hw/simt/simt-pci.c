@@ -150,6 +150,26 @@ static void simt_reset_state(SimtState *s, const char *why)
     simt_update_intx(s);
 }
 
+/*
+ * The instruction costs of the timing model (docs/specs/simt.rst): global
+ * memory also pays for its bytes at the SM's equal share of the VRAM
+ * bandwidth, as seed 000 models it.
+ */
+static void simt_timing_init(SimtState *s)
+{
+    static const uint8_t cost[SIMT_IC_NR] = {
+        [SIMT_IC_ALU] = 1, [SIMT_IC_BRANCH] = 1, [SIMT_IC_MUL] = 2,
+        [SIMT_IC_DIV] = 8, [SIMT_IC_FPU] = 1, [SIMT_IC_FDIV] = 8,
+        [SIMT_IC_MEM] = 2, [SIMT_IC_ATOMIC] = 4, [SIMT_IC_SYNC] = 1,
+    };
+
+    memcpy(s->timing.cost, cost, sizeof(cost));
+    s->timing.global_cost = 2;
+    s->timing.byte_cost_fx16 =
+        DIV_ROUND_UP((uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) << 16,
+                     simt_cfg(s, SIMT_CFG_MEM_BW));
+}
+
 static bool simt_reg_access_ok(hwaddr addr, unsigned size, bool write)
 {
     if (size == 4 && !(addr & 3)) {
@@ -442,6 +462,7 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
     }
 
     s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, simt_tick, s);
+    simt_timing_init(s);
     simt_sched_init(s);
     simt_reset_state(s, "realize");
 }

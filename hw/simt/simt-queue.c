@@ -110,6 +110,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     }
     blocks = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
     if (c->regs < 1 || c->regs > 64 || blocks > UINT32_MAX ||
+        c->code_size > SIMT_MAX_CODE_SIZE ||
         (uint64_t)c->code_addr + c->code_size > flat_size) {
         qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: launch with bad "
                       "registers, grid or code range\n", q);
@@ -139,6 +140,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     if (simt_code_init(&k->code, l->code_base, l->code_size)) {
         return SIMT_QERR_BAD_COMMAND;
     }
+    k->code.timing = &s->timing;
 
     k->total_blocks = blocks;
     k->record = c->record;

@@ -849,6 +849,50 @@ static void test_deterministic_cycles(void)
     g_assert_cmpuint(a[0].thread_insns, ==, a[1].thread_insns);
 }
 
+/*
+ * Cycles a kernel takes on a device with @props; its first @nbufs
+ * arguments are fresh VRAM buffers of @bytes bytes.
+ */
+static uint64_t kernel_cycles(const char *props, const Launch *l,
+                              int nbufs, uint32_t bytes)
+{
+    Dev *d = dev_start(props);
+    struct simt_completion r;
+    Launch run = *l;
+
+    for (int i = 0; i < nbufs; i++) {
+        run.args[i] = vram_alloc(d, NULL, bytes);
+    }
+    run_ok(d, 0, &run, &r);
+    dev_stop(d);
+    return r.end_cycle - r.start_cycle;
+}
+
+/* Issue ports and memory bandwidth show in the cycles kernels take. */
+static void test_timing_model(void)
+{
+    const Launch spin = {
+        .kernel = "spin", .grid = { 4 }, .block = { 256 },
+        .args = { 0, 2000 },
+    };
+    const Launch vecadd = {
+        .kernel = "vecadd", .grid = { 8 }, .block = { 256 },
+        .args = { 0, 0, 0, 2048 },
+    };
+    uint64_t one, two, narrow, wide;
+
+    /* ALU-bound with 8 warps per SM: two issue ports take half as long. */
+    one = kernel_cycles("issue-rate=1", &spin, 1, 4 * 1024);
+    two = kernel_cycles("issue-rate=2", &spin, 1, 4 * 1024);
+    g_assert_cmpuint(two * 19, <, one * 10);
+    g_assert_cmpuint(two * 21, >, one * 10);
+
+    /* Memory-bound: 8 bytes per cycle for 4 SMs is much slower than 4096. */
+    narrow = kernel_cycles("mem-bandwidth=8", &vecadd, 3, 4 * 2048);
+    wide = kernel_cycles("mem-bandwidth=4096", &vecadd, 3, 4 * 2048);
+    g_assert_cmpuint(narrow, >, 4 * wide);
+}
+
 /* The cycle counter follows the virtual clock at the preset's rate. */
 static void test_cycle_counter(void)
 {
@@ -924,6 +968,7 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/queue/signal-wait", test_signal_wait);
     qtest_add_func("/simt/timing/deterministic", test_deterministic_cycles);
     qtest_add_func("/simt/timing/cycle-counter", test_cycle_counter);
+    qtest_add_func("/simt/timing/model", test_timing_model);
     qtest_add_func("/simt/presets", test_presets);
 
     return g_test_run();

@@ -816,6 +816,60 @@ static void test_launch_check(void)
     ok(simt_launch_check(&l) != NULL, "shared memory beyond its window");
 }
 
+/*
+ * The timing model: each warp instruction advances the cycle counter by
+ * its class's cost, memory outside the shared window by more, per byte.
+ */
+static void test_timing(void)
+{
+    static const SimtTiming timing = {
+        .cost = {
+            [SIMT_IC_ALU] = 1, [SIMT_IC_BRANCH] = 2, [SIMT_IC_MUL] = 3,
+            [SIMT_IC_DIV] = 5, [SIMT_IC_FPU] = 7, [SIMT_IC_FDIV] = 11,
+            [SIMT_IC_MEM] = 13, [SIMT_IC_ATOMIC] = 17, [SIMT_IC_SYNC] = 19,
+        },
+        .global_cost = 100,
+        .byte_cost_fx16 = 0x8000,   /* half a cycle per byte */
+    };
+    Prog p = { .n = 0 };
+    Machine mc;
+    SimtCode code;
+    SimtBlock b;
+    SimtBlockDesc desc = { .local_addr = T_LOCAL };
+    SimtWarp warp;
+    uint8_t shared[64];
+    uint64_t n;
+
+    emit(&p, CSRR(5, SIMT_CSR_TID_X));  /* sync 19 */
+    emit(&p, MUL(6, 5, 5));             /* mul 3 */
+    emit(&p, DIV(6, 6, 5));             /* div 5 */
+    emit(&p, SLLI(6, 5, 2));            /* alu 1 */
+    emit(&p, ADD(7, 10, 6));            /* alu 1 */
+    emit(&p, SW(5, 7, 0));              /* mem 13 + 100 + 16 * 4 / 2 */
+    emit_li(&p, 8, SIMT_SHARED_BASE);   /* alu 1 + 1 (lui, addi) */
+    emit(&p, SW(5, 8, 0));              /* mem 13, shared: no extra */
+    emit(&p, RET);                      /* branch 2 */
+    new_machine(&mc, 16, &p);
+    mc.l.shared_size = sizeof(shared);
+    ok(simt_code_init(&code, mc.l.code_base, mc.l.code_size) == 0,
+       "code cache");
+    code.timing = &timing;
+    simt_block_init(&b, &mc.l, &desc, &code, &mc.m, &warp, shared);
+    n = simt_warp_run(&b, 0, 100);
+    ok(n == 10 && b.st.status == SIMT_DONE &&
+       b.st.cycle == 19 + 3 + 5 + 1 + 1 + 13 + 100 + 32 + 2 + 13 + 2,
+       "cycles follow the class costs and global bytes (%" PRIu64 ")",
+       b.st.cycle);
+
+    simt_code_destroy(&code);
+    simt_code_init(&code, mc.l.code_base, mc.l.code_size);
+    simt_block_init(&b, &mc.l, &desc, &code, &mc.m, &warp, shared);
+    simt_warp_run(&b, 0, 100);
+    ok(b.st.cycle == 10, "without a timing table every instruction is 1");
+    simt_code_destroy(&code);
+    machine_free(&mc);
+}
+
 int main(void)
 {
     test_context_csrs();
@@ -833,5 +887,6 @@ int main(void)
     test_stepping();
     test_invalidate();
     test_launch_check();
+    test_timing();
     return done_testing();
 }

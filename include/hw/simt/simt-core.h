@@ -112,13 +112,39 @@ typedef struct SimtBlockState {
     uint32_t fault_warp;
     uint32_t fault_lane;        /* lowest faulting lane */
     uint32_t barriers;          /* barriers completed */
-    uint64_t cycle;             /* cycle CSR: +1 per warp instruction */
+    uint64_t cycle;             /* cycle CSR: + the cost of each warp insn */
     uint64_t warp_insns;        /* warp instructions executed */
     uint64_t thread_insns;      /* sum over them of active lanes */
 } SimtBlockState;
 
 /* Predecoded instruction; internal layout, see simt-core.c. */
 typedef struct SimtInsn SimtInsn;
+
+/* Instruction classes of the timing model. */
+typedef enum SimtInsnClass {
+    SIMT_IC_ALU,        /* integer ALU, lui/auipc, fp moves and sign ops */
+    SIMT_IC_BRANCH,     /* branches and jumps */
+    SIMT_IC_MUL,        /* mul, mulh* */
+    SIMT_IC_DIV,        /* div*, rem* */
+    SIMT_IC_FPU,        /* fp add, mul, fma, compare, convert, min/max */
+    SIMT_IC_FDIV,       /* fdiv.s, fsqrt.s */
+    SIMT_IC_MEM,        /* loads and stores */
+    SIMT_IC_ATOMIC,     /* lr, sc, amo* */
+    SIMT_IC_SYNC,       /* barrier, exit, vote, shuffle, csr, fence */
+    SIMT_IC_NR,
+} SimtInsnClass;
+
+/*
+ * What instructions cost, in cycles of the issuing SM.  A warp
+ * instruction costs cost[class]; a load, store or atomic outside shared
+ * memory (judged by its first active lane's address) costs global_cost
+ * more, plus byte_cost_fx16 / 65536 cycles per byte its lanes move.
+ */
+typedef struct SimtTiming {
+    uint8_t cost[SIMT_IC_NR];
+    uint32_t global_cost;
+    uint32_t byte_cost_fx16;
+} SimtTiming;
 
 /*
  * Predecode cache over a launch's code range.  Entries are decoded on first
@@ -128,6 +154,8 @@ typedef struct SimtCode {
     uint32_t base;
     uint32_t size;
     SimtInsn *insns;
+    /* NULL: every instruction costs one cycle.  Set before running. */
+    const SimtTiming *timing;
 } SimtCode;
 
 typedef struct SimtBlock {

@@ -182,6 +182,8 @@ enum simt_cmd_opcode {
  * the SM's register file.  The completion record is written to guest
  * memory at @record (0: none) when the last block retires.
  */
+#define SIMT_MAX_CODE_SIZE          (4u << 20)  /* bytes of one kernel's code */
+
 struct simt_cmd_launch {
     uint32_t opcode;
     uint32_t flags;

@@ -105,6 +105,7 @@ struct SimtState {
     SimtConfig cfg;
     uint32_t *sm_order;         /* tie-break order */
     SimtMem mem;                /* what kernels' global accesses reach */
+    SimtTiming timing;          /* instruction costs on this machine */
 
     /* registers */
     uint32_t scratch;
