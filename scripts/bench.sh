@@ -1,16 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Run every benchmark program of the host build.  Each prints its figures
-# one per line as "bench NAME: VALUE UNIT".
+# Run every benchmark.  Each figure is printed on its own line as
+# "bench NAME: VALUE UNIT"; comparisons are measured in the same run.
 set -euo pipefail
 
 build=${HOST_BUILD:?HOST_BUILD must be set}
-found=0
-for prog in "$build"/bench/*-bench; do
-    [ -x "$prog" ] || continue
-    found=1
-    echo "# $(basename "$prog")"
-    "$prog"
-done
-[ $found = 1 ] || { echo "bench: no benchmark programs in $build/bench" >&2; exit 1; }
+qemu_build=${QEMU_BUILD:-${SIMT_CACHE:?SIMT_CACHE must be set}/qemu-build}
+
+echo "# simt-core-bench: interpreter speed, hand-assembled kernels"
+"$build/bench/simt-core-bench"
+
+# The same grid of the spin kernel (about 1e8 thread-instructions) on the
+# interpreter alone and through the whole device in QEMU.
+grid="32 256 2100"
+echo "# device versus core: spin kernel, grid $grid (blocks threads iters)"
+core=$("$build/bench/simt-spin-bench" "$build/kernels/samples.elf" $grid)
+echo "$core"
+device=$(cd "$qemu_build" &&
+         QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+         SIMT_KERNEL_DIR="$build/kernels" SIMT_BENCH_SPIN="${grid// /,}" \
+             ./tests/qtest/simt-kernel-test --tap 2>/dev/null |
+         sed -n 's/^# \(bench .*\)/\1/p')
+echo "$device"
+printf '%s\n%s\n' "$core" "$device" | awk '
+    /core_spin_time:/ { core = $3 }
+    /device_spin_time:/ { dev = $3 }
+    END {
+        if (!core || !dev) { print "bench: missing spin timings" > "/dev/stderr"; exit 1 }
+        printf "bench device_over_core_spin: %.2f ratio\n", dev / core
+    }'

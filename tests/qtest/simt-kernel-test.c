@@ -937,6 +937,46 @@ static void test_presets(void)
     }
 }
 
+/*
+ * Bench mode ($SIMT_BENCH_SPIN = "BLOCKS,THREADS,ITERS", set by
+ * scripts/bench.sh): the host time the device takes to run the spin
+ * kernel, to compare with bench/simt-spin-bench on the core alone.
+ */
+static void bench_spin(void)
+{
+    unsigned blocks, threads, iters;
+    struct simt_completion r;
+    uint32_t idx;
+    double best = 0;
+
+    g_assert_cmpint(sscanf(g_getenv("SIMT_BENCH_SPIN"), "%u,%u,%u", &blocks,
+                           &threads, &iters), ==, 3);
+    for (int run = 0; run < 3; run++) {
+        Dev *d = dev_start(NULL);
+        uint32_t out = vram_alloc(d, NULL, blocks * threads * 4);
+        gint64 t0, t;
+
+        t0 = g_get_monotonic_time();
+        idx = launch(d, 0, &(Launch) {
+            .kernel = "spin", .grid = { blocks }, .block = { threads },
+            .args = { out, iters },
+        });
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        t = g_get_monotonic_time() - t0;
+        read_record(d, 0, idx, &r);
+        g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+        best = run && best < t * 1e-6 ? best : t * 1e-6;
+        dev_stop(d);
+    }
+    g_test_message("bench device_spin_thread_insns: %" PRIu64
+                   " thread-insns", r.thread_insns);
+    g_test_message("bench device_spin_time: %.4f s", best);
+    g_test_message("bench device_spin_rate: %.3g thread-insn/s",
+                   r.thread_insns / best);
+    g_test_message("bench device_spin_cycles: %" PRIu64 " cycles",
+                   r.end_cycle - r.start_cycle);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -947,6 +987,10 @@ int main(int argc, char **argv)
         return g_test_run();
     }
     images = g_hash_table_new(g_str_hash, g_str_equal);
+    if (g_getenv("SIMT_BENCH_SPIN")) {
+        qtest_add_func("/simt/bench/spin", bench_spin);
+        return g_test_run();
+    }
 
     qtest_add_func("/simt/kernel/vecadd", test_vecadd);
     qtest_add_func("/simt/kernel/matmul", test_matmul);
