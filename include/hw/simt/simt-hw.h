@@ -112,7 +112,8 @@ enum simt_preset {
 #define SIMT_MAX_QUEUES             16
 #define SIMT_QUEUE_BASE             0x1000
 #define SIMT_QUEUE_STRIDE           0x40
-#define SIMT_QUEUE_REG(q, r)        (SIMT_QUEUE_BASE + (q) * SIMT_QUEUE_STRIDE + (r))
+#define SIMT_QUEUE_REG(q, r) \
+    (SIMT_QUEUE_BASE + (q) * SIMT_QUEUE_STRIDE + (r))
 
 #define SIMT_QREG_BASE_LO           0x00    /* RW: ring address, aligned */
 #define SIMT_QREG_BASE_HI           0x04    /*     to SIMT_CMD_SIZE */

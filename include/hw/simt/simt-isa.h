@@ -10,7 +10,11 @@
 #ifndef SIMT_ISA_H
 #define SIMT_ISA_H
 
+#ifdef __KERNEL__
+#include <linux/types.h>    /* the guest driver: no <stdint.h> there */
+#else
 #include <stdint.h>
+#endif
 
 #define SIMT_WARP_SIZE              32
 
@@ -173,8 +177,8 @@ struct simt_meta_kernel {
     uint32_t code_end;
     uint32_t int_regs_used;     /* bit n: xn read or written */
     uint32_t fp_regs_used;      /* bit n: fn read or written */
-    uint32_t shared_bytes;      /* static shared memory per block: all
-                                   of the image's, or 0 if unused */
+    /* static shared memory per block: all of the image's, 0 if unused */
+    uint32_t shared_bytes;
     uint32_t local_bytes;       /* stack per thread, multiple of 16 */
     uint32_t flags;             /* SIMT_META_F_* */
     uint32_t load_origins;      /* SIMT_ORIGIN_* of global loads */
