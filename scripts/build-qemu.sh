@@ -15,7 +15,7 @@ cache=${SIMT_CACHE:?SIMT_CACHE must be set}
 build=${QEMU_BUILD:-$cache/qemu-build}
 jobs=${JOBS:-$(nproc)}
 
-log() { printf 'build-qemu: %s\n' "$*"; }
+log() { printf 'build-qemu: %s\n' "$*" >&2; }
 die() { printf 'build-qemu: error: %s\n' "$*" >&2; exit 1; }
 
 fetch_source() {
