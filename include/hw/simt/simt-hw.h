@@ -61,6 +61,16 @@
 #define SIMT_REG_MEM_BW             0x005c  /* RO: VRAM bytes per cycle */
 #define SIMT_REG_BLOCKS_RESIDENT    0x0060  /* RO: blocks on SMs now */
 #define SIMT_REG_BLOCKS_DONE        0x0064  /* RO: blocks retired */
+#define SIMT_REG_CONTEXT_COUNT      0x0068  /* RO: hardware contexts */
+#define SIMT_REG_COPY_ENGINES       0x006c  /* RO: copy engines */
+#define SIMT_REG_DMA_CHUNK          0x0070  /* RW: copy chunk bytes */
+#define SIMT_REG_COPY_BW            0x0074  /* RO: copy bytes per cycle */
+#define SIMT_REG_TLB_INV_CTX        0x0078  /* RW: context to invalidate */
+#define SIMT_REG_TLB_INV_ADDR       0x007c  /* RW: address to invalidate */
+#define SIMT_REG_TLB_INV            0x0080  /* WO: SIMT_TLB_INV_* */
+#define SIMT_REG_TLB_HITS           0x0084  /* RO: translations ... */
+#define SIMT_REG_TLB_MISSES         0x0088  /* RO: ... and page walks */
+#define SIMT_REG_MMU_FAULTS         0x008c  /* RO: translation faults */
 
 /*
  * Writing any other value to SIMT_REG_RESET is ignored, so that a stray
@@ -71,6 +81,8 @@
 /* Capability bits in SIMT_REG_CAPS */
 #define SIMT_CAP_MSIX               (1u << 0)
 #define SIMT_CAP_QUEUES             (1u << 1)  /* queues and launches */
+#define SIMT_CAP_MMU                (1u << 2)  /* contexts and page tables */
+#define SIMT_CAP_COPY               (1u << 3)  /* copy engines */
 
 /*
  * Interrupt classes.  Bit N of SIMT_REG_IRQ_STATUS / SIMT_REG_IRQ_MASK is
@@ -125,6 +137,7 @@ enum simt_preset {
 #define SIMT_QREG_STATUS            0x1c    /* RO: state | error << 8 */
 #define SIMT_QREG_ERROR_CMD         0x20    /* RO: index of failed command */
 #define SIMT_QREG_COMPLETED         0x24    /* RO: commands completed */
+#define SIMT_QREG_CONTEXT           0x28    /* RW: context the queue runs in */
 
 #define SIMT_MIN_QUEUE_SIZE         2
 #define SIMT_MAX_QUEUE_SIZE         4096
@@ -158,6 +171,7 @@ enum simt_queue_error {
     SIMT_QERR_DMA         = 4,  /* ring, record or semaphore unreachable */
     SIMT_QERR_FAULT       = 5,  /* the kernel faulted (see the record) */
     SIMT_QERR_BAD_RING    = 6,  /* BASE/SIZE invalid at enable */
+    SIMT_QERR_MMU         = 7,  /* a copy's device address faulted */
 };
 
 /* Commands: SIMT_CMD_SIZE bytes, little-endian, opcode in the first word. */
@@ -168,11 +182,16 @@ enum simt_cmd_opcode {
     SIMT_CMD_LAUNCH = 1,
     SIMT_CMD_SIGNAL = 2,
     SIMT_CMD_WAIT   = 3,
+    SIMT_CMD_COPY   = 4,
 };
 
 /* Command flags (second word). */
 #define SIMT_CMDF_IRQ               (1u << 0)   /* SIMT_IRQ_QUEUE when done */
+#define SIMT_CMDF_SRC_HOST          (1u << 1)   /* COPY: src is guest memory */
+#define SIMT_CMDF_DST_HOST          (1u << 2)   /* COPY: dst is guest memory */
 #define SIMT_CMDF_ALL               SIMT_CMDF_IRQ
+#define SIMT_CMDF_COPY_ALL \
+    (SIMT_CMDF_IRQ | SIMT_CMDF_SRC_HOST | SIMT_CMDF_DST_HOST)
 
 /*
  * LAUNCH: run a grid.  Addresses are device (VRAM) addresses.  Local
@@ -220,6 +239,22 @@ struct simt_cmd_wait {
     uint32_t reserved[26];      /* must be zero */
 };
 
+/*
+ * COPY: move @size bytes (any size, any alignment) from @src to @dst.
+ * A host address is guest physical memory (SIMT_CMDF_*_HOST); a device
+ * address is translated in the queue's context.  The copy is carried out
+ * by a copy engine in chunks of DMA_CHUNK bytes; at every chunk boundary
+ * the engine moves on to the highest-priority pending copy.
+ */
+struct simt_cmd_copy {
+    uint32_t opcode;
+    uint32_t flags;
+    uint64_t src;
+    uint64_t dst;
+    uint64_t size;
+    uint32_t reserved[24];      /* must be zero */
+};
+
 /* The completion record of a LAUNCH, 64 bytes in guest memory. */
 struct simt_completion {
     uint32_t status;            /* enum simt_queue_error */
@@ -234,5 +269,86 @@ struct simt_completion {
     uint32_t blocks;            /* blocks retired */
 };
 
+
+/*
+ * Hardware contexts: context c's registers are at SIMT_CTX_BASE + c *
+ * SIMT_CTX_STRIDE.  A context is an address space (bare: device addresses
+ * are VRAM offsets; or Sv32 page tables in VRAM) and a fault record.
+ */
+#define SIMT_MAX_CONTEXTS           64
+#define SIMT_CTX_BASE               0x2000
+#define SIMT_CTX_STRIDE             0x40
+#define SIMT_CTX_REG(c, r) \
+    (SIMT_CTX_BASE + (c) * SIMT_CTX_STRIDE + (r))
+
+#define SIMT_CREG_PT                0x00    /* RW: SIMT_PT_* (like satp) */
+#define SIMT_CREG_PRIORITY          0x04    /* RW: 0..SIMT_MAX_PRIORITY */
+#define SIMT_CREG_SAVE_BASE         0x08    /* RW: preemption save area */
+#define SIMT_CREG_SAVE_SIZE         0x0c    /* RW: ... and its bytes */
+#define SIMT_CREG_FAULT             0x10    /* RW1C: SIMT_CFAULT_* */
+#define SIMT_CREG_FAULT_ADDR        0x14    /* RO: faulting address */
+#define SIMT_CREG_FAULT_PC          0x18    /* RO: faulting pc (kernels) */
+#define SIMT_CREG_FAULT_QUEUE       0x1c    /* RO: queue that faulted */
+
+/* PT: bit 31 set = Sv32 translation, bits 21:0 = root table VRAM PPN. */
+#define SIMT_PT_SV32                (1u << 31)
+#define SIMT_PT_PPN_MASK            0x003fffffu
+
+/* FAULT: bit 0 valid; bits 7:4 access; bits 15:8 reason. */
+#define SIMT_CFAULT_VALID           (1u << 0)
+#define SIMT_CFAULT_ACCESS(f)       (((f) >> 4) & 0xf)
+#define SIMT_CFAULT_REASON(f)       (((f) >> 8) & 0xff)
+
+enum simt_access {
+    SIMT_ACCESS_LOAD  = 0,
+    SIMT_ACCESS_STORE = 1,
+    SIMT_ACCESS_FETCH = 2,
+    SIMT_ACCESS_COPY_READ  = 3,     /* a copy engine's device source */
+    SIMT_ACCESS_COPY_WRITE = 4,     /* a copy engine's device destination */
+};
+
+enum simt_mmu_fault {
+    SIMT_MMU_UNMAPPED   = 1,    /* a PTE on the walk is not valid */
+    SIMT_MMU_PERMISSION = 2,    /* the leaf does not allow the access */
+    SIMT_MMU_MALFORMED  = 3,    /* reserved encoding, misaligned superpage,
+                                   leaf at the wrong level */
+    SIMT_MMU_BEYOND     = 4,    /* table or page outside VRAM */
+};
+
+/* Sv32 page table entries (RISC-V privileged spec), 4 KiB and 4 MiB pages */
+#define SIMT_PTE_V                  (1u << 0)
+#define SIMT_PTE_R                  (1u << 1)
+#define SIMT_PTE_W                  (1u << 2)
+#define SIMT_PTE_X                  (1u << 3)
+#define SIMT_PTE_PPN_SHIFT          10
+#define SIMT_PAGE_SHIFT             12
+#define SIMT_PAGE_SIZE              (1u << SIMT_PAGE_SHIFT)
+#define SIMT_SUPERPAGE_SIZE         (1u << 22)
+
+/* TLB_INV commands */
+#define SIMT_TLB_INV_ALL            1   /* every entry */
+#define SIMT_TLB_INV_CTX            2   /* entries of TLB_INV_CTX */
+#define SIMT_TLB_INV_PAGE           3   /* ... for the page of TLB_INV_ADDR */
+
+/*
+ * Copy engine e's counters: SIMT_COPY_BASE + e * SIMT_COPY_STRIDE.
+ */
+#define SIMT_MAX_COPY_ENGINES       8
+#define SIMT_COPY_BASE              0x3000
+#define SIMT_COPY_STRIDE            0x20
+#define SIMT_COPY_REG(e, r) \
+    (SIMT_COPY_BASE + (e) * SIMT_COPY_STRIDE + (r))
+
+#define SIMT_EREG_BYTES_LO          0x00    /* RO: bytes copied */
+#define SIMT_EREG_BYTES_HI          0x04
+#define SIMT_EREG_CHUNKS            0x08    /* RO: chunks moved */
+#define SIMT_EREG_SWITCHES          0x0c    /* RO: switched to a higher-
+                                               priority copy at a chunk
+                                               boundary */
+#define SIMT_EREG_QUEUE             0x10    /* RO: queue served, or ~0 */
+
+#define SIMT_MIN_DMA_CHUNK          4096
+#define SIMT_MAX_DMA_CHUNK          (64u << 20)
+#define SIMT_DEFAULT_DMA_CHUNK      (1u << 20)
 
 #endif /* SIMT_HW_H */
