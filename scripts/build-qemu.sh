@@ -105,11 +105,19 @@ hook() {   # file, then pairs of: anchor line (exact), our line
 hook "$src/hw/Kconfig" "source usb/Kconfig" "source simt/Kconfig"
 hook "$src/hw/meson.build" "subdir('usb')" "subdir('simt')"
 hook "$src/meson.build" "    'hw/sensor'," "    'hw/simt',"
-hook "$src/tests/qtest/meson.build" \
-    "qtests_x86_64 = qtests_i386" \
-    "qtests_x86_64 += (config_all_devices.has_key('CONFIG_SIMT') ? ['simt-test', 'simt-kernel-test'] : [])" \
-    "  'cdrom-test': files('boot-sector.c')," \
-    "  'simt-kernel-test': files('simt-elf.c'),"
+# Every tests/qtest/simt*-test.c is a qtest; all but simt-test load kernel
+# images and so are linked with the image loader.
+qtests=$(cd "$top/tests/qtest" && ls simt*-test.c | sed 's/\.c$//')
+qtest_list=$(printf "'%s', " $qtests)
+qtest_hooks=(
+    "qtests_x86_64 = qtests_i386"
+    "qtests_x86_64 += (config_all_devices.has_key('CONFIG_SIMT') ? [${qtest_list%, }] : [])"
+)
+for t in $qtests; do
+    [ "$t" = simt-test ] && continue
+    qtest_hooks+=("  'cdrom-test': files('boot-sector.c')," "  '$t': files('simt-elf.c'),")
+done
+hook "$src/tests/qtest/meson.build" "${qtest_hooks[@]}"
 
 # Configure once per set of options.
 config_opts=(
@@ -138,5 +146,6 @@ for dir in /usr/share/seabios /usr/share/qemu; do
 done
 
 log "building in $build"
-ninja -C "$build" -j "$jobs" qemu-system-x86_64 tests/qtest/simt-test \
-    tests/qtest/simt-kernel-test
+# shellcheck disable=SC2046
+ninja -C "$build" -j "$jobs" qemu-system-x86_64 \
+    $(printf 'tests/qtest/%s ' $qtests)

@@ -58,7 +58,7 @@ PY
 run_qtest() {
     echo "== qtest (device at register level, kernels from the host build)"
     local t rc
-    for t in simt-test simt-kernel-test; do
+    for t in $(cd "$top/tests/qtest" && ls simt*-test.c | sed 's/\.c$//'); do
         (cd "$qemu_build" &&
          QTEST_QEMU_BINARY=./qemu-system-x86_64 \
          SIMT_KERNEL_DIR="$host_build/kernels" timeout 900 \
