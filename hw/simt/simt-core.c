@@ -715,8 +715,9 @@ static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
 
     if (m->flat && (uint64_t)off + 4 <= m->flat_size) {
         word = ld_le(m->flat + off, 4);
-    } else if (m->ops && m->ops->load) {
-        fault = m->ops->load(m->opaque, pc, 4, &word);
+    } else if (m->ops && (m->ops->fetch || m->ops->load)) {
+        fault = m->ops->fetch ? m->ops->fetch(m->opaque, pc, &word)
+                              : m->ops->load(m->opaque, pc, 4, &word);
         if (fault) {
             return fault == SIMT_FAULT_PAGE ? fault : SIMT_FAULT_FETCH;
         }

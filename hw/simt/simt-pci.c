@@ -100,7 +100,8 @@ static void simt_tick(void *opaque)
     waiting = simt_queues_process(s, start);
     simt_sched_dispatch(s, start);
     simt_sm_run_slice(s, start, end);
-    /* Queues whose kernels finished can go on at once. */
+    simt_dma_run_slice(s, start, end);
+    /* Queues whose kernels or copies finished can go on at once. */
     waiting |= simt_queues_process(s, end);
     simt_sched_dispatch(s, end);
 
@@ -138,6 +139,8 @@ static void simt_reset_state(SimtState *s, const char *why)
     }
     s->ticking = false;
     simt_queues_reset(s);
+    simt_mmu_reset(s);
+    simt_dma_reset(s);
     s->scratch = 0;
     s->irq_status = 0;
     s->irq_mask = 0;
@@ -199,6 +202,24 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         trace_simt_reg_read(addr, val);
         return val;
     }
+    if (addr >= SIMT_CTX_BASE &&
+        addr < SIMT_CTX_REG(simt_cfg(s, SIMT_CFG_CONTEXTS), 0)) {
+        hwaddr off = addr - SIMT_CTX_BASE;
+
+        val = simt_ctx_reg_read(s, off / SIMT_CTX_STRIDE,
+                                off % SIMT_CTX_STRIDE);
+        trace_simt_reg_read(addr, val);
+        return val;
+    }
+    if (addr >= SIMT_COPY_BASE &&
+        addr < SIMT_COPY_REG(simt_cfg(s, SIMT_CFG_COPY_ENGINES), 0)) {
+        hwaddr off = addr - SIMT_COPY_BASE;
+
+        val = simt_engine_reg_read(s, off / SIMT_COPY_STRIDE,
+                                   off % SIMT_COPY_STRIDE);
+        trace_simt_reg_read(addr, val);
+        return val;
+    }
     switch (addr) {
     case SIMT_REG_ID:
         val = SIMT_ID_MAGIC;
@@ -207,7 +228,7 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         val = SIMT_VERSION_VALUE;
         break;
     case SIMT_REG_CAPS:
-        val = SIMT_CAP_MSIX | SIMT_CAP_QUEUES;
+        val = SIMT_CAP_MSIX | SIMT_CAP_QUEUES | SIMT_CAP_MMU | SIMT_CAP_COPY;
         break;
     case SIMT_REG_SM_COUNT:
         val = simt_cfg(s, SIMT_CFG_SM_COUNT);
@@ -279,8 +300,36 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
     case SIMT_REG_BLOCKS_DONE:
         val = s->blocks_done;
         break;
+    case SIMT_REG_CONTEXT_COUNT:
+        val = simt_cfg(s, SIMT_CFG_CONTEXTS);
+        break;
+    case SIMT_REG_COPY_ENGINES:
+        val = simt_cfg(s, SIMT_CFG_COPY_ENGINES);
+        break;
+    case SIMT_REG_DMA_CHUNK:
+        val = s->dma_chunk;
+        break;
+    case SIMT_REG_COPY_BW:
+        val = simt_cfg(s, SIMT_CFG_COPY_BW);
+        break;
+    case SIMT_REG_TLB_INV_CTX:
+        val = s->tlb_inv_ctx;
+        break;
+    case SIMT_REG_TLB_INV_ADDR:
+        val = s->tlb_inv_addr;
+        break;
+    case SIMT_REG_TLB_HITS:
+        val = s->tlb_hits;
+        break;
+    case SIMT_REG_TLB_MISSES:
+        val = s->tlb_misses;
+        break;
+    case SIMT_REG_MMU_FAULTS:
+        val = s->mmu_faults;
+        break;
     case SIMT_REG_RESET:
     case SIMT_REG_IRQ_RAISE:
+    case SIMT_REG_TLB_INV:
         val = 0;   /* write-only */
         break;
     default:
@@ -310,6 +359,14 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
 
         simt_queue_reg_write(s, off / SIMT_QUEUE_STRIDE,
                              off % SIMT_QUEUE_STRIDE, val);
+        return;
+    }
+    if (addr >= SIMT_CTX_BASE &&
+        addr < SIMT_CTX_REG(simt_cfg(s, SIMT_CFG_CONTEXTS), 0)) {
+        hwaddr off = addr - SIMT_CTX_BASE;
+
+        simt_ctx_reg_write(s, off / SIMT_CTX_STRIDE, off % SIMT_CTX_STRIDE,
+                           val);
         return;
     }
     switch (addr) {
@@ -352,8 +409,29 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     case SIMT_REG_SM_COUNT:
     case SIMT_REG_VRAM_SIZE_LO:
     case SIMT_REG_VRAM_SIZE_HI:
+    case SIMT_REG_DMA_CHUNK:
+        if (!is_power_of_2(val) || val < SIMT_MIN_DMA_CHUNK ||
+            val > SIMT_MAX_DMA_CHUNK) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: DMA chunk of %u bytes "
+                          "refused (a power of two from 4 KiB to 64 MiB)\n",
+                          val);
+        } else {
+            s->dma_chunk = val;
+        }
+        break;
+    case SIMT_REG_TLB_INV_CTX:
+        s->tlb_inv_ctx = val;
+        break;
+    case SIMT_REG_TLB_INV_ADDR:
+        s->tlb_inv_addr = val;
+        break;
+    case SIMT_REG_TLB_INV:
+        simt_mmu_tlb_invalidate(s, val);
+        break;
     case SIMT_REG_IRQ_COUNT:
-    case SIMT_REG_CYCLE_LO ... SIMT_REG_BLOCKS_DONE:
+    case SIMT_REG_CYCLE_LO ... SIMT_REG_COPY_ENGINES:
+    case SIMT_REG_COPY_BW:
+    case SIMT_REG_TLB_HITS ... SIMT_REG_MMU_FAULTS:
         qemu_log_mask(LOG_GUEST_ERROR,
                       "simt: write 0x%x to read-only register 0x%"
                       HWADDR_PRIx " ignored\n", val, addr);
@@ -462,6 +540,7 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
     }
 
     s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, simt_tick, s);
+    s->bounce = g_malloc(SIMT_DMA_BOUNCE);
     simt_timing_init(s);
     simt_sched_init(s);
     simt_reset_state(s, "realize");
@@ -477,6 +556,8 @@ static void simt_exit(PCIDevice *pdev)
     simt_sched_free(s);
     timer_free(s->tick);
     s->tick = NULL;
+    g_free(s->bounce);
+    s->bounce = NULL;
 }
 
 static void simt_reset_hold(Object *obj, ResetType type)
@@ -492,12 +573,38 @@ static int simt_pre_save(void *opaque)
 {
     SimtState *s = opaque;
 
-    if (simt_sm_any_resident(s)) {
-        error_report("simt: cannot migrate while kernels are running");
+    if (simt_sm_any_resident(s) || simt_dma_busy(s)) {
+        error_report("simt: cannot migrate while kernels or copies run");
         return -EBUSY;
     }
     return 0;
 }
+
+/* The TLB is not migrated: it starts empty, which is always correct. */
+static int simt_post_load(void *opaque, int version_id)
+{
+    SimtState *s = opaque;
+
+    memset(s->tlb, 0, sizeof(s->tlb));
+    return 0;
+}
+
+static const VMStateDescription vmstate_simt_context = {
+    .name = "simt/context",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(pt, SimtContext),
+        VMSTATE_UINT32(priority, SimtContext),
+        VMSTATE_UINT32(save_base, SimtContext),
+        VMSTATE_UINT32(save_size, SimtContext),
+        VMSTATE_UINT32(fault, SimtContext),
+        VMSTATE_UINT32(fault_addr, SimtContext),
+        VMSTATE_UINT32(fault_pc, SimtContext),
+        VMSTATE_UINT32(fault_queue, SimtContext),
+        VMSTATE_END_OF_LIST()
+    },
+};
 
 static const VMStateDescription vmstate_simt_queue = {
     .name = "simt/queue",
@@ -514,6 +621,7 @@ static const VMStateDescription vmstate_simt_queue = {
         VMSTATE_UINT32(error, SimtQueue),
         VMSTATE_UINT32(error_cmd, SimtQueue),
         VMSTATE_UINT32(completed, SimtQueue),
+        VMSTATE_UINT32(ctx, SimtQueue),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -523,6 +631,7 @@ static const VMStateDescription vmstate_simt = {
     .version_id = 1,
     .minimum_version_id = 1,
     .pre_save = simt_pre_save,
+    .post_load = simt_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, SimtState),
         VMSTATE_MSIX(parent_obj, SimtState),
@@ -539,6 +648,15 @@ static const VMStateDescription vmstate_simt = {
         VMSTATE_STRUCT_ARRAY(queues, SimtState, SIMT_MAX_QUEUES, 1,
                              vmstate_simt_queue, SimtQueue),
         VMSTATE_TIMER_PTR(tick, SimtState),
+        VMSTATE_STRUCT_ARRAY(contexts, SimtState, SIMT_MAX_CONTEXTS, 1,
+                             vmstate_simt_context, SimtContext),
+        VMSTATE_UINT32(tlb_inv_ctx, SimtState),
+        VMSTATE_UINT32(tlb_inv_addr, SimtState),
+        VMSTATE_UINT64(tlb_hits, SimtState),
+        VMSTATE_UINT64(tlb_misses, SimtState),
+        VMSTATE_UINT32(mmu_faults, SimtState),
+        VMSTATE_UINT32(dma_chunk, SimtState),
+        VMSTATE_UINT64(copy_seq, SimtState),
         VMSTATE_END_OF_LIST()
     },
 };

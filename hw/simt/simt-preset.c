@@ -32,6 +32,13 @@ const SimtConfigFieldInfo simt_config_fields[SIMT_CFG_NR] = {
                               "warp instructions an SM issues per cycle",
                               1, 8 },
     [SIMT_CFG_QUEUES] = { "queues", "hardware queues", 1, SIMT_MAX_QUEUES },
+    [SIMT_CFG_CONTEXTS] = { "contexts", "hardware contexts (address spaces)",
+                            1, SIMT_MAX_CONTEXTS },
+    [SIMT_CFG_COPY_ENGINES] = { "copy-engines", "copy (DMA) engines",
+                                1, SIMT_MAX_COPY_ENGINES },
+    [SIMT_CFG_COPY_BW] = { "copy-bandwidth",
+                           "bytes a copy engine moves per device cycle",
+                           1, 65536 },
 };
 
 typedef struct SimtPreset {
@@ -40,7 +47,7 @@ typedef struct SimtPreset {
 } SimtPreset;
 
 #define PRESET(sms, thr, warps, blocks, regs, shared, mhz, bw, issue, \
-               queues, tb)                                            \
+               queues, copy_bw, tb)                                   \
     {                                                                 \
         .field = {                                                    \
             [SIMT_CFG_SM_COUNT] = (sms),                              \
@@ -54,6 +61,9 @@ typedef struct SimtPreset {
             [SIMT_CFG_MEM_BW] = (bw),                                 \
             [SIMT_CFG_ISSUE_RATE] = (issue),                          \
             [SIMT_CFG_QUEUES] = (queues),                             \
+            [SIMT_CFG_CONTEXTS] = 16,                                 \
+            [SIMT_CFG_COPY_ENGINES] = 2,                              \
+            [SIMT_CFG_COPY_BW] = (copy_bw),                           \
         },                                                            \
         .tiebreak = (tb),                                             \
     }
@@ -61,22 +71,22 @@ typedef struct SimtPreset {
 static const SimtPreset simt_presets[SIMT_PRESET_NR] = {
     [SIMT_PRESET_DEFAULT] = {
         "default", PRESET(4, 1024, 32, 8, 32768, 48 * KiB, 1000, 64, 1,
-                          4, SIMT_TIEBREAK_ASCENDING) },
+                          4, 8, SIMT_TIEBREAK_ASCENDING) },
     /* 177.4 GB/s at 1.4 GHz: 127 bytes per cycle; two warp schedulers. */
     [SIMT_PRESET_GTX480] = {
         "gtx480", PRESET(15, 1536, 48, 8, 32768, 48 * KiB, 1400, 127, 2,
-                         8, SIMT_TIEBREAK_ASCENDING) },
+                         8, 4, SIMT_TIEBREAK_ASCENDING) },
     /* Seed 001 runs its Pascal experiments on a 5-SM part. */
     [SIMT_PRESET_PASCAL5] = {
         "pascal-5", PRESET(5, 2048, 64, 32, 65536, 96 * KiB, 1607, 199, 4,
-                           8, SIMT_TIEBREAK_ASCENDING) },
+                           8, 8, SIMT_TIEBREAK_ASCENDING) },
     /* Seed 001 does not report Volta's order; ascending is assumed. */
     [SIMT_PRESET_VOLTA80] = {
         "volta-80", PRESET(80, 2048, 64, 32, 65536, 96 * KiB, 1380, 652, 4,
-                           8, SIMT_TIEBREAK_ASCENDING) },
+                           8, 8, SIMT_TIEBREAK_ASCENDING) },
     [SIMT_PRESET_TURING68] = {
         "turing-68", PRESET(68, 1024, 32, 16, 65536, 64 * KiB, 1350, 456, 4,
-                            8, SIMT_TIEBREAK_EVENS_ODDS) },
+                            8, 8, SIMT_TIEBREAK_EVENS_ODDS) },
     /*
      * Seed 001's table gives 64 warps, which 1536 threads cannot fill;
      * warps = threads / 32 as its digest advises.  Order not reported:
@@ -84,7 +94,7 @@ static const SimtPreset simt_presets[SIMT_PRESET_NR] = {
      */
     [SIMT_PRESET_AMPERE82] = {
         "ampere-82", PRESET(82, 1536, 48, 16, 65536, 100 * KiB, 1395, 671,
-                            4, 8, SIMT_TIEBREAK_EVENS_ODDS) },
+                            4, 8, 16, SIMT_TIEBREAK_EVENS_ODDS) },
 };
 
 int simt_preset_lookup(const char *name)

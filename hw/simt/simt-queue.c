@@ -84,7 +84,10 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
 {
     SimtKernel *k = &s->queues[q].kernel;
     SimtLaunch *l = &k->launch;
-    uint64_t flat_size = s->mem.flat_size;
+    unsigned ctx = s->queues[q].ctx;
+    /* Bare contexts see VRAM; translated ones all below the windows. */
+    uint64_t limit = simt_mmu_bare(s, ctx) ? s->mem.flat_size
+                                           : SIMT_SHARED_BASE;
     uint64_t blocks, local_end;
     const char *why;
 
@@ -111,7 +114,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     blocks = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
     if (c->regs < 1 || c->regs > 64 || blocks > UINT32_MAX ||
         c->code_size > SIMT_MAX_CODE_SIZE ||
-        (uint64_t)c->code_addr + c->code_size > flat_size) {
+        (uint64_t)c->code_addr + c->code_size > limit) {
         qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: launch with bad "
                       "registers, grid or code range\n", q);
         return SIMT_QERR_BAD_COMMAND;
@@ -125,7 +128,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     local_end = (uint64_t)c->local_base +
         (uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) *
         simt_cfg(s, SIMT_CFG_SM_BLOCKS) * k->local_block_bytes;
-    if (k->local_block_bytes && local_end > flat_size) {
+    if (k->local_block_bytes && local_end > limit) {
         qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: local memory "
                       "[0x%x, 0x%" PRIx64 ") is outside VRAM\n",
                       q, c->local_base, local_end);
@@ -141,6 +144,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
         return SIMT_QERR_BAD_COMMAND;
     }
     k->code.timing = &s->timing;
+    simt_mmu_view_init(&k->view, s, ctx, &k->mem);
 
     k->total_blocks = blocks;
     k->record = c->record;
@@ -200,8 +204,19 @@ void simt_kernel_finish(SimtState *s, unsigned q)
     }
 }
 
+void simt_queue_copy_done(SimtState *s, unsigned q, uint32_t error)
+{
+    SimtQueue *qu = &s->queues[q];
+
+    if (error) {
+        queue_fail(s, q, error);
+    } else {
+        queue_complete_cmd(s, q, qu->copy.flags);
+    }
+}
+
 /* Run one command at HEAD; false if the queue cannot go on for now. */
-static bool queue_run_cmd(SimtState *s, unsigned q)
+static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
 {
     SimtQueue *qu = &s->queues[q];
     union {
@@ -209,6 +224,7 @@ static bool queue_run_cmd(SimtState *s, unsigned q)
         struct simt_cmd_launch launch;
         struct simt_cmd_signal signal;
         struct simt_cmd_wait wait;
+        struct simt_cmd_copy copy;
     } cmd;
     uint64_t addr = qu->base + (uint64_t)qu->head * SIMT_CMD_SIZE;
     uint64_t sem;
@@ -260,6 +276,18 @@ static bool queue_run_cmd(SimtState *s, unsigned q)
         }
         queue_complete_cmd(s, q, cmd.w[1]);
         return true;
+    case SIMT_CMD_COPY:
+        cmd.copy.src = cmd.w[2] | (uint64_t)cmd.w[3] << 32;
+        cmd.copy.dst = cmd.w[4] | (uint64_t)cmd.w[5] << 32;
+        cmd.copy.size = cmd.w[6] | (uint64_t)cmd.w[7] << 32;
+        err = all_zero(cmd.copy.reserved, ARRAY_SIZE(cmd.copy.reserved)) ?
+              simt_dma_submit(s, q, &cmd.copy, cycle) : SIMT_QERR_BAD_COMMAND;
+        if (err) {
+            queue_fail(s, q, err);
+            return false;
+        }
+        queue_set_state(s, q, SIMT_QSTATE_BUSY);
+        return false;
     case SIMT_CMD_LAUNCH:
         cmd.launch.record = cmd.w[2] | (uint64_t)cmd.w[3] << 32;
         err = launch_prepare(s, q, &cmd.launch);
@@ -285,12 +313,13 @@ bool simt_queues_process(SimtState *s, uint64_t cycle)
         SimtQueue *qu = &s->queues[q];
 
         if (!(qu->control & SIMT_QCTL_ENABLE) ||
-            qu->state == SIMT_QSTATE_ERROR || qu->kernel.active) {
+            qu->state == SIMT_QSTATE_ERROR || qu->kernel.active ||
+            qu->copy.active) {
             continue;
         }
         /* At most one lap of the ring per tick: bounded work. */
         for (uint32_t n = 0; n < qu->size && qu->head != qu->tail; n++) {
-            if (!queue_run_cmd(s, q)) {
+            if (!queue_run_cmd(s, q, cycle)) {
                 break;
             }
         }
@@ -304,7 +333,7 @@ bool simt_queues_busy(SimtState *s)
     for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
         SimtQueue *qu = &s->queues[q];
 
-        if (qu->kernel.active ||
+        if (qu->kernel.active || qu->copy.active ||
             ((qu->control & SIMT_QCTL_ENABLE) &&
              qu->state != SIMT_QSTATE_ERROR && qu->head != qu->tail)) {
             return true;
@@ -323,6 +352,7 @@ static void queue_stop(SimtState *s, unsigned q)
         simt_code_destroy(&qu->kernel.code);
         qu->kernel.active = false;
     }
+    simt_dma_cancel(s, q);
     qu->control &= ~SIMT_QCTL_ENABLE;
     if (qu->state != SIMT_QSTATE_ERROR) {
         queue_set_state(s, q, SIMT_QSTATE_DISABLED);
@@ -406,6 +436,8 @@ uint32_t simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg)
         return qu->error_cmd;
     case SIMT_QREG_COMPLETED:
         return qu->completed;
+    case SIMT_QREG_CONTEXT:
+        return qu->ctx;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: read of unknown "
                       "register 0x%x\n", q, reg);
@@ -457,6 +489,15 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
         break;
     case SIMT_QREG_CONTROL:
         queue_write_control(s, q, val);
+        break;
+    case SIMT_QREG_CONTEXT:
+        if (enabled || val >= simt_cfg(s, SIMT_CFG_CONTEXTS)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: context %u "
+                          "rejected (queue enabled, or no such context)\n",
+                          q, val);
+        } else {
+            qu->ctx = val;
+        }
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: write to read-only "

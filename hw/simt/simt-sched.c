@@ -128,7 +128,7 @@ static void place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     slot->queue = q;
     slot->warps = g_new(SimtWarp, k->warps);
     slot->shared = g_malloc(MAX(k->launch.shared_size, 1));
-    simt_block_init(&slot->block, &k->launch, &desc, &k->code, &s->mem,
+    simt_block_init(&slot->block, &k->launch, &desc, &k->code, &k->mem,
                     slot->warps, slot->shared);
 
     sm->free_threads -= k->threads;

@@ -41,6 +41,11 @@ static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     if (st->status == SIMT_FAULTED) {
         SimtGridResult *f = &k->fault;
 
+        if (st->fault == SIMT_FAULT_PAGE) {
+            simt_mmu_fault(s, k->view.ctx, q, k->view.fault_addr,
+                           st->fault_pc, k->view.fault_access,
+                           k->view.fault_reason);
+        }
         f->fault = st->fault;
         f->fault_pc = st->fault_pc;
         f->fault_addr = st->fault_addr;

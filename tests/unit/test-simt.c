@@ -638,7 +638,21 @@ static int cb_store(void *opaque, uint32_t addr, unsigned size, uint32_t val)
     return SIMT_FAULT_NONE;
 }
 
-static const SimtMemOps cb_ops = { cb_load, cb_store };
+static unsigned cb_fetches;
+
+static int cb_fetch(void *opaque, uint32_t addr, uint32_t *val)
+{
+    cb_fetches++;
+    if (addr == T_CODE + 8) {
+        return SIMT_FAULT_PAGE;     /* the third instruction's page */
+    }
+    return cb_load(opaque, addr, 4, val);
+}
+
+static const SimtMemOps cb_ops = { .load = cb_load, .store = cb_store };
+static const SimtMemOps cb_fetch_ops = {
+    .load = cb_load, .store = cb_store, .fetch = cb_fetch,
+};
 
 static void test_callbacks(void)
 {
@@ -687,6 +701,17 @@ static void test_callbacks(void)
     f = machine_run(&mc);
     ok(f == SIMT_FAULT_PAGE && mc.r.fault_addr == 0x00800000 &&
        mc.r.fault_pc == T_CODE + 20, "a callback's page fault is recorded");
+    machine_free(&mc);
+
+    /* Code comes through the fetch callback when there is one. */
+    new_machine(&mc, 32, &p);
+    mc.m.flat = NULL;
+    mc.m.ops = &cb_fetch_ops;
+    mc.m.opaque = mc.mem;
+    cb_fetches = 0;
+    f = machine_run(&mc);
+    ok(f == SIMT_FAULT_PAGE && mc.r.fault_pc == T_CODE + 8 &&
+       cb_fetches == 3, "instruction fetch uses the fetch callback");
     machine_free(&mc);
 }
 

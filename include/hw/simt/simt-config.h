@@ -28,6 +28,9 @@ typedef enum SimtConfigField {
     SIMT_CFG_MEM_BW,
     SIMT_CFG_ISSUE_RATE,
     SIMT_CFG_QUEUES,
+    SIMT_CFG_CONTEXTS,
+    SIMT_CFG_COPY_ENGINES,
+    SIMT_CFG_COPY_BW,
     SIMT_CFG_NR,
 } SimtConfigField;
 

@@ -38,6 +38,8 @@
 typedef struct SimtMemOps {
     int (*load)(void *opaque, uint32_t addr, unsigned size, uint32_t *val);
     int (*store)(void *opaque, uint32_t addr, unsigned size, uint32_t val);
+    /* Instruction fetch (4 bytes); NULL: fetch with @load. */
+    int (*fetch)(void *opaque, uint32_t addr, uint32_t *val);
 } SimtMemOps;
 
 typedef struct SimtMem {

@@ -310,8 +310,8 @@ enum simt_access {
 enum simt_mmu_fault {
     SIMT_MMU_UNMAPPED   = 1,    /* a PTE on the walk is not valid */
     SIMT_MMU_PERMISSION = 2,    /* the leaf does not allow the access */
-    SIMT_MMU_MALFORMED  = 3,    /* reserved encoding, misaligned superpage,
-                                   leaf at the wrong level */
+    /* reserved encoding, misaligned superpage, or no leaf at level 0 */
+    SIMT_MMU_MALFORMED  = 3,
     SIMT_MMU_BEYOND     = 4,    /* table or page outside VRAM */
 };
 
@@ -342,9 +342,8 @@ enum simt_mmu_fault {
 #define SIMT_EREG_BYTES_LO          0x00    /* RO: bytes copied */
 #define SIMT_EREG_BYTES_HI          0x04
 #define SIMT_EREG_CHUNKS            0x08    /* RO: chunks moved */
-#define SIMT_EREG_SWITCHES          0x0c    /* RO: switched to a higher-
-                                               priority copy at a chunk
-                                               boundary */
+/* RO: times the engine left a copy for a higher-priority one */
+#define SIMT_EREG_SWITCHES          0x0c
 #define SIMT_EREG_QUEUE             0x10    /* RO: queue served, or ~0 */
 
 #define SIMT_MIN_DMA_CHUNK          4096

@@ -10,6 +10,8 @@
 #include "qom/object.h"
 #include "hw/simt/simt-config.h"
 #include "hw/simt/simt-core.h"
+#include "hw/simt/simt-dma.h"
+#include "hw/simt/simt-mmu.h"
 
 #define TYPE_SIMT "simt"
 OBJECT_DECLARE_SIMPLE_TYPE(SimtState, SIMT)
@@ -31,6 +33,8 @@ typedef struct SimtKernel {
     SimtLaunch launch;
     SimtCode code;
     uint64_t record;            /* completion record address, 0: none */
+    SimtMem mem;                /* global memory through the context */
+    SimtMmuView view;
     uint32_t flags;
     uint32_t threads;           /* per block */
     uint32_t warps;             /* per block */
@@ -84,7 +88,9 @@ typedef struct SimtQueue {
     uint32_t error;             /* enum simt_queue_error */
     uint32_t error_cmd;
     uint32_t completed;
+    uint32_t ctx;               /* context the queue's work runs in */
     SimtKernel kernel;
+    SimtCopy copy;
 } SimtQueue;
 
 struct SimtState {
@@ -122,6 +128,21 @@ struct SimtState {
     uint64_t blocks_done;
     SimtQueue queues[SIMT_MAX_QUEUES];
     SimtSM *sms;
+
+    /* contexts and the MMU */
+    SimtContext contexts[SIMT_MAX_CONTEXTS];
+    SimtTlbEntry tlb[SIMT_TLB_ENTRIES];
+    uint32_t tlb_inv_ctx;
+    uint32_t tlb_inv_addr;
+    uint64_t tlb_hits;
+    uint64_t tlb_misses;
+    uint32_t mmu_faults;
+
+    /* copy engines */
+    SimtEngine engines[SIMT_MAX_COPY_ENGINES];
+    uint32_t dma_chunk;
+    uint64_t copy_seq;
+    uint8_t *bounce;            /* SIMT_DMA_BOUNCE bytes */
 };
 
 static inline uint32_t simt_cfg(const SimtState *s, SimtConfigField f)
@@ -145,6 +166,8 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
 bool simt_queues_process(SimtState *s, uint64_t cycle);
 /* A kernel's last block retired, or the kernel faulted. */
 void simt_kernel_finish(SimtState *s, unsigned q);
+/* Queue @q's copy ended, with a queue error or 0. */
+void simt_queue_copy_done(SimtState *s, unsigned q, uint32_t error);
 void simt_queues_reset(SimtState *s);
 bool simt_queues_busy(SimtState *s);
 

@@ -1,0 +1,323 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: hardware contexts and the device MMU.
+ *
+ * A context is bare (device address = VRAM offset, for the driver's own
+ * work) or translates through RISC-V Sv32 page tables held in VRAM: two
+ * levels, 4 KiB pages and 4 MiB superpages, R/W/X permissions.  A
+ * direct-mapped TLB tagged with the context caches translations until
+ * the driver invalidates them.  Anything wrong on the walk is a fault
+ * recorded in the context, never a crash.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "hw/simt/simt.h"
+#include "trace.h"
+
+bool simt_mmu_bare(SimtState *s, unsigned ctx)
+{
+    return !(s->contexts[ctx].pt & SIMT_PT_SV32);
+}
+
+/* A PTE from VRAM, or false if @addr is outside it. */
+static bool read_pte(SimtState *s, uint64_t addr, uint32_t *pte)
+{
+    if (addr + 4 > s->vram_size) {
+        return false;
+    }
+    *pte = ldl_le_p(s->mem.flat + addr);
+    return true;
+}
+
+static int walk(SimtState *s, unsigned ctx, uint32_t va, SimtTlbEntry *e)
+{
+    uint64_t table = (uint64_t)(s->contexts[ctx].pt & SIMT_PT_PPN_MASK) <<
+                     SIMT_PAGE_SHIFT;
+    uint32_t vpn1 = va >> 22, vpn0 = (va >> 12) & 0x3ff;
+    uint32_t pte;
+    uint64_t pfn;
+
+    if (!read_pte(s, table + vpn1 * 4, &pte)) {
+        return SIMT_MMU_BEYOND;
+    }
+    if (!(pte & SIMT_PTE_V)) {
+        return SIMT_MMU_UNMAPPED;
+    }
+    if ((pte & SIMT_PTE_W) && !(pte & SIMT_PTE_R)) {
+        return SIMT_MMU_MALFORMED;
+    }
+    if (pte & (SIMT_PTE_R | SIMT_PTE_X)) {
+        /* A superpage: its PPN[0] must be zero. */
+        if ((pte >> SIMT_PTE_PPN_SHIFT) & 0x3ff) {
+            return SIMT_MMU_MALFORMED;
+        }
+        pfn = ((uint64_t)(pte >> 20) << 10) | vpn0;
+    } else {
+        table = (uint64_t)(pte >> SIMT_PTE_PPN_SHIFT) << SIMT_PAGE_SHIFT;
+        if (!read_pte(s, table + vpn0 * 4, &pte)) {
+            return SIMT_MMU_BEYOND;
+        }
+        if (!(pte & SIMT_PTE_V)) {
+            return SIMT_MMU_UNMAPPED;
+        }
+        if (((pte & SIMT_PTE_W) && !(pte & SIMT_PTE_R)) ||
+            !(pte & (SIMT_PTE_R | SIMT_PTE_X))) {
+            return SIMT_MMU_MALFORMED;
+        }
+        pfn = pte >> SIMT_PTE_PPN_SHIFT;
+    }
+    if ((pfn + 1) << SIMT_PAGE_SHIFT > s->vram_size) {
+        return SIMT_MMU_BEYOND;
+    }
+    e->valid = true;
+    e->ctx = ctx;
+    e->vpn = va >> SIMT_PAGE_SHIFT;
+    e->pfn = pfn;
+    e->perm = pte & (SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X);
+    return 0;
+}
+
+static uint32_t access_perm(int access)
+{
+    switch (access) {
+    case SIMT_ACCESS_STORE:
+    case SIMT_ACCESS_COPY_WRITE:
+        return SIMT_PTE_W;
+    case SIMT_ACCESS_FETCH:
+        return SIMT_PTE_X;
+    default:
+        return SIMT_PTE_R;
+    }
+}
+
+static SimtTlbEntry *tlb_slot(SimtState *s, unsigned ctx, uint32_t vpn)
+{
+    return &s->tlb[(vpn + ctx * 61) % SIMT_TLB_ENTRIES];
+}
+
+int simt_mmu_translate(SimtState *s, unsigned ctx, uint32_t va, int access,
+                       uint64_t *pa)
+{
+    uint32_t vpn = va >> SIMT_PAGE_SHIFT;
+    SimtTlbEntry *e;
+    int reason;
+
+    if (simt_mmu_bare(s, ctx)) {
+        if (va >= s->vram_size) {
+            return SIMT_MMU_BEYOND;
+        }
+        *pa = va;
+        return 0;
+    }
+    e = tlb_slot(s, ctx, vpn);
+    if (e->valid && e->ctx == ctx && e->vpn == vpn) {
+        s->tlb_hits++;
+    } else {
+        s->tlb_misses++;
+        trace_simt_tlb_miss(ctx, va);
+        reason = walk(s, ctx, va, e);
+        if (reason) {
+            return reason;
+        }
+    }
+    if (!(e->perm & access_perm(access))) {
+        return SIMT_MMU_PERMISSION;
+    }
+    *pa = ((uint64_t)e->pfn << SIMT_PAGE_SHIFT) | (va & (SIMT_PAGE_SIZE - 1));
+    return 0;
+}
+
+void simt_mmu_fault(SimtState *s, unsigned ctx, unsigned q, uint32_t addr,
+                    uint32_t pc, int access, int reason)
+{
+    SimtContext *c = &s->contexts[ctx];
+
+    trace_simt_mmu_fault(ctx, q, addr, pc, access, reason);
+    s->mmu_faults++;
+    if (!(c->fault & SIMT_CFAULT_VALID)) {
+        c->fault = SIMT_CFAULT_VALID | access << 4 | reason << 8;
+        c->fault_addr = addr;
+        c->fault_pc = pc;
+        c->fault_queue = q;
+    }
+    simt_irq_raise(s, SIMT_IRQ_MMU);
+}
+
+/* Kernel accesses in a translated context (aligned, 1 to 4 bytes). */
+static uint8_t *view_access(SimtMmuView *v, uint32_t addr, int access)
+{
+    uint64_t pa;
+    int reason = simt_mmu_translate(v->s, v->ctx, addr, access, &pa);
+
+    if (reason) {
+        v->fault_addr = addr;
+        v->fault_access = access;
+        v->fault_reason = reason;
+        return NULL;
+    }
+    return v->s->mem.flat + pa;
+}
+
+static int view_load(void *opaque, uint32_t addr, unsigned size,
+                     uint32_t *val)
+{
+    uint8_t *p = view_access(opaque, addr, SIMT_ACCESS_LOAD);
+
+    if (!p) {
+        return SIMT_FAULT_PAGE;
+    }
+    *val = size == 4 ? ldl_le_p(p) : size == 2 ? lduw_le_p(p) : *p;
+    return SIMT_FAULT_NONE;
+}
+
+static int view_store(void *opaque, uint32_t addr, unsigned size,
+                      uint32_t val)
+{
+    uint8_t *p = view_access(opaque, addr, SIMT_ACCESS_STORE);
+
+    if (!p) {
+        return SIMT_FAULT_PAGE;
+    }
+    if (size == 4) {
+        stl_le_p(p, val);
+    } else if (size == 2) {
+        stw_le_p(p, val);
+    } else {
+        *p = val;
+    }
+    return SIMT_FAULT_NONE;
+}
+
+static int view_fetch(void *opaque, uint32_t addr, uint32_t *val)
+{
+    uint8_t *p = view_access(opaque, addr, SIMT_ACCESS_FETCH);
+
+    if (!p) {
+        return SIMT_FAULT_PAGE;
+    }
+    *val = ldl_le_p(p);
+    return SIMT_FAULT_NONE;
+}
+
+static const SimtMemOps simt_mmu_ops = {
+    .load = view_load,
+    .store = view_store,
+    .fetch = view_fetch,
+};
+
+void simt_mmu_view_init(SimtMmuView *v, SimtState *s, unsigned ctx,
+                        SimtMem *mem)
+{
+    memset(v, 0, sizeof(*v));
+    v->s = s;
+    v->ctx = ctx;
+    if (simt_mmu_bare(s, ctx)) {
+        *mem = s->mem;
+    } else {
+        memset(mem, 0, sizeof(*mem));
+        mem->ops = &simt_mmu_ops;
+        mem->opaque = v;
+    }
+}
+
+void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd)
+{
+    uint32_t vpn = s->tlb_inv_addr >> SIMT_PAGE_SHIFT;
+
+    trace_simt_tlb_invalidate(cmd, s->tlb_inv_ctx, s->tlb_inv_addr);
+    for (unsigned i = 0; i < SIMT_TLB_ENTRIES; i++) {
+        SimtTlbEntry *e = &s->tlb[i];
+
+        switch (cmd) {
+        case SIMT_TLB_INV_ALL:
+            e->valid = false;
+            break;
+        case SIMT_TLB_INV_CTX:
+            e->valid &= e->ctx != s->tlb_inv_ctx;
+            break;
+        case SIMT_TLB_INV_PAGE:
+            e->valid &= e->ctx != s->tlb_inv_ctx || e->vpn != vpn;
+            break;
+        default:
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: unknown TLB invalidate "
+                          "command %u\n", cmd);
+            return;
+        }
+    }
+}
+
+void simt_mmu_reset(SimtState *s)
+{
+    memset(s->contexts, 0, sizeof(s->contexts));
+    memset(s->tlb, 0, sizeof(s->tlb));
+    s->tlb_inv_ctx = 0;
+    s->tlb_inv_addr = 0;
+    s->tlb_hits = 0;
+    s->tlb_misses = 0;
+    s->mmu_faults = 0;
+}
+
+uint32_t simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg)
+{
+    SimtContext *c = &s->contexts[ctx];
+
+    switch (reg) {
+    case SIMT_CREG_PT:
+        return c->pt;
+    case SIMT_CREG_PRIORITY:
+        return c->priority;
+    case SIMT_CREG_SAVE_BASE:
+        return c->save_base;
+    case SIMT_CREG_SAVE_SIZE:
+        return c->save_size;
+    case SIMT_CREG_FAULT:
+        return c->fault;
+    case SIMT_CREG_FAULT_ADDR:
+        return c->fault_addr;
+    case SIMT_CREG_FAULT_PC:
+        return c->fault_pc;
+    case SIMT_CREG_FAULT_QUEUE:
+        return c->fault_queue;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: read of unknown "
+                      "register 0x%x\n", ctx, reg);
+        return 0;
+    }
+}
+
+void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
+                        uint32_t val)
+{
+    SimtContext *c = &s->contexts[ctx];
+
+    switch (reg) {
+    case SIMT_CREG_PT:
+        /*
+         * A new root takes effect for translations not in the TLB; the
+         * driver invalidates the context, as with satp and sfence.vma.
+         */
+        c->pt = val & (SIMT_PT_SV32 | SIMT_PT_PPN_MASK);
+        break;
+    case SIMT_CREG_PRIORITY:
+        c->priority = MIN(val, SIMT_MAX_PRIORITY);
+        break;
+    case SIMT_CREG_SAVE_BASE:
+        c->save_base = val;
+        break;
+    case SIMT_CREG_SAVE_SIZE:
+        c->save_size = val;
+        break;
+    case SIMT_CREG_FAULT:
+        if (val & SIMT_CFAULT_VALID) {
+            c->fault = 0;
+        }
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: write to "
+                      "read-only or unknown register 0x%x ignored\n",
+                      ctx, reg);
+        break;
+    }
+}

@@ -1,0 +1,67 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: hardware contexts and the device MMU (Sv32 page tables in VRAM,
+ * a TLB shared by all contexts, fault records per context).
+ */
+#ifndef HW_SIMT_MMU_H
+#define HW_SIMT_MMU_H
+
+#include "hw/simt/simt-core.h"
+
+#define SIMT_TLB_ENTRIES        256
+
+typedef struct SimtTlbEntry {
+    bool valid;
+    uint8_t ctx;
+    uint8_t perm;               /* SIMT_PTE_R | W | X */
+    uint32_t vpn;               /* virtual page number (4 KiB) */
+    uint32_t pfn;               /* VRAM page frame */
+} SimtTlbEntry;
+
+typedef struct SimtContext {
+    uint32_t pt;                /* SIMT_CREG_PT */
+    uint32_t priority;
+    uint32_t save_base;
+    uint32_t save_size;
+    uint32_t fault;             /* SIMT_CFAULT_*; the first fault stays */
+    uint32_t fault_addr;
+    uint32_t fault_pc;
+    uint32_t fault_queue;
+} SimtContext;
+
+/*
+ * How a kernel of one queue reaches memory: through its context.  The
+ * last translation fault is kept here for the block's fault report.
+ */
+typedef struct SimtMmuView {
+    struct SimtState *s;
+    uint32_t ctx;
+    uint32_t fault_addr;
+    uint8_t fault_access;       /* enum simt_access */
+    uint8_t fault_reason;       /* enum simt_mmu_fault */
+} SimtMmuView;
+
+typedef struct SimtState SimtState;
+
+/*
+ * Translate device address @va of context @ctx for @access: 0 and the
+ * VRAM offset in *@pa, or an enum simt_mmu_fault.  Bare contexts map
+ * address = VRAM offset.
+ */
+int simt_mmu_translate(SimtState *s, unsigned ctx, uint32_t va, int access,
+                       uint64_t *pa);
+bool simt_mmu_bare(SimtState *s, unsigned ctx);
+/* Record a fault in context @ctx (the first one stays) and interrupt. */
+void simt_mmu_fault(SimtState *s, unsigned ctx, unsigned q, uint32_t addr,
+                    uint32_t pc, int access, int reason);
+/* Memory of a kernel running in a translated context. */
+void simt_mmu_view_init(SimtMmuView *v, SimtState *s, unsigned ctx,
+                        SimtMem *mem);
+void simt_mmu_reset(SimtState *s);
+uint32_t simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg);
+void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
+                        uint32_t val);
+void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd);
+
+#endif /* HW_SIMT_MMU_H */
