@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernels for the device MMU qtests (simt-mem-test): plain loads and
+ * stores at addresses the test chooses, so that each access goes through
+ * the queue's context and can be made to hit or fault a given page.
+ */
+#include "simt.h"
+
+/* Thread 0 stores @val at @addr. */
+KERNEL void store_word(uint32_t *addr, uint32_t val)
+{
+    if (globalIdx() == 0) {
+        *addr = val;
+    }
+}
+
+/* dst[i] = src[i] for i < n, grid-stride. */
+KERNEL void copy_words(const uint32_t *src, uint32_t *dst, uint32_t n)
+{
+    uint32_t stride = gridDim().x * blockDim().x;
+
+    for (uint32_t i = globalIdx(); i < n; i += stride) {
+        dst[i] = src[i];
+    }
+}
