@@ -242,6 +242,14 @@ static uint32_t vram_alloc(Dev *d, size_t len)
     return addr;
 }
 
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
 /* Deterministic test bytes; different seeds give different bytes. */
 static void fill(uint8_t *buf, size_t len, uint32_t seed)
 {
@@ -343,15 +351,17 @@ static void expect_queue_error(Dev *d, unsigned q, uint32_t idx,
 }
 
 /*
- * Kernel launches (the samples image: vecadd, hold, load_from, store_word,
- * copy_words ...), code at the image's link address in the queue's
- * context.
+ * Kernel launches (the samples image: vecadd, calls, hold, load_from,
+ * store_word, copy_words ...), code at the image's link address in the
+ * queue's context.  Local memory: the block in SM s's slot k uses
+ * local_base + (s * SM_BLOCKS + k) * threads * local bytes per thread.
  */
 typedef struct Launch {
     const char *kernel;
     uint32_t grid;
     uint32_t block;
     uint32_t args[SIMT_ARG_REGS];
+    uint32_t local_base;        /* for kernels with local memory */
 } Launch;
 
 static uint32_t launch(Dev *d, unsigned q, const Launch *l)
@@ -367,9 +377,10 @@ static uint32_t launch(Dev *d, unsigned q, const Launch *l)
     };
 
     g_assert_nonnull(k);
-    /* No local memory: nothing to map for it in translated contexts. */
-    g_assert_cmpuint(k->m.local_bytes, ==, 0);
     g_assert_cmpuint(k->m.shared_bytes, ==, 0);
+    g_assert_true(!k->m.local_bytes || l->local_base);
+    c.local_size = k->m.local_bytes;
+    c.local_base = l->local_base;
     c.entry = k->m.entry;
     c.regs = ctpop32(k->m.int_regs_used) + ctpop32(k->m.fp_regs_used);
     memcpy(c.args, l->args, sizeof(c.args));
@@ -836,7 +847,7 @@ static void test_copy_priority_small_chunks(void)
 static void test_copy_kernel_overlap(void)
 {
     Dev *d = dev_start(NULL);
-    const uint64_t size = 8 * MiB;
+    const uint64_t size = 4 * MiB;
     uint64_t copy_cycles = DIV_ROUND_UP(size, rd(d, SIMT_REG_COPY_BW));
     uint32_t hold = copy_cycles;
     uint32_t out = vram_alloc(d, 4), kstart = vram_alloc(d, 4);
@@ -1109,18 +1120,20 @@ static void test_tlb_invalidate(void)
 }
 
 /*
- * Launch @l on queue @q: it must stop on a page fault at @va (@access,
- * @reason), recorded in the completion record and in the queue's
- * context, with the MMU and error interrupts; the queue is reset and the
- * fault cleared afterwards.
+ * Launch @l on queue @q: it must stop on a page fault in [@lo, @hi)
+ * (@access, @reason; @lo = @l's local_base: in its local memory),
+ * recorded in the completion record and in the queue's context, with the
+ * MMU and error interrupts; the queue is reset and the fault cleared
+ * afterwards.
  */
-static void expect_kernel_fault(Dev *d, unsigned q, const Launch *l,
-                                uint32_t va, int access, int reason)
+static void expect_kernel_fault_in(Dev *d, unsigned q, const Launch *l,
+                                   uint32_t lo, uint32_t hi, int access,
+                                   int reason)
 {
     unsigned ctx = qrd(d, q, SIMT_QREG_CONTEXT);
     uint32_t faults = rd(d, SIMT_REG_MMU_FAULTS);
     struct simt_completion r;
-    uint32_t idx, f, pc;
+    uint32_t idx, f, pc, va;
 
     wr(d, SIMT_REG_IRQ_STATUS, SIMT_IRQ_ALL);
     g_assert_cmpuint(crd(d, ctx, SIMT_CREG_FAULT), ==, 0);
@@ -1134,12 +1147,21 @@ static void expect_kernel_fault(Dev *d, unsigned q, const Launch *l,
     g_assert_true(f & SIMT_CFAULT_VALID);
     g_assert_cmpuint(SIMT_CFAULT_ACCESS(f), ==, access);
     g_assert_cmpuint(SIMT_CFAULT_REASON(f), ==, reason);
-    g_assert_cmphex(crd(d, ctx, SIMT_CREG_FAULT_ADDR), ==, va);
+    va = crd(d, ctx, SIMT_CREG_FAULT_ADDR);
+    g_assert_cmphex(va, >=, lo);
+    g_assert_cmphex(va, <, hi);
     g_assert_cmpuint(crd(d, ctx, SIMT_CREG_FAULT_QUEUE), ==, q);
     pc = crd(d, ctx, SIMT_CREG_FAULT_PC);
     g_assert_cmphex(pc, ==, r.fault_pc);
     if (access == SIMT_ACCESS_FETCH) {
         g_assert_cmphex(pc, ==, va);
+    } else if (l->local_base && lo == l->local_base) {
+        /* The record has the thread's address in its local window. */
+        uint32_t per_thread = simt_image_kernel(d->img,
+                                                l->kernel)->m.local_bytes;
+
+        g_assert_cmphex(r.fault_addr, ==,
+                        SIMT_LOCAL_BASE + (va - lo) % per_thread);
     } else {
         g_assert_cmphex(r.fault_addr, ==, va);
         g_assert_cmphex(pc, >=, d->img->code_start);
@@ -1152,6 +1174,13 @@ static void expect_kernel_fault(Dev *d, unsigned q, const Launch *l,
     /* FAULT is write-1-to-clear. */
     cwr(d, ctx, SIMT_CREG_FAULT, SIMT_CFAULT_VALID);
     g_assert_cmpuint(crd(d, ctx, SIMT_CREG_FAULT), ==, 0);
+}
+
+/* The same, faulting at exactly @va. */
+static void expect_kernel_fault(Dev *d, unsigned q, const Launch *l,
+                                uint32_t va, int access, int reason)
+{
+    expect_kernel_fault_in(d, q, l, va, va + 1, access, reason);
 }
 
 /* A copy on queue @q that must fault on device address @va. */
@@ -1242,6 +1271,56 @@ static void test_fault_unmapped(void)
         .args = { VA_OUT, 1 },
     }, simt_image_kernel(d->img, "store_word")->m.entry,
        SIMT_ACCESS_FETCH, SIMT_MMU_UNMAPPED);
+    dev_stop(d);
+}
+
+/*
+ * The first fault of a context stays recorded until cleared, though a
+ * second queue of the same context faults too; a third queue of that
+ * context still runs.
+ */
+static void test_fault_first_stays(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t data = data_pages(d, 1, 45), out = data_pages(d, 1, 46);
+    uint32_t faults = rd(d, SIMT_REG_MMU_FAULTS);
+    uint32_t i0, i1, f;
+
+    space_init(d, 1);
+    map_page(d, 1, VA_DATA, data, SIMT_PTE_R);
+    map_page(d, 1, VA_OUT, out, SIMT_PTE_R | SIMT_PTE_W);
+    for (unsigned q = 0; q < 3; q++) {
+        queue_bind(d, q, 1);
+    }
+    i0 = launch(d, 0, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT, VA_DATA + 0x3000 },
+    });
+    g_assert_cmpuint(wait_queue(d, 0, i0), ==, SIMT_QSTATE_ERROR);
+    i1 = launch(d, 1, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { VA_DATA, 5 },
+    });
+    g_assert_cmpuint(wait_queue(d, 1, i1), ==, SIMT_QSTATE_ERROR);
+
+    f = crd(d, 1, SIMT_CREG_FAULT);
+    g_assert_cmpuint(SIMT_CFAULT_ACCESS(f), ==, SIMT_ACCESS_LOAD);
+    g_assert_cmpuint(SIMT_CFAULT_REASON(f), ==, SIMT_MMU_UNMAPPED);
+    g_assert_cmphex(crd(d, 1, SIMT_CREG_FAULT_ADDR), ==, VA_DATA + 0x3000);
+    g_assert_cmpuint(crd(d, 1, SIMT_CREG_FAULT_QUEUE), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_MMU_FAULTS), ==, faults + 2);
+
+    /* Queue 2, same context, is not stopped by its neighbours' faults. */
+    g_assert_cmphex(load_word(d, 2, VA_DATA + 12, out), ==,
+                    vram_rd32(d, data + 12));
+
+    /* Cleared, the next fault is recorded. */
+    cwr(d, 1, SIMT_CREG_FAULT, SIMT_CFAULT_VALID);
+    expect_queue_error(d, 1, i1, SIMT_QERR_FAULT);
+    expect_kernel_fault(d, 1, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { VA_DATA + 4, 5 },
+    }, VA_DATA + 4, SIMT_ACCESS_STORE, SIMT_MMU_PERMISSION);
     dev_stop(d);
 }
 
@@ -1426,6 +1505,251 @@ static void test_isolation(void)
 }
 
 /*
+ * Local memory (the stack of the calls kernel) goes through the page
+ * tables too: the kernel gives the same results in a translated context,
+ * with its local memory in pages mapped there, as in a bare one; with
+ * that range unmapped, the first stack access faults in it.
+ */
+static void test_translate_local(void)
+{
+    Dev *d = dev_start(NULL);
+    enum { N = 64, T = 32 };
+    const struct simt_kernel_info *k = simt_image_kernel(d->img, "calls");
+    const uint32_t va_local = 0x50000000u;
+    uint32_t local_bytes = rd(d, SIMT_REG_SM_COUNT) *
+                           rd(d, SIMT_REG_SM_BLOCKS) * T * k->m.local_bytes;
+    uint32_t local_pages = DIV_ROUND_UP(local_bytes, SIMT_PAGE_SIZE);
+    float xs[N], coef[8], ref[N], got[N];
+    uint32_t dx, dc, dout, px, pout, plocal;
+    Launch l = {
+        .kernel = "calls", .grid = N / T, .block = T,
+        .local_base = 0x800000 - ROUND_UP(local_bytes, SIMT_PAGE_SIZE),
+    };
+    g_autofree uint8_t *stack = g_malloc(local_pages * SIMT_PAGE_SIZE);
+    g_autofree uint8_t *zero = g_malloc0(local_pages * SIMT_PAGE_SIZE);
+    bool used = false;
+
+    g_assert_cmpuint(k->m.local_bytes, >, 0);
+    for (int i = 0; i < N; i++) {
+        xs[i] = i * 0.25f - 3.0f;
+    }
+    for (int i = 0; i < 8; i++) {
+        coef[i] = 1.0f / (i + 2);
+    }
+
+    /* The reference: context 0, bare. */
+    dx = vram_alloc(d, sizeof(xs));
+    dc = vram_alloc(d, sizeof(coef));
+    dout = vram_alloc(d, sizeof(ref));
+    vram_write(d, dx, xs, sizeof(xs));
+    vram_write(d, dc, coef, sizeof(coef));
+    l.args[0] = dx;
+    l.args[1] = dc;
+    l.args[2] = dout;
+    l.args[3] = N;
+    run_ok(d, 0, &l, NULL);
+    vram_read(d, dout, ref, sizeof(ref));
+
+    /* Context 1: inputs on one page, outputs on another, local apart. */
+    px = data_pages(d, 1, 80);
+    pout = data_pages(d, 1, 81);
+    plocal = data_pages(d, local_pages, 82);
+    vram_write(d, plocal, zero, local_pages * SIMT_PAGE_SIZE);
+    vram_write(d, px, xs, sizeof(xs));
+    vram_write(d, px + 0x800, coef, sizeof(coef));
+    space_init(d, 1);
+    map_page(d, 1, VA_DATA, px, SIMT_PTE_R);
+    map_page(d, 1, VA_OUT, pout, SIMT_PTE_R | SIMT_PTE_W);
+    queue_bind(d, 1, 1);
+    l.args[0] = VA_DATA;
+    l.args[1] = VA_DATA + 0x800;
+    l.args[2] = VA_OUT;
+    l.local_base = va_local;
+
+    /* Local memory not mapped yet. */
+    expect_kernel_fault_in(d, 1, &l, va_local,
+                           va_local + local_pages * SIMT_PAGE_SIZE,
+                           SIMT_ACCESS_STORE, SIMT_MMU_UNMAPPED);
+
+    for (uint32_t i = 0; i < local_pages; i++) {
+        map_page(d, 1, va_local + i * SIMT_PAGE_SIZE,
+                 plocal + i * SIMT_PAGE_SIZE, SIMT_PTE_R | SIMT_PTE_W);
+    }
+    tlb_inv(d, SIMT_TLB_INV_CTX, 1, 0);
+    run_ok(d, 1, &l, NULL);
+    vram_read(d, pout, got, sizeof(got));
+    for (int i = 0; i < N; i++) {
+        g_assert_cmphex(fbits(got[i]), ==, fbits(ref[i]));
+    }
+    /* The stack frames landed in the pages mapped for local memory. */
+    vram_read(d, plocal, stack, local_pages * SIMT_PAGE_SIZE);
+    for (uint32_t i = 0; i < local_pages * SIMT_PAGE_SIZE; i++) {
+        used |= stack[i] != 0;
+    }
+    g_assert_true(used);
+    dev_stop(d);
+}
+
+/*
+ * A queue runs copies and kernels in order: guest data in, a kernel on
+ * it, the result out, all submitted at once, all through context 1's
+ * page tables.
+ */
+static void test_copy_kernel_pipeline(void)
+{
+    Dev *d = dev_start(NULL);
+    enum { N = 1500 };
+    g_autofree float *a = g_new(float, N);
+    g_autofree float *b = g_new(float, N);
+    g_autofree float *c = g_new(float, N);
+    const uint32_t bytes = N * sizeof(float);
+    const uint32_t pages = DIV_ROUND_UP(3 * bytes, SIMT_PAGE_SIZE);
+    uint32_t phys = data_pages(d, pages, 90);
+    uint32_t va_a = VA_DATA, va_b = VA_DATA + bytes;
+    uint32_t va_c = VA_DATA + 2 * bytes;
+    uint32_t idx;
+
+    for (int i = 0; i < N; i++) {
+        a[i] = i * 0.75f;
+        b[i] = 100.0f / (i + 1);
+    }
+    qtest_bufwrite(d->qts, HOST_SRC, a, bytes);
+    qtest_bufwrite(d->qts, HOST_SRC + bytes, b, bytes);
+    qtest_memset(d->qts, HOST_DST, 0, bytes);
+    space_init(d, 1);
+    for (uint32_t i = 0; i < pages; i++) {
+        /* Physically in reverse order. */
+        map_page(d, 1, VA_DATA + i * SIMT_PAGE_SIZE,
+                 phys + (pages - 1 - i) * SIMT_PAGE_SIZE,
+                 SIMT_PTE_R | SIMT_PTE_W);
+    }
+    queue_bind(d, 2, 1);
+
+    copy_cmd(d, 2, SIMT_CMDF_SRC_HOST, HOST_SRC, va_a, 2 * bytes);
+    launch(d, 2, &(Launch) {
+        .kernel = "vecadd", .grid = DIV_ROUND_UP(N, 128), .block = 128,
+        .args = { va_a, va_b, va_c, N },
+    });
+    idx = copy_cmd(d, 2, SIMT_CMDF_DST_HOST | SIMT_CMDF_IRQ, va_c,
+                   HOST_DST, bytes);
+    g_assert_cmpuint(wait_queue(d, 2, idx), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(qrd(d, 2, SIMT_QREG_COMPLETED), ==, 3);
+    qtest_bufread(d->qts, HOST_DST, c, bytes);
+    for (int i = 0; i < N; i++) {
+        g_assert_cmpfloat(c[i], ==, a[i] + b[i]);
+    }
+    dev_stop(d);
+}
+
+/*
+ * Two engines move two queues' copies side by side; with one engine,
+ * a copy keeps it against a later one of equal priority.
+ */
+static void test_copy_engines(void)
+{
+    const uint64_t size = 2 * MiB;
+    Dev *d = dev_start("copy-engines=2");
+    uint64_t model = DIV_ROUND_UP(size, rd(d, SIMT_REG_COPY_BW));
+    uint64_t t0, t1;
+    uint32_t i0, i1;
+
+    g_assert_cmpuint(rd(d, SIMT_REG_COPY_ENGINES), ==, 2);
+    t0 = cycle_now(d);
+    i0 = copy_cmd(d, 0, 0, VRAM_SRC, VRAM_DST, size);
+    i1 = copy_cmd(d, 1, 0, VRAM_SRC + size, VRAM_DST + size, size);
+    qtest_clock_step(d->qts, cycles_ns(d, model / 2));
+    /* Both engines are busy, one with each queue. */
+    g_assert_cmphex(rd(d, SIMT_COPY_REG(0, SIMT_EREG_QUEUE)) +
+                    rd(d, SIMT_COPY_REG(1, SIMT_EREG_QUEUE)), ==, 1);
+    g_assert_cmpuint(engine_bytes(d, 0), >, 0);
+    g_assert_cmpuint(engine_bytes(d, 1), >, 0);
+    wait_queue(d, 0, i0);
+    g_assert_cmpuint(wait_queue_step(d, 1, i1, cycles_ns(d, 1000), &t1), ==,
+                     SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(queue_state(d, 0), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(t1 - t0, <=, model + SLACK_CYCLES);
+    g_assert_cmpuint(engine_bytes(d, 0), ==, size);
+    g_assert_cmpuint(engine_bytes(d, 1), ==, size);
+    dev_stop(d);
+
+    d = dev_start("copy-engines=1");
+    i0 = copy_cmd(d, 0, 0, VRAM_SRC, VRAM_DST, size);
+    qtest_clock_step(d->qts, cycles_ns(d, model / 4));
+    i1 = copy_cmd(d, 1, 0, VRAM_SRC + size, VRAM_DST + size, size);
+    g_assert_cmpuint(wait_queue_step(d, 0, i0, cycles_ns(d, 1000), NULL), ==,
+                     SIMT_QSTATE_IDLE);
+    /* The second copy has not moved a chunk yet. */
+    g_assert_cmpuint(queue_state(d, 1), ==, SIMT_QSTATE_BUSY);
+    g_assert_cmpuint(engine_bytes(d, 0), ==, size);
+    g_assert_cmpuint(wait_queue(d, 1, i1), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(rd(d, SIMT_COPY_REG(0, SIMT_EREG_SWITCHES)), ==, 0);
+    g_assert_cmpuint(engine_bytes(d, 0), ==, 2 * size);
+    dev_stop(d);
+}
+
+/*
+ * Registers of the memory system: a queue's context can only change while
+ * it is disabled and must exist; DMA_CHUNK takes powers of two in range;
+ * a device reset clears contexts, counters and the chunk size.
+ */
+static void test_mem_registers(void)
+{
+    Dev *d = dev_start("contexts=4");
+    uint32_t out = data_pages(d, 1, 95);
+
+    g_assert_cmpuint(rd(d, SIMT_REG_CONTEXT_COUNT), ==, 4);
+    qwr(d, 0, SIMT_QREG_CONTEXT, 2);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_CONTEXT), ==, 0);
+    qwr(d, 0, SIMT_QREG_CONTROL, 0);
+    qwr(d, 0, SIMT_QREG_CONTEXT, 4);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_CONTEXT), ==, 0);
+    qwr(d, 0, SIMT_QREG_CONTEXT, 3);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_CONTEXT), ==, 3);
+
+    wr(d, SIMT_REG_DMA_CHUNK, 3 * 4096);
+    wr(d, SIMT_REG_DMA_CHUNK, 2048);
+    wr(d, SIMT_REG_DMA_CHUNK, 128 * MiB);
+    g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==, SIMT_DEFAULT_DMA_CHUNK);
+    wr(d, SIMT_REG_DMA_CHUNK, SIMT_MAX_DMA_CHUNK);
+    g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==, SIMT_MAX_DMA_CHUNK);
+
+    /* Some translations, a fault and a copy to count. */
+    space_init(d, 3);
+    map_page(d, 3, VA_OUT, out, SIMT_PTE_R | SIMT_PTE_W);
+    qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_ENABLE);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT, VA_DATA },
+    }, VA_DATA, SIMT_ACCESS_LOAD, SIMT_MMU_UNMAPPED);
+    copy_ok(d, 0, 0, VA_OUT, VA_OUT + 64, 64);
+    cwr(d, 3, SIMT_CREG_PRIORITY, 2);
+    cwr(d, 3, SIMT_CREG_SAVE_BASE, 0x123000);
+    cwr(d, 3, SIMT_CREG_SAVE_SIZE, 0x4000);
+    g_assert_cmpuint(crd(d, 3, SIMT_CREG_PRIORITY), ==, 2);
+    g_assert_cmphex(crd(d, 3, SIMT_CREG_SAVE_BASE), ==, 0x123000);
+    g_assert_cmphex(crd(d, 3, SIMT_CREG_SAVE_SIZE), ==, 0x4000);
+    g_assert_cmpuint(rd(d, SIMT_REG_TLB_MISSES), >, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_TLB_HITS), >, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_MMU_FAULTS), ==, 1);
+    g_assert_cmpuint(all_engine_bytes(d), ==, 64);
+
+    wr(d, SIMT_REG_RESET, SIMT_RESET_MAGIC);
+    g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==, SIMT_DEFAULT_DMA_CHUNK);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_CONTEXT), ==, 0);
+    for (unsigned reg = SIMT_CREG_PT; reg <= SIMT_CREG_FAULT_QUEUE;
+         reg += 4) {
+        g_assert_cmphex(crd(d, 3, reg), ==, 0);
+    }
+    g_assert_cmpuint(rd(d, SIMT_REG_TLB_MISSES), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_TLB_HITS), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_MMU_FAULTS), ==, 0);
+    g_assert_cmpuint(all_engine_bytes(d), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_COPY_REG(0, SIMT_EREG_CHUNKS)), ==, 0);
+    g_assert_cmphex(rd(d, SIMT_COPY_REG(0, SIMT_EREG_QUEUE)), ==, ~0u);
+    dev_stop(d);
+}
+
+/*
  * Bench mode ($SIMT_BENCH_COPY set, by scripts/bench.sh): host-side
  * throughput of large copies, and the latency of a high-priority copy
  * behind a 64 MiB one for several chunk sizes.
@@ -1507,9 +1831,14 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/mmu/superpages", test_translate_superpages);
     qtest_add_func("/simt/mmu/tlb-invalidate", test_tlb_invalidate);
     qtest_add_func("/simt/mmu/fault-unmapped", test_fault_unmapped);
+    qtest_add_func("/simt/mmu/fault-first-stays", test_fault_first_stays);
     qtest_add_func("/simt/mmu/fault-permission", test_fault_permission);
     qtest_add_func("/simt/mmu/fault-malformed", test_fault_malformed);
     qtest_add_func("/simt/mmu/isolation", test_isolation);
+    qtest_add_func("/simt/mmu/local", test_translate_local);
+    qtest_add_func("/simt/copy/pipeline", test_copy_kernel_pipeline);
+    qtest_add_func("/simt/copy/engines", test_copy_engines);
+    qtest_add_func("/simt/mem/registers", test_mem_registers);
 
     return g_test_run();
 }
