@@ -1750,6 +1750,57 @@ static void test_mem_registers(void)
 }
 
 /*
+ * A translated copy stops at the first page that faults: the bytes before
+ * it are moved, none after.
+ */
+static void test_copy_partial_fault(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t page = data_pages(d, 1, 100), next = data_pages(d, 1, 101);
+    uint8_t src[2 * SIMT_PAGE_SIZE], before[SIMT_PAGE_SIZE];
+    uint8_t got[SIMT_PAGE_SIZE];
+
+    space_init(d, 1);
+    map_page(d, 1, VA_DATA, page, SIMT_PTE_R | SIMT_PTE_W);
+    map_page(d, 1, VA_DATA + 2 * SIMT_PAGE_SIZE, next,
+             SIMT_PTE_R | SIMT_PTE_W);
+    queue_bind(d, 0, 1);
+    fill(src, sizeof(src), 102);
+    qtest_bufwrite(d->qts, HOST_SRC, src, sizeof(src));
+    vram_read(d, page, before, sizeof(before));
+    vram_read(d, next, got, sizeof(got));
+
+    expect_copy_mmu_fault(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, VA_DATA + 100,
+                          sizeof(src), VA_DATA + SIMT_PAGE_SIZE,
+                          SIMT_ACCESS_COPY_WRITE, SIMT_MMU_UNMAPPED);
+    vram_read(d, next, before, sizeof(before));
+    g_assert_cmpmem(before, sizeof(before), got, sizeof(got));
+    vram_read(d, page + 100, got, SIMT_PAGE_SIZE - 100);
+    g_assert_cmpmem(got, SIMT_PAGE_SIZE - 100, src, SIMT_PAGE_SIZE - 100);
+    dev_stop(d);
+}
+
+/* Stopping a queue drops its copy and frees the engine at once. */
+static void test_copy_cancel(void)
+{
+    Dev *d = dev_start("copy-engines=1");
+    uint64_t chunk_cycles = DIV_ROUND_UP(SIMT_DEFAULT_DMA_CHUNK,
+                                         rd(d, SIMT_REG_COPY_BW));
+    uint64_t t;
+
+    copy_cmd(d, 0, 0, VRAM_SRC, VRAM_DST, 16 * MiB);
+    qtest_clock_step(d->qts, cycles_ns(d, 3 * chunk_cycles / 2));
+    g_assert_cmpuint(rd(d, SIMT_COPY_REG(0, SIMT_EREG_QUEUE)), ==, 0);
+    qwr(d, 0, SIMT_QREG_CONTROL, 0);
+    g_assert_cmphex(rd(d, SIMT_COPY_REG(0, SIMT_EREG_QUEUE)), ==, ~0u);
+    t = timed_copy(d, 1, 0, VRAM_SRC, VRAM_DST, 4096);
+    g_assert_cmpuint(t, <=, chunk_cycles + SLACK_CYCLES);
+    qtest_clock_step(d->qts, cycles_ns(d, 20 * chunk_cycles));
+    g_assert_cmpuint(engine_bytes(d, 0), <, 4 * MiB);
+    dev_stop(d);
+}
+
+/*
  * Bench mode ($SIMT_BENCH_COPY set, by scripts/bench.sh): host-side
  * throughput of large copies, and the latency of a high-priority copy
  * behind a 64 MiB one for several chunk sizes.
@@ -1839,6 +1890,8 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/copy/pipeline", test_copy_kernel_pipeline);
     qtest_add_func("/simt/copy/engines", test_copy_engines);
     qtest_add_func("/simt/mem/registers", test_mem_registers);
+    qtest_add_func("/simt/copy/partial-fault", test_copy_partial_fault);
+    qtest_add_func("/simt/copy/cancel", test_copy_cancel);
 
     return g_test_run();
 }
