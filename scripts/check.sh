@@ -3,7 +3,7 @@
 #
 # Run every test suite and print one summary line for all of them.
 #
-#   scripts/check.sh [unit] [qtest] [guest]     (default: all three)
+#   scripts/check.sh [docs] [unit] [qtest] [guest]     (default: all)
 #
 # Each suite's TAP output is checked by scripts/tap-check.py, which prints
 # "NAME: P passed, F failed"; the last line of this script is the total,
@@ -17,7 +17,7 @@ host_build=${HOST_BUILD:-$top/build/host}
 qemu_build=${QEMU_BUILD:-$cache/qemu-build}
 results=$top/build/results
 tapcheck=(/usr/bin/python3 "$top/scripts/tap-check.py")
-suites=${*:-unit qtest guest}
+suites=${*:-docs unit qtest guest}
 
 rm -rf "$results"
 mkdir -p "$results"
@@ -30,6 +30,13 @@ check_tap() {   # name, log, extra tap-check options...
     "${tapcheck[@]}" --name "$name" "$@" "$log" | tee "$results/$name.summary" |
         sed "s/^/  /"
     [ "${PIPESTATUS[0]}" = 0 ] || status=1
+}
+
+run_docs() {
+    echo "== docs (reStructuredText pages parse cleanly)"
+    /usr/bin/python3 "$top/scripts/check-docs.py" "$top/docs" \
+        > "$results/docs.tap" 2>&1
+    check_tap docs "$results/docs.tap" --end-marker= --no-kernel-check
 }
 
 run_unit() {

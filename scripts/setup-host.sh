@@ -9,10 +9,10 @@
 set -euo pipefail
 
 stamp_dir=${SIMT_CACHE:?SIMT_CACHE must be set}
-stamp=$stamp_dir/host-setup.v1
+stamp=$stamp_dir/host-setup.v2
 pkgs=(
     build-essential dpkg-dev ca-certificates git perl xz-utils zstd cpio
-    ninja-build pkg-config python3 python3-venv flex bison
+    ninja-build pkg-config python3 python3-venv python3-docutils flex bison
     libglib2.0-dev libfdt-dev libpixman-1-dev
     clang lld llvm
     seabios qemu-system-data
