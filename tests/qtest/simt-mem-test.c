@@ -1812,29 +1812,30 @@ static void test_copy_cancel(void)
 static double bench_copy_rate(uint32_t flags, uint64_t src, uint64_t dst)
 {
     const uint64_t size = 64 * MiB;
+    Dev *d = dev_start(NULL);
+    int64_t step = cycles_ns(d, DIV_ROUND_UP(size,
+                                             rd(d, SIMT_REG_COPY_BW)) / 64);
     double best = 0;
 
-    for (int run = 0; run < 3; run++) {
-        Dev *d = dev_start(NULL);
+    if (flags & SIMT_CMDF_SRC_HOST) {
+        qtest_memset(d->qts, src, 0x5a, size);
+    }
+    /* The first run touches every page; the best of the next three. */
+    for (int run = 0; run < 4; run++) {
         uint64_t bytes = all_engine_bytes(d);
-        int64_t step = cycles_ns(d, DIV_ROUND_UP(size,
-                                                 rd(d, SIMT_REG_COPY_BW)) / 64);
-        gint64 t0;
-        uint32_t idx;
+        gint64 t0 = g_get_monotonic_time();
+        uint32_t idx = copy_cmd(d, 0, flags, src, dst, size);
         double t;
 
-        if (flags & SIMT_CMDF_SRC_HOST) {
-            qtest_memset(d->qts, src, 0x5a, size);
-        }
-        t0 = g_get_monotonic_time();
-        idx = copy_cmd(d, 0, flags, src, dst, size);
         g_assert_cmpuint(wait_queue_step(d, 0, idx, step, NULL), ==,
                          SIMT_QSTATE_IDLE);
         t = (g_get_monotonic_time() - t0) / 1e6;
         g_assert_cmpuint(all_engine_bytes(d), ==, bytes + size);
-        best = run && best < t ? best : t;
-        dev_stop(d);
+        if (run == 1 || (run > 1 && t < best)) {
+            best = t;
+        }
     }
+    dev_stop(d);
     return size / best;
 }
 
