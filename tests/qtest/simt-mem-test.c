@@ -1784,7 +1784,10 @@ static void test_copy_partial_fault(void)
     dev_stop(d);
 }
 
-/* Stopping a queue drops its copy and frees the engine at once. */
+/*
+ * Stopping a queue, or resetting the device, drops a copy in flight and
+ * frees its engine.
+ */
 static void test_copy_cancel(void)
 {
     Dev *d = dev_start("copy-engines=1");
@@ -1801,6 +1804,19 @@ static void test_copy_cancel(void)
     g_assert_cmpuint(t, <=, chunk_cycles + SLACK_CYCLES);
     qtest_clock_step(d->qts, cycles_ns(d, 20 * chunk_cycles));
     g_assert_cmpuint(engine_bytes(d, 0), <, 4 * MiB);
+
+    /* A device reset drops a copy in flight; copies work afterwards. */
+    queue_setup(d, 0, 0, 0);
+    copy_cmd(d, 0, 0, VRAM_SRC, VRAM_DST, 16 * MiB);
+    qtest_clock_step(d->qts, cycles_ns(d, 3 * chunk_cycles / 2));
+    wr(d, SIMT_REG_RESET, SIMT_RESET_MAGIC);
+    g_assert_cmphex(rd(d, SIMT_COPY_REG(0, SIMT_EREG_QUEUE)), ==, ~0u);
+    g_assert_cmpuint(engine_bytes(d, 0), ==, 0);
+    queue_setup(d, 1, 0, 0);
+    t = timed_copy(d, 1, 0, VRAM_SRC, VRAM_DST, 4096);
+    g_assert_cmpuint(t, <=, SLACK_CYCLES);
+    qtest_clock_step(d->qts, cycles_ns(d, 20 * chunk_cycles));
+    g_assert_cmpuint(engine_bytes(d, 0), ==, 4096);
     dev_stop(d);
 }
 
