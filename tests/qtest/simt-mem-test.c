@@ -1821,6 +1821,49 @@ static void test_copy_cancel(void)
 }
 
 /*
+ * Through page tables too, the last page of VRAM is reachable and the
+ * byte after it is not: a leaf beyond VRAM faults, and a copy stops there.
+ */
+static void test_translate_vram_edge(void)
+{
+    Dev *d = dev_start("vram-size=64M");
+    uint64_t last = d->vram_size - SIMT_PAGE_SIZE;
+    uint32_t out = data_pages(d, 1, 120);
+    uint8_t src[SIMT_PAGE_SIZE + 1], got[SIMT_PAGE_SIZE];
+
+    space_init(d, 1);
+    map_page(d, 1, VA_DATA, last, SIMT_PTE_R | SIMT_PTE_W);
+    map_page(d, 1, VA_DATA + SIMT_PAGE_SIZE, d->vram_size,
+             SIMT_PTE_R | SIMT_PTE_W);
+    map_page(d, 1, VA_OUT, out, SIMT_PTE_R | SIMT_PTE_W);
+    queue_bind(d, 0, 1);
+
+    run_ok(d, 0, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { VA_DATA + SIMT_PAGE_SIZE - 4, 0x600dcafe },
+    }, NULL);
+    g_assert_cmphex(vram_rd32(d, d->vram_size - 4), ==, 0x600dcafe);
+    g_assert_cmphex(load_word(d, 0, VA_DATA + SIMT_PAGE_SIZE - 4, out), ==,
+                    0x600dcafe);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { VA_DATA + SIMT_PAGE_SIZE, 1 },
+    }, VA_DATA + SIMT_PAGE_SIZE, SIMT_ACCESS_STORE, SIMT_MMU_BEYOND);
+
+    fill(src, sizeof(src), 121);
+    qtest_bufwrite(d->qts, HOST_SRC, src, sizeof(src));
+    expect_copy_mmu_fault(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, VA_DATA,
+                          sizeof(src), VA_DATA + SIMT_PAGE_SIZE,
+                          SIMT_ACCESS_COPY_WRITE, SIMT_MMU_BEYOND);
+    vram_read(d, last, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), src, SIMT_PAGE_SIZE);
+    copy_ok(d, 0, SIMT_CMDF_DST_HOST, VA_DATA, HOST_DST, SIMT_PAGE_SIZE);
+    qtest_bufread(d->qts, HOST_DST, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), src, SIMT_PAGE_SIZE);
+    dev_stop(d);
+}
+
+/*
  * Bench mode ($SIMT_BENCH_COPY set, by scripts/bench.sh): host-side
  * throughput of large copies, and the latency of a high-priority copy
  * behind a 64 MiB one for several chunk sizes.
@@ -1913,6 +1956,7 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/mem/registers", test_mem_registers);
     qtest_add_func("/simt/copy/partial-fault", test_copy_partial_fault);
     qtest_add_func("/simt/copy/cancel", test_copy_cancel);
+    qtest_add_func("/simt/mmu/vram-edge", test_translate_vram_edge);
 
     return g_test_run();
 }
