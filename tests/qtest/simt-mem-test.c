@@ -515,13 +515,17 @@ static void queue_bind(Dev *d, unsigned q, unsigned ctx)
     g_assert_cmpuint(qrd(d, q, SIMT_QREG_CONTEXT), ==, ctx);
 }
 
-/* Copies: each direction, sizes and alignments, data and guard bytes. */
-enum { H2D, D2H, D2D };
+/*
+ * Copies: each direction (guest memory to guest memory too), sizes and
+ * alignments, data and guard bytes.
+ */
+enum { H2D, D2H, D2D, H2H };
 
 static const uint32_t dir_flags[] = {
     [H2D] = SIMT_CMDF_SRC_HOST,
     [D2H] = SIMT_CMDF_DST_HOST,
     [D2D] = 0,
+    [H2H] = SIMT_CMDF_SRC_HOST | SIMT_CMDF_DST_HOST,
 };
 
 #define GUARD               64
@@ -538,7 +542,8 @@ static const uint32_t dir_flags[] = {
 static void check_copy(Dev *d, int dir, uint64_t size, uint32_t soff,
                        uint32_t doff, uint32_t seed)
 {
-    bool shost = dir == H2D, dhost = dir == D2H;
+    bool shost = dir == H2D || dir == H2H;
+    bool dhost = dir == D2H || dir == H2H;
     uint64_t src = (shost ? HOST_SRC : VRAM_SRC) + soff;
     uint64_t dst = (dhost ? HOST_DST : VRAM_DST) + doff;
     g_autofree uint8_t *data = g_malloc(size + 1);
@@ -590,7 +595,7 @@ static void test_copy_sizes(void)
     g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==, SIMT_DEFAULT_DMA_CHUNK);
     g_assert_cmpuint(rd(d, SIMT_REG_COPY_ENGINES), >=, 1);
     g_assert_cmpuint(rd(d, SIMT_REG_COPY_BW), >=, 1);
-    for (int dir = H2D; dir <= D2D; dir++) {
+    for (int dir = H2D; dir <= H2H; dir++) {
         for (size_t i = 0; i < ARRAY_SIZE(copy_cases); i++) {
             check_copy(d, dir, copy_cases[i].size, copy_cases[i].soff,
                        copy_cases[i].doff, dir * 100 + i);
