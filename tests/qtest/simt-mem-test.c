@@ -1721,6 +1721,10 @@ static void test_mem_registers(void)
     g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==, SIMT_DEFAULT_DMA_CHUNK);
     wr(d, SIMT_REG_DMA_CHUNK, SIMT_MAX_DMA_CHUNK);
     g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==, SIMT_MAX_DMA_CHUNK);
+    wr(d, SIMT_REG_TLB_INV_CTX, 3);
+    wr(d, SIMT_REG_TLB_INV_ADDR, 0x12345000);
+    g_assert_cmpuint(rd(d, SIMT_REG_TLB_INV_CTX), ==, 3);
+    g_assert_cmphex(rd(d, SIMT_REG_TLB_INV_ADDR), ==, 0x12345000);
 
     /* Some translations, a fault and a copy to count. */
     space_init(d, 3);
@@ -1745,6 +1749,8 @@ static void test_mem_registers(void)
     wr(d, SIMT_REG_RESET, SIMT_RESET_MAGIC);
     g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==, SIMT_DEFAULT_DMA_CHUNK);
     g_assert_cmpuint(qrd(d, 0, SIMT_QREG_CONTEXT), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_TLB_INV_CTX), ==, 0);
+    g_assert_cmphex(rd(d, SIMT_REG_TLB_INV_ADDR), ==, 0);
     for (unsigned reg = SIMT_CREG_PT; reg <= SIMT_CREG_FAULT_QUEUE;
          reg += 4) {
         g_assert_cmphex(crd(d, 3, reg), ==, 0);
