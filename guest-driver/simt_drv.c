@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/version.h>
 
 #include <drm/drm_accel.h>
@@ -24,16 +25,53 @@
 #include <drm/drm_print.h>
 
 #include "simt_drv.h"
-#include "uapi/simt_accel.h"
+#include "uapi/drm/simt_accel.h"
 
 DEFINE_DRM_ACCEL_FOPS(simt_accel_fops);
 
 static const struct drm_ioctl_desc simt_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(SIMT_GET_PARAM, simt_get_param_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_BO_CREATE, simt_bo_create_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_BO_MMAP_OFFSET, simt_bo_mmap_offset_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_BO_INFO, simt_bo_info_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_CONTEXT_CREATE, simt_context_create_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_CONTEXT_DESTROY, simt_context_destroy_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_VM_BIND, simt_vm_bind_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_VM_UNBIND, simt_vm_unbind_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_SUBMIT, simt_submit_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_WAIT, simt_wait_ioctl, 0),
 };
 
+static int simt_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct simt_file *sfile;
+
+	sfile = kzalloc(sizeof(*sfile), GFP_KERNEL);
+	if (!sfile)
+		return -ENOMEM;
+	sfile->sdev = to_simt(drm);
+	/* Context id 0 is never handed out, so a zeroed struct names none. */
+	xa_init_flags(&sfile->contexts, XA_FLAGS_ALLOC1);
+	file->driver_priv = sfile;
+	return 0;
+}
+
+/*
+ * The DRM core has already dropped the file's object handles; contexts
+ * hold their own references on what they use, so they go last.
+ */
+static void simt_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct simt_file *sfile = file->driver_priv;
+
+	simt_ctx_close_file(sfile);
+	kfree(sfile);
+}
+
 static const struct drm_driver simt_drm_driver = {
-	.driver_features	= DRIVER_COMPUTE_ACCEL,
+	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
+	.open			= simt_open,
+	.postclose		= simt_postclose,
 	.fops			= &simt_accel_fops,
 	.ioctls			= simt_drm_ioctls,
 	.num_ioctls		= ARRAY_SIZE(simt_drm_ioctls),
@@ -42,8 +80,8 @@ static const struct drm_driver simt_drm_driver = {
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
 	.date			= "20261122",
 #endif
-	.major			= SIMT_DRIVER_MAJOR,
-	.minor			= SIMT_DRIVER_MINOR,
+	.major			= DRM_SIMT_UAPI_MAJOR,
+	.minor			= DRM_SIMT_UAPI_MINOR,
 };
 
 static int simt_identify(struct simt_device *sdev)
@@ -73,9 +111,21 @@ static int simt_identify(struct simt_device *sdev)
 	sdev->vram_size = simt_rd32(sdev, SIMT_REG_VRAM_SIZE_LO) |
 			  (u64)simt_rd32(sdev, SIMT_REG_VRAM_SIZE_HI) << 32;
 	sdev->vram_bar_size = pci_resource_len(sdev->pdev, SIMT_BAR_VRAM);
+	/* The driver's bitmaps hold one word of slots. */
+	sdev->hw_ctx_count = min3(simt_rd32(sdev, SIMT_REG_CONTEXT_COUNT),
+				  (u32)SIMT_MAX_CONTEXTS, (u32)BITS_PER_LONG);
+	sdev->hw_queue_count = min_t(u32, simt_rd32(sdev, SIMT_REG_QUEUE_COUNT),
+				     SIMT_MAX_QUEUES);
 
 	if (!sdev->sm_count) {
 		dev_err(dev, "device reports no SMs, not binding\n");
+		return -ENODEV;
+	}
+	if (!(sdev->caps & SIMT_CAP_QUEUES) || !(sdev->caps & SIMT_CAP_MMU) ||
+	    !(sdev->caps & SIMT_CAP_COPY) || !sdev->hw_ctx_count ||
+	    !sdev->hw_queue_count) {
+		dev_err(dev, "device lacks queues, contexts or copy engines (caps 0x%08x, %u contexts, %u queues), not binding\n",
+			sdev->caps, sdev->hw_ctx_count, sdev->hw_queue_count);
 		return -ENODEV;
 	}
 	if (sdev->vram_bar_size < sdev->vram_size)
@@ -107,7 +157,12 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	sdev->pdev = pdev;
 	pci_set_drvdata(pdev, sdev);
 	init_waitqueue_head(&sdev->irq_test_wq);
+	init_waitqueue_head(&sdev->job_wq);
+	spin_lock_init(&sdev->ctx_lock);
 	ret = drmm_mutex_init(&sdev->drm, &sdev->irq_test_lock);
+	if (ret)
+		return ret;
+	ret = drmm_mutex_init(&sdev->drm, &sdev->hw_lock);
 	if (ret)
 		return ret;
 
@@ -131,6 +186,10 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	}
 
 	ret = simt_identify(sdev);
+	if (ret)
+		return ret;
+
+	ret = simt_vram_init(sdev);
 	if (ret)
 		return ret;
 
@@ -182,6 +241,8 @@ static void simt_remove(struct pci_dev *pdev)
 	 * fails) and no longer touch the hardware.
 	 */
 	drm_dev_unplug(&sdev->drm);
+	/* Waiters see the unplug and return ENODEV. */
+	wake_up_all(&sdev->job_wq);
 	simt_irq_fini(sdev);
 	simt_hw_reset(sdev);
 }

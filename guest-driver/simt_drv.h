@@ -11,22 +11,42 @@
 
 #include <linux/atomic.h>
 #include <linux/io.h>
+#include <linux/list.h>
+#include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_mm.h>
 
 #include "hw/simt/simt-hw.h"
 
+struct simt_ctx;
+
 #define SIMT_DRIVER_NAME	"simt"
 #define SIMT_DRIVER_DESC	"simt SIMT accelerator"
-#define SIMT_DRIVER_MAJOR	0
-#define SIMT_DRIVER_MINOR	1
 
 /* How long the driver waits for the test interrupt before giving up. */
 #define SIMT_IRQ_TEST_TIMEOUT_MS	2000
+
+/*
+ * VRAM below this offset is never handed out, so that device address 0
+ * (and small offsets from it) never point into a buffer object.
+ */
+#define SIMT_VRAM_GUARD		SZ_64K
+
+/* Entries of a context's ring: 128 KiB of DMA-coherent memory. */
+#define SIMT_RING_ENTRIES	1024
+/* Commands one SUBMIT may carry (each may need several ring entries). */
+#define SIMT_MAX_SUBMIT_CMDS	256
+/* How long SUBMIT waits for room in a full ring before EAGAIN. */
+#define SIMT_RING_WAIT_MS	1000
 
 struct simt_device;
 
@@ -58,7 +78,76 @@ struct simt_device {
 	struct mutex irq_test_lock;	/* one test interrupt in flight */
 	u64 irq_test_last_us;		/* latency of the last test */
 	int irq_test_last_err;		/* 0 or -errno of the last test */
+
+	/* Device memory (simt_gem.c). */
+	resource_size_t vram_bar_start;
+	void __iomem *vram;		/* BAR2, write-combined */
+	struct drm_mm vram_mm;
+	struct mutex vram_lock;		/* vram_mm */
+
+	/* Hardware contexts and queues (simt_ctx.c). */
+	u32 hw_ctx_count;
+	u32 hw_queue_count;
+	struct mutex hw_lock;		/* slot allocation, TLB_INV pair */
+	unsigned long hw_ctx_used;	/* bitmap of hardware contexts */
+	unsigned long hw_queue_used;	/* bitmap of hardware queues */
+	spinlock_t ctx_lock;		/* queue_ctx[], read by the IRQ path */
+	struct simt_ctx *queue_ctx[SIMT_MAX_QUEUES];
+	wait_queue_head_t job_wq;	/* woken by queue/error/MMU interrupts */
 };
+
+/* Per open file. */
+struct simt_file {
+	struct simt_device *sdev;
+	struct xarray contexts;		/* id -> struct simt_ctx */
+};
+
+/* A buffer object in VRAM; system memory objects are drm_gem_shmem ones. */
+struct simt_vram_bo {
+	struct drm_gem_object base;
+	struct drm_mm_node node;
+};
+
+/*
+ * A context: a hardware context (Sv32 page tables in VRAM) and a hardware
+ * queue whose ring and completion value live in DMA-coherent memory.
+ */
+struct simt_ctx {
+	struct kref ref;
+	struct simt_device *sdev;
+	u32 id;				/* in the file's xarray */
+	u32 priority;
+	u32 hw_ctx;
+	u32 hw_queue;
+
+	struct mutex lock;		/* ring, jobs, bindings, page tables */
+	void *ring;			/* SIMT_RING_ENTRIES commands ... */
+	u64 *fence;			/* ... then the completed seqno */
+	dma_addr_t ring_dma;
+	size_t ring_bytes;
+	u32 tail;			/* next ring entry the driver writes */
+	u64 seqno;			/* last seqno handed out */
+	struct list_head jobs;		/* submitted, not yet retired */
+
+	struct drm_mm_node pt_root;
+	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */
+	struct list_head binds;
+
+	/* Set by the interrupt handlers, under sdev->ctx_lock. */
+	u32 hw_error;			/* enum simt_queue_error, 0 = none */
+	bool faulted;
+	u32 fault_addr;
+};
+
+struct simt_bind {
+	struct list_head link;
+	struct drm_gem_object *obj;
+};
+
+static inline struct simt_vram_bo *to_simt_vram_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct simt_vram_bo, base);
+}
 
 static inline struct simt_device *to_simt(struct drm_device *drm)
 {
@@ -86,6 +175,44 @@ const char *simt_irq_class_name(unsigned int cls);
 struct drm_file;
 int simt_get_param_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file);
+
+/* simt_gem.c */
+int simt_vram_init(struct simt_device *sdev);
+bool simt_bo_is_vram(struct drm_gem_object *obj);
+u64 simt_bo_device_addr(struct drm_gem_object *obj);
+int simt_bo_addr(struct drm_gem_object *obj, u64 offset, u64 *addr,
+		 u64 *contig, bool *host);
+int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
+		    u64 size);
+void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node);
+int simt_bo_create_ioctl(struct drm_device *drm, void *data,
+			 struct drm_file *file);
+int simt_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+int simt_bo_info_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *file);
+
+/* simt_ctx.c */
+struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id);
+void simt_ctx_put(struct simt_ctx *ctx);
+void simt_ctx_close_file(struct simt_file *sfile);
+void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx);
+int simt_context_create_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *file);
+int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *file);
+int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
+			 struct drm_file *file);
+
+/* simt_job.c */
+void simt_job_retire(struct simt_ctx *ctx, bool all);
+void simt_job_irq(struct simt_device *sdev, unsigned int cls);
+int simt_submit_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file);
+int simt_wait_ioctl(struct drm_device *drm, void *data,
+		    struct drm_file *file);
 
 /* simt_debugfs.c */
 void simt_debugfs_init(struct simt_device *sdev);

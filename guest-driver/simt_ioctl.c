@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * simt: the driver's ioctl handlers (uapi/simt_accel.h).  The table that
- * dispatches to them is in simt_drv.c, next to the drm_driver.
+ * simt: device queries (include/uapi/drm/simt_accel.h).  The other
+ * ioctls live with what they work on (simt_gem.c, simt_ctx.c,
+ * simt_job.c); the table that dispatches to them all is in simt_drv.c,
+ * next to the drm_driver.
  */
 
 #include <linux/errno.h>
@@ -11,7 +13,7 @@
 #include <drm/drm_ioctl.h>
 
 #include "simt_drv.h"
-#include "uapi/simt_accel.h"
+#include "uapi/drm/simt_accel.h"
 
 int simt_get_param_ioctl(struct drm_device *drm, void *data,
 				struct drm_file *file)
@@ -37,6 +39,13 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 		break;
 	case DRM_SIMT_PARAM_IRQ_TEST_COUNT:
 		args->value = simt_irq_count(sdev, SIMT_IRQ_TEST);
+		break;
+	case DRM_SIMT_PARAM_MAX_CONTEXTS:
+		/* Each context owns a hardware context and a queue. */
+		args->value = min(sdev->hw_ctx_count, sdev->hw_queue_count);
+		break;
+	case DRM_SIMT_PARAM_MAX_SUBMIT_CMDS:
+		args->value = SIMT_MAX_SUBMIT_CMDS;
 		break;
 	default:
 		return -EINVAL;

@@ -7,8 +7,9 @@
  * the driver writes its bit back (write one to clear), and the device sends
  * a new message only when a bit goes from clear to set, so each handler
  * acknowledges its own bit before doing anything else.  Vectors are not
- * shared, which lets every class get its own handler context later on
- * (queue completion, DMA, preemption, MMU fault, error).
+ * shared, so every class has its own handler: queue completion, MMU
+ * fault and queue error go to the job code (simt_job.c), the test class
+ * wakes its waiter; DMA and preemption have no consumer yet.
  */
 
 #include <linux/interrupt.h>
@@ -60,13 +61,13 @@ static irqreturn_t simt_irq_handler(int irq, void *arg)
 	case SIMT_IRQ_TEST:
 		wake_up_all(&sdev->irq_test_wq);
 		break;
+	case SIMT_IRQ_QUEUE:
 	case SIMT_IRQ_MMU:
 	case SIMT_IRQ_ERROR:
-		drm_err_ratelimited(&sdev->drm, "%s interrupt (no handler yet)\n",
-				    simt_irq_class_name(vec->cls));
+		simt_job_irq(sdev, vec->cls);
 		break;
 	default:
-		/* Queue, DMA and preemption consumers come with job submission. */
+		/* DMA and preemption events have no consumer yet. */
 		break;
 	}
 

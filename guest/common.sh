@@ -10,14 +10,23 @@
 KVER=$(uname -r)
 MODDIR=/lib/modules/$KVER
 DRM_KO=$MODDIR/kernel/drivers/gpu/drm/drm.ko
+# simt.ko needs drm_shmem_helper.ko, which needs drm_kms_helper.ko.
+DRM_HELPER_KOS="$MODDIR/kernel/drivers/gpu/drm/drm_kms_helper.ko $MODDIR/kernel/drivers/gpu/drm/drm_shmem_helper.ko"
 SIMT_KO=$MODDIR/extra/simt.ko
 DEBUGFS=/sys/kernel/debug
 
-# Load drm.ko then simt.ko unless already loaded; bounded in time.
+# Load drm.ko, its helpers, then simt.ko unless already loaded; bounded in
+# time.
 simt_load_modules() {
 	if [ ! -d /sys/module/drm ]; then
 		timeout 60 insmod "$DRM_KO" || echo "simt-guest: insmod drm.ko failed"
 	fi
+	for ko in $DRM_HELPER_KOS; do
+		m=$(basename "$ko" .ko)
+		if [ ! -d "/sys/module/$m" ]; then
+			timeout 60 insmod "$ko" || echo "simt-guest: insmod $m.ko failed"
+		fi
+	done
 	if [ ! -d /sys/module/simt ]; then
 		timeout 60 insmod "$SIMT_KO" || echo "simt-guest: insmod simt.ko failed"
 	fi

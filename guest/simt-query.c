@@ -21,7 +21,7 @@
 
 #include <drm/drm.h>
 
-#include "simt_accel.h"
+#include <drm/simt_accel.h>
 
 static const struct {
 	const char *name;
@@ -32,6 +32,8 @@ static const struct {
 	{ "sm_count", DRM_SIMT_PARAM_SM_COUNT },
 	{ "vram_size", DRM_SIMT_PARAM_VRAM_SIZE },
 	{ "irq_test_count", DRM_SIMT_PARAM_IRQ_TEST_COUNT },
+	{ "max_contexts", DRM_SIMT_PARAM_MAX_CONTEXTS },
+	{ "max_submit_cmds", DRM_SIMT_PARAM_MAX_SUBMIT_CMDS },
 };
 
 int main(int argc, char **argv)

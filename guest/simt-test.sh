@@ -28,6 +28,12 @@ t_probe_irq
 t_irq_user
 t_irq_many
 t_proc_interrupts
+t_bo
+t_ctx
+t_vm_bind
+t_copy
+t_submit_bad
+t_fault
 t_unbind
 t_bind
 t_rmmod
@@ -283,6 +289,36 @@ t_proc_interrupts() {
 		fail "/proc/interrupts says $total, driver says $(sysval irq_test_count)"
 }
 d_proc_interrupts="/proc/interrupts shows the vectors and counts the test interrupts"
+
+# simt-ioctl-test GROUP: one group of ioctl tests (guest/simt-ioctl-test.c),
+# bounded in time, with a clean kernel log.
+ioctl_group() {
+	bound || fail "not bound"
+	mark=$(log_mark)
+	timeout 120 simt-ioctl-test "$1" /dev/accel/accel0
+	rc=$?
+	log_since "$mark" | grep -E -i "simt|$BAD_LOG"
+	log_clean_since "$mark" || return 1
+	return $rc
+}
+
+t_bo() { ioctl_group bo; }
+d_bo="buffer objects in VRAM and system memory: create, info, mmap, read/write, zeroed, bad arguments"
+
+t_ctx() { ioctl_group ctx; }
+d_ctx="contexts: every priority, device limit (ENOSPC), per-file ids, freed on close, realtime needs privilege"
+
+t_vm_bind() { ioctl_group bind; }
+d_vm_bind="VM_BIND / VM_UNBIND of VRAM objects, bad arguments"
+
+t_copy() { ioctl_group copy; }
+d_copy="SUBMIT copies between VRAM and system memory objects, WAIT, results checked"
+
+t_submit_bad() { ioctl_group submit-bad; }
+d_submit_bad="SUBMIT and WAIT refuse bad arguments; maximum command count accepted"
+
+t_fault() { ioctl_group fault; }
+d_fault="a device MMU fault is reported to its context only; other contexts go on"
 
 t_unbind() {
 	bound || fail "not bound"

@@ -4,8 +4,9 @@
 # Build the guest side: the simt.ko driver (against the kernel headers that
 # scripts/guest-fetch.sh extracted) and the busybox initramfs
 #   ${SIMT_CACHE}/guest/initrd.cpio.gz
-# holding busybox and its applet links, drm.ko (decompressed), simt.ko,
-# the guest scripts (guest/) and the hardware contract's numbers as shell
+# holding busybox and its applet links, drm.ko and the DRM helper modules
+# simt.ko needs (decompressed), simt.ko, the static programs built from
+# guest/*.c, the guest scripts (guest/) and the hardware contract's numbers as shell
 # variables (simt-hw.env, generated from include/hw/simt/simt-hw.h).
 #
 # Incremental: the module is built by kbuild in a copy of guest-driver/
@@ -89,37 +90,49 @@ EOF
     mv "$envf.tmp" "$envf"
 fi
 
-# ---- simt-query, a static userspace probe of the accel node ----
-query=$gdir/build/simt-query
-if [ ! -x "$query" ] || [ "$repo/guest/simt-query.c" -nt "$query" ] ||
-   [ "$repo/guest-driver/uapi/simt_accel.h" -nt "$query" ]; then
-    log "building simt-query"
-    # The kernel's uapi headers as shipped in the headers package are not
-    # sanitized for userspace: drop the __user annotation, and let the
-    # host's own <linux/...> headers win over them.
-    gcc -static -O2 -Wall -D__user= -I"$repo/guest-driver/uapi" \
-        -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi" \
-        -o "$query.tmp" "$repo/guest/simt-query.c"
-    mv "$query.tmp" "$query"
-fi
+# ---- the guest's static programs: every guest/*.c ----
+# simt-query (a probe of the accel node) and the ioctl tests.  They
+# include the driver's UAPI header, include/uapi/drm/simt_accel.h.
+uapi=$repo/include/uapi/drm/simt_accel.h
+progs=()
+for src in "$repo"/guest/*.c; do
+    prog=$gdir/build/$(basename "$src" .c)
+    progs+=("$prog")
+    if [ ! -x "$prog" ] || [ "$src" -nt "$prog" ] || [ "$uapi" -nt "$prog" ]; then
+        log "building $(basename "$prog")"
+        # The kernel's uapi headers as shipped in the headers package are
+        # not sanitized for userspace: drop the __user annotation, and let
+        # the host's own <linux/...> headers win over them.
+        gcc -static -O2 -Wall -Werror -D__user= -I"$repo/include/uapi" \
+            -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi" \
+            -o "$prog.tmp" "$src"
+        mv "$prog.tmp" "$prog"
+    fi
+done
 
-# ---- drm.ko, decompressed once ----
-drm_src=$(find "$kroot/lib/modules/$kver" -path '*/drivers/gpu/drm/drm.ko*' | head -1)
-[ -n "$drm_src" ] || die "drm.ko not found in $kroot/lib/modules/$kver"
-drm_ko=$gdir/build/drm.ko
-if [ ! -f "$drm_ko" ] || [ "$drm_src" -nt "$drm_ko" ]; then
-    case $drm_src in
-    *.xz) xz -dc "$drm_src" > "$drm_ko.tmp" ;;
-    *.zst) zstd -dcq "$drm_src" > "$drm_ko.tmp" ;;
-    *.gz) gzip -dc "$drm_src" > "$drm_ko.tmp" ;;
-    *) cp "$drm_src" "$drm_ko.tmp" ;;
-    esac
-    mv "$drm_ko.tmp" "$drm_ko"
-fi
+# ---- drm.ko and the helpers simt.ko needs, decompressed once ----
+# simt.ko depends on drm_shmem_helper.ko (system memory buffer objects),
+# which depends on drm_kms_helper.ko; all three depend on drm.ko only.
+dep_kos=()
+for m in drm drm_kms_helper drm_shmem_helper; do
+    src_ko=$(find "$kroot/lib/modules/$kver" -path "*/drivers/gpu/drm/$m.ko*" | head -1)
+    [ -n "$src_ko" ] || die "$m.ko not found in $kroot/lib/modules/$kver"
+    ko=$gdir/build/$m.ko
+    if [ ! -f "$ko" ] || [ "$src_ko" -nt "$ko" ]; then
+        case $src_ko in
+        *.xz) xz -dc "$src_ko" > "$ko.tmp" ;;
+        *.zst) zstd -dcq "$src_ko" > "$ko.tmp" ;;
+        *.gz) gzip -dc "$src_ko" > "$ko.tmp" ;;
+        *) cp "$src_ko" "$ko.tmp" ;;
+        esac
+        mv "$ko.tmp" "$ko"
+    fi
+    dep_kos+=("$ko")
+done
 
 # ---- the initramfs ----
 out=$gdir/initrd.cpio.gz
-inputs=("$bdir/simt.ko" "$envf" "$drm_ko" "$query" "$repo"/guest/* "$here/guest-build.sh")
+inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${progs[@]}" "$repo"/guest/* "$here/guest-build.sh")
 if [ -f "$out" ]; then
     stale=0
     for f in "${inputs[@]}"; do
@@ -153,11 +166,15 @@ for f in "$repo"/guest/*.sh; do
     install -m 0755 "$f" "$stage/lib/simt/$(basename "$f")"
 done
 install -m 0644 "$envf" "$stage/lib/simt/simt-hw.env"
-install -m 0755 "$query" "$stage/bin/simt-query"
+for prog in "${progs[@]}"; do
+    install -m 0755 "$prog" "$stage/bin/$(basename "$prog")"
+done
 
 mdir=$stage/lib/modules/$kver
 mkdir -p "$mdir/kernel/drivers/gpu/drm" "$mdir/extra"
-cp "$drm_ko" "$mdir/kernel/drivers/gpu/drm/drm.ko"
+for ko in "${dep_kos[@]}"; do
+    cp "$ko" "$mdir/kernel/drivers/gpu/drm/"
+done
 cp "$bdir/simt.ko" "$mdir/extra/simt.ko"
 for f in modules.order modules.builtin modules.builtin.modinfo; do
     [ -f "$kroot/lib/modules/$kver/$f" ] && cp "$kroot/lib/modules/$kver/$f" "$mdir/"

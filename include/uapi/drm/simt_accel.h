@@ -1,10 +1,55 @@
-/* SPDX-License-Identifier: (GPL-2.0-only WITH Linux-syscall-note) OR MIT */
+/* SPDX-License-Identifier: MIT */
 /*
  * simt: the driver's userspace interface (ioctls on /dev/accel/accelN).
  *
- * Only queries exist so far; buffer objects, contexts and job submission
- * are added here as they arrive.  Every structure is padded to 64-bit
- * alignment and every reserved field must be zero.
+ * Copyright the simt authors.
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a
+ * copy of this software and associated documentation files (the "Software"),
+ * to deal in the Software without restriction, including without limitation
+ * the rights to use, copy, modify, merge, publish, distribute, sublicense,
+ * and/or sell copies of the Software, and to permit persons to whom the
+ * Software is furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in
+ * all copies or substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ * IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ * FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.  IN NO EVENT SHALL
+ * THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ * LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+ * FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
+ * DEALINGS IN THE SOFTWARE.
+ *
+ * Versioning: the interface version is the DRM driver version that
+ * DRM_IOCTL_VERSION reports (DRM_SIMT_UAPI_MAJOR.DRM_SIMT_UAPI_MINOR).  A
+ * new ioctl, command type or flag raises the minor; userspace checks the
+ * minor before it uses something newer than 0.1.
+ *
+ * Conventions: every structure is padded to 64-bit alignment; every
+ * reserved or padding field must be zero and every unknown flag bit is
+ * refused, both with EINVAL, so that they can be given a meaning later.
+ * A handle that names no buffer object is ENOENT, as is a context id
+ * that names no context of this open file.
+ *
+ * The model, in short (docs/driver.rst has the long version):
+ *  - Buffer objects (BOs) live in device memory (VRAM) or in system memory.
+ *    Both can be mapped into the process (BO_MMAP_OFFSET, then mmap(2) on
+ *    the device node).
+ *  - A context is a device address space plus a hardware queue.  Contexts
+ *    belong to the open file that created them and die with it.
+ *  - VM_BIND maps a VRAM BO into a context's address space.  Its device
+ *    address is chosen by the driver and is the same in every context
+ *    (BO_INFO reports it).  System memory BOs cannot be mapped into a
+ *    device address space (the device MMU maps only VRAM); copies reach
+ *    them directly.
+ *  - SUBMIT queues commands on a context and returns a sequence number;
+ *    WAIT waits for one.  Commands of a context run in submission order.
+ *  - A command that fails (a device MMU fault, a bad address) stops the
+ *    context: WAIT reports the error for that submission and every later
+ *    one, and further SUBMITs fail with EIO.  Destroy the context and
+ *    create a new one to go on.
  */
 #ifndef __SIMT_ACCEL_H__
 #define __SIMT_ACCEL_H__
@@ -15,7 +60,19 @@
 extern "C" {
 #endif
 
+#define DRM_SIMT_UAPI_MAJOR		0
+#define DRM_SIMT_UAPI_MINOR		1
+
 #define DRM_SIMT_GET_PARAM		0x00
+#define DRM_SIMT_BO_CREATE		0x01
+#define DRM_SIMT_BO_MMAP_OFFSET		0x02
+#define DRM_SIMT_BO_INFO		0x03
+#define DRM_SIMT_CONTEXT_CREATE		0x04
+#define DRM_SIMT_CONTEXT_DESTROY	0x05
+#define DRM_SIMT_VM_BIND		0x06
+#define DRM_SIMT_VM_UNBIND		0x07
+#define DRM_SIMT_SUBMIT			0x08
+#define DRM_SIMT_WAIT			0x09
 
 /* Parameters for DRM_IOCTL_SIMT_GET_PARAM */
 #define DRM_SIMT_PARAM_DEVICE_VERSION	0	/* major << 16 | minor */
@@ -23,6 +80,8 @@ extern "C" {
 #define DRM_SIMT_PARAM_SM_COUNT		2
 #define DRM_SIMT_PARAM_VRAM_SIZE	3	/* bytes */
 #define DRM_SIMT_PARAM_IRQ_TEST_COUNT	4	/* test interrupts handled */
+#define DRM_SIMT_PARAM_MAX_CONTEXTS	5	/* contexts the device can hold */
+#define DRM_SIMT_PARAM_MAX_SUBMIT_CMDS	6	/* commands in one SUBMIT */
 
 /**
  * struct drm_simt_get_param - query a device parameter
@@ -36,8 +95,239 @@ struct drm_simt_get_param {
 	__u64 value;
 };
 
+/* Placement of a buffer object: exactly one of these. */
+#define DRM_SIMT_BO_VRAM		(1u << 0)	/* device memory */
+#define DRM_SIMT_BO_SYSTEM		(1u << 1)	/* system memory */
+
+/**
+ * struct drm_simt_bo_create - allocate a buffer object
+ * @size: in, bytes; rounded up to the page size (4 KiB).  Zero is EINVAL;
+ *	more than the device can ever hold is E2BIG; more than is free now is
+ *	ENOMEM.
+ * @flags: in, exactly one of DRM_SIMT_BO_VRAM, DRM_SIMT_BO_SYSTEM
+ * @handle: out, the new object's handle (close it with DRM_IOCTL_GEM_CLOSE)
+ *
+ * The memory reads as zero when the object is created.
+ */
+struct drm_simt_bo_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+};
+
+/**
+ * struct drm_simt_bo_mmap_offset - where to mmap a buffer object
+ * @handle: in
+ * @pad: must be zero
+ * @offset: out, pass to mmap(2) on the device node; map at most the
+ *	object's size from there.  VRAM objects are mapped write-combined
+ *	through the device's memory BAR, system memory objects cached.
+ */
+struct drm_simt_bo_mmap_offset {
+	__u32 handle;
+	__u32 pad;
+	__u64 offset;
+};
+
+/**
+ * struct drm_simt_bo_info - describe a buffer object
+ * @handle: in
+ * @flags: out, its placement (DRM_SIMT_BO_VRAM or DRM_SIMT_BO_SYSTEM)
+ * @size: out, bytes (after rounding)
+ * @device_addr: out, for a VRAM object the device address it has in every
+ *	context it is bound to (VM_BIND); 0 for a system memory object,
+ *	which has none.  Device address 0 is never a valid object address.
+ */
+struct drm_simt_bo_info {
+	__u32 handle;
+	__u32 flags;
+	__u64 size;
+	__u64 device_addr;
+};
+
+/* Context priorities: higher ones are dispatched first. */
+#define DRM_SIMT_PRIORITY_LOW		0
+#define DRM_SIMT_PRIORITY_NORMAL	1
+#define DRM_SIMT_PRIORITY_HIGH		2
+#define DRM_SIMT_PRIORITY_REALTIME	3	/* needs CAP_SYS_NICE (EACCES) */
+
+/**
+ * struct drm_simt_context_create - create a context
+ * @priority: in, DRM_SIMT_PRIORITY_*
+ * @flags: in, must be zero
+ * @ctx_id: out, the context's id (never 0), valid in this open file only
+ * @pad: must be zero
+ *
+ * A context takes a hardware context (an address space) and a hardware
+ * queue; when the device has none left the call fails with ENOSPC.
+ */
+struct drm_simt_context_create {
+	__u32 priority;
+	__u32 flags;
+	__u32 ctx_id;
+	__u32 pad;
+};
+
+/**
+ * struct drm_simt_context_destroy - destroy a context
+ * @ctx_id: in
+ * @pad: must be zero
+ *
+ * Work still queued on the context is dropped; its bindings go away.
+ * Closing the file destroys its remaining contexts.
+ */
+struct drm_simt_context_destroy {
+	__u32 ctx_id;
+	__u32 pad;
+};
+
+/**
+ * struct drm_simt_vm_bind - map a VRAM buffer object into a context
+ * @ctx_id: in
+ * @handle: in, a VRAM object (a system memory object is EINVAL; an
+ *	object already bound to the context is EEXIST)
+ * @flags: in, must be zero
+ * @pad: must be zero
+ * @device_addr: out, the object's device address (as BO_INFO reports it)
+ *
+ * The whole object is mapped readable, writable and executable.  The
+ * binding keeps the object alive until VM_UNBIND or the context's end,
+ * even if its handle is closed.
+ */
+struct drm_simt_vm_bind {
+	__u32 ctx_id;
+	__u32 handle;
+	__u32 flags;
+	__u32 pad;
+	__u64 device_addr;
+};
+
+/**
+ * struct drm_simt_vm_unbind - remove a binding made by VM_BIND
+ * @ctx_id: in
+ * @handle: in; an object not bound to the context is ENOENT
+ *
+ * Work of the context that still uses the object's device addresses
+ * faults (the device's translations are invalidated before this returns).
+ */
+struct drm_simt_vm_unbind {
+	__u32 ctx_id;
+	__u32 handle;
+};
+
+/* Command types for struct drm_simt_cmd */
+#define DRM_SIMT_CMD_COPY		1
+
+/**
+ * struct drm_simt_cmd - one command of a SUBMIT
+ * @type: DRM_SIMT_CMD_*
+ * @flags: must be zero
+ * @src_handle: COPY: the object copied from
+ * @dst_handle: COPY: the object copied to
+ * @pad: must be zero
+ * @src_offset: COPY: byte offset in the source object
+ * @dst_offset: COPY: byte offset in the destination object
+ * @size: COPY: bytes to copy, any size and alignment (0 is allowed);
+ *	both ranges must lie inside their objects (EINVAL otherwise)
+ *
+ * COPY moves bytes with the device's copy engines.  A VRAM object is
+ * reached through the context's address space, so it must be bound to
+ * the context (VM_BIND), or the copy faults; a system memory object is
+ * reached directly.  Source and destination may be the same object only
+ * if the ranges do not overlap.
+ */
+struct drm_simt_cmd {
+	__u32 type;
+	__u32 flags;
+	__u32 src_handle;
+	__u32 dst_handle;
+	__u64 pad;
+	__u64 src_offset;
+	__u64 dst_offset;
+	__u64 size;
+};
+
+/**
+ * struct drm_simt_submit - queue commands on a context
+ * @ctx_id: in
+ * @flags: in, must be zero
+ * @cmds: in, user pointer to an array of struct drm_simt_cmd
+ * @cmd_count: in, number of commands, 0..DRM_SIMT_PARAM_MAX_SUBMIT_CMDS
+ *	(0 queues only the completion, a marker to wait for)
+ * @cmd_size: in, sizeof(struct drm_simt_cmd)
+ * @seqno: out, the submission's sequence number: per context, starting
+ *	at 1 and increasing by one per submission
+ *
+ * The commands run in order after every earlier submission of the
+ * context.  The objects they name are kept alive until they are done.
+ * Errors: EIO if the context has stopped on an error, EAGAIN if its
+ * queue stayed full for a second, ENODEV if the device is gone.
+ */
+struct drm_simt_submit {
+	__u32 ctx_id;
+	__u32 flags;
+	__u64 cmds;
+	__u32 cmd_count;
+	__u32 cmd_size;
+	__u64 seqno;
+};
+
+/* Why a submission failed (struct drm_simt_wait @error) */
+#define DRM_SIMT_ERROR_NONE		0
+#define DRM_SIMT_ERROR_FAULT		1	/* device MMU fault, see @fault_addr */
+#define DRM_SIMT_ERROR_DEVICE		2	/* another device error, see @hw_error */
+
+/**
+ * struct drm_simt_wait - wait for a submission
+ * @ctx_id: in
+ * @flags: in, must be zero
+ * @seqno: in, a sequence number SUBMIT returned on this context (a
+ *	number not yet handed out is EINVAL)
+ * @timeout_ns: in, how long to wait, relative; 0 only polls.  Negative
+ *	is EINVAL.
+ * @error: out, DRM_SIMT_ERROR_NONE if the submission completed, else why
+ *	the context stopped at or before it
+ * @hw_error: out, the device's error code (enum simt_queue_error of
+ *	simt-hw.h) when @error is not NONE
+ * @fault_addr: out, the faulting device address for DRM_SIMT_ERROR_FAULT
+ *
+ * Returns 0 when the submission is over (completed, or ended by an
+ * error: see @error), ETIME if it is still running when the timeout
+ * expires, EINTR on a signal.
+ */
+struct drm_simt_wait {
+	__u32 ctx_id;
+	__u32 flags;
+	__u64 seqno;
+	__s64 timeout_ns;
+	__u32 error;
+	__u32 hw_error;
+	__u64 fault_addr;
+};
+
 #define DRM_IOCTL_SIMT_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_GET_PARAM, struct drm_simt_get_param)
+#define DRM_IOCTL_SIMT_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_BO_CREATE, struct drm_simt_bo_create)
+#define DRM_IOCTL_SIMT_BO_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_BO_MMAP_OFFSET, \
+		 struct drm_simt_bo_mmap_offset)
+#define DRM_IOCTL_SIMT_BO_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_BO_INFO, struct drm_simt_bo_info)
+#define DRM_IOCTL_SIMT_CONTEXT_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_CONTEXT_CREATE, \
+		 struct drm_simt_context_create)
+#define DRM_IOCTL_SIMT_CONTEXT_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_SIMT_CONTEXT_DESTROY, \
+		struct drm_simt_context_destroy)
+#define DRM_IOCTL_SIMT_VM_BIND \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_VM_BIND, struct drm_simt_vm_bind)
+#define DRM_IOCTL_SIMT_VM_UNBIND \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_SIMT_VM_UNBIND, struct drm_simt_vm_unbind)
+#define DRM_IOCTL_SIMT_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_SUBMIT, struct drm_simt_submit)
+#define DRM_IOCTL_SIMT_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_WAIT, struct drm_simt_wait)
 
 #if defined(__cplusplus)
 }

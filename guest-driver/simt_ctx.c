@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * simt: contexts and their device address spaces.
+ *
+ * A context created by userspace owns, for its whole life, one hardware
+ * context (an Sv32 address space: a root page table in VRAM and
+ * second-level tables allocated as bindings need them) and one hardware
+ * queue bound to it, whose ring and completion value are DMA-coherent
+ * system memory (simt_job.c writes them).  Owning a queue outright keeps
+ * submission lock-free between contexts and lets the device's own
+ * per-queue priority do the scheduling; the price is that the device's
+ * queue count bounds the number of live contexts.
+ *
+ * VRAM objects are mapped at their VRAM offset (identity), so a binding
+ * needs no address allocator and the device address is a property of the
+ * object.  Isolation comes from the page tables: a context reaches only
+ * what is bound to it.
+ *
+ * Lifetime: the file's xarray holds one reference, every ioctl working on
+ * the context holds another while it runs; the last one stops the queue
+ * and frees everything.  Hardware is touched only inside drm_dev_enter(),
+ * so a context that outlives an unbind just frees its memory.
+ */
+
+#include <linux/capability.h>
+#include <linux/dma-mapping.h>
+#include <linux/slab.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_print.h>
+
+#include "simt_drv.h"
+#include "uapi/drm/simt_accel.h"
+
+#define SIMT_PT_ENTRIES		(SIMT_PAGE_SIZE / sizeof(u32))
+#define SIMT_PTE_RWX		(SIMT_PTE_V | SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X)
+
+static u32 simt_pte(u64 vram_addr, u32 bits)
+{
+	return (u32)(vram_addr >> SIMT_PAGE_SHIFT) << SIMT_PTE_PPN_SHIFT | bits;
+}
+
+/* Forget the device's cached translations of one context. */
+void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx)
+{
+	mutex_lock(&sdev->hw_lock);
+	simt_wr32(sdev, SIMT_REG_TLB_INV_CTX, hw_ctx);
+	simt_wr32(sdev, SIMT_REG_TLB_INV, SIMT_TLB_INV_CTX);
+	mutex_unlock(&sdev->hw_lock);
+}
+
+static int simt_pt_alloc_zeroed(struct simt_device *sdev,
+				struct drm_mm_node *node)
+{
+	int ret = simt_vram_alloc(sdev, node, SIMT_PAGE_SIZE);
+
+	if (ret)
+		return ret == -ENOSPC ? -ENOMEM : ret;
+	memset_io(sdev->vram + node->start, 0, SIMT_PAGE_SIZE);
+	return 0;
+}
+
+/* Clear the leaves of [addr, addr + size); tables stay for later bindings. */
+static void simt_pt_unmap(struct simt_ctx *ctx, u64 addr, u64 size)
+{
+	struct simt_device *sdev = ctx->sdev;
+	u64 a;
+
+	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE) {
+		struct drm_mm_node *l2 = ctx->pt_l2[a >> 22];
+
+		if (l2)
+			writel(0, sdev->vram + l2->start +
+			       ((a >> SIMT_PAGE_SHIFT) % SIMT_PT_ENTRIES) * 4);
+	}
+}
+
+/* Map [addr, addr + size) of VRAM at the same device address. */
+static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 size)
+{
+	struct simt_device *sdev = ctx->sdev;
+	u64 a;
+	int ret;
+
+	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE) {
+		unsigned int l1 = a >> 22;
+		struct drm_mm_node *l2 = ctx->pt_l2[l1];
+
+		if (!l2) {
+			l2 = kzalloc(sizeof(*l2), GFP_KERNEL);
+			if (!l2) {
+				ret = -ENOMEM;
+				goto err;
+			}
+			ret = simt_pt_alloc_zeroed(sdev, l2);
+			if (ret) {
+				kfree(l2);
+				goto err;
+			}
+			ctx->pt_l2[l1] = l2;
+			writel(simt_pte(l2->start, SIMT_PTE_V),
+			       sdev->vram + ctx->pt_root.start + l1 * 4);
+		}
+		writel(simt_pte(a, SIMT_PTE_RWX), sdev->vram + l2->start +
+		       ((a >> SIMT_PAGE_SHIFT) % SIMT_PT_ENTRIES) * 4);
+	}
+	return 0;
+
+err:
+	simt_pt_unmap(ctx, addr, a - addr);
+	return ret;
+}
+
+static void simt_pt_free(struct simt_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ctx->pt_l2); i++) {
+		if (ctx->pt_l2[i]) {
+			simt_vram_free(ctx->sdev, ctx->pt_l2[i]);
+			kfree(ctx->pt_l2[i]);
+		}
+	}
+	if (drm_mm_node_allocated(&ctx->pt_root))
+		simt_vram_free(ctx->sdev, &ctx->pt_root);
+}
+
+static void simt_hw_slots_put(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+
+	mutex_lock(&sdev->hw_lock);
+	__clear_bit(ctx->hw_ctx, &sdev->hw_ctx_used);
+	__clear_bit(ctx->hw_queue, &sdev->hw_queue_used);
+	mutex_unlock(&sdev->hw_lock);
+}
+
+static int simt_hw_slots_get(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+	unsigned long c, q;
+
+	mutex_lock(&sdev->hw_lock);
+	c = find_first_zero_bit(&sdev->hw_ctx_used, sdev->hw_ctx_count);
+	q = find_first_zero_bit(&sdev->hw_queue_used, sdev->hw_queue_count);
+	if (c >= sdev->hw_ctx_count || q >= sdev->hw_queue_count) {
+		mutex_unlock(&sdev->hw_lock);
+		return -ENOSPC;
+	}
+	__set_bit(c, &sdev->hw_ctx_used);
+	__set_bit(q, &sdev->hw_queue_used);
+	mutex_unlock(&sdev->hw_lock);
+
+	ctx->hw_ctx = c;
+	ctx->hw_queue = q;
+	return 0;
+}
+
+static void simt_queue_stop(struct simt_device *sdev, u32 q)
+{
+	/* Clearing ENABLE stops the queue at once, copies and kernels too. */
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), 0);
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), SIMT_QCTL_RESET);
+}
+
+static int simt_ctx_hw_init(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+	u32 c = ctx->hw_ctx, q = ctx->hw_queue, st;
+
+	simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_FAULT), SIMT_CFAULT_VALID);
+	simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_PRIORITY), ctx->priority);
+	simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_PT),
+		  SIMT_PT_SV32 | (u32)(ctx->pt_root.start >> SIMT_PAGE_SHIFT));
+	simt_tlb_inv_ctx(sdev, c);
+
+	simt_queue_stop(sdev, q);
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_LO),
+		  lower_32_bits(ctx->ring_dma));
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_HI),
+		  upper_32_bits(ctx->ring_dma));
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_SIZE), SIMT_RING_ENTRIES);
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_PRIORITY), ctx->priority);
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTEXT), c);
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), SIMT_QCTL_ENABLE);
+
+	st = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_STATUS));
+	if (SIMT_QSTATUS_STATE(st) != SIMT_QSTATE_IDLE) {
+		drm_err(&sdev->drm, "queue %u did not start: status 0x%08x\n",
+			q, st);
+		simt_queue_stop(sdev, q);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void simt_ctx_release(struct kref *ref)
+{
+	struct simt_ctx *ctx = container_of(ref, struct simt_ctx, ref);
+	struct simt_device *sdev = ctx->sdev;
+	struct simt_bind *b, *tmp;
+	unsigned long flags;
+	int idx;
+
+	if (drm_dev_enter(&sdev->drm, &idx)) {
+		simt_queue_stop(sdev, ctx->hw_queue);
+		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_PT), 0);
+		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_FAULT),
+			  SIMT_CFAULT_VALID);
+		simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
+		drm_dev_exit(idx);
+	}
+
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	sdev->queue_ctx[ctx->hw_queue] = NULL;
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+
+	/* The queue is stopped: nothing reads the ring or objects any more. */
+	simt_job_retire(ctx, true);
+	list_for_each_entry_safe(b, tmp, &ctx->binds, link) {
+		list_del(&b->link);
+		drm_gem_object_put(b->obj);
+		kfree(b);
+	}
+	simt_pt_free(ctx);
+	dma_free_coherent(&sdev->pdev->dev, ctx->ring_bytes, ctx->ring,
+			  ctx->ring_dma);
+	simt_hw_slots_put(ctx);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+}
+
+void simt_ctx_put(struct simt_ctx *ctx)
+{
+	kref_put(&ctx->ref, simt_ctx_release);
+}
+
+struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id)
+{
+	struct simt_file *sfile = file->driver_priv;
+	struct simt_ctx *ctx;
+
+	xa_lock(&sfile->contexts);
+	ctx = xa_load(&sfile->contexts, id);
+	if (ctx)
+		kref_get(&ctx->ref);
+	xa_unlock(&sfile->contexts);
+	return ctx;
+}
+
+void simt_ctx_close_file(struct simt_file *sfile)
+{
+	struct simt_ctx *ctx;
+	unsigned long id;
+
+	xa_for_each(&sfile->contexts, id, ctx) {
+		xa_erase(&sfile->contexts, id);
+		simt_ctx_put(ctx);
+	}
+	xa_destroy(&sfile->contexts);
+}
+
+static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority)
+{
+	struct simt_ctx *ctx;
+	unsigned long flags;
+	int ret;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&ctx->ref);
+	mutex_init(&ctx->lock);
+	INIT_LIST_HEAD(&ctx->jobs);
+	INIT_LIST_HEAD(&ctx->binds);
+	ctx->sdev = sdev;
+	ctx->priority = priority;
+
+	ret = simt_hw_slots_get(ctx);
+	if (ret)
+		goto err_free;
+
+	/* The ring, then one more command's room holding the fence value. */
+	ctx->ring_bytes = (SIMT_RING_ENTRIES + 1) * SIMT_CMD_SIZE;
+	ctx->ring = dma_alloc_coherent(&sdev->pdev->dev, ctx->ring_bytes,
+				       &ctx->ring_dma, GFP_KERNEL);
+	if (!ctx->ring) {
+		ret = -ENOMEM;
+		goto err_slots;
+	}
+	ctx->fence = ctx->ring + SIMT_RING_ENTRIES * SIMT_CMD_SIZE;
+
+	ret = simt_pt_alloc_zeroed(sdev, &ctx->pt_root);
+	if (ret)
+		goto err_ring;
+
+	ret = simt_ctx_hw_init(ctx);
+	if (ret)
+		goto err_pt;
+
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	sdev->queue_ctx[ctx->hw_queue] = ctx;
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	return ctx;
+
+err_pt:
+	simt_pt_free(ctx);
+err_ring:
+	dma_free_coherent(&sdev->pdev->dev, ctx->ring_bytes, ctx->ring,
+			  ctx->ring_dma);
+err_slots:
+	simt_hw_slots_put(ctx);
+err_free:
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+	return ERR_PTR(ret);
+}
+
+int simt_context_create_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct simt_file *sfile = file->driver_priv;
+	struct drm_simt_context_create *args = data;
+	struct simt_ctx *ctx;
+	int idx, ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	if (args->priority > DRM_SIMT_PRIORITY_REALTIME)
+		return -EINVAL;
+	/* Realtime work can starve everyone else's: as for sched_setscheduler(). */
+	if (args->priority == DRM_SIMT_PRIORITY_REALTIME &&
+	    !capable(CAP_SYS_NICE))
+		return -EACCES;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ctx = simt_ctx_create(to_simt(drm), args->priority);
+	drm_dev_exit(idx);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+
+	ret = xa_alloc(&sfile->contexts, &ctx->id, ctx, xa_limit_32b,
+		       GFP_KERNEL);
+	if (ret) {
+		simt_ctx_put(ctx);
+		return ret;
+	}
+	args->ctx_id = ctx->id;
+	return 0;
+}
+
+int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct simt_file *sfile = file->driver_priv;
+	struct drm_simt_context_destroy *args = data;
+	struct simt_ctx *ctx;
+
+	if (args->pad)
+		return -EINVAL;
+	ctx = xa_erase(&sfile->contexts, args->ctx_id);
+	if (!ctx)
+		return -ENOENT;
+	simt_ctx_put(ctx);
+	return 0;
+}
+
+static struct simt_bind *simt_bind_find(struct simt_ctx *ctx,
+					struct drm_gem_object *obj)
+{
+	struct simt_bind *b;
+
+	list_for_each_entry(b, &ctx->binds, link)
+		if (b->obj == obj)
+			return b;
+	return NULL;
+}
+
+int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct drm_simt_vm_bind *args = data;
+	struct drm_gem_object *obj;
+	struct simt_bind *b;
+	struct simt_ctx *ctx;
+	int idx, ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	ctx = simt_ctx_lookup(file, args->ctx_id);
+	if (!ctx)
+		return -ENOENT;
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj) {
+		ret = -ENOENT;
+		goto out_ctx;
+	}
+	if (!simt_bo_is_vram(obj)) {
+		ret = -EINVAL;
+		goto out_obj;
+	}
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b) {
+		ret = -ENOMEM;
+		goto out_obj;
+	}
+
+	mutex_lock(&ctx->lock);
+	if (simt_bind_find(ctx, obj)) {
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto out_unlock;
+	}
+	ret = simt_pt_map(ctx, simt_bo_device_addr(obj), obj->size);
+	/* Translations of unmapped pages are not cached, but be sure. */
+	simt_tlb_inv_ctx(ctx->sdev, ctx->hw_ctx);
+	drm_dev_exit(idx);
+	if (ret)
+		goto out_unlock;
+
+	/* The binding keeps the lookup's reference. */
+	b->obj = obj;
+	list_add_tail(&b->link, &ctx->binds);
+	args->device_addr = simt_bo_device_addr(obj);
+	mutex_unlock(&ctx->lock);
+	simt_ctx_put(ctx);
+	return 0;
+
+out_unlock:
+	mutex_unlock(&ctx->lock);
+	kfree(b);
+out_obj:
+	drm_gem_object_put(obj);
+out_ctx:
+	simt_ctx_put(ctx);
+	return ret;
+}
+
+int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
+			 struct drm_file *file)
+{
+	struct drm_simt_vm_unbind *args = data;
+	struct drm_gem_object *obj;
+	struct simt_bind *b;
+	struct simt_ctx *ctx;
+	int idx, ret = 0;
+
+	ctx = simt_ctx_lookup(file, args->ctx_id);
+	if (!ctx)
+		return -ENOENT;
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj) {
+		ret = -ENOENT;
+		goto out_ctx;
+	}
+
+	mutex_lock(&ctx->lock);
+	b = simt_bind_find(ctx, obj);
+	if (!b) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	/*
+	 * Clear the mappings and the TLB before the object can be freed and
+	 * its VRAM handed to someone else.  If the device is gone there is
+	 * nothing to clear.
+	 */
+	if (drm_dev_enter(drm, &idx)) {
+		simt_pt_unmap(ctx, simt_bo_device_addr(obj), obj->size);
+		simt_tlb_inv_ctx(ctx->sdev, ctx->hw_ctx);
+		drm_dev_exit(idx);
+	}
+	list_del(&b->link);
+	drm_gem_object_put(b->obj);
+	kfree(b);
+
+out_unlock:
+	mutex_unlock(&ctx->lock);
+	drm_gem_object_put(obj);
+out_ctx:
+	simt_ctx_put(ctx);
+	return ret;
+}

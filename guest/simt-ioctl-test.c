@@ -1,0 +1,781 @@
+// SPDX-License-Identifier: MIT
+/*
+ * simt-ioctl-test: exercises the simt driver's ioctls from userspace, the
+ * good paths and the bad arguments, and checks every byte the device
+ * copies against what this program computes.  Built static by
+ * scripts/guest-build.sh; run by guest/simt-test.sh, one group per call:
+ *
+ *   simt-ioctl-test GROUP [NODE]
+ *
+ * Groups: bo, ctx, bind, copy, submit-bad, fault.  Prints what it does and
+ * a line per failed check; exit status 0 if every check passed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <drm/drm.h>
+#include <drm/simt_accel.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define SEC_NS 1000000000ll
+
+static const char *node = "/dev/accel/accel0";
+static int fd;
+static int failures;
+
+static void fail(int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL line %d: ", line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failures++;
+}
+
+#define CHECK(cond, ...) do { if (!(cond)) fail(__LINE__, __VA_ARGS__); } while (0)
+
+/* ioctl returning 0 or -errno */
+static int xioctl(int f, unsigned long req, void *arg)
+{
+	int r;
+
+	do {
+		r = ioctl(f, req, arg);
+	} while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : 0;
+}
+
+/* An ioctl that must fail with errno @err (0: must succeed). */
+#define EXPECT(req, arg, err) do { \
+	int r_ = xioctl(fd, req, arg); \
+	if (r_ != -(err)) \
+		fail(__LINE__, "%s(%s): got %d (%s), expected %d (%s)", #req, \
+		     #arg, r_, strerror(-r_), -(err), strerror(err)); \
+} while (0)
+
+static int open_node(void)
+{
+	int f = open(node, O_RDWR | O_CLOEXEC);
+
+	if (f < 0) {
+		printf("open %s: %s\n", node, strerror(errno));
+		exit(1);
+	}
+	return f;
+}
+
+static uint64_t get_param(uint32_t param)
+{
+	struct drm_simt_get_param p = { .param = param };
+
+	CHECK(xioctl(fd, DRM_IOCTL_SIMT_GET_PARAM, &p) == 0, "GET_PARAM %u", param);
+	return p.value;
+}
+
+static int bo_create(uint64_t size, uint32_t flags, uint32_t *handle)
+{
+	struct drm_simt_bo_create c = { .size = size, .flags = flags };
+	int r = xioctl(fd, DRM_IOCTL_SIMT_BO_CREATE, &c);
+
+	*handle = c.handle;
+	return r;
+}
+
+static uint32_t bo_new(uint64_t size, uint32_t flags)
+{
+	uint32_t h = 0;
+	int r = bo_create(size, flags, &h);
+
+	if (r) {
+		printf("BO_CREATE size %llu flags %u: %s\n",
+		       (unsigned long long)size, flags, strerror(-r));
+		exit(1);
+	}
+	return h;
+}
+
+static void bo_close(uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	CHECK(xioctl(fd, DRM_IOCTL_GEM_CLOSE, &c) == 0, "GEM_CLOSE %u", handle);
+}
+
+static struct drm_simt_bo_info bo_info(uint32_t handle)
+{
+	struct drm_simt_bo_info i = { .handle = handle };
+
+	CHECK(xioctl(fd, DRM_IOCTL_SIMT_BO_INFO, &i) == 0, "BO_INFO %u", handle);
+	return i;
+}
+
+static uint8_t *bo_map(uint32_t handle, uint64_t size)
+{
+	struct drm_simt_bo_mmap_offset o = { .handle = handle };
+	void *p;
+
+	if (xioctl(fd, DRM_IOCTL_SIMT_BO_MMAP_OFFSET, &o)) {
+		printf("BO_MMAP_OFFSET %u: %s\n", handle, strerror(errno));
+		exit(1);
+	}
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, o.offset);
+	if (p == MAP_FAILED) {
+		printf("mmap of object %u: %s\n", handle, strerror(errno));
+		exit(1);
+	}
+	return p;
+}
+
+static uint32_t ctx_new(uint32_t prio)
+{
+	struct drm_simt_context_create c = { .priority = prio };
+	int r = xioctl(fd, DRM_IOCTL_SIMT_CONTEXT_CREATE, &c);
+
+	if (r) {
+		printf("CONTEXT_CREATE priority %u: %s\n", prio, strerror(-r));
+		exit(1);
+	}
+	return c.ctx_id;
+}
+
+static int ctx_destroy(uint32_t id)
+{
+	struct drm_simt_context_destroy d = { .ctx_id = id };
+
+	return xioctl(fd, DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d);
+}
+
+static uint64_t bind(uint32_t ctx, uint32_t handle)
+{
+	struct drm_simt_vm_bind b = { .ctx_id = ctx, .handle = handle };
+
+	CHECK(xioctl(fd, DRM_IOCTL_SIMT_VM_BIND, &b) == 0,
+	      "VM_BIND ctx %u handle %u: %s", ctx, handle, strerror(errno));
+	return b.device_addr;
+}
+
+static struct drm_simt_cmd copy_cmd(uint32_t src, uint64_t soff, uint32_t dst,
+				    uint64_t doff, uint64_t size)
+{
+	struct drm_simt_cmd c = {
+		.type = DRM_SIMT_CMD_COPY, .src_handle = src,
+		.dst_handle = dst, .src_offset = soff, .dst_offset = doff,
+		.size = size,
+	};
+	return c;
+}
+
+static int submit(uint32_t ctx, struct drm_simt_cmd *cmds, uint32_t n,
+		  uint64_t *seqno)
+{
+	struct drm_simt_submit s = {
+		.ctx_id = ctx, .cmds = (uintptr_t)cmds, .cmd_count = n,
+		.cmd_size = sizeof(*cmds),
+	};
+	int r = xioctl(fd, DRM_IOCTL_SIMT_SUBMIT, &s);
+
+	*seqno = s.seqno;
+	return r;
+}
+
+static int wait_seq(uint32_t ctx, uint64_t seqno, int64_t timeout_ns,
+		    struct drm_simt_wait *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->ctx_id = ctx;
+	w->seqno = seqno;
+	w->timeout_ns = timeout_ns;
+	return xioctl(fd, DRM_IOCTL_SIMT_WAIT, w);
+}
+
+/* Submit and wait; the submission must complete without error. */
+static uint64_t run(uint32_t ctx, struct drm_simt_cmd *cmds, uint32_t n)
+{
+	struct drm_simt_wait w;
+	uint64_t seq = 0;
+	int r;
+
+	r = submit(ctx, cmds, n, &seq);
+	CHECK(r == 0, "SUBMIT of %u commands on ctx %u: %s", n, ctx, strerror(-r));
+	if (r)
+		return 0;
+	r = wait_seq(ctx, seq, 10 * SEC_NS, &w);
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE,
+	      "WAIT seqno %llu: %s, error %u hw_error %u",
+	      (unsigned long long)seq, strerror(-r), w.error, w.hw_error);
+	return seq;
+}
+
+/* The byte pattern the tests fill buffers with. */
+static uint8_t pat(uint64_t i, unsigned int seed)
+{
+	uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull + seed * 0x632be59bd9b4e019ull;
+
+	return (uint8_t)(x >> 56);
+}
+
+static void fill(uint8_t *p, uint64_t size, unsigned int seed)
+{
+	uint64_t i;
+
+	for (i = 0; i < size; i++)
+		p[i] = pat(i, seed);
+}
+
+/* Compare; report the first difference. */
+static int same(const char *what, const uint8_t *got, const uint8_t *want,
+		uint64_t size)
+{
+	uint64_t i;
+
+	for (i = 0; i < size; i++) {
+		if (got[i] != want[i]) {
+			fail(__LINE__, "%s: byte %llu is 0x%02x, expected 0x%02x",
+			     what, (unsigned long long)i, got[i], want[i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int all_zero(const uint8_t *p, uint64_t size)
+{
+	uint64_t i;
+
+	for (i = 0; i < size; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* ---- bo: creation, info, mmap, zeroing, bad arguments ---- */
+
+static void test_bo_kind(uint32_t flags, const char *name)
+{
+	const uint64_t req = (1 << 20) + 123, size = (1 << 20) + 4096;
+	struct drm_simt_bo_info info;
+	uint32_t h, h2;
+	uint8_t *p, *want;
+
+	h = bo_new(req, flags);
+	info = bo_info(h);
+	printf("%s object: handle %u size %llu device_addr 0x%llx\n", name, h,
+	       (unsigned long long)info.size, (unsigned long long)info.device_addr);
+	CHECK(info.flags == flags, "%s: BO_INFO flags %u", name, info.flags);
+	CHECK(info.size == size, "%s: size %llu, expected %llu", name,
+	      (unsigned long long)info.size, (unsigned long long)size);
+	if (flags == DRM_SIMT_BO_VRAM)
+		CHECK(info.device_addr && !(info.device_addr & 4095) &&
+		      info.device_addr + size <= get_param(DRM_SIMT_PARAM_VRAM_SIZE),
+		      "%s: device address 0x%llx", name,
+		      (unsigned long long)info.device_addr);
+	else
+		CHECK(info.device_addr == 0, "%s: device address 0x%llx", name,
+		      (unsigned long long)info.device_addr);
+
+	p = bo_map(h, size);
+	CHECK(all_zero(p, size), "%s: a new object is not zero", name);
+	fill(p, size, 1);
+	munmap(p, size);
+
+	/* A second mapping sees what the first wrote. */
+	want = malloc(size);
+	fill(want, size, 1);
+	p = bo_map(h, size);
+	same(name, p, want, size);
+	munmap(p, size);
+
+	/* Mapping more than the object is refused. */
+	{
+		struct drm_simt_bo_mmap_offset o = { .handle = h };
+
+		CHECK(xioctl(fd, DRM_IOCTL_SIMT_BO_MMAP_OFFSET, &o) == 0, "offset");
+		CHECK(mmap(NULL, size + 4096, PROT_READ, MAP_SHARED, fd, o.offset) ==
+		      MAP_FAILED, "%s: mmap past the end succeeded", name);
+		if (flags == DRM_SIMT_BO_VRAM)
+			CHECK(mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+				   fd, o.offset) == MAP_FAILED,
+			      "%s: private mapping of VRAM succeeded", name);
+	}
+
+	/* The memory of a freed object comes back zeroed. */
+	bo_close(h);
+	h2 = bo_new(size, flags);
+	p = bo_map(h2, size);
+	CHECK(all_zero(p, size), "%s: a reused object is not zero", name);
+	munmap(p, size);
+	bo_close(h2);
+	free(want);
+	printf("%s: create, info, mmap, write, read back, zero on reuse: done\n", name);
+}
+
+static void test_bo(void)
+{
+	uint64_t vram = get_param(DRM_SIMT_PARAM_VRAM_SIZE);
+	struct drm_simt_bo_create c;
+	struct drm_simt_bo_info i;
+	struct drm_simt_bo_mmap_offset o;
+	struct drm_gem_close gc;
+	uint32_t h, big;
+
+	test_bo_kind(DRM_SIMT_BO_VRAM, "VRAM");
+	test_bo_kind(DRM_SIMT_BO_SYSTEM, "system");
+
+	c = (struct drm_simt_bo_create){ .size = 4096 };
+	EXPECT(DRM_IOCTL_SIMT_BO_CREATE, &c, EINVAL);		/* no placement */
+	c.flags = DRM_SIMT_BO_VRAM | DRM_SIMT_BO_SYSTEM;
+	EXPECT(DRM_IOCTL_SIMT_BO_CREATE, &c, EINVAL);		/* both */
+	c.flags = 1u << 7;
+	EXPECT(DRM_IOCTL_SIMT_BO_CREATE, &c, EINVAL);		/* unknown */
+	c = (struct drm_simt_bo_create){ .size = 0, .flags = DRM_SIMT_BO_VRAM };
+	EXPECT(DRM_IOCTL_SIMT_BO_CREATE, &c, EINVAL);
+	c.size = ~0ull;						/* rounding overflows */
+	EXPECT(DRM_IOCTL_SIMT_BO_CREATE, &c, E2BIG);
+	c.size = vram;						/* more than exists */
+	EXPECT(DRM_IOCTL_SIMT_BO_CREATE, &c, E2BIG);
+	c = (struct drm_simt_bo_create){ .size = 1ull << 50, .flags = DRM_SIMT_BO_SYSTEM };
+	EXPECT(DRM_IOCTL_SIMT_BO_CREATE, &c, E2BIG);
+
+	/* Two objects of 3/4 of VRAM cannot both fit. */
+	big = bo_new(vram / 4 * 3, DRM_SIMT_BO_VRAM);
+	CHECK(bo_create(vram / 4 * 3, DRM_SIMT_BO_VRAM, &h) == -ENOMEM,
+	      "a second 3/4-of-VRAM object was not refused with ENOMEM");
+	bo_close(big);
+	h = bo_new(vram / 4 * 3, DRM_SIMT_BO_VRAM);	/* freed: fits again */
+	bo_close(h);
+
+	i = (struct drm_simt_bo_info){ .handle = 0 };
+	EXPECT(DRM_IOCTL_SIMT_BO_INFO, &i, ENOENT);
+	i.handle = 999999;
+	EXPECT(DRM_IOCTL_SIMT_BO_INFO, &i, ENOENT);
+	o = (struct drm_simt_bo_mmap_offset){ .handle = 999999 };
+	EXPECT(DRM_IOCTL_SIMT_BO_MMAP_OFFSET, &o, ENOENT);
+	h = bo_new(4096, DRM_SIMT_BO_VRAM);
+	o = (struct drm_simt_bo_mmap_offset){ .handle = h, .pad = 1 };
+	EXPECT(DRM_IOCTL_SIMT_BO_MMAP_OFFSET, &o, EINVAL);
+	bo_close(h);
+	i.handle = h;						/* closed */
+	EXPECT(DRM_IOCTL_SIMT_BO_INFO, &i, ENOENT);
+	gc = (struct drm_gem_close){ .handle = h };
+	EXPECT(DRM_IOCTL_GEM_CLOSE, &gc, EINVAL);
+	printf("bad arguments refused\n");
+}
+
+/* ---- ctx: create, destroy, priorities, limits, per-file ids ---- */
+
+static void test_ctx(void)
+{
+	uint32_t max = get_param(DRM_SIMT_PARAM_MAX_CONTEXTS);
+	struct drm_simt_context_create c;
+	struct drm_simt_context_destroy d;
+	uint32_t ids[64], id, prio;
+	unsigned int i;
+	int f2, status;
+	pid_t pid;
+
+	printf("the device holds %u contexts\n", max);
+	CHECK(max >= 1 && max <= 64, "MAX_CONTEXTS %u", max);
+
+	for (prio = DRM_SIMT_PRIORITY_LOW; prio <= DRM_SIMT_PRIORITY_REALTIME; prio++) {
+		id = ctx_new(prio);
+		CHECK(id != 0, "context id 0");
+		CHECK(ctx_destroy(id) == 0, "destroy %u", id);
+		CHECK(ctx_destroy(id) == -ENOENT, "second destroy of %u", id);
+	}
+
+	c = (struct drm_simt_context_create){ .priority = 4 };
+	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
+	c = (struct drm_simt_context_create){ .flags = 1 };
+	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
+	c = (struct drm_simt_context_create){ .pad = 1 };
+	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
+	d = (struct drm_simt_context_destroy){ .ctx_id = 0 };
+	EXPECT(DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d, ENOENT);
+	d.ctx_id = 12345;
+	EXPECT(DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d, ENOENT);
+	id = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	d = (struct drm_simt_context_destroy){ .ctx_id = id, .pad = 1 };
+	EXPECT(DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d, EINVAL);
+
+	/* Ids belong to their file. */
+	f2 = open_node();
+	d = (struct drm_simt_context_destroy){ .ctx_id = id };
+	CHECK(xioctl(f2, DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d) == -ENOENT,
+	      "another file destroyed context %u", id);
+	close(f2);
+	CHECK(ctx_destroy(id) == 0, "destroy %u", id);
+
+	/* The device's limit, then ENOSPC; destroying frees the slots. */
+	for (i = 0; i < max; i++)
+		ids[i] = ctx_new(i % 4 == 3 ? DRM_SIMT_PRIORITY_HIGH : i % 4);
+	c = (struct drm_simt_context_create){ .priority = 1 };
+	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, ENOSPC);
+	for (i = 0; i < max; i++)
+		CHECK(ctx_destroy(ids[i]) == 0, "destroy %u", ids[i]);
+	for (i = 0; i < max; i++)
+		ids[i] = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	printf("%u contexts created, one more refused with ENOSPC, all again after destroying\n",
+	       max);
+
+	/* Closing the file destroys its contexts. */
+	f2 = fd;
+	fd = open_node();
+	close(f2);
+	for (i = 0; i < max; i++)
+		ids[i] = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	for (i = 0; i < max; i++)
+		CHECK(ctx_destroy(ids[i]) == 0, "destroy %u", ids[i]);
+	printf("closing a file with %u contexts frees them\n", max);
+
+	/* Realtime needs CAP_SYS_NICE: an unprivileged user gets EACCES. */
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534)) {
+			printf("cannot drop privileges: %s\n", strerror(errno));
+			_exit(1);
+		}
+		c = (struct drm_simt_context_create){ .priority = DRM_SIMT_PRIORITY_REALTIME };
+		EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EACCES);
+		c = (struct drm_simt_context_create){ .priority = DRM_SIMT_PRIORITY_HIGH };
+		EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, 0);
+		_exit(failures ? 1 : 0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0, "unprivileged priorities");
+	printf("realtime priority refused to an unprivileged user (EACCES)\n");
+}
+
+/* ---- bind: VM_BIND / VM_UNBIND ---- */
+
+static void test_bind(void)
+{
+	struct drm_simt_vm_bind b;
+	struct drm_simt_vm_unbind u;
+	uint32_t c1, c2, v, s;
+	uint64_t a1, a2;
+
+	c1 = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	c2 = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	v = bo_new(5 << 20, DRM_SIMT_BO_VRAM);	/* spans two 4 MiB tables */
+	s = bo_new(4096, DRM_SIMT_BO_SYSTEM);
+
+	a1 = bind(c1, v);
+	a2 = bind(c2, v);
+	printf("bound at 0x%llx in both contexts\n", (unsigned long long)a1);
+	CHECK(a1 == a2 && a1 == bo_info(v).device_addr,
+	      "addresses 0x%llx 0x%llx, BO_INFO 0x%llx", (unsigned long long)a1,
+	      (unsigned long long)a2, (unsigned long long)bo_info(v).device_addr);
+
+	b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = v };
+	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EEXIST);
+	b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = s };
+	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EINVAL);	/* system memory */
+	b = (struct drm_simt_vm_bind){ .ctx_id = 999, .handle = v };
+	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, ENOENT);
+	b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = 999 };
+	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, ENOENT);
+	b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = v, .flags = 1 };
+	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EINVAL);
+	b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = v, .pad = 1 };
+	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EINVAL);
+
+	u = (struct drm_simt_vm_unbind){ .ctx_id = c1, .handle = v };
+	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, 0);
+	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, ENOENT);	/* not bound any more */
+	u = (struct drm_simt_vm_unbind){ .ctx_id = c1, .handle = s };
+	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, ENOENT);
+	u = (struct drm_simt_vm_unbind){ .ctx_id = 999, .handle = v };
+	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, ENOENT);
+	u = (struct drm_simt_vm_unbind){ .ctx_id = c1, .handle = 999 };
+	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, ENOENT);
+	CHECK(bind(c1, v) == a1, "rebinding moved the object");
+
+	/* A bound object whose handle is closed stays until its context goes. */
+	bo_close(v);
+	bo_close(s);
+	CHECK(ctx_destroy(c1) == 0 && ctx_destroy(c2) == 0, "destroy");
+	printf("bind, double bind, unbind, bad arguments: done\n");
+}
+
+/* ---- copy: between VRAM and system memory objects, checked ---- */
+
+static void test_copy(void)
+{
+	const uint64_t size = (3 << 20) + 4096;
+	uint8_t *ms, *mt, *ma, *mb, *ws, *wa, *wb, *wt;
+	struct drm_simt_cmd cmds[4];
+	struct drm_simt_wait w;
+	uint32_t ctx, s, t, a, b;
+	uint64_t seq, seq2;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	s = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	t = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	a = bo_new(size, DRM_SIMT_BO_VRAM);
+	b = bo_new(size, DRM_SIMT_BO_VRAM);
+	bind(ctx, a);
+	bind(ctx, b);
+	ms = bo_map(s, size);
+	mt = bo_map(t, size);
+	ma = bo_map(a, size);
+	mb = bo_map(b, size);
+
+	/* The expected contents, computed here. */
+	ws = malloc(size);
+	wa = calloc(1, size);
+	wb = calloc(1, size);
+	wt = calloc(1, size);
+	fill(ws, size, 7);
+	memcpy(ms, ws, size);
+
+	/* system -> VRAM, whole object */
+	cmds[0] = copy_cmd(s, 0, a, 0, size);
+	seq = run(ctx, cmds, 1);
+	memcpy(wa, ws, size);
+	CHECK(seq == 1, "first seqno %llu", (unsigned long long)seq);
+	same("system -> VRAM", ma, wa, size);
+
+	/* VRAM -> VRAM at odd offsets, then VRAM -> system, in one submission */
+	cmds[0] = copy_cmd(a, 3, b, 4097, 300001);
+	cmds[1] = copy_cmd(b, 4000, t, 5, 1 << 20);
+	cmds[2] = copy_cmd(s, size - 100, t, size - 100, 100);	/* system -> system */
+	cmds[3] = copy_cmd(a, 0, b, size - 1, 0);		/* empty */
+	seq2 = run(ctx, cmds, 4);
+	memcpy(wb + 4097, wa + 3, 300001);
+	memcpy(wt + 5, wb + 4000, 1 << 20);
+	memcpy(wt + size - 100, ws + size - 100, 100);
+	CHECK(seq2 == seq + 1, "seqno %llu after %llu", (unsigned long long)seq2,
+	      (unsigned long long)seq);
+	same("VRAM -> VRAM", mb, wb, size);
+	same("VRAM -> system and system -> system", mt, wt, size);
+
+	/* A finished seqno polls as done; an empty submission is a marker. */
+	CHECK(wait_seq(ctx, seq, 0, &w) == 0 && !w.error, "poll of a finished seqno");
+	seq = run(ctx, NULL, 0);
+	CHECK(seq == seq2 + 1, "marker seqno %llu", (unsigned long long)seq);
+
+	/* Handles closed while the copy is queued: the job keeps the objects. */
+	cmds[0] = copy_cmd(s, 0, a, 0, size);
+	cmds[1] = copy_cmd(a, 0, t, 0, size);
+	CHECK(submit(ctx, cmds, 2, &seq) == 0, "submit");
+	munmap(ms, size);
+	munmap(ma, size);
+	bo_close(s);
+	bo_close(a);
+	CHECK(wait_seq(ctx, seq, 10 * SEC_NS, &w) == 0 && !w.error, "wait");
+	same("copy after closing the handles", mt, ws, size);
+
+	printf("copies system->VRAM, VRAM->VRAM, VRAM->system, system->system of %llu bytes checked, seqnos %llu..%llu\n",
+	       (unsigned long long)size, 1ull, (unsigned long long)seq);
+	munmap(mt, size);
+	munmap(mb, size);
+	bo_close(t);
+	bo_close(b);
+	CHECK(ctx_destroy(ctx) == 0, "destroy");
+	free(ws);
+	free(wa);
+	free(wb);
+	free(wt);
+}
+
+/* ---- submit-bad: every bad SUBMIT and WAIT argument ---- */
+
+static void test_submit_bad(void)
+{
+	uint32_t max_cmds = get_param(DRM_SIMT_PARAM_MAX_SUBMIT_CMDS);
+	struct drm_simt_cmd cmd, *many;
+	struct drm_simt_submit sb;
+	struct drm_simt_wait w;
+	uint32_t ctx, v, v2;
+	uint64_t seq;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	v = bo_new(8192, DRM_SIMT_BO_VRAM);
+	v2 = bo_new(8192, DRM_SIMT_BO_SYSTEM);
+	bind(ctx, v);
+	cmd = copy_cmd(v2, 0, v, 0, 8192);
+
+#define SB(...) (sb = (struct drm_simt_submit){ .ctx_id = ctx, \
+	.cmds = (uintptr_t)&cmd, .cmd_count = 1, .cmd_size = sizeof(cmd), \
+	__VA_ARGS__ }, &sb)
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.flags = 1), EINVAL);
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.cmd_size = sizeof(cmd) - 8), EINVAL);
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.cmd_count = max_cmds + 1), EINVAL);
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.cmds = 0), EFAULT);
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.cmds = 16), EFAULT);
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.ctx_id = 999), ENOENT);
+
+#define CMD_EXPECT(err, ...) do { \
+	cmd = copy_cmd(v2, 0, v, 0, 8192); \
+	struct drm_simt_cmd c_ = { __VA_ARGS__ }; \
+	if (c_.type) cmd.type = c_.type; \
+	if (c_.flags) cmd.flags = c_.flags; \
+	if (c_.pad) cmd.pad = c_.pad; \
+	if (c_.src_handle) cmd.src_handle = c_.src_handle; \
+	if (c_.dst_handle) cmd.dst_handle = c_.dst_handle; \
+	if (c_.src_offset) cmd.src_offset = c_.src_offset; \
+	if (c_.dst_offset) cmd.dst_offset = c_.dst_offset; \
+	if (c_.size) cmd.size = c_.size; \
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(), err); \
+} while (0)
+	CMD_EXPECT(EINVAL, .type = 7);				/* unknown type */
+	CMD_EXPECT(EINVAL, .flags = 1);
+	CMD_EXPECT(EINVAL, .pad = 1);
+	CMD_EXPECT(ENOENT, .src_handle = 999);
+	CMD_EXPECT(ENOENT, .dst_handle = 999);
+	CMD_EXPECT(EINVAL, .src_offset = 1);			/* past the end */
+	CMD_EXPECT(EINVAL, .dst_offset = 8192);
+	CMD_EXPECT(EINVAL, .size = 8193);
+	CMD_EXPECT(EINVAL, .src_offset = ~0ull, .size = 2);	/* wraps */
+	cmd = copy_cmd(v, 0, v, 4095, 4097);			/* overlaps */
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(), EINVAL);
+	cmd = copy_cmd(v, 0, v, 4096, 4096);			/* does not */
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(), 0);
+	CHECK(sb.seqno == 1, "refused submissions used seqnos: first is %llu",
+	      (unsigned long long)sb.seqno);
+
+	/* The maximum number of commands is accepted. */
+	many = calloc(max_cmds, sizeof(*many));
+	for (uint32_t i = 0; i < max_cmds; i++)
+		many[i] = copy_cmd(v2, i * 8, v, i * 8, 8);
+	seq = run(ctx, many, max_cmds);
+	CHECK(seq == 2, "seqno %llu", (unsigned long long)seq);
+	free(many);
+
+	CHECK(wait_seq(ctx, 0, 0, &w) == -EINVAL, "WAIT seqno 0");
+	CHECK(wait_seq(ctx, seq + 1, 0, &w) == -EINVAL, "WAIT of a seqno not handed out");
+	CHECK(wait_seq(ctx, seq, -1, &w) == -EINVAL, "WAIT with a negative timeout");
+	CHECK(wait_seq(999, seq, 0, &w) == -ENOENT, "WAIT on no context");
+	w = (struct drm_simt_wait){ .ctx_id = ctx, .seqno = seq, .flags = 1 };
+	EXPECT(DRM_IOCTL_SIMT_WAIT, &w, EINVAL);
+	CHECK(wait_seq(ctx, seq, 0, &w) == 0 && !w.error, "WAIT after all that");
+	printf("bad SUBMIT and WAIT arguments refused; the context still works\n");
+	bo_close(v);
+	bo_close(v2);
+	CHECK(ctx_destroy(ctx) == 0, "destroy");
+}
+
+/* ---- fault: a copy through an unbound address stops its context only ---- */
+
+static void test_fault(void)
+{
+	const uint64_t size = 1 << 20;
+	struct drm_simt_cmd cmd;
+	struct drm_simt_wait w;
+	uint32_t c1, c2, a, b, s, c3;
+	uint64_t seq1, seq2, seq, addr_b;
+	uint8_t *ms, *mb, *want;
+	int r;
+
+	c1 = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	c2 = ctx_new(DRM_SIMT_PRIORITY_HIGH);
+	a = bo_new(size, DRM_SIMT_BO_VRAM);
+	b = bo_new(size, DRM_SIMT_BO_VRAM);
+	s = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	bind(c1, a);
+	addr_b = bind(c2, b);	/* b is not bound in c1 */
+
+	cmd = copy_cmd(s, 0, a, 0, size);
+	CHECK(submit(c1, &cmd, 1, &seq1) == 0, "submit 1");
+	cmd = copy_cmd(b, 0, s, 0, size);	/* reads c2's object from c1 */
+	CHECK(submit(c1, &cmd, 1, &seq2) == 0, "submit 2");
+
+	r = wait_seq(c1, seq2, 10 * SEC_NS, &w);
+	printf("wait for the faulting copy: %d, error %u, hw_error %u, fault at 0x%llx (object at 0x%llx)\n",
+	       r, w.error, w.hw_error, (unsigned long long)w.fault_addr,
+	       (unsigned long long)addr_b);
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_FAULT, "fault not reported");
+	CHECK(w.fault_addr == addr_b, "fault address");
+	CHECK(w.hw_error != 0, "no device error code");
+	CHECK(wait_seq(c1, seq1, 0, &w) == 0 && w.error == DRM_SIMT_ERROR_NONE,
+	      "the submission before the fault did not complete cleanly");
+	CHECK(submit(c1, &cmd, 1, &seq) == -EIO, "a stopped context took work");
+
+	/* The other context is not disturbed. */
+	ms = bo_map(s, size);
+	mb = bo_map(b, size);
+	want = malloc(size);
+	fill(want, size, 3);
+	memcpy(ms, want, size);
+	cmd = copy_cmd(s, 0, b, 0, size);
+	run(c2, &cmd, 1);
+	same("copy on the other context", mb, want, size);
+
+	/* An unbound object faults too; a new context works at once. */
+	CHECK(ctx_destroy(c1) == 0, "destroy");
+	c3 = ctx_new(DRM_SIMT_PRIORITY_LOW);
+	bind(c3, a);
+	{
+		struct drm_simt_vm_unbind u = { .ctx_id = c3, .handle = a };
+
+		EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, 0);
+	}
+	cmd = copy_cmd(s, 0, a, 0, size);
+	CHECK(submit(c3, &cmd, 1, &seq) == 0, "submit");
+	CHECK(wait_seq(c3, seq, 10 * SEC_NS, &w) == 0 &&
+	      w.error == DRM_SIMT_ERROR_FAULT &&
+	      w.fault_addr == bo_info(a).device_addr,
+	      "copy to an unbound object: error %u at 0x%llx", w.error,
+	      (unsigned long long)w.fault_addr);
+
+	/* Destroying a context with work queued is clean. */
+	cmd = copy_cmd(s, 0, b, 0, size);
+	for (int i = 0; i < 20; i++)
+		CHECK(submit(c2, &cmd, 1, &seq) == 0, "submit %d", i);
+	CHECK(ctx_destroy(c2) == 0 && ctx_destroy(c3) == 0, "destroy");
+	munmap(ms, size);
+	munmap(mb, size);
+	bo_close(a);
+	bo_close(b);
+	bo_close(s);
+	free(want);
+	printf("faults reported to their context only; other contexts go on\n");
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} groups[] = {
+	{ "bo", test_bo },
+	{ "ctx", test_ctx },
+	{ "bind", test_bind },
+	{ "copy", test_copy },
+	{ "submit-bad", test_submit_bad },
+	{ "fault", test_fault },
+};
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		fprintf(stderr, "usage: simt-ioctl-test GROUP [NODE]\n");
+		return 2;
+	}
+	if (argc > 2)
+		node = argv[2];
+	for (i = 0; i < ARRAY_SIZE(groups); i++) {
+		if (strcmp(argv[1], groups[i].name) == 0) {
+			fd = open_node();
+			groups[i].fn();
+			close(fd);
+			printf("%s: %d failed checks\n", argv[1], failures);
+			return failures ? 1 : 0;
+		}
+	}
+	fprintf(stderr, "simt-ioctl-test: unknown group '%s'\n", argv[1]);
+	return 2;
+}
