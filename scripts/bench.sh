@@ -30,3 +30,8 @@ printf '%s\n%s\n' "$core" "$device" | awk '
         if (!core || !dev) { print "bench: missing spin timings" > "/dev/stderr"; exit 1 }
         printf "bench device_over_core_spin: %.2f ratio\n", dev / core
     }'
+
+# Copy engines: host-side throughput of 64 MiB copies, and the latency in
+# device cycles of a high-priority 4 KiB copy behind a 64 MiB one.
+echo "# copy engines: 64 MiB copies; high-priority copy latency by DMA chunk"
+HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/copy-bench.sh"

@@ -153,9 +153,11 @@ static uint32_t move(SimtState *s, unsigned q, SimtCopy *c, uint64_t n)
                 return SIMT_QERR_DMA;
             }
         } else if (src_host) {
-            if (pci_dma_read(pdev, src, dp, len) != MEMTX_OK) {
+            /* Through the bounce buffer: a failed read writes nothing. */
+            if (pci_dma_read(pdev, src, s->bounce, len) != MEMTX_OK) {
                 return SIMT_QERR_DMA;
             }
+            memcpy(dp, s->bounce, len);
         } else if (dst_host) {
             if (pci_dma_write(pdev, dst, sp, len) != MEMTX_OK) {
                 return SIMT_QERR_DMA;
@@ -197,12 +199,28 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
     uint32_t bw = simt_cfg(s, SIMT_CFG_COPY_BW);
 
     en->cycle = MAX(en->cycle, start);
-    while (en->cycle < end) {
-        int q = next_copy(s, en->queue);
+    for (;;) {
         SimtCopy *c;
-        uint64_t n;
+        uint64_t n, done;
         uint32_t err;
+        int q;
 
+        /* A copy is done once the cycles of its last chunk have passed. */
+        if (en->queue >= 0 && copy_of(s, en->queue)->finished) {
+            if (en->cycle > end) {
+                return;
+            }
+            q = en->queue;
+            c = copy_of(s, q);
+            en->queue = -1;
+            c->active = false;
+            trace_simt_copy_done(q, c->error, en->cycle);
+            simt_queue_copy_done(s, q, c->error);
+        }
+        if (en->cycle >= end) {
+            return;
+        }
+        q = next_copy(s, en->queue);
         if (q < 0) {
             en->cycle = end;
             return;
@@ -219,16 +237,15 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
         }
         c = copy_of(s, q);
         n = MIN(s->dma_chunk, c->size - c->done);
+        done = c->done;
         err = move(s, q, c, n);
         en->cycle += DIV_ROUND_UP(n, bw);
-        en->bytes += n;
+        en->bytes += c->done - done;
         en->chunks++;
         trace_simt_copy_chunk(e, q, n, en->cycle);
         if (err || c->done == c->size) {
-            en->queue = -1;
-            c->active = false;
-            trace_simt_copy_done(q, err, en->cycle);
-            simt_queue_copy_done(s, q, err);
+            c->finished = true;
+            c->error = err;
         }
     }
 }

@@ -38,6 +38,7 @@ static int walk(SimtState *s, unsigned ctx, uint32_t va, SimtTlbEntry *e)
     uint32_t vpn1 = va >> 22, vpn0 = (va >> 12) & 0x3ff;
     uint32_t pte;
     uint64_t pfn;
+    bool super = false;
 
     if (!read_pte(s, table + vpn1 * 4, &pte)) {
         return SIMT_MMU_BEYOND;
@@ -54,6 +55,7 @@ static int walk(SimtState *s, unsigned ctx, uint32_t va, SimtTlbEntry *e)
             return SIMT_MMU_MALFORMED;
         }
         pfn = ((uint64_t)(pte >> 20) << 10) | vpn0;
+        super = true;
     } else {
         table = (uint64_t)(pte >> SIMT_PTE_PPN_SHIFT) << SIMT_PAGE_SHIFT;
         if (!read_pte(s, table + vpn0 * 4, &pte)) {
@@ -76,6 +78,7 @@ static int walk(SimtState *s, unsigned ctx, uint32_t va, SimtTlbEntry *e)
     e->vpn = va >> SIMT_PAGE_SHIFT;
     e->pfn = pfn;
     e->perm = pte & (SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X);
+    e->super = super;
     return 0;
 }
 
@@ -238,7 +241,10 @@ void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd)
             e->valid &= e->ctx != s->tlb_inv_ctx;
             break;
         case SIMT_TLB_INV_PAGE:
-            e->valid &= e->ctx != s->tlb_inv_ctx || e->vpn != vpn;
+            /* The whole leaf that maps the address, as sfence.vma. */
+            e->valid &= e->ctx != s->tlb_inv_ctx ||
+                        (e->super ? (e->vpn ^ vpn) >> 10 != 0
+                                  : e->vpn != vpn);
             break;
         default:
             qemu_log_mask(LOG_GUEST_ERROR, "simt: unknown TLB invalidate "

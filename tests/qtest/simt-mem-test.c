@@ -704,6 +704,7 @@ static void test_copy_past_edge(void)
     qtest_bufwrite(d->qts, HOST_SRC, data, n);
     vram_write(d, v - 2 * n, vtop, 2 * n);
     vram_write(d, 0x110000, vlow, 2 * n);
+    vram_write(d, 0x200000, vlow, 16);
     qtest_bufwrite(d->qts, HOST_DST - GUARD, host, n + 2 * GUARD);
 
     /* Into VRAM, the last byte one past the end. */
@@ -736,6 +737,12 @@ static void test_copy_past_edge(void)
                       SIMT_QERR_DMA);
     expect_copy_error(d, SIMT_CMDF_SRC_HOST, 1ull << 40, 0x200000, 16,
                       SIMT_QERR_DMA);
+    /* Failed guest accesses move and count nothing. */
+    g_assert_cmpuint(all_engine_bytes(d), ==, bytes);
+    vram_read(d, 0x110000, got, 2 * n);
+    g_assert_cmpmem(got, 2 * n, vlow, 2 * n);
+    vram_read(d, 0x200000, got, 16);
+    g_assert_cmpmem(got, 16, vlow, 16);
 
     /* The queue works again after its reset. */
     copy_ok(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, v - n, n);
@@ -760,6 +767,36 @@ static uint64_t timed_copy(Dev *d, unsigned q, uint32_t flags, uint64_t src,
     g_assert_cmpuint(wait_queue_step(d, q, idx, cycles_ns(d, 1000), &t1),
                      ==, SIMT_QSTATE_IDLE);
     return t1 - t0;
+}
+
+/* A copy takes its bytes / COPY_BW device cycles, whatever the chunk. */
+static void test_copy_time_model(void)
+{
+    static const char *const props[] = { NULL, "copy-bandwidth=32" };
+    static const uint64_t sizes[] = { 64 * KiB, MiB + 1, 3 * MiB };
+
+    for (size_t p = 0; p < ARRAY_SIZE(props); p++) {
+        Dev *d = dev_start(props[p]);
+        uint32_t bw = rd(d, SIMT_REG_COPY_BW);
+
+        if (p == 1) {
+            g_assert_cmpuint(bw, ==, 32);
+        }
+        for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+            uint64_t model = DIV_ROUND_UP(sizes[i], bw);
+            uint64_t t;
+
+            wr(d, SIMT_REG_DMA_CHUNK, i == 2 ? 64 * KiB : MiB);
+            t = timed_copy(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, VRAM_DST,
+                           sizes[i]);
+            g_assert_cmpuint(t, >=, model);
+            g_assert_cmpuint(t, <=, model + SLACK_CYCLES);
+            t = timed_copy(d, 1, 0, VRAM_SRC, VRAM_DST, sizes[i]);
+            g_assert_cmpuint(t, >=, model);
+            g_assert_cmpuint(t, <=, model + SLACK_CYCLES);
+        }
+        dev_stop(d);
+    }
 }
 
 /*
@@ -1774,6 +1811,7 @@ static void test_copy_partial_fault(void)
     uint32_t page = data_pages(d, 1, 100), next = data_pages(d, 1, 101);
     uint8_t src[2 * SIMT_PAGE_SIZE], before[SIMT_PAGE_SIZE];
     uint8_t got[SIMT_PAGE_SIZE];
+    uint64_t bytes;
 
     space_init(d, 1);
     map_page(d, 1, VA_DATA, page, SIMT_PTE_R | SIMT_PTE_W);
@@ -1785,9 +1823,11 @@ static void test_copy_partial_fault(void)
     vram_read(d, page, before, sizeof(before));
     vram_read(d, next, got, sizeof(got));
 
+    bytes = all_engine_bytes(d);
     expect_copy_mmu_fault(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, VA_DATA + 100,
                           sizeof(src), VA_DATA + SIMT_PAGE_SIZE,
                           SIMT_ACCESS_COPY_WRITE, SIMT_MMU_UNMAPPED);
+    g_assert_cmpuint(all_engine_bytes(d) - bytes, ==, SIMT_PAGE_SIZE - 100);
     vram_read(d, next, before, sizeof(before));
     g_assert_cmpmem(before, sizeof(before), got, sizeof(got));
     vram_read(d, page + 100, got, SIMT_PAGE_SIZE - 100);
@@ -1875,6 +1915,31 @@ static void test_translate_vram_edge(void)
 }
 
 /*
+ * Invalidating one page of a superpage drops the whole superpage's
+ * translation, as sfence.vma does for the leaf that maps the address.
+ */
+static void test_tlb_superpage_invalidate(void)
+{
+    Dev *d = dev_start(NULL);
+    const uint32_t va = 0x80000000u;
+    const uint64_t pa0 = 0x4000000, pa1 = 0x9000000;
+    uint32_t out = data_pages(d, 1, 110);
+
+    vram_wr32(d, pa0 + 0x5000, 0x1111);
+    vram_wr32(d, pa1 + 0x5000, 0x2222);
+    space_init(d, 1);
+    map_super(d, 1, va, pa0, SIMT_PTE_R);
+    map_page(d, 1, VA_OUT, out, SIMT_PTE_R | SIMT_PTE_W);
+    queue_bind(d, 0, 1);
+    g_assert_cmphex(load_word(d, 0, va + 0x5000, out), ==, 0x1111);
+    map_super(d, 1, va, pa1, SIMT_PTE_R);
+    g_assert_cmphex(load_word(d, 0, va + 0x5000, out), ==, 0x1111);
+    tlb_inv(d, SIMT_TLB_INV_PAGE, 1, va + 0x1000);
+    g_assert_cmphex(load_word(d, 0, va + 0x5000, out), ==, 0x2222);
+    dev_stop(d);
+}
+
+/*
  * Bench mode ($SIMT_BENCH_COPY set, by scripts/bench.sh): host-side
  * throughput of large copies, and the latency of a high-priority copy
  * behind a 64 MiB one for several chunk sizes.
@@ -1950,6 +2015,7 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/copy/chunks", test_copy_chunks);
     qtest_add_func("/simt/copy/vram-edges", test_copy_vram_edges);
     qtest_add_func("/simt/copy/past-edge", test_copy_past_edge);
+    qtest_add_func("/simt/copy/time-model", test_copy_time_model);
     qtest_add_func("/simt/copy/priority", test_copy_priority);
     qtest_add_func("/simt/copy/priority-64k", test_copy_priority_small_chunks);
     qtest_add_func("/simt/copy/kernel-overlap", test_copy_kernel_overlap);
@@ -1967,6 +2033,7 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/mem/registers", test_mem_registers);
     qtest_add_func("/simt/copy/partial-fault", test_copy_partial_fault);
     qtest_add_func("/simt/copy/cancel", test_copy_cancel);
+    qtest_add_func("/simt/mmu/tlb-superpage", test_tlb_superpage_invalidate);
     qtest_add_func("/simt/mmu/vram-edge", test_translate_vram_edge);
 
     return g_test_run();

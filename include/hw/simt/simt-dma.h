@@ -24,6 +24,8 @@ typedef struct SimtCopy {
     uint64_t dst;
     uint64_t size;
     uint64_t done;              /* bytes moved */
+    bool finished;              /* last chunk moved, its cycles running */
+    uint32_t error;             /* ... and how the copy ended */
 } SimtCopy;
 
 typedef struct SimtEngine {

@@ -15,6 +15,7 @@ typedef struct SimtTlbEntry {
     bool valid;
     uint8_t ctx;
     uint8_t perm;               /* SIMT_PTE_R | W | X */
+    bool super;                 /* part of a 4 MiB superpage */
     uint32_t vpn;               /* virtual page number (4 KiB) */
     uint32_t pfn;               /* VRAM page frame */
 } SimtTlbEntry;
