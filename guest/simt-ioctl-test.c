@@ -7,7 +7,8 @@
  *
  *   simt-ioctl-test GROUP [NODE]
  *
- * Groups: bo, ctx, bind, copy, submit-bad, fault.  Prints what it does and
+ * Groups: bo, ctx, bind, copy, submit-bad, fault, and hold (for the
+ * unbind test: see test_hold()).  Prints what it does and
  * a line per failed check; exit status 0 if every check passed.
  */
 #include <errno.h>
@@ -744,6 +745,48 @@ static void test_fault(void)
 	printf("faults reported to their context only; other contexts go on\n");
 }
 
+/*
+ * ---- hold: keep a context with work, bindings and mappings across an
+ * unbind of the device (run by the unbind test); once the device is gone
+ * every ioctl fails with ENODEV and closing the file is clean ----
+ */
+
+static void test_hold(void)
+{
+	const uint64_t size = 1 << 20;
+	struct drm_simt_get_param p = { .param = DRM_SIMT_PARAM_SM_COUNT };
+	struct drm_simt_cmd cmd;
+	struct drm_simt_wait w;
+	uint32_t ctx, a, s;
+	uint64_t seq;
+	uint8_t *ms;
+	int i, r;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	a = bo_new(size, DRM_SIMT_BO_VRAM);
+	s = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	bind(ctx, a);
+	ms = bo_map(s, size);
+	fill(ms, size, 5);
+	cmd = copy_cmd(s, 0, a, 0, size);
+	for (i = 0; i < 20; i++)
+		CHECK(submit(ctx, &cmd, 1, &seq) == 0, "submit %d", i);
+	printf("ready: context %u with %d copies queued\n", ctx, i);
+
+	for (i = 0; i < 200; i++) {
+		r = xioctl(fd, DRM_IOCTL_SIMT_GET_PARAM, &p);
+		if (r)
+			break;
+		usleep(50000);
+	}
+	CHECK(r == -ENODEV, "GET_PARAM after the unbind: %d", r);
+	CHECK(submit(ctx, &cmd, 1, &seq) == -ENODEV, "SUBMIT after the unbind");
+	CHECK(wait_seq(ctx, 1, 0, &w) == -ENODEV, "WAIT after the unbind");
+	CHECK(ms[size - 1] == pat(size - 1, 5), "system memory mapping lost");
+	munmap(ms, size);
+	printf("the device went away: ioctls fail with ENODEV\n");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -754,6 +797,7 @@ static const struct {
 	{ "copy", test_copy },
 	{ "submit-bad", test_submit_bad },
 	{ "fault", test_fault },
+	{ "hold", test_hold },
 };
 
 int main(int argc, char **argv)

@@ -375,26 +375,38 @@ t_unbind_busy() {
 	bound || fail "not bound"
 	d=$(simt_debugfs_dir "$DEV")
 	mark=$(log_mark)
-	# Keep the node and a debugfs file open across the unbind: remove
-	# must not wait for them, and closing them afterwards must be clean.
+	# Keep the node and a debugfs file open across the unbind, and a
+	# process with a context, queued copies, bindings and mappings:
+	# remove must not wait for them, their ioctls then fail with ENODEV,
+	# and closing them afterwards must be clean (no leak, no warning).
 	sleep 3 < /dev/accel/accel0 &
 	p1=$!
 	sleep 3 < "$d/info" &
 	p2=$!
+	timeout 60 simt-ioctl-test hold /dev/accel/accel0 > /tmp/hold.out 2>&1 &
+	p3=$!
+	wait_for 'grep -q ^ready /tmp/hold.out' 20 || { cat /tmp/hold.out; fail "the holding process did not start"; }
 	usleep 300000
 	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/unbind" ||
 		fail "unbind with open files failed or timed out"
 	! bound || fail "still bound"
 	wait $p1 $p2
+	wait $p3
+	rc=$?
+	cat /tmp/hold.out
+	[ "$rc" -eq 0 ] || fail "the holding process failed ($rc)"
 	echo "files closed after unbind"
 	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/bind" ||
 		fail "bind failed or timed out"
 	wait_for bound 5 || fail "not bound again"
 	fire_test_irq || fail "test interrupt failed after rebind"
+	timeout 60 simt-ioctl-test copy /dev/accel/accel0 > /tmp/copy.out 2>&1 ||
+		{ cat /tmp/copy.out; fail "copies fail after the rebind"; }
+	echo "copies work after the rebind"
 	log_since "$mark"
 	log_clean_since "$mark"
 }
-d_unbind_busy="unbind while the node and debugfs are open, then bind again"
+d_unbind_busy="unbind while the node, debugfs and a busy context are open, then bind again"
 
 t_log_clean() {
 	log_clean_since 0
