@@ -24,6 +24,7 @@
 
 #include <linux/capability.h>
 #include <linux/dma-mapping.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 
 #include <drm/drm_drv.h>
@@ -77,8 +78,8 @@ static void simt_pt_unmap(struct simt_ctx *ctx, u64 addr, u64 size)
 	}
 }
 
-/* Map [addr, addr + size) of VRAM at the same device address. */
-static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 size)
+/* Map @size bytes of VRAM at @pa to device address @addr. */
+static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size)
 {
 	struct simt_device *sdev = ctx->sdev;
 	u64 a;
@@ -103,7 +104,8 @@ static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 size)
 			writel(simt_pte(l2->start, SIMT_PTE_V),
 			       sdev->vram + ctx->pt_root.start + l1 * 4);
 		}
-		writel(simt_pte(a, SIMT_PTE_RWX), sdev->vram + l2->start +
+		writel(simt_pte(pa + (a - addr), SIMT_PTE_RWX),
+		       sdev->vram + l2->start +
 		       ((a >> SIMT_PAGE_SHIFT) % SIMT_PT_ENTRIES) * 4);
 	}
 	return 0;
@@ -379,16 +381,30 @@ static struct simt_bind *simt_bind_find(struct simt_ctx *ctx,
 	return NULL;
 }
 
+/* Does [addr, addr + size) overlap a binding of the context? */
+static bool simt_bind_overlaps(struct simt_ctx *ctx, u64 addr, u64 size)
+{
+	struct simt_bind *b;
+
+	list_for_each_entry(b, &ctx->binds, link)
+		if (addr < b->addr + b->obj->size && b->addr < addr + size)
+			return true;
+	return false;
+}
+
 int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *file)
 {
+	struct simt_device *sdev = to_simt(drm);
 	struct drm_simt_vm_bind *args = data;
+	bool fixed = args->flags & DRM_SIMT_VM_BIND_FIXED;
 	struct drm_gem_object *obj;
 	struct simt_bind *b;
 	struct simt_ctx *ctx;
+	u64 addr, end;
 	int idx, ret;
 
-	if (args->flags || args->pad)
+	if ((args->flags & ~DRM_SIMT_VM_BIND_FIXED) || args->pad)
 		return -EINVAL;
 	ctx = simt_ctx_lookup(file, args->ctx_id);
 	if (!ctx)
@@ -399,6 +415,13 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		goto out_ctx;
 	}
 	if (!simt_bo_is_vram(obj)) {
+		ret = -EINVAL;
+		goto out_obj;
+	}
+	addr = fixed ? args->device_addr : simt_bo_device_addr(obj);
+	if (fixed && (!IS_ALIGNED(addr, SIMT_PAGE_SIZE) ||
+		      check_add_overflow(addr, (u64)obj->size, &end) ||
+		      end > sdev->vram_guard)) {
 		ret = -EINVAL;
 		goto out_obj;
 	}
@@ -413,21 +436,27 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		ret = -EEXIST;
 		goto out_unlock;
 	}
+	if (simt_bind_overlaps(ctx, addr, obj->size)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
 	if (!drm_dev_enter(drm, &idx)) {
 		ret = -ENODEV;
 		goto out_unlock;
 	}
-	ret = simt_pt_map(ctx, simt_bo_device_addr(obj), obj->size);
+	ret = simt_pt_map(ctx, addr, simt_bo_device_addr(obj), obj->size);
 	/* Translations of unmapped pages are not cached, but be sure. */
-	simt_tlb_inv_ctx(ctx->sdev, ctx->hw_ctx);
+	simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
 	drm_dev_exit(idx);
 	if (ret)
 		goto out_unlock;
 
 	/* The binding keeps the lookup's reference. */
 	b->obj = obj;
+	b->addr = addr;
+	b->fixed = fixed;
 	list_add_tail(&b->link, &ctx->binds);
-	args->device_addr = simt_bo_device_addr(obj);
+	args->device_addr = addr;
 	mutex_unlock(&ctx->lock);
 	simt_ctx_put(ctx);
 	return 0;
@@ -472,7 +501,7 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 	 * nothing to clear.
 	 */
 	if (drm_dev_enter(drm, &idx)) {
-		simt_pt_unmap(ctx, simt_bo_device_addr(obj), obj->size);
+		simt_pt_unmap(ctx, b->addr, obj->size);
 		simt_tlb_inv_ctx(ctx->sdev, ctx->hw_ctx);
 		drm_dev_exit(idx);
 	}

@@ -111,6 +111,7 @@ static int simt_identify(struct simt_device *sdev)
 	sdev->vram_size = simt_rd32(sdev, SIMT_REG_VRAM_SIZE_LO) |
 			  (u64)simt_rd32(sdev, SIMT_REG_VRAM_SIZE_HI) << 32;
 	sdev->vram_bar_size = pci_resource_len(sdev->pdev, SIMT_BAR_VRAM);
+	sdev->sm_blocks = simt_rd32(sdev, SIMT_REG_SM_BLOCKS);
 	/* The driver's bitmaps hold one word of slots. */
 	sdev->hw_ctx_count = min3(simt_rd32(sdev, SIMT_REG_CONTEXT_COUNT),
 				  (u32)SIMT_MAX_CONTEXTS, (u32)BITS_PER_LONG);

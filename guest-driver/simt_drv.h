@@ -36,10 +36,13 @@ struct simt_ctx;
 #define SIMT_IRQ_TEST_TIMEOUT_MS	2000
 
 /*
- * VRAM below this offset is never handed out, so that device address 0
- * (and small offsets from it) never point into a buffer object.
+ * VRAM below sdev->vram_guard is never handed out: device address 0 (and
+ * small offsets from it) never points into a buffer object, and the
+ * device addresses below it are free for fixed bindings (kernel images
+ * are linked at 64 KiB).  4 MiB when VRAM is large enough to spare it.
  */
-#define SIMT_VRAM_GUARD		SZ_64K
+#define SIMT_VRAM_GUARD_SMALL	SZ_64K
+#define SIMT_VRAM_GUARD		SZ_4M
 
 /* Entries of a context's ring: 128 KiB of DMA-coherent memory. */
 #define SIMT_RING_ENTRIES	1024
@@ -82,6 +85,8 @@ struct simt_device {
 	/* Device memory (simt_gem.c). */
 	resource_size_t vram_bar_start;
 	void __iomem *vram;		/* BAR2, write-combined */
+	u64 vram_guard;			/* see SIMT_VRAM_GUARD */
+	u32 sm_blocks;
 	struct drm_mm vram_mm;
 	struct mutex vram_lock;		/* vram_mm */
 
@@ -142,6 +147,8 @@ struct simt_ctx {
 struct simt_bind {
 	struct list_head link;
 	struct drm_gem_object *obj;
+	u64 addr;			/* device address */
+	bool fixed;			/* at the caller's address */
 };
 
 static inline struct simt_vram_bo *to_simt_vram_bo(struct drm_gem_object *obj)

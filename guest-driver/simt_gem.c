@@ -53,7 +53,9 @@ int simt_vram_init(struct simt_device *sdev)
 	u64 size = min_t(u64, sdev->vram_size, sdev->vram_bar_size);
 	int ret;
 
-	if (size <= SIMT_VRAM_GUARD) {
+	sdev->vram_guard = size >= 16 * SIMT_VRAM_GUARD ? SIMT_VRAM_GUARD :
+			   SIMT_VRAM_GUARD_SMALL;
+	if (size <= sdev->vram_guard) {
 		drm_err(&sdev->drm, "VRAM of %llu bytes is too small\n", size);
 		return -ENODEV;
 	}
@@ -74,7 +76,7 @@ int simt_vram_init(struct simt_device *sdev)
 	ret = drmm_mutex_init(&sdev->drm, &sdev->vram_lock);
 	if (ret)
 		return ret;
-	drm_mm_init(&sdev->vram_mm, SIMT_VRAM_GUARD, size - SIMT_VRAM_GUARD);
+	drm_mm_init(&sdev->vram_mm, sdev->vram_guard, size - sdev->vram_guard);
 	return drmm_add_action_or_reset(&sdev->drm, simt_vram_mm_fini, sdev);
 }
 
@@ -262,7 +264,7 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 
 	if (args->flags == DRM_SIMT_BO_VRAM) {
 		limit = min_t(u64, sdev->vram_size, sdev->vram_bar_size) -
-			SIMT_VRAM_GUARD;
+			sdev->vram_guard;
 		if (size > limit)
 			return -E2BIG;
 		obj = simt_vram_bo_create(sdev, size);

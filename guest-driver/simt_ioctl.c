@@ -47,6 +47,12 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 	case DRM_SIMT_PARAM_MAX_SUBMIT_CMDS:
 		args->value = SIMT_MAX_SUBMIT_CMDS;
 		break;
+	case DRM_SIMT_PARAM_SM_BLOCKS:
+		args->value = sdev->sm_blocks;
+		break;
+	case DRM_SIMT_PARAM_FIXED_VA_END:
+		args->value = sdev->vram_guard;
+		break;
 	default:
 		return -EINVAL;
 	}

@@ -2,7 +2,8 @@
 /*
  * simt: job submission and completion.
  *
- * A SUBMIT becomes a run of hardware commands in its context's ring,
+ * A SUBMIT becomes a run of hardware commands in its context's ring
+ * (a COPY per contiguous piece of a copy, a LAUNCH per launch),
  * closed by a SIGNAL that stores the submission's sequence number in the
  * context's fence word (DMA-coherent memory) and raises the QUEUE
  * interrupt.  Sequence numbers of a context increase by one per
@@ -15,7 +16,7 @@
  * interrupts record why in the context; waits for the failed submission
  * and later ones return that error, and the context accepts no more work.
  *
- * Jobs keep references on the objects their commands use until they are
+ * Jobs keep references on the objects their copies use until they are
  * retired (their seqno reached, or the queue stopped), so that closing a
  * handle cannot free memory the device is still copying to or from.
  * Retiring is lazy: on the next submit or wait of the context, and when
@@ -136,7 +137,8 @@ static void *simt_ring_next(struct simt_ctx *ctx)
  * COPY command: one per piece that is contiguous on both sides.  Counting
  * stops early past @limit, which is enough to refuse the submission.
  */
-static int simt_copy_emit(struct simt_ctx *ctx, const struct drm_simt_cmd *cmd,
+static int simt_copy_emit(struct simt_ctx *ctx,
+			  const struct drm_simt_cmd_copy *cmd,
 			  struct drm_gem_object *src, struct drm_gem_object *dst,
 			  u32 *n, u32 limit)
 {
@@ -178,6 +180,82 @@ static bool simt_range_ok(struct drm_gem_object *obj, u64 offset, u64 size)
 	return !check_add_overflow(offset, size, &end) && end <= obj->size;
 }
 
+/* The union's bytes past the member @used must be zero. */
+static bool simt_cmd_tail_zero(const struct drm_simt_cmd *cmd, size_t used)
+{
+	const u8 *p = (const u8 *)cmd->reserved;
+
+	return !memchr_inv(p + used, 0, sizeof(cmd->reserved) - used);
+}
+
+static int simt_copy_prepare(struct drm_file *file, struct simt_job *job,
+			     u32 i, const struct drm_simt_cmd_copy *cmd,
+			     u32 *n)
+{
+	struct drm_gem_object *src, *dst;
+
+	src = drm_gem_object_lookup(file, cmd->src_handle);
+	job->bos[2 * i] = src;
+	dst = drm_gem_object_lookup(file, cmd->dst_handle);
+	job->bos[2 * i + 1] = dst;
+	if (!src || !dst)
+		return -ENOENT;
+
+	if (!simt_range_ok(src, cmd->src_offset, cmd->size) ||
+	    !simt_range_ok(dst, cmd->dst_offset, cmd->size))
+		return -EINVAL;
+	if (src == dst && cmd->size &&
+	    cmd->src_offset < cmd->dst_offset + cmd->size &&
+	    cmd->dst_offset < cmd->src_offset + cmd->size)
+		return -EINVAL;
+
+	return simt_copy_emit(NULL, cmd, src, dst, n, SIMT_RING_ENTRIES);
+}
+
+/*
+ * What the device would refuse as a bad command anyway, refused here
+ * with EINVAL instead of stopping the context.  Addresses are the
+ * context's business: a bad one faults.  A launch holds no object
+ * references: it reaches only bound objects, and their bindings hold
+ * them (an unbind under a running kernel makes it fault, nothing worse).
+ */
+static int simt_launch_check(const struct drm_simt_cmd_launch *l)
+{
+	unsigned int i;
+
+	if (l->pad)
+		return -EINVAL;
+	for (i = 0; i < 3; i++)
+		if (!l->grid[i] || !l->block[i])
+			return -EINVAL;
+	if (!l->code_size || l->code_size > SIMT_MAX_CODE_SIZE ||
+	    l->code_size % 4 || l->code_addr % 4 || l->entry % 4 ||
+	    l->entry < l->code_addr || l->entry - l->code_addr >= l->code_size)
+		return -EINVAL;
+	if (!l->regs || l->regs > 64 || l->local_size % 16)
+		return -EINVAL;
+	return 0;
+}
+
+static void simt_launch_emit(struct simt_ctx *ctx,
+			     const struct drm_simt_cmd_launch *l)
+{
+	struct simt_cmd_launch *c = simt_ring_next(ctx);
+
+	c->opcode = SIMT_CMD_LAUNCH;
+	c->code_addr = l->code_addr;
+	c->code_size = l->code_size;
+	c->entry = l->entry;
+	memcpy(c->grid, l->grid, sizeof(c->grid));
+	memcpy(c->block, l->block, sizeof(c->block));
+	c->shared_size = l->shared_size;
+	c->local_size = l->local_size;
+	c->regs = l->regs;
+	c->local_base = l->local_base;
+	BUILD_BUG_ON(sizeof(c->args) != sizeof(l->args));
+	memcpy(c->args, l->args, sizeof(c->args));
+}
+
 /* Look the objects up and check the commands; count the ring entries. */
 static int simt_job_prepare(struct drm_file *file, struct simt_job *job,
 			    const struct drm_simt_cmd *cmds, u32 count,
@@ -188,27 +266,24 @@ static int simt_job_prepare(struct drm_file *file, struct simt_job *job,
 
 	for (i = 0; i < count; i++) {
 		const struct drm_simt_cmd *cmd = &cmds[i];
-		struct drm_gem_object *src, *dst;
 
-		if (cmd->type != DRM_SIMT_CMD_COPY || cmd->flags || cmd->pad)
+		if (cmd->flags)
 			return -EINVAL;
-
-		src = drm_gem_object_lookup(file, cmd->src_handle);
-		job->bos[2 * i] = src;
-		dst = drm_gem_object_lookup(file, cmd->dst_handle);
-		job->bos[2 * i + 1] = dst;
-		if (!src || !dst)
-			return -ENOENT;
-
-		if (!simt_range_ok(src, cmd->src_offset, cmd->size) ||
-		    !simt_range_ok(dst, cmd->dst_offset, cmd->size))
+		switch (cmd->type) {
+		case DRM_SIMT_CMD_COPY:
+			if (!simt_cmd_tail_zero(cmd, sizeof(cmd->copy)))
+				return -EINVAL;
+			ret = simt_copy_prepare(file, job, i, &cmd->copy, &n);
+			break;
+		case DRM_SIMT_CMD_LAUNCH:
+			if (!simt_cmd_tail_zero(cmd, sizeof(cmd->launch)))
+				return -EINVAL;
+			ret = simt_launch_check(&cmd->launch);
+			n++;
+			break;
+		default:
 			return -EINVAL;
-		if (src == dst && cmd->size &&
-		    cmd->src_offset < cmd->dst_offset + cmd->size &&
-		    cmd->dst_offset < cmd->src_offset + cmd->size)
-			return -EINVAL;
-
-		ret = simt_copy_emit(NULL, cmd, src, dst, &n, SIMT_RING_ENTRIES);
+		}
 		if (ret)
 			return ret;
 		if (n >= SIMT_RING_ENTRIES)
@@ -284,9 +359,13 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 		goto out_exit;
 
 	n = 0;
-	for (i = 0; i < args->cmd_count; i++)
-		simt_copy_emit(ctx, &cmds[i], job->bos[2 * i],
-			       job->bos[2 * i + 1], &n, U32_MAX);
+	for (i = 0; i < args->cmd_count; i++) {
+		if (cmds[i].type == DRM_SIMT_CMD_LAUNCH)
+			simt_launch_emit(ctx, &cmds[i].launch);
+		else
+			simt_copy_emit(ctx, &cmds[i].copy, job->bos[2 * i],
+				       job->bos[2 * i + 1], &n, U32_MAX);
+	}
 
 	job->seqno = ++ctx->seqno;
 	sig = simt_ring_next(ctx);

@@ -7,8 +7,8 @@
  *
  *   simt-ioctl-test GROUP [NODE]
  *
- * Groups: bo, ctx, bind, copy, submit-bad, fault, and hold (for the
- * unbind test: see test_hold()).  Prints what it does and
+ * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, and hold (for
+ * the unbind test: see test_hold()).  Prints what it does and
  * a line per failed check; exit status 0 if every check passed.
  */
 #include <errno.h>
@@ -25,6 +25,8 @@
 
 #include <drm/drm.h>
 #include <drm/simt_accel.h>
+
+#include "simt-elf.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define SEC_NS 1000000000ll
@@ -171,9 +173,11 @@ static struct drm_simt_cmd copy_cmd(uint32_t src, uint64_t soff, uint32_t dst,
 				    uint64_t doff, uint64_t size)
 {
 	struct drm_simt_cmd c = {
-		.type = DRM_SIMT_CMD_COPY, .src_handle = src,
-		.dst_handle = dst, .src_offset = soff, .dst_offset = doff,
-		.size = size,
+		.type = DRM_SIMT_CMD_COPY,
+		.copy = {
+			.src_handle = src, .dst_handle = dst,
+			.src_offset = soff, .dst_offset = doff, .size = size,
+		},
 	};
 	return c;
 }
@@ -503,6 +507,37 @@ static void test_bind(void)
 	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, ENOENT);
 	CHECK(bind(c1, v) == a1, "rebinding moved the object");
 
+	/* Fixed addresses: below FIXED_VA_END, page-aligned, no overlap. */
+	{
+		uint64_t end = get_param(DRM_SIMT_PARAM_FIXED_VA_END);
+		uint32_t f1 = bo_new(8192, DRM_SIMT_BO_VRAM);
+		uint32_t f2 = bo_new(8192, DRM_SIMT_BO_VRAM);
+
+		printf("fixed bindings below 0x%llx\n", (unsigned long long)end);
+		CHECK(end >= 0x20000 && a1 >= end, "FIXED_VA_END 0x%llx, object at 0x%llx",
+		      (unsigned long long)end, (unsigned long long)a1);
+		b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = f1,
+			.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = 0x10000 };
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);
+		CHECK(b.device_addr == 0x10000, "fixed binding at 0x%llx",
+		      (unsigned long long)b.device_addr);
+		b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = f2,
+			.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = 0x11000 };
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EBUSY);	/* overlaps f1 */
+		b.device_addr = 0x12800;
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EINVAL);	/* unaligned */
+		b.device_addr = end - 4096;
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EINVAL);	/* crosses the end */
+		b.device_addr = ~0ull & ~4095ull;
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EINVAL);	/* wraps */
+		b.device_addr = 0x12000;
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);		/* adjacent */
+		b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = v, .flags = 2 };
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EINVAL);	/* unknown flag */
+		bo_close(f1);
+		bo_close(f2);
+	}
+
 	/* A bound object whose handle is closed stays until its context goes. */
 	bo_close(v);
 	bo_close(s);
@@ -618,28 +653,22 @@ static void test_submit_bad(void)
 	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.cmds = 16), EFAULT);
 	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.ctx_id = 999), ENOENT);
 
-#define CMD_EXPECT(err, ...) do { \
+#define CMD_EXPECT(err, field, value) do { \
 	cmd = copy_cmd(v2, 0, v, 0, 8192); \
-	struct drm_simt_cmd c_ = { __VA_ARGS__ }; \
-	if (c_.type) cmd.type = c_.type; \
-	if (c_.flags) cmd.flags = c_.flags; \
-	if (c_.pad) cmd.pad = c_.pad; \
-	if (c_.src_handle) cmd.src_handle = c_.src_handle; \
-	if (c_.dst_handle) cmd.dst_handle = c_.dst_handle; \
-	if (c_.src_offset) cmd.src_offset = c_.src_offset; \
-	if (c_.dst_offset) cmd.dst_offset = c_.dst_offset; \
-	if (c_.size) cmd.size = c_.size; \
+	cmd.field = value; \
 	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(), err); \
 } while (0)
-	CMD_EXPECT(EINVAL, .type = 7);				/* unknown type */
-	CMD_EXPECT(EINVAL, .flags = 1);
-	CMD_EXPECT(EINVAL, .pad = 1);
-	CMD_EXPECT(ENOENT, .src_handle = 999);
-	CMD_EXPECT(ENOENT, .dst_handle = 999);
-	CMD_EXPECT(EINVAL, .src_offset = 1);			/* past the end */
-	CMD_EXPECT(EINVAL, .dst_offset = 8192);
-	CMD_EXPECT(EINVAL, .size = 8193);
-	CMD_EXPECT(EINVAL, .src_offset = ~0ull, .size = 2);	/* wraps */
+	CMD_EXPECT(EINVAL, type, 7);				/* unknown type */
+	CMD_EXPECT(EINVAL, type, 0);
+	CMD_EXPECT(EINVAL, flags, 1);
+	CMD_EXPECT(EINVAL, reserved[13], 1);			/* past the copy */
+	CMD_EXPECT(ENOENT, copy.src_handle, 999);
+	CMD_EXPECT(ENOENT, copy.dst_handle, 999);
+	CMD_EXPECT(EINVAL, copy.src_offset, 1);			/* past the end */
+	CMD_EXPECT(EINVAL, copy.dst_offset, 8192);
+	CMD_EXPECT(EINVAL, copy.size, 8193);
+	cmd = copy_cmd(v2, ~0ull, v, 0, 2);			/* wraps */
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(), EINVAL);
 	cmd = copy_cmd(v, 0, v, 4095, 4097);			/* overlaps */
 	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(), EINVAL);
 	cmd = copy_cmd(v, 0, v, 4096, 4096);			/* does not */
@@ -745,6 +774,176 @@ static void test_fault(void)
 	printf("faults reported to their context only; other contexts go on\n");
 }
 
+/* ---- launch: run vecadd, check c = a + b; bad launches; a faulting one ---- */
+
+#define KERNEL_DIR "/lib/simt/kernels"
+
+static int popcount32(uint32_t x)
+{
+	return __builtin_popcount(x);
+}
+
+static void test_launch(void)
+{
+	const uint32_t n = 10000, threads = 128;
+	const uint64_t bytes = n * sizeof(float);
+	uint32_t sm_count = get_param(DRM_SIMT_PARAM_SM_COUNT);
+	uint32_t sm_blocks = get_param(DRM_SIMT_PARAM_SM_BLOCKS);
+	const struct simt_kernel_info *k;
+	struct drm_simt_cmd cmd, good;
+	struct drm_simt_submit sb;
+	struct drm_simt_wait w;
+	struct simt_image img;
+	uint32_t ctx, ctx2, code, ha, hb, hc, hl = 0;
+	uint64_t da, db, dc, local = 0, code_bytes, seq;
+	float *ma, *mb, *mc;
+	uint8_t *mcode;
+	char err[256];
+	uint32_t i, bad;
+
+	if (simt_image_load(&img, KERNEL_DIR "/vecadd.elf", err, sizeof(err))) {
+		fail(__LINE__, "cannot load the kernel image: %s", err);
+		return;
+	}
+	k = simt_image_kernel(&img, "vecadd");
+	CHECK(k != NULL, "no vecadd in the image's metadata");
+	if (!k)
+		return;
+	printf("vecadd.elf: %u bytes at 0x%x, code 0x%x..0x%x, entry 0x%x, local %u, regs %d\n",
+	       img.size, img.base, img.code_start, img.code_end, k->m.entry,
+	       k->m.local_bytes,
+	       popcount32(k->m.int_regs_used) + popcount32(k->m.fp_regs_used));
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+
+	/* The image goes into VRAM through the mapping, at its link address. */
+	code_bytes = (img.size + 4095) & ~4095ull;
+	code = bo_new(code_bytes, DRM_SIMT_BO_VRAM);
+	mcode = bo_map(code, code_bytes);
+	memcpy(mcode, img.bytes, img.size);
+	munmap(mcode, code_bytes);
+	{
+		struct drm_simt_vm_bind b = { .ctx_id = ctx, .handle = code,
+			.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = img.base };
+
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);
+	}
+
+	ha = bo_new(bytes, DRM_SIMT_BO_VRAM);
+	hb = bo_new(bytes, DRM_SIMT_BO_VRAM);
+	hc = bo_new(bytes, DRM_SIMT_BO_VRAM);
+	da = bind(ctx, ha);
+	db = bind(ctx, hb);
+	dc = bind(ctx, hc);
+	ma = (float *)bo_map(ha, bytes);
+	mb = (float *)bo_map(hb, bytes);
+	mc = (float *)bo_map(hc, bytes);
+	for (i = 0; i < n; i++) {
+		ma[i] = i * 0.5f;
+		mb[i] = 1000.0f - i * 0.25f;
+		mc[i] = -1.0f;
+	}
+	if (k->m.local_bytes) {
+		uint64_t lb = (uint64_t)k->m.local_bytes * threads * sm_count * sm_blocks;
+
+		hl = bo_new(lb, DRM_SIMT_BO_VRAM);
+		local = bind(ctx, hl);
+	}
+
+	memset(&good, 0, sizeof(good));
+	good.type = DRM_SIMT_CMD_LAUNCH;
+	good.launch = (struct drm_simt_cmd_launch){
+		.code_addr = img.code_start,
+		.code_size = img.code_end - img.code_start,
+		.entry = k->m.entry,
+		.grid = { (n + threads - 1) / threads, 1, 1 },
+		.block = { threads, 1, 1 },
+		.shared_size = k->m.shared_bytes,
+		.local_size = k->m.local_bytes,
+		.regs = popcount32(k->m.int_regs_used) + popcount32(k->m.fp_regs_used),
+		.local_base = local,
+		.args = { da, db, dc, n },
+	};
+	run(ctx, &good, 1);
+	for (i = 0, bad = 0; i < n; i++) {
+		float want = ma[i] + mb[i];
+
+		if (memcmp(&mc[i], &want, sizeof(want))) {
+			if (!bad++)
+				fail(__LINE__, "c[%u] = %g, expected %g", i, mc[i], want);
+		}
+	}
+	printf("vecadd of %u elements: %u wrong\n", n, bad);
+
+	/* Bad launches are refused before they reach the device. */
+#define LAUNCH_EXPECT(field, value) do { \
+	cmd = good; \
+	cmd.launch.field = value; \
+	sb = (struct drm_simt_submit){ .ctx_id = ctx, .cmds = (uintptr_t)&cmd, \
+		.cmd_count = 1, .cmd_size = sizeof(cmd) }; \
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, &sb, EINVAL); \
+} while (0)
+	LAUNCH_EXPECT(grid[0], 0);
+	LAUNCH_EXPECT(grid[2], 0);
+	LAUNCH_EXPECT(block[1], 0);
+	LAUNCH_EXPECT(regs, 0);
+	LAUNCH_EXPECT(regs, 65);
+	LAUNCH_EXPECT(local_size, 8);
+	LAUNCH_EXPECT(code_size, 0);
+	LAUNCH_EXPECT(code_size, (4u << 20) + 4);
+	LAUNCH_EXPECT(entry, img.code_end);
+	LAUNCH_EXPECT(entry, img.code_start - 4);
+	LAUNCH_EXPECT(entry, k->m.entry + 2);
+	LAUNCH_EXPECT(pad, 1);
+	cmd = good;
+	cmd.reserved[13] = 1;
+	sb = (struct drm_simt_submit){ .ctx_id = ctx, .cmds = (uintptr_t)&cmd,
+		.cmd_count = 1, .cmd_size = sizeof(cmd) };
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, &sb, EINVAL);
+	printf("bad launches refused\n");
+
+	/* A kernel storing to an address its context has not bound faults. */
+	ctx2 = ctx_new(DRM_SIMT_PRIORITY_HIGH);
+	bind(ctx2, ha);
+	cmd = good;
+	cmd.launch.args[2] = 0x200000;	/* below FIXED_VA_END: never an object's */
+	CHECK(submit(ctx, &cmd, 1, &seq) == 0, "submit of the faulting kernel");
+	CHECK(wait_seq(ctx, seq, 10 * SEC_NS, &w) == 0, "wait");
+	printf("faulting kernel: error %u, hw_error %u, fault at 0x%llx\n",
+	       w.error, w.hw_error, (unsigned long long)w.fault_addr);
+	CHECK(w.error == DRM_SIMT_ERROR_FAULT && w.fault_addr >= 0x200000 &&
+	      w.fault_addr < 0x200000 + bytes, "the kernel's fault was not reported");
+	CHECK(submit(ctx, &good, 1, &seq) == -EIO, "a faulted context took work");
+
+	/* Another context runs the good kernel meanwhile. */
+	{
+		struct drm_simt_vm_bind b = { .ctx_id = ctx2, .handle = code,
+			.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = img.base };
+
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);
+	}
+	bind(ctx2, hb);
+	bind(ctx2, hc);
+	if (hl)
+		bind(ctx2, hl);
+	memset(mc, 0, bytes);
+	run(ctx2, &good, 1);
+	CHECK(mc[n - 1] == ma[n - 1] + mb[n - 1], "other context's vecadd");
+	printf("another context's kernel completes\n");
+
+	munmap(ma, bytes);
+	munmap(mb, bytes);
+	munmap(mc, bytes);
+	CHECK(ctx_destroy(ctx) == 0 && ctx_destroy(ctx2) == 0, "destroy");
+	bo_close(code);
+	bo_close(ha);
+	bo_close(hb);
+	bo_close(hc);
+	if (hl)
+		bo_close(hl);
+	simt_image_free(&img);
+}
+
 /*
  * ---- hold: keep a context with work, bindings and mappings across an
  * unbind of the device (run by the unbind test); once the device is gone
@@ -797,6 +996,7 @@ static const struct {
 	{ "copy", test_copy },
 	{ "submit-bad", test_submit_bad },
 	{ "fault", test_fault },
+	{ "launch", test_launch },
 	{ "hold", test_hold },
 };
 

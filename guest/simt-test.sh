@@ -34,6 +34,7 @@ t_vm_bind
 t_copy
 t_submit_bad
 t_fault
+t_launch
 t_unbind
 t_bind
 t_rmmod
@@ -319,6 +320,9 @@ d_submit_bad="SUBMIT and WAIT refuse bad arguments; maximum command count accept
 
 t_fault() { ioctl_group fault; }
 d_fault="a device MMU fault is reported to its context only; other contexts go on"
+
+t_launch() { ioctl_group launch; }
+d_launch="LAUNCH of vecadd checked element by element, bad launches refused, a faulting kernel stops only its context"
 
 t_unbind() {
 	bound || fail "not bound"

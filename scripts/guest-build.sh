@@ -6,7 +6,8 @@
 #   ${SIMT_CACHE}/guest/initrd.cpio.gz
 # holding busybox and its applet links, drm.ko and the DRM helper modules
 # simt.ko needs (decompressed), simt.ko, the static programs built from
-# guest/*.c, the guest scripts (guest/) and the hardware contract's numbers as shell
+# guest/*.c, the kernel images of the host build (build/host/kernels), the
+# guest scripts (guest/) and the hardware contract's numbers as shell
 # variables (simt-hw.env, generated from include/hw/simt/simt-hw.h).
 #
 # Incremental: the module is built by kbuild in a copy of guest-driver/
@@ -92,23 +93,40 @@ fi
 
 # ---- the guest's static programs: every guest/*.c ----
 # simt-query (a probe of the accel node) and the ioctl tests.  They
-# include the driver's UAPI header, include/uapi/drm/simt_accel.h.
+# include the driver's UAPI header, include/uapi/drm/simt_accel.h, and
+# link the kernel image loader (tools/simt-meta/simt-elf.c, MIT).
 uapi=$repo/include/uapi/drm/simt_accel.h
+elfsrc=$repo/tools/simt-meta/simt-elf.c
 progs=()
 for src in "$repo"/guest/*.c; do
     prog=$gdir/build/$(basename "$src" .c)
     progs+=("$prog")
-    if [ ! -x "$prog" ] || [ "$src" -nt "$prog" ] || [ "$uapi" -nt "$prog" ]; then
+    stale=0
+    for dep in "$src" "$uapi" "$elfsrc" "${elfsrc%.c}.h"; do
+        [ "$dep" -nt "$prog" ] && stale=1
+    done
+    if [ ! -x "$prog" ] || [ "$stale" = 1 ]; then
         log "building $(basename "$prog")"
         # The kernel's uapi headers as shipped in the headers package are
         # not sanitized for userspace: drop the __user annotation, and let
         # the host's own <linux/...> headers win over them.
         gcc -static -O2 -Wall -Werror -D__user= -I"$repo/include/uapi" \
+            -I"$repo/include" -I"$repo/tools/simt-meta" \
             -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi" \
-            -o "$prog.tmp" "$src"
+            -o "$prog.tmp" "$src" "$elfsrc"
         mv "$prog.tmp" "$prog"
     fi
 done
+
+# ---- kernel images, built by the host meson build ----
+kdir=${HOST_BUILD:-$repo/build/host}/kernels
+kernels=()
+for k in "$kdir"/*.elf; do
+    case $k in *.linked.elf) continue ;; esac
+    [ -f "$k" ] && kernels+=("$k")
+done
+[ "${#kernels[@]}" -gt 0 ] ||
+    log "warning: no kernel images in $kdir (run make host); the launch test will fail"
 
 # ---- drm.ko and the helpers simt.ko needs, decompressed once ----
 # simt.ko depends on drm_shmem_helper.ko (system memory buffer objects),
@@ -132,7 +150,7 @@ done
 
 # ---- the initramfs ----
 out=$gdir/initrd.cpio.gz
-inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${progs[@]}" "$repo"/guest/* "$here/guest-build.sh")
+inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${progs[@]}" "${kernels[@]}" "$repo"/guest/* "$here/guest-build.sh")
 if [ -f "$out" ]; then
     stale=0
     for f in "${inputs[@]}"; do
@@ -168,6 +186,10 @@ done
 install -m 0644 "$envf" "$stage/lib/simt/simt-hw.env"
 for prog in "${progs[@]}"; do
     install -m 0755 "$prog" "$stage/bin/$(basename "$prog")"
+done
+mkdir -p "$stage/lib/simt/kernels"
+for k in "${kernels[@]}"; do
+    install -m 0644 "$k" "$stage/lib/simt/kernels/"
 done
 
 mdir=$stage/lib/modules/$kver

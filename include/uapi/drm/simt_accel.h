@@ -41,9 +41,11 @@
  *    belong to the open file that created them and die with it.
  *  - VM_BIND maps a VRAM BO into a context's address space.  Its device
  *    address is chosen by the driver and is the same in every context
- *    (BO_INFO reports it).  System memory BOs cannot be mapped into a
- *    device address space (the device MMU maps only VRAM); copies reach
- *    them directly.
+ *    (BO_INFO reports it), or, with DRM_SIMT_VM_BIND_FIXED, chosen by the
+ *    caller below DRM_SIMT_PARAM_FIXED_VA_END (for kernel images, which
+ *    are linked at a fixed address).  System memory BOs cannot be mapped
+ *    into a device address space (the device MMU maps only VRAM); copies
+ *    reach them directly.
  *  - SUBMIT queues commands on a context and returns a sequence number;
  *    WAIT waits for one.  Commands of a context run in submission order.
  *  - A command that fails (a device MMU fault, a bad address) stops the
@@ -82,6 +84,8 @@ extern "C" {
 #define DRM_SIMT_PARAM_IRQ_TEST_COUNT	4	/* test interrupts handled */
 #define DRM_SIMT_PARAM_MAX_CONTEXTS	5	/* contexts the device can hold */
 #define DRM_SIMT_PARAM_MAX_SUBMIT_CMDS	6	/* commands in one SUBMIT */
+#define DRM_SIMT_PARAM_SM_BLOCKS	7	/* thread blocks per SM */
+#define DRM_SIMT_PARAM_FIXED_VA_END	8	/* see DRM_SIMT_VM_BIND_FIXED */
 
 /**
  * struct drm_simt_get_param - query a device parameter
@@ -181,18 +185,28 @@ struct drm_simt_context_destroy {
 	__u32 pad;
 };
 
+/* VM_BIND flags */
+#define DRM_SIMT_VM_BIND_FIXED		(1u << 0)	/* at @device_addr */
+
 /**
  * struct drm_simt_vm_bind - map a VRAM buffer object into a context
  * @ctx_id: in
  * @handle: in, a VRAM object (a system memory object is EINVAL; an
  *	object already bound to the context is EEXIST)
- * @flags: in, must be zero
+ * @flags: in, 0 or DRM_SIMT_VM_BIND_FIXED
  * @pad: must be zero
- * @device_addr: out, the object's device address (as BO_INFO reports it)
+ * @device_addr: without DRM_SIMT_VM_BIND_FIXED out, the object's device
+ *	address (as BO_INFO reports it).  With it in: where to map the
+ *	object, page-aligned, and the whole object below
+ *	DRM_SIMT_PARAM_FIXED_VA_END (EINVAL otherwise); overlapping another
+ *	fixed binding of the context is EBUSY.  The driver never puts an
+ *	object's own address below that limit, so fixed and unfixed
+ *	bindings cannot collide.
  *
  * The whole object is mapped readable, writable and executable.  The
  * binding keeps the object alive until VM_UNBIND or the context's end,
- * even if its handle is closed.
+ * even if its handle is closed.  An object is bound at most once per
+ * context.
  */
 struct drm_simt_vm_bind {
 	__u32 ctx_id;
@@ -217,34 +231,84 @@ struct drm_simt_vm_unbind {
 
 /* Command types for struct drm_simt_cmd */
 #define DRM_SIMT_CMD_COPY		1
+#define DRM_SIMT_CMD_LAUNCH		2
+
+/**
+ * struct drm_simt_cmd_copy - copy bytes between buffer objects
+ * @src_handle: the object copied from
+ * @dst_handle: the object copied to
+ * @src_offset: byte offset in the source object
+ * @dst_offset: byte offset in the destination object
+ * @size: bytes to copy, any size and alignment (0 does nothing); both
+ *	ranges must lie inside their objects (EINVAL otherwise)
+ *
+ * COPY moves bytes with the device's copy engines.  A VRAM object is
+ * reached through the context's address space at its own device
+ * address (BO_INFO), so it must be bound there without
+ * DRM_SIMT_VM_BIND_FIXED, or the copy faults; a system memory object is
+ * reached directly.  Source and destination may be the same object only
+ * if the ranges do not overlap.
+ */
+struct drm_simt_cmd_copy {
+	__u32 src_handle;
+	__u32 dst_handle;
+	__u64 src_offset;
+	__u64 dst_offset;
+	__u64 size;
+};
+
+/**
+ * struct drm_simt_cmd_launch - run a kernel
+ * @code_addr: device address of the kernel image's code
+ * @code_size: its bytes, 4..4 MiB, a multiple of 4
+ * @entry: device address of the kernel function, inside the code
+ * @grid: blocks in x, y, z, each at least 1
+ * @block: threads per block in x, y, z, each at least 1
+ * @shared_size: shared memory bytes per block
+ * @local_size: local memory (stack) bytes per thread, a multiple of 16
+ * @regs: registers per thread, 1..64 (from the kernel's metadata note)
+ * @local_base: device address of the local memory: local_size * threads
+ *	per block * SM_COUNT * SM_BLOCKS bytes (0 if local_size is 0)
+ * @args: the kernel's arguments, in a0..a7
+ * @pad: must be zero
+ *
+ * Every address is a device address of the context: the code, the
+ * local memory and whatever the kernel reads and writes must be bound.
+ * What the driver can check it checks (EINVAL); what only running the
+ * kernel shows (a fault, a block that fits on no SM) stops the context
+ * with an error that WAIT reports.
+ */
+struct drm_simt_cmd_launch {
+	__u32 code_addr;
+	__u32 code_size;
+	__u32 entry;
+	__u32 grid[3];
+	__u32 block[3];
+	__u32 shared_size;
+	__u32 local_size;
+	__u32 regs;
+	__u32 local_base;
+	__u32 args[8];
+	__u32 pad;
+};
 
 /**
  * struct drm_simt_cmd - one command of a SUBMIT
  * @type: DRM_SIMT_CMD_*
  * @flags: must be zero
- * @src_handle: COPY: the object copied from
- * @dst_handle: COPY: the object copied to
- * @pad: must be zero
- * @src_offset: COPY: byte offset in the source object
- * @dst_offset: COPY: byte offset in the destination object
- * @size: COPY: bytes to copy, any size and alignment (0 is allowed);
- *	both ranges must lie inside their objects (EINVAL otherwise)
- *
- * COPY moves bytes with the device's copy engines.  A VRAM object is
- * reached through the context's address space, so it must be bound to
- * the context (VM_BIND), or the copy faults; a system memory object is
- * reached directly.  Source and destination may be the same object only
- * if the ranges do not overlap.
+ * @copy: for DRM_SIMT_CMD_COPY
+ * @launch: for DRM_SIMT_CMD_LAUNCH
+ * @reserved: room for later commands; must be zero beyond the member
+ *	the type uses
  */
 struct drm_simt_cmd {
 	__u32 type;
 	__u32 flags;
-	__u32 src_handle;
-	__u32 dst_handle;
-	__u64 pad;
-	__u64 src_offset;
-	__u64 dst_offset;
-	__u64 size;
+	union {
+		struct drm_simt_cmd_copy copy;
+		struct drm_simt_cmd_launch launch;
+		__u64 reserved[14];
+	};
 };
 
 /**
