@@ -4,6 +4,9 @@
  * (/sys/kernel/debug/accel/<pci address>/):
  *
  *   info      identification, live interrupt registers, per-class counts
+ *   contexts  one line per live context: its hardware context and queue,
+ *             priority, sequence numbers submitted and completed, ring
+ *             position, queue status and error, MMU fault
  *   irq_test  write anything: fire the test interrupt and wait for it
  *             (the write fails with ETIMEDOUT if it does not arrive);
  *             read: "<count> <last latency us> <last error>"
@@ -57,6 +60,42 @@ static int simt_info_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(simt_info);
 
+static int simt_contexts_show(struct seq_file *m, void *unused)
+{
+	struct simt_device *sdev = m->private;
+	unsigned long flags;
+	unsigned int q;
+	int idx;
+
+	if (!drm_dev_enter(&sdev->drm, &idx)) {
+		seq_puts(m, "device unplugged\n");
+		return 0;
+	}
+	seq_puts(m, "queue hw_ctx prio submitted completed  tail head status     error fault\n");
+	/* The lock keeps each context alive while its line is printed. */
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	for (q = 0; q < sdev->hw_queue_count; q++) {
+		struct simt_ctx *ctx = sdev->queue_ctx[q];
+
+		if (!ctx)
+			continue;
+		seq_printf(m, "%5u %6u %4u %9llu %9llu %5u %4u 0x%08x %5u",
+			   q, ctx->hw_ctx, ctx->priority, READ_ONCE(ctx->seqno),
+			   READ_ONCE(*ctx->fence), READ_ONCE(ctx->tail),
+			   simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_HEAD)),
+			   simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_STATUS)),
+			   ctx->hw_error);
+		if (ctx->faulted)
+			seq_printf(m, " 0x%08x\n", ctx->fault_addr);
+		else
+			seq_puts(m, " -\n");
+	}
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	drm_dev_exit(idx);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(simt_contexts);
+
 static int simt_irq_test_show(struct seq_file *m, void *unused)
 {
 	struct simt_device *sdev = m->private;
@@ -103,5 +142,6 @@ void simt_debugfs_init(struct simt_device *sdev)
 		return;
 
 	debugfs_create_file("info", 0444, root, sdev, &simt_info_fops);
+	debugfs_create_file("contexts", 0444, root, sdev, &simt_contexts_fops);
 	debugfs_create_file("irq_test", 0600, root, sdev, &simt_irq_test_fops);
 }

@@ -7,8 +7,8 @@
  *
  *   simt-ioctl-test GROUP [NODE]
  *
- * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, and hold (for
- * the unbind test: see test_hold()).  Prints what it does and
+ * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, multi, and hold
+ * (for the unbind test: see test_hold()).  Prints what it does and
  * a line per failed check; exit status 0 if every check passed.
  */
 #include <errno.h>
@@ -945,6 +945,63 @@ static void test_launch(void)
 }
 
 /*
+ * ---- multi: processes at every priority but realtime copying at once,
+ * each checking its own data ----
+ */
+
+static void multi_child(uint32_t prio)
+{
+	const uint64_t size = 256 << 10;
+	uint32_t ctx, s, v, t, round;
+	struct drm_simt_cmd cmds[2];
+	uint8_t *ms, *mt, *want;
+
+	fd = open_node();
+	ctx = ctx_new(prio);
+	s = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	t = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	v = bo_new(size, DRM_SIMT_BO_VRAM);
+	bind(ctx, v);
+	ms = bo_map(s, size);
+	mt = bo_map(t, size);
+	want = malloc(size);
+	for (round = 0; round < 16; round++) {
+		fill(want, size, prio * 100 + round);
+		memcpy(ms, want, size);
+		memset(mt, 0, size);
+		cmds[0] = copy_cmd(s, 0, v, 0, size);
+		cmds[1] = copy_cmd(v, 0, t, 0, size);
+		run(ctx, cmds, 2);
+		if (!same("round trip", mt, want, size))
+			break;
+	}
+	printf("priority %u: %u rounds of %llu bytes checked\n", prio, round,
+	       (unsigned long long)size);
+	_exit(failures ? 1 : 0);
+}
+
+static void test_multi(void)
+{
+	uint32_t max = get_param(DRM_SIMT_PARAM_MAX_CONTEXTS), prio, nproc;
+	pid_t pids[DRM_SIMT_PRIORITY_REALTIME];
+	int status;
+
+	nproc = max < DRM_SIMT_PRIORITY_REALTIME ? max : DRM_SIMT_PRIORITY_REALTIME;
+	for (prio = 0; prio < nproc; prio++) {
+		pids[prio] = fork();
+		if (pids[prio] == 0)
+			multi_child(prio);
+		CHECK(pids[prio] > 0, "fork");
+	}
+	for (prio = 0; prio < nproc; prio++)
+		CHECK(pids[prio] > 0 && waitpid(pids[prio], &status, 0) == pids[prio] &&
+		      WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the process at priority %u failed", prio);
+	printf("%u processes at priorities 0..%u submitted at once, all checked\n",
+	       nproc, nproc - 1);
+}
+
+/*
  * ---- hold: keep a context with work, bindings and mappings across an
  * unbind of the device (run by the unbind test); once the device is gone
  * every ioctl fails with ENODEV and closing the file is clean ----
@@ -997,6 +1054,7 @@ static const struct {
 	{ "submit-bad", test_submit_bad },
 	{ "fault", test_fault },
 	{ "launch", test_launch },
+	{ "multi", test_multi },
 	{ "hold", test_hold },
 };
 

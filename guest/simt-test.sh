@@ -35,6 +35,7 @@ t_copy
 t_submit_bad
 t_fault
 t_launch
+t_multi
 t_unbind
 t_bind
 t_rmmod
@@ -324,6 +325,9 @@ d_fault="a device MMU fault is reported to its context only; other contexts go o
 t_launch() { ioctl_group launch; }
 d_launch="LAUNCH of vecadd checked element by element, bad launches refused, a faulting kernel stops only its context"
 
+t_multi() { ioctl_group multi; }
+d_multi="several processes at different priorities submitting at once, each checking its data"
+
 t_unbind() {
 	bound || fail "not bound"
 	mark=$(log_mark)
@@ -390,6 +394,10 @@ t_unbind_busy() {
 	timeout 60 simt-ioctl-test hold /dev/accel/accel0 > /tmp/hold.out 2>&1 &
 	p3=$!
 	wait_for 'grep -q ^ready /tmp/hold.out' 20 || { cat /tmp/hold.out; fail "the holding process did not start"; }
+	# debugfs lists the holder's context with its 20 submissions.
+	cat "$d/contexts"
+	awk 'NR > 1 && $4 == 20 { found = 1 } END { exit !found }' "$d/contexts" ||
+		fail "debugfs contexts does not show the context with 20 submissions"
 	usleep 300000
 	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/unbind" ||
 		fail "unbind with open files failed or timed out"
