@@ -7,8 +7,8 @@
  *
  *   simt-ioctl-test GROUP [NODE]
  *
- * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, multi, and hold
- * (for the unbind test: see test_hold()).  Prints what it does and
+ * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, samples, multi,
+ * and hold (for the unbind test: see test_hold()).  Prints what it does and
  * a line per failed check; exit status 0 if every check passed.
  */
 #include <errno.h>
@@ -945,6 +945,247 @@ static void test_launch(void)
 }
 
 /*
+ * ---- samples: saxpy, matmul, reduce (tree and warp), histogram, each
+ * checked against what this program computes.  Inputs are small
+ * integers, so every float result is exact whatever the order of the
+ * additions and whether the compiler fused a multiply-add. ----
+ */
+
+struct kimg {
+	struct simt_image img;
+	uint32_t code;		/* VRAM object holding the image */
+	uint32_t ctx;		/* the context it is bound in */
+};
+
+/* Load KERNEL_DIR/@file into VRAM and bind it at its link address. */
+static int kimg_load(struct kimg *ki, const char *file, uint32_t ctx)
+{
+	char path[256], err[256];
+	uint64_t bytes;
+	uint8_t *m;
+
+	snprintf(path, sizeof(path), KERNEL_DIR "/%s", file);
+	if (simt_image_load(&ki->img, path, err, sizeof(err))) {
+		fail(__LINE__, "cannot load %s: %s", path, err);
+		return -1;
+	}
+	bytes = (ki->img.size + 4095) & ~4095ull;
+	ki->ctx = ctx;
+	ki->code = bo_new(bytes, DRM_SIMT_BO_VRAM);
+	m = bo_map(ki->code, bytes);
+	memcpy(m, ki->img.bytes, ki->img.size);
+	munmap(m, bytes);
+	{
+		struct drm_simt_vm_bind b = { .ctx_id = ctx, .handle = ki->code,
+			.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = ki->img.base };
+
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);
+	}
+	return 0;
+}
+
+/* Unbind first: the binding, not the handle, holds the link address. */
+static void kimg_free(struct kimg *ki)
+{
+	struct drm_simt_vm_unbind u = { .ctx_id = ki->ctx, .handle = ki->code };
+
+	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, 0);
+	bo_close(ki->code);
+	simt_image_free(&ki->img);
+}
+
+/* Run kernel @name of @ki with @args, and wait; 0 if it completed. */
+static int kimg_run(struct kimg *ki, uint32_t ctx, const char *name,
+		    const uint32_t grid[3], const uint32_t block[3],
+		    const uint32_t args[8])
+{
+	const struct simt_kernel_info *k = simt_image_kernel(&ki->img, name);
+	uint32_t threads = block[0] * block[1] * block[2], hl = 0;
+	struct drm_simt_cmd cmd;
+	int before = failures;
+
+	CHECK(k != NULL, "no kernel %s in the image", name);
+	if (!k)
+		return -1;
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.type = DRM_SIMT_CMD_LAUNCH;
+	cmd.launch.code_addr = ki->img.code_start;
+	cmd.launch.code_size = ki->img.code_end - ki->img.code_start;
+	cmd.launch.entry = k->m.entry;
+	memcpy(cmd.launch.grid, grid, sizeof(cmd.launch.grid));
+	memcpy(cmd.launch.block, block, sizeof(cmd.launch.block));
+	cmd.launch.shared_size = k->m.shared_bytes;
+	cmd.launch.local_size = k->m.local_bytes;
+	cmd.launch.regs = popcount32(k->m.int_regs_used) +
+			  popcount32(k->m.fp_regs_used);
+	memcpy(cmd.launch.args, args, sizeof(cmd.launch.args));
+	if (k->m.local_bytes) {
+		hl = bo_new((uint64_t)k->m.local_bytes * threads *
+			    get_param(DRM_SIMT_PARAM_SM_COUNT) *
+			    get_param(DRM_SIMT_PARAM_SM_BLOCKS), DRM_SIMT_BO_VRAM);
+		cmd.launch.local_base = bind(ctx, hl);
+	}
+	run(ctx, &cmd, 1);
+	if (hl) {
+		struct drm_simt_vm_unbind u = { .ctx_id = ctx, .handle = hl };
+
+		EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, 0);
+		bo_close(hl);
+	}
+	return failures == before ? 0 : -1;
+}
+
+/* A bound VRAM object of @bytes, mapped; its device address in @addr. */
+static void *vbuf(uint32_t ctx, uint64_t bytes, uint32_t *handle,
+		  uint32_t *addr)
+{
+	*handle = bo_new(bytes, DRM_SIMT_BO_VRAM);
+	*addr = bind(ctx, *handle);
+	return bo_map(*handle, bytes);
+}
+
+static int check_floats(const char *what, const float *got, const float *want,
+			uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (got[i] != want[i]) {
+			fail(__LINE__, "%s: [%u] = %g, expected %g", what, i,
+			     got[i], want[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void test_samples(void)
+{
+	uint32_t ctx, hx, hy, hz, ax, ay, az, i, j, k;
+	struct kimg ki;
+	float *x, *y, *z, *want;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+
+	/* saxpy: y = 2 x + y on 5000 elements, a grid smaller than n. */
+	if (!kimg_load(&ki, "saxpy.elf", ctx)) {
+		const uint32_t n = 5000, grid[3] = { 8, 1, 1 }, block[3] = { 128, 1, 1 };
+		float a = 2.0f;
+		uint32_t a_bits;
+
+		memcpy(&a_bits, &a, 4);
+		x = vbuf(ctx, n * 4, &hx, &ax);
+		y = vbuf(ctx, n * 4, &hy, &ay);
+		want = malloc(n * 4);
+		for (i = 0; i < n; i++) {
+			x[i] = i % 1000;
+			y[i] = 3.0f * (i % 777);
+			want[i] = a * x[i] + y[i];
+		}
+		if (!kimg_run(&ki, ctx, "saxpy", grid, block,
+			      (uint32_t[8]){ n, a_bits, ax, ay }) &&
+		    !check_floats("saxpy", y, want, n))
+			printf("saxpy: %u elements checked\n", n);
+		munmap(x, n * 4);
+		munmap(y, n * 4);
+		bo_close(hx);
+		bo_close(hy);
+		free(want);
+		kimg_free(&ki);
+	}
+
+	/* matmul: 48 x 48, tiles of 16 through shared memory. */
+	if (!kimg_load(&ki, "matmul.elf", ctx)) {
+		const uint32_t n = 48, grid[3] = { n / 16, n / 16, 1 };
+		const uint32_t block[3] = { 16, 16, 1 };
+
+		x = vbuf(ctx, n * n * 4, &hx, &ax);
+		y = vbuf(ctx, n * n * 4, &hy, &ay);
+		z = vbuf(ctx, n * n * 4, &hz, &az);
+		want = calloc(n * n, 4);
+		for (i = 0; i < n * n; i++) {
+			x[i] = (float)((i * 7) % 11) - 5.0f;
+			y[i] = (float)((i * 5) % 13) - 6.0f;
+		}
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				for (k = 0; k < n; k++)
+					want[i * n + j] += x[i * n + k] * y[k * n + j];
+		if (!kimg_run(&ki, ctx, "matmul", grid, block,
+			      (uint32_t[8]){ ax, ay, az, n }) &&
+		    !check_floats("matmul", z, want, n * n))
+			printf("matmul: %u x %u checked\n", n, n);
+		munmap(x, n * n * 4);
+		munmap(y, n * n * 4);
+		munmap(z, n * n * 4);
+		bo_close(hx);
+		bo_close(hy);
+		bo_close(hz);
+		free(want);
+		kimg_free(&ki);
+	}
+
+	/* reduce: partial sums per block of 256, by tree and by warp shuffles. */
+	if (!kimg_load(&ki, "reduce.elf", ctx)) {
+		const uint32_t n = 10000, bs = 256, nb = (n + bs - 1) / bs;
+		const uint32_t grid[3] = { nb, 1, 1 }, block[3] = { bs, 1, 1 };
+		const char *names[] = { "reduce_tree", "reduce_warp" };
+
+		x = vbuf(ctx, n * 4, &hx, &ax);
+		y = vbuf(ctx, nb * 4, &hy, &ay);
+		want = calloc(nb, 4);
+		for (i = 0; i < n; i++) {
+			x[i] = (float)(i % 100);
+			want[i / bs] += x[i];
+		}
+		for (j = 0; j < 2; j++) {
+			memset(y, 0, nb * 4);
+			if (!kimg_run(&ki, ctx, names[j], grid, block,
+				      (uint32_t[8]){ ax, ay, n }) &&
+			    !check_floats(names[j], y, want, nb))
+				printf("%s: %u partial sums checked\n", names[j], nb);
+		}
+		munmap(x, n * 4);
+		munmap(y, nb * 4);
+		bo_close(hx);
+		bo_close(hy);
+		free(want);
+		kimg_free(&ki);
+	}
+
+	/* histogram: 256 bins of 20000 bytes, shared and global atomics. */
+	if (!kimg_load(&ki, "histogram.elf", ctx)) {
+		const uint32_t n = 20000, grid[3] = { 6, 1, 1 }, block[3] = { 128, 1, 1 };
+		uint32_t *bins, wbins[256] = { 0 };
+		uint8_t *data;
+
+		data = vbuf(ctx, n, &hx, &ax);
+		bins = vbuf(ctx, 256 * 4, &hy, &ay);
+		for (i = 0; i < n; i++) {
+			data[i] = pat(i, 9) % 97 + (i % 3) * 50;
+			wbins[data[i]]++;
+		}
+		if (!kimg_run(&ki, ctx, "histogram", grid, block,
+			      (uint32_t[8]){ ax, n, ay })) {
+			for (i = 0; i < 256; i++)
+				if (bins[i] != wbins[i]) {
+					fail(__LINE__, "bin %u = %u, expected %u", i,
+					     bins[i], wbins[i]);
+					break;
+				}
+			if (i == 256)
+				printf("histogram: 256 bins of %u bytes checked\n", n);
+		}
+		munmap(data, n);
+		munmap(bins, 256 * 4);
+		bo_close(hx);
+		bo_close(hy);
+		kimg_free(&ki);
+	}
+	CHECK(ctx_destroy(ctx) == 0, "destroy");
+}
+
+/*
  * ---- multi: processes at every priority but realtime copying at once,
  * each checking its own data ----
  */
@@ -1054,6 +1295,7 @@ static const struct {
 	{ "submit-bad", test_submit_bad },
 	{ "fault", test_fault },
 	{ "launch", test_launch },
+	{ "samples", test_samples },
 	{ "multi", test_multi },
 	{ "hold", test_hold },
 };

@@ -35,6 +35,7 @@ t_copy
 t_submit_bad
 t_fault
 t_launch
+t_samples
 t_multi
 t_unbind
 t_bind
@@ -324,6 +325,9 @@ d_fault="a device MMU fault is reported to its context only; other contexts go o
 
 t_launch() { ioctl_group launch; }
 d_launch="LAUNCH of vecadd checked element by element, bad launches refused, a faulting kernel stops only its context"
+
+t_samples() { ioctl_group samples; }
+d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results checked"
 
 t_multi() { ioctl_group multi; }
 d_multi="several processes at different priorities submitting at once, each checking its data"
