@@ -34,6 +34,8 @@ static const struct {
 	{ "irq_test_count", DRM_SIMT_PARAM_IRQ_TEST_COUNT },
 	{ "max_contexts", DRM_SIMT_PARAM_MAX_CONTEXTS },
 	{ "max_submit_cmds", DRM_SIMT_PARAM_MAX_SUBMIT_CMDS },
+	{ "sm_blocks", DRM_SIMT_PARAM_SM_BLOCKS },
+	{ "fixed_va_end", DRM_SIMT_PARAM_FIXED_VA_END },
 };
 
 int main(int argc, char **argv)
