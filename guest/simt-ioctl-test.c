@@ -21,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <drm/drm.h>
@@ -994,37 +995,55 @@ static void kimg_free(struct kimg *ki)
 	simt_image_free(&ki->img);
 }
 
+/*
+ * A launch of kernel @name of @ki with @args in @cmd; local memory, if the
+ * kernel needs any, is a new object bound in @ctx, returned in @local.
+ */
+static int kimg_cmd(struct kimg *ki, uint32_t ctx, const char *name,
+		    const uint32_t grid[3], const uint32_t block[3],
+		    const uint32_t args[8], struct drm_simt_cmd *cmd,
+		    uint32_t *local)
+{
+	const struct simt_kernel_info *k = simt_image_kernel(&ki->img, name);
+	uint32_t threads = block[0] * block[1] * block[2];
+
+	*local = 0;
+	CHECK(k != NULL, "no kernel %s in the image", name);
+	if (!k)
+		return -1;
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->type = DRM_SIMT_CMD_LAUNCH;
+	cmd->launch.code_addr = ki->img.code_start;
+	cmd->launch.code_size = ki->img.code_end - ki->img.code_start;
+	cmd->launch.entry = k->m.entry;
+	memcpy(cmd->launch.grid, grid, sizeof(cmd->launch.grid));
+	memcpy(cmd->launch.block, block, sizeof(cmd->launch.block));
+	cmd->launch.shared_size = k->m.shared_bytes;
+	cmd->launch.local_size = k->m.local_bytes;
+	cmd->launch.regs = popcount32(k->m.int_regs_used) +
+			   popcount32(k->m.fp_regs_used);
+	memcpy(cmd->launch.args, args, sizeof(cmd->launch.args));
+	if (k->m.local_bytes) {
+		*local = bo_new((uint64_t)k->m.local_bytes * threads *
+				get_param(DRM_SIMT_PARAM_SM_COUNT) *
+				get_param(DRM_SIMT_PARAM_SM_BLOCKS),
+				DRM_SIMT_BO_VRAM);
+		cmd->launch.local_base = bind(ctx, *local);
+	}
+	return 0;
+}
+
 /* Run kernel @name of @ki with @args, and wait; 0 if it completed. */
 static int kimg_run(struct kimg *ki, uint32_t ctx, const char *name,
 		    const uint32_t grid[3], const uint32_t block[3],
 		    const uint32_t args[8])
 {
-	const struct simt_kernel_info *k = simt_image_kernel(&ki->img, name);
-	uint32_t threads = block[0] * block[1] * block[2], hl = 0;
 	struct drm_simt_cmd cmd;
 	int before = failures;
+	uint32_t hl;
 
-	CHECK(k != NULL, "no kernel %s in the image", name);
-	if (!k)
+	if (kimg_cmd(ki, ctx, name, grid, block, args, &cmd, &hl))
 		return -1;
-	memset(&cmd, 0, sizeof(cmd));
-	cmd.type = DRM_SIMT_CMD_LAUNCH;
-	cmd.launch.code_addr = ki->img.code_start;
-	cmd.launch.code_size = ki->img.code_end - ki->img.code_start;
-	cmd.launch.entry = k->m.entry;
-	memcpy(cmd.launch.grid, grid, sizeof(cmd.launch.grid));
-	memcpy(cmd.launch.block, block, sizeof(cmd.launch.block));
-	cmd.launch.shared_size = k->m.shared_bytes;
-	cmd.launch.local_size = k->m.local_bytes;
-	cmd.launch.regs = popcount32(k->m.int_regs_used) +
-			  popcount32(k->m.fp_regs_used);
-	memcpy(cmd.launch.args, args, sizeof(cmd.launch.args));
-	if (k->m.local_bytes) {
-		hl = bo_new((uint64_t)k->m.local_bytes * threads *
-			    get_param(DRM_SIMT_PARAM_SM_COUNT) *
-			    get_param(DRM_SIMT_PARAM_SM_BLOCKS), DRM_SIMT_BO_VRAM);
-		cmd.launch.local_base = bind(ctx, hl);
-	}
 	run(ctx, &cmd, 1);
 	if (hl) {
 		struct drm_simt_vm_unbind u = { .ctx_id = ctx, .handle = hl };
@@ -1284,6 +1303,59 @@ static void test_hold(void)
 	printf("the device went away: ioctls fail with ENODEV\n");
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The VM keeps running while a long kernel does: for the first half
+ * second of a kernel of about 1e9 thread instructions this process sleeps
+ * 1 ms at a time, and no sleep may last 100 ms.  Timers need QEMU's main
+ * loop, which a device hogging it would starve.
+ */
+static void test_responsive(void)
+{
+	const uint32_t grid[3] = { 32, 1, 1 }, block[3] = { 256, 1, 1 };
+	uint32_t ctx, h, out, hl, args[8] = { 0, 20000 };
+	double t0, last, t, gap = 0;
+	struct drm_simt_cmd cmd;
+	struct drm_simt_wait w;
+	struct kimg ki;
+	uint64_t seq = 0;
+	void *m;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	if (kimg_load(&ki, "spin.elf", ctx))
+		return;
+	m = vbuf(ctx, 32 * 256 * 4, &h, &out);
+	args[0] = out;
+	if (kimg_cmd(&ki, ctx, "spin", grid, block, args, &cmd, &hl) == 0) {
+		CHECK(submit(ctx, &cmd, 1, &seq) == 0, "submit the kernel");
+		t0 = now_s();
+		while ((last = now_s()) - t0 < 0.5) {
+			usleep(1000);
+			t = now_s();
+			gap = t - last > gap ? t - last : gap;
+		}
+		CHECK(wait_seq(ctx, seq, 60ll * 1000000000, &w) == 0 &&
+		      w.error == DRM_SIMT_ERROR_NONE, "the kernel did not end");
+		printf("longest 1 ms sleep while the kernel ran: %.1f ms; "
+		       "the kernel took %.2f s\n", gap * 1e3, now_s() - t0);
+		CHECK(gap < 0.1, "the guest stalled for %.1f ms", gap * 1e3);
+		CHECK(now_s() - t0 > 0.5, "the kernel was too short to tell");
+	}
+	munmap(m, 32 * 256 * 4);
+	bo_close(h);
+	if (hl)
+		bo_close(hl);
+	kimg_free(&ki);
+	ctx_destroy(ctx);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1298,6 +1370,7 @@ static const struct {
 	{ "samples", test_samples },
 	{ "multi", test_multi },
 	{ "hold", test_hold },
+	{ "responsive", test_responsive },
 };
 
 int main(int argc, char **argv)

@@ -37,6 +37,7 @@ t_fault
 t_launch
 t_samples
 t_multi
+t_responsive
 t_unbind
 t_bind
 t_rmmod
@@ -331,6 +332,9 @@ d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results
 
 t_multi() { ioctl_group multi; }
 d_multi="several processes at different priorities submitting at once, each checking its data"
+
+t_responsive() { ioctl_group responsive; }
+d_responsive="the guest keeps running while a long kernel runs (no stall over 100 ms)"
 
 t_unbind() {
 	bound || fail "not bound"

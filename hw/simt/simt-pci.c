@@ -84,15 +84,12 @@ static int64_t simt_cycle_to_ns(SimtState *s, uint64_t cycle)
 }
 
 /*
- * One tick of the engine runs device cycles [slice_start, slice_start +
- * SIMT_SLICE_CYCLES): queues fetch commands, the scheduler places blocks,
- * the SMs run.  The timer then fires again at the end of the slice, as
- * long as there is work.  Everything happens at slice boundaries of
- * virtual time, so results and cycle counts are deterministic.
+ * Run device cycles [slice_start, slice_start + SIMT_SLICE_CYCLES): queues
+ * fetch commands, the scheduler places blocks, SMs and copy engines run.
+ * True while there is work left.
  */
-static void simt_tick(void *opaque)
+static bool simt_run_slice(SimtState *s)
 {
-    SimtState *s = opaque;
     uint64_t start = s->slice_start;
     uint64_t end = start + SIMT_SLICE_CYCLES;
     bool waiting;
@@ -104,12 +101,46 @@ static void simt_tick(void *opaque)
     /* Queues whose kernels or copies finished can go on at once. */
     waiting |= simt_queues_process(s, end);
     simt_sched_dispatch(s, end);
-
     s->slice_start = end;
-    if (waiting || simt_queues_busy(s)) {
-        timer_mod(s->tick, simt_cycle_to_ns(s, end));
-    } else {
-        s->ticking = false;
+    return waiting || simt_queues_busy(s);
+}
+
+/*
+ * The engine's timer: one slice, then again at the end of the slice as
+ * long as there is work.  Everything happens at slice boundaries of
+ * virtual time, so results and cycle counts are deterministic.
+ *
+ * Under qtest and -icount virtual time stands still while this runs, so
+ * the next slice is always ahead and one slice runs per tick.  When
+ * virtual time follows the host (plain TCG, KVM) and the engine is slower
+ * than real time, slices fall due before they are run: then the device
+ * lags, runs due slices for up to SIMT_TICK_BUDGET_NS of host time, and
+ * leaves the guest as much time again before the next tick.
+ */
+static void simt_tick(void *opaque)
+{
+    SimtState *s = opaque;
+    int64_t host_start = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+    int64_t next, now, spent;
+    bool busy;
+
+    for (;;) {
+        busy = simt_run_slice(s);
+        if (!busy) {
+            s->ticking = false;
+            return;
+        }
+        next = simt_cycle_to_ns(s, s->slice_start);
+        now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        spent = qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - host_start;
+        if (next > now) {
+            timer_mod(s->tick, next);
+            return;
+        }
+        if (spent >= SIMT_TICK_BUDGET_NS) {
+            timer_mod(s->tick, now + spent);
+            return;
+        }
     }
 }
 

@@ -22,6 +22,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(SimtState, SIMT)
 
 /* Device cycles the engine advances per timer tick (bounded host work). */
 #define SIMT_SLICE_CYCLES       1000
+/* Host time one tick may spend catching up when the engine lags. */
+#define SIMT_TICK_BUDGET_NS     (1000 * 1000)
 /* Warp instructions one warp runs before the SM moves to the next warp. */
 #define SIMT_BURST_INSNS        64
 
