@@ -328,7 +328,7 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 	struct simt_ctx *ctx;
 	int idx, ret;
 
-	if (args->flags || args->pad)
+	if (args->flags || args->preempt_mode > DRM_SIMT_PREEMPT_AUTO)
 		return -EINVAL;
 	if (args->priority > DRM_SIMT_PRIORITY_REALTIME)
 		return -EINVAL;

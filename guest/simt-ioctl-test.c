@@ -405,7 +405,7 @@ static void test_ctx(void)
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
 	c = (struct drm_simt_context_create){ .flags = 1 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
-	c = (struct drm_simt_context_create){ .pad = 1 };
+	c = (struct drm_simt_context_create){ .preempt_mode = 7 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
 	d = (struct drm_simt_context_destroy){ .ctx_id = 0 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d, ENOENT);

@@ -72,6 +72,34 @@
 #define SIMT_REG_TLB_MISSES         0x0088  /* RO: ... and page walks */
 #define SIMT_REG_MMU_FAULTS         0x008c  /* RO: translation faults */
 
+/* The preemption engine (see "Preemption" in docs/specs/simt.rst) */
+#define SIMT_REG_PREEMPT_BOUND      0x0090  /* RW: auto's latency bound */
+#define SIMT_REG_PREEMPT_REQ        0x0094  /* WO: SIMT_PREQ_* request */
+#define SIMT_REG_PREEMPT_STATUS     0x0098  /* RO: SIMT_PSTATUS_* */
+#define SIMT_REG_TIMESLICE          0x009c  /* RW: cycles, 0 = off */
+#define SIMT_REG_PEV_COUNT          0x00a0  /* RO: events completed */
+#define SIMT_REG_PEV_LOG_LO         0x00a4  /* RW: event log ring, */
+#define SIMT_REG_PEV_LOG_HI         0x00a8  /*     guest physical */
+#define SIMT_REG_PEV_LOG_SIZE       0x00ac  /* RW: entries, 2^n; 0 = off */
+#define SIMT_REG_TRACE_LO           0x00b0  /* RW: timeline ring, */
+#define SIMT_REG_TRACE_HI           0x00b4  /*     guest physical */
+#define SIMT_REG_TRACE_SIZE         0x00b8  /* RW: records, 2^n; 0 = off */
+#define SIMT_REG_TRACE_COUNT        0x00bc  /* RO: records written */
+/* The last completed event (struct simt_preempt_event has them all) */
+#define SIMT_REG_PEV_LATENCY        0x00c0  /* RO: request to dispatch */
+#define SIMT_REG_PEV_DONE_LATENCY   0x00c4  /* RO: request to last off */
+#define SIMT_REG_PEV_DRAINED        0x00c8  /* RO: blocks per mechanism */
+#define SIMT_REG_PEV_FLUSHED        0x00cc
+#define SIMT_REG_PEV_SWITCHED       0x00d0
+#define SIMT_REG_PEV_LIGHT          0x00d4
+#define SIMT_REG_PEV_SAVED_BYTES    0x00d8  /* RO: bytes written to save */
+#define SIMT_REG_PEV_WASTED         0x00dc  /* RO: warp insns flushed */
+/* Totals since reset, wrapping at 2^32 */
+#define SIMT_REG_PREEMPT_SAVED      0x00e0  /* RO: bytes saved */
+#define SIMT_REG_PREEMPT_RESTORED   0x00e4  /* RO: bytes restored */
+#define SIMT_REG_PREEMPT_WASTED     0x00e8  /* RO: warp insns flushed */
+#define SIMT_REG_PREEMPT_EVENTS     0x00ec  /* RO: events started */
+
 /*
  * Writing any other value to SIMT_REG_RESET is ignored, so that a stray
  * write cannot reset the device.
@@ -83,6 +111,7 @@
 #define SIMT_CAP_QUEUES             (1u << 1)  /* queues and launches */
 #define SIMT_CAP_MMU                (1u << 2)  /* contexts and page tables */
 #define SIMT_CAP_COPY               (1u << 3)  /* copy engines */
+#define SIMT_CAP_PREEMPT            (1u << 4)  /* the preemption engine */
 
 /*
  * Interrupt classes.  Bit N of SIMT_REG_IRQ_STATUS / SIMT_REG_IRQ_MASK is
@@ -189,7 +218,13 @@ enum simt_cmd_opcode {
 #define SIMT_CMDF_IRQ               (1u << 0)   /* SIMT_IRQ_QUEUE when done */
 #define SIMT_CMDF_SRC_HOST          (1u << 1)   /* COPY: src is guest memory */
 #define SIMT_CMDF_DST_HOST          (1u << 2)   /* COPY: dst is guest memory */
-#define SIMT_CMDF_ALL               SIMT_CMDF_IRQ
+/*
+ * LAUNCH: every block may be flushed (re-run from its start) at any time,
+ * even after global stores.  Only for kernels whose metadata says
+ * idempotent and whose store buffers do not overlap their load buffers.
+ */
+#define SIMT_CMDF_IDEMPOTENT        (1u << 3)
+#define SIMT_CMDF_ALL               (SIMT_CMDF_IRQ | SIMT_CMDF_IDEMPOTENT)
 #define SIMT_CMDF_COPY_ALL \
     (SIMT_CMDF_IRQ | SIMT_CMDF_SRC_HOST | SIMT_CMDF_DST_HOST)
 
@@ -218,7 +253,17 @@ struct simt_cmd_launch {
     uint32_t regs;              /* registers per thread, 1..64 */
     uint32_t local_base;
     uint32_t args[SIMT_ARG_REGS];
-    uint32_t reserved[7];       /* must be zero */
+    /*
+     * Device address of the kernel image's live table for
+     * [code_addr, code_addr + code_size): one little-endian 64-bit mask
+     * per instruction as in the metadata note (simt-isa.h).  0: none, the
+     * lightweight switch then keeps every register of int_regs/fp_regs.
+     */
+    uint32_t live_addr;
+    /* Registers the kernel uses (bit n: xn / fn); both 0: all of them */
+    uint32_t int_regs;
+    uint32_t fp_regs;
+    uint32_t reserved[4];       /* must be zero */
 };
 
 /* SIGNAL: once every earlier command is done, store @value at @addr. */
@@ -289,6 +334,9 @@ struct simt_completion {
 #define SIMT_CREG_FAULT_ADDR        0x14    /* RO: faulting address */
 #define SIMT_CREG_FAULT_PC          0x18    /* RO: faulting pc (kernels) */
 #define SIMT_CREG_FAULT_QUEUE       0x1c    /* RO: queue that faulted */
+#define SIMT_CREG_PREEMPT_MODE      0x20    /* RW: enum simt_preempt_mode */
+#define SIMT_CREG_PSTATE            0x24    /* RO: SIMT_PSTATE_* */
+#define SIMT_CREG_SAVE_USED         0x28    /* RO: save area bytes in use */
 
 /* PT: bit 31 set = Sv32 translation, bits 21:0 = root table VRAM PPN. */
 #define SIMT_PT_SV32                (1u << 31)
@@ -329,6 +377,166 @@ enum simt_mmu_fault {
 #define SIMT_TLB_INV_ALL            1   /* every entry */
 #define SIMT_TLB_INV_CTX            2   /* entries of TLB_INV_CTX */
 #define SIMT_TLB_INV_PAGE           3   /* ... for the page of TLB_INV_ADDR */
+
+/*
+ * Preemption.  A kernel's blocks leave the SMs by one of four mechanisms:
+ * drain (run to completion; no more blocks are dispatched meanwhile),
+ * flush (dropped, re-run from the start later; only while the block has
+ * made no global store or atomic, or its launch had SIMT_CMDF_IDEMPOTENT),
+ * context switch (the block's state is written to its context's save
+ * area and restored later, on any SM) and lightweight switch (the same,
+ * keeping only the registers live at the lanes' pcs, uniform and strided
+ * ones compressed).  Auto chooses per block with seed 000's cost model
+ * under PREEMPT_BOUND.  Triggers: a queue of higher priority whose kernel
+ * cannot dispatch for lack of room (only as many blocks leave as it
+ * needs); a PREEMPT_REQ; the time slice between kernels of equal
+ * priority.  A mechanism that cannot be used on a block (flush after a
+ * global store, a switch without save space) falls back to drain.
+ */
+enum simt_preempt_mode {
+    SIMT_PMODE_NONE   = 0,      /* context: never preempted by priority */
+    SIMT_PMODE_DRAIN  = 1,
+    SIMT_PMODE_FLUSH  = 2,
+    SIMT_PMODE_SWITCH = 3,
+    SIMT_PMODE_LIGHT  = 4,
+    SIMT_PMODE_AUTO   = 5,
+    SIMT_PMODE_NR,
+};
+
+/*
+ * PREEMPT_REQ: PREEMPT takes every block of the context's kernels off the
+ * SMs and holds them (PSTATE SUSPENDED) until RESUME.  MODE 0 uses the
+ * context's PREEMPT_MODE (drain if that is NONE).
+ */
+#define SIMT_PREQ_CTX(v)            ((v) & 0x3f)
+#define SIMT_PREQ_OP(v)             (((v) >> 8) & 0x3)
+#define SIMT_PREQ_MODE(v)           (((v) >> 12) & 0x7)
+#define SIMT_PREQ(ctx, op, mode) \
+    ((uint32_t)(ctx) | (uint32_t)(op) << 8 | (uint32_t)(mode) << 12)
+#define SIMT_PREQ_PREEMPT           1
+#define SIMT_PREQ_RESUME            2
+
+/* PREEMPT_STATUS: bit 0 an event is in progress; bits 15:8 last error */
+#define SIMT_PSTATUS_BUSY           (1u << 0)
+#define SIMT_PSTATUS_ERROR(v)       (((v) >> 8) & 0xff)
+
+/* Context PSTATE */
+#define SIMT_PSTATE_SUSPENDED       (1u << 0)   /* held by a PREEMPT_REQ */
+#define SIMT_PSTATE_SAVED           (1u << 1)   /* blocks in the save area */
+
+enum simt_preempt_error {
+    SIMT_PERR_NONE       = 0,
+    SIMT_PERR_SAVE_SPACE = 1,   /* save area too small: drained instead */
+    SIMT_PERR_SAVE_FAULT = 2,   /* save area unmapped: drained instead */
+    SIMT_PERR_BAD_REQ    = 3,   /* malformed PREEMPT_REQ */
+};
+
+enum simt_preempt_trigger {
+    SIMT_PTRIG_PRIORITY  = 1,
+    SIMT_PTRIG_REQUEST   = 2,
+    SIMT_PTRIG_TIMESLICE = 3,
+};
+
+/* One entry of the event log ring (PEV_LOG), written when an event ends */
+struct simt_preempt_event {
+    uint32_t seq;               /* events started before this one */
+    uint8_t trigger;            /* enum simt_preempt_trigger */
+    uint8_t mode;               /* enum simt_preempt_mode asked for */
+    uint8_t status;             /* enum simt_preempt_error */
+    uint8_t preemptor;          /* queue that needed room, 0xff: none */
+    uint32_t victims;           /* bit q: queue q's kernel lost blocks */
+    uint16_t drained;           /* blocks, per mechanism used */
+    uint16_t flushed;
+    uint16_t switched;
+    uint16_t light;
+    uint32_t saved_bytes;       /* written to save areas */
+    uint32_t occupied_bytes;    /* what full switches would have written */
+    uint32_t wasted_insns;      /* warp instructions lost to flushes */
+    uint32_t reserved[2];
+    uint64_t req_cycle;
+    uint64_t dispatch_cycle;    /* preemptor's first block placed, or 0 */
+    uint64_t done_cycle;        /* last victim block off its SM */
+};
+
+/*
+ * The timeline ring (TRACE): one record per block placed or removed,
+ * copy and preemption, for tools that draw what the SMs did.  The device
+ * writes record TRACE_COUNT % TRACE_SIZE, then increments TRACE_COUNT.
+ */
+enum simt_trace_type {
+    SIMT_TRACE_DISPATCH = 1,    /* block placed; sm, block */
+    SIMT_TRACE_RETIRE   = 2,    /* block finished */
+    SIMT_TRACE_FLUSH    = 3,    /* block dropped, to be re-run */
+    SIMT_TRACE_SAVE     = 4,    /* block saved and off the SM */
+    SIMT_TRACE_RESTORE  = 5,    /* saved block placed again */
+    SIMT_TRACE_PREEMPT  = 6,    /* event started; block = event seq */
+    SIMT_TRACE_PREEMPT_DONE = 7,
+    SIMT_TRACE_COPY     = 8,    /* copy started; sm = engine */
+    SIMT_TRACE_COPY_DONE = 9,
+    SIMT_TRACE_KERNEL_DONE = 10,
+};
+
+struct simt_trace_record {
+    uint64_t cycle;
+    uint8_t type;               /* enum simt_trace_type */
+    uint8_t queue;
+    uint16_t sm;
+    uint32_t block;             /* linear block index in the grid */
+};
+
+/*
+ * Save area records: one per switched block, at an offset of the
+ * context's save area chosen by the device.  A record is a struct
+ * simt_save_block, then per warp a struct simt_save_warp followed by its
+ * encoded entries, then the shared memory bytes (unless kept on the SM),
+ * padded to 4 bytes.  Entry n of a warp is xn for 1 <= n < 32, the lanes'
+ * pcs for n = 0 (x0 is always zero), f(n - 32) for 32 <= n < 64 and fcsr
+ * for n = 64; pattern bits 2n+1:2n say how it is stored, lanes in groups
+ * of @pag: DEAD nothing, UNIFORM one word per group, STRIDED base and
+ * stride per group, RAW 32 words.  Then, if resv_mask is not 0, 32
+ * reservation addresses and 32 values.  A full switch stores the used
+ * registers RAW; a lightweight switch only the live ones, compressed.
+ */
+#define SIMT_SAVE_MAGIC             0x4b425653u  /* "SVBK" */
+#define SIMT_SAVE_ENTRIES           65
+#define SIMT_SAVE_FULL              1
+#define SIMT_SAVE_LIGHT             2
+
+enum simt_save_pattern {
+    SIMT_SAVE_DEAD    = 0,
+    SIMT_SAVE_UNIFORM = 1,
+    SIMT_SAVE_STRIDED = 2,
+    SIMT_SAVE_RAW     = 3,
+};
+
+struct simt_save_block {
+    uint32_t magic;
+    uint16_t format;            /* SIMT_SAVE_FULL or SIMT_SAVE_LIGHT */
+    uint16_t pag;               /* lanes per compression group */
+    uint32_t bytes;             /* the whole record */
+    uint32_t block;             /* linear block index */
+    uint32_t nwarps;
+    uint32_t nthreads;
+    uint32_t shared_bytes;      /* stored at the end; 0: kept on the SM */
+    uint32_t nexited;
+    uint32_t nwaiting;
+    uint32_t barriers;
+    uint32_t flags;             /* SIMT_SAVEF_* */
+    uint32_t reserved;
+    uint64_t warp_insns;
+    uint64_t thread_insns;
+};
+#define SIMT_SAVEF_WROTE_GLOBAL     (1u << 0)   /* no longer flushable */
+
+struct simt_save_warp {
+    uint32_t exited;
+    uint32_t waiting;
+    uint32_t resv_mask;
+    uint32_t warp_id;
+    uint64_t instret;
+    uint32_t pattern[5];        /* 2 bits per entry */
+    uint32_t reserved;
+};
 
 /*
  * Copy engine e's counters: SIMT_COPY_BASE + e * SIMT_COPY_STRIDE.

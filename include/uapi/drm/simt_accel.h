@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define DRM_SIMT_UAPI_MAJOR		0
-#define DRM_SIMT_UAPI_MINOR		1
+#define DRM_SIMT_UAPI_MINOR		2
 
 #define DRM_SIMT_GET_PARAM		0x00
 #define DRM_SIMT_BO_CREATE		0x01
@@ -155,12 +155,24 @@ struct drm_simt_bo_info {
 #define DRM_SIMT_PRIORITY_HIGH		2
 #define DRM_SIMT_PRIORITY_REALTIME	3	/* needs CAP_SYS_NICE (EACCES) */
 
+/*
+ * How a context's kernels give up the SMs to higher-priority work (see
+ * "Preemption" in docs/specs/simt.rst).  DEFAULT lets the driver choose.
+ */
+#define DRM_SIMT_PREEMPT_DEFAULT	0
+#define DRM_SIMT_PREEMPT_NONE		1	/* never preempted */
+#define DRM_SIMT_PREEMPT_DRAIN		2
+#define DRM_SIMT_PREEMPT_FLUSH		3
+#define DRM_SIMT_PREEMPT_SWITCH		4
+#define DRM_SIMT_PREEMPT_LIGHT		5
+#define DRM_SIMT_PREEMPT_AUTO		6
+
 /**
  * struct drm_simt_context_create - create a context
  * @priority: in, DRM_SIMT_PRIORITY_*
  * @flags: in, must be zero
  * @ctx_id: out, the context's id (never 0), valid in this open file only
- * @pad: must be zero
+ * @preempt_mode: in, DRM_SIMT_PREEMPT_* (since 0.2; was a zero pad)
  *
  * A context takes a hardware context (an address space) and a hardware
  * queue; when the device has none left the call fails with ENOSPC.
@@ -169,7 +181,7 @@ struct drm_simt_context_create {
 	__u32 priority;
 	__u32 flags;
 	__u32 ctx_id;
-	__u32 pad;
+	__u32 preempt_mode;
 };
 
 /**
@@ -321,6 +333,9 @@ struct drm_simt_cmd {
  * @cmd_size: in, sizeof(struct drm_simt_cmd)
  * @seqno: out, the submission's sequence number: per context, starting
  *	at 1 and increasing by one per submission
+ * @syncobj: in, 0 or a DRM syncobj handle: its fence is replaced by the
+ *	submission's completion fence (since 0.2)
+ * @pad: must be zero
  *
  * The commands run in order after every earlier submission of the
  * context.  The objects they name are kept alive until they are done.
@@ -334,6 +349,8 @@ struct drm_simt_submit {
 	__u32 cmd_count;
 	__u32 cmd_size;
 	__u64 seqno;
+	__u32 syncobj;
+	__u32 pad;
 };
 
 /* Why a submission failed (struct drm_simt_wait @error) */
@@ -354,6 +371,11 @@ struct drm_simt_submit {
  * @hw_error: out, the device's error code (enum simt_queue_error of
  *	simt-hw.h) when @error is not NONE
  * @fault_addr: out, the faulting device address for DRM_SIMT_ERROR_FAULT
+ * @fault_pc: out, the pc of the faulting instruction for a kernel fault
+ * @pad: must be zero
+ * @start_cycle: out, device cycle at which the submission's last LAUNCH
+ *	placed its first block (0 if it has none)
+ * @end_cycle: out, device cycle at which that launch's last block ended
  *
  * Returns 0 when the submission is over (completed, or ended by an
  * error: see @error), ETIME if it is still running when the timeout
@@ -367,6 +389,10 @@ struct drm_simt_wait {
 	__u32 error;
 	__u32 hw_error;
 	__u64 fault_addr;
+	__u32 fault_pc;
+	__u32 pad;
+	__u64 start_cycle;
+	__u64 end_cycle;
 };
 
 #define DRM_IOCTL_SIMT_GET_PARAM \
