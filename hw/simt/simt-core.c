@@ -913,6 +913,20 @@ static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
 #define LANES_FOR(m, i) \
     for (uint32_t m_ = (m), i; m_ && (i = __builtin_ctz(m_), 1); m_ &= m_ - 1)
 
+/* Whether a lane of @G accesses memory outside the shared and local windows. */
+static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
+{
+    LANES_FOR(G, i) {
+        uint32_t addr = a[i] + imm;
+
+        if (addr - SIMT_SHARED_BASE >= SIMT_SHARED_WINDOW &&
+            addr - SIMT_LOCAL_BASE >= SIMT_LOCAL_WINDOW) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* 32-lane ALU operation on a = x[rs1], c = x[rs2], imm; writes x[rd]. */
 #define ALU(expr)                                                       \
     do {                                                                \
@@ -1297,6 +1311,9 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             st->cycle += global_cycles(code->timing,
                                        a[__builtin_ctz(G)] + in->imm,
                                        in->size, nG);
+            if (!st->wrote_global) {
+                st->wrote_global = any_global(a, in->imm, G);
+            }
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
                 LANES_FOR(G, i) {
                     st_le(flat + (a[i] + in->imm - flat_base), in->size,
@@ -1324,6 +1341,9 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
 
             st->cycle += global_cycles(code->timing, a[__builtin_ctz(G)], 4,
                                        nG);
+            if (!st->wrote_global) {
+                st->wrote_global = any_global(a, 0, G);
+            }
             /* Lanes go one after another: each AMO is atomic. */
             LANES_FOR(G, i) {
                 uint32_t addr = a[i], old, bit = 1u << i;

@@ -114,6 +114,12 @@ typedef struct SimtBlockState {
     uint32_t fault_warp;
     uint32_t fault_lane;        /* lowest faulting lane */
     uint32_t barriers;          /* barriers completed */
+    /*
+     * Set by the first store or atomic outside shared and local memory:
+     * from then on re-running the block from its start (a flush) could
+     * change results.
+     */
+    uint32_t wrote_global;
     uint64_t cycle;             /* cycle CSR: + the cost of each warp insn */
     uint64_t warp_insns;        /* warp instructions executed */
     uint64_t thread_insns;      /* sum over them of active lanes */
