@@ -401,6 +401,7 @@ const char *simt_fault_name(int fault)
         [SIMT_FAULT_BARRIER] = "barrier can never complete",
         [SIMT_FAULT_PAGE] = "page fault",
         [SIMT_FAULT_WATCHDOG] = "instruction budget exhausted",
+        [SIMT_FAULT_SAVE_AREA] = "saved state unreadable or invalid",
     };
 
     if (fault < 0 || fault >= SIMT_FAULT_NR) {

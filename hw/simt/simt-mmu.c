@@ -257,6 +257,10 @@ void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd)
 void simt_mmu_reset(SimtState *s)
 {
     memset(s->contexts, 0, sizeof(s->contexts));
+    for (unsigned c = 0; c < SIMT_MAX_CONTEXTS; c++) {
+        /* Preemptible by default, as the least surprising hardware. */
+        s->contexts[c].preempt_mode = SIMT_PMODE_DRAIN;
+    }
     memset(s->tlb, 0, sizeof(s->tlb));
     s->tlb_inv_ctx = 0;
     s->tlb_inv_addr = 0;
@@ -286,6 +290,12 @@ uint32_t simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg)
         return c->fault_pc;
     case SIMT_CREG_FAULT_QUEUE:
         return c->fault_queue;
+    case SIMT_CREG_PREEMPT_MODE:
+        return c->preempt_mode;
+    case SIMT_CREG_PSTATE:
+        return simt_preempt_ctx_state(s, ctx);
+    case SIMT_CREG_SAVE_USED:
+        return simt_preempt_save_used(s, ctx);
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: read of unknown "
                       "register 0x%x\n", ctx, reg);
@@ -318,6 +328,14 @@ void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
     case SIMT_CREG_FAULT:
         if (val & SIMT_CFAULT_VALID) {
             c->fault = 0;
+        }
+        break;
+    case SIMT_CREG_PREEMPT_MODE:
+        if (val >= SIMT_PMODE_NR) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: preemption "
+                          "mode %u does not exist; ignored\n", ctx, val);
+        } else {
+            c->preempt_mode = val;
         }
         break;
     default:

@@ -91,18 +91,22 @@ static int64_t simt_cycle_to_ns(SimtState *s, uint64_t cycle)
 static bool simt_run_slice(SimtState *s)
 {
     uint64_t start = s->slice_start;
-    uint64_t end = start + SIMT_SLICE_CYCLES;
+    uint64_t end = start + (simt_preempt_busy(s) ? SIMT_PREEMPT_SLICE_CYCLES
+                                                 : SIMT_SLICE_CYCLES);
     bool waiting;
 
     waiting = simt_queues_process(s, start);
+    simt_preempt_check(s, start);
     simt_sched_dispatch(s, start);
     simt_sm_run_slice(s, start, end);
     simt_dma_run_slice(s, start, end);
     /* Queues whose kernels or copies finished can go on at once. */
     waiting |= simt_queues_process(s, end);
+    simt_preempt_advance(s, end);
     simt_sched_dispatch(s, end);
     s->slice_start = end;
-    return waiting || simt_queues_busy(s);
+    return waiting || simt_queues_busy(s) || s->pre.active ||
+           s->pre.requested;
 }
 
 /*
@@ -172,6 +176,7 @@ static void simt_reset_state(SimtState *s, const char *why)
     simt_queues_reset(s);
     simt_mmu_reset(s);
     simt_dma_reset(s);
+    simt_preempt_reset(s);
     s->scratch = 0;
     s->irq_status = 0;
     s->irq_mask = 0;
@@ -259,7 +264,8 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         val = SIMT_VERSION_VALUE;
         break;
     case SIMT_REG_CAPS:
-        val = SIMT_CAP_MSIX | SIMT_CAP_QUEUES | SIMT_CAP_MMU | SIMT_CAP_COPY;
+        val = SIMT_CAP_MSIX | SIMT_CAP_QUEUES | SIMT_CAP_MMU | SIMT_CAP_COPY |
+              SIMT_CAP_PREEMPT;
         break;
     case SIMT_REG_SM_COUNT:
         val = simt_cfg(s, SIMT_CFG_SM_COUNT);
@@ -361,13 +367,15 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
     case SIMT_REG_RESET:
     case SIMT_REG_IRQ_RAISE:
     case SIMT_REG_TLB_INV:
+    case SIMT_REG_PREEMPT_REQ:
         val = 0;   /* write-only */
         break;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "simt: read of unknown register 0x%" HWADDR_PRIx "\n",
-                      addr);
-        val = 0;
+        if (!simt_preempt_reg_read(s, addr, &val)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: read of unknown register "
+                          "0x%" HWADDR_PRIx "\n", addr);
+            val = 0;
+        }
         break;
     }
     trace_simt_reg_read(addr, val);
@@ -463,14 +471,19 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     case SIMT_REG_CYCLE_LO ... SIMT_REG_COPY_ENGINES:
     case SIMT_REG_COPY_BW:
     case SIMT_REG_TLB_HITS ... SIMT_REG_MMU_FAULTS:
+    case SIMT_REG_PREEMPT_STATUS:
+    case SIMT_REG_PEV_COUNT:
+    case SIMT_REG_TRACE_COUNT ... SIMT_REG_PREEMPT_EVENTS:
         qemu_log_mask(LOG_GUEST_ERROR,
                       "simt: write 0x%x to read-only register 0x%"
                       HWADDR_PRIx " ignored\n", val, addr);
         break;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "simt: write 0x%x to unknown register 0x%"
-                      HWADDR_PRIx " ignored\n", val, addr);
+        if (!simt_preempt_reg_write(s, addr, val)) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "simt: write 0x%x to unknown register 0x%"
+                          HWADDR_PRIx " ignored\n", val, addr);
+        }
         break;
     }
 }
@@ -574,6 +587,7 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
     s->bounce = g_malloc(SIMT_DMA_BOUNCE);
     simt_timing_init(s);
     simt_sched_init(s);
+    simt_preempt_init(s);
     simt_reset_state(s, "realize");
 }
 

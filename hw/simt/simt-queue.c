@@ -145,6 +145,17 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     }
     k->code.timing = &s->timing;
     simt_mmu_view_init(&k->view, s, ctx, &k->mem);
+    k->ctx = ctx;
+    k->int_regs = c->int_regs;
+    k->fp_regs = c->fp_regs;
+    if (c->live_addr && !simt_preempt_load_live(s, q, c->live_addr)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: live table at 0x%x "
+                      "is unreachable\n", q, c->live_addr);
+        simt_code_destroy(&k->code);
+        return SIMT_QERR_BAD_COMMAND;
+    }
+    k->redo = g_array_new(false, false, sizeof(uint32_t));
+    k->saved = g_array_new(false, false, sizeof(SimtSaved));
 
     k->total_blocks = blocks;
     k->record = c->record;
@@ -191,6 +202,7 @@ void simt_kernel_finish(SimtState *s, unsigned q)
                            k->thread_insns);
     k->active = false;
     simt_code_destroy(&k->code);
+    simt_preempt_kernel_end(s, q);
     if (!write_record(s, k, status)) {
         queue_fail(s, q, SIMT_QERR_DMA);
     } else if (status != SIMT_QERR_NONE) {
@@ -333,7 +345,10 @@ bool simt_queues_busy(SimtState *s)
     for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
         SimtQueue *qu = &s->queues[q];
 
-        if (qu->kernel.active || qu->copy.active ||
+        /* A suspended kernel with nothing on the SMs waits for RESUME. */
+        if ((qu->kernel.active &&
+             (qu->kernel.resident || simt_preempt_may_run(s, q))) ||
+            qu->copy.active ||
             ((qu->control & SIMT_QCTL_ENABLE) &&
              qu->state != SIMT_QSTATE_ERROR && qu->head != qu->tail)) {
             return true;
@@ -348,8 +363,9 @@ static void queue_stop(SimtState *s, unsigned q)
     SimtQueue *qu = &s->queues[q];
 
     if (qu->kernel.active) {
-        simt_sched_evict_kernel(s, q);
+        simt_sched_evict_kernel(s, q, s->slice_start);
         simt_code_destroy(&qu->kernel.code);
+        simt_preempt_kernel_end(s, q);
         qu->kernel.active = false;
     }
     simt_dma_cancel(s, q);

@@ -45,7 +45,7 @@ void simt_sched_free(SimtState *s)
 
         for (uint32_t k = 0; k < simt_cfg(s, SIMT_CFG_SM_BLOCKS); k++) {
             if (sm->slots[k].used) {
-                simt_sched_release(s, sm, &sm->slots[k]);
+                simt_sched_release(s, sm, &sm->slots[k], 0);
             }
         }
         g_free(sm->slots);
@@ -102,8 +102,13 @@ static void block_index(const SimtKernel *k, uint32_t linear, uint32_t *idx)
     idx[2] = linear / (g[0] * g[1]);
 }
 
-static void place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
-                        uint64_t cycle)
+/*
+ * Place block @linear of queue @q's kernel on @sm: a new or flushed block
+ * from its start, or a saved one (@sv) from its record.  False if the
+ * record cannot be restored; the kernel has faulted then.
+ */
+static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
+                        uint32_t linear, const SimtSaved *sv, uint64_t cycle)
 {
     uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
     SimtSlot *slot = NULL;
@@ -120,12 +125,25 @@ static void place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     /* sm_room() counted a free block slot. */
     assert(slot);
 
-    block_index(k, k->next_block, desc.block_idx);
+    block_index(k, linear, desc.block_idx);
     desc.local_addr = k->local_base +
         (sm->id * nslots + k_slot) * k->local_block_bytes;
 
+    /*
+     * An idle SM starts issuing now, not in the past; a busy port first
+     * finishes the burst it overran the last slice with.
+     */
+    start = UINT64_MAX;
+    for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
+        sm->port_cycle[p] = MAX(sm->port_cycle[p], cycle);
+        start = MIN(start, sm->port_cycle[p]);
+    }
+
+    memset(slot, 0, sizeof(*slot));
     slot->used = true;
     slot->queue = q;
+    slot->linear = linear;
+    slot->dispatch_cycle = start;
     slot->warps = g_new(SimtWarp, k->warps);
     slot->shared = g_malloc(MAX(k->launch.shared_size, 1));
     simt_block_init(&slot->block, &k->launch, &desc, &k->code, &k->mem,
@@ -139,30 +157,35 @@ static void place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     if (!sm->blocks_of[q]++) {
         sm->kernels++;
     }
-    /*
-     * An idle SM starts issuing now, not in the past; a busy port first
-     * finishes the burst it overran the last slice with.
-     */
-    start = UINT64_MAX;
-    for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
-        sm->port_cycle[p] = MAX(sm->port_cycle[p], cycle);
-        start = MIN(start, sm->port_cycle[p]);
-    }
+    k->resident++;
 
+    if (sv && !simt_preempt_restore(s, q, sv, sm, slot)) {
+        k->fault.fault = SIMT_FAULT_SAVE_AREA;
+        memcpy(k->fault.fault_block, desc.block_idx,
+               sizeof(k->fault.fault_block));
+        k->end_cycle = start;
+        simt_sched_evict_kernel(s, q, start);
+        simt_kernel_finish(s, q);
+        return false;
+    }
     if (!k->started || start < k->start_cycle) {
         k->started = true;
         k->start_cycle = start;
     }
     trace_simt_block_dispatch(q, desc.block_idx[0], desc.block_idx[1],
                               desc.block_idx[2], sm->id, k_slot, cycle);
-    k->next_block++;
-    k->resident++;
+    simt_trace_event(s, sv ? SIMT_TRACE_RESTORE : SIMT_TRACE_DISPATCH, q,
+                     sm->id, linear, start);
+    simt_preempt_placed(s, q, sm, slot, start);
+    return true;
 }
 
-void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot)
+void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
+                        uint64_t cycle)
 {
     SimtKernel *k = &s->queues[slot->queue].kernel;
 
+    simt_preempt_slot_free(s, slot, cycle);
     sm->free_threads += k->threads;
     sm->free_warps += k->warps;
     sm->free_blocks++;
@@ -179,8 +202,17 @@ void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot)
     slot->used = false;
 }
 
-/* The ready kernel that dispatches next, or -1. */
-static int head_kernel(SimtState *s)
+/* Whether queue @q's kernel has blocks to place and may place them. */
+static bool kernel_ready(SimtState *s, unsigned q)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+
+    return k->active && !k->fault.fault && simt_preempt_may_run(s, q) &&
+           (k->next_block < k->total_blocks || k->redo->len ||
+            k->saved->len);
+}
+
+int simt_sched_head(SimtState *s)
 {
     int best = -1;
 
@@ -188,7 +220,7 @@ static int head_kernel(SimtState *s)
         SimtKernel *k = &s->queues[q].kernel;
         SimtKernel *b;
 
-        if (!k->active || k->fault.fault || k->next_block >= k->total_blocks) {
+        if (!kernel_ready(s, q)) {
             continue;
         }
         b = best < 0 ? NULL : &s->queues[best].kernel;
@@ -200,44 +232,132 @@ static int head_kernel(SimtState *s)
     return best;
 }
 
+/* The SM with room for the most blocks of queue @q's kernel, or NULL. */
+static SimtSM *most_room(SimtState *s, unsigned q)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+    SimtSM *best = NULL;
+    uint32_t best_room = 0;
+
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[s->sm_order[i]];
+        uint32_t room = sm_room(s, sm, q, k);
+
+        if (room > best_room) {
+            best = sm;
+            best_room = room;
+        }
+    }
+    return best;
+}
+
+bool simt_sched_has_room(SimtState *s, unsigned q)
+{
+    return most_room(s, q) != NULL;
+}
+
 void simt_sched_dispatch(SimtState *s, uint64_t cycle)
 {
-    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
     int q;
 
-    while ((q = head_kernel(s)) >= 0) {
+    while ((q = simt_sched_head(s)) >= 0) {
         SimtKernel *k = &s->queues[q].kernel;
 
-        while (k->next_block < k->total_blocks) {
-            SimtSM *best = NULL;
-            uint32_t best_room = 0;
+        /* Saved blocks first, then flushed ones, then new ones. */
+        while (kernel_ready(s, q)) {
+            SimtSM *best = most_room(s, q);
+            SimtSaved sv;
+            uint32_t linear;
 
-            for (uint32_t i = 0; i < nsm; i++) {
-                SimtSM *sm = &s->sms[s->sm_order[i]];
-                uint32_t room = sm_room(s, sm, q, k);
-
-                if (room > best_room) {
-                    best = sm;
-                    best_room = room;
-                }
-            }
             if (!best) {
                 /* The head stalls, and nothing may pass it. */
                 return;
             }
-            place_block(s, best, q, k, cycle);
+            if (k->saved->len) {
+                sv = g_array_index(k->saved, SimtSaved, 0);
+                g_array_remove_index(k->saved, 0);
+                if (!place_block(s, best, q, k, sv.block, &sv, cycle)) {
+                    break;
+                }
+                continue;
+            }
+            if (k->redo->len) {
+                linear = g_array_index(k->redo, uint32_t, 0);
+                g_array_remove_index(k->redo, 0);
+            } else {
+                linear = k->next_block++;
+            }
+            place_block(s, best, q, k, linear, NULL, cycle);
         }
     }
 }
 
-void simt_sched_evict_kernel(SimtState *s, unsigned q)
+/* Whether blocks that are not leaving already match @match. */
+static bool staying(SimtState *s, bool (*match)(SimtState *, unsigned,
+                                                 unsigned, uint64_t),
+                    unsigned hq, uint64_t cycle)
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
+            SimtSlot *slot = &sm->slots[j];
+
+            if (slot->used && slot->leave == SIMT_LEAVE_NONE &&
+                match(s, hq, slot->queue, cycle)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static bool preemptible(SimtState *s, unsigned q)
+{
+    return s->contexts[s->queues[q].kernel.ctx].preempt_mode !=
+           SIMT_PMODE_NONE;
+}
+
+static bool is_lower(SimtState *s, unsigned hq, unsigned q, uint64_t cycle)
+{
+    return q != hq && preemptible(s, q) &&
+           s->queues[q].kernel.priority < s->queues[hq].kernel.priority;
+}
+
+bool simt_sched_lower_resident(SimtState *s, unsigned q)
+{
+    return staying(s, is_lower, q, 0);
+}
+
+static bool slice_over(SimtState *s, unsigned hq, unsigned q, uint64_t cycle)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+
+    return q != hq && preemptible(s, q) &&
+           k->priority == s->queues[hq].kernel.priority &&
+           cycle - k->run_since >= s->pre.timeslice;
+}
+
+int simt_sched_slice_over(SimtState *s, unsigned q, uint64_t cycle)
+{
+    for (unsigned v = 0; v < simt_cfg(s, SIMT_CFG_QUEUES); v++) {
+        SimtKernel *k = &s->queues[v].kernel;
+
+        if (k->active && k->resident && slice_over(s, q, v, cycle)) {
+            return v;
+        }
+    }
+    return -1;
+}
+
+void simt_sched_evict_kernel(SimtState *s, unsigned q, uint64_t cycle)
 {
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
         SimtSM *sm = &s->sms[i];
 
         for (uint32_t k = 0; k < simt_cfg(s, SIMT_CFG_SM_BLOCKS); k++) {
             if (sm->slots[k].used && sm->slots[k].queue == q) {
-                simt_sched_release(s, sm, &sm->slots[k]);
+                simt_sched_release(s, sm, &sm->slots[k], cycle);
             }
         }
     }

@@ -53,12 +53,22 @@ static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
         f->fault_warp = st->fault_warp;
         f->fault_lane = st->fault_lane;
         k->end_cycle = cycle;
-        simt_sched_evict_kernel(s, q);
+        simt_sched_evict_kernel(s, q, cycle);
         simt_kernel_finish(s, q);
         return;
     }
 
-    simt_sched_release(s, sm, slot);
+    /* What the auto mode's drain estimate learns from. */
+    if (st->warp_insns && cycle > slot->dispatch_cycle) {
+        double cpi = (double)(cycle - slot->dispatch_cycle) / st->warp_insns;
+
+        k->stat_blocks++;
+        k->stat_insns += st->warp_insns;
+        k->stat_cpi_sum += cpi;
+        k->stat_cpi_sq += cpi * cpi;
+    }
+    simt_trace_event(s, SIMT_TRACE_RETIRE, q, sm->id, slot->linear, cycle);
+    simt_sched_release(s, sm, slot, cycle);
     s->blocks_done++;
     k->retired++;
     k->end_cycle = MAX(k->end_cycle, cycle);
@@ -68,18 +78,20 @@ static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
 }
 
 /*
- * The next warp to issue on @sm, round robin over slots and their warps;
- * false if no resident warp can run (all exited or at barriers).
+ * The next warp to issue on @sm at @now, round robin over slots and their
+ * warps; false if no resident warp can run (all exited, at barriers,
+ * being saved or not restored yet).
  */
-static bool next_warp(SimtState *s, SimtSM *sm, SimtSlot **slotp,
-                      unsigned *warpp)
+static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
+                      SimtSlot **slotp, unsigned *warpp)
 {
     uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
 
     for (uint32_t n = 0; n <= nslots; n++) {
         SimtSlot *slot = &sm->slots[sm->next_slot];
 
-        if (slot->used && slot->block.st.status == SIMT_RUNNING) {
+        if (slot->used && slot->block.st.status == SIMT_RUNNING &&
+            slot->leave != SIMT_LEAVE_SAVE && slot->ready_cycle <= now) {
             SimtBlockState *st = &slot->block.st;
 
             while (sm->next_warp < st->nwarps) {
@@ -121,12 +133,24 @@ static void sm_run_slice(SimtState *s, SimtSM *sm, uint64_t start,
         if (*port >= end) {
             return;
         }
-        if (!next_warp(s, sm, &slot, &warp)) {
-            /* Nothing can issue: the SM idles for the rest of the slice. */
-            for (uint32_t p = 0; p < nports; p++) {
-                sm->port_cycle[p] = MAX(sm->port_cycle[p], end);
+        if (!next_warp(s, sm, *port, &slot, &warp)) {
+            /* Nothing can issue: idle until a restore ends, or the end. */
+            uint64_t wake = end;
+
+            for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_BLOCKS); i++) {
+                SimtSlot *r = &sm->slots[i];
+
+                if (r->used && r->ready_cycle > *port) {
+                    wake = MIN(wake, r->ready_cycle);
+                }
             }
-            return;
+            for (uint32_t p = 0; p < nports; p++) {
+                sm->port_cycle[p] = MAX(sm->port_cycle[p], wake);
+            }
+            if (wake == end) {
+                return;
+            }
+            continue;
         }
         b = &slot->block;
         /* The cycle CSR reads the issuing port's clock. */

@@ -496,6 +496,8 @@ struct simt_trace_record {
  * stride per group, RAW 32 words.  Then, if resv_mask is not 0, 32
  * reservation addresses and 32 values.  A full switch stores the used
  * registers RAW; a lightweight switch only the live ones, compressed.
+ * The block's local memory (threads x local_size bytes) follows the
+ * record in the save area, since the block may come back in another slot.
  */
 #define SIMT_SAVE_MAGIC             0x4b425653u  /* "SVBK" */
 #define SIMT_SAVE_ENTRIES           65

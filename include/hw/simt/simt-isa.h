@@ -94,6 +94,7 @@ enum simt_fault {
     SIMT_FAULT_BARRIER,         /* barrier that can never complete */
     SIMT_FAULT_PAGE,            /* device MMU translation fault */
     SIMT_FAULT_WATCHDOG,        /* instruction budget exhausted */
+    SIMT_FAULT_SAVE_AREA,       /* a saved block could not be restored */
     SIMT_FAULT_NR,
 };
 

@@ -29,6 +29,8 @@ typedef struct SimtContext {
     uint32_t fault_addr;
     uint32_t fault_pc;
     uint32_t fault_queue;
+    uint32_t preempt_mode;      /* enum simt_preempt_mode */
+    bool suspended;             /* held by a PREEMPT request */
 } SimtContext;
 
 /*

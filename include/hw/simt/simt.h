@@ -8,6 +8,7 @@
 
 #include "hw/pci/pci_device.h"
 #include "qom/object.h"
+#include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-config.h"
 #include "hw/simt/simt-core.h"
 #include "hw/simt/simt-dma.h"
@@ -26,6 +27,15 @@ OBJECT_DECLARE_SIMPLE_TYPE(SimtState, SIMT)
 #define SIMT_TICK_BUDGET_NS     (1000 * 1000)
 /* Warp instructions one warp runs before the SM moves to the next warp. */
 #define SIMT_BURST_INSNS        64
+/* Slice length while blocks are leaving or being restored: finer timing. */
+#define SIMT_PREEMPT_SLICE_CYCLES 100
+
+/* A block saved in its context's save area, waiting to be restored. */
+typedef struct SimtSaved {
+    uint32_t block;             /* linear index in the grid */
+    uint32_t offset;            /* of its record in the save area */
+    uint32_t bytes;
+} SimtSaved;
 
 /* One launched grid; a queue runs at most one at a time. */
 typedef struct SimtKernel {
@@ -53,12 +63,41 @@ typedef struct SimtKernel {
     uint64_t thread_insns;
     uint64_t warp_insns;
     SimtGridResult fault;       /* fault.fault != 0: the kernel faulted */
+
+    /* preemption */
+    uint32_t ctx;
+    uint32_t int_regs;          /* registers the kernel uses */
+    uint32_t fp_regs;
+    uint64_t *live;             /* live table of [code_base, +code_size) */
+    uint32_t live_count;
+    GArray *redo;               /* uint32_t: flushed blocks to run again */
+    GArray *saved;              /* SimtSaved: switched-out blocks */
+    uint64_t run_since;         /* cycle it last got the SMs (time slice) */
+    /* finished blocks, for the drain-time estimate of the auto mode */
+    uint32_t stat_blocks;
+    uint64_t stat_insns;
+    double stat_cpi_sum;
+    double stat_cpi_sq;
 } SimtKernel;
+
+/* How a resident block is leaving its SM. */
+enum simt_leave {
+    SIMT_LEAVE_NONE = 0,
+    SIMT_LEAVE_DRAIN,           /* runs to completion, then leaves */
+    SIMT_LEAVE_SAVE,            /* stopped; its record is being written */
+};
 
 /* A block slot of an SM. */
 typedef struct SimtSlot {
     bool used;
     uint32_t queue;             /* whose kernel the block belongs to */
+    uint32_t linear;            /* block index in the grid */
+    uint32_t leave;             /* enum simt_leave */
+    bool in_event;              /* a victim of the current preemption */
+    uint64_t leave_cycle;       /* SIMT_LEAVE_SAVE: off the SM then */
+    uint64_t ready_cycle;       /* restored: issues from then on */
+    uint64_t dispatch_cycle;
+    SimtSaved saved;            /* SIMT_LEAVE_SAVE: where its record is */
     SimtBlock block;
     SimtWarp *warps;
     uint8_t *shared;
@@ -77,6 +116,7 @@ typedef struct SimtSM {
     uint64_t *port_cycle;       /* per issue port: time issued up to */
     uint32_t next_slot;         /* round-robin cursor */
     uint32_t next_warp;
+    uint64_t save_busy;         /* saves and restores serialise up to here */
 } SimtSM;
 
 typedef struct SimtQueue {
@@ -94,6 +134,33 @@ typedef struct SimtQueue {
     SimtKernel kernel;
     SimtCopy copy;
 } SimtQueue;
+
+/* The preemption engine (simt-preempt.c). */
+typedef struct SimtPreempt {
+    uint32_t bound;             /* PREEMPT_BOUND, cycles */
+    uint32_t timeslice;
+    uint64_t log_base;          /* event log ring */
+    uint32_t log_size;
+    uint32_t log_count;
+    uint64_t trace_base;        /* timeline ring */
+    uint32_t trace_size;
+    uint32_t trace_count;
+    uint32_t events;            /* started */
+    uint32_t saved_total;
+    uint32_t restored_total;
+    uint32_t wasted_total;
+    struct simt_preempt_event last;
+    /* the event under way */
+    bool active;
+    uint32_t pending;           /* victim blocks still on their SMs */
+    struct simt_preempt_event ev;
+    /* PREEMPT requests not started yet, and their modes */
+    uint64_t requested;
+    uint8_t req_mode[SIMT_MAX_CONTEXTS];
+    int slice_victim;           /* queue whose time slice ran out */
+    /* save area space in use per context: SimtSaved extents by offset */
+    GArray *extents[SIMT_MAX_CONTEXTS];
+} SimtPreempt;
 
 struct SimtState {
     PCIDevice parent_obj;
@@ -145,6 +212,8 @@ struct SimtState {
     uint32_t dma_chunk;
     uint64_t copy_seq;
     uint8_t *bounce;            /* SIMT_DMA_BOUNCE bytes */
+
+    SimtPreempt pre;
 };
 
 static inline uint32_t simt_cfg(const SimtState *s, SimtConfigField f)
@@ -181,12 +250,53 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle);
 /* Blocks of one kernel an empty SM can hold (0: the kernel cannot run). */
 uint32_t simt_sched_fits_empty(SimtState *s, const SimtKernel *k);
 /* Take every block of queue @q's kernel off the SMs. */
-void simt_sched_evict_kernel(SimtState *s, unsigned q);
-void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot);
+void simt_sched_evict_kernel(SimtState *s, unsigned q, uint64_t cycle);
+void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
+                        uint64_t cycle);
+/* The ready kernel that dispatches next, or -1. */
+int simt_sched_head(SimtState *s);
+/* Whether some SM has room for a block of queue @q's kernel now. */
+bool simt_sched_has_room(SimtState *s, unsigned q);
+/* Whether blocks of a preemptible kernel below @q's priority are on SMs. */
+bool simt_sched_lower_resident(SimtState *s, unsigned q);
+/* A resident kernel of @q's priority whose time slice is over, or -1. */
+int simt_sched_slice_over(SimtState *s, unsigned q, uint64_t cycle);
 
 /* simt-sm.c: running resident blocks under the timing model */
 /* Run every SM over device cycles [start, end). */
 void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end);
 bool simt_sm_any_resident(SimtState *s);
+
+/* simt-preempt.c: the preemption engine */
+void simt_preempt_init(SimtState *s);
+void simt_preempt_reset(SimtState *s);
+bool simt_preempt_reg_read(SimtState *s, hwaddr addr, uint32_t *val);
+bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val);
+/* Start a preemption if one is due; before dispatch at @cycle. */
+void simt_preempt_check(SimtState *s, uint64_t cycle);
+/* Saved blocks leave their SMs; an event ends.  At every slice end. */
+void simt_preempt_advance(SimtState *s, uint64_t cycle);
+/* Blocks are leaving or being restored: run short slices. */
+bool simt_preempt_busy(SimtState *s);
+/* May the kernel of queue @q dispatch (its context is not suspended)? */
+bool simt_preempt_may_run(SimtState *s, unsigned q);
+/* A block of queue @q was placed (@restored: from a save record). */
+void simt_preempt_placed(SimtState *s, unsigned q, SimtSM *sm,
+                         SimtSlot *slot, uint64_t cycle);
+/* Bring a saved block back into @slot; false if its record is bad. */
+bool simt_preempt_restore(SimtState *s, unsigned q, const SimtSaved *sv,
+                          SimtSM *sm, SimtSlot *slot);
+/* A slot is being freed (retired, evicted); counts leaving victims. */
+void simt_preempt_slot_free(SimtState *s, SimtSlot *slot, uint64_t cycle);
+/* Queue @q's kernel ended: forget its saved blocks. */
+void simt_preempt_kernel_end(SimtState *s, unsigned q);
+/* Read a kernel's live table at launch; false if it is unreachable. */
+bool simt_preempt_load_live(SimtState *s, unsigned q, uint32_t addr);
+/* Append a record to the timeline ring. */
+void simt_trace_event(SimtState *s, unsigned type, unsigned q, unsigned sm,
+                      uint32_t block, uint64_t cycle);
+/* PSTATE and SAVE_USED of context @ctx. */
+uint32_t simt_preempt_ctx_state(SimtState *s, unsigned ctx);
+uint32_t simt_preempt_save_used(SimtState *s, unsigned ctx);
 
 #endif /* HW_SIMT_SIMT_H */

@@ -1,0 +1,972 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: the preemption engine.
+ *
+ * An event starts when a PREEMPT request is pending, when the head kernel
+ * of the block scheduler has no room and lower-priority blocks hold the
+ * SMs (seed 000's dual-kernel partial preemption: only as many blocks
+ * leave, SM by SM, as the preempting kernel can use), or when the time
+ * slice of a kernel has run out while one of equal priority waits.  Each
+ * victim block leaves by one mechanism: drain, flush, context switch or
+ * lightweight switch (seed 004); auto picks per block with seed 000's
+ * cost model.  One event runs at a time; it ends when its last victim is
+ * off its SM, and is then reported in registers, the event log ring and
+ * an interrupt.  docs/specs/simt.rst, "Preemption", is the long version.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "hw/pci/pci_device.h"
+#include "hw/simt/simt.h"
+#include "hw/simt/simt-save.h"
+#include "trace.h"
+
+#define COST_INF    UINT64_MAX
+
+void simt_preempt_init(SimtState *s)
+{
+    for (unsigned c = 0; c < SIMT_MAX_CONTEXTS; c++) {
+        s->pre.extents[c] = g_array_new(false, false, sizeof(SimtSaved));
+    }
+}
+
+void simt_preempt_reset(SimtState *s)
+{
+    SimtPreempt *p = &s->pre;
+    GArray *extents[SIMT_MAX_CONTEXTS];
+
+    memcpy(extents, p->extents, sizeof(extents));
+    memset(p, 0, sizeof(*p));
+    memcpy(p->extents, extents, sizeof(extents));
+    for (unsigned c = 0; c < SIMT_MAX_CONTEXTS; c++) {
+        g_array_set_size(p->extents[c], 0);
+    }
+    /* Seed 000's tightest bound: 2 microseconds. */
+    p->bound = 2 * simt_cfg(s, SIMT_CFG_CLOCK_MHZ);
+}
+
+/* Cycles to move @bytes at one SM's equal share of the memory bandwidth. */
+static uint64_t move_cycles(SimtState *s, uint64_t bytes)
+{
+    return DIV_ROUND_UP(bytes * simt_cfg(s, SIMT_CFG_SM_COUNT),
+                        simt_cfg(s, SIMT_CFG_MEM_BW));
+}
+
+void simt_trace_event(SimtState *s, unsigned type, unsigned q, unsigned sm,
+                      uint32_t block, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+    struct simt_trace_record r = {
+        .cycle = cpu_to_le64(cycle),
+        .type = type,
+        .queue = q,
+        .sm = cpu_to_le16(sm),
+        .block = cpu_to_le32(block),
+    };
+    uint64_t addr;
+
+    if (!p->trace_size) {
+        return;
+    }
+    addr = p->trace_base +
+           (uint64_t)(p->trace_count & (p->trace_size - 1)) * sizeof(r);
+    if (pci_dma_write(PCI_DEVICE(s), addr, &r, sizeof(r)) != MEMTX_OK) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: timeline ring at 0x%" PRIx64
+                      " unreachable; tracing stops\n", addr);
+        p->trace_size = 0;
+        return;
+    }
+    p->trace_count++;
+}
+
+/* Copy @len bytes between @buf and context @ctx's memory at @va. */
+static bool ctx_mem_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,
+                       uint64_t len, bool write)
+{
+    uint8_t *vram = memory_region_get_ram_ptr(&s->vram);
+
+    while (len) {
+        uint64_t n = MIN(len, SIMT_PAGE_SIZE - (va & (SIMT_PAGE_SIZE - 1)));
+        uint64_t pa;
+
+        if (va + n > (1ull << 32) ||
+            simt_mmu_translate(s, ctx, va, write ? SIMT_ACCESS_STORE
+                                                 : SIMT_ACCESS_LOAD, &pa) ||
+            pa + n > s->vram_size) {
+            return false;
+        }
+        if (write) {
+            memcpy(vram + pa, buf, n);
+        } else {
+            memcpy(buf, vram + pa, n);
+        }
+        buf += n;
+        va += n;
+        len -= n;
+    }
+    return true;
+}
+
+/* First fit in context @ctx's save area; extents are kept by offset. */
+static bool save_alloc(SimtState *s, unsigned ctx, uint32_t bytes,
+                       uint32_t *off)
+{
+    GArray *ext = s->pre.extents[ctx];
+    uint64_t size = s->contexts[ctx].save_size;
+    uint64_t at = 0;
+
+    for (guint i = 0; i <= ext->len; i++) {
+        uint64_t next = i < ext->len ? g_array_index(ext, SimtSaved, i).offset
+                                     : size;
+
+        if (at + bytes <= next && at + bytes <= size) {
+            SimtSaved e = { .offset = at, .bytes = bytes };
+
+            g_array_insert_val(ext, i, e);
+            *off = at;
+            return true;
+        }
+        if (i < ext->len) {
+            SimtSaved *e = &g_array_index(ext, SimtSaved, i);
+
+            at = (uint64_t)e->offset + e->bytes;
+        }
+    }
+    return false;
+}
+
+static void save_free(SimtState *s, unsigned ctx, uint32_t off)
+{
+    GArray *ext = s->pre.extents[ctx];
+
+    for (guint i = 0; i < ext->len; i++) {
+        if (g_array_index(ext, SimtSaved, i).offset == off) {
+            g_array_remove_index(ext, i);
+            return;
+        }
+    }
+}
+
+uint32_t simt_preempt_save_used(SimtState *s, unsigned ctx)
+{
+    GArray *ext = s->pre.extents[ctx];
+    uint32_t used = 0;
+
+    for (guint i = 0; i < ext->len; i++) {
+        used += g_array_index(ext, SimtSaved, i).bytes;
+    }
+    return used;
+}
+
+uint32_t simt_preempt_ctx_state(SimtState *s, unsigned ctx)
+{
+    return (s->contexts[ctx].suspended ? SIMT_PSTATE_SUSPENDED : 0) |
+           (s->pre.extents[ctx]->len ? SIMT_PSTATE_SAVED : 0);
+}
+
+bool simt_preempt_may_run(SimtState *s, unsigned q)
+{
+    return !s->contexts[s->queues[q].ctx].suspended;
+}
+
+bool simt_preempt_busy(SimtState *s)
+{
+    if (s->pre.active) {
+        return true;
+    }
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        if (sm->save_busy > s->slice_start) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool simt_preempt_load_live(SimtState *s, unsigned q, uint32_t addr)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+    uint32_t n = k->launch.code_size / 4;
+
+    k->live = g_new(uint64_t, n);
+    k->live_count = n;
+    if (!ctx_mem_rw(s, k->ctx, addr, (uint8_t *)k->live,
+                    (uint64_t)n * sizeof(uint64_t), false)) {
+        g_free(k->live);
+        k->live = NULL;
+        k->live_count = 0;
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        k->live[i] = le64_to_cpu(k->live[i]);
+    }
+    return true;
+}
+
+void simt_preempt_kernel_end(SimtState *s, unsigned q)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+
+    if (k->saved) {
+        for (guint i = 0; i < k->saved->len; i++) {
+            save_free(s, k->ctx, g_array_index(k->saved, SimtSaved, i).offset);
+        }
+        g_array_free(k->saved, true);
+        k->saved = NULL;
+    }
+    if (k->redo) {
+        g_array_free(k->redo, true);
+        k->redo = NULL;
+    }
+    g_free(k->live);
+    k->live = NULL;
+}
+
+static void save_spec(SimtKernel *k, unsigned mode, SimtSaveSpec *spec)
+{
+    memset(spec, 0, sizeof(*spec));
+    spec->int_regs = k->int_regs;
+    spec->fp_regs = k->fp_regs;
+    if (mode == SIMT_PMODE_LIGHT) {
+        spec->format = SIMT_SAVE_LIGHT;
+        spec->live = k->live;
+        spec->live_base = k->launch.code_base;
+        spec->live_count = k->live_count;
+        spec->pag = simt_save_pag(&k->launch);
+    } else {
+        spec->format = SIMT_SAVE_FULL;
+        spec->pag = SIMT_WARP_SIZE;
+    }
+}
+
+static bool flushable(const SimtKernel *k, const SimtSlot *slot)
+{
+    return (k->flags & SIMT_CMDF_IDEMPOTENT) ||
+           !slot->block.st.wrote_global;
+}
+
+static void event_error(SimtState *s, unsigned err)
+{
+    if (!s->pre.ev.status) {
+        s->pre.ev.status = err;
+    }
+}
+
+/* Write the block's record to its context's save area and stop it. */
+static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
+                       unsigned mode, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+    SimtKernel *k = &s->queues[slot->queue].kernel;
+    SimtContext *c = &s->contexts[k->ctx];
+    SimtSaveSpec spec, full;
+    SimtSaveStats stats;
+    size_t rec, bytes;
+    uint32_t off;
+    uint8_t *buf;
+    bool ok;
+
+    save_spec(k, mode, &spec);
+    save_spec(k, SIMT_PMODE_SWITCH, &full);
+    rec = simt_save_size(&slot->block, &spec);
+    bytes = rec + k->local_block_bytes;
+    if (bytes > UINT32_MAX || !save_alloc(s, k->ctx, bytes, &off)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: save area of %u "
+                      "bytes has no room for %zu more; block drains\n",
+                      k->ctx, c->save_size, bytes);
+        event_error(s, SIMT_PERR_SAVE_SPACE);
+        return false;
+    }
+    buf = g_malloc(bytes);
+    simt_save_encode(&slot->block, slot->linear, &spec, buf, rec, &stats);
+    ok = ctx_mem_rw(s, k->ctx, slot->block.st.desc.local_addr, buf + rec,
+                    k->local_block_bytes, false) &&
+         ctx_mem_rw(s, k->ctx, (uint64_t)c->save_base + off, buf, bytes,
+                    true);
+    g_free(buf);
+    if (!ok) {
+        save_free(s, k->ctx, off);
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: save area at "
+                      "0x%x is not writable; block drains\n",
+                      k->ctx, c->save_base + off);
+        event_error(s, SIMT_PERR_SAVE_FAULT);
+        return false;
+    }
+
+    slot->saved.block = slot->linear;
+    slot->saved.offset = off;
+    slot->saved.bytes = bytes;
+    slot->leave = SIMT_LEAVE_SAVE;
+    slot->leave_cycle = MAX(cycle, sm->save_busy) + move_cycles(s, bytes);
+    sm->save_busy = slot->leave_cycle;
+    p->ev.saved_bytes += bytes;
+    p->ev.occupied_bytes += simt_save_size(&slot->block, &full) +
+                            k->local_block_bytes;
+    p->saved_total += bytes;
+    if (mode == SIMT_PMODE_LIGHT) {
+        p->ev.light++;
+    } else {
+        p->ev.switched++;
+    }
+    trace_simt_preempt_save(slot->queue, slot->linear, sm->id, mode, bytes,
+                            stats.reg_bytes, slot->leave_cycle);
+    return true;
+}
+
+/* Take @slot's block off @sm by @mode (falling back to drain). */
+static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
+                        unsigned mode, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+    SimtKernel *k = &s->queues[slot->queue].kernel;
+    uint64_t insns = slot->block.st.warp_insns;
+
+    p->ev.victims |= 1u << slot->queue;
+    if (mode == SIMT_PMODE_FLUSH && flushable(k, slot)) {
+        p->ev.flushed++;
+        p->ev.wasted_insns += insns;
+        p->wasted_total += insns;
+        g_array_append_val(k->redo, slot->linear);
+        trace_simt_preempt_flush(slot->queue, slot->linear, sm->id, insns);
+        simt_trace_event(s, SIMT_TRACE_FLUSH, slot->queue, sm->id,
+                         slot->linear, cycle);
+        simt_sched_release(s, sm, slot, cycle);
+        return;
+    }
+    slot->in_event = true;
+    p->pending++;
+    if ((mode == SIMT_PMODE_SWITCH || mode == SIMT_PMODE_LIGHT) &&
+        save_block(s, sm, slot, mode, cycle)) {
+        return;
+    }
+    slot->leave = SIMT_LEAVE_DRAIN;
+    p->ev.drained++;
+    trace_simt_preempt_drain(slot->queue, slot->linear, sm->id);
+}
+
+/* Mean CPI of the source (running or finished blocks) that varies less. */
+static double predicted_cpi(SimtState *s, unsigned q, uint64_t cycle)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+    double run_sum = 0, run_sq = 0, run_n = 0;
+    double fin_n = k->stat_blocks, fin_mean, fin_var, run_mean, run_var;
+
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
+            SimtSlot *slot = &s->sms[i].slots[j];
+            double cpi;
+
+            if (!slot->used || slot->queue != q ||
+                !slot->block.st.warp_insns || cycle <= slot->dispatch_cycle) {
+                continue;
+            }
+            cpi = (double)(cycle - slot->dispatch_cycle) /
+                  slot->block.st.warp_insns;
+            run_sum += cpi;
+            run_sq += cpi * cpi;
+            run_n++;
+        }
+    }
+    fin_mean = k->stat_cpi_sum / fin_n;
+    fin_var = k->stat_cpi_sq / fin_n - fin_mean * fin_mean;
+    if (!run_n) {
+        return fin_mean;
+    }
+    run_mean = run_sum / run_n;
+    run_var = run_sq / run_n - run_mean * run_mean;
+    return run_var < fin_var ? run_mean : fin_mean;
+}
+
+typedef struct SimtVictim {
+    SimtSlot *slot;
+    unsigned mode;              /* mechanism for this block */
+    uint64_t lat;               /* estimated cycles until it is off */
+    double ovh;                 /* estimated warp instructions lost */
+} SimtVictim;
+
+/*
+ * Seed 000's per-block choice: the cheapest mechanism whose latency meets
+ * the bound, else the fastest.  Lightweight switching is a fourth
+ * technique beside flush, context switch and drain (digest part C.2).
+ */
+static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
+                        uint64_t cycle)
+{
+    SimtSlot *slot = v->slot;
+    SimtKernel *k = &s->queues[slot->queue].kernel;
+    SimtBlockState *st = &slot->block.st;
+    uint64_t elapsed = cycle > slot->dispatch_cycle ?
+                       cycle - slot->dispatch_cycle : 1;
+    double ipc = (double)st->warp_insns / elapsed;
+    uint64_t queued = sm->save_busy > cycle ? sm->save_busy - cycle : 0;
+    SimtVictim opt[4] = {
+        { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns },
+        { .mode = SIMT_PMODE_LIGHT },
+        { .mode = SIMT_PMODE_SWITCH },
+        { .mode = SIMT_PMODE_DRAIN, .lat = COST_INF },
+    };
+    bool usable[4] = { flushable(k, slot), true, true, true };
+    int best = -1;
+
+    for (int i = 1; i <= 2; i++) {
+        SimtSaveSpec spec;
+
+        save_spec(k, opt[i].mode, &spec);
+        opt[i].lat = queued + move_cycles(s, simt_save_size(&slot->block,
+                                                            &spec));
+        opt[i].ovh = ipc * 2 * opt[i].lat;
+    }
+    if (k->stat_blocks) {
+        uint64_t avg = k->stat_insns / k->stat_blocks;
+        uint64_t left = avg > st->warp_insns ? avg - st->warp_insns : 0;
+
+        opt[3].lat = left * predicted_cpi(s, slot->queue, cycle);
+    }
+    for (int i = 0; i < 4; i++) {
+        bool fits = opt[i].lat <= s->pre.bound;
+        bool best_fits = best >= 0 && opt[best].lat <= s->pre.bound;
+
+        if (!usable[i]) {
+            continue;
+        }
+        if (best < 0 || (fits && !best_fits) ||
+            (fits && best_fits && opt[i].ovh < opt[best].ovh) ||
+            (!fits && !best_fits && opt[i].lat < opt[best].lat)) {
+            best = i;
+        }
+    }
+    v->mode = opt[best].mode;
+    v->lat = opt[best].lat;
+    v->ovh = opt[best].ovh;
+}
+
+/* Order victims so that the cheapest go first. */
+static int victim_cmp(const void *a, const void *b)
+{
+    const SimtVictim *x = a, *y = b;
+    const SimtBlockState *sx = &x->slot->block.st, *sy = &y->slot->block.st;
+
+    if (x->mode != y->mode) {
+        return x->mode < y->mode ? -1 : 1;
+    }
+    switch (x->mode) {
+    case SIMT_PMODE_DRAIN:      /* the nearest to done first */
+        if (sx->warp_insns != sy->warp_insns) {
+            return sx->warp_insns > sy->warp_insns ? -1 : 1;
+        }
+        break;
+    case SIMT_PMODE_FLUSH:      /* the least work lost first */
+        if (sx->warp_insns != sy->warp_insns) {
+            return sx->warp_insns < sy->warp_insns ? -1 : 1;
+        }
+        break;
+    default:
+        if (x->lat != y->lat) {
+            return x->lat < y->lat ? -1 : 1;
+        }
+        if (x->ovh != y->ovh) {
+            return x->ovh < y->ovh ? -1 : 1;
+        }
+        break;
+    }
+    return x->slot->linear < y->slot->linear ? -1 :
+           x->slot->linear > y->slot->linear;
+}
+
+/* The mechanism for victim @v given the mode asked for (0: context's). */
+static void victim_mode(SimtState *s, SimtSM *sm, SimtVictim *v,
+                        unsigned mode, uint64_t cycle)
+{
+    SimtKernel *k = &s->queues[v->slot->queue].kernel;
+
+    if (!mode) {
+        mode = s->contexts[k->ctx].preempt_mode;
+    }
+    if (mode == SIMT_PMODE_NONE) {
+        mode = SIMT_PMODE_DRAIN;
+    }
+    v->mode = mode;
+    v->lat = 0;
+    v->ovh = 0;
+    if (mode == SIMT_PMODE_AUTO) {
+        auto_choose(s, sm, v, cycle);
+    } else if (mode == SIMT_PMODE_FLUSH && !flushable(k, v->slot)) {
+        v->mode = SIMT_PMODE_DRAIN;
+    }
+}
+
+static void event_start(SimtState *s, unsigned trigger, unsigned mode,
+                        int preemptor, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+
+    memset(&p->ev, 0, sizeof(p->ev));
+    p->ev.seq = p->events++;
+    p->ev.trigger = trigger;
+    p->ev.mode = mode;
+    p->ev.preemptor = preemptor < 0 ? 0xff : preemptor;
+    p->ev.req_cycle = cycle;
+    p->active = true;
+    p->pending = 0;
+    trace_simt_preempt_start(p->ev.seq, trigger, mode, preemptor, cycle);
+    simt_trace_event(s, SIMT_TRACE_PREEMPT, preemptor < 0 ? 0xff : preemptor,
+                     0, p->ev.seq, cycle);
+}
+
+/* Resources of an SM as the victim selection sees them. */
+typedef struct SimtRoom {
+    uint32_t threads, warps, blocks, regs, shared, kernels;
+    uint16_t blocks_of[SIMT_MAX_QUEUES];
+} SimtRoom;
+
+static bool room_fits(SimtState *s, const SimtRoom *r, unsigned q,
+                      const SimtKernel *k)
+{
+    return (r->blocks_of[q] || r->kernels < simt_cfg(s, SIMT_CFG_KERNEL_SLOTS))
+        && r->threads >= k->threads && r->warps >= k->warps &&
+        r->blocks >= 1 && r->regs >= k->regs &&
+        r->shared >= k->launch.shared_size;
+}
+
+static void room_add(SimtRoom *r, unsigned q, const SimtKernel *k, int sign)
+{
+    r->threads += sign * (int)k->threads;
+    r->warps += sign * (int)k->warps;
+    r->blocks += sign;
+    r->regs += sign * (int)k->regs;
+    r->shared += sign * (int)k->launch.shared_size;
+    if (sign < 0 && !r->blocks_of[q]++) {
+        r->kernels++;
+    } else if (sign > 0 && !--r->blocks_of[q]) {
+        r->kernels--;
+    }
+}
+
+/*
+ * Free room for @needed blocks of queue @hq, SM by SM in the preset's
+ * order, taking the cheapest victims accepted by @victim_ok first.
+ * Returns how many blocks still find no room.
+ */
+static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
+                            bool (*victim_ok)(SimtState *, unsigned, unsigned),
+                            unsigned mode, uint64_t cycle)
+{
+    SimtKernel *hk = &s->queues[hq].kernel;
+    uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
+    g_autofree SimtVictim *cand = g_new(SimtVictim, nslots);
+
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT) && needed; i++) {
+        SimtSM *sm = &s->sms[s->sm_order[i]];
+        SimtRoom room = {
+            .threads = sm->free_threads, .warps = sm->free_warps,
+            .blocks = sm->free_blocks, .regs = sm->free_regs,
+            .shared = sm->free_shared, .kernels = sm->kernels,
+        };
+        uint32_t n = 0, taken = 0;
+
+        memcpy(room.blocks_of, sm->blocks_of, sizeof(room.blocks_of));
+        for (uint32_t j = 0; j < nslots; j++) {
+            SimtSlot *slot = &sm->slots[j];
+
+            if (slot->used && slot->leave == SIMT_LEAVE_NONE &&
+                victim_ok(s, hq, slot->queue)) {
+                cand[n].slot = slot;
+                victim_mode(s, sm, &cand[n], mode, cycle);
+                n++;
+            }
+        }
+        qsort(cand, n, sizeof(*cand), victim_cmp);
+        while (needed) {
+            if (room_fits(s, &room, hq, hk)) {
+                room_add(&room, hq, hk, -1);
+                needed--;
+            } else if (taken < n) {
+                SimtSlot *slot = cand[taken++].slot;
+
+                room_add(&room, slot->queue, &s->queues[slot->queue].kernel,
+                         1);
+            } else {
+                break;
+            }
+        }
+        for (uint32_t j = 0; j < taken; j++) {
+            evict_block(s, sm, cand[j].slot, cand[j].mode, cycle);
+        }
+    }
+    return needed;
+}
+
+static bool victim_lower(SimtState *s, unsigned hq, unsigned q)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+
+    return q != hq && k->priority < s->queues[hq].kernel.priority &&
+           s->contexts[k->ctx].preempt_mode != SIMT_PMODE_NONE;
+}
+
+static bool victim_sliced(SimtState *s, unsigned hq, unsigned q)
+{
+    return (int)q == s->pre.slice_victim;
+}
+
+/* Blocks queue @q's kernel still has to place. */
+static uint32_t blocks_to_place(SimtKernel *k)
+{
+    return k->total_blocks - k->next_block + k->redo->len + k->saved->len;
+}
+
+static void start_request(SimtState *s, unsigned ctx, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+    unsigned mode = p->req_mode[ctx];
+
+    p->requested &= ~(1ull << ctx);
+    event_start(s, SIMT_PTRIG_REQUEST, mode, -1, cycle);
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
+            SimtSlot *slot = &sm->slots[j];
+            SimtVictim v = { .slot = slot };
+
+            if (slot->used && slot->leave == SIMT_LEAVE_NONE &&
+                s->queues[slot->queue].kernel.ctx == ctx) {
+                victim_mode(s, sm, &v, mode, cycle);
+                evict_block(s, sm, slot, v.mode, cycle);
+            }
+        }
+    }
+}
+
+static void event_finish(SimtState *s, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+    struct simt_preempt_event *ev = &p->ev;
+    struct simt_preempt_event le;
+
+    if (!ev->done_cycle) {
+        ev->done_cycle = ev->req_cycle;
+    }
+    p->last = *ev;
+    p->active = false;
+    trace_simt_preempt_done(ev->seq, ev->status, ev->drained, ev->flushed,
+                            ev->switched, ev->light,
+                            ev->dispatch_cycle, ev->done_cycle);
+    simt_trace_event(s, SIMT_TRACE_PREEMPT_DONE, ev->preemptor, 0, ev->seq,
+                     ev->done_cycle);
+    if (p->log_size) {
+        uint64_t addr = p->log_base +
+            (uint64_t)(p->log_count & (p->log_size - 1)) * sizeof(le);
+
+        le = *ev;
+        le.seq = cpu_to_le32(ev->seq);
+        le.victims = cpu_to_le32(ev->victims);
+        le.drained = cpu_to_le16(ev->drained);
+        le.flushed = cpu_to_le16(ev->flushed);
+        le.switched = cpu_to_le16(ev->switched);
+        le.light = cpu_to_le16(ev->light);
+        le.saved_bytes = cpu_to_le32(ev->saved_bytes);
+        le.occupied_bytes = cpu_to_le32(ev->occupied_bytes);
+        le.wasted_insns = cpu_to_le32(ev->wasted_insns);
+        le.req_cycle = cpu_to_le64(ev->req_cycle);
+        le.dispatch_cycle = cpu_to_le64(ev->dispatch_cycle);
+        le.done_cycle = cpu_to_le64(ev->done_cycle);
+        if (pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: event log at 0x%" PRIx64
+                          " unreachable; logging stops\n", addr);
+            p->log_size = 0;
+        } else {
+            p->log_count++;
+        }
+    }
+    simt_irq_raise(s, SIMT_IRQ_PREEMPT);
+}
+
+void simt_preempt_check(SimtState *s, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+    int hq;
+
+    /* The dispatch after the last victim left has had its chance. */
+    if (p->active && !p->pending) {
+        event_finish(s, cycle);
+    }
+    if (p->active) {
+        return;
+    }
+    if (p->requested) {
+        start_request(s, ctz64(p->requested), cycle);
+        return;
+    }
+    hq = simt_sched_head(s);
+    if (hq < 0 || simt_sched_has_room(s, hq)) {
+        return;
+    }
+    if (simt_sched_lower_resident(s, hq)) {
+        SimtKernel *hk = &s->queues[hq].kernel;
+
+        event_start(s, SIMT_PTRIG_PRIORITY, 0, hq, cycle);
+        preempt_for(s, hq, blocks_to_place(hk), victim_lower, 0, cycle);
+        return;
+    }
+    if (p->timeslice) {
+        p->slice_victim = simt_sched_slice_over(s, hq, cycle);
+        if (p->slice_victim >= 0) {
+            SimtKernel *vk = &s->queues[p->slice_victim].kernel;
+
+            event_start(s, SIMT_PTRIG_TIMESLICE, 0, hq, cycle);
+            preempt_for(s, hq, blocks_to_place(&s->queues[hq].kernel),
+                        victim_sliced, 0, cycle);
+            /* It queues behind the kernels of its priority. */
+            vk->seq = s->launch_seq++;
+        }
+    }
+}
+
+void simt_preempt_advance(SimtState *s, uint64_t cycle)
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
+            SimtSlot *slot = &sm->slots[j];
+            SimtKernel *k = &s->queues[slot->queue].kernel;
+
+            if (!slot->used || slot->leave != SIMT_LEAVE_SAVE ||
+                slot->leave_cycle > cycle) {
+                continue;
+            }
+            g_array_append_val(k->saved, slot->saved);
+            simt_trace_event(s, SIMT_TRACE_SAVE, slot->queue, sm->id,
+                             slot->linear, slot->leave_cycle);
+            simt_sched_release(s, sm, slot, slot->leave_cycle);
+        }
+    }
+}
+
+void simt_preempt_slot_free(SimtState *s, SimtSlot *slot, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+
+    if (slot->in_event && p->active) {
+        p->pending--;
+        p->ev.done_cycle = MAX(p->ev.done_cycle, cycle);
+    }
+    slot->in_event = false;
+    slot->leave = SIMT_LEAVE_NONE;
+}
+
+void simt_preempt_placed(SimtState *s, unsigned q, SimtSM *sm,
+                         SimtSlot *slot, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+    SimtKernel *k = &s->queues[q].kernel;
+
+    slot->dispatch_cycle = cycle;
+    if (k->resident == 1) {
+        k->run_since = cycle;
+    }
+    if (p->active && p->ev.preemptor == q && !p->ev.dispatch_cycle) {
+        p->ev.dispatch_cycle = cycle;
+    }
+}
+
+bool simt_preempt_restore(SimtState *s, unsigned q, const SimtSaved *sv,
+                          SimtSM *sm, SimtSlot *slot)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+    SimtContext *c = &s->contexts[k->ctx];
+    g_autofree uint8_t *buf = g_malloc(sv->bytes);
+    uint32_t rec = sv->bytes - k->local_block_bytes;
+    const char *why = NULL;
+
+    if (!ctx_mem_rw(s, k->ctx, (uint64_t)c->save_base + sv->offset, buf,
+                    sv->bytes, false)) {
+        why = "save area unreadable";
+    } else {
+        why = simt_save_decode(&slot->block, sv->block, buf, rec);
+    }
+    if (!why && !ctx_mem_rw(s, k->ctx, slot->block.st.desc.local_addr,
+                            buf + rec, k->local_block_bytes, true)) {
+        why = "local memory unwritable";
+    }
+    save_free(s, k->ctx, sv->offset);
+    if (why) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: block %u cannot be "
+                      "restored: %s\n", q, sv->block, why);
+        return false;
+    }
+    slot->ready_cycle = MAX(slot->dispatch_cycle, sm->save_busy) +
+                        move_cycles(s, sv->bytes);
+    sm->save_busy = slot->ready_cycle;
+    s->pre.restored_total += sv->bytes;
+    trace_simt_preempt_restore(q, sv->block, sm->id, sv->bytes,
+                               slot->ready_cycle);
+    return true;
+}
+
+static void request(SimtState *s, uint32_t val)
+{
+    SimtPreempt *p = &s->pre;
+    unsigned ctx = SIMT_PREQ_CTX(val);
+    unsigned mode = SIMT_PREQ_MODE(val);
+
+    if (val & ~(uint32_t)SIMT_PREQ(0x3f, 0x3, 0x7) ||
+        ctx >= simt_cfg(s, SIMT_CFG_CONTEXTS) || mode >= SIMT_PMODE_NR ||
+        (SIMT_PREQ_OP(val) != SIMT_PREQ_PREEMPT &&
+         SIMT_PREQ_OP(val) != SIMT_PREQ_RESUME)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: bad PREEMPT_REQ 0x%x\n", val);
+        p->last.status = SIMT_PERR_BAD_REQ;
+        return;
+    }
+    trace_simt_preempt_request(ctx, SIMT_PREQ_OP(val), mode);
+    if (SIMT_PREQ_OP(val) == SIMT_PREQ_PREEMPT) {
+        s->contexts[ctx].suspended = true;
+        p->requested |= 1ull << ctx;
+        p->req_mode[ctx] = mode;
+    } else {
+        s->contexts[ctx].suspended = false;
+        p->requested &= ~(1ull << ctx);
+    }
+    simt_kick(s);
+}
+
+static bool ring_size_ok(uint32_t val)
+{
+    return !val || (is_power_of_2(val) && val <= (1u << 20));
+}
+
+bool simt_preempt_reg_read(SimtState *s, hwaddr addr, uint32_t *val)
+{
+    SimtPreempt *p = &s->pre;
+    const struct simt_preempt_event *l = &p->last;
+    uint64_t dispatch = l->dispatch_cycle ? l->dispatch_cycle : l->done_cycle;
+
+    switch (addr) {
+    case SIMT_REG_PREEMPT_BOUND:
+        *val = p->bound;
+        break;
+    case SIMT_REG_PREEMPT_STATUS:
+        *val = (p->active || p->requested ? SIMT_PSTATUS_BUSY : 0) |
+               l->status << 8;
+        break;
+    case SIMT_REG_TIMESLICE:
+        *val = p->timeslice;
+        break;
+    case SIMT_REG_PEV_COUNT:
+        *val = p->events - p->active;
+        break;
+    case SIMT_REG_PEV_LOG_LO:
+        *val = p->log_base;
+        break;
+    case SIMT_REG_PEV_LOG_HI:
+        *val = p->log_base >> 32;
+        break;
+    case SIMT_REG_PEV_LOG_SIZE:
+        *val = p->log_size;
+        break;
+    case SIMT_REG_TRACE_LO:
+        *val = p->trace_base;
+        break;
+    case SIMT_REG_TRACE_HI:
+        *val = p->trace_base >> 32;
+        break;
+    case SIMT_REG_TRACE_SIZE:
+        *val = p->trace_size;
+        break;
+    case SIMT_REG_TRACE_COUNT:
+        *val = p->trace_count;
+        break;
+    case SIMT_REG_PEV_LATENCY:
+        *val = dispatch - l->req_cycle;
+        break;
+    case SIMT_REG_PEV_DONE_LATENCY:
+        *val = l->done_cycle - l->req_cycle;
+        break;
+    case SIMT_REG_PEV_DRAINED:
+        *val = l->drained;
+        break;
+    case SIMT_REG_PEV_FLUSHED:
+        *val = l->flushed;
+        break;
+    case SIMT_REG_PEV_SWITCHED:
+        *val = l->switched;
+        break;
+    case SIMT_REG_PEV_LIGHT:
+        *val = l->light;
+        break;
+    case SIMT_REG_PEV_SAVED_BYTES:
+        *val = l->saved_bytes;
+        break;
+    case SIMT_REG_PEV_WASTED:
+        *val = l->wasted_insns;
+        break;
+    case SIMT_REG_PREEMPT_SAVED:
+        *val = p->saved_total;
+        break;
+    case SIMT_REG_PREEMPT_RESTORED:
+        *val = p->restored_total;
+        break;
+    case SIMT_REG_PREEMPT_WASTED:
+        *val = p->wasted_total;
+        break;
+    case SIMT_REG_PREEMPT_EVENTS:
+        *val = p->events;
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
+
+bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val)
+{
+    SimtPreempt *p = &s->pre;
+
+    switch (addr) {
+    case SIMT_REG_PREEMPT_BOUND:
+        p->bound = val;
+        break;
+    case SIMT_REG_PREEMPT_REQ:
+        request(s, val);
+        break;
+    case SIMT_REG_TIMESLICE:
+        p->timeslice = val;
+        break;
+    case SIMT_REG_PEV_LOG_LO:
+        p->log_base = deposit64(p->log_base, 0, 32, val);
+        break;
+    case SIMT_REG_PEV_LOG_HI:
+        p->log_base = deposit64(p->log_base, 32, 32, val);
+        break;
+    case SIMT_REG_PEV_LOG_SIZE:
+        if (!ring_size_ok(val)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: event log size %u is not "
+                          "a power of two up to 2^20; logging off\n", val);
+            val = 0;
+        }
+        p->log_size = val;
+        p->log_count = 0;
+        break;
+    case SIMT_REG_TRACE_LO:
+        p->trace_base = deposit64(p->trace_base, 0, 32, val);
+        break;
+    case SIMT_REG_TRACE_HI:
+        p->trace_base = deposit64(p->trace_base, 32, 32, val);
+        break;
+    case SIMT_REG_TRACE_SIZE:
+        if (!ring_size_ok(val)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: timeline size %u is not "
+                          "a power of two up to 2^20; tracing off\n", val);
+            val = 0;
+        }
+        p->trace_size = val;
+        p->trace_count = 0;
+        break;
+    default:
+        return false;
+    }
+    return true;
+}
