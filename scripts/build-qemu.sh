@@ -106,7 +106,7 @@ hook "$src/hw/Kconfig" "source usb/Kconfig" "source simt/Kconfig"
 hook "$src/hw/meson.build" "subdir('usb')" "subdir('simt')"
 hook "$src/meson.build" "    'hw/sensor'," "    'hw/simt',"
 # Every tests/qtest/simt*-test.c is a qtest; all but simt-test load kernel
-# images and so are linked with the image loader.
+# images and so are linked with the image loader and the shared helpers.
 qtests=$(cd "$top/tests/qtest" && ls simt*-test.c | sed 's/\.c$//')
 qtest_list=$(printf "'%s', " $qtests)
 qtest_hooks=(
@@ -115,7 +115,8 @@ qtest_hooks=(
 )
 for t in $qtests; do
     [ "$t" = simt-test ] && continue
-    qtest_hooks+=("  'cdrom-test': files('boot-sector.c')," "  '$t': files('simt-elf.c'),")
+    qtest_hooks+=("  'cdrom-test': files('boot-sector.c'),"
+                  "  '$t': files('simt-elf.c', 'simt-qtest.c'),")
 done
 hook "$src/tests/qtest/meson.build" "${qtest_hooks[@]}"
 

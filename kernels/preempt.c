@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernels for the preemption tests and measurements: long low-priority
+ * kernels whose warps diverge, wait at barriers and use atomics, and a
+ * short high-priority one.  Results do not depend on the order in which
+ * blocks run, so a preempted run must give the same bits as one alone.
+ */
+#include "simt.h"
+
+SHARED static uint32_t tile[256];
+
+/*
+ * Per round: a data-dependent loop (lanes diverge), an exchange through
+ * shared memory between two barriers, and for some threads a global
+ * atomic add (commutative, so the order does not matter).  Up to 256
+ * threads per block.
+ */
+KERNEL void lp_mix(uint32_t *out, uint32_t *hist, uint32_t rounds)
+{
+    uint32_t t = threadIdx().x, i = globalIdx();
+    uint32_t x = i * 2654435761u + 7, acc = 0;
+
+    for (uint32_t r = 0; r < rounds; r++) {
+        uint32_t y = (x & 255) + 1, steps = 0;
+
+        while (y != 1 && steps < 48) {
+            y = (y & 1) ? 3 * y + 1 : y / 2;
+            steps++;
+        }
+        acc += steps;
+        tile[t] = acc ^ x;
+        __syncthreads();
+        acc += tile[(t + 1) % blockDim().x];
+        __syncthreads();
+        if ((x & 7) == 0) {
+            atomicAdd(&hist[x % 64], 1);
+        }
+        x = x * 1664525u + 1013904223u;
+    }
+    out[i] = acc;
+}
+
+/* Registers only, one store at the end: flushable nearly all its life. */
+KERNEL void lp_spin(uint32_t *out, uint32_t iters)
+{
+    uint32_t i = globalIdx();
+    uint32_t x = i * 2654435761u + 1, y = i;
+
+    for (uint32_t k = 0; k < iters; k++) {
+        x = x * 1664525u + 1013904223u;
+        y += x >> 7;
+        x ^= x >> 13;
+    }
+    out[i] = x ^ y;
+}
+
+/* The short high-priority kernel. */
+KERNEL void hp_fill(uint32_t *out, uint32_t n, uint32_t seed)
+{
+    uint32_t i = globalIdx();
+
+    if (i < n) {
+        out[i] = seed ^ (i * 0x9e3779b9u);
+    }
+}

@@ -1,0 +1,731 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * QTest for the simt preemption engine: every mechanism, hundreds of
+ * times at points spread over a long low-priority kernel (while its warps
+ * diverge, wait at barriers and between atomics), with its results
+ * bit-identical to a run alone and the high-priority kernels' results
+ * right; explicit preempt and resume requests; restores on other SMs;
+ * save areas that are too small, unmapped or corrupted; the time slice;
+ * the event log and timeline rings.  Deterministic: the test steps the
+ * virtual clock and draws its preemption points from a fixed sequence.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "qemu/host-utils.h"
+#include "qemu/units.h"
+#include "simt-qtest.h"
+
+/* Guest RAM: the event log and the timeline rings. */
+#define LOG_ADDR            0x400000
+#define LOG_SIZE            1024
+#define TRACE_ADDR          0x500000
+#define TRACE_SIZE          16384
+
+/* VRAM: the page table of the translated context, the save area. */
+#define VRAM_PT             0x4000000
+#define VRAM_SAVE           0x8000000
+#define SAVE_SIZE           (16 * MiB)
+
+/* The low-priority kernel and its reference results. */
+/* Short blocks, many waves: drained blocks end often enough. */
+#define LP_BLOCKS           768
+#define LP_THREADS          128
+#define LP_ROUNDS           4
+#define HP_BLOCKS           4
+#define HP_N                (HP_BLOCKS * 128)
+#define MIN_EVENTS          200
+
+typedef struct Lp {
+    const char *kernel;
+    uint32_t out, hist;         /* VRAM buffers */
+    uint32_t ref_out[LP_BLOCKS * LP_THREADS];
+    uint32_t ref_hist[64];
+    uint32_t flags;
+} Lp;
+
+static uint32_t rng_state;
+
+/* A fixed pseudo-random sequence: the same points on every run. */
+static uint32_t rng(uint32_t lo, uint32_t hi)
+{
+    rng_state = rng_state * 1664525u + 1013904223u;
+    return lo + (rng_state >> 8) % (hi - lo + 1);
+}
+
+static Dev *pdev_start(void)
+{
+    Dev *d = dev_start(NULL);
+
+    use_image(d, "preempt");
+    qwr(d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), VRAM_SAVE);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), SAVE_SIZE);
+    wr(d, SIMT_REG_PEV_LOG_LO, LOG_ADDR);
+    wr(d, SIMT_REG_PEV_LOG_HI, 0);
+    wr(d, SIMT_REG_PEV_LOG_SIZE, LOG_SIZE);
+    return d;
+}
+
+static Launch lp_launch(const Lp *lp)
+{
+    Launch l = {
+        .kernel = lp->kernel, .grid = { LP_BLOCKS }, .block = { LP_THREADS },
+        .args = { lp->out, lp->hist, LP_ROUNDS }, .flags = lp->flags,
+    };
+
+    if (!strcmp(lp->kernel, "lp_spin")) {
+        l.args[1] = LP_ROUNDS * 100;
+    }
+    return l;
+}
+
+static void lp_clear(Dev *d, const Lp *lp)
+{
+    g_autofree uint8_t *zero = g_malloc0(sizeof(lp->ref_out));
+
+    qpci_memwrite(d->dev, d->vram, lp->out, zero, sizeof(lp->ref_out));
+    qpci_memwrite(d->dev, d->vram, lp->hist, zero, sizeof(lp->ref_hist));
+}
+
+/* Buffers, and the results of a run with nothing else on the device. */
+static void lp_init(Dev *d, Lp *lp, const char *kernel)
+{
+    Launch l;
+
+    lp->kernel = kernel;
+    lp->out = vram_alloc(d, NULL, sizeof(lp->ref_out));
+    lp->hist = vram_alloc(d, NULL, sizeof(lp->ref_hist));
+    l = lp_launch(lp);
+    run_ok(d, 0, &l, NULL);
+    vram_read(d, lp->out, lp->ref_out, sizeof(lp->ref_out));
+    vram_read(d, lp->hist, lp->ref_hist, sizeof(lp->ref_hist));
+}
+
+static void lp_check(Dev *d, const Lp *lp, unsigned q, uint32_t idx)
+{
+    g_autofree uint32_t *out = g_malloc(sizeof(lp->ref_out));
+    uint32_t hist[64];
+    struct simt_completion r;
+
+    read_record(d, q, idx, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    g_assert_cmpuint(r.blocks, ==, LP_BLOCKS);
+    vram_read(d, lp->out, out, sizeof(lp->ref_out));
+    vram_read(d, lp->hist, hist, sizeof(hist));
+    g_assert_cmpmem(out, sizeof(lp->ref_out), lp->ref_out,
+                    sizeof(lp->ref_out));
+    g_assert_cmpmem(hist, sizeof(hist), lp->ref_hist, sizeof(hist));
+}
+
+/* Run the short kernel on the high-priority queue; check its output. */
+static void hp_run(Dev *d, uint32_t buf, uint32_t seed)
+{
+    uint32_t out[HP_N];
+    uint32_t idx = launch(d, 1, &(Launch) {
+        .kernel = "hp_fill", .grid = { HP_BLOCKS }, .block = { 128 },
+        .args = { buf, HP_N, seed },
+    });
+    struct simt_completion r;
+
+    g_assert_cmpuint(wait_queue(d, 1, idx), ==, SIMT_QSTATE_IDLE);
+    read_record(d, 1, idx, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    vram_read(d, buf, out, sizeof(out));
+    for (uint32_t i = 0; i < HP_N; i++) {
+        g_assert_cmphex(out[i], ==, seed ^ (i * 0x9e3779b9u));
+    }
+}
+
+/* The event log entries written so far, in host order. */
+static uint32_t read_events(Dev *d, struct simt_preempt_event *ev)
+{
+    uint32_t n = rd(d, SIMT_REG_PEV_COUNT);
+
+    g_assert_cmpuint(n, <=, LOG_SIZE);
+    qtest_memread(d->qts, LOG_ADDR, ev, n * sizeof(*ev));
+    for (uint32_t i = 0; i < n; i++) {
+        ev[i].seq = le32_to_cpu(ev[i].seq);
+        ev[i].drained = le16_to_cpu(ev[i].drained);
+        ev[i].flushed = le16_to_cpu(ev[i].flushed);
+        ev[i].switched = le16_to_cpu(ev[i].switched);
+        ev[i].light = le16_to_cpu(ev[i].light);
+        ev[i].saved_bytes = le32_to_cpu(ev[i].saved_bytes);
+        ev[i].occupied_bytes = le32_to_cpu(ev[i].occupied_bytes);
+        ev[i].req_cycle = le64_to_cpu(ev[i].req_cycle);
+        ev[i].dispatch_cycle = le64_to_cpu(ev[i].dispatch_cycle);
+        ev[i].done_cycle = le64_to_cpu(ev[i].done_cycle);
+    }
+    return n;
+}
+
+/* Blocks saved on one SM and restored on another, from the timeline. */
+static uint32_t moved_blocks(Dev *d)
+{
+    uint32_t n = rd(d, SIMT_REG_TRACE_COUNT);
+    g_autofree struct simt_trace_record *t = NULL;
+    g_autofree uint16_t *saved_on = g_new(uint16_t, LP_BLOCKS);
+    uint32_t moved = 0;
+
+    g_assert_cmpuint(n, <=, TRACE_SIZE);
+    t = g_new(struct simt_trace_record, n);
+    qtest_memread(d->qts, TRACE_ADDR, t, n * sizeof(*t));
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = le32_to_cpu(t[i].block);
+        uint16_t sm = le16_to_cpu(t[i].sm);
+
+        if (t[i].queue != 0 || b >= LP_BLOCKS) {
+            continue;
+        }
+        if (t[i].type == SIMT_TRACE_SAVE) {
+            saved_on[b] = sm;
+        } else if (t[i].type == SIMT_TRACE_RESTORE) {
+            moved += saved_on[b] != sm;
+        }
+    }
+    return moved;
+}
+
+static void trace_on(Dev *d)
+{
+    wr(d, SIMT_REG_TRACE_LO, TRACE_ADDR);
+    wr(d, SIMT_REG_TRACE_HI, 0);
+    wr(d, SIMT_REG_TRACE_SIZE, TRACE_SIZE);
+}
+
+/*
+ * Run the low-priority kernel again and again with a stream of
+ * high-priority kernels at spread points, until MIN_EVENTS preemptions
+ * have happened; check every result; return the events.
+ */
+static uint32_t priority_stream(Dev *d, Lp *lp, unsigned mode,
+                                struct simt_preempt_event *ev,
+                                uint32_t *moved)
+{
+    uint32_t hp_buf = vram_alloc(d, NULL, HP_N * 4);
+    uint32_t runs = 0;
+
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), mode);
+    rng_state = mode;
+    *moved = 0;
+    while (rd(d, SIMT_REG_PEV_COUNT) < MIN_EVENTS) {
+        Launch l = lp_launch(lp);
+        uint32_t idx;
+
+        g_assert_cmpuint(runs++, <, 20);
+        lp_clear(d, lp);
+        trace_on(d);
+        idx = launch(d, 0, &l);
+        while (!queue_done(d, 0, idx)) {
+            qtest_clock_step(d->qts, rng(2, 40) * 1000);
+            hp_run(d, hp_buf, rng_state);
+        }
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        lp_check(d, lp, 0, idx);
+        *moved += moved_blocks(d);
+
+    }
+    /* Let the last event end. */
+    qtest_clock_step(d->qts, 10000);
+    return read_events(d, ev);
+}
+
+typedef struct Totals {
+    uint32_t drained, flushed, switched, light;
+    uint64_t saved, occupied;
+} Totals;
+
+static Totals check_events(const struct simt_preempt_event *ev, uint32_t n)
+{
+    Totals t = { 0 };
+
+    g_assert_cmpuint(n, >=, MIN_EVENTS);
+    for (uint32_t i = 0; i < n; i++) {
+        g_assert_cmpuint(ev[i].seq, ==, i);
+        g_assert_cmpuint(ev[i].trigger, ==, SIMT_PTRIG_PRIORITY);
+        g_assert_cmpuint(ev[i].status, ==, SIMT_PERR_NONE);
+        g_assert_cmpuint(ev[i].preemptor, ==, 1);
+        g_assert_cmphex(ev[i].victims, ==, 1);
+        g_assert_cmpuint(ev[i].done_cycle, >=, ev[i].req_cycle);
+        g_assert_cmpuint(ev[i].dispatch_cycle, >=, ev[i].req_cycle);
+        g_assert_cmpuint(ev[i].drained + ev[i].flushed + ev[i].switched +
+                         ev[i].light, >, 0);
+        /* Only as many blocks leave as the high-priority kernel needs. */
+        g_assert_cmpuint(ev[i].drained + ev[i].flushed + ev[i].switched +
+                         ev[i].light, <=, HP_BLOCKS);
+        t.drained += ev[i].drained;
+        t.flushed += ev[i].flushed;
+        t.switched += ev[i].switched;
+        t.light += ev[i].light;
+        t.saved += ev[i].saved_bytes;
+        t.occupied += ev[i].occupied_bytes;
+    }
+    return t;
+}
+
+static struct simt_preempt_event events[LOG_SIZE];
+
+static void test_priority_drain(void)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t moved;
+    Totals t;
+
+    lp_init(d, lp, "lp_mix");
+    t = check_events(events, priority_stream(d, lp, SIMT_PMODE_DRAIN,
+                                             events, &moved));
+    g_assert_cmpuint(t.drained, >, 0);
+    g_assert_cmpuint(t.flushed + t.switched + t.light, ==, 0);
+    g_free(lp);
+    dev_stop(d);
+}
+
+/*
+ * lp_mix makes atomics from its first round on, so most of its blocks
+ * may no longer be flushed: they drain, and its results prove that no
+ * block was run twice.  lp_spin stays flushable until its last store.
+ */
+static void test_priority_flush(void)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t moved, flushed;
+    Totals t;
+
+    lp_init(d, lp, "lp_mix");
+    t = check_events(events, priority_stream(d, lp, SIMT_PMODE_FLUSH,
+                                             events, &moved));
+    g_assert_cmpuint(t.drained, >, 0);
+    g_assert_cmpuint(t.switched + t.light, ==, 0);
+    flushed = t.flushed;
+    dev_stop(d);
+
+    d = pdev_start();
+    lp_init(d, lp, "lp_spin");
+    t = check_events(events, priority_stream(d, lp, SIMT_PMODE_FLUSH,
+                                             events, &moved));
+    g_assert_cmpuint(t.flushed, >, t.drained);
+    g_assert_cmpuint(rd(d, SIMT_REG_PREEMPT_WASTED), >, 0);
+    g_test_message("flushed %u lp_mix blocks, %u lp_spin blocks", flushed,
+                   t.flushed);
+    g_free(lp);
+    dev_stop(d);
+}
+
+static void switch_stream(unsigned mode)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t moved;
+    Totals t;
+
+    lp_init(d, lp, "lp_mix");
+    t = check_events(events, priority_stream(d, lp, mode, events, &moved));
+    if (mode == SIMT_PMODE_SWITCH) {
+        g_assert_cmpuint(t.switched, >, 0);
+        g_assert_cmpuint(t.saved, ==, t.occupied);
+    } else {
+        g_assert_cmpuint(t.light, >, 0);
+        g_assert_cmpuint(t.saved, <, t.occupied);
+    }
+    g_assert_cmpuint(t.flushed, ==, 0);
+    /* Saved blocks come back on other SMs too. */
+    g_assert_cmpuint(moved, >, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_PREEMPT_RESTORED), ==,
+                     rd(d, SIMT_REG_PREEMPT_SAVED));
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED)), ==, 0);
+    g_test_message("saved %" PRIu64 " of %" PRIu64 " bytes, %u blocks moved",
+                   t.saved, t.occupied, moved);
+    g_free(lp);
+    dev_stop(d);
+}
+
+static void test_priority_switch(void)
+{
+    switch_stream(SIMT_PMODE_SWITCH);
+}
+
+static void test_priority_light(void)
+{
+    switch_stream(SIMT_PMODE_LIGHT);
+}
+
+static void test_priority_auto(void)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t moved;
+    Totals t;
+
+    lp_init(d, lp, "lp_mix");
+    /* 2 microseconds at the default preset's 1000 MHz */
+    wr(d, SIMT_REG_PREEMPT_BOUND, 2000);
+    t = check_events(events, priority_stream(d, lp, SIMT_PMODE_AUTO, events,
+                                             &moved));
+    g_test_message("auto: drained %u flushed %u switched %u light %u",
+                   t.drained, t.flushed, t.switched, t.light);
+    /* The cheapest mechanism within the bound varies with progress. */
+    g_assert_cmpuint(!!t.drained + !!t.flushed + !!t.switched + !!t.light,
+                     >=, 2);
+    g_free(lp);
+    dev_stop(d);
+}
+
+/* Decode a warp's pc entry of a save record into 32 lanes' pcs. */
+static const uint8_t *walk_entry(const uint8_t *p, unsigned pat,
+                                 unsigned pag, uint32_t *lanes)
+{
+    unsigned groups = SIMT_WARP_SIZE / pag;
+
+    for (unsigned g = 0; g < groups; g++) {
+        for (unsigned j = 0; j < pag; j++) {
+            uint32_t base = ldl_le_p(p + (pat == SIMT_SAVE_RAW ?
+                                          (g * pag + j) * 4 :
+                                          g * 4 * (pat == SIMT_SAVE_STRIDED
+                                                   ? 2 : 1)));
+            uint32_t stride = pat == SIMT_SAVE_STRIDED ?
+                              ldl_le_p(p + g * 8 + 4) : 0;
+
+            if (lanes) {
+                lanes[g * pag + j] = pat == SIMT_SAVE_RAW ? base
+                                                          : base + j * stride;
+            }
+        }
+    }
+    switch (pat) {
+    case SIMT_SAVE_UNIFORM:
+        return p + groups * 4;
+    case SIMT_SAVE_STRIDED:
+        return p + groups * 8;
+    case SIMT_SAVE_RAW:
+        return p + SIMT_WARP_SIZE * 4;
+    default:
+        return p;
+    }
+}
+
+/*
+ * Walk the records in the save area: count warps that were stopped while
+ * diverged and while waiting at a barrier.
+ */
+static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
+                           uint32_t *at_barrier)
+{
+    uint32_t used = rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED));
+    g_autofree uint8_t *area = g_malloc(used);
+    uint32_t off = 0;
+
+    vram_read(d, VRAM_SAVE, area, used);
+    while (off < used) {
+        struct simt_save_block b;
+        const uint8_t *p;
+
+        memcpy(&b, area + off, sizeof(b));
+        g_assert_cmphex(le32_to_cpu(b.magic), ==, SIMT_SAVE_MAGIC);
+        p = area + off + sizeof(b);
+        for (uint32_t w = 0; w < le32_to_cpu(b.nwarps); w++) {
+            struct simt_save_warp sw;
+            uint32_t pcs[SIMT_WARP_SIZE];
+
+            memcpy(&sw, p, sizeof(sw));
+            p += sizeof(sw);
+            for (unsigned e = 0; e < SIMT_SAVE_ENTRIES; e++) {
+                unsigned pat = (le32_to_cpu(sw.pattern[e / 16]) >>
+                                (e % 16 * 2)) & 3;
+
+                p = walk_entry(p, pat, le16_to_cpu(b.pag), e ? NULL : pcs);
+            }
+            if (sw.resv_mask) {
+                p += 2 * SIMT_WARP_SIZE * 4;
+            }
+            for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
+                if (!(le32_to_cpu(sw.exited) & (1u << i)) &&
+                    pcs[i] != pcs[ctz32(~le32_to_cpu(sw.exited))]) {
+                    (*diverged)++;
+                    break;
+                }
+            }
+            *at_barrier += sw.waiting != 0;
+        }
+        off += le32_to_cpu(b.bytes) + local_bytes;
+    }
+}
+
+/* Step until no preemption event is under way. */
+static void wait_preempt_idle(Dev *d)
+{
+    for (int i = 0; i < 10000; i++) {
+        if (!(rd(d, SIMT_REG_PREEMPT_STATUS) & SIMT_PSTATUS_BUSY)) {
+            return;
+        }
+        qtest_clock_step(d->qts, 1000);
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * PREEMPT and RESUME the low-priority context at spread points: each
+ * time, every block leaves; the saved state is inspected; the results
+ * stay the same.
+ */
+static void request_stream(unsigned mode)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t events_done = 0, diverged = 0, at_barrier = 0, runs = 0;
+    const struct simt_kernel_info *k;
+
+    lp_init(d, lp, "lp_mix");
+    k = simt_image_kernel(d->img, "lp_mix");
+    rng_state = 100 + mode;
+    while (events_done < MIN_EVENTS) {
+        Launch l = lp_launch(lp);
+        uint32_t idx;
+
+        g_assert_cmpuint(runs++, <, 20);
+        lp_clear(d, lp);
+        idx = launch(d, 0, &l);
+        for (;;) {
+            qtest_clock_step(d->qts, rng(5, 60) * 1000);
+            if (queue_done(d, 0, idx)) {
+                break;
+            }
+            wr(d, SIMT_REG_PREEMPT_REQ,
+               SIMT_PREQ(0, SIMT_PREQ_PREEMPT, mode));
+            wait_preempt_idle(d);
+            g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)) &
+                             SIMT_PSTATE_SUSPENDED, !=, 0);
+            g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
+            g_assert_cmpuint(SIMT_PSTATUS_ERROR(rd(d,
+                             SIMT_REG_PREEMPT_STATUS)), ==, SIMT_PERR_NONE);
+            if (rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED))) {
+                g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)) &
+                                 SIMT_PSTATE_SAVED, !=, 0);
+                walk_save_area(d, k->m.local_bytes * LP_THREADS, &diverged,
+                               &at_barrier);
+            }
+            /* Held: nothing runs until RESUME. */
+            qtest_clock_step(d->qts, 20000);
+            g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
+            events_done++;
+            wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+            g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)) &
+                             SIMT_PSTATE_SUSPENDED, ==, 0);
+        }
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        lp_check(d, lp, 0, idx);
+    }
+    if (mode != SIMT_PMODE_DRAIN) {
+        g_test_message("%u warps saved while diverged, %u at a barrier",
+                       diverged, at_barrier);
+        g_assert_cmpuint(diverged, >, 0);
+        g_assert_cmpuint(at_barrier, >, 0);
+    }
+    g_free(lp);
+    dev_stop(d);
+}
+
+static void test_request_drain(void)
+{
+    request_stream(SIMT_PMODE_DRAIN);
+}
+
+static void test_request_switch(void)
+{
+    request_stream(SIMT_PMODE_SWITCH);
+}
+
+static void test_request_light(void)
+{
+    request_stream(SIMT_PMODE_LIGHT);
+}
+
+/*
+ * Suspend lp_mix (of context @ctx) by a context switch part way; return
+ * its launch index.
+ */
+static uint32_t lp_suspended(Dev *d, Lp *lp, unsigned ctx)
+{
+    Launch l = lp_launch(lp);
+    uint32_t idx;
+
+    lp_clear(d, lp);
+    idx = launch(d, 0, &l);
+    qtest_clock_step(d->qts, 100000);
+    wr(d, SIMT_REG_PREEMPT_REQ,
+       SIMT_PREQ(ctx, SIMT_PREQ_PREEMPT, SIMT_PMODE_SWITCH));
+    wait_preempt_idle(d);
+    return idx;
+}
+
+static void test_save_area_small(void)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t idx;
+
+    lp_init(d, lp, "lp_mix");
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), 4096);
+    idx = lp_suspended(d, lp, 0);
+    g_assert_cmpuint(SIMT_PSTATUS_ERROR(rd(d, SIMT_REG_PREEMPT_STATUS)), ==,
+                     SIMT_PERR_SAVE_SPACE);
+    /* Blocks that found no room drained instead; nothing is resident. */
+    g_assert_cmpuint(rd(d, SIMT_REG_PEV_DRAINED), >, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
+    wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    lp_check(d, lp, 0, idx);
+    g_free(lp);
+    dev_stop(d);
+}
+
+/*
+ * Context 1 maps the first 128 MiB of VRAM one to one with superpages;
+ * the save area above is not mapped.
+ */
+static void test_save_area_unmapped(void)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t pt[1024] = { 0 };
+    uint32_t idx;
+
+    for (uint32_t i = 0; i < VRAM_SAVE / SIMT_SUPERPAGE_SIZE; i++) {
+        pt[i] = cpu_to_le32((i << 10) << SIMT_PTE_PPN_SHIFT | SIMT_PTE_V |
+                            SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X);
+    }
+    qpci_memwrite(d->dev, d->vram, VRAM_PT, pt, sizeof(pt));
+    wr(d, SIMT_CTX_REG(1, SIMT_CREG_PT),
+       SIMT_PT_SV32 | VRAM_PT >> SIMT_PAGE_SHIFT);
+    wr(d, SIMT_CTX_REG(1, SIMT_CREG_SAVE_BASE), VRAM_SAVE);
+    wr(d, SIMT_CTX_REG(1, SIMT_CREG_SAVE_SIZE), SAVE_SIZE);
+    qwr(d, 0, SIMT_QREG_CONTROL, 0);
+    qwr(d, 0, SIMT_QREG_CONTEXT, 1);
+    queue_setup(d, 0, 0);
+
+    lp_init(d, lp, "lp_mix");
+    idx = lp_suspended(d, lp, 1);
+    g_assert_cmpuint(SIMT_PSTATUS_ERROR(rd(d, SIMT_REG_PREEMPT_STATUS)), ==,
+                     SIMT_PERR_SAVE_FAULT);
+    g_assert_cmpuint(rd(d, SIMT_REG_PEV_SWITCHED), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_PEV_DRAINED), >, 0);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(1, SIMT_CREG_SAVE_USED)), ==, 0);
+    wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(1, SIMT_PREQ_RESUME, 0));
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    lp_check(d, lp, 0, idx);
+    g_free(lp);
+    dev_stop(d);
+}
+
+/* A save record the guest overwrote stops the kernel, not the device. */
+static void test_save_area_corrupt(void)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t idx, junk = 0x12345678;
+    struct simt_completion r;
+
+    lp_init(d, lp, "lp_mix");
+    idx = lp_suspended(d, lp, 0);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED)), >, 0);
+    qpci_memwrite(d->dev, d->vram, VRAM_SAVE + 8, &junk, sizeof(junk));
+    wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_ERROR);
+    read_record(d, 0, idx, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_FAULT);
+    g_assert_cmpuint(r.fault, ==, SIMT_FAULT_SAVE_AREA);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED)), ==, 0);
+
+    /* The queue and the device go on. */
+    qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_RESET);
+    queue_setup(d, 0, 0);
+    lp_init(d, lp, "lp_mix");
+    g_free(lp);
+    dev_stop(d);
+}
+
+/* Two kernels of equal priority take turns on the SMs. */
+static void test_timeslice(void)
+{
+    Dev *d = pdev_start();
+    Lp *a = g_new0(Lp, 1), *b = g_new0(Lp, 1);
+    Launch la, lb;
+    uint32_t ia, ib, n, slices = 0;
+
+    lp_init(d, a, "lp_spin");
+    lp_init(d, b, "lp_spin");
+    qwr(d, 1, SIMT_QREG_PRIORITY, 0);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), SIMT_PMODE_LIGHT);
+    wr(d, SIMT_REG_TIMESLICE, 50000);
+    la = lp_launch(a);
+    lb = lp_launch(b);
+    lp_clear(d, a);
+    lp_clear(d, b);
+    ia = launch(d, 0, &la);
+    ib = launch(d, 1, &lb);
+    g_assert_cmpuint(wait_queue(d, 0, ia), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(wait_queue(d, 1, ib), ==, SIMT_QSTATE_IDLE);
+    lp_check(d, a, 0, ia);
+    lp_check(d, b, 1, ib);
+    n = read_events(d, events);
+    for (uint32_t i = 0; i < n; i++) {
+        slices += events[i].trigger == SIMT_PTRIG_TIMESLICE;
+    }
+    g_assert_cmpuint(slices, >=, 2);
+    g_free(a);
+    g_free(b);
+    dev_stop(d);
+}
+
+static void test_registers(void)
+{
+    Dev *d = pdev_start();
+
+    g_assert_cmphex(rd(d, SIMT_REG_CAPS) & SIMT_CAP_PREEMPT, !=, 0);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE)), ==,
+                     SIMT_PMODE_DRAIN);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), SIMT_PMODE_NR);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE)), ==,
+                     SIMT_PMODE_DRAIN);
+    wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, 3, 0));
+    g_assert_cmpuint(SIMT_PSTATUS_ERROR(rd(d, SIMT_REG_PREEMPT_STATUS)), ==,
+                     SIMT_PERR_BAD_REQ);
+    wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_PREEMPT, 7));
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)), ==, 0);
+    /* An idle context's request ends at once, with nothing to move. */
+    wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_PREEMPT, 0));
+    wait_preempt_idle(d);
+    g_assert_cmpuint(rd(d, SIMT_REG_PEV_COUNT), ==, 1);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)), ==,
+                     SIMT_PSTATE_SUSPENDED);
+    g_assert_cmphex(rd(d, SIMT_REG_IRQ_STATUS) &
+                    SIMT_IRQ_BIT(SIMT_IRQ_PREEMPT), !=, 0);
+    wr(d, SIMT_REG_PEV_LOG_SIZE, 3);
+    g_assert_cmpuint(rd(d, SIMT_REG_PEV_LOG_SIZE), ==, 0);
+    dev_stop(d);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    if (!simt_qtest_init()) {
+        return g_test_run();
+    }
+    qtest_add_func("/simt/preempt/registers", test_registers);
+    qtest_add_func("/simt/preempt/priority/drain", test_priority_drain);
+    qtest_add_func("/simt/preempt/priority/flush", test_priority_flush);
+    qtest_add_func("/simt/preempt/priority/switch", test_priority_switch);
+    qtest_add_func("/simt/preempt/priority/light", test_priority_light);
+    qtest_add_func("/simt/preempt/priority/auto", test_priority_auto);
+    qtest_add_func("/simt/preempt/request/drain", test_request_drain);
+    qtest_add_func("/simt/preempt/request/switch", test_request_switch);
+    qtest_add_func("/simt/preempt/request/light", test_request_light);
+    qtest_add_func("/simt/preempt/save-area/small", test_save_area_small);
+    qtest_add_func("/simt/preempt/save-area/unmapped",
+                   test_save_area_unmapped);
+    qtest_add_func("/simt/preempt/save-area/corrupt", test_save_area_corrupt);
+    qtest_add_func("/simt/preempt/timeslice", test_timeslice);
+    return g_test_run();
+}
