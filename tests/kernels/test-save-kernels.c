@@ -30,8 +30,8 @@ typedef struct KCase {
     unsigned nargs;
     struct {
         uint32_t bytes;         /* 0: a scalar argument of value @val */
-        uint32_t val;           /* buffer: 0 zeroed, 1 small floats */
-        bool is_float;
+        uint32_t val;
+        bool is_float;          /* buffer of small floats, else zeroed */
     } arg[4];
     unsigned need;              /* NEED_*: states the switches must meet */
     const char *what;
@@ -47,7 +47,8 @@ typedef struct KCase {
 
 static const KCase cases[] = {
     { "divergent", "divergent", { 4, 1, 1 }, { 64, 1, 1 }, 0, 2,
-      { BUF(1024), VAL(200) }, NEED_DIVERGED, "divergent branches and early return" },
+      { BUF(1024), VAL(200) }, NEED_DIVERGED,
+      "divergent branches and early return" },
     { "matmul", "matmul", { 2, 2, 1 }, { 16, 16, 1 }, 0, 4,
       { FBUF(32 * 32 * 4), FBUF(32 * 32 * 4), BUF(32 * 32 * 4), VAL(32) },
       NEED_WAITING, "tiled matmul: shared memory and barriers" },
@@ -58,7 +59,8 @@ static const KCase cases[] = {
       { FBUF(2000), VAL(2000), BUF(1024) }, NEED_WAITING,
       "histogram: shared and global atomics" },
     { "reduce", "reduce_tree", { 2, 1, 1 }, { 256, 1, 1 }, 0, 3,
-      { FBUF(2048), BUF(64), VAL(500) }, NEED_WAITING, "tree reduction in shared memory" },
+      { FBUF(2048), BUF(64), VAL(500) }, NEED_WAITING,
+      "tree reduction in shared memory" },
     { "reduce", "reduce_warp", { 2, 1, 1 }, { 256, 1, 1 }, 0, 3,
       { FBUF(2048), BUF(64), VAL(500) }, 0, "warp shuffle reduction" },
     { "calls", "calls", { 2, 1, 1 }, { 64, 1, 1 }, 0, 4,
