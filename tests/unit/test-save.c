@@ -317,21 +317,24 @@ static uint32_t pc_light(unsigned wi, unsigned lane)
 
 static void light_state(Fix *f, unsigned pag)
 {
+    /* exited lanes per warp: none of those whose pc matters */
+    static const uint32_t exited[6] = {
+        0x0000ff00u, 0x00ff0000u, 0x0000f000u, 0x0f000000u, SIMT_FULL_MASK,
+        0,
+    };
+    unsigned wi;
+
     fill_state(f, pag, pc_light);
-    f->b.st.nexited -= __builtin_popcount(f->warps[1].exited) +
-                       __builtin_popcount(f->warps[4].exited) +
-                       __builtin_popcount(f->warps[5].exited);
-    f->b.st.nwaiting -= __builtin_popcount(f->warps[1].waiting) +
-                        __builtin_popcount(f->warps[4].waiting) +
-                        __builtin_popcount(f->warps[5].waiting);
-    f->warps[1].exited = 0x00ff0000u;
-    f->warps[1].waiting = f->warps[1].resv_mask = 0;
-    f->warps[4].exited = SIMT_FULL_MASK;
-    f->warps[4].waiting = f->warps[4].resv_mask = 0;
-    f->warps[5].exited = 0;
-    f->warps[5].waiting = 0xfffffff0u;
-    f->b.st.nexited += 8 + 32;
-    f->b.st.nwaiting += 28;
+    f->b.st.nexited = f->b.st.nwaiting = 0;
+    for (wi = 0; wi < 6; wi++) {
+        SimtWarp *w = &f->warps[wi];
+
+        w->exited = exited[wi];
+        w->waiting = wi == 5 ? 0xfffffff0u : w->waiting & ~w->exited;
+        w->resv_mask &= ~w->exited;
+        f->b.st.nexited += __builtin_popcount(w->exited);
+        f->b.st.nwaiting += __builtin_popcount(w->waiting);
+    }
 }
 
 static void test_light_roundtrip(void)
