@@ -597,6 +597,7 @@ static bool rejects(const Fix *f, const uint8_t *rec, size_t len,
     return true;
 }
 
+/* The decoder's reasons, and offsets of record fields */
 #define BAD_PAG     "group size not a power of two from 1 to 32"
 #define BAD_COUNT   "thread counts disagree with the warps"
 #define BAD_FLAGS   "unknown flags or reserved bits set"
@@ -715,6 +716,7 @@ static void test_hostile_fields(void)
     memset(m + len, 0, 4);
     poke(m, BLKF(bytes), len + 4);
     bad += !rejects(&f, m, len + 4, 1, "record not fully consumed");
+#undef MUTATE
     ok(!bad, "hostile header, warp and entry fields rejected");
 
     /* FULL at pag 1: UNIFORM costs as much as RAW, only the format says */
