@@ -70,6 +70,10 @@ static const KCase cases[] = {
       { BUF(128 * 12), VAL(100) }, 0, "warp votes" },
     { "ids", "ids", { 2, 2, 1 }, { 8, 3, 2 }, 0, 1,
       { BUF(4 * 48 * 17 * 4) }, 0, "ids: 3-D blocks, a partial warp" },
+    { "ids", "ids", { 2, 1, 1 }, { 2, 8, 3 }, 0, 1,
+      { BUF(2 * 48 * 17 * 4) }, 0, "ids: rows of 2 threads" },
+    { "ids", "ids", { 1, 2, 1 }, { 4, 4, 4 }, 0, 1,
+      { BUF(2 * 64 * 17 * 4) }, 0, "ids: rows of 4 threads" },
     { "dynshared", "dynshared", { 3, 1, 1 }, { 96, 1, 1 }, 96 * 4, 2,
       { BUF(288 * 4), BUF(288 * 4) }, NEED_WAITING, "dynamic shared memory" },
     { "persistent", "persistent", { 3, 1, 1 }, { 64, 1, 1 }, 0, 4,
@@ -270,10 +274,16 @@ static const char *switch_block(Run *r, SimtBlock *b, uint32_t blk,
     if (size > full_size) {
         return "light record larger than the full one";
     }
-    /* Alternate formats, and keeping or storing shared memory */
+    /*
+     * Alternate formats, and keeping or storing shared memory; light
+     * records now and then with another group size than the launch's.
+     */
     if (c % 2) {
         spec = full;
         size = full_size;
+    } else if (c / 4 % 2) {
+        spec.pag = 1u << (c / 8 % 6);
+        size = simt_save_size(b, &spec);
     }
     rec = malloc(size);
     len = simt_save_encode(b, blk, &spec, rec, size, &stats);
