@@ -371,10 +371,15 @@ size_t simt_save_encode(const SimtBlock *b, uint32_t block,
     return bytes;
 }
 
-/* Read and check one warp at @in + *pos; NULL or why the record is bad */
+/*
+ * Read and check one warp at @in + *pos, counting its exited threads
+ * (lanes beyond the block are exited but no threads) and waiting ones.
+ * NULL or why the record is bad.
+ */
 static const char *decode_warp(SimtBlock *b, unsigned wi, unsigned format,
                                unsigned pag, const uint8_t *in, size_t len,
-                               size_t *pos)
+                               size_t *pos, uint32_t *nexited,
+                               uint32_t *nwaiting)
 {
     SimtWarp *w = &b->warps[wi];
     uint32_t pat[PATTERN_WORDS], in_block;
@@ -435,6 +440,8 @@ static const char *decode_warp(SimtBlock *b, unsigned wi, unsigned format,
         get_entry(w->resv_val, in + *pos + LANE_BYTES, SIMT_SAVE_RAW, pag);
         *pos += RESV_BYTES;
     }
+    *nexited += __builtin_popcount(w->exited & in_block);
+    *nwaiting += __builtin_popcount(w->waiting);
     return NULL;
 }
 
@@ -481,12 +488,11 @@ const char *simt_save_decode(SimtBlock *b, uint32_t block, const uint8_t *in,
     }
 
     for (wi = 0; wi < st->nwarps; wi++) {
-        err = decode_warp(b, wi, format, pag, in, len, &pos);
+        err = decode_warp(b, wi, format, pag, in, len, &pos, &nexited,
+                          &nwaiting);
         if (err) {
             return err;
         }
-        nexited += __builtin_popcount(b->warps[wi].exited);
-        nwaiting += __builtin_popcount(b->warps[wi].waiting);
     }
     if (nexited != get32(in + BLK(nexited)) ||
         nwaiting != get32(in + BLK(nwaiting))) {

@@ -64,7 +64,8 @@ size_t simt_save_size(const SimtBlock *b, const SimtSaveSpec *spec);
 /*
  * Write @b's record (linear block index @block) to @out.  Returns the
  * bytes written, 0 if @cap is too small or @spec invalid.  @stats may be
- * NULL.  @b must not have faulted or finished.
+ * NULL.  Call it between simt_warp_run() calls of a block that is still
+ * running (neither faulted nor done).
  */
 size_t simt_save_encode(const SimtBlock *b, uint32_t block,
                         const SimtSaveSpec *spec, uint8_t *out, size_t cap,
@@ -74,10 +75,13 @@ size_t simt_save_encode(const SimtBlock *b, uint32_t block,
  * Restore the record @in of @len bytes into @b, which the caller has set
  * up with simt_block_init() for the same launch (warps, shared buffer,
  * desc with the new SM and local address).  The record is treated as
- * hostile.  Returns NULL on success, else a short reason; on failure @b
- * holds garbage that is safe to free but must not run.  A record that
- * kept shared memory on the SM leaves b->shared untouched.  st.desc and
- * st.cycle are the caller's and are left alone.
+ * hostile: besides its layout, its counts must agree with its warps and
+ * the block must have a runnable thread.  Returns NULL on success, else
+ * a short reason; on failure @b holds garbage that is safe to free but
+ * must not run.  st.desc and st.cycle are the caller's and are left
+ * alone.  A record that kept shared memory on the SM leaves b->shared
+ * untouched; as simt_block_init() zeroes that buffer, the kept bytes
+ * must be put back (or b->shared pointed at them) after it.
  */
 const char *simt_save_decode(SimtBlock *b, uint32_t block, const uint8_t *in,
                              size_t len);
