@@ -707,10 +707,266 @@ static void test_registers(void)
     dev_stop(d);
 }
 
+/*
+ * Measurements (SIMT_BENCH_PREEMPT=1; bench/preempt-bench.sh runs it and
+ * writes docs/preemption-results.rst).  The GTX480 preset; low-priority
+ * kernels with the per-block footprint of seed 000's benchmarks, a
+ * synthetic high-priority kernel like seed 000's (256 threads, 2048
+ * shared bytes and 16 registers per block), injected at points spread
+ * uniformly over the low-priority kernel's run.
+ */
+typedef struct Shape {
+    const char *name;
+    const char *kernel;
+    uint32_t threads, shared, regs;
+    uint32_t per_sm;            /* blocks per SM the footprint allows */
+    uint32_t work;              /* the kernel's rounds or iterations */
+} Shape;
+
+static const Shape shapes[] = {
+    { "pathfinder", "lp_spin", 256, 2048, 16, 6, 400 },
+    { "hotspot", "lp_spin", 256, 3072, 36, 3, 400 },
+    { "streamcluster", "lp_spin", 512, 0, 12, 3, 400 },
+    { "backprop", "lp_mix", 256, 1088, 20, 6, 2 },
+};
+
+#define BENCH_SMS           15
+#define BENCH_WAVES         4
+#define BENCH_INJECTIONS    24
+#define BENCH_HP_BLOCKS     30
+#define BENCH_MHZ           1400
+
+typedef struct BenchRun {
+    uint64_t lp_cycles;
+    uint32_t n;                 /* injections that found the kernel running */
+    uint64_t dispatch[BENCH_INJECTIONS];  /* submit to first HP block */
+    uint64_t response[BENCH_INJECTIONS];  /* submit to HP done */
+    uint32_t events;
+    Totals t;
+    uint64_t wasted;
+    uint64_t save_latency;      /* median request to last victim off */
+    uint32_t *out;              /* the low-priority kernel's results */
+} BenchRun;
+
+static uint64_t cycle_now(Dev *d)
+{
+    uint64_t lo = rd(d, SIMT_REG_CYCLE_LO);
+
+    return (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32 | lo;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static uint64_t median(uint64_t *v, uint32_t n)
+{
+    qsort(v, n, sizeof(*v), cmp_u64);
+    return n ? v[n / 2] : 0;
+}
+
+/*
+ * The low-priority kernel of @sh with the high-priority one injected at
+ * @inject (cycles from the launch; NULL: never), or (@hp_only) the
+ * high-priority kernel once on an idle device.
+ */
+static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
+                      const int64_t *inject, bool hp_only, BenchRun *r)
+{
+    Dev *d = dev_start("preset=gtx480");
+    uint32_t blocks = BENCH_SMS * sh->per_sm * BENCH_WAVES;
+    uint32_t nout = blocks * sh->threads;
+    uint32_t out = vram_alloc(d, NULL, nout * 4);
+    uint32_t hist = vram_alloc(d, NULL, 256);
+    uint32_t hp_buf = vram_alloc(d, NULL, BENCH_HP_BLOCKS * 256 * 4);
+    const struct simt_kernel_info *k;
+    Launch hp = {
+        .kernel = "hp_fill", .grid = { BENCH_HP_BLOCKS }, .block = { 256 },
+        .args = { hp_buf, BENCH_HP_BLOCKS * 256, 1 }, .dyn_shared = 2048,
+        .regs = 16,
+    };
+    Launch lp = {
+        .kernel = sh->kernel, .grid = { blocks }, .block = { sh->threads },
+        .args = { out, hist, sh->work }, .regs = sh->regs,
+    };
+    struct simt_completion rec;
+    uint64_t lat[LOG_SIZE];
+    uint64_t t0;
+    uint32_t idx;
+
+    use_image(d, "preempt");
+    k = simt_image_kernel(d->img, sh->kernel);
+    lp.dyn_shared = sh->shared - MIN(sh->shared, k->m.shared_bytes);
+    if (!strcmp(sh->kernel, "lp_spin")) {
+        lp.args[1] = sh->work;
+    }
+    qwr(d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), VRAM_SAVE);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), SAVE_SIZE);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), mode);
+    wr(d, SIMT_REG_PREEMPT_BOUND, bound);
+    wr(d, SIMT_REG_PEV_LOG_LO, LOG_ADDR);
+    wr(d, SIMT_REG_PEV_LOG_SIZE, LOG_SIZE);
+    memset(r, 0, sizeof(*r));
+
+    if (hp_only) {
+        uint64_t c0 = cycle_now(d);
+        uint32_t h = launch(d, 1, &hp);
+
+        g_assert_cmpuint(wait_queue(d, 1, h), ==, SIMT_QSTATE_IDLE);
+        read_record(d, 1, h, &rec);
+        r->response[0] = rec.end_cycle - c0;
+        dev_stop(d);
+        return;
+    }
+    t0 = cycle_now(d);
+    idx = launch(d, 0, &lp);
+    for (uint32_t i = 0; inject && i < BENCH_INJECTIONS; i++) {
+        uint64_t now = cycle_now(d);
+        uint64_t c0;
+        uint32_t h;
+
+        if (t0 + inject[i] > now) {
+            qtest_clock_step(d->qts, (t0 + inject[i] - now) * 1000 /
+                                     BENCH_MHZ + 1);
+        }
+        if (queue_done(d, 0, idx)) {
+            break;
+        }
+        c0 = cycle_now(d);
+        h = launch(d, 1, &hp);
+        g_assert_cmpuint(wait_queue(d, 1, h), ==, SIMT_QSTATE_IDLE);
+        read_record(d, 1, h, &rec);
+        g_assert_cmpuint(rec.status, ==, SIMT_QERR_NONE);
+        r->dispatch[r->n] = rec.start_cycle - c0;
+        r->response[r->n] = rec.end_cycle - c0;
+        r->n++;
+    }
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    read_record(d, 0, idx, &rec);
+    g_assert_cmpuint(rec.status, ==, SIMT_QERR_NONE);
+    r->lp_cycles = rec.end_cycle - rec.start_cycle;
+    r->out = g_new(uint32_t, nout);
+    vram_read(d, out, r->out, nout * 4);
+
+    qtest_clock_step(d->qts, 10000);
+    r->events = read_events(d, events);
+    r->t = (Totals) { 0 };
+    for (uint32_t i = 0; i < r->events; i++) {
+        r->t.drained += events[i].drained;
+        r->t.flushed += events[i].flushed;
+        r->t.switched += events[i].switched;
+        r->t.light += events[i].light;
+        r->t.saved += events[i].saved_bytes;
+        r->t.occupied += events[i].occupied_bytes;
+        r->wasted += le32_to_cpu(events[i].wasted_insns);
+        lat[i] = events[i].done_cycle - events[i].req_cycle;
+    }
+    r->save_latency = median(lat, r->events);
+    dev_stop(d);
+}
+
+static void bench_print(const char *shape, const char *mode,
+                        const BenchRun *r, uint64_t hp_alone,
+                        uint64_t lp_alone)
+{
+    uint64_t disp[BENCH_INJECTIONS], resp[BENCH_INJECTIONS];
+    uint32_t ev = MAX(r->events, 1);
+
+    memcpy(disp, r->dispatch, sizeof(disp));
+    memcpy(resp, r->response, sizeof(resp));
+    g_test_message("bench preempt_%s_%s_dispatch: %" PRIu64 " cycles", shape,
+                   mode, median(disp, r->n));
+    g_test_message("bench preempt_%s_%s_response: %" PRIu64 " cycles", shape,
+                   mode, median(resp, r->n));
+    for (uint32_t us = 2; us <= 5; us++) {
+        uint32_t late = 0;
+
+        for (uint32_t i = 0; i < r->n; i++) {
+            late += r->response[i] > hp_alone + us * BENCH_MHZ;
+        }
+        g_test_message("bench preempt_%s_%s_violations_%uus: %.1f %%", shape,
+                       mode, us, 100.0 * late / MAX(r->n, 1));
+    }
+    g_test_message("bench preempt_%s_%s_events: %u events", shape, mode,
+                   r->events);
+    g_test_message("bench preempt_%s_%s_mix: %u/%u/%u/%u "
+                   "drained/flushed/switched/light", shape, mode,
+                   r->t.drained, r->t.flushed, r->t.switched, r->t.light);
+    g_test_message("bench preempt_%s_%s_saved: %" PRIu64 " bytes/event",
+                   shape, mode, r->t.saved / ev);
+    g_test_message("bench preempt_%s_%s_occupied: %" PRIu64 " bytes/event",
+                   shape, mode, r->t.occupied / ev);
+    g_test_message("bench preempt_%s_%s_save_latency: %" PRIu64 " cycles",
+                   shape, mode, r->save_latency);
+    g_test_message("bench preempt_%s_%s_wasted: %" PRIu64
+                   " warp-insns/event", shape, mode, r->wasted / ev);
+    g_test_message("bench preempt_%s_%s_lp_slowdown: %.1f %%", shape, mode,
+                   100.0 * ((double)r->lp_cycles - lp_alone) / lp_alone);
+}
+
+static void bench_preempt(void)
+{
+    static const struct { const char *name; unsigned mode; uint32_t us; }
+    modes[] = {
+        { "none", SIMT_PMODE_NONE, 0 },
+        { "drain", SIMT_PMODE_DRAIN, 0 },
+        { "flush", SIMT_PMODE_FLUSH, 0 },
+        { "switch", SIMT_PMODE_SWITCH, 0 },
+        { "light", SIMT_PMODE_LIGHT, 0 },
+        { "auto2us", SIMT_PMODE_AUTO, 2 },
+        { "auto3us", SIMT_PMODE_AUTO, 3 },
+        { "auto4us", SIMT_PMODE_AUTO, 4 },
+        { "auto5us", SIMT_PMODE_AUTO, 5 },
+    };
+    const char *only = g_getenv("SIMT_BENCH_PREEMPT");
+
+    for (size_t s = 0; s < ARRAY_SIZE(shapes); s++) {
+        const Shape *sh = &shapes[s];
+        BenchRun alone, hp, run;
+        int64_t inject[BENCH_INJECTIONS];
+        uint64_t lp;
+        uint32_t nout = BENCH_SMS * sh->per_sm * BENCH_WAVES * sh->threads;
+
+        if (strcmp(only, "1") && strcmp(only, sh->name)) {
+            continue;
+        }
+        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, false, &alone);
+        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, true, &hp);
+        lp = alone.lp_cycles;
+        rng_state = s + 1;
+        for (uint32_t i = 0; i < BENCH_INJECTIONS; i++) {
+            inject[i] = (i * lp + rng(0, 999) * lp / 1000) /
+                        BENCH_INJECTIONS;
+        }
+        g_test_message("bench preempt_%s_lp_alone: %" PRIu64 " cycles",
+                       sh->name, alone.lp_cycles);
+        g_test_message("bench preempt_%s_hp_alone: %" PRIu64 " cycles",
+                       sh->name, hp.response[0]);
+        for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+            bench_run(sh, modes[m].mode, modes[m].us * BENCH_MHZ, inject,
+                      false, &run);
+            /* Preempted or not, the same results. */
+            g_assert_cmpmem(run.out, nout * 4, alone.out, nout * 4);
+            g_free(run.out);
+            bench_print(sh->name, modes[m].name, &run, hp.response[0],
+                        alone.lp_cycles);
+        }
+        g_free(alone.out);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     if (!simt_qtest_init()) {
+        return g_test_run();
+    }
+    if (g_getenv("SIMT_BENCH_PREEMPT")) {
+        qtest_add_func("/simt/bench/preempt", bench_preempt);
         return g_test_run();
     }
     qtest_add_func("/simt/preempt/registers", test_registers);

@@ -187,6 +187,15 @@ uint32_t launch(Dev *d, unsigned q, const Launch *l)
     c.regs = ctpop32(k->m.int_regs_used) + ctpop32(k->m.fp_regs_used);
     c.int_regs = k->m.int_regs_used;
     c.fp_regs = k->m.fp_regs_used;
+    /* More registers: the unused ones, x registers first. */
+    while (c.regs < l->regs) {
+        if (~c.int_regs & ~1u) {
+            c.int_regs |= 1u << ctz32(~c.int_regs & ~1u);
+        } else {
+            c.fp_regs |= 1u << ctz32(~c.fp_regs);
+        }
+        c.regs++;
+    }
     for (int i = 0; i < 3; i++) {
         c.grid[i] = l->grid[i] ? l->grid[i] : 1;
         c.block[i] = l->block[i] ? l->block[i] : 1;

@@ -53,6 +53,11 @@ typedef struct Launch {
     uint32_t args[SIMT_ARG_REGS];
     uint32_t dyn_shared;
     uint32_t flags;
+    /*
+     * Registers per thread to declare, at least the kernel's own (0: the
+     * kernel's): the benchmarks give kernels the footprint of the seeds'.
+     */
+    uint32_t regs;
 } Launch;
 
 /* False if $SIMT_KERNEL_DIR is not set (run by QEMU's own suite). */
