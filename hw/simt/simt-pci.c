@@ -618,7 +618,14 @@ static int simt_pre_save(void *opaque)
 {
     SimtState *s = opaque;
 
-    if (simt_sm_any_resident(s) || simt_dma_busy(s)) {
+    bool kernels = false;
+
+    for (unsigned q = 0; q < SIMT_MAX_QUEUES; q++) {
+        kernels |= s->queues[q].kernel.active;
+    }
+    /* Launched kernels, resident or saved, are not migrated yet. */
+    if (kernels || simt_sm_any_resident(s) || simt_dma_busy(s) ||
+        s->pre.active) {
         error_report("simt: cannot migrate while kernels or copies run");
         return -EBUSY;
     }
@@ -636,8 +643,8 @@ static int simt_post_load(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_simt_context = {
     .name = "simt/context",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(pt, SimtContext),
         VMSTATE_UINT32(priority, SimtContext),
@@ -647,6 +654,8 @@ static const VMStateDescription vmstate_simt_context = {
         VMSTATE_UINT32(fault_addr, SimtContext),
         VMSTATE_UINT32(fault_pc, SimtContext),
         VMSTATE_UINT32(fault_queue, SimtContext),
+        VMSTATE_UINT32(preempt_mode, SimtContext),
+        VMSTATE_BOOL(suspended, SimtContext),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -671,10 +680,34 @@ static const VMStateDescription vmstate_simt_queue = {
     },
 };
 
-static const VMStateDescription vmstate_simt = {
-    .name = "simt",
+/* The preemption engine's registers; the last event's figures are not kept. */
+static const VMStateDescription vmstate_simt_preempt = {
+    .name = "simt/preempt",
     .version_id = 1,
     .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(bound, SimtPreempt),
+        VMSTATE_UINT32(timeslice, SimtPreempt),
+        VMSTATE_UINT64(log_base, SimtPreempt),
+        VMSTATE_UINT32(log_size, SimtPreempt),
+        VMSTATE_UINT32(log_count, SimtPreempt),
+        VMSTATE_UINT64(trace_base, SimtPreempt),
+        VMSTATE_UINT32(trace_size, SimtPreempt),
+        VMSTATE_UINT32(trace_count, SimtPreempt),
+        VMSTATE_UINT32(events, SimtPreempt),
+        VMSTATE_UINT32(saved_total, SimtPreempt),
+        VMSTATE_UINT32(restored_total, SimtPreempt),
+        VMSTATE_UINT32(wasted_total, SimtPreempt),
+        VMSTATE_UINT64(requested, SimtPreempt),
+        VMSTATE_UINT8_ARRAY(req_mode, SimtPreempt, SIMT_MAX_CONTEXTS),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_simt = {
+    .name = "simt",
+    .version_id = 2,
+    .minimum_version_id = 2,
     .pre_save = simt_pre_save,
     .post_load = simt_post_load,
     .fields = (const VMStateField[]) {
@@ -702,6 +735,7 @@ static const VMStateDescription vmstate_simt = {
         VMSTATE_UINT32(mmu_faults, SimtState),
         VMSTATE_UINT32(dma_chunk, SimtState),
         VMSTATE_UINT64(copy_seq, SimtState),
+        VMSTATE_STRUCT(pre, SimtState, 1, vmstate_simt_preempt, SimtPreempt),
         VMSTATE_END_OF_LIST()
     },
 };

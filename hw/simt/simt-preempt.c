@@ -211,7 +211,13 @@ void simt_preempt_kernel_end(SimtState *s, unsigned q)
 
     if (k->saved) {
         for (guint i = 0; i < k->saved->len; i++) {
-            save_free(s, k->ctx, g_array_index(k->saved, SimtSaved, i).offset);
+            SimtSaved *sv = &g_array_index(k->saved, SimtSaved, i);
+
+            save_free(s, k->ctx, sv->offset);
+            if (sv->shared) {
+                s->sms[sv->sm].free_shared += k->launch.shared_size;
+                g_free(sv->shared);
+            }
         }
         g_array_free(k->saved, true);
         k->saved = NULL;
@@ -254,15 +260,19 @@ static void event_error(SimtState *s, unsigned err)
     }
 }
 
-/* Write the block's record to its context's save area and stop it. */
+/*
+ * Write the block's record to its context's save area and stop it;
+ * @keep: its shared memory stays on the SM.
+ */
 static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
-                       unsigned mode, uint64_t cycle)
+                       unsigned mode, bool keep, uint64_t cycle)
 {
     SimtPreempt *p = &s->pre;
     SimtKernel *k = &s->queues[slot->queue].kernel;
     SimtContext *c = &s->contexts[k->ctx];
     SimtSaveSpec spec, full;
     SimtSaveStats stats;
+    SimtSaved sv;
     size_t rec, bytes;
     uint32_t off;
     uint8_t *buf;
@@ -270,6 +280,7 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
 
     save_spec(k, mode, &spec);
     save_spec(k, SIMT_PMODE_SWITCH, &full);
+    spec.keep_shared = keep;
     rec = simt_save_size(&slot->block, &spec);
     bytes = rec + k->local_block_bytes;
     if (bytes > UINT32_MAX || !save_alloc(s, k->ctx, bytes, &off)) {
@@ -295,12 +306,20 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
         return false;
     }
 
-    slot->saved.block = slot->linear;
-    slot->saved.offset = off;
-    slot->saved.bytes = bytes;
     slot->leave = SIMT_LEAVE_SAVE;
     slot->leave_cycle = MAX(cycle, sm->save_busy) + move_cycles(s, bytes);
     sm->save_busy = slot->leave_cycle;
+    sv = (SimtSaved) {
+        .block = slot->linear, .offset = off, .bytes = bytes,
+        .sm = sm->id, .ready = slot->leave_cycle,
+    };
+    if (keep) {
+        /* The slot's release leaves the bytes allocated: see there. */
+        sv.shared = slot->shared;
+        slot->shared = NULL;
+        p->ev.kept_bytes += k->launch.shared_size;
+    }
+    g_array_append_val(k->saved, sv);
     p->ev.saved_bytes += bytes;
     p->ev.occupied_bytes += simt_save_size(&slot->block, &full) +
                             k->local_block_bytes;
@@ -313,6 +332,20 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     trace_simt_preempt_save(slot->queue, slot->linear, sm->id, mode, bytes,
                             stats.reg_bytes, slot->leave_cycle);
     return true;
+}
+
+/*
+ * Seed 004's in-place switching, for shared memory: a lightweight switch
+ * leaves it on the SM when the preempting kernel needs none, so it needs
+ * neither saving nor restoring (and the block returns to the same SM).
+ */
+static bool keep_shared(SimtState *s, const SimtKernel *k, unsigned mode)
+{
+    SimtPreempt *p = &s->pre;
+
+    return mode == SIMT_PMODE_LIGHT && k->launch.shared_size &&
+           p->ev.preemptor != 0xff &&
+           !s->queues[p->ev.preemptor].kernel.launch.shared_size;
 }
 
 /* Take @slot's block off @sm by @mode (falling back to drain). */
@@ -338,7 +371,7 @@ static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     slot->in_event = true;
     p->pending++;
     if ((mode == SIMT_PMODE_SWITCH || mode == SIMT_PMODE_LIGHT) &&
-        save_block(s, sm, slot, mode, cycle)) {
+        save_block(s, sm, slot, mode, keep_shared(s, k, mode), cycle)) {
         return;
     }
     slot->leave = SIMT_LEAVE_DRAIN;
@@ -670,6 +703,7 @@ static void event_finish(SimtState *s, uint64_t cycle)
         le.saved_bytes = cpu_to_le32(ev->saved_bytes);
         le.occupied_bytes = cpu_to_le32(ev->occupied_bytes);
         le.wasted_insns = cpu_to_le32(ev->wasted_insns);
+        le.kept_bytes = cpu_to_le32(ev->kept_bytes);
         le.req_cycle = cpu_to_le64(ev->req_cycle);
         le.dispatch_cycle = cpu_to_le64(ev->dispatch_cycle);
         le.done_cycle = cpu_to_le64(ev->done_cycle);
@@ -732,13 +766,11 @@ void simt_preempt_advance(SimtState *s, uint64_t cycle)
 
         for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
             SimtSlot *slot = &sm->slots[j];
-            SimtKernel *k = &s->queues[slot->queue].kernel;
 
             if (!slot->used || slot->leave != SIMT_LEAVE_SAVE ||
                 slot->leave_cycle > cycle) {
                 continue;
             }
-            g_array_append_val(k->saved, slot->saved);
             simt_trace_event(s, SIMT_TRACE_SAVE, slot->queue, sm->id,
                              slot->linear, slot->leave_cycle);
             simt_sched_release(s, sm, slot, slot->leave_cycle);
@@ -791,6 +823,10 @@ bool simt_preempt_restore(SimtState *s, unsigned q, const SimtSaved *sv,
     if (!why && !ctx_mem_rw(s, k->ctx, slot->block.st.desc.local_addr,
                             buf + rec, k->local_block_bytes, true)) {
         why = "local memory unwritable";
+    }
+    if (sv->shared) {
+        memcpy(slot->shared, sv->shared, k->launch.shared_size);
+        g_free(sv->shared);
     }
     save_free(s, k->ctx, sv->offset);
     if (why) {

@@ -184,13 +184,15 @@ void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
                         uint64_t cycle)
 {
     SimtKernel *k = &s->queues[slot->queue].kernel;
+    /* Shared memory kept in place stays allocated: see SimtSaved. */
+    bool kept = slot->leave == SIMT_LEAVE_SAVE && !slot->shared;
 
     simt_preempt_slot_free(s, slot, cycle);
     sm->free_threads += k->threads;
     sm->free_warps += k->warps;
     sm->free_blocks++;
     sm->free_regs += k->regs;
-    sm->free_shared += k->launch.shared_size;
+    sm->free_shared += kept ? 0 : k->launch.shared_size;
     if (!--sm->blocks_of[slot->queue]) {
         sm->kernels--;
     }
@@ -275,6 +277,19 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
             }
             if (k->saved->len) {
                 sv = g_array_index(k->saved, SimtSaved, 0);
+                if (sv.ready > cycle) {
+                    /* Its record is still being written. */
+                    return;
+                }
+                if (sv.shared) {
+                    /* Back to its SM, onto its shared memory. */
+                    best = &s->sms[sv.sm];
+                    best->free_shared += k->launch.shared_size;
+                    if (!sm_room(s, best, q, k)) {
+                        best->free_shared -= k->launch.shared_size;
+                        return;
+                    }
+                }
                 g_array_remove_index(k->saved, 0);
                 if (!place_block(s, best, q, k, sv.block, &sv, cycle)) {
                     break;

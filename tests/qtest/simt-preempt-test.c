@@ -233,7 +233,7 @@ static uint32_t priority_stream(Dev *d, Lp *lp, unsigned mode,
 
 typedef struct Totals {
     uint32_t drained, flushed, switched, light;
-    uint64_t saved, occupied;
+    uint64_t saved, occupied, kept;
 } Totals;
 
 static Totals check_events(const struct simt_preempt_event *ev, uint32_t n)
@@ -260,6 +260,7 @@ static Totals check_events(const struct simt_preempt_event *ev, uint32_t n)
         t.light += ev[i].light;
         t.saved += ev[i].saved_bytes;
         t.occupied += ev[i].occupied_bytes;
+        t.kept += le32_to_cpu(ev[i].kept_bytes);
     }
     return t;
 }
@@ -326,13 +327,20 @@ static void switch_stream(unsigned mode)
     if (mode == SIMT_PMODE_SWITCH) {
         g_assert_cmpuint(t.switched, >, 0);
         g_assert_cmpuint(t.saved, ==, t.occupied);
+        g_assert_cmpuint(t.kept, ==, 0);
+        /* Saved blocks come back on other SMs too. */
+        g_assert_cmpuint(moved, >, 0);
     } else {
         g_assert_cmpuint(t.light, >, 0);
         g_assert_cmpuint(t.saved, <, t.occupied);
+        /*
+         * hp_fill uses no shared memory: lp_mix's stays on its SM, and
+         * the blocks come back there.
+         */
+        g_assert_cmpuint(t.kept, ==, t.light * 1024);
+        g_assert_cmpuint(moved, ==, 0);
     }
     g_assert_cmpuint(t.flushed, ==, 0);
-    /* Saved blocks come back on other SMs too. */
-    g_assert_cmpuint(moved, >, 0);
     g_assert_cmpuint(rd(d, SIMT_REG_PREEMPT_RESTORED), ==,
                      rd(d, SIMT_REG_PREEMPT_SAVED));
     g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED)), ==, 0);

@@ -35,6 +35,13 @@ typedef struct SimtSaved {
     uint32_t block;             /* linear index in the grid */
     uint32_t offset;            /* of its record in the save area */
     uint32_t bytes;
+    /*
+     * Shared memory left in place (seed 004): it stays allocated on SM
+     * @sm, and the block comes back there.  NULL: saved in the record.
+     */
+    uint8_t *shared;
+    uint32_t sm;
+    uint64_t ready;             /* cycle its record is complete */
 } SimtSaved;
 
 /* One launched grid; a queue runs at most one at a time. */
@@ -97,7 +104,6 @@ typedef struct SimtSlot {
     uint64_t leave_cycle;       /* SIMT_LEAVE_SAVE: off the SM then */
     uint64_t ready_cycle;       /* restored: issues from then on */
     uint64_t dispatch_cycle;
-    SimtSaved saved;            /* SIMT_LEAVE_SAVE: where its record is */
     SimtBlock block;
     SimtWarp *warps;
     uint8_t *shared;
