@@ -401,7 +401,7 @@ int main(int argc, char **argv)
 	size_t shared = 0;
 	double timeout_s = 60, t0, t1;
 	int priority = SIMT_PRIORITY_NORMAL, want_time = 0, list = 0;
-	struct simt_completion c;
+	struct simt_result c;
 	simt_device *dev;
 	simt_context *ctx;
 	simt_module *mod;

@@ -229,7 +229,19 @@ PS1='simt-guest# '
 export PS1
 . /lib/simt/common.sh
 EOF
-echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+# root, an unprivileged user in the group that may open accel nodes
+# (guest/common.sh, SIMT_USER and SIMT_GROUP), and nobody, who is not.
+cat > "$stage/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+user:x:1000:1000:unprivileged simt user:/home/user:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/sh
+EOF
+cat > "$stage/etc/group" <<'EOF'
+root:x:0:
+render:x:105:user
+user:x:1000:
+nogroup:x:65534:
+EOF
 
 # /dev/console must exist before init runs (the kernel opens it for init's
 # stdin/stdout).  Making a device node needs root, so write its cpio entry

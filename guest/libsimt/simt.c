@@ -388,10 +388,10 @@ static simt_status submit(simt_context *ctx, struct drm_simt_cmd *cmds,
 }
 
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
-		      struct simt_completion *c)
+		      struct simt_result *c)
 {
 	struct drm_simt_wait w;
-	struct simt_completion local;
+	struct simt_result local;
 	int64_t left = timeout_ns;
 	int err;
 

@@ -37,7 +37,7 @@
  *
  * A launch is asynchronous: simt_launch() queues it and returns its
  * sequence number; simt_wait() waits for it and gives how it ended
- * (struct simt_completion).  Copies between host and device memory are
+ * (struct simt_result).  Copies between host and device memory are
  * synchronous and ordered after the context's earlier work.
  *
  * Errors: every function returns a simt_status; SIMT_SUCCESS is 0.
@@ -155,7 +155,7 @@ enum simt_priority {
  * interface 0.2: on an older driver any mode but the default is
  * SIMT_ERROR_INVALID_VALUE, and so is a mode the driver does not know.
  */
-enum simt_preempt_mode {
+enum simt_preemption {
 	SIMT_PREEMPT_DEFAULT = 0,
 	SIMT_PREEMPT_NONE = 1,
 	SIMT_PREEMPT_DRAIN = 2,
@@ -303,7 +303,7 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 			unsigned int nargs, uint64_t *seq);
 
 /* How a submission ended (simt_wait). */
-struct simt_completion {
+struct simt_result {
 	simt_status status;		/* SUCCESS, ERROR_FAULT, ERROR_DEVICE */
 	uint32_t hw_error;		/* the device's error code */
 	uint64_t fault_addr;		/* for SIMT_ERROR_FAULT */
@@ -325,7 +325,7 @@ struct simt_completion {
  * SIMT_ERROR_TIMEOUT; *@c (if not NULL) gets the details.
  */
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
-		      struct simt_completion *c);
+		      struct simt_result *c);
 
 #ifdef __cplusplus
 }
