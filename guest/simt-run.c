@@ -287,7 +287,7 @@ static void parse_arg(struct arg *a, const char *spec)
 		for (i = 0, tok = strtok_r(copy, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save), i++) {
 			if (store_value(a->type, tok, a->init + i * sz))
-				die_usage("--arg '%s': value %zu, '%s', is not a %s", spec, i + 1, tok,
+				die_usage("--arg '%s': value %zu, '%s', is not a valid %s", spec, i + 1, tok,
 					  types[a->type].name);
 		}
 		if (i != n)
@@ -549,8 +549,11 @@ int main(int argc, char **argv)
 	st = simt_wait(ctx, seq, (int64_t)(timeout_s * 1e9), &c);
 	t1 = now_us();
 	if (st == SIMT_ERROR_FAULT) {
-		fprintf(stderr, "%s: %s faulted: device address 0x%llx, pc 0x%x\n", prog, kname,
-			(unsigned long long)c.fault_addr, c.fault_pc);
+		fprintf(stderr, "%s: %s faulted: device address 0x%llx", prog, kname,
+			(unsigned long long)c.fault_addr);
+		if (c.fault_pc)
+			fprintf(stderr, ", instruction at 0x%x", c.fault_pc);
+		fprintf(stderr, "\n");
 		return 1;
 	}
 	if (st)

@@ -125,7 +125,8 @@ static void processes(int idx, const char *node)
 	struct stat want, st;
 	struct dirent *de, *fe;
 	char path[600], comm[64], list[1024] = "";
-	unsigned int hidden = 0, seen = 0;
+	unsigned int seen = 0;
+	int hidden = 0;
 	size_t n = 0;
 	DIR *proc, *fds;
 
@@ -140,8 +141,7 @@ static void processes(int idx, const char *node)
 		snprintf(path, sizeof(path), "/proc/%s/fd", de->d_name);
 		fds = opendir(path);
 		if (!fds) {
-			if (errno == EACCES)
-				hidden++;
+			hidden |= errno == EACCES;
 			continue;
 		}
 		while (!found && (fe = readdir(fds))) {
@@ -168,8 +168,7 @@ static void processes(int idx, const char *node)
 	      seen ? ")" : "");
 	if (hidden)
 		field(idx, "processes_hidden", "",
-		      "%u processes of other users not visible to uid %u", hidden,
-		      (unsigned)getuid());
+		      "other users' processes are visible to root only");
 }
 
 /* The live contexts from debugfs, or why they cannot be shown. */
@@ -273,9 +272,11 @@ static int show(int idx, const char *node)
 	      info.device_minor);
 	field(idx, "sm_count", "SMs", "%u", info.sm_count);
 	field(idx, "sm_blocks", "blocks per SM", "%u", info.sm_blocks);
-	field(idx, "vram_size", "VRAM", "%llu", (unsigned long long)info.vram_size);
-	if (!kv)
-		printf("  %-16s %llu MiB\n", "", (unsigned long long)(info.vram_size >> 20));
+	if (kv)
+		field(idx, "vram_size", "", "%llu", (unsigned long long)info.vram_size);
+	else
+		field(idx, "", "VRAM", "%llu bytes (%llu MiB)", (unsigned long long)info.vram_size,
+		      (unsigned long long)(info.vram_size >> 20));
 	field(idx, "caps", "capabilities", "0x%08x %s", info.caps,
 	      caps_names(info.caps, caps, sizeof(caps)));
 	field(idx, "max_contexts", "max contexts", "%u", info.max_contexts);

@@ -35,3 +35,8 @@ printf '%s\n%s\n' "$core" "$device" | awk '
 # device cycles of a high-priority 4 KiB copy behind a 64 MiB one.
 echo "# copy engines: 64 MiB copies; high-priority copy latency by DMA chunk"
 HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/copy-bench.sh"
+
+# Launch latency and submission rate of an empty kernel, measured inside
+# the guest through libsimt (boots the guest).
+echo "# in-guest launch latency: simt-bench through libsimt, under TCG"
+"$(dirname "$0")/../bench/guest-bench.sh"

@@ -437,10 +437,15 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		return SIMT_SUCCESS;
 	case DRM_SIMT_ERROR_FAULT:
 		c->status = SIMT_ERROR_FAULT;
+		if (w.fault_pc)
+			return set_error(SIMT_ERROR_FAULT,
+					 "submission %llu: device memory fault at 0x%llx by the instruction at 0x%x (device error %u)",
+					 (unsigned long long)seq, (unsigned long long)w.fault_addr,
+					 w.fault_pc, w.hw_error);
 		return set_error(SIMT_ERROR_FAULT,
-				 "submission %llu: device memory fault at 0x%llx (pc 0x%x, device error %u)",
-				 (unsigned long long)seq,
-				 (unsigned long long)w.fault_addr, w.fault_pc, w.hw_error);
+				 "submission %llu: device memory fault at 0x%llx (device error %u)",
+				 (unsigned long long)seq, (unsigned long long)w.fault_addr,
+				 w.hw_error);
 	default:
 		c->status = SIMT_ERROR_DEVICE;
 		return set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u",
