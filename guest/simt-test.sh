@@ -428,8 +428,16 @@ t_smi_user() {
 	kv "$out" interrupts | grep -q "test [1-9]" || fail "no test interrupt count"
 	kv "$out" contexts | grep -q "root only" ||
 		fail "the user is not told that contexts need root"
+	# bad arguments
+	out=$(simt_as_user "simt-smi -d /dev/null" 2>&1) && fail "simt-smi took /dev/null"
+	echo "$out"
+	echo "$out" | grep -q "/dev/null is not a DRM device" || fail "no clear message for /dev/null"
+	out=$(simt_as_user "simt-smi --bogus" 2>&1)
+	[ $? -eq 2 ] || fail "simt-smi --bogus: status is not 2"
+	echo "$out"
+	echo "$out" | grep -q "unexpected argument '--bogus'" || fail "no clear message for --bogus"
 }
-d_smi_user="simt-smi as the user: device, limits and interrupts agree with sysfs; contexts need root, it says so"
+d_smi_user="simt-smi as the user: device, limits and interrupts agree with sysfs; contexts need root, it says so; bad arguments"
 
 # A kernel that runs about a second, as the user, in the background.
 spin_as_user() {
@@ -510,6 +518,7 @@ t_run_bad() {
 	run_bad 2 "unknown option '--bogus'" $K/vecadd.elf vecadd --bogus
 	run_bad 2 "--priority 'urgent'" $K/vecadd.elf vecadd --priority urgent
 	run_bad 1 "realtime priority needs CAP_SYS_NICE" $K/vecadd.elf vecadd --priority realtime
+	run_bad 1 "/dev/null is not a DRM device" $K/vecadd.elf vecadd --device /dev/null
 	# a store to an address the context has not bound
 	run_bad 1 "vecadd faulted: device address 0x2000" $K/vecadd.elf vecadd --block 4 --arg buf:16 --arg buf:16 --arg 0x200000 --arg 4
 	simt_as_user "simt-run --help" | grep -q "^usage: simt-run" || fail "--help"
