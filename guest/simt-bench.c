@@ -127,7 +127,8 @@ int main(int argc, char **argv)
 	}
 	printf("# %u launches of an empty kernel, one at a time\n", rounds);
 	printf("bench guest_launch_latency: %.1f us\n", median(lat, rounds));
-	printf("# fastest %.1f us, slowest %.1f us\n", lat[0], lat[rounds - 1]);
+	printf("# fastest %.1f us, 10%% under %.1f us, 90%% under %.1f us, slowest %.1f us\n",
+	       lat[0], lat[rounds / 10], lat[rounds - 1 - rounds / 10], lat[rounds - 1]);
 	if (ncycles)
 		printf("bench guest_launch_cycles: %.0f cycles\n", median(cyc, ncycles));
 	else
