@@ -446,10 +446,16 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 				 "submission %llu: device memory fault at 0x%llx (device error %u)",
 				 (unsigned long long)seq, (unsigned long long)w.fault_addr,
 				 w.hw_error);
-	default:
+	case DRM_SIMT_ERROR_DEVICE:
 		c->status = SIMT_ERROR_DEVICE;
 		return set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u",
 				 (unsigned long long)seq, w.hw_error);
+	default:
+		/* A reason newer than this library: still the context's end. */
+		c->status = SIMT_ERROR_DEVICE;
+		return set_error(SIMT_ERROR_DEVICE,
+				 "submission %llu: the context stopped (reason %u, device error %u)",
+				 (unsigned long long)seq, w.error, w.hw_error);
 	}
 }
 

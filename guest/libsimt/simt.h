@@ -71,7 +71,7 @@ typedef enum simt_status {
 	SIMT_ERROR_ADDRESS_IN_USE,	/* a module's link range is taken */
 	SIMT_ERROR_LAUNCH_REFUSED,	/* the driver refused the launch */
 	SIMT_ERROR_FAULT,		/* the device faulted (see completion) */
-	SIMT_ERROR_DEVICE,		/* another device error (hw_error) */
+	SIMT_ERROR_DEVICE,		/* the device (or driver) stopped it */
 	SIMT_ERROR_CONTEXT_FAILED,	/* the context stopped on an error */
 	SIMT_ERROR_TIMEOUT,		/* still running at the timeout */
 	SIMT_ERROR_BUSY,		/* the queue stayed full */
@@ -311,7 +311,7 @@ struct simt_result {
 	/*
 	 * Device cycles at which the submission's last launch placed its
 	 * first block and at which its last block ended; both 0 if it had
-	 * no launch or the driver does not report them (interface 0.1).
+	 * no launch or the driver does not record them.
 	 */
 	uint64_t start_cycle;
 	uint64_t end_cycle;
@@ -321,8 +321,9 @@ struct simt_result {
  * Wait up to @timeout_ns (negative: without limit) for submission @seq
  * of @ctx (a number simt_launch returned).  Returns SIMT_SUCCESS,
  * SIMT_ERROR_FAULT or SIMT_ERROR_DEVICE as the submission ended (then
- * the context is failed: destroy it and create another), or
- * SIMT_ERROR_TIMEOUT; *@c (if not NULL) gets the details.
+ * the context is failed: destroy it and create another; a reason the
+ * driver gives that this library does not know counts as a device
+ * error), or SIMT_ERROR_TIMEOUT; *@c (if not NULL) gets the details.
  */
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		      struct simt_result *c);
