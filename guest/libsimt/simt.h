@@ -40,14 +40,14 @@
  * (struct simt_result).  Copies between host and device memory are
  * synchronous and ordered after the context's earlier work.
  *
- * Errors: every function returns a simt_status; SIMT_SUCCESS is 0.
+ * Errors: every function that can fail returns a simt_status;
+ * SIMT_SUCCESS is 0.
  * simt_error_string() names a status; simt_last_error() gives the
  * message of the last failure in the calling thread, with the details
  * (the ioctl and errno, the image file and what is wrong with it).
  *
- * Threads: objects may be used from one thread at a time; different
- * devices (or different contexts of different devices) may be used
- * from different threads at once.
+ * Threads: a device and everything made from it may be used by one
+ * thread at a time; different devices, by different threads at once.
  */
 #ifndef SIMT_H
 #define SIMT_H
