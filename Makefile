@@ -35,7 +35,7 @@ check: qemu host guest
 run: qemu guest
 	@SIMT_GUEST_NOBUILD=1 scripts/guest-run.sh
 
-bench: host
+bench: qemu host guest
 	@scripts/bench.sh
 
 clean:

@@ -90,3 +90,22 @@ simt_debugfs_dir() {
 	done
 	echo "$DEBUGFS/accel/$1"
 }
+
+# The unprivileged user and the group that may use accel nodes, as a
+# distribution sets them up (udev's "render" group for GPU nodes); the
+# initramfs's /etc/passwd and /etc/group have them.
+SIMT_USER=user
+SIMT_GROUP=render
+
+# The udev rule for accel nodes: group render, mode 0660.  Run by
+# simt-devrule.sh for every node the kernel adds, and by init for the
+# nodes that exist before the listener starts.
+simt_accel_perms() {
+	chgrp "$SIMT_GROUP" "$1" && chmod 0660 "$1"
+}
+
+# Run a shell command line as the unprivileged user (busybox su, as root:
+# no password; the supplementary groups come from /etc/group).
+simt_as_user() {
+	su -s /bin/sh "$SIMT_USER" -c "$*"
+}

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# simt guest: the demo run by /init with simtguest.mode=demo.  For now it
-# shows the device as the driver sees it and round-trips a few test
-# interrupts; the priority-preemption demo replaces it when job submission
-# exists.
+# simt guest: the demo run by /init with simtguest.mode=demo (make run
+# without a terminal).  It shows the device as the driver sees it,
+# round-trips a few test interrupts, then, as the unprivileged user, shows
+# simt-smi and runs a sample kernel with simt-run.
 
 . /lib/simt/common.sh
 
@@ -45,4 +45,19 @@ echo "driver state (debugfs info):"
 sed 's/^/  /' "$DBG/info"
 echo "interrupt vectors:"
 grep simt /proc/interrupts | sed 's/^/  /'
+
+# The tools, as an ordinary user of group render would run them.
+echo "node: $(ls -l /dev/accel/accel0)"
+echo "as $SIMT_USER ($(simt_as_user id)):"
+echo "\$ simt-smi"
+simt_as_user "timeout 10 simt-smi" 2>&1 | sed 's/^/  /'
+run="simt-run /lib/simt/kernels/vecadd.elf vecadd --grid 1 --block 32 --arg buf:f32:0..15 --arg buf:f32:100..115 --arg buf:64 --arg 16 --dump 2:f32 --time"
+echo "\$ $run"
+out=$(simt_as_user "timeout 30 $run" 2>&1)
+rc=$?
+echo "$out" | sed 's/^/  /'
+if [ "$rc" != 0 ]; then
+	echo "simt-run failed (status $rc)"
+	exit 1
+fi
 echo "=== simt demo done ==="

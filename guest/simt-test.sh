@@ -38,10 +38,25 @@ t_launch
 t_samples
 t_multi
 t_responsive
+t_node_perms
+t_node_denied
+t_lib_device
+t_lib_context
+t_lib_memory
+t_lib_module
+t_lib_launch
+t_lib_errors
+t_lib_samples
+t_smi_user
+t_smi_root
+t_run_user
+t_run_bad
+t_bench
 t_unbind
 t_bind
 t_rmmod
 t_reload
+t_node_perms_reload
 t_unbind_busy
 t_log_clean
 '
@@ -336,6 +351,188 @@ d_multi="several processes at different priorities submitting at once, each chec
 t_responsive() { ioctl_group responsive; }
 d_responsive="the guest keeps running while a long kernel runs (no stall over 100 ms)"
 
+# ---- unprivileged use: the node's permissions, libsimt and the tools
+# run as the user of guest/common.sh ----
+
+# The node is group render, mode 0660, as udev's rule would make it.
+node_perms() {
+	wait_for '[ "$(stat -c %G:%a /dev/accel/accel0 2>/dev/null)" = "$SIMT_GROUP:660" ]' 5
+	ls -l /dev/accel/accel0
+	[ "$(stat -c %U:%G:%a /dev/accel/accel0)" = "root:$SIMT_GROUP:660" ] ||
+		fail "/dev/accel/accel0 is $(stat -c %U:%G:%a /dev/accel/accel0), expected root:$SIMT_GROUP:660"
+}
+
+t_node_perms() {
+	node_perms
+	id "$SIMT_USER"
+	simt_as_user "id -Gn" | grep -qw "$SIMT_GROUP" ||
+		fail "$SIMT_USER is not in group $SIMT_GROUP"
+	timeout 10 su -s /bin/sh "$SIMT_USER" -c ': < /dev/accel/accel0' ||
+		fail "$SIMT_USER cannot open the node"
+}
+d_node_perms="/dev/accel/accel0 is root:render 0660 and the unprivileged user (in render) opens it"
+
+t_node_denied() {
+	out=$(timeout 10 su -s /bin/sh nobody -c 'simt-smi' 2>&1)
+	rc=$?
+	echo "$out"
+	[ "$rc" -ne 0 ] || fail "a user outside group render used the device"
+	echo "$out" | grep -q "permission denied.*group $SIMT_GROUP" ||
+		fail "no clear message for a user outside the group"
+}
+d_node_denied="a user outside group render is refused, and simt-smi says which group is needed"
+
+# simt-lib-test GROUP as the unprivileged user, bounded, clean kernel log
+lib_group() {
+	bound || fail "not bound"
+	mark=$(log_mark)
+	simt_as_user "timeout 120 simt-lib-test $1 /dev/accel/accel0"
+	rc=$?
+	log_since "$mark" | grep -E -i "simt|$BAD_LOG"
+	log_clean_since "$mark" || return 1
+	return $rc
+}
+
+t_lib_device() { lib_group device; }
+d_lib_device="libsimt as a user: device open (bad nodes refused), info and parameters, close, error strings"
+
+t_lib_context() { lib_group context; }
+d_lib_context="libsimt as a user: contexts at every priority and preemption mode, realtime refused, the context limit"
+
+t_lib_memory() { lib_group memory; }
+d_lib_memory="libsimt as a user: device memory, copies both ways and device to device, mapping, bad ranges"
+
+t_lib_module() { lib_group module; }
+d_lib_module="libsimt as a user: kernel images from files and memory, kernels by name, bad and unannotated images"
+
+t_lib_launch() { lib_group launch; }
+d_lib_launch="libsimt as a user: vecadd, ids (3D, local memory), dynshared (dynamic shared memory) checked; bad launches"
+
+t_lib_errors() { lib_group errors; }
+d_lib_errors="libsimt as a user: refused launch, timeout, fault, device error; a new context works after them"
+
+t_lib_samples() { lib_group samples; }
+d_lib_samples="libsimt as a user: saxpy, matmul, reduce (tree, warp), histogram checked"
+
+# the value of KEY in simt-smi -k output $1
+kv() { echo "$1" | sed -n "s/^dev0\.$2=//p"; }
+
+t_smi_user() {
+	out=$(simt_as_user "timeout 10 simt-smi") || { echo "$out"; fail "simt-smi failed"; }
+	echo "$out"
+	out=$(simt_as_user "timeout 10 simt-smi -k") || { echo "$out"; fail "simt-smi -k failed"; }
+	[ "$(kv "$out" sm_count)" = "$(sysval sm_count)" ] || fail "SM count differs from sysfs"
+	[ "$(kv "$out" vram_size)" = "$(sysval vram_size)" ] || fail "VRAM size differs from sysfs"
+	[ "$(kv "$out" pci)" = "$DEV" ] || fail "PCI address $(kv "$out" pci), expected $DEV"
+	[ "$(kv "$out" device_version)" = "$(sysval version)" ] || fail "device version differs"
+	kv "$out" interrupts | grep -q "test [1-9]" || fail "no test interrupt count"
+	kv "$out" contexts | grep -q "root only" ||
+		fail "the user is not told that contexts need root"
+	# bad arguments
+	out=$(simt_as_user "simt-smi -d /dev/null" 2>&1) && fail "simt-smi took /dev/null"
+	echo "$out"
+	echo "$out" | grep -q "/dev/null is not a DRM device" || fail "no clear message for /dev/null"
+	out=$(simt_as_user "simt-smi --bogus" 2>&1)
+	[ $? -eq 2 ] || fail "simt-smi --bogus: status is not 2"
+	echo "$out"
+	echo "$out" | grep -q "unexpected argument '--bogus'" || fail "no clear message for --bogus"
+}
+d_smi_user="simt-smi as the user: device, limits and interrupts agree with sysfs; contexts need root, it says so; bad arguments"
+
+# A kernel that runs about a second, as the user, in the background.
+spin_as_user() {
+	simt_as_user "timeout 60 simt-run /lib/simt/kernels/spin.elf spin --grid 32 --block 256 --arg buf:32k --arg 40000" > /tmp/spin.out 2>&1 &
+}
+
+t_smi_root() {
+	spin_as_user
+	p=$!
+	wait_for 'simt-smi -k | grep -q "contexts_live=1 "' 10 ||
+		{ simt-smi; fail "the user's context does not show"; }
+	out=$(simt-smi -k)
+	simt-smi
+	ps_line=$(simt_as_user "simt-smi -k" | sed -n 's/^dev0\.processes=//p')
+	wait $p
+	rc=$?
+	cat /tmp/spin.out
+	[ "$rc" -eq 0 ] || fail "the spinning kernel failed"
+	echo "$out" | grep -q "^dev0.context0=.*priority normal" || fail "no context line"
+	[ "$(kv "$out" queues_busy)" = 1 ] || fail "the busy queue does not show"
+	kv "$out" processes | grep -q "simt-run" || fail "root does not see the user's simt-run"
+	echo "the user sees: $ps_line"
+	echo "$ps_line" | grep -q "simt-run" || fail "the user does not see their own simt-run"
+}
+d_smi_root="simt-smi as root lists a user's live context, busy queue and process; the user sees their process"
+
+t_run_user() {
+	out=$(simt_as_user "timeout 30 simt-run /lib/simt/kernels/vecadd.elf vecadd --grid 8 --block 128 --arg buf:f32:0..999 --arg buf:f32:1000..1999 --arg buf:4000 --arg 1000 --dump 2:f32 --time") ||
+		{ echo "$out"; fail "simt-run failed"; }
+	echo "$out" | head -4
+	echo "..."
+	echo "$out" | tail -2
+	# c[i] = i + (1000 + i), every one of the 1000
+	echo "$out" | awk '
+		/^a2: f32\[1000\]/ { hdr = 1; next }
+		/^ *[0-9]+:/ { for (f = 2; f <= NF; f++) { if ($f != 1000 + 2 * n) bad++; n++ } }
+		END { if (!hdr || n != 1000 || bad) { printf "%d values, %d wrong\n", n, bad; exit 1 } }' ||
+		fail "vecadd through simt-run gave wrong results"
+	echo "$out" | grep -q "^time: [0-9]* us" || fail "no timing line"
+	# ints, floats as bit patterns, a list: saxpy y = 2.5 x + y on 5 values
+	out=$(simt_as_user "timeout 30 simt-run --grid 1 --block 32 --arg 5 --arg f:2.5 --arg buf:f32:1,2,3,4,5 --arg buf:f32:10,20,30,40,50 /lib/simt/kernels/saxpy.elf saxpy --dump 3") ||
+		{ echo "$out"; fail "saxpy through simt-run failed"; }
+	echo "$out"
+	echo "$out" | grep -q "^ *0: 12.5 25 37.5 50 62.5$" || fail "saxpy gave wrong results"
+	out=$(simt_as_user "simt-run --list /lib/simt/kernels/samples.elf") || fail "--list failed"
+	echo "$out"
+	echo "$out" | grep -q "^  vecadd " || fail "--list does not show vecadd"
+}
+d_run_user="simt-run as the user: vecadd on 1000 floats and saxpy with a float argument checked, --list, --time"
+
+# run_bad EXPECTED_STATUS MESSAGE_REGEX ARGS...: simt-run must fail so
+run_bad() {
+	want=$1 re=$2
+	shift 2
+	out=$(simt_as_user "simt-run $*" 2>&1)
+	rc=$?
+	echo "simt-run $*: status $rc: $out"
+	[ "$rc" -eq "$want" ] || fail "status $rc, expected $want"
+	echo "$out" | grep -q -E -e "$re" || fail "message does not match '$re'"
+}
+
+t_run_bad() {
+	K=/lib/simt/kernels
+	printf 'not an image' > /tmp/bad.elf
+	head -c 300 $K/vecadd.elf > /tmp/short.elf
+	run_bad 2 "/tmp/bad.elf" /tmp/bad.elf vecadd
+	run_bad 2 "/tmp/short.elf" /tmp/short.elf vecadd
+	run_bad 2 "/tmp/none.elf" /tmp/none.elf vecadd
+	run_bad 2 "no kernel 'nope'; it has: vecadd" $K/vecadd.elf nope
+	run_bad 2 "no kernel named" $K/vecadd.elf
+	run_bad 2 "--grid '0,1'" $K/vecadd.elf vecadd --grid 0,1
+	run_bad 2 "--block 'x'" $K/vecadd.elf vecadd --block x
+	run_bad 2 "unknown type 'f16'" $K/vecadd.elf vecadd --arg buf:f16:1
+	run_bad 2 "value 2, 'y'" $K/vecadd.elf vecadd --arg buf:i32:1,y
+	run_bad 2 "not an integer of 32 bits" $K/vecadd.elf vecadd --arg 1.5
+	run_bad 2 "at most 8 arguments" $K/vecadd.elf vecadd --arg 1 --arg 1 --arg 1 --arg 1 --arg 1 --arg 1 --arg 1 --arg 1 --arg 1
+	run_bad 2 "argument 1 is not a buffer" $K/vecadd.elf vecadd --arg 1 --arg 2 --dump 1
+	run_bad 2 "unknown option '--bogus'" $K/vecadd.elf vecadd --bogus
+	run_bad 2 "--priority 'urgent'" $K/vecadd.elf vecadd --priority urgent
+	run_bad 1 "realtime priority needs CAP_SYS_NICE" $K/vecadd.elf vecadd --priority realtime
+	run_bad 1 "/dev/null is not a DRM device" $K/vecadd.elf vecadd --device /dev/null
+	# a store to an address the context has not bound
+	run_bad 1 "vecadd faulted: device address 0x2000" $K/vecadd.elf vecadd --block 4 --arg buf:16 --arg buf:16 --arg 0x200000 --arg 4
+	simt_as_user "simt-run --help" | grep -q "^usage: simt-run" || fail "--help"
+}
+d_run_bad="simt-run refuses bad images, kernels, options and arguments with clear messages; reports a fault"
+
+t_bench() {
+	out=$(simt_as_user "timeout 60 simt-bench -n 20") || { echo "$out"; fail "simt-bench failed"; }
+	echo "$out"
+	echo "$out" | grep -q "^bench guest_launch_latency: [0-9.]* us$" || fail "no latency"
+	echo "$out" | grep -q "^bench guest_submit_rate: [1-9][0-9]* submissions/s$" || fail "no rate"
+}
+d_bench="latency benchmark (simt-bench) runs as the user, 20 rounds"
+
 t_unbind() {
 	bound || fail "not bound"
 	mark=$(log_mark)
@@ -386,6 +583,9 @@ t_reload() {
 	log_clean_since "$mark"
 }
 d_reload="reload (insmod simt.ko): bound again, node back, test interrupt works"
+
+t_node_perms_reload() { node_perms; }
+d_node_perms_reload="after the reload the new node got group render, mode 0660 again (the uevent rule)"
 
 t_unbind_busy() {
 	bound || fail "not bound"

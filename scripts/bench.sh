@@ -41,3 +41,8 @@ HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/copy-benc
 # (docs/preemption-results.rst is written from the same figures).
 echo "# preemption: seed 000 kernel shapes, 24 high-priority injections each"
 HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/preempt-bench.sh"
+
+# Launch latency and submission rate of an empty kernel, measured inside
+# the guest through libsimt (boots the guest).
+echo "# in-guest launch latency: simt-bench through libsimt, under TCG"
+"$(dirname "$0")/../bench/guest-bench.sh"

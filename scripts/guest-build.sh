@@ -25,7 +25,7 @@ jobs=${SIMT_JOBS:-2}
 log() { echo "guest-build: $*" >&2; }
 die() { echo "guest-build: error: $*" >&2; exit 1; }
 
-for tool in make gcc cpio gzip xz; do
+for tool in make gcc ar cpio gzip xz; do
     command -v "$tool" >/dev/null || die "$tool not found (run scripts/setup-host.sh)"
 done
 
@@ -91,29 +91,46 @@ EOF
     mv "$envf.tmp" "$envf"
 fi
 
-# ---- the guest's static programs: every guest/*.c ----
-# simt-query (a probe of the accel node) and the ioctl tests.  They
-# include the driver's UAPI header, include/uapi/drm/simt_accel.h, and
-# link the kernel image loader (tools/simt-meta/simt-elf.c, MIT).
+# ---- libsimt and the guest's static programs: every guest/*.c ----
+# libsimt (guest/libsimt, MIT) is the runtime the tools are built on:
+# simt.c and the kernel image loader (tools/simt-meta/simt-elf.c, MIT)
+# in a static library.  Every program includes the driver's UAPI header,
+# include/uapi/drm/simt_accel.h, and links the library; the linker takes
+# only what a program uses.
+#
+# The kernel's uapi headers as shipped in the headers package are not
+# sanitized for userspace: drop the __user annotation, and let the host's
+# own <linux/...> headers win over them.
 uapi=$repo/include/uapi/drm/simt_accel.h
 elfsrc=$repo/tools/simt-meta/simt-elf.c
+libsrc=$repo/guest/libsimt/simt.c
+cflags=(-static -O2 -Wall -Werror -D__user= -I"$repo/include/uapi"
+        -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
+        -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi")
+lib=$gdir/build/libsimt.a
+stale=0
+for dep in "$libsrc" "${libsrc%.c}.h" "$uapi" "$elfsrc" "${elfsrc%.c}.h"; do
+    [ "$dep" -nt "$lib" ] && stale=1
+done
+if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
+    log "building libsimt.a"
+    gcc "${cflags[@]}" -c -o "$gdir/build/libsimt-simt.o" "$libsrc"
+    gcc "${cflags[@]}" -c -o "$gdir/build/libsimt-elf.o" "$elfsrc"
+    rm -f "$lib.tmp"
+    ar rcs "$lib.tmp" "$gdir/build/libsimt-simt.o" "$gdir/build/libsimt-elf.o"
+    mv "$lib.tmp" "$lib"
+fi
 progs=()
 for src in "$repo"/guest/*.c; do
     prog=$gdir/build/$(basename "$src" .c)
     progs+=("$prog")
     stale=0
-    for dep in "$src" "$uapi" "$elfsrc" "${elfsrc%.c}.h"; do
+    for dep in "$src" "$uapi" "$lib" "${libsrc%.c}.h"; do
         [ "$dep" -nt "$prog" ] && stale=1
     done
     if [ ! -x "$prog" ] || [ "$stale" = 1 ]; then
         log "building $(basename "$prog")"
-        # The kernel's uapi headers as shipped in the headers package are
-        # not sanitized for userspace: drop the __user annotation, and let
-        # the host's own <linux/...> headers win over them.
-        gcc -static -O2 -Wall -Werror -D__user= -I"$repo/include/uapi" \
-            -I"$repo/include" -I"$repo/tools/simt-meta" \
-            -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi" \
-            -o "$prog.tmp" "$src" "$elfsrc"
+        gcc "${cflags[@]}" -o "$prog.tmp" "$src" "$lib"
         mv "$prog.tmp" "$prog"
     fi
 done
@@ -212,7 +229,19 @@ PS1='simt-guest# '
 export PS1
 . /lib/simt/common.sh
 EOF
-echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+# root, an unprivileged user in the group that may open accel nodes
+# (guest/common.sh, SIMT_USER and SIMT_GROUP), and nobody, who is not.
+cat > "$stage/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+user:x:1000:1000:unprivileged simt user:/home/user:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/sh
+EOF
+cat > "$stage/etc/group" <<'EOF'
+root:x:0:
+render:x:105:user
+user:x:1000:
+nogroup:x:65534:
+EOF
 
 # /dev/console must exist before init runs (the kernel opens it for init's
 # stdin/stdout).  Making a device node needs root, so write its cpio entry

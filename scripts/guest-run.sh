@@ -9,6 +9,8 @@
 #                                scripts/tap-check.py; exit 0 only if all pass
 #   scripts/guest-run.sh demo    run the demo script, print, power off;
 #                                exit 1 if it did not complete
+#   scripts/guest-run.sh bench   run the in-guest benchmark (simt-bench),
+#                                print, power off; exit 1 if it failed
 #   scripts/guest-run.sh shell   a shell in the guest (Ctrl-A X quits QEMU)
 #   scripts/guest-run.sh         shell if stdin is a terminal, else demo
 #
@@ -19,7 +21,7 @@
 #   GUEST_MACHINE    the -M argument (default "q35,sata=off")
 #   EXTRA_QEMU_ARGS  more QEMU arguments (word-split)
 #   EXTRA_APPEND     more kernel command line arguments
-#   GUEST_TIMEOUT    wall-clock limit in seconds for test/demo (default 300)
+#   GUEST_TIMEOUT    wall-clock limit in seconds for test, demo and bench (default 300)
 #   GUEST_LOG        where the test log goes (default ${SIMT_CACHE}/guest/test.log)
 #   SIMT_GUEST_NOBUILD=1  do not run scripts/guest-build.sh first
 set -euo pipefail
@@ -43,8 +45,8 @@ if [ -z "$mode" ]; then
     if [ -t 0 ]; then mode=shell; else mode=demo; fi
 fi
 case $mode in
-test | demo | shell) ;;
-*) die "unknown mode '$mode' (test, demo or shell)" ;;
+test | demo | bench | shell) ;;
+*) die "unknown mode '$mode' (test, demo, bench or shell)" ;;
 esac
 
 [ -x "$QEMU" ] || die "QEMU not found at $QEMU (build it, or set QEMU=)"
@@ -133,6 +135,19 @@ demo)
         log "timed out after $GUEST_TIMEOUT s"
     elif [ "$rc" = 0 ] && ! grep -q '^=== simt demo done ===' "$out"; then
         log "the demo did not complete (log: $out)"
+        rc=1
+    fi
+    exit "$rc"
+    ;;
+bench)
+    out=$gdir/bench.log
+    rc=0
+    timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 |
+        tee "$out" || rc=$?
+    if [ "$rc" = 124 ]; then
+        log "timed out after $GUEST_TIMEOUT s"
+    elif [ "$rc" = 0 ] && ! tr -d '\r' < "$out" | grep -q '^=== simt bench done (status 0) ==='; then
+        log "the benchmark failed (log: $out)"
         rc=1
     fi
     exit "$rc"

@@ -1,0 +1,1107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libsimt: the runtime behind guest/libsimt/simt.h.  Every call maps
+ * onto the driver's ioctls (include/uapi/drm/simt_accel.h); kernel
+ * images are read by tools/simt-meta/simt-elf.c.
+ *
+ * Copyright the simt authors.  Licensed under the MIT licence, as
+ * written out in simt.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <drm/drm.h>
+#include <drm/simt_accel.h>
+
+#include "simt-elf.h"
+#include "simt.h"
+
+#define PAGE_SIZE_4K	4096u
+#define STAGE_MAX	(1u << 20)	/* largest staging buffer of a context */
+#define WAIT_SLICE_NS	(10ll * 1000000000ll)
+
+struct simt_device {
+	int fd;
+	unsigned int contexts;		/* live contexts */
+	struct simt_device_info info;
+};
+
+struct simt_buffer {
+	simt_context *ctx;
+	uint32_t handle;
+	uint32_t addr;
+	size_t size;
+	void *map;
+	simt_buffer *next;
+};
+
+struct simt_kernel {
+	simt_module *mod;
+	const struct simt_kernel_info *info;
+};
+
+struct simt_module {
+	simt_context *ctx;
+	char *name;			/* the image's path or name */
+	struct simt_image img;
+	uint32_t handle;		/* VRAM object holding the image */
+	unsigned int nkernels;
+	simt_kernel *kernels;
+	simt_module *next;
+};
+
+struct simt_context {
+	simt_device *dev;
+	uint32_t id;
+	uint64_t last_seq;		/* last submission, 0 if none */
+	simt_buffer *buffers;		/* allocated by the user */
+	simt_module *modules;
+	simt_buffer *local;		/* local memory of launches, or NULL */
+	uint32_t stage;			/* system memory staging object, or 0 */
+	void *stage_map;
+	size_t stage_size;
+};
+
+/* ---- errors ---- */
+
+static _Thread_local char last_error[512];
+
+const char *simt_last_error(void)
+{
+	return last_error;
+}
+
+static simt_status set_error(simt_status st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static simt_status set_error(simt_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+const char *simt_error_string(simt_status status)
+{
+	switch (status) {
+	case SIMT_SUCCESS: return "success";
+	case SIMT_ERROR_INVALID_VALUE: return "invalid value";
+	case SIMT_ERROR_NO_DEVICE: return "no simt device";
+	case SIMT_ERROR_PERMISSION: return "permission denied";
+	case SIMT_ERROR_OUT_OF_MEMORY: return "out of memory";
+	case SIMT_ERROR_OUT_OF_RESOURCES: return "no hardware context or queue left";
+	case SIMT_ERROR_INVALID_IMAGE: return "invalid kernel image";
+	case SIMT_ERROR_NOT_FOUND: return "kernel not found";
+	case SIMT_ERROR_ADDRESS_IN_USE: return "device address range in use";
+	case SIMT_ERROR_LAUNCH_REFUSED: return "launch refused by the driver";
+	case SIMT_ERROR_FAULT: return "device memory fault";
+	case SIMT_ERROR_DEVICE: return "device error";
+	case SIMT_ERROR_CONTEXT_FAILED: return "context stopped on an earlier error";
+	case SIMT_ERROR_TIMEOUT: return "timed out";
+	case SIMT_ERROR_BUSY: return "queue full";
+	case SIMT_ERROR_SYSTEM: return "system call failed";
+	}
+	return "unknown status";
+}
+
+/* The status an errno of the driver stands for. */
+static simt_status from_errno(int err)
+{
+	switch (err) {
+	case EINVAL: return SIMT_ERROR_INVALID_VALUE;
+	case ENODEV: case ENXIO: return SIMT_ERROR_NO_DEVICE;
+	case EACCES: case EPERM: return SIMT_ERROR_PERMISSION;
+	case ENOMEM: case E2BIG: return SIMT_ERROR_OUT_OF_MEMORY;
+	case ENOSPC: return SIMT_ERROR_OUT_OF_RESOURCES;
+	case EBUSY: return SIMT_ERROR_ADDRESS_IN_USE;
+	case EIO: return SIMT_ERROR_CONTEXT_FAILED;
+	case ETIME: return SIMT_ERROR_TIMEOUT;
+	case EAGAIN: return SIMT_ERROR_BUSY;
+	}
+	return SIMT_ERROR_SYSTEM;
+}
+
+/* An ioctl, restarted on EINTR; 0 or an errno. */
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int r;
+
+	do {
+		r = ioctl(fd, req, arg);
+	} while (r < 0 && errno == EINTR);
+	return r < 0 ? errno : 0;
+}
+
+/* A failed ioctl @what: the status for @err, with the message. */
+static simt_status ioctl_error(int err, const char *what)
+{
+	return set_error(from_errno(err), "%s: %s", what, strerror(err));
+}
+
+/* ---- devices ---- */
+
+static int get_param(int fd, uint32_t param, uint64_t *value)
+{
+	struct drm_simt_get_param p = { .param = param };
+	int err = xioctl(fd, DRM_IOCTL_SIMT_GET_PARAM, &p);
+
+	if (!err)
+		*value = p.value;
+	return err;
+}
+
+/* The PCI address of the device behind the node open as @fd. */
+static void pci_address(int fd, char *out, size_t len)
+{
+	char link[96], target[256];
+	struct stat st;
+	const char *base;
+	ssize_t n;
+
+	out[0] = 0;
+	if (fstat(fd, &st) || !S_ISCHR(st.st_mode))
+		return;
+	snprintf(link, sizeof(link), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = 0;
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) < len)
+		memcpy(out, base, strlen(base) + 1);
+}
+
+simt_status simt_device_open(const char *node, simt_device **out)
+{
+	struct simt_device_info *info;
+	struct drm_version v;
+	char name[32] = "", desc[128] = "", date[32] = "";
+	simt_device *dev;
+	static const struct {
+		uint32_t param;
+		size_t offset;
+		int wide;
+	} params[] = {
+#define P32(p, f) { DRM_SIMT_PARAM_##p, offsetof(struct simt_device_info, f), 0 }
+#define P64(p, f) { DRM_SIMT_PARAM_##p, offsetof(struct simt_device_info, f), 1 }
+		P32(CAPS, caps), P32(SM_COUNT, sm_count),
+		P32(SM_BLOCKS, sm_blocks), P32(MAX_CONTEXTS, max_contexts),
+		P32(MAX_SUBMIT_CMDS, max_submit_cmds),
+		P64(VRAM_SIZE, vram_size), P64(FIXED_VA_END, fixed_va_end),
+#undef P32
+#undef P64
+	};
+	uint64_t value;
+	unsigned int i;
+	int err;
+
+	if (!out)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_open: no result pointer");
+	*out = NULL;
+	if (!node)
+		node = getenv("SIMT_DEVICE");
+	if (!node || !*node)
+		node = "/dev/accel/accel0";
+	if (strlen(node) >= sizeof(info->node))
+		return set_error(SIMT_ERROR_INVALID_VALUE, "device node name too long: %s", node);
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	info = &dev->info;
+	snprintf(info->node, sizeof(info->node), "%s", node);
+	dev->fd = open(node, O_RDWR | O_CLOEXEC);
+	if (dev->fd < 0) {
+		err = errno;
+		free(dev);
+		return set_error(err == EACCES || err == EPERM ? SIMT_ERROR_PERMISSION :
+				 err == ENOENT || err == ENXIO || err == ENODEV ?
+				 SIMT_ERROR_NO_DEVICE : SIMT_ERROR_SYSTEM,
+				 "open %s: %s", node, strerror(err));
+	}
+
+	memset(&v, 0, sizeof(v));
+	v.name = name;
+	v.name_len = sizeof(name) - 1;
+	v.desc = desc;
+	v.desc_len = sizeof(desc) - 1;
+	v.date = date;
+	v.date_len = sizeof(date) - 1;
+	err = xioctl(dev->fd, DRM_IOCTL_VERSION, &v);
+	if (err || strcmp(name, "simt")) {
+		close(dev->fd);
+		free(dev);
+		if (err)
+			return set_error(SIMT_ERROR_NO_DEVICE, "%s is not a DRM device (DRM_IOCTL_VERSION: %s)",
+					 node, strerror(err));
+		return set_error(SIMT_ERROR_NO_DEVICE, "%s belongs to the DRM driver '%s', not simt",
+				 node, name);
+	}
+	if (v.version_major != DRM_SIMT_UAPI_MAJOR) {
+		close(dev->fd);
+		free(dev);
+		return set_error(SIMT_ERROR_NO_DEVICE,
+				 "%s: driver interface %d.%d, this libsimt needs %d.x",
+				 node, v.version_major, v.version_minor, DRM_SIMT_UAPI_MAJOR);
+	}
+	snprintf(info->driver_name, sizeof(info->driver_name), "%s", name);
+	snprintf(info->driver_desc, sizeof(info->driver_desc), "%s", desc);
+	info->uapi_major = v.version_major;
+	info->uapi_minor = v.version_minor;
+
+	err = get_param(dev->fd, DRM_SIMT_PARAM_DEVICE_VERSION, &value);
+	if (!err) {
+		info->device_major = value >> 16;
+		info->device_minor = value & 0xffff;
+	}
+	for (i = 0; !err && i < sizeof(params) / sizeof(params[0]); i++) {
+		err = get_param(dev->fd, params[i].param, &value);
+		if (params[i].wide)
+			*(uint64_t *)((char *)info + params[i].offset) = value;
+		else
+			*(uint32_t *)((char *)info + params[i].offset) = value;
+	}
+	if (err) {
+		close(dev->fd);
+		free(dev);
+		return ioctl_error(err, "GET_PARAM");
+	}
+	pci_address(dev->fd, info->pci_address, sizeof(info->pci_address));
+	*out = dev;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_device_close(simt_device *dev)
+{
+	if (!dev)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_close: no device");
+	if (dev->contexts)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "simt_device_close: %u contexts still live", dev->contexts);
+	close(dev->fd);
+	free(dev);
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_device_get_info(simt_device *dev, struct simt_device_info *info)
+{
+	if (!dev || !info)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_info: null argument");
+	*info = dev->info;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_device_get_param(simt_device *dev, uint32_t param, uint64_t *value)
+{
+	char what[48];
+	int err;
+
+	if (!dev || !value)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_param: null argument");
+	err = get_param(dev->fd, param, value);
+	if (!err)
+		return SIMT_SUCCESS;
+	snprintf(what, sizeof(what), "GET_PARAM %u", param);
+	return ioctl_error(err, what);
+}
+
+/* ---- buffer objects ---- */
+
+static void gem_close(simt_device *dev, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	xioctl(dev->fd, DRM_IOCTL_GEM_CLOSE, &c);
+}
+
+static simt_status bo_create(simt_device *dev, uint64_t size, uint32_t flags,
+			     uint32_t *handle)
+{
+	struct drm_simt_bo_create c = { .size = size, .flags = flags };
+	int err = xioctl(dev->fd, DRM_IOCTL_SIMT_BO_CREATE, &c);
+
+	if (err)
+		return set_error(from_errno(err), "BO_CREATE of %llu bytes of %s: %s",
+				 (unsigned long long)size,
+				 flags == DRM_SIMT_BO_VRAM ? "VRAM" : "system memory",
+				 strerror(err));
+	*handle = c.handle;
+	return SIMT_SUCCESS;
+}
+
+static simt_status bo_map(simt_device *dev, uint32_t handle, size_t size, void **ptr)
+{
+	struct drm_simt_bo_mmap_offset o = { .handle = handle };
+	void *p;
+	int err = xioctl(dev->fd, DRM_IOCTL_SIMT_BO_MMAP_OFFSET, &o);
+
+	if (err)
+		return ioctl_error(err, "BO_MMAP_OFFSET");
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, o.offset);
+	if (p == MAP_FAILED) {
+		err = errno;
+		return set_error(err == ENOMEM ? SIMT_ERROR_OUT_OF_MEMORY : SIMT_ERROR_SYSTEM,
+				 "mmap of a %zu-byte buffer: %s", size, strerror(err));
+	}
+	*ptr = p;
+	return SIMT_SUCCESS;
+}
+
+static int vm_unbind(simt_context *ctx, uint32_t handle)
+{
+	struct drm_simt_vm_unbind u = { .ctx_id = ctx->id, .handle = handle };
+
+	return xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_VM_UNBIND, &u);
+}
+
+/* ---- submission ---- */
+
+static simt_status submit(simt_context *ctx, struct drm_simt_cmd *cmds,
+			  uint32_t n, uint64_t *seq)
+{
+	struct drm_simt_submit s = {
+		.ctx_id = ctx->id, .cmds = (uintptr_t)cmds, .cmd_count = n,
+		.cmd_size = sizeof(*cmds),
+	};
+	int err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_SUBMIT, &s);
+
+	if (err)
+		return ioctl_error(err, "SUBMIT");
+	ctx->last_seq = s.seqno;
+	if (seq)
+		*seq = s.seqno;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
+		      struct simt_result *c)
+{
+	struct drm_simt_wait w;
+	struct simt_result local;
+	int64_t left = timeout_ns;
+	int err;
+
+	if (!ctx)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_wait: no context");
+	if (!c)
+		c = &local;
+	memset(c, 0, sizeof(*c));
+	for (;;) {
+		memset(&w, 0, sizeof(w));
+		w.ctx_id = ctx->id;
+		w.seqno = seq;
+		w.timeout_ns = left < 0 || left > WAIT_SLICE_NS ? WAIT_SLICE_NS : left;
+		err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_WAIT, &w);
+		if (err != ETIME)
+			break;
+		if (left >= 0) {
+			left -= w.timeout_ns;
+			if (left <= 0)
+				break;
+		}
+	}
+	if (err == ETIME) {
+		c->status = SIMT_ERROR_TIMEOUT;
+		return set_error(SIMT_ERROR_TIMEOUT,
+				 "submission %llu still running after %lld ns",
+				 (unsigned long long)seq, (long long)timeout_ns);
+	}
+	if (err == EINVAL)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "WAIT: submission %llu was not handed out on this context",
+				 (unsigned long long)seq);
+	if (err)
+		return ioctl_error(err, "WAIT");
+	c->hw_error = w.hw_error;
+	c->fault_addr = w.fault_addr;
+	c->fault_pc = w.fault_pc;
+	c->start_cycle = w.start_cycle;
+	c->end_cycle = w.end_cycle;
+	switch (w.error) {
+	case DRM_SIMT_ERROR_NONE:
+		c->status = SIMT_SUCCESS;
+		return SIMT_SUCCESS;
+	case DRM_SIMT_ERROR_FAULT:
+		c->status = SIMT_ERROR_FAULT;
+		if (w.fault_pc)
+			return set_error(SIMT_ERROR_FAULT,
+					 "submission %llu: device memory fault at 0x%llx by the instruction at 0x%x (device error %u)",
+					 (unsigned long long)seq, (unsigned long long)w.fault_addr,
+					 w.fault_pc, w.hw_error);
+		return set_error(SIMT_ERROR_FAULT,
+				 "submission %llu: device memory fault at 0x%llx (device error %u)",
+				 (unsigned long long)seq, (unsigned long long)w.fault_addr,
+				 w.hw_error);
+	case DRM_SIMT_ERROR_DEVICE:
+		c->status = SIMT_ERROR_DEVICE;
+		return set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u",
+				 (unsigned long long)seq, w.hw_error);
+	default:
+		/* A reason newer than this library: still the context's end. */
+		c->status = SIMT_ERROR_DEVICE;
+		return set_error(SIMT_ERROR_DEVICE,
+				 "submission %llu: the context stopped (reason %u, device error %u)",
+				 (unsigned long long)seq, w.error, w.hw_error);
+	}
+}
+
+simt_status simt_context_synchronize(simt_context *ctx)
+{
+	if (!ctx)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_synchronize: no context");
+	if (!ctx->last_seq)
+		return SIMT_SUCCESS;
+	return simt_wait(ctx, ctx->last_seq, -1, NULL);
+}
+
+/* ---- contexts ---- */
+
+simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode,
+				simt_context **out)
+{
+	struct drm_simt_context_create c = {
+		.priority = priority, .preempt_mode = preempt_mode,
+	};
+	simt_context *ctx;
+	int err;
+
+	if (!dev || !out)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_create: null argument");
+	*out = NULL;
+	if (priority < SIMT_PRIORITY_LOW || priority > SIMT_PRIORITY_REALTIME)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "priority %d: must be %d (low) to %d (realtime)", priority,
+				 SIMT_PRIORITY_LOW, SIMT_PRIORITY_REALTIME);
+	if (preempt_mode < 0 ||
+	    (preempt_mode && dev->info.uapi_major == 0 && dev->info.uapi_minor < 2))
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "preemption mode %d: the driver (interface %u.%u) does not take it",
+				 preempt_mode, dev->info.uapi_major, dev->info.uapi_minor);
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	err = xioctl(dev->fd, DRM_IOCTL_SIMT_CONTEXT_CREATE, &c);
+	if (err) {
+		free(ctx);
+		if (err == EACCES)
+			return set_error(SIMT_ERROR_PERMISSION,
+					 "CONTEXT_CREATE: realtime priority needs CAP_SYS_NICE");
+		if (err == ENOSPC)
+			return set_error(SIMT_ERROR_OUT_OF_RESOURCES,
+					 "CONTEXT_CREATE: all %u of the device's contexts are in use",
+					 dev->info.max_contexts);
+		if (err == EINVAL)
+			return set_error(SIMT_ERROR_INVALID_VALUE,
+					 "CONTEXT_CREATE: preemption mode %d refused by the driver",
+					 preempt_mode);
+		return ioctl_error(err, "CONTEXT_CREATE");
+	}
+	ctx->dev = dev;
+	ctx->id = c.ctx_id;
+	dev->contexts++;
+	*out = ctx;
+	return SIMT_SUCCESS;
+}
+
+static void buffer_release(simt_buffer *b)
+{
+	if (b->map)
+		munmap(b->map, b->size);
+	gem_close(b->ctx->dev, b->handle);
+	free(b);
+}
+
+static void module_release(simt_module *m)
+{
+	gem_close(m->ctx->dev, m->handle);
+	simt_image_free(&m->img);
+	free(m->kernels);
+	free(m->name);
+	free(m);
+}
+
+simt_status simt_context_destroy(simt_context *ctx)
+{
+	struct drm_simt_context_destroy d;
+	simt_status st = SIMT_SUCCESS;
+	int err;
+
+	if (!ctx)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_destroy: no context");
+	/* The context goes first: its queue stops and its bindings go. */
+	d = (struct drm_simt_context_destroy){ .ctx_id = ctx->id };
+	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d);
+	if (err)
+		st = ioctl_error(err, "CONTEXT_DESTROY");
+	while (ctx->buffers) {
+		simt_buffer *b = ctx->buffers;
+
+		ctx->buffers = b->next;
+		buffer_release(b);
+	}
+	while (ctx->modules) {
+		simt_module *m = ctx->modules;
+
+		ctx->modules = m->next;
+		module_release(m);
+	}
+	if (ctx->local)
+		buffer_release(ctx->local);
+	if (ctx->stage_map)
+		munmap(ctx->stage_map, ctx->stage_size);
+	if (ctx->stage)
+		gem_close(ctx->dev, ctx->stage);
+	ctx->dev->contexts--;
+	free(ctx);
+	return st;
+}
+
+/* ---- device memory ---- */
+
+/* A VRAM object of @size bound in @ctx, not on the context's list. */
+static simt_status buffer_new(simt_context *ctx, size_t size, simt_buffer **out)
+{
+	struct drm_simt_vm_bind b = { .ctx_id = ctx->id };
+	simt_buffer *buf;
+	simt_status st;
+	int err;
+
+	buf = calloc(1, sizeof(*buf));
+	if (!buf)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	buf->ctx = ctx;
+	buf->size = ((uint64_t)size + PAGE_SIZE_4K - 1) & ~(uint64_t)(PAGE_SIZE_4K - 1);
+	st = bo_create(ctx->dev, buf->size, DRM_SIMT_BO_VRAM, &buf->handle);
+	if (st) {
+		free(buf);
+		return st;
+	}
+	b.handle = buf->handle;
+	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_VM_BIND, &b);
+	if (err) {
+		gem_close(ctx->dev, buf->handle);
+		free(buf);
+		return ioctl_error(err, "VM_BIND");
+	}
+	buf->addr = b.device_addr;
+	*out = buf;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **out)
+{
+	simt_status st;
+
+	if (!ctx || !out)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: null argument");
+	*out = NULL;
+	if (!size)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: size 0");
+	if ((uint64_t)size > ctx->dev->info.vram_size)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY,
+				 "%zu bytes asked for, the device has %llu bytes of VRAM", size,
+				 (unsigned long long)ctx->dev->info.vram_size);
+	st = buffer_new(ctx, size, out);
+	if (st)
+		return st;
+	(*out)->next = ctx->buffers;
+	ctx->buffers = *out;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_mem_free(simt_buffer *buf)
+{
+	simt_context *ctx;
+	simt_buffer **p;
+	int err;
+
+	if (!buf)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_free: no buffer");
+	ctx = buf->ctx;
+	for (p = &ctx->buffers; *p && *p != buf; p = &(*p)->next)
+		;
+	if (!*p)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "simt_mem_free: not a buffer of this context");
+	*p = buf->next;
+	/* A queued kernel may still use it; whatever it did, free it. */
+	simt_context_synchronize(ctx);
+	err = vm_unbind(ctx, buf->handle);
+	buffer_release(buf);
+	if (err && err != ENODEV)
+		return ioctl_error(err, "VM_UNBIND");
+	return SIMT_SUCCESS;
+}
+
+uint32_t simt_buffer_addr(const simt_buffer *buf)
+{
+	return buf ? buf->addr : 0;
+}
+
+size_t simt_buffer_size(const simt_buffer *buf)
+{
+	return buf ? buf->size : 0;
+}
+
+simt_status simt_buffer_map(simt_buffer *buf, void **ptr)
+{
+	simt_status st;
+
+	if (!buf || !ptr)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_buffer_map: null argument");
+	if (!buf->map) {
+		st = bo_map(buf->ctx->dev, buf->handle, buf->size, &buf->map);
+		if (st)
+			return st;
+	}
+	*ptr = buf->map;
+	return SIMT_SUCCESS;
+}
+
+/* A staging object of at least @size bytes (at most STAGE_MAX). */
+static simt_status stage_get(simt_context *ctx, size_t size)
+{
+	uint32_t handle;
+	void *map;
+	simt_status st;
+
+	if (ctx->stage_size >= size)
+		return SIMT_SUCCESS;
+	size = ((uint64_t)size + PAGE_SIZE_4K - 1) & ~(uint64_t)(PAGE_SIZE_4K - 1);
+	st = bo_create(ctx->dev, size, DRM_SIMT_BO_SYSTEM, &handle);
+	if (st)
+		return st;
+	st = bo_map(ctx->dev, handle, size, &map);
+	if (st) {
+		gem_close(ctx->dev, handle);
+		return st;
+	}
+	/* Queued copies keep the old object alive until they are done. */
+	if (ctx->stage) {
+		munmap(ctx->stage_map, ctx->stage_size);
+		gem_close(ctx->dev, ctx->stage);
+	}
+	ctx->stage = handle;
+	ctx->stage_map = map;
+	ctx->stage_size = size;
+	return SIMT_SUCCESS;
+}
+
+static struct drm_simt_cmd copy_cmd(uint32_t src, uint64_t soff, uint32_t dst,
+				    uint64_t doff, uint64_t size)
+{
+	struct drm_simt_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.type = DRM_SIMT_CMD_COPY;
+	c.copy.src_handle = src;
+	c.copy.dst_handle = dst;
+	c.copy.src_offset = soff;
+	c.copy.dst_offset = doff;
+	c.copy.size = size;
+	return c;
+}
+
+/* Submit one copy and wait for it. */
+static simt_status copy_sync(simt_context *ctx, struct drm_simt_cmd *cmd)
+{
+	uint64_t seq = 0;
+	simt_status st = submit(ctx, cmd, 1, &seq);
+
+	return st ? st : simt_wait(ctx, seq, -1, NULL);
+}
+
+static simt_status check_range(const simt_buffer *buf, size_t offset, size_t size,
+			       const char *what)
+{
+	if (!buf)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "%s: no buffer", what);
+	if (offset > buf->size || size > buf->size - offset)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "%s: %zu bytes at offset %zu do not fit in a %zu-byte buffer",
+				 what, size, offset, buf->size);
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_memcpy_htod(simt_buffer *dst, size_t offset, const void *src,
+			     size_t size)
+{
+	simt_context *ctx;
+	struct drm_simt_cmd cmd;
+	simt_status st = check_range(dst, offset, size, "simt_memcpy_htod");
+	size_t done, n;
+
+	if (st)
+		return st;
+	if (!src && size)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_memcpy_htod: no source");
+	ctx = dst->ctx;
+	for (done = 0; done < size; done += n) {
+		n = size - done < STAGE_MAX ? size - done : STAGE_MAX;
+		st = stage_get(ctx, n);
+		if (st)
+			return st;
+		memcpy(ctx->stage_map, (const char *)src + done, n);
+		cmd = copy_cmd(ctx->stage, 0, dst->handle, offset + done, n);
+		st = copy_sync(ctx, &cmd);
+		if (st)
+			return st;
+	}
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_memcpy_dtoh(void *dst, simt_buffer *src, size_t offset, size_t size)
+{
+	simt_context *ctx;
+	struct drm_simt_cmd cmd;
+	simt_status st = check_range(src, offset, size, "simt_memcpy_dtoh");
+	size_t done, n;
+
+	if (st)
+		return st;
+	if (!dst && size)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_memcpy_dtoh: no destination");
+	ctx = src->ctx;
+	for (done = 0; done < size; done += n) {
+		n = size - done < STAGE_MAX ? size - done : STAGE_MAX;
+		st = stage_get(ctx, n);
+		if (st)
+			return st;
+		cmd = copy_cmd(src->handle, offset + done, ctx->stage, 0, n);
+		st = copy_sync(ctx, &cmd);
+		if (st)
+			return st;
+		memcpy((char *)dst + done, ctx->stage_map, n);
+	}
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_memcpy_dtod(simt_buffer *dst, size_t dst_offset, simt_buffer *src,
+			     size_t src_offset, size_t size)
+{
+	struct drm_simt_cmd cmd;
+	simt_status st;
+
+	st = check_range(dst, dst_offset, size, "simt_memcpy_dtod destination");
+	if (!st)
+		st = check_range(src, src_offset, size, "simt_memcpy_dtod source");
+	if (st)
+		return st;
+	if (dst->ctx != src->ctx)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "simt_memcpy_dtod: the buffers belong to different contexts");
+	if (dst == src && dst_offset < src_offset + size && src_offset < dst_offset + size)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "simt_memcpy_dtod: overlapping ranges in one buffer");
+	if (!size)
+		return SIMT_SUCCESS;
+	cmd = copy_cmd(src->handle, src_offset, dst->handle, dst_offset, size);
+	return copy_sync(dst->ctx, &cmd);
+}
+
+/* ---- modules ---- */
+
+static simt_status module_setup(simt_context *ctx, simt_module *m)
+{
+	struct drm_simt_vm_bind b;
+	const struct simt_image *img = &m->img;
+	uint64_t bytes, end = (uint64_t)img->base + img->size;
+	unsigned int i;
+	simt_status st;
+	void *map;
+	int err;
+
+	if (!img->has_meta)
+		return set_error(SIMT_ERROR_INVALID_IMAGE,
+				 "%s: no SIMT metadata note (annotate the image with simt-meta)",
+				 m->name);
+	if (!img->meta.h.nkernels)
+		return set_error(SIMT_ERROR_INVALID_IMAGE, "%s: the image has no kernels", m->name);
+	if (img->base % PAGE_SIZE_4K || end > ctx->dev->info.fixed_va_end)
+		return set_error(SIMT_ERROR_INVALID_IMAGE,
+				 "%s: linked at 0x%x..0x%llx; images must start on a 4 KiB page and end below 0x%llx",
+				 m->name, img->base, (unsigned long long)end,
+				 (unsigned long long)ctx->dev->info.fixed_va_end);
+	m->nkernels = img->meta.h.nkernels;
+	m->kernels = calloc(m->nkernels, sizeof(*m->kernels));
+	if (!m->kernels)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	for (i = 0; i < m->nkernels; i++) {
+		m->kernels[i].mod = m;
+		m->kernels[i].info = &img->meta.kernels[i];
+	}
+
+	bytes = (end - img->base + PAGE_SIZE_4K - 1) & ~(uint64_t)(PAGE_SIZE_4K - 1);
+	st = bo_create(ctx->dev, bytes, DRM_SIMT_BO_VRAM, &m->handle);
+	if (st)
+		return st;
+	st = bo_map(ctx->dev, m->handle, bytes, &map);
+	if (st)
+		return st;
+	memcpy(map, img->bytes, img->size);
+	munmap(map, bytes);
+	b = (struct drm_simt_vm_bind){
+		.ctx_id = ctx->id, .handle = m->handle,
+		.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = img->base,
+	};
+	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_VM_BIND, &b);
+	if (err == EBUSY)
+		return set_error(SIMT_ERROR_ADDRESS_IN_USE,
+				 "%s: its link range 0x%x..0x%llx overlaps a module already loaded in this context",
+				 m->name, img->base, (unsigned long long)end);
+	if (err)
+		return ioctl_error(err, "VM_BIND of the kernel image");
+	return SIMT_SUCCESS;
+}
+
+/* Load into @m (its name set); on failure everything is freed. */
+static simt_status module_finish(simt_context *ctx, simt_module *m, int loaded,
+				 const char *err, simt_module **out)
+{
+	simt_status st;
+
+	if (!loaded) {
+		st = set_error(SIMT_ERROR_INVALID_IMAGE, "%s", err);
+		free(m->name);
+		free(m);
+		return st;
+	}
+	m->ctx = ctx;
+	st = module_setup(ctx, m);
+	if (st) {
+		if (m->handle)
+			gem_close(ctx->dev, m->handle);
+		simt_image_free(&m->img);
+		free(m->kernels);
+		free(m->name);
+		free(m);
+		return st;
+	}
+	m->next = ctx->modules;
+	ctx->modules = m;
+	*out = m;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **out)
+{
+	char err[256];
+	simt_module *m;
+	int loaded;
+
+	if (!ctx || !path || !out)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load: null argument");
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m || !(m->name = strdup(path))) {
+		free(m);
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	}
+	loaded = simt_image_load(&m->img, m->name, err, sizeof(err)) == 0;
+	return module_finish(ctx, m, loaded, err, out);
+}
+
+simt_status simt_module_load_data(simt_context *ctx, const void *data, size_t size,
+				  const char *name, simt_module **out)
+{
+	char err[256];
+	simt_module *m;
+	int loaded;
+
+	if (!ctx || !data || !out)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load_data: null argument");
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m || !(m->name = strdup(name ? name : "(memory)"))) {
+		free(m);
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	}
+	loaded = simt_image_load_mem(&m->img, m->name, data, size, err, sizeof(err)) == 0;
+	return module_finish(ctx, m, loaded, err, out);
+}
+
+simt_status simt_module_unload(simt_module *mod)
+{
+	simt_context *ctx;
+	simt_module **p;
+	int err;
+
+	if (!mod)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_unload: no module");
+	ctx = mod->ctx;
+	for (p = &ctx->modules; *p && *p != mod; p = &(*p)->next)
+		;
+	if (!*p)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "simt_module_unload: not a module of this context");
+	*p = mod->next;
+	simt_context_synchronize(ctx);
+	/* The binding, not the handle, holds the link address. */
+	err = vm_unbind(ctx, mod->handle);
+	module_release(mod);
+	if (err && err != ENODEV)
+		return ioctl_error(err, "VM_UNBIND of the kernel image");
+	return SIMT_SUCCESS;
+}
+
+unsigned int simt_module_kernel_count(const simt_module *mod)
+{
+	return mod ? mod->nkernels : 0;
+}
+
+const char *simt_module_kernel_name(const simt_module *mod, unsigned int index)
+{
+	if (!mod || index >= mod->nkernels)
+		return NULL;
+	return mod->kernels[index].info->name;
+}
+
+simt_status simt_module_get_kernel(simt_module *mod, const char *name,
+				   simt_kernel **kernel)
+{
+	unsigned int i;
+
+	if (!mod || !name || !kernel)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_get_kernel: null argument");
+	*kernel = NULL;
+	for (i = 0; i < mod->nkernels; i++) {
+		if (strcmp(mod->kernels[i].info->name, name) == 0) {
+			*kernel = &mod->kernels[i];
+			return SIMT_SUCCESS;
+		}
+	}
+	return set_error(SIMT_ERROR_NOT_FOUND, "%s: no kernel named '%s'", mod->name, name);
+}
+
+static uint32_t kernel_regs(const struct simt_kernel_info *k)
+{
+	return __builtin_popcount(k->m.int_regs_used) + __builtin_popcount(k->m.fp_regs_used);
+}
+
+void simt_kernel_get_attrs(const simt_kernel *kernel, struct simt_kernel_attrs *a)
+{
+	const struct simt_kernel_info *k;
+
+	if (!kernel || !a)
+		return;
+	k = kernel->info;
+	a->name = k->name;
+	a->entry = k->m.entry;
+	a->regs = kernel_regs(k);
+	a->shared_bytes = k->m.shared_bytes;
+	a->local_bytes = k->m.local_bytes;
+	a->insn_count = k->m.insn_count;
+	a->flags = k->m.flags;
+}
+
+/* ---- launches ---- */
+
+/* Local memory of at least @bytes for the context's launches. */
+static simt_status local_get(simt_context *ctx, uint64_t bytes)
+{
+	simt_buffer *old = ctx->local;
+	simt_status st;
+	int err;
+
+	if (old && old->size >= bytes)
+		return SIMT_SUCCESS;
+	if (bytes > ctx->dev->info.vram_size || bytes > UINT32_MAX)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY,
+				 "the launch needs %llu bytes of local memory, more than the device has",
+				 (unsigned long long)bytes);
+	if (old) {
+		/* Queued launches use the old one until they are done. */
+		simt_context_synchronize(ctx);
+		err = vm_unbind(ctx, old->handle);
+		buffer_release(old);
+		ctx->local = NULL;
+		if (err)
+			return ioctl_error(err, "VM_UNBIND of local memory");
+	}
+	st = buffer_new(ctx, bytes, &ctx->local);
+	if (st)
+		ctx->local = NULL;
+	return st;
+}
+
+simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			uint32_t dynamic_shared, const uint32_t *args,
+			unsigned int nargs, uint64_t *seq)
+{
+	const struct simt_kernel_info *k;
+	struct drm_simt_cmd cmd;
+	struct drm_simt_cmd_launch *l = &cmd.launch;
+	const struct simt_image *img;
+	simt_context *ctx;
+	uint64_t threads, local;
+	simt_status st;
+
+	if (!kernel)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: no kernel");
+	k = kernel->info;
+	img = &kernel->mod->img;
+	ctx = kernel->mod->ctx;
+	if (nargs > 8 || (nargs && !args))
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "launch of %s: %u arguments, at most 8 in a0..a7", k->name, nargs);
+	if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "launch of %s: grid %ux%ux%u, block %ux%ux%u: every dimension must be at least 1",
+				 k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+	threads = (uint64_t)block.x * block.y * block.z;
+	if (threads > UINT32_MAX)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "launch of %s: %llu threads per block", k->name,
+				 (unsigned long long)threads);
+	if ((uint64_t)k->m.shared_bytes + dynamic_shared > UINT32_MAX)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "launch of %s: %u bytes of dynamic shared memory", k->name,
+				 dynamic_shared);
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.type = DRM_SIMT_CMD_LAUNCH;
+	l->code_addr = img->code_start;
+	l->code_size = img->code_end - img->code_start;
+	l->entry = k->m.entry;
+	l->grid[0] = grid.x;
+	l->grid[1] = grid.y;
+	l->grid[2] = grid.z;
+	l->block[0] = block.x;
+	l->block[1] = block.y;
+	l->block[2] = block.z;
+	l->shared_size = k->m.shared_bytes + dynamic_shared;
+	l->local_size = k->m.local_bytes;
+	l->regs = kernel_regs(k);
+	if (nargs)
+		memcpy(l->args, args, nargs * sizeof(args[0]));
+	if (k->m.local_bytes) {
+		local = k->m.local_bytes * threads * ctx->dev->info.sm_count *
+			ctx->dev->info.sm_blocks;
+		st = local_get(ctx, local);
+		if (st)
+			return st;
+		l->local_base = ctx->local->addr;
+	}
+	st = submit(ctx, &cmd, 1, seq);
+	if (st == SIMT_ERROR_INVALID_VALUE)
+		return set_error(SIMT_ERROR_LAUNCH_REFUSED,
+				 "the driver refused the launch of %s (grid %ux%ux%u, block %ux%ux%u, "
+				 "%u registers, %u shared bytes, %u local bytes per thread)",
+				 k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+				 l->regs, l->shared_size, l->local_size);
+	return st;
+}

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libsimt: a small runtime for the simt accelerator, in the spirit of the
+ * CUDA driver API, on top of the simt DRM accel driver
+ * (include/uapi/drm/simt_accel.h, docs/driver.rst).
+ *
+ * Copyright the simt authors.
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a
+ * copy of this software and associated documentation files (the "Software"),
+ * to deal in the Software without restriction, including without limitation
+ * the rights to use, copy, modify, merge, publish, distribute, sublicense,
+ * and/or sell copies of the Software, and to permit persons to whom the
+ * Software is furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in
+ * all copies or substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ * IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ * FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.  IN NO EVENT SHALL
+ * THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ * LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+ * FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
+ * DEALINGS IN THE SOFTWARE.
+ *
+ * The objects, from the outside in:
+ *
+ *   simt_device    an open device node (/dev/accel/accelN)
+ *   simt_context   an address space and a hardware queue on a device, with
+ *                  a priority; work submitted to it runs in order
+ *   simt_buffer    device memory (VRAM) bound into one context: it has a
+ *                  device address that kernels use, and can be mapped
+ *   simt_module    a kernel image (ELF annotated by simt-meta) loaded into
+ *                  a context at its link address
+ *   simt_kernel    one kernel of a module, found by name
+ *
+ * A launch is asynchronous: simt_launch() queues it and returns its
+ * sequence number; simt_wait() waits for it and gives how it ended
+ * (struct simt_result).  Copies between host and device memory are
+ * synchronous and ordered after the context's earlier work.
+ *
+ * Errors: every function that can fail returns a simt_status;
+ * SIMT_SUCCESS is 0.
+ * simt_error_string() names a status; simt_last_error() gives the
+ * message of the last failure in the calling thread, with the details
+ * (the ioctl and errno, the image file and what is wrong with it).
+ *
+ * Threads: a device and everything made from it may be used by one
+ * thread at a time; different devices, by different threads at once.
+ */
+#ifndef SIMT_H
+#define SIMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum simt_status {
+	SIMT_SUCCESS = 0,
+	SIMT_ERROR_INVALID_VALUE,	/* a bad argument, refused before use */
+	SIMT_ERROR_NO_DEVICE,		/* no such node, not simt, or unplugged */
+	SIMT_ERROR_PERMISSION,		/* EACCES/EPERM: node or priority */
+	SIMT_ERROR_OUT_OF_MEMORY,	/* device or host memory */
+	SIMT_ERROR_OUT_OF_RESOURCES,	/* no hardware context or queue left */
+	SIMT_ERROR_INVALID_IMAGE,	/* not a usable simt kernel image */
+	SIMT_ERROR_NOT_FOUND,		/* no kernel of that name */
+	SIMT_ERROR_ADDRESS_IN_USE,	/* a module's link range is taken */
+	SIMT_ERROR_LAUNCH_REFUSED,	/* the driver refused the launch */
+	SIMT_ERROR_FAULT,		/* the device faulted (see completion) */
+	SIMT_ERROR_DEVICE,		/* the device (or driver) stopped it */
+	SIMT_ERROR_CONTEXT_FAILED,	/* the context stopped on an error */
+	SIMT_ERROR_TIMEOUT,		/* still running at the timeout */
+	SIMT_ERROR_BUSY,		/* the queue stayed full */
+	SIMT_ERROR_SYSTEM,		/* any other failure of a system call */
+} simt_status;
+
+/* A short, fixed description of @status ("out of device memory"...). */
+const char *simt_error_string(simt_status status);
+
+/*
+ * The message of the calling thread's last failure, e.g.
+ * "VM_BIND of a 64 KiB buffer: No space left on device" or
+ * "vecadd.elf: no SIMT metadata note (run simt-meta on it)".  Empty if
+ * nothing failed yet.  Valid until the thread's next libsimt call.
+ */
+const char *simt_last_error(void);
+
+/* ---- devices ---- */
+
+typedef struct simt_device simt_device;
+
+/* What a device and its driver report (simt_device_get_info). */
+struct simt_device_info {
+	char node[64];			/* the node opened, /dev/accel/accelN */
+	char pci_address[32];		/* e.g. 0000:00:03.0, "" if unknown */
+	char driver_name[32];		/* DRM driver name, "simt" */
+	char driver_desc[128];		/* DRM driver description */
+	uint32_t uapi_major;		/* DRM driver version = interface */
+	uint32_t uapi_minor;
+	uint32_t device_major;		/* the device's version register */
+	uint32_t device_minor;
+	uint32_t caps;			/* SIMT_CAP_* of hw/simt/simt-hw.h */
+	uint32_t sm_count;
+	uint32_t sm_blocks;		/* thread blocks per SM */
+	uint32_t max_contexts;		/* live contexts, all processes */
+	uint32_t max_submit_cmds;
+	uint64_t vram_size;		/* bytes */
+	uint64_t fixed_va_end;		/* kernel images are linked below */
+};
+
+/*
+ * Open the device node @node: NULL means $SIMT_DEVICE if set, else
+ * /dev/accel/accel0.  Fails with SIMT_ERROR_NO_DEVICE if the node is
+ * missing or not a simt device (or one with an interface of another
+ * major version), SIMT_ERROR_PERMISSION if the caller may not open it.
+ */
+simt_status simt_device_open(const char *node, simt_device **dev);
+
+/*
+ * Close a device.  Its contexts, buffers and modules must have been
+ * freed first (SIMT_ERROR_INVALID_VALUE otherwise, and nothing happens).
+ */
+simt_status simt_device_close(simt_device *dev);
+
+simt_status simt_device_get_info(simt_device *dev,
+				 struct simt_device_info *info);
+
+/*
+ * One raw parameter of DRM_IOCTL_SIMT_GET_PARAM (DRM_SIMT_PARAM_*),
+ * for those simt_device_info does not have.  An unknown parameter is
+ * SIMT_ERROR_INVALID_VALUE.
+ */
+simt_status simt_device_get_param(simt_device *dev, uint32_t param,
+				  uint64_t *value);
+
+/* ---- contexts ---- */
+
+typedef struct simt_context simt_context;
+
+/* Priorities: higher ones are dispatched first. */
+enum simt_priority {
+	SIMT_PRIORITY_LOW = 0,
+	SIMT_PRIORITY_NORMAL = 1,
+	SIMT_PRIORITY_HIGH = 2,
+	SIMT_PRIORITY_REALTIME = 3,	/* needs CAP_SYS_NICE */
+};
+
+/*
+ * Preemption modes (DRM_SIMT_PREEMPT_*: 0 lets the driver choose; see
+ * "Preemption" in docs/specs/simt.rst).  The field exists since
+ * interface 0.2: on an older driver any mode but the default is
+ * SIMT_ERROR_INVALID_VALUE, and so is a mode the driver does not know.
+ */
+enum simt_preemption {
+	SIMT_PREEMPT_DEFAULT = 0,
+	SIMT_PREEMPT_NONE = 1,
+	SIMT_PREEMPT_DRAIN = 2,
+	SIMT_PREEMPT_FLUSH = 3,
+	SIMT_PREEMPT_SWITCH = 4,
+	SIMT_PREEMPT_LIGHT = 5,
+	SIMT_PREEMPT_AUTO = 6,
+};
+
+/*
+ * Create a context at @priority with @preempt_mode.  Every context holds
+ * one of the device's hardware queues until it is destroyed:
+ * SIMT_ERROR_OUT_OF_RESOURCES when none is left (max_contexts, counted
+ * over all processes); realtime without CAP_SYS_NICE is
+ * SIMT_ERROR_PERMISSION.
+ */
+simt_status simt_context_create(simt_device *dev, int priority,
+				int preempt_mode, simt_context **ctx);
+
+/*
+ * Destroy a context: work still queued is dropped, and its buffers and
+ * modules are freed with it (their pointers become invalid).
+ */
+simt_status simt_context_destroy(simt_context *ctx);
+
+/*
+ * Wait, without a time limit, for everything submitted to the context.
+ * SIMT_ERROR_FAULT or SIMT_ERROR_DEVICE if the context has stopped on
+ * an error (simt_wait on the failed submission gives the details).
+ */
+simt_status simt_context_synchronize(simt_context *ctx);
+
+/* ---- device memory ---- */
+
+typedef struct simt_buffer simt_buffer;
+
+/*
+ * Allocate @size bytes of device memory (rounded up to 4 KiB, zeroed)
+ * and bind it into @ctx.  Size 0 is SIMT_ERROR_INVALID_VALUE; more than
+ * the device has is SIMT_ERROR_OUT_OF_MEMORY.
+ */
+simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **buf);
+
+/*
+ * Free a buffer.  Waits for the context's queued work first (a kernel
+ * still using the memory would fault), then unbinds and releases it.
+ */
+simt_status simt_mem_free(simt_buffer *buf);
+
+/* The buffer's device address (what kernels take as a pointer). */
+uint32_t simt_buffer_addr(const simt_buffer *buf);
+
+/* Its size in bytes, after rounding. */
+size_t simt_buffer_size(const simt_buffer *buf);
+
+/*
+ * Map the buffer into the process (once; later calls return the same
+ * pointer, unmapped when the buffer is freed).  The mapping goes through
+ * the device's memory BAR, write-combined: fast to write, slow to read.
+ * It is not ordered with the queue: synchronize before reading what a
+ * kernel wrote or writing what a queued kernel reads.
+ */
+simt_status simt_buffer_map(simt_buffer *buf, void **ptr);
+
+/*
+ * Copies, through the device's copy engines, ordered after the context's
+ * earlier work; they return when the bytes have arrived.  Host memory is
+ * staged through a system memory buffer of the context.  The device
+ * range [@offset, @offset + @size) must lie inside the buffer.
+ */
+simt_status simt_memcpy_htod(simt_buffer *dst, size_t offset,
+			     const void *src, size_t size);
+simt_status simt_memcpy_dtoh(void *dst, simt_buffer *src, size_t offset,
+			     size_t size);
+/* Between buffers of one context; the ranges may not overlap. */
+simt_status simt_memcpy_dtod(simt_buffer *dst, size_t dst_offset,
+			     simt_buffer *src, size_t src_offset, size_t size);
+
+/* ---- modules and kernels ---- */
+
+typedef struct simt_module simt_module;
+typedef struct simt_kernel simt_kernel;
+
+/*
+ * Load the kernel image at @path (an ELF file annotated by simt-meta)
+ * into @ctx at its link address.  A file that is not a simt kernel image
+ * is SIMT_ERROR_INVALID_IMAGE, with the file and the problem in
+ * simt_last_error(); a second module linked at an overlapping address in
+ * the same context is SIMT_ERROR_ADDRESS_IN_USE.
+ */
+simt_status simt_module_load(simt_context *ctx, const char *path,
+			     simt_module **mod);
+
+/* The same from @size bytes at @data; @name is used in messages. */
+simt_status simt_module_load_data(simt_context *ctx, const void *data,
+				  size_t size, const char *name,
+				  simt_module **mod);
+
+/* Unload: waits for the context's queued work, then frees the image. */
+simt_status simt_module_unload(simt_module *mod);
+
+/* The number of kernels in the module, and the name of kernel @index. */
+unsigned int simt_module_kernel_count(const simt_module *mod);
+const char *simt_module_kernel_name(const simt_module *mod,
+				    unsigned int index);
+
+/* Look a kernel up by name (SIMT_ERROR_NOT_FOUND if it has none). */
+simt_status simt_module_get_kernel(simt_module *mod, const char *name,
+				   simt_kernel **kernel);
+
+/* What the image's metadata note says about a kernel. */
+struct simt_kernel_attrs {
+	const char *name;
+	uint32_t entry;			/* device address of the function */
+	uint32_t regs;			/* registers per thread */
+	uint32_t shared_bytes;		/* static shared memory per block */
+	uint32_t local_bytes;		/* stack per thread */
+	uint32_t insn_count;		/* instructions it can reach */
+	uint32_t flags;			/* SIMT_META_F_* of simt-isa.h */
+};
+
+void simt_kernel_get_attrs(const simt_kernel *kernel,
+			   struct simt_kernel_attrs *attrs);
+
+/* ---- launches and completion ---- */
+
+typedef struct simt_dim3 {
+	uint32_t x, y, z;
+} simt_dim3;
+
+/*
+ * Queue a launch of @kernel on its module's context: @grid blocks of
+ * @block threads (every dimension at least 1), @dynamic_shared bytes of
+ * shared memory per block beyond the kernel's static ones, and @nargs
+ * (0..8) 32-bit arguments in a0..a7 (buffer addresses, integers, floats
+ * as their bit patterns).  Registers, local and shared sizes come from
+ * the metadata note; local memory is allocated by the context as needed
+ * (and kept for later launches).  The launch's sequence number goes to
+ * *@seq if @seq is not NULL.  A launch the driver refuses is
+ * SIMT_ERROR_LAUNCH_REFUSED; one the device cannot run (a block that
+ * fits on no SM) fails at simt_wait.
+ */
+simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			uint32_t dynamic_shared, const uint32_t *args,
+			unsigned int nargs, uint64_t *seq);
+
+/* How a submission ended (simt_wait). */
+struct simt_result {
+	simt_status status;		/* SUCCESS, ERROR_FAULT, ERROR_DEVICE */
+	uint32_t hw_error;		/* the device's error code */
+	uint64_t fault_addr;		/* for SIMT_ERROR_FAULT */
+	uint32_t fault_pc;		/* pc of a faulting kernel instruction */
+	/*
+	 * Device cycles at which the submission's last launch placed its
+	 * first block and at which its last block ended; both 0 if it had
+	 * no launch or the driver does not record them.
+	 */
+	uint64_t start_cycle;
+	uint64_t end_cycle;
+};
+
+/*
+ * Wait up to @timeout_ns (negative: without limit) for submission @seq
+ * of @ctx (a number simt_launch returned).  Returns SIMT_SUCCESS,
+ * SIMT_ERROR_FAULT or SIMT_ERROR_DEVICE as the submission ended (then
+ * the context is failed: destroy it and create another; a reason the
+ * driver gives that this library does not know counts as a device
+ * error), or SIMT_ERROR_TIMEOUT; *@c (if not NULL) gets the details.
+ */
+simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
+		      struct simt_result *c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIMT_H */

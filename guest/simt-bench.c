@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * simt-bench: launch latency and submission rate of an empty kernel,
+ * measured from inside the guest through libsimt.  Run by `make bench`
+ * (scripts/bench.sh boots the guest with simtguest.mode=bench) and, with
+ * few rounds, by the guest test suite.
+ *
+ *   simt-bench [-n ROUNDS] [--device NODE]
+ *
+ * The empty kernel is vecadd with n = 0 on one thread: the thread
+ * compares its index with n and returns.  Figures, one line each:
+ *
+ *   bench guest_launch_latency: MEDIAN us
+ *       submission to completion: simt_launch() to simt_wait()'s return,
+ *       one launch at a time, guest CLOCK_MONOTONIC
+ *   bench guest_launch_cycles: MEDIAN cycles
+ *       the device cycles from the launch's first block placed to its last
+ *       block ended (WAIT's start and end cycles); only if the driver
+ *       reports them
+ *   bench guest_submit_rate: RATE submissions/s
+ *       launches queued back to back in batches of 256, each batch waited
+ *       for at its last launch
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "simt.h"
+
+#define KERNEL_IMAGE "/lib/simt/kernels/samples.elf"
+#define BATCH 256
+#define TIMEOUT_NS (30ll * 1000000000ll)
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int check(simt_status st, const char *what)
+{
+	if (st)
+		fprintf(stderr, "simt-bench: %s: %s (%s)\n", what, simt_error_string(st),
+			simt_last_error());
+	return st != SIMT_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+	const simt_dim3 one = { 1, 1, 1 };
+	const char *node = NULL;
+	unsigned int rounds = 200, i, ncycles = 0, done;
+	struct simt_result c;
+	simt_device *dev;
+	simt_context *ctx;
+	simt_module *mod;
+	simt_kernel *k;
+	simt_buffer *buf;
+	double *lat, *cyc, t0, t1;
+	uint32_t args[4];
+	uint64_t seq = 0;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-n") && a + 1 < argc) {
+			char *end;
+			unsigned long v = strtoul(argv[++a], &end, 10);
+
+			if (*end || v < 1 || v > 1000000) {
+				fprintf(stderr, "simt-bench: -n '%s': 1 to 1000000 rounds\n", argv[a]);
+				return 2;
+			}
+			rounds = v;
+		} else if (!strcmp(argv[a], "--device") && a + 1 < argc) {
+			node = argv[++a];
+		} else {
+			fprintf(stderr, "usage: simt-bench [-n ROUNDS] [--device NODE]\n");
+			return 2;
+		}
+	}
+
+	if (check(simt_device_open(node, &dev), "open") ||
+	    check(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx), "context") ||
+	    check(simt_module_load(ctx, KERNEL_IMAGE, &mod), "load") ||
+	    check(simt_module_get_kernel(mod, "vecadd", &k), "kernel") ||
+	    check(simt_mem_alloc(ctx, 4096, &buf), "buffer"))
+		return 1;
+	args[0] = args[1] = args[2] = simt_buffer_addr(buf);
+	args[3] = 0;
+	lat = calloc(rounds, sizeof(*lat));
+	cyc = calloc(rounds, sizeof(*cyc));
+	if (!lat || !cyc)
+		return 1;
+
+	/* Warm up: the first launches fault in page tables and caches. */
+	for (i = 0; i < 10; i++)
+		if (check(simt_launch(k, one, one, 0, args, 4, &seq), "launch") ||
+		    check(simt_wait(ctx, seq, TIMEOUT_NS, &c), "wait"))
+			return 1;
+
+	for (i = 0; i < rounds; i++) {
+		t0 = now_us();
+		if (check(simt_launch(k, one, one, 0, args, 4, &seq), "launch") ||
+		    check(simt_wait(ctx, seq, TIMEOUT_NS, &c), "wait"))
+			return 1;
+		t1 = now_us();
+		lat[i] = t1 - t0;
+		if (c.end_cycle)
+			cyc[ncycles++] = c.end_cycle - c.start_cycle;
+	}
+	printf("# %u launches of an empty kernel, one at a time\n", rounds);
+	printf("bench guest_launch_latency: %.1f us\n", median(lat, rounds));
+	printf("# fastest %.1f us, 10%% under %.1f us, 90%% under %.1f us, slowest %.1f us\n",
+	       lat[0], lat[rounds / 10], lat[rounds - 1 - rounds / 10], lat[rounds - 1]);
+	if (ncycles)
+		printf("bench guest_launch_cycles: %.0f cycles\n", median(cyc, ncycles));
+	else
+		printf("# device cycles: not reported by the driver (WAIT start/end cycles are 0)\n");
+
+	t0 = now_us();
+	for (done = 0; done < rounds; ) {
+		unsigned int n = rounds - done < BATCH ? rounds - done : BATCH;
+
+		for (i = 0; i < n; i++)
+			if (check(simt_launch(k, one, one, 0, args, 4, &seq), "launch"))
+				return 1;
+		if (check(simt_wait(ctx, seq, TIMEOUT_NS, &c), "wait"))
+			return 1;
+		done += n;
+	}
+	t1 = now_us();
+	printf("# %u launches queued back to back in batches of %u: %.0f us\n", rounds,
+	       BATCH, t1 - t0);
+	printf("bench guest_submit_rate: %.0f submissions/s\n", rounds / ((t1 - t0) / 1e6));
+
+	free(lat);
+	free(cyc);
+	if (check(simt_context_destroy(ctx), "destroy") || check(simt_device_close(dev), "close"))
+		return 1;
+	return 0;
+}

@@ -1,0 +1,1014 @@
+// SPDX-License-Identifier: MIT
+/*
+ * simt-lib-test: tests of libsimt (guest/libsimt/simt.h), every call with
+ * its good and bad arguments, and the sample kernels run through it with
+ * their results checked against what this program computes.  Built static
+ * by scripts/guest-build.sh; run by guest/simt-test.sh as the unprivileged
+ * user, one group per call:
+ *
+ *   simt-lib-test GROUP [NODE]
+ *
+ * Groups: device, context, memory, module, launch, errors, samples.
+ * Prints what it does and a line per failed check; exit status 0 if every
+ * check passed.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <drm/simt_accel.h>
+
+#include "simt-elf.h"
+#include "simt.h"
+
+#define KERNEL_DIR "/lib/simt/kernels"
+#define SEC_NS 1000000000ll
+
+static const char *node = "/dev/accel/accel0";
+static int failures;
+
+static void fail(int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL line %d: ", line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" (last error: %s)\n", simt_last_error());
+	failures++;
+}
+
+#define CHECK(cond, ...) do { if (!(cond)) fail(__LINE__, __VA_ARGS__); } while (0)
+
+/* A call that must return @want. */
+#define EXPECT(call, want) do { \
+	simt_status st_ = (call); \
+	if (st_ != (want)) \
+		fail(__LINE__, "%s: %s (%d), expected %s (%d)", #call, \
+		     simt_error_string(st_), st_, simt_error_string(want), want); \
+} while (0)
+
+/* A call that must succeed, or the group cannot go on. */
+#define MUST(call) do { \
+	simt_status st_ = (call); \
+	if (st_) { \
+		fail(__LINE__, "%s: %s", #call, simt_error_string(st_)); \
+		return; \
+	} \
+} while (0)
+
+static simt_dim3 dim(uint32_t x, uint32_t y, uint32_t z)
+{
+	return (simt_dim3){ x, y, z };
+}
+
+static uint32_t fbits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+/* Queue a launch that must be accepted; 0 if it was. */
+static int run(simt_kernel *k, simt_dim3 grid, simt_dim3 block, uint32_t dyn,
+	       const uint32_t *args, unsigned int nargs)
+{
+	uint64_t seq = 0;
+	simt_status st = simt_launch(k, grid, block, dyn, args, nargs, &seq);
+
+	CHECK(st == SIMT_SUCCESS, "launch: %s", simt_error_string(st));
+	CHECK(st || seq > 0, "launch returned sequence number 0");
+	return st == SIMT_SUCCESS ? 0 : -1;
+}
+
+/* Wait for everything queued on @ctx; 0 if it all completed. */
+static int finish(simt_context *ctx)
+{
+	simt_status st = simt_context_synchronize(ctx);
+
+	CHECK(st == SIMT_SUCCESS, "synchronize: %s", simt_error_string(st));
+	return st == SIMT_SUCCESS ? 0 : -1;
+}
+
+static int check_u32(const char *what, const uint32_t *got, const uint32_t *want,
+		     size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (got[i] != want[i]) {
+			fail(__LINE__, "%s: [%zu] = %u, expected %u", what, i, got[i], want[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_floats(const char *what, const float *got, const float *want,
+			size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (got[i] != want[i]) {
+			fail(__LINE__, "%s: [%zu] = %g, expected %g", what, i, got[i], want[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- device: open, info, parameters, close ---- */
+
+static void test_device(void)
+{
+	struct simt_device_info info;
+	simt_device *dev, *dev2;
+	simt_context *ctx;
+	uint64_t v;
+	simt_status s, t;
+
+	EXPECT(simt_device_open("/dev/accel/no-such-node", &dev), SIMT_ERROR_NO_DEVICE);
+	CHECK(dev == NULL, "a failed open returned a device");
+	CHECK(strstr(simt_last_error(), "/dev/accel/no-such-node") != NULL,
+	      "the message does not name the node: %s", simt_last_error());
+	EXPECT(simt_device_open("/dev/null", &dev), SIMT_ERROR_NO_DEVICE);
+	printf("/dev/null refused: %s\n", simt_last_error());
+	EXPECT(simt_device_open(node, NULL), SIMT_ERROR_INVALID_VALUE);
+	MUST(simt_device_open(node, &dev));
+
+	EXPECT(simt_device_get_info(dev, NULL), SIMT_ERROR_INVALID_VALUE);
+	MUST(simt_device_get_info(dev, &info));
+	printf("%s (%s): %s %u.%u, device %u.%u, %u SMs x %u blocks, %llu bytes of VRAM, "
+	       "%u contexts, caps 0x%x\n", info.node, info.pci_address,
+	       info.driver_name, info.uapi_major, info.uapi_minor, info.device_major,
+	       info.device_minor, info.sm_count, info.sm_blocks,
+	       (unsigned long long)info.vram_size, info.max_contexts, info.caps);
+	CHECK(strcmp(info.node, node) == 0, "node %s", info.node);
+	CHECK(strcmp(info.driver_name, "simt") == 0, "driver %s", info.driver_name);
+	CHECK(info.uapi_major == DRM_SIMT_UAPI_MAJOR && info.uapi_minor >= 1,
+	      "interface %u.%u", info.uapi_major, info.uapi_minor);
+	CHECK(info.pci_address[0] != 0, "no PCI address");
+	CHECK(info.sm_count > 0 && info.sm_blocks > 0 && info.max_contexts > 0 &&
+	      info.max_submit_cmds > 0, "zero limits");
+	CHECK(info.vram_size && !(info.vram_size & (info.vram_size - 1)),
+	      "VRAM size %llu", (unsigned long long)info.vram_size);
+
+	/* The raw parameters agree with the info. */
+	MUST(simt_device_get_param(dev, DRM_SIMT_PARAM_SM_COUNT, &v));
+	CHECK(v == info.sm_count, "SM_COUNT %llu", (unsigned long long)v);
+	MUST(simt_device_get_param(dev, DRM_SIMT_PARAM_VRAM_SIZE, &v));
+	CHECK(v == info.vram_size, "VRAM_SIZE %llu", (unsigned long long)v);
+	MUST(simt_device_get_param(dev, DRM_SIMT_PARAM_FIXED_VA_END, &v));
+	CHECK(v == info.fixed_va_end, "FIXED_VA_END %llu", (unsigned long long)v);
+	MUST(simt_device_get_param(dev, DRM_SIMT_PARAM_DEVICE_VERSION, &v));
+	CHECK(v == ((uint64_t)info.device_major << 16 | info.device_minor),
+	      "DEVICE_VERSION 0x%llx", (unsigned long long)v);
+	EXPECT(simt_device_get_param(dev, 0xffff, &v), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_device_get_param(dev, DRM_SIMT_PARAM_SM_COUNT, NULL),
+	       SIMT_ERROR_INVALID_VALUE);
+
+	/* SIMT_DEVICE names the node when none is given. */
+	setenv("SIMT_DEVICE", "/dev/accel/no-such-node", 1);
+	EXPECT(simt_device_open(NULL, &dev2), SIMT_ERROR_NO_DEVICE);
+	setenv("SIMT_DEVICE", node, 1);
+	EXPECT(simt_device_open(NULL, &dev2), SIMT_SUCCESS);
+	unsetenv("SIMT_DEVICE");
+	if (dev2)
+		EXPECT(simt_device_close(dev2), SIMT_SUCCESS);
+
+	/* A device with a live context stays open. */
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+	EXPECT(simt_device_close(dev), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+	EXPECT(simt_device_close(NULL), SIMT_ERROR_INVALID_VALUE);
+
+	/* Every status has its own description. */
+	for (s = SIMT_SUCCESS; s <= SIMT_ERROR_SYSTEM; s++) {
+		CHECK(simt_error_string(s) && *simt_error_string(s), "status %d has no text", s);
+		for (t = SIMT_SUCCESS; t < s; t++)
+			CHECK(strcmp(simt_error_string(s), simt_error_string(t)),
+			      "statuses %d and %d read the same", s, t);
+	}
+	CHECK(strcmp(simt_error_string((simt_status)999), "unknown status") == 0,
+	      "an unknown status");
+	printf("device: info, parameters, close and error strings checked\n");
+}
+
+/* ---- context: priorities, preemption modes, limits ---- */
+
+static void test_context(void)
+{
+	struct simt_device_info info;
+	simt_context *ctx[64];
+	simt_device *dev;
+	unsigned int i, n;
+	int prio;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_device_get_info(dev, &info));
+	for (prio = SIMT_PRIORITY_LOW; prio <= SIMT_PRIORITY_HIGH; prio++) {
+		EXPECT(simt_context_create(dev, prio, SIMT_PREEMPT_DEFAULT, &ctx[0]),
+		       SIMT_SUCCESS);
+		if (ctx[0]) {
+			EXPECT(simt_context_synchronize(ctx[0]), SIMT_SUCCESS);
+			EXPECT(simt_context_destroy(ctx[0]), SIMT_SUCCESS);
+		}
+	}
+	/* Realtime needs CAP_SYS_NICE: this test runs as an ordinary user. */
+	if (geteuid() != 0) {
+		EXPECT(simt_context_create(dev, SIMT_PRIORITY_REALTIME, 0, &ctx[0]),
+		       SIMT_ERROR_PERMISSION);
+		CHECK(ctx[0] == NULL, "a refused context was returned");
+		printf("realtime refused to uid %u: %s\n", (unsigned)geteuid(),
+		       simt_last_error());
+	} else {
+		EXPECT(simt_context_create(dev, SIMT_PRIORITY_REALTIME, 0, &ctx[0]),
+		       SIMT_SUCCESS);
+		if (ctx[0])
+			simt_context_destroy(ctx[0]);
+	}
+	EXPECT(simt_context_create(dev, -1, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_context_create(dev, 4, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_context_create(dev, 1, -1, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_context_create(dev, 1, SIMT_PREEMPT_AUTO + 1, &ctx[0]),
+	       SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_context_create(NULL, 1, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_context_create(dev, 1, 0, NULL), SIMT_ERROR_INVALID_VALUE);
+	/* Every mode the interface names is taken (since 0.2). */
+	if (info.uapi_minor >= 2) {
+		for (i = SIMT_PREEMPT_NONE; i <= SIMT_PREEMPT_AUTO; i++) {
+			EXPECT(simt_context_create(dev, 1, i, &ctx[0]), SIMT_SUCCESS);
+			if (ctx[0])
+				simt_context_destroy(ctx[0]);
+		}
+	}
+
+	/* Exactly max_contexts, then none; all of them again after. */
+	n = info.max_contexts < 64 ? info.max_contexts : 64;
+	for (i = 0; i < n; i++)
+		EXPECT(simt_context_create(dev, i % 3, 0, &ctx[i]), SIMT_SUCCESS);
+	if (n == info.max_contexts) {
+		simt_context *extra;
+
+		EXPECT(simt_context_create(dev, 1, 0, &extra), SIMT_ERROR_OUT_OF_RESOURCES);
+		printf("context %u refused: %s\n", n + 1, simt_last_error());
+	}
+	for (i = 0; i < n; i++)
+		if (ctx[i])
+			EXPECT(simt_context_destroy(ctx[i]), SIMT_SUCCESS);
+	for (i = 0; i < n; i++)
+		EXPECT(simt_context_create(dev, 1, 0, &ctx[i]), SIMT_SUCCESS);
+	for (i = 0; i < n; i++)
+		if (ctx[i])
+			simt_context_destroy(ctx[i]);
+	EXPECT(simt_context_destroy(NULL), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_context_synchronize(NULL), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+	printf("context: priorities, preemption modes, %u contexts and the limit checked\n", n);
+}
+
+/* ---- memory: allocation, copies both ways, mapping, bad ranges ---- */
+
+static uint8_t pat(size_t i, unsigned int seed)
+{
+	uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull + seed * 0x632be59bd9b4e019ull;
+
+	return (uint8_t)(x >> 56);
+}
+
+static void test_memory(void)
+{
+	const size_t big = 3 * 1024 * 1024 + 123;	/* several staging rounds */
+	struct simt_device_info info;
+	simt_device *dev;
+	simt_context *ctx, *ctx2;
+	simt_buffer *a, *b, *c, *other;
+	uint8_t *src, *dst, *map;
+	size_t i;
+	void *p;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_device_get_info(dev, &info));
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+	EXPECT(simt_mem_alloc(ctx, 0, &a), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_mem_alloc(ctx, info.vram_size + 1, &a), SIMT_ERROR_OUT_OF_MEMORY);
+	EXPECT(simt_mem_alloc(ctx, info.vram_size * 3 / 4, &a), SIMT_SUCCESS);
+	EXPECT(simt_mem_alloc(ctx, info.vram_size * 3 / 4, &b), SIMT_ERROR_OUT_OF_MEMORY);
+	printf("second 3/4 of VRAM refused: %s\n", simt_last_error());
+	if (a)
+		EXPECT(simt_mem_free(a), SIMT_SUCCESS);
+	EXPECT(simt_mem_alloc(NULL, 4096, &a), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_mem_alloc(ctx, 4096, NULL), SIMT_ERROR_INVALID_VALUE);
+
+	MUST(simt_mem_alloc(ctx, big, &a));
+	MUST(simt_mem_alloc(ctx, big, &b));
+	MUST(simt_mem_alloc(ctx, 100, &c));
+	CHECK(simt_buffer_size(a) == ((big + 4095) & ~(size_t)4095), "size %zu",
+	      simt_buffer_size(a));
+	CHECK(simt_buffer_size(c) == 4096, "size of 100 bytes: %zu", simt_buffer_size(c));
+	CHECK(simt_buffer_addr(a) >= info.fixed_va_end && simt_buffer_addr(b) >= info.fixed_va_end &&
+	      simt_buffer_addr(a) != simt_buffer_addr(b), "addresses 0x%x 0x%x",
+	      simt_buffer_addr(a), simt_buffer_addr(b));
+	CHECK(simt_buffer_addr(NULL) == 0 && simt_buffer_size(NULL) == 0, "null buffer");
+
+	src = malloc(big);
+	dst = malloc(big);
+	for (i = 0; i < big; i++)
+		src[i] = pat(i, 1);
+	/* New memory reads as zero. */
+	memset(dst, 0xff, big);
+	EXPECT(simt_memcpy_dtoh(dst, a, 0, big), SIMT_SUCCESS);
+	for (i = 0; i < big && !dst[i]; i++)
+		;
+	CHECK(i == big, "new memory is not zero at byte %zu", i);
+	/* Host to device, device to device at odd offsets, back. */
+	EXPECT(simt_memcpy_htod(a, 0, src, big), SIMT_SUCCESS);
+	EXPECT(simt_memcpy_dtod(b, 7, a, 3, big - 10), SIMT_SUCCESS);
+	memset(dst, 0, big);
+	EXPECT(simt_memcpy_dtoh(dst, b, 7, big - 10), SIMT_SUCCESS);
+	CHECK(memcmp(dst, src + 3, big - 10) == 0, "device round trip differs");
+	EXPECT(simt_memcpy_dtoh(dst, a, 1000, 5), SIMT_SUCCESS);
+	CHECK(memcmp(dst, src + 1000, 5) == 0, "a 5-byte read differs");
+	/* What the copy engines wrote is visible through the mapping. */
+	EXPECT(simt_buffer_map(a, &p), SIMT_SUCCESS);
+	map = p;
+	CHECK(map && memcmp(map, src, big) == 0, "the mapping differs");
+	EXPECT(simt_buffer_map(a, &p), SIMT_SUCCESS);
+	CHECK(p == map, "a second map gave another pointer");
+	/* ... and what is written there, to the copy engines. */
+	if (map) {
+		map[5] = 0x5a;
+		EXPECT(simt_memcpy_dtoh(dst, a, 5, 1), SIMT_SUCCESS);
+		CHECK(dst[0] == 0x5a, "a byte written through the mapping reads 0x%x", dst[0]);
+	}
+	EXPECT(simt_buffer_map(NULL, &p), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_memcpy_htod(c, 0, src, 0), SIMT_SUCCESS);
+	printf("copies of %zu bytes both ways, device to device, mapping: checked\n", big);
+
+	/* Ranges outside the buffer, overlaps, other contexts. */
+	EXPECT(simt_memcpy_htod(c, 0, src, 4097), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_memcpy_htod(c, 4096, src, 1), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_memcpy_htod(c, SIZE_MAX, src, 2), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_memcpy_dtoh(dst, c, 1, 4096), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_memcpy_htod(NULL, 0, src, 1), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_memcpy_htod(c, 0, NULL, 1), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_memcpy_dtoh(NULL, c, 0, 1), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_memcpy_dtod(a, 0, a, 100, 200), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_memcpy_dtod(a, 0, a, 200, 200), SIMT_SUCCESS);
+	EXPECT(simt_memcpy_dtod(c, 0, a, 0, 4097), SIMT_ERROR_INVALID_VALUE);
+	MUST(simt_context_create(dev, SIMT_PRIORITY_LOW, 0, &ctx2));
+	MUST(simt_mem_alloc(ctx2, 4096, &other));
+	EXPECT(simt_memcpy_dtod(other, 0, c, 0, 16), SIMT_ERROR_INVALID_VALUE);
+	printf("bad ranges refused: %s\n", simt_last_error());
+	/* Each context's copies reach its own memory only. */
+	EXPECT(simt_memcpy_htod(other, 0, src + 11, 4096), SIMT_SUCCESS);
+	EXPECT(simt_memcpy_dtoh(dst, other, 0, 4096), SIMT_SUCCESS);
+	CHECK(memcmp(dst, src + 11, 4096) == 0, "second context's copy");
+
+	EXPECT(simt_mem_free(b), SIMT_SUCCESS);
+	EXPECT(simt_mem_free(other), SIMT_SUCCESS);
+	EXPECT(simt_mem_free(NULL), SIMT_ERROR_INVALID_VALUE);
+	/* Destroying a context frees what is left of its memory. */
+	EXPECT(simt_context_destroy(ctx2), SIMT_SUCCESS);
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+	free(src);
+	free(dst);
+}
+
+/* ---- module: loading, kernels by name, bad images ---- */
+
+static uint8_t *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc(n);
+	if (buf && fread(buf, 1, n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*size = n;
+	return buf;
+}
+
+static void test_module(void)
+{
+	struct simt_kernel_attrs at;
+	simt_device *dev;
+	simt_context *ctx, *ctx2;
+	simt_module *m, *m2;
+	simt_kernel *k;
+	uint8_t *data, *bad;
+	size_t size;
+	unsigned int i;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+
+	/* Bad files: missing, not ELF, truncated, not annotated. */
+	EXPECT(simt_module_load(ctx, KERNEL_DIR "/no-such.elf", &m), SIMT_ERROR_INVALID_IMAGE);
+	CHECK(m == NULL && strstr(simt_last_error(), "no-such.elf"),
+	      "message does not name the file: %s", simt_last_error());
+	EXPECT(simt_module_load(ctx, "/lib/simt/simt-hw.env", &m), SIMT_ERROR_INVALID_IMAGE);
+	printf("a text file: %s\n", simt_last_error());
+	data = read_file(KERNEL_DIR "/samples.elf", &size);
+	CHECK(data != NULL, "cannot read samples.elf");
+	if (!data)
+		return;
+	EXPECT(simt_module_load_data(ctx, data, size / 2, "half.elf", &m),
+	       SIMT_ERROR_INVALID_IMAGE);
+	printf("a truncated image: %s\n", simt_last_error());
+	CHECK(strstr(simt_last_error(), "half.elf") != NULL, "message does not name the image");
+	EXPECT(simt_module_load_data(ctx, data, 0, "empty", &m), SIMT_ERROR_INVALID_IMAGE);
+	EXPECT(simt_module_load_data(ctx, NULL, 10, "null", &m), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_module_load(NULL, KERNEL_DIR "/samples.elf", &m), SIMT_ERROR_INVALID_VALUE);
+	/* Without its note: rename the section so that it is not found. */
+	{
+		struct simt_elf elf;
+		const struct simt_elf_section *sec;
+		char err[256];
+		uint8_t *copy = malloc(size);
+
+		memcpy(copy, data, size);
+		CHECK(simt_elf_parse(&elf, "samples.elf", copy, size, err, sizeof(err)) == 0,
+		      "parse: %s", err);
+		sec = simt_elf_section_by_name(&elf, SIMT_NOTE_SECTION);
+		CHECK(sec != NULL, "samples.elf has no note section");
+		bad = malloc(size);
+		memcpy(bad, data, size);
+		if (sec) {
+			bad[(const uint8_t *)sec->name - elf.data + 1] = 'X';
+			EXPECT(simt_module_load_data(ctx, bad, size, "unannotated.elf", &m),
+			       SIMT_ERROR_INVALID_IMAGE);
+			CHECK(strstr(simt_last_error(), "simt-meta") != NULL,
+			      "message does not say what to do: %s", simt_last_error());
+			printf("an image without its note: %s\n", simt_last_error());
+		}
+		free(bad);
+		simt_elf_free(&elf);
+	}
+
+	/* From memory: the kernels by name, their attributes. */
+	MUST(simt_module_load_data(ctx, data, size, "samples.elf", &m));
+	CHECK(simt_module_kernel_count(m) >= 5, "%u kernels", simt_module_kernel_count(m));
+	for (i = 0; i < simt_module_kernel_count(m); i++) {
+		const char *name = simt_module_kernel_name(m, i);
+
+		EXPECT(simt_module_get_kernel(m, name, &k), SIMT_SUCCESS);
+		if (!k)
+			continue;
+		simt_kernel_get_attrs(k, &at);
+		printf("  %-12s entry 0x%x, %u registers, %u local bytes, %u instructions\n",
+		       at.name, at.entry, at.regs, at.local_bytes, at.insn_count);
+		CHECK(strcmp(at.name, name) == 0, "attrs name %s", at.name);
+		CHECK(at.regs >= 1 && at.regs <= 64 && at.entry >= 0x10000 && at.insn_count,
+		      "attributes of %s", name);
+	}
+	CHECK(simt_module_kernel_name(m, i) == NULL, "a name past the end");
+	EXPECT(simt_module_get_kernel(m, "vecadd", &k), SIMT_SUCCESS);
+	EXPECT(simt_module_get_kernel(m, "no_such_kernel", &k), SIMT_ERROR_NOT_FOUND);
+	CHECK(k == NULL && strstr(simt_last_error(), "no_such_kernel"), "not found: %s",
+	      simt_last_error());
+	EXPECT(simt_module_get_kernel(m, NULL, &k), SIMT_ERROR_INVALID_VALUE);
+
+	/* Another image at the same link address in the same context. */
+	EXPECT(simt_module_load(ctx, KERNEL_DIR "/vecadd.elf", &m2), SIMT_ERROR_ADDRESS_IN_USE);
+	printf("second module: %s\n", simt_last_error());
+	/* ... in another context, fine; and here after an unload. */
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx2));
+	EXPECT(simt_module_load(ctx2, KERNEL_DIR "/vecadd.elf", &m2), SIMT_SUCCESS);
+	EXPECT(simt_module_unload(m), SIMT_SUCCESS);
+	EXPECT(simt_module_unload(NULL), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_module_load(ctx, KERNEL_DIR "/vecadd.elf", &m), SIMT_SUCCESS);
+	/* Contexts free their modules. */
+	EXPECT(simt_context_destroy(ctx2), SIMT_SUCCESS);
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+	free(data);
+	printf("module: loads, look-ups, bad images checked\n");
+}
+
+/* ---- launch: vecadd, ids in 3D with local memory, dynamic shared ---- */
+
+#define IDS_WORDS 17
+
+static void test_launch(void)
+{
+	const uint32_t n = 10000;
+	struct simt_device_info info;
+	struct simt_result c;
+	simt_device *dev;
+	simt_context *ctx;
+	simt_module *m;
+	simt_kernel *k;
+	simt_buffer *a, *b, *out;
+	float *fa, *fb, *fc;
+	uint32_t *ids, *in, *want, i;
+	uint64_t seq = 0;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_device_get_info(dev, &info));
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+	MUST(simt_module_load(ctx, KERNEL_DIR "/samples.elf", &m));
+	MUST(simt_module_get_kernel(m, "vecadd", &k));
+
+	/* vecadd on 10000 elements: c = a + b, every element checked. */
+	MUST(simt_mem_alloc(ctx, n * 4, &a));
+	MUST(simt_mem_alloc(ctx, n * 4, &b));
+	MUST(simt_mem_alloc(ctx, n * 4, &out));
+	fa = malloc(n * 4);
+	fb = malloc(n * 4);
+	fc = malloc(n * 4);
+	for (i = 0; i < n; i++) {
+		fa[i] = i * 0.5f;
+		fb[i] = 1000.0f - i * 0.25f;
+	}
+	MUST(simt_memcpy_htod(a, 0, fa, n * 4));
+	MUST(simt_memcpy_htod(b, 0, fb, n * 4));
+	{
+		uint32_t args[4] = { simt_buffer_addr(a), simt_buffer_addr(b),
+				     simt_buffer_addr(out), n };
+
+		EXPECT(simt_launch(k, dim((n + 127) / 128, 1, 1), dim(128, 1, 1), 0, args, 4,
+				   &seq), SIMT_SUCCESS);
+		EXPECT(simt_wait(ctx, seq, 30 * SEC_NS, &c), SIMT_SUCCESS);
+		CHECK(c.status == SIMT_SUCCESS && c.fault_addr == 0, "completion");
+		printf("vecadd: cycles %llu..%llu (%s)\n", (unsigned long long)c.start_cycle,
+		       (unsigned long long)c.end_cycle,
+		       c.end_cycle ? "reported by the driver" : "not reported by this driver");
+		CHECK(c.end_cycle >= c.start_cycle, "end before start");
+		/* A finished submission can be waited for again, and polled. */
+		EXPECT(simt_wait(ctx, seq, 0, NULL), SIMT_SUCCESS);
+		EXPECT(simt_wait(ctx, seq + 1, 0, NULL), SIMT_ERROR_INVALID_VALUE);
+		EXPECT(simt_wait(ctx, 0, 0, NULL), SIMT_ERROR_INVALID_VALUE);
+		EXPECT(simt_wait(NULL, seq, 0, NULL), SIMT_ERROR_INVALID_VALUE);
+	}
+	MUST(simt_memcpy_dtoh(fc, out, 0, n * 4));
+	for (i = 0; i < n; i++)
+		fb[i] = fa[i] + fb[i];
+	if (!check_floats("vecadd", fc, fb, n))
+		printf("vecadd: %u elements checked\n", n);
+
+	/* Bad launches, between two good ones: they use no sequence number. */
+	{
+		uint32_t args[9] = { simt_buffer_addr(a), simt_buffer_addr(b),
+				     simt_buffer_addr(out), 0 };
+		uint64_t seq2 = 0;
+
+		EXPECT(simt_launch(k, dim(1, 1, 1), dim(1, 1, 1), 0, args, 4, &seq), SIMT_SUCCESS);
+
+		EXPECT(simt_launch(k, dim(1, 1, 1), dim(1, 1, 1), 0, args, 9, NULL),
+		       SIMT_ERROR_INVALID_VALUE);
+		EXPECT(simt_launch(k, dim(1, 1, 1), dim(1, 1, 1), 0, NULL, 2, NULL),
+		       SIMT_ERROR_INVALID_VALUE);
+		EXPECT(simt_launch(k, dim(0, 1, 1), dim(1, 1, 1), 0, args, 4, NULL),
+		       SIMT_ERROR_INVALID_VALUE);
+		EXPECT(simt_launch(k, dim(1, 1, 1), dim(1, 1, 0), 0, args, 4, NULL),
+		       SIMT_ERROR_INVALID_VALUE);
+		EXPECT(simt_launch(k, dim(1, 1, 1), dim(65536, 65536, 2), 0, args, 4, NULL),
+		       SIMT_ERROR_INVALID_VALUE);
+		EXPECT(simt_launch(NULL, dim(1, 1, 1), dim(1, 1, 1), 0, args, 4, NULL),
+		       SIMT_ERROR_INVALID_VALUE);
+		printf("bad launch: %s\n", simt_last_error());
+		EXPECT(simt_launch(k, dim(1, 1, 1), dim(1, 1, 1), 0, args, 4, &seq2), SIMT_SUCCESS);
+		CHECK(seq2 == seq + 1, "sequence numbers %llu then %llu",
+		      (unsigned long long)seq, (unsigned long long)seq2);
+		EXPECT(simt_context_synchronize(ctx), SIMT_SUCCESS);
+	}
+	simt_mem_free(a);
+	simt_mem_free(b);
+	simt_mem_free(out);
+	free(fa);
+	free(fb);
+	free(fc);
+
+	/* ids: every identity in a 3D grid of 3D blocks; it needs local memory. */
+	MUST(simt_module_unload(m));
+	MUST(simt_module_load(ctx, KERNEL_DIR "/ids.elf", &m));
+	MUST(simt_module_get_kernel(m, "ids", &k));
+	{
+		const simt_dim3 shapes[2][2] = {
+			{ { 3, 2, 2 }, { 4, 3, 2 } },	/* 24 threads */
+			{ { 2, 1, 1 }, { 8, 8, 2 } },	/* 128: more local memory */
+		};
+		unsigned int s;
+
+		for (s = 0; s < 2; s++) {
+			simt_dim3 g = shapes[s][0], bl = shapes[s][1];
+			uint32_t threads = bl.x * bl.y * bl.z, blocks = g.x * g.y * g.z;
+			uint32_t words = threads * blocks * IDS_WORDS, bad = 0;
+			uint32_t gx, gy, gz, tx, ty, tz;
+			uint32_t arg;
+
+			MUST(simt_mem_alloc(ctx, words * 4, &out));
+			arg = simt_buffer_addr(out);
+			if (run(k, g, bl, 0, &arg, 1) || finish(ctx))
+				break;
+			ids = malloc(words * 4);
+			MUST(simt_memcpy_dtoh(ids, out, 0, words * 4));
+			for (gz = 0; gz < g.z; gz++)
+			for (gy = 0; gy < g.y; gy++)
+			for (gx = 0; gx < g.x; gx++)
+			for (tz = 0; tz < bl.z; tz++)
+			for (ty = 0; ty < bl.y; ty++)
+			for (tx = 0; tx < bl.x; tx++) {
+				uint32_t blk = (gz * g.y + gy) * g.x + gx;
+				uint32_t lin = (tz * bl.y + ty) * bl.x + tx;
+				uint32_t *o = ids + (blk * threads + lin) * IDS_WORDS;
+				uint32_t w[IDS_WORDS] = {
+					tx, ty, tz, gx, gy, gz, bl.x, bl.y, bl.z, g.x, g.y, g.z,
+					lin % 32, lin / 32, (threads + 31) / 32, o[15], 1,
+				};
+
+				if (o[15] >= info.sm_count || memcmp(o, w, sizeof(w))) {
+					if (!bad++)
+						check_u32("ids", o, w, IDS_WORDS);
+				}
+			}
+			CHECK(!bad, "%u threads with wrong identities", bad);
+			printf("ids: grid %ux%ux%u of %ux%ux%u, %u threads checked\n",
+			       g.x, g.y, g.z, bl.x, bl.y, bl.z, threads * blocks);
+			free(ids);
+			simt_mem_free(out);
+		}
+	}
+
+	/* dynshared: each block reverses its slice through dynamic shared memory. */
+	MUST(simt_module_unload(m));
+	MUST(simt_module_load(ctx, KERNEL_DIR "/dynshared.elf", &m));
+	MUST(simt_module_get_kernel(m, "dynshared", &k));
+	{
+		const uint32_t bs = 64, nb = 5, cnt = bs * nb;
+		uint32_t args[2];
+
+		in = malloc(cnt * 4);
+		want = malloc(cnt * 4);
+		ids = malloc(cnt * 4);
+		for (i = 0; i < cnt; i++) {
+			in[i] = i * 7 + 1;
+			want[i] = (i / bs) * bs + (bs - 1 - i % bs) ;
+			want[i] = want[i] * 7 + 1;
+		}
+		MUST(simt_mem_alloc(ctx, cnt * 4, &a));
+		MUST(simt_mem_alloc(ctx, cnt * 4, &out));
+		MUST(simt_memcpy_htod(a, 0, in, cnt * 4));
+		args[0] = simt_buffer_addr(a);
+		args[1] = simt_buffer_addr(out);
+		if (!run(k, dim(nb, 1, 1), dim(bs, 1, 1), bs * 4, args, 2) &&
+		    !finish(ctx)) {
+			MUST(simt_memcpy_dtoh(ids, out, 0, cnt * 4));
+			if (!check_u32("dynshared", ids, want, cnt))
+				printf("dynshared: %u words reversed in blocks of %u\n", cnt, bs);
+		}
+		free(in);
+		free(want);
+		free(ids);
+	}
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+}
+
+/* ---- errors: faults, device errors, refused launches, timeouts ---- */
+
+/* samples.elf with kernel @name's register masks cleared: regs 0. */
+static uint8_t *zero_regs_image(const uint8_t *data, size_t size, const char *name)
+{
+	struct simt_elf elf;
+	struct simt_meta meta;
+	const uint8_t *desc;
+	uint32_t len, i;
+	char err[256];
+	uint8_t *copy = malloc(size), *out = NULL;
+
+	memcpy(copy, data, size);
+	if (simt_elf_parse(&elf, "samples.elf", copy, size, err, sizeof(err)) ||
+	    simt_elf_find_meta(&elf, &desc, &len, err, sizeof(err)) != 1 ||
+	    simt_meta_parse(&meta, desc, len, err, sizeof(err))) {
+		fail(__LINE__, "samples.elf: %s", err);
+		return NULL;
+	}
+	for (i = 0; i < meta.h.nkernels; i++) {
+		if (strcmp(meta.kernels[i].name, name))
+			continue;
+		out = malloc(size);
+		memcpy(out, data, size);
+		memset(out + (desc - elf.data) + meta.h.kernel_offset + i * meta.h.kernel_size +
+		       offsetof(struct simt_meta_kernel, int_regs_used), 0, 8);
+	}
+	simt_meta_free(&meta);
+	simt_elf_free(&elf);
+	return out;
+}
+
+static void test_errors(void)
+{
+	struct simt_result c;
+	simt_device *dev;
+	simt_context *ctx, *ctx2;
+	simt_module *m, *m2;
+	simt_kernel *k, *k2, *spin;
+	simt_buffer *a, *out;
+	uint8_t *data, *bad;
+	uint64_t seq = 0;
+	size_t size;
+	uint32_t args[4];
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+	MUST(simt_context_create(dev, SIMT_PRIORITY_HIGH, 0, &ctx2));
+
+	/* A launch the driver refuses: an image whose note says 0 registers. */
+	data = read_file(KERNEL_DIR "/samples.elf", &size);
+	CHECK(data != NULL, "cannot read samples.elf");
+	if (!data)
+		return;
+	bad = zero_regs_image(data, size, "vecadd");
+	CHECK(bad != NULL, "no vecadd in samples.elf");
+	if (bad) {
+		MUST(simt_module_load_data(ctx, bad, size, "zero-regs.elf", &m));
+		MUST(simt_module_get_kernel(m, "vecadd", &k));
+		EXPECT(simt_launch(k, dim(1, 1, 1), dim(1, 1, 1), 0, args, 4, NULL),
+		       SIMT_ERROR_LAUNCH_REFUSED);
+		printf("refused: %s\n", simt_last_error());
+		MUST(simt_module_unload(m));
+		free(bad);
+	}
+
+	MUST(simt_module_load_data(ctx, data, size, "samples.elf", &m));
+	MUST(simt_module_get_kernel(m, "vecadd", &k));
+	MUST(simt_module_get_kernel(m, "spin", &spin));
+	MUST(simt_mem_alloc(ctx, 4096, &a));
+
+	/* A timeout: a long kernel polled, then waited for. */
+	MUST(simt_mem_alloc(ctx, 4 * 256 * 4, &out));
+	args[0] = simt_buffer_addr(out);
+	args[1] = 20000;
+	EXPECT(simt_launch(spin, dim(4, 1, 1), dim(256, 1, 1), 0, args, 2, &seq), SIMT_SUCCESS);
+	EXPECT(simt_wait(ctx, seq, 0, &c), SIMT_ERROR_TIMEOUT);
+	CHECK(c.status == SIMT_ERROR_TIMEOUT, "completion status %d", c.status);
+	printf("poll: %s\n", simt_last_error());
+	EXPECT(simt_wait(ctx, seq, -1, &c), SIMT_SUCCESS);
+
+	/* A kernel storing where its context has nothing faults. */
+	args[0] = simt_buffer_addr(a);
+	args[1] = simt_buffer_addr(a);
+	args[2] = 0x200000;	/* below FIXED_VA_END: never a buffer's */
+	args[3] = 64;
+	EXPECT(simt_launch(k, dim(1, 1, 1), dim(64, 1, 1), 0, args, 4, &seq), SIMT_SUCCESS);
+	EXPECT(simt_wait(ctx, seq, 30 * SEC_NS, &c), SIMT_ERROR_FAULT);
+	CHECK(c.status == SIMT_ERROR_FAULT && c.fault_addr >= 0x200000 &&
+	      c.fault_addr < 0x200000 + 64 * 4, "fault at 0x%llx",
+	      (unsigned long long)c.fault_addr);
+	printf("fault: %s\n", simt_last_error());
+	/* The context takes no more work; the other one goes on. */
+	EXPECT(simt_launch(k, dim(1, 1, 1), dim(64, 1, 1), 0, args, 4, NULL),
+	       SIMT_ERROR_CONTEXT_FAILED);
+	EXPECT(simt_memcpy_htod(a, 0, args, 4), SIMT_ERROR_CONTEXT_FAILED);
+	EXPECT(simt_context_synchronize(ctx), SIMT_ERROR_FAULT);
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+
+	/* A block too large for any SM: a device error at completion. */
+	MUST(simt_module_load_data(ctx2, data, size, "samples.elf", &m2));
+	MUST(simt_module_get_kernel(m2, "vecadd", &k2));
+	MUST(simt_mem_alloc(ctx2, 4096, &a));
+	args[0] = args[1] = args[2] = simt_buffer_addr(a);
+	args[3] = 0;
+	EXPECT(simt_launch(k2, dim(1, 1, 1), dim(64, 1, 1), 0, args, 4, &seq), SIMT_SUCCESS);
+	EXPECT(simt_wait(ctx2, seq, 30 * SEC_NS, &c), SIMT_SUCCESS);
+	EXPECT(simt_launch(k2, dim(1, 1, 1), dim(1024, 64, 1), 0, args, 4, &seq), SIMT_SUCCESS);
+	EXPECT(simt_wait(ctx2, seq, 30 * SEC_NS, &c), SIMT_ERROR_DEVICE);
+	CHECK(c.status == SIMT_ERROR_DEVICE && c.hw_error != 0, "device error %u", c.hw_error);
+	printf("block of 65536 threads: %s\n", simt_last_error());
+	EXPECT(simt_context_destroy(ctx2), SIMT_SUCCESS);
+
+	/* A new context works after all that. */
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+	MUST(simt_module_load_data(ctx, data, size, "samples.elf", &m));
+	MUST(simt_module_get_kernel(m, "vecadd", &k));
+	MUST(simt_mem_alloc(ctx, 4096, &a));
+	{
+		float v[4] = { 1, 2, 3, 4 }, r[4];
+
+		MUST(simt_memcpy_htod(a, 0, v, 16));
+		args[0] = args[1] = simt_buffer_addr(a);
+		args[2] = simt_buffer_addr(a) + 16;
+		args[3] = 4;
+		if (!run(k, dim(1, 1, 1), dim(32, 1, 1), 0, args, 4) && !finish(ctx)) {
+			MUST(simt_memcpy_dtoh(r, a, 16, 16));
+			CHECK(r[0] == 2 && r[1] == 4 && r[2] == 6 && r[3] == 8,
+			      "a new context's vecadd: %g %g %g %g", r[0], r[1], r[2], r[3]);
+		}
+	}
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+	free(data);
+	printf("errors: refused launch, timeout, fault, device error checked\n");
+}
+
+/* ---- samples: saxpy, matmul, reduce, histogram through libsimt ---- */
+
+static simt_kernel *load_kernel(simt_context *ctx, simt_module **m, const char *file,
+				const char *name)
+{
+	simt_kernel *k = NULL;
+	char path[256];
+
+	snprintf(path, sizeof(path), KERNEL_DIR "/%s", file);
+	if (*m)
+		CHECK(simt_module_unload(*m) == SIMT_SUCCESS, "unload");
+	*m = NULL;
+	if (simt_module_load(ctx, path, m) || simt_module_get_kernel(*m, name, &k))
+		fail(__LINE__, "kernel %s of %s", name, path);
+	return k;
+}
+
+/* A buffer holding @n bytes of @data. */
+static simt_buffer *upload(simt_context *ctx, const void *data, size_t n)
+{
+	simt_buffer *b = NULL;
+
+	if (simt_mem_alloc(ctx, n, &b) || simt_memcpy_htod(b, 0, data, n)) {
+		fail(__LINE__, "upload of %zu bytes", n);
+		return NULL;
+	}
+	return b;
+}
+
+static void test_samples(void)
+{
+	simt_device *dev;
+	simt_context *ctx;
+	simt_module *m = NULL;
+	simt_kernel *k;
+	simt_buffer *bx, *by, *bz;
+	float *x, *y, *z, *want;
+	uint32_t i, j, l;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+
+	/* saxpy: y = 2 x + y, a grid smaller than the data. */
+	if ((k = load_kernel(ctx, &m, "saxpy.elf", "saxpy"))) {
+		const uint32_t n = 5000;
+
+		x = malloc(n * 4);
+		y = malloc(n * 4);
+		want = malloc(n * 4);
+		for (i = 0; i < n; i++) {
+			x[i] = i % 1000;
+			y[i] = 3.0f * (i % 777);
+			want[i] = 2.0f * x[i] + y[i];
+		}
+		bx = upload(ctx, x, n * 4);
+		by = upload(ctx, y, n * 4);
+		if (bx && by &&
+		    !run(k, dim(8, 1, 1), dim(128, 1, 1), 0,
+			 (uint32_t[]){ n, fbits(2.0f), simt_buffer_addr(bx), simt_buffer_addr(by) },
+			 4) && !finish(ctx) &&
+		    !simt_memcpy_dtoh(y, by, 0, n * 4) && !check_floats("saxpy", y, want, n))
+			printf("saxpy: %u elements checked\n", n);
+		free(x);
+		free(y);
+		free(want);
+	}
+
+	/* matmul: 48 x 48 through shared-memory tiles. */
+	if ((k = load_kernel(ctx, &m, "matmul.elf", "matmul"))) {
+		const uint32_t n = 48;
+
+		x = malloc(n * n * 4);
+		y = malloc(n * n * 4);
+		z = malloc(n * n * 4);
+		want = calloc(n * n, 4);
+		for (i = 0; i < n * n; i++) {
+			x[i] = (float)((i * 7) % 11) - 5.0f;
+			y[i] = (float)((i * 5) % 13) - 6.0f;
+		}
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				for (l = 0; l < n; l++)
+					want[i * n + j] += x[i * n + l] * y[l * n + j];
+		bx = upload(ctx, x, n * n * 4);
+		by = upload(ctx, y, n * n * 4);
+		bz = NULL;
+		simt_mem_alloc(ctx, n * n * 4, &bz);
+		if (bx && by && bz &&
+		    !run(k, dim(n / 16, n / 16, 1), dim(16, 16, 1), 0,
+			 (uint32_t[]){ simt_buffer_addr(bx), simt_buffer_addr(by),
+				       simt_buffer_addr(bz), n }, 4) &&
+		    !finish(ctx) && !simt_memcpy_dtoh(z, bz, 0, n * n * 4) &&
+		    !check_floats("matmul", z, want, n * n))
+			printf("matmul: %u x %u checked\n", n, n);
+		free(x);
+		free(y);
+		free(z);
+		free(want);
+	}
+
+	/* reduce: partial sums of blocks of 256, by tree and by warp shuffles. */
+	if ((k = load_kernel(ctx, &m, "reduce.elf", "reduce_tree"))) {
+		const uint32_t n = 10000, bs = 256, nb = (n + bs - 1) / bs;
+		const char *names[] = { "reduce_tree", "reduce_warp" };
+
+		x = malloc(n * 4);
+		y = malloc(nb * 4);
+		want = calloc(nb, 4);
+		for (i = 0; i < n; i++) {
+			x[i] = (float)(i % 100);
+			want[i / bs] += x[i];
+		}
+		bx = upload(ctx, x, n * 4);
+		for (j = 0; bx && j < 2; j++) {
+			by = NULL;
+			if (simt_module_get_kernel(m, names[j], &k) || simt_mem_alloc(ctx, nb * 4, &by)) {
+				fail(__LINE__, "%s", names[j]);
+				break;
+			}
+			if (!run(k, dim(nb, 1, 1), dim(bs, 1, 1), 0,
+				 (uint32_t[]){ simt_buffer_addr(bx), simt_buffer_addr(by), n }, 3) &&
+			    !finish(ctx) && !simt_memcpy_dtoh(y, by, 0, nb * 4) &&
+			    !check_floats(names[j], y, want, nb))
+				printf("%s: %u partial sums checked\n", names[j], nb);
+			simt_mem_free(by);
+		}
+		free(x);
+		free(y);
+		free(want);
+	}
+
+	/* histogram: 256 bins of 20000 bytes, shared and global atomics. */
+	if ((k = load_kernel(ctx, &m, "histogram.elf", "histogram"))) {
+		const uint32_t n = 20000;
+		uint32_t bins[256], wbins[256] = { 0 };
+		uint8_t *data = malloc(n);
+
+		for (i = 0; i < n; i++) {
+			data[i] = pat(i, 9) % 97 + (i % 3) * 50;
+			wbins[data[i]]++;
+		}
+		bx = upload(ctx, data, n);
+		by = NULL;
+		simt_mem_alloc(ctx, sizeof(bins), &by);
+		if (bx && by &&
+		    !run(k, dim(6, 1, 1), dim(128, 1, 1), 0,
+			 (uint32_t[]){ simt_buffer_addr(bx), n, simt_buffer_addr(by) }, 3) &&
+		    !finish(ctx) && !simt_memcpy_dtoh(bins, by, 0, sizeof(bins)) &&
+		    !check_u32("histogram", bins, wbins, 256))
+			printf("histogram: 256 bins of %u bytes checked\n", n);
+		free(data);
+	}
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} groups[] = {
+	{ "device", test_device },
+	{ "context", test_context },
+	{ "memory", test_memory },
+	{ "module", test_module },
+	{ "launch", test_launch },
+	{ "errors", test_errors },
+	{ "samples", test_samples },
+};
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		fprintf(stderr, "usage: simt-lib-test GROUP [NODE]\n");
+		return 2;
+	}
+	if (argc > 2)
+		node = argv[2];
+	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		if (strcmp(argv[1], groups[i].name) == 0) {
+			printf("%s as uid %u\n", argv[1], (unsigned)geteuid());
+			groups[i].fn();
+			printf("%s: %d failed checks\n", argv[1], failures);
+			return failures ? 1 : 0;
+		}
+	}
+	fprintf(stderr, "simt-lib-test: unknown group '%s'\n", argv[1]);
+	return 2;
+}

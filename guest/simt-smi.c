@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+/*
+ * simt-smi: what the simt devices of this machine are and what they are
+ * doing, as far as the driver tells an ordinary user: GET_PARAM through
+ * libsimt, the interrupt counts of /proc/interrupts, the processes that
+ * have a node open (those of other users only for root), and the live
+ * contexts of debugfs, which only root can read.  See usage().
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hw/simt/simt-hw.h"
+#include "simt.h"
+
+static int kv;		/* key=value output */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: simt-smi [-k] [-d NODE]\n"
+"\n"
+"Show every simt device (/dev/accel/accel*) or NODE: the device and its\n"
+"limits, interrupt counts, the processes using it, and its live contexts.\n"
+"\n"
+"  -k, --kv           print key=value lines instead of the table\n"
+"                     (keys prefixed by the device index: dev0.sm_count=4)\n"
+"  -d, --device NODE  only this node\n"
+"  -h, --help         this text\n"
+"\n"
+"What an ordinary user sees: everything but the other users' processes\n"
+"and the contexts, which the driver shows in debugfs, readable by root\n"
+"only.  The device's preset and clock are not shown: the driver does not\n"
+"report them.\n");
+}
+
+/* One line of output: a labelled value, or key=value. */
+static void field(int idx, const char *key, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void field(int idx, const char *key, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (kv)
+		printf("dev%d.%s=", idx, key);
+	else
+		printf("  %-16s ", label);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static const char *caps_names(uint32_t caps, char *buf, size_t len)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = {
+		{ SIMT_CAP_MSIX, "msix" }, { SIMT_CAP_QUEUES, "queues" },
+		{ SIMT_CAP_MMU, "mmu" }, { SIMT_CAP_COPY, "copy" },
+		{ SIMT_CAP_PREEMPT, "preempt" },
+	};
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (caps & names[i].bit)
+			n += snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "",
+				      names[i].name);
+	return buf;
+}
+
+/* Interrupts per class of the device at @pci from /proc/interrupts. */
+static void interrupts(int idx, const char *pci)
+{
+	char line[1024], suffix[64], out[512] = "";
+	unsigned long long total = 0;
+	size_t n = 0;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f) {
+		field(idx, "interrupts", "interrupts", "unknown (/proc/interrupts: %s)",
+		      strerror(errno));
+		return;
+	}
+	snprintf(suffix, sizeof(suffix), "@%s", pci);
+	while (fgets(line, sizeof(line), f)) {
+		char *name = strstr(line, "simt-"), *at, *p, *end;
+		unsigned long long count = 0;
+
+		if (!name || !(at = strstr(name, suffix)))
+			continue;
+		/* "  24:   c0   c1  PCI-MSIX-...  0-edge  simt-queue@0000:00:03.0" */
+		p = strchr(line, ':');
+		for (p = p ? p + 1 : line; p < name; p = end) {
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			count += v;
+		}
+		*at = 0;
+		total += count;
+		n += snprintf(out + n, n < sizeof(out) ? sizeof(out) - n : 0, "%s%s %llu",
+			      n ? ", " : "", name + 5, count);
+	}
+	fclose(f);
+	field(idx, "interrupts", "interrupts", "%s", n ? out : "none found");
+}
+
+/* Processes with @node open that this user may look at. */
+static void processes(int idx, const char *node)
+{
+	struct stat want, st;
+	struct dirent *de, *fe;
+	char path[600], comm[64], list[1024] = "";
+	unsigned int seen = 0;
+	int hidden = 0;
+	size_t n = 0;
+	DIR *proc, *fds;
+
+	if (stat(node, &want) || !(proc = opendir("/proc")))
+		return;
+	while ((de = readdir(proc))) {
+		int found = 0;
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]) || atoi(de->d_name) == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", de->d_name);
+		fds = opendir(path);
+		if (!fds) {
+			hidden |= errno == EACCES;
+			continue;
+		}
+		while (!found && (fe = readdir(fds))) {
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s", de->d_name, fe->d_name);
+			found = fe->d_name[0] != '.' && !stat(path, &st) &&
+				S_ISCHR(st.st_mode) && st.st_rdev == want.st_rdev;
+		}
+		closedir(fds);
+		if (!found)
+			continue;
+		seen++;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		comm[0] = 0;
+		if ((f = fopen(path, "r"))) {
+			if (fgets(comm, sizeof(comm), f))
+				comm[strcspn(comm, "\n")] = 0;
+			fclose(f);
+		}
+		n += snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, "%s%s %s",
+			      n ? ", " : "", de->d_name, comm);
+	}
+	closedir(proc);
+	field(idx, "processes", "processes", "%u%s%s%s", seen, seen ? " (" : "", list,
+	      seen ? ")" : "");
+	if (hidden)
+		field(idx, "processes_hidden", "",
+		      "other users' processes are visible to root only");
+}
+
+/* The live contexts from debugfs, or why they cannot be shown. */
+static void contexts(int idx, const char *pci, unsigned int max)
+{
+	char path[256], line[256];
+	unsigned int live = 0, busy = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/contexts", pci);
+	f = fopen(path, "r");
+	if (!f) {
+		field(idx, "contexts", "contexts", "unknown (%s: %s%s)", path, strerror(errno),
+		      errno == EACCES ? "; debugfs is readable by root only" : "");
+		return;
+	}
+	/* queue hw_ctx prio submitted completed tail head status error fault */
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	if (!kv)
+		printf("  contexts         queue hw_ctx priority submitted completed error\n");
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int q, hw, prio, err, status;
+		unsigned long long sub, done;
+		static const char *const prios[] = { "low", "normal", "high", "realtime" };
+
+		if (sscanf(line, "%u %u %u %llu %llu %*u %*u %x %u", &q, &hw, &prio, &sub, &done,
+			   &status, &err) != 7)
+			continue;
+		live++;
+		busy += sub > done;
+		if (kv)
+			printf("dev%d.context%u=queue %u hw_ctx %u priority %s submitted %llu "
+			       "completed %llu error %u\n", idx, live - 1, q, hw,
+			       prio < 4 ? prios[prio] : "?", sub, done, err);
+		else
+			printf("  %16s %5u %6u %-8s %9llu %9llu %5u\n", "", q, hw,
+			       prio < 4 ? prios[prio] : "?", sub, done, err);
+	}
+	fclose(f);
+	field(idx, "contexts_live", "contexts live", "%u of %u", live, max);
+	field(idx, "queues_busy", "queues busy", "%u", busy);
+}
+
+/*
+ * The name of group @gid from /etc/group (a static program cannot use
+ * getgrgid(), which needs glibc's NSS modules at run time).
+ */
+static const char *group_name(gid_t gid, char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen("/etc/group", "r");
+
+	snprintf(buf, len, "%u", (unsigned)gid);
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (c2 && isdigit((unsigned char)c2[1]) && strtoul(c2 + 1, NULL, 10) == gid &&
+		    (size_t)(c1 - line) < len) {
+			memcpy(buf, line, c1 - line);
+			buf[c1 - line] = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Show one device; 0 if it is one. */
+static int show(int idx, const char *node)
+{
+	struct simt_device_info info;
+	simt_device *dev;
+	simt_status st;
+	char caps[128];
+	struct stat sb;
+
+	st = simt_device_open(node, &dev);
+	if (st == SIMT_ERROR_PERMISSION && !stat(node, &sb)) {
+		char grp[64];
+
+		fprintf(stderr, "simt-smi: %s: permission denied (mode %03o, group %s: "
+			"ask to be added to that group)\n", node, sb.st_mode & 0777,
+			group_name(sb.st_gid, grp, sizeof(grp)));
+		return -1;
+	}
+	if (st) {
+		fprintf(stderr, "simt-smi: %s\n", simt_last_error());
+		return -1;
+	}
+	simt_device_get_info(dev, &info);
+	if (!kv)
+		printf("device %d: %s\n", idx, info.node);
+	field(idx, "node", "node", "%s", info.node);
+	field(idx, "pci", "PCI address", "%s", info.pci_address);
+	field(idx, "driver", "driver", "%s %u.%u (%s)", info.driver_name, info.uapi_major,
+	      info.uapi_minor, info.driver_desc);
+	field(idx, "device_version", "device version", "%u.%u", info.device_major,
+	      info.device_minor);
+	field(idx, "sm_count", "SMs", "%u", info.sm_count);
+	field(idx, "sm_blocks", "blocks per SM", "%u", info.sm_blocks);
+	if (kv)
+		field(idx, "vram_size", "", "%llu", (unsigned long long)info.vram_size);
+	else
+		field(idx, "", "VRAM", "%llu bytes (%llu MiB)", (unsigned long long)info.vram_size,
+		      (unsigned long long)(info.vram_size >> 20));
+	field(idx, "caps", "capabilities", "0x%08x %s", info.caps,
+	      caps_names(info.caps, caps, sizeof(caps)));
+	field(idx, "max_contexts", "max contexts", "%u", info.max_contexts);
+	field(idx, "max_submit_cmds", "max commands", "%u per submission", info.max_submit_cmds);
+	field(idx, "fixed_va_end", "images below", "0x%llx",
+	      (unsigned long long)info.fixed_va_end);
+	field(idx, "preset", "preset", "not reported by the driver");
+	field(idx, "clock", "clock", "not reported by the driver");
+	interrupts(idx, info.pci_address);
+	processes(idx, info.node);
+	contexts(idx, info.pci_address, info.max_contexts);
+	simt_device_close(dev);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *node = NULL;
+	glob_t g;
+	size_t i;
+	int a, shown = 0, failed = 0;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[a], "-k") || !strcmp(argv[a], "--kv")) {
+			kv = 1;
+		} else if ((!strcmp(argv[a], "-d") || !strcmp(argv[a], "--device")) &&
+			   a + 1 < argc) {
+			node = argv[++a];
+		} else {
+			fprintf(stderr, "simt-smi: %s '%s'\n(simt-smi --help gives the syntax)\n",
+				argv[a][0] == '-' && (!strcmp(argv[a], "-d") ||
+						      !strcmp(argv[a], "--device")) ?
+				"no node after" : "unexpected argument", argv[a]);
+			return 2;
+		}
+	}
+	if (node)
+		return show(0, node) ? 1 : 0;
+	if (glob("/dev/accel/accel*", 0, NULL, &g)) {
+		fprintf(stderr, "simt-smi: no accel device nodes (/dev/accel/accel*)\n");
+		return 1;
+	}
+	for (i = 0; i < g.gl_pathc; i++) {
+		if (show(shown, g.gl_pathv[i]))
+			failed++;
+		else
+			shown++;
+	}
+	globfree(&g);
+	if (!shown)
+		fprintf(stderr, "simt-smi: no simt device found\n");
+	if (!kv)
+		printf("%d simt device%s\n", shown, shown == 1 ? "" : "s");
+	return shown && !failed ? 0 : 1;
+}
