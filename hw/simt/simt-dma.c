@@ -95,6 +95,7 @@ uint32_t simt_dma_submit(SimtState *s, unsigned q,
         .size = cmd->size,
     };
     trace_simt_copy_submit(q, cmd->src, cmd->dst, cmd->size, cycle);
+    simt_trace_event(s, SIMT_TRACE_COPY, q, 0xffff, 0, cycle);
     return SIMT_QERR_NONE;
 }
 
@@ -215,6 +216,7 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
             en->queue = -1;
             c->active = false;
             trace_simt_copy_done(q, c->error, en->cycle);
+            simt_trace_event(s, SIMT_TRACE_COPY_DONE, q, e, 0, en->cycle);
             simt_queue_copy_done(s, q, c->error);
         }
         if (en->cycle >= end) {

@@ -177,6 +177,7 @@ static void simt_reset_state(SimtState *s, const char *why)
     simt_mmu_reset(s);
     simt_dma_reset(s);
     simt_preempt_reset(s);
+    simt_sched_reset(s);
     s->scratch = 0;
     s->irq_status = 0;
     s->irq_mask = 0;

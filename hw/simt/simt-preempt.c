@@ -253,6 +253,20 @@ static bool flushable(const SimtKernel *k, const SimtSlot *slot)
            !slot->block.st.wrote_global;
 }
 
+/*
+ * Seed 004's in-place switching, for shared memory: a lightweight switch
+ * leaves it on the SM when the preempting kernel needs none, so it needs
+ * neither saving nor restoring (and the block returns to the same SM).
+ */
+static bool keep_shared(SimtState *s, const SimtKernel *k, unsigned mode)
+{
+    SimtPreempt *p = &s->pre;
+
+    return mode == SIMT_PMODE_LIGHT && k->launch.shared_size &&
+           p->ev.preemptor != 0xff &&
+           !s->queues[p->ev.preemptor].kernel.launch.shared_size;
+}
+
 static void event_error(SimtState *s, unsigned err)
 {
     if (!s->pre.ev.status) {
@@ -334,20 +348,6 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     return true;
 }
 
-/*
- * Seed 004's in-place switching, for shared memory: a lightweight switch
- * leaves it on the SM when the preempting kernel needs none, so it needs
- * neither saving nor restoring (and the block returns to the same SM).
- */
-static bool keep_shared(SimtState *s, const SimtKernel *k, unsigned mode)
-{
-    SimtPreempt *p = &s->pre;
-
-    return mode == SIMT_PMODE_LIGHT && k->launch.shared_size &&
-           p->ev.preemptor != 0xff &&
-           !s->queues[p->ev.preemptor].kernel.launch.shared_size;
-}
-
 /* Take @slot's block off @sm by @mode (falling back to drain). */
 static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
                         unsigned mode, uint64_t cycle)
@@ -391,12 +391,13 @@ static double predicted_cpi(SimtState *s, unsigned q, uint64_t cycle)
             SimtSlot *slot = &s->sms[i].slots[j];
             double cpi;
 
-            if (!slot->used || slot->queue != q ||
-                !slot->block.st.warp_insns || cycle <= slot->dispatch_cycle) {
+            uint64_t insns = slot->block.st.warp_insns - slot->dispatch_insns;
+
+            if (!slot->used || slot->queue != q || !insns ||
+                cycle <= slot->dispatch_cycle) {
                 continue;
             }
-            cpi = (double)(cycle - slot->dispatch_cycle) /
-                  slot->block.st.warp_insns;
+            cpi = (double)(cycle - slot->dispatch_cycle) / insns;
             run_sum += cpi;
             run_sq += cpi * cpi;
             run_n++;
@@ -432,8 +433,10 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
     SimtBlockState *st = &slot->block.st;
     uint64_t elapsed = cycle > slot->dispatch_cycle ?
                        cycle - slot->dispatch_cycle : 1;
-    double ipc = (double)st->warp_insns / elapsed;
+    double ipc = (double)(st->warp_insns - slot->dispatch_insns) / elapsed;
     uint64_t queued = sm->save_busy > cycle ? sm->save_busy - cycle : 0;
+    uint64_t room = (uint64_t)s->contexts[k->ctx].save_size -
+                    simt_preempt_save_used(s, k->ctx);
     SimtVictim opt[4] = {
         { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns },
         { .mode = SIMT_PMODE_LIGHT },
@@ -445,11 +448,14 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
 
     for (int i = 1; i <= 2; i++) {
         SimtSaveSpec spec;
+        uint64_t bytes;
 
         save_spec(k, opt[i].mode, &spec);
-        opt[i].lat = queued + move_cycles(s, simt_save_size(&slot->block,
-                                                            &spec));
+        spec.keep_shared = keep_shared(s, k, opt[i].mode);
+        bytes = simt_save_size(&slot->block, &spec) + k->local_block_bytes;
+        opt[i].lat = queued + move_cycles(s, bytes);
         opt[i].ovh = ipc * 2 * opt[i].lat;
+        usable[i] = bytes <= room;
     }
     if (k->stat_blocks) {
         uint64_t avg = k->stat_insns / k->stat_blocks;
@@ -475,12 +481,27 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
     v->ovh = opt[best].ovh;
 }
 
-/* Order victims so that the cheapest go first. */
-static int victim_cmp(const void *a, const void *b)
+/*
+ * Order victims so that the cheapest go first: those whose estimate meets
+ * the bound, then the least overhead, then the least latency (the auto
+ * mode's estimates; other modes have none), then by their mechanism.
+ */
+static gint victim_cmp(gconstpointer a, gconstpointer b, gpointer bound)
 {
     const SimtVictim *x = a, *y = b;
     const SimtBlockState *sx = &x->slot->block.st, *sy = &y->slot->block.st;
+    uint64_t l = *(const uint32_t *)bound;
+    bool xin = x->lat <= l, yin = y->lat <= l;
 
+    if (xin != yin) {
+        return xin ? -1 : 1;
+    }
+    if (x->ovh != y->ovh) {
+        return x->ovh < y->ovh ? -1 : 1;
+    }
+    if (x->lat != y->lat) {
+        return x->lat < y->lat ? -1 : 1;
+    }
     if (x->mode != y->mode) {
         return x->mode < y->mode ? -1 : 1;
     }
@@ -496,12 +517,6 @@ static int victim_cmp(const void *a, const void *b)
         }
         break;
     default:
-        if (x->lat != y->lat) {
-            return x->lat < y->lat ? -1 : 1;
-        }
-        if (x->ovh != y->ovh) {
-            return x->ovh < y->ovh ? -1 : 1;
-        }
         break;
     }
     return x->slot->linear < y->slot->linear ? -1 :
@@ -597,7 +612,7 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
             .blocks = sm->free_blocks, .regs = sm->free_regs,
             .shared = sm->free_shared, .kernels = sm->kernels,
         };
-        uint32_t n = 0, taken = 0;
+        uint32_t n = 0, taken = 0, useful = 0;
 
         memcpy(room.blocks_of, sm->blocks_of, sizeof(room.blocks_of));
         for (uint32_t j = 0; j < nslots; j++) {
@@ -610,11 +625,12 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
                 n++;
             }
         }
-        qsort(cand, n, sizeof(*cand), victim_cmp);
+        g_qsort_with_data(cand, n, sizeof(*cand), victim_cmp, &s->pre.bound);
         while (needed) {
             if (room_fits(s, &room, hq, hk)) {
                 room_add(&room, hq, hk, -1);
                 needed--;
+                useful = taken;
             } else if (taken < n) {
                 SimtSlot *slot = cand[taken++].slot;
 
@@ -624,7 +640,8 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
                 break;
             }
         }
-        for (uint32_t j = 0; j < taken; j++) {
+        /* Victims after the last block that found room would free nothing. */
+        for (uint32_t j = 0; j < useful; j++) {
             evict_block(s, sm, cand[j].slot, cand[j].mode, cycle);
         }
     }
@@ -683,6 +700,7 @@ static void event_finish(SimtState *s, uint64_t cycle)
         ev->done_cycle = ev->req_cycle;
     }
     p->last = *ev;
+    p->status = ev->status;
     p->active = false;
     trace_simt_preempt_done(ev->seq, ev->status, ev->drained, ev->flushed,
                             ev->switched, ev->light,
@@ -797,6 +815,7 @@ void simt_preempt_placed(SimtState *s, unsigned q, SimtSM *sm,
     SimtKernel *k = &s->queues[q].kernel;
 
     slot->dispatch_cycle = cycle;
+    slot->dispatch_insns = slot->block.st.warp_insns;
     if (k->resident == 1) {
         k->run_since = cycle;
     }
@@ -817,6 +836,10 @@ bool simt_preempt_restore(SimtState *s, unsigned q, const SimtSaved *sv,
     if (!ctx_mem_rw(s, k->ctx, (uint64_t)c->save_base + sv->offset, buf,
                     sv->bytes, false)) {
         why = "save area unreadable";
+    } else if (k->launch.shared_size && rec >= sizeof(struct simt_save_block) &&
+               !ldl_le_p(buf + offsetof(struct simt_save_block,
+                                        shared_bytes)) != !!sv->shared) {
+        why = "shared memory neither in the record nor kept";
     } else {
         why = simt_save_decode(&slot->block, sv->block, buf, rec);
     }
@@ -854,7 +877,7 @@ static void request(SimtState *s, uint32_t val)
         (SIMT_PREQ_OP(val) != SIMT_PREQ_PREEMPT &&
          SIMT_PREQ_OP(val) != SIMT_PREQ_RESUME)) {
         qemu_log_mask(LOG_GUEST_ERROR, "simt: bad PREEMPT_REQ 0x%x\n", val);
-        p->last.status = SIMT_PERR_BAD_REQ;
+        p->status = SIMT_PERR_BAD_REQ;
         return;
     }
     trace_simt_preempt_request(ctx, SIMT_PREQ_OP(val), mode);
@@ -886,7 +909,7 @@ bool simt_preempt_reg_read(SimtState *s, hwaddr addr, uint32_t *val)
         break;
     case SIMT_REG_PREEMPT_STATUS:
         *val = (p->active || p->requested ? SIMT_PSTATUS_BUSY : 0) |
-               l->status << 8;
+               p->status << 8;
         break;
     case SIMT_REG_TIMESLICE:
         *val = p->timeslice;

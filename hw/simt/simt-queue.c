@@ -91,7 +91,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     uint64_t blocks, local_end;
     const char *why;
 
-    if ((c->flags & ~SIMT_CMDF_ALL) ||
+    if ((c->flags & ~SIMT_CMDF_LAUNCH_ALL) ||
         !all_zero(c->reserved, ARRAY_SIZE(c->reserved))) {
         return SIMT_QERR_BAD_COMMAND;
     }
@@ -198,6 +198,8 @@ void simt_kernel_finish(SimtState *s, unsigned q)
     SimtKernel *k = &qu->kernel;
     uint32_t status = k->fault.fault ? SIMT_QERR_FAULT : SIMT_QERR_NONE;
 
+    simt_trace_event(s, SIMT_TRACE_KERNEL_DONE, q, 0, k->retired,
+                     k->end_cycle);
     trace_simt_kernel_done(q, k->fault.fault, k->start_cycle, k->end_cycle,
                            k->thread_insns);
     k->active = false;

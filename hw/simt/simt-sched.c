@@ -38,6 +38,19 @@ void simt_sched_init(SimtState *s)
     }
 }
 
+void simt_sched_reset(SimtState *s)
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        memset(sm->port_cycle, 0,
+               simt_cfg(s, SIMT_CFG_ISSUE_RATE) * sizeof(*sm->port_cycle));
+        sm->save_busy = 0;
+        sm->next_slot = 0;
+        sm->next_warp = 0;
+    }
+}
+
 void simt_sched_free(SimtState *s)
 {
     for (uint32_t i = 0; s->sms && i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {

@@ -59,8 +59,10 @@ static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     }
 
     /* What the auto mode's drain estimate learns from. */
-    if (st->warp_insns && cycle > slot->dispatch_cycle) {
-        double cpi = (double)(cycle - slot->dispatch_cycle) / st->warp_insns;
+    if (st->warp_insns > slot->dispatch_insns &&
+        cycle > slot->dispatch_cycle) {
+        double cpi = (double)(cycle - slot->dispatch_cycle) /
+                     (st->warp_insns - slot->dispatch_insns);
 
         k->stat_blocks++;
         k->stat_insns += st->warp_insns;

@@ -650,6 +650,33 @@ static void test_timing_model(void)
 }
 
 /* The cycle counter follows the virtual clock at the preset's rate. */
+/*
+ * A reset starts the SMs' clocks again with the cycle counter: a kernel
+ * after it runs at once, however long the device had run before.
+ */
+static void test_reset_clocks(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 64 * 1024 * 4);
+    Launch l = {
+        .kernel = "spin", .grid = { 64 }, .block = { 1024 },
+        .args = { out, 2000 },
+    };
+    struct simt_completion before, after;
+
+    run_ok(d, 0, &l, &before);
+    g_assert_cmpuint(before.end_cycle, >, 1000000);
+    wr(d, SIMT_REG_RESET, SIMT_RESET_MAGIC);
+    for (unsigned q = 0; q < rd(d, SIMT_REG_QUEUE_COUNT); q++) {
+        queue_setup(d, q, 0);
+    }
+    run_ok(d, 0, &l, &after);
+    g_assert_cmpuint(after.start_cycle, <, 10000);
+    g_assert_cmpuint(after.end_cycle - after.start_cycle, ==,
+                     before.end_cycle - before.start_cycle);
+    dev_stop(d);
+}
+
 static void test_cycle_counter(void)
 {
     Dev *d = dev_start("preset=gtx480");
@@ -766,6 +793,7 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/queue/signal-wait", test_signal_wait);
     qtest_add_func("/simt/timing/deterministic", test_deterministic_cycles);
     qtest_add_func("/simt/timing/cycle-counter", test_cycle_counter);
+    qtest_add_func("/simt/timing/reset-clocks", test_reset_clocks);
     qtest_add_func("/simt/timing/model", test_timing_model);
     qtest_add_func("/simt/presets", test_presets);
 

@@ -224,7 +224,8 @@ enum simt_cmd_opcode {
  * idempotent and whose store buffers do not overlap their load buffers.
  */
 #define SIMT_CMDF_IDEMPOTENT        (1u << 3)
-#define SIMT_CMDF_ALL               (SIMT_CMDF_IRQ | SIMT_CMDF_IDEMPOTENT)
+#define SIMT_CMDF_ALL               SIMT_CMDF_IRQ
+#define SIMT_CMDF_LAUNCH_ALL        (SIMT_CMDF_IRQ | SIMT_CMDF_IDEMPOTENT)
 #define SIMT_CMDF_COPY_ALL \
     (SIMT_CMDF_IRQ | SIMT_CMDF_SRC_HOST | SIMT_CMDF_DST_HOST)
 
@@ -472,9 +473,9 @@ enum simt_trace_type {
     SIMT_TRACE_RESTORE  = 5,    /* saved block placed again */
     SIMT_TRACE_PREEMPT  = 6,    /* event started; block = event seq */
     SIMT_TRACE_PREEMPT_DONE = 7,
-    SIMT_TRACE_COPY     = 8,    /* copy started; sm = engine */
-    SIMT_TRACE_COPY_DONE = 9,
-    SIMT_TRACE_KERNEL_DONE = 10,
+    SIMT_TRACE_COPY     = 8,    /* copy submitted; sm = 0xffff */
+    SIMT_TRACE_COPY_DONE = 9,   /* copy ended; sm = engine */
+    SIMT_TRACE_KERNEL_DONE = 10, /* block = blocks retired */
 };
 
 struct simt_trace_record {

@@ -104,6 +104,7 @@ typedef struct SimtSlot {
     uint64_t leave_cycle;       /* SIMT_LEAVE_SAVE: off the SM then */
     uint64_t ready_cycle;       /* restored: issues from then on */
     uint64_t dispatch_cycle;
+    uint64_t dispatch_insns;    /* warp_insns then (a restored block's) */
     SimtBlock block;
     SimtWarp *warps;
     uint8_t *shared;
@@ -164,6 +165,7 @@ typedef struct SimtPreempt {
     uint64_t requested;
     uint8_t req_mode[SIMT_MAX_CONTEXTS];
     int slice_victim;           /* queue whose time slice ran out */
+    uint32_t status;            /* PREEMPT_STATUS error */
     /* save area space in use per context: SimtSaved extents by offset */
     GArray *extents[SIMT_MAX_CONTEXTS];
 } SimtPreempt;
@@ -251,6 +253,8 @@ bool simt_queues_busy(SimtState *s);
 /* simt-sched.c: the block scheduler */
 void simt_sched_init(SimtState *s);
 void simt_sched_free(SimtState *s);
+/* The SMs' clocks back to cycle 0 with the device's (all slots free). */
+void simt_sched_reset(SimtState *s);
 /* Place blocks of ready kernels on SMs, most room first. */
 void simt_sched_dispatch(SimtState *s, uint64_t cycle);
 /* Blocks of one kernel an empty SM can hold (0: the kernel cannot run). */
