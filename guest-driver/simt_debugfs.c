@@ -5,10 +5,10 @@
  *
  *   info      identification, live interrupt registers, per-class counts
  *   contexts  one line per live context: its hardware context and queue,
- *             priority, preemption mode, sequence numbers submitted and
- *             completed, fences not yet signalled, ring position, queue
- *             status, the context's error (DRM_SIMT_ERROR_*) and the
- *             device's error code, MMU fault
+ *             priority, sequence numbers submitted and completed, ring
+ *             position, queue status and error, MMU fault; then fences
+ *             not yet signalled, preemption mode (DRM_SIMT_PREEMPT_*) and
+ *             why the context stopped (DRM_SIMT_ERROR_*, 0 running)
  *   stats     device-wide counters since the driver was bound, one
  *             "name value" line each: submissions, completions, errors
  *             (contexts stopped by a device error), timeouts (contexts
@@ -89,7 +89,7 @@ static int simt_contexts_show(struct seq_file *m, void *unused)
 		seq_puts(m, "device unplugged\n");
 		return 0;
 	}
-	seq_puts(m, "queue hw_ctx prio preempt submitted completed pending  tail head status     error hw_error fault\n");
+	seq_puts(m, "queue hw_ctx prio submitted completed  tail head status     error fault      pending preempt stopped\n");
 	/* The lock keeps each context alive while its line is printed. */
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
 	for (q = 0; q < sdev->hw_queue_count; q++) {
@@ -97,17 +97,18 @@ static int simt_contexts_show(struct seq_file *m, void *unused)
 
 		if (!ctx)
 			continue;
-		seq_printf(m, "%5u %6u %4u %7u %9llu %9llu %7zu %5u %4u 0x%08x %5u %8u",
-			   q, ctx->hw_ctx, ctx->priority, ctx->preempt_mode,
-			   READ_ONCE(ctx->seqno), READ_ONCE(*ctx->fence),
-			   simt_ctx_pending(ctx), READ_ONCE(ctx->tail),
+		seq_printf(m, "%5u %6u %4u %9llu %9llu %5u %4u 0x%08x %5u",
+			   q, ctx->hw_ctx, ctx->priority, READ_ONCE(ctx->seqno),
+			   READ_ONCE(*ctx->fence), READ_ONCE(ctx->tail),
 			   simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_HEAD)),
 			   simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_STATUS)),
-			   READ_ONCE(ctx->error), ctx->hw_error);
+			   ctx->hw_error);
 		if (ctx->faulted)
-			seq_printf(m, " 0x%08x\n", ctx->fault_addr);
+			seq_printf(m, " 0x%08x", ctx->fault_addr);
 		else
-			seq_puts(m, " -\n");
+			seq_puts(m, " -         ");
+		seq_printf(m, " %7zu %7u %7u\n", simt_ctx_pending(ctx),
+			   ctx->preempt_mode, READ_ONCE(ctx->error));
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 	drm_dev_exit(idx);

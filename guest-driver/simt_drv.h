@@ -185,7 +185,7 @@ struct simt_ctx {
 	u64 fence_context;
 	struct list_head pending;
 	struct simt_result *results;
-	unsigned long head_start;	/* jiffies: the oldest pending began */
+	u64 head_start;			/* ns: when the oldest pending began */
 
 	struct drm_mm_node pt_root;
 	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */

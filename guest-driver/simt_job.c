@@ -44,6 +44,7 @@
  */
 
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -221,7 +222,7 @@ void simt_ctx_signal(struct simt_ctx *ctx, int cancel)
 	}
 	/* The next submission, if any, has the queue from now on. */
 	if (moved)
-		ctx->head_start = jiffies;
+		ctx->head_start = ktime_get_ns();
 	spin_unlock_irqrestore(&ctx->fence_lock, flags);
 }
 
@@ -383,7 +384,7 @@ static void simt_recover(struct simt_device *sdev, struct simt_ctx *culprit,
 		if (!ctx)
 			continue;
 		spin_lock(&ctx->fence_lock);
-		ctx->head_start = jiffies;
+		ctx->head_start = ktime_get_ns();
 		spin_unlock(&ctx->fence_lock);
 		simt_ctx_signal(ctx, 0);
 	}
@@ -405,21 +406,26 @@ out:
 
 /*
  * The watchdog: while any context has work queued, look every
- * SIMT_WATCHDOG_PERIOD_MS for the submission that has been at the head
- * of its queue the longest.  If that is longer than the timeout, it is
- * hung.  Only one context is blamed per reset: the others get a new
- * timeout, since they may only have been waiting for the SMs.
+ * SIMT_WATCHDOG_PERIOD_MS at the submission at the head of each queue.
+ * One that has been there longer than the timeout may be hung, or may
+ * only be waiting for SMs that a hung kernel holds.  The device places
+ * blocks of higher priority first, so a late submission of low priority
+ * can be starved by work of higher priority, but not the other way
+ * round: of the submissions over the timeout, the one of the highest
+ * priority, and of those the oldest, is declared hung.  Only that one
+ * context is failed per reset; the others' work is resubmitted and gets
+ * a new timeout.
  */
 static void simt_watchdog(struct work_struct *work)
 {
 	struct simt_device *sdev = container_of(to_delayed_work(work),
 						struct simt_device, watchdog);
-	unsigned int timeout_ms = READ_ONCE(simt_job_timeout_ms);
+	u64 timeout_ns = (u64)READ_ONCE(simt_job_timeout_ms) * NSEC_PER_MSEC;
 	struct simt_ctx *ctx, *culprit = NULL;
-	unsigned long flags, oldest = 0;
+	u64 now = ktime_get_ns(), oldest = 0, seqno = 0;
 	struct simt_fence *f;
+	unsigned long flags;
 	bool busy = false;
-	u64 seqno = 0;
 	unsigned int q;
 	int idx;
 
@@ -436,10 +442,10 @@ static void simt_watchdog(struct work_struct *work)
 					     link);
 		if (f) {
 			busy = true;
-			if (timeout_ms &&
-			    time_after(jiffies, ctx->head_start +
-				       msecs_to_jiffies(timeout_ms)) &&
-			    (!culprit || time_before(ctx->head_start, oldest))) {
+			if (timeout_ns && now - ctx->head_start > timeout_ns &&
+			    (!culprit || ctx->priority > culprit->priority ||
+			     (ctx->priority == culprit->priority &&
+			      ctx->head_start < oldest))) {
 				culprit = ctx;
 				oldest = ctx->head_start;
 				seqno = f->base.seqno;
@@ -799,7 +805,7 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 		       ctx->fence_context, job->seqno);
 	spin_lock_irqsave(&ctx->fence_lock, flags);
 	if (list_empty(&ctx->pending))
-		ctx->head_start = jiffies;
+		ctx->head_start = ktime_get_ns();
 	/*
 	 * The pending list holds the reference dma_fence_init() made; this
 	 * function one more, as the fence may be signalled at once.
