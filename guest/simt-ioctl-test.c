@@ -338,6 +338,36 @@ static void stats_expect(const char *what, const long long before[ST_NR],
 	}
 }
 
+/* How many contexts debugfs "contexts" lists with @value in @column. */
+static int debugfs_ctx_count(const char *column, unsigned long value)
+{
+	const char *path = debugfs_file("contexts");
+	char line[512], *tok, *save;
+	int col = -1, i, n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		fail(__LINE__, "cannot read debugfs contexts (%s)", path);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	for (i = 0, tok = strtok_r(line, " \n", &save); tok;
+	     i++, tok = strtok_r(NULL, " \n", &save))
+		if (!strcmp(tok, column))
+			col = i;
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		for (i = 0, tok = strtok_r(line, " \n", &save); tok && i < col;
+		     i++, tok = strtok_r(NULL, " \n", &save))
+			;
+		if (tok && strtoul(tok, NULL, 0) == value)
+			n++;
+	}
+	fclose(f);
+	CHECK(col >= 0, "debugfs contexts has no column %s", column);
+	return n;
+}
+
 /* Submit and wait; the submission must complete without error. */
 static uint64_t run(uint32_t ctx, struct drm_simt_cmd *cmds, uint32_t n)
 {
@@ -539,6 +569,13 @@ static void test_ctx(void)
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
 	c = (struct drm_simt_context_create){ .preempt_mode = 7 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
+	/* A valid mode is kept with the context (debugfs contexts shows it). */
+	c = (struct drm_simt_context_create){ .preempt_mode = DRM_SIMT_PREEMPT_AUTO };
+	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, 0);
+	CHECK(debugfs_ctx_count("preempt", DRM_SIMT_PREEMPT_AUTO) == 1,
+	      "debugfs contexts does not show one context in preemption mode %u",
+	      DRM_SIMT_PREEMPT_AUTO);
+	CHECK(ctx_destroy(c.ctx_id) == 0, "destroy");
 	d = (struct drm_simt_context_destroy){ .ctx_id = 0 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d, ENOENT);
 	d.ctx_id = 12345;
@@ -1843,6 +1880,8 @@ static void test_hang(void)
 	CHECK(r == -ETIMEDOUT, "the endless kernel's fence: status %d, expected %d",
 	      r, -ETIMEDOUT);
 	CHECK(submit(ctx, &cmd, 1, &seq) == -EIO, "a hung context took more work");
+	CHECK(debugfs_ctx_count("stopped", DRM_SIMT_ERROR_TIMEOUT) == 1,
+	      "debugfs contexts does not show the timed-out context");
 	syncobj_free(so);
 	munmap(mo, grid[0] * 32 * 4);
 	bo_close(h);
