@@ -369,6 +369,7 @@ static void simt_recover(struct simt_device *sdev, struct simt_ctx *culprit,
 				ctx->hw_error = U32_MAX;
 				smp_store_release(&ctx->error,
 						  DRM_SIMT_ERROR_DEVICE);
+				atomic64_inc(&sdev->stats.errors);
 			}
 			spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 			continue;

@@ -725,6 +725,7 @@ static void test_copy(void)
 	struct drm_simt_wait w;
 	uint32_t ctx, s, t, a, b;
 	uint64_t seq, seq2;
+	int r;
 
 	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
 	s = bo_new(size, DRM_SIMT_BO_SYSTEM);
@@ -772,10 +773,18 @@ static void test_copy(void)
 	seq = run(ctx, NULL, 0);
 	CHECK(seq == seq2 + 1, "marker seqno %llu", (unsigned long long)seq);
 
-	/* Handles closed while the copy is queued: the job keeps the objects. */
+	/*
+	 * Handles closed while the copies are queued: the jobs keep the
+	 * objects.  One submission each: a system memory object's pages need
+	 * not be contiguous, and two copies of 769 pages could need more ring
+	 * entries than a queue has (E2BIG).
+	 */
 	cmds[0] = copy_cmd(s, 0, a, 0, size);
 	cmds[1] = copy_cmd(a, 0, t, 0, size);
-	CHECK(submit(ctx, cmds, 2, &seq) == 0, "submit");
+	r = submit(ctx, &cmds[0], 1, &seq);
+	CHECK(r == 0, "submit: %s", strerror(-r));
+	r = submit(ctx, &cmds[1], 1, &seq);
+	CHECK(r == 0, "submit: %s", strerror(-r));
 	munmap(ms, size);
 	munmap(ma, size);
 	bo_close(s);
@@ -1679,6 +1688,45 @@ static void test_syncobj(void)
 	printf("the last of 20 queued copies, its context destroyed: status %d\n", r);
 	CHECK(r == 1 || r == -ECANCELED, "fence status %d, expected 1 or %d",
 	      r, -ECANCELED);
+
+	/*
+	 * A copy queued behind a kernel of seconds, its context destroyed
+	 * at once: the copy never runs, its fence is cancelled.
+	 */
+	{
+		const uint32_t grid[3] = { 32, 1, 1 }, block[3] = { 256, 1, 1 };
+		uint32_t ctx3, h, out, hl, s4, args[8] = { 0, 20000 };
+		struct drm_simt_cmd two[2];
+		struct kimg ki;
+		void *m;
+
+		ctx3 = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+		if (!kimg_load(&ki, "spin.elf", ctx3)) {
+			m = vbuf(ctx3, 32 * 256 * 4, &h, &out);
+			args[0] = out;
+			s4 = syncobj_new();
+			if (!kimg_cmd(&ki, ctx3, "spin", grid, block, args, &two[0], &hl)) {
+				two[1] = copy_cmd(sys, 0, sys2, 0, size);
+				CHECK(submit(ctx3, &two[0], 1, &seq) == 0, "submit the kernel");
+				CHECK(submit_sync(ctx3, &two[1], 1, s4, &seq) == 0,
+				      "submit the copy");
+				CHECK(ctx_destroy(ctx3) == 0, "destroy");
+				CHECK(syncobj_wait(s4, 10 * SEC_NS) == 0,
+				      "SYNCOBJ_WAIT for a cancelled copy");
+				r = syncobj_status(s4);
+				CHECK(r == -ECANCELED, "the cancelled copy's fence: status %d, expected %d",
+				      r, -ECANCELED);
+				if (hl)
+					bo_close(hl);
+			}
+			syncobj_free(s4);
+			munmap(m, 32 * 256 * 4);
+			bo_close(h);
+			/* The binding went with the context: only the image is left. */
+			bo_close(ki.code);
+			simt_image_free(&ki.img);
+		}
+	}
 
 	syncobj_free(s1);
 	syncobj_free(s2);

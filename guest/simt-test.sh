@@ -340,7 +340,13 @@ t_hang() {
 	# The reset is logged, and debugfs saw it.
 	dmesg | grep -q "ran longer than 2000 ms; device reset" ||
 		fail "no reset in the kernel log"
-	cat "$(simt_debugfs_dir "$DEV")/stats"
+	st=$(simt_debugfs_dir "$DEV")/stats
+	cat "$st"
+	# sysfs shows the same counts as debugfs.
+	[ "$(sysval resets)" = "$(awk '$1 == "resets" { print $2 }' "$st")" ] &&
+	[ "$(sysval timeouts)" = "$(awk '$1 == "timeouts" { print $2 }' "$st")" ] &&
+	[ "$(sysval timeouts)" -ge 1 ] ||
+		fail "sysfs resets $(sysval resets), timeouts $(sysval timeouts) disagree with debugfs"
 	[ "$(cat /sys/module/simt/parameters/job_timeout_ms)" = 10000 ] ||
 		fail "job_timeout_ms not restored"
 }
