@@ -857,6 +857,9 @@ static void test_submit_bad(void)
 	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(), 0);
 	CHECK(sb.seqno == 1, "refused submissions used seqnos: first is %llu",
 	      (unsigned long long)sb.seqno);
+	/* Done and counted before the statistics are read below. */
+	CHECK(wait_seq(ctx, sb.seqno, 10 * SEC_NS, &w) == 0 && !w.error,
+	      "WAIT for the first submission");
 
 	/* The maximum number of commands is accepted. */
 	many = calloc(max_cmds, sizeof(*many));
