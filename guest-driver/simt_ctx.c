@@ -167,7 +167,12 @@ static void simt_queue_stop(struct simt_device *sdev, u32 q)
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), SIMT_QCTL_RESET);
 }
 
-static int simt_ctx_hw_init(struct simt_ctx *ctx)
+/*
+ * Program the hardware context and queue of @ctx: at creation, and again
+ * after a device reset (simt_job.c).  The queue starts empty, at ring
+ * entry 0.
+ */
+int simt_ctx_hw_init(struct simt_ctx *ctx)
 {
 	struct simt_device *sdev = ctx->sdev;
 	u32 c = ctx->hw_ctx, q = ctx->hw_queue, st;
@@ -198,6 +203,40 @@ static int simt_ctx_hw_init(struct simt_ctx *ctx)
 	return 0;
 }
 
+#define SIMT_RECORDS_BYTES	(SIMT_RECORD_SLOTS * sizeof(struct simt_completion))
+
+/* The ring, completion records and results; what is not there is NULL. */
+static void simt_ctx_free_mem(struct simt_ctx *ctx)
+{
+	struct device *dev = &ctx->sdev->pdev->dev;
+
+	if (ctx->ring)
+		dma_free_coherent(dev, ctx->ring_bytes, ctx->ring,
+				  ctx->ring_dma);
+	if (ctx->records)
+		dma_free_coherent(dev, SIMT_RECORDS_BYTES, ctx->records,
+				  ctx->records_dma);
+	kvfree(ctx->results);
+}
+
+static int simt_ctx_alloc_mem(struct simt_ctx *ctx)
+{
+	struct device *dev = &ctx->sdev->pdev->dev;
+
+	/* The ring, then one more command's room holding the fence value. */
+	ctx->ring_bytes = (SIMT_RING_ENTRIES + 1) * SIMT_CMD_SIZE;
+	ctx->ring = dma_alloc_coherent(dev, ctx->ring_bytes, &ctx->ring_dma,
+				       GFP_KERNEL);
+	ctx->records = dma_alloc_coherent(dev, SIMT_RECORDS_BYTES,
+					  &ctx->records_dma, GFP_KERNEL);
+	ctx->results = kvcalloc(SIMT_RESULT_SLOTS, sizeof(*ctx->results),
+				GFP_KERNEL);
+	if (!ctx->ring || !ctx->records || !ctx->results)
+		return -ENOMEM;
+	ctx->fence = ctx->ring + SIMT_RING_ENTRIES * SIMT_CMD_SIZE;
+	return 0;
+}
+
 static void simt_ctx_release(struct kref *ref)
 {
 	struct simt_ctx *ctx = container_of(ref, struct simt_ctx, ref);
@@ -206,6 +245,8 @@ static void simt_ctx_release(struct kref *ref)
 	unsigned long flags;
 	int idx;
 
+	/* A reset in progress would restart the queue: wait for it. */
+	down_read(&sdev->reset_sem);
 	if (drm_dev_enter(&sdev->drm, &idx)) {
 		simt_queue_stop(sdev, ctx->hw_queue);
 		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_PT), 0);
@@ -218,8 +259,13 @@ static void simt_ctx_release(struct kref *ref)
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
 	sdev->queue_ctx[ctx->hw_queue] = NULL;
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	up_read(&sdev->reset_sem);
 
-	/* The queue is stopped: nothing reads the ring or objects any more. */
+	/*
+	 * The queue is stopped: nothing reads the ring or objects any more.
+	 * Fences of work that did not complete are signalled as cancelled.
+	 */
+	simt_ctx_signal(ctx, -ECANCELED);
 	simt_job_retire(ctx, true);
 	list_for_each_entry_safe(b, tmp, &ctx->binds, link) {
 		list_del(&b->link);
@@ -227,8 +273,7 @@ static void simt_ctx_release(struct kref *ref)
 		kfree(b);
 	}
 	simt_pt_free(ctx);
-	dma_free_coherent(&sdev->pdev->dev, ctx->ring_bytes, ctx->ring,
-			  ctx->ring_dma);
+	simt_ctx_free_mem(ctx);
 	simt_hw_slots_put(ctx);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
@@ -264,7 +309,8 @@ void simt_ctx_close_file(struct simt_file *sfile)
 	xa_destroy(&sfile->contexts);
 }
 
-static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority)
+static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
+				       u32 preempt_mode)
 {
 	struct simt_ctx *ctx;
 	unsigned long flags;
@@ -277,42 +323,42 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority)
 	mutex_init(&ctx->lock);
 	INIT_LIST_HEAD(&ctx->jobs);
 	INIT_LIST_HEAD(&ctx->binds);
+	INIT_LIST_HEAD(&ctx->pending);
+	spin_lock_init(&ctx->fence_lock);
+	ctx->fence_context = dma_fence_context_alloc(1);
 	ctx->sdev = sdev;
 	ctx->priority = priority;
+	ctx->preempt_mode = preempt_mode;
 
 	ret = simt_hw_slots_get(ctx);
 	if (ret)
 		goto err_free;
 
-	/* The ring, then one more command's room holding the fence value. */
-	ctx->ring_bytes = (SIMT_RING_ENTRIES + 1) * SIMT_CMD_SIZE;
-	ctx->ring = dma_alloc_coherent(&sdev->pdev->dev, ctx->ring_bytes,
-				       &ctx->ring_dma, GFP_KERNEL);
-	if (!ctx->ring) {
-		ret = -ENOMEM;
-		goto err_slots;
-	}
-	ctx->fence = ctx->ring + SIMT_RING_ENTRIES * SIMT_CMD_SIZE;
+	ret = simt_ctx_alloc_mem(ctx);
+	if (ret)
+		goto err_mem;
 
 	ret = simt_pt_alloc_zeroed(sdev, &ctx->pt_root);
 	if (ret)
-		goto err_ring;
+		goto err_mem;
 
+	/* Not while a reset is reprogramming the queues. */
+	down_read(&sdev->reset_sem);
 	ret = simt_ctx_hw_init(ctx);
+	if (!ret) {
+		spin_lock_irqsave(&sdev->ctx_lock, flags);
+		sdev->queue_ctx[ctx->hw_queue] = ctx;
+		spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	}
+	up_read(&sdev->reset_sem);
 	if (ret)
 		goto err_pt;
-
-	spin_lock_irqsave(&sdev->ctx_lock, flags);
-	sdev->queue_ctx[ctx->hw_queue] = ctx;
-	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 	return ctx;
 
 err_pt:
 	simt_pt_free(ctx);
-err_ring:
-	dma_free_coherent(&sdev->pdev->dev, ctx->ring_bytes, ctx->ring,
-			  ctx->ring_dma);
-err_slots:
+err_mem:
+	simt_ctx_free_mem(ctx);
 	simt_hw_slots_put(ctx);
 err_free:
 	mutex_destroy(&ctx->lock);
@@ -339,7 +385,7 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
-	ctx = simt_ctx_create(to_simt(drm), args->priority);
+	ctx = simt_ctx_create(to_simt(drm), args->priority, args->preempt_mode);
 	drm_dev_exit(idx);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);

@@ -6,12 +6,19 @@
  *   info      identification, live interrupt registers, per-class counts
  *   contexts  one line per live context: its hardware context and queue,
  *             priority, sequence numbers submitted and completed, ring
- *             position, queue status and error, MMU fault
+ *             position, queue status and error, MMU fault; then fences
+ *             not yet signalled, preemption mode (DRM_SIMT_PREEMPT_*) and
+ *             why the context stopped (DRM_SIMT_ERROR_*, 0 running)
+ *   stats     device-wide counters since the driver was bound, one
+ *             "name value" line each: submissions, completions, errors
+ *             (contexts stopped by a device error), timeouts (contexts
+ *             stopped by the job timeout), resets, bytes_copied, kernels
+ *             and kernel_cycles (of completed submissions)
  *   irq_test  write anything: fire the test interrupt and wait for it
  *             (the write fails with ETIMEDOUT if it does not arrive);
  *             read: "<count> <last latency us> <last error>"
  *
- * Both check drm_dev_enter() so that a file kept open across an unbind
+ * Those that read registers check drm_dev_enter() so that a file kept open across an unbind
  * never touches a device that is gone.
  */
 
@@ -60,6 +67,17 @@ static int simt_info_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(simt_info);
 
+/* Fences of @ctx not yet signalled; under sdev->ctx_lock. */
+static size_t simt_ctx_pending(struct simt_ctx *ctx)
+{
+	size_t n;
+
+	spin_lock(&ctx->fence_lock);
+	n = list_count_nodes(&ctx->pending);
+	spin_unlock(&ctx->fence_lock);
+	return n;
+}
+
 static int simt_contexts_show(struct seq_file *m, void *unused)
 {
 	struct simt_device *sdev = m->private;
@@ -71,7 +89,7 @@ static int simt_contexts_show(struct seq_file *m, void *unused)
 		seq_puts(m, "device unplugged\n");
 		return 0;
 	}
-	seq_puts(m, "queue hw_ctx prio submitted completed  tail head status     error fault\n");
+	seq_puts(m, "queue hw_ctx prio submitted completed  tail head status     error fault      pending preempt stopped\n");
 	/* The lock keeps each context alive while its line is printed. */
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
 	for (q = 0; q < sdev->hw_queue_count; q++) {
@@ -86,15 +104,33 @@ static int simt_contexts_show(struct seq_file *m, void *unused)
 			   simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_STATUS)),
 			   ctx->hw_error);
 		if (ctx->faulted)
-			seq_printf(m, " 0x%08x\n", ctx->fault_addr);
+			seq_printf(m, " 0x%08x", ctx->fault_addr);
 		else
-			seq_puts(m, " -\n");
+			seq_puts(m, " -         ");
+		seq_printf(m, " %7zu %7u %7u\n", simt_ctx_pending(ctx),
+			   ctx->preempt_mode, READ_ONCE(ctx->error));
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 	drm_dev_exit(idx);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(simt_contexts);
+
+static int simt_stats_show(struct seq_file *m, void *unused)
+{
+	struct simt_stats *st = &((struct simt_device *)m->private)->stats;
+
+	seq_printf(m, "submissions %lld\n", atomic64_read(&st->submissions));
+	seq_printf(m, "completions %lld\n", atomic64_read(&st->completions));
+	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
+	seq_printf(m, "timeouts %lld\n", atomic64_read(&st->timeouts));
+	seq_printf(m, "resets %lld\n", atomic64_read(&st->resets));
+	seq_printf(m, "bytes_copied %lld\n", atomic64_read(&st->bytes_copied));
+	seq_printf(m, "kernels %lld\n", atomic64_read(&st->kernels));
+	seq_printf(m, "kernel_cycles %lld\n", atomic64_read(&st->kernel_cycles));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(simt_stats);
 
 static int simt_irq_test_show(struct seq_file *m, void *unused)
 {
@@ -143,5 +179,6 @@ void simt_debugfs_init(struct simt_device *sdev)
 
 	debugfs_create_file("info", 0444, root, sdev, &simt_info_fops);
 	debugfs_create_file("contexts", 0444, root, sdev, &simt_contexts_fops);
+	debugfs_create_file("stats", 0444, root, sdev, &simt_stats_fops);
 	debugfs_create_file("irq_test", 0600, root, sdev, &simt_irq_test_fops);
 }

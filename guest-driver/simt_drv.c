@@ -69,7 +69,8 @@ static void simt_postclose(struct drm_device *drm, struct drm_file *file)
 }
 
 static const struct drm_driver simt_drm_driver = {
-	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_GEM,
+	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_GEM |
+				  DRIVER_SYNCOBJ,
 	.open			= simt_open,
 	.postclose		= simt_postclose,
 	.fops			= &simt_accel_fops,
@@ -138,7 +139,8 @@ static int simt_identify(struct simt_device *sdev)
 	return 0;
 }
 
-static void simt_hw_reset(struct simt_device *sdev)
+/* Reset the device: queues, contexts, interrupts; VRAM keeps its contents. */
+void simt_hw_reset(struct simt_device *sdev)
 {
 	simt_wr32(sdev, SIMT_REG_RESET, SIMT_RESET_MAGIC);
 	/* Read back to make sure the reset has been posted. */
@@ -160,6 +162,7 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	init_waitqueue_head(&sdev->irq_test_wq);
 	init_waitqueue_head(&sdev->job_wq);
 	spin_lock_init(&sdev->ctx_lock);
+	simt_job_init(sdev);
 	ret = drmm_mutex_init(&sdev->drm, &sdev->irq_test_lock);
 	if (ret)
 		return ret;
@@ -242,6 +245,7 @@ static void simt_remove(struct pci_dev *pdev)
 	 * fails) and no longer touch the hardware.
 	 */
 	drm_dev_unplug(&sdev->drm);
+	simt_job_fini(sdev);
 	/* Waiters see the unplug and return ENODEV. */
 	wake_up_all(&sdev->job_wq);
 	simt_irq_fini(sdev);

@@ -10,15 +10,18 @@
 #define __SIMT_DRV_H__
 
 #include <linux/atomic.h>
+#include <linux/dma-fence.h>
 #include <linux/io.h>
 #include <linux/list.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/rwsem.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -50,8 +53,32 @@ struct simt_ctx;
 #define SIMT_MAX_SUBMIT_CMDS	256
 /* How long SUBMIT waits for room in a full ring before EAGAIN. */
 #define SIMT_RING_WAIT_MS	1000
+/*
+ * Completion record slots of a context, handed to its launches in turn.
+ * A submission has at most SIMT_MAX_SUBMIT_CMDS launches and the ring
+ * holds fewer than SIMT_RING_ENTRIES commands, so with this many slots a
+ * slot comes round again only after its submission has completed and its
+ * records have been read (simt_job.c).
+ */
+#define SIMT_RECORD_SLOTS	(2 * SIMT_RING_ENTRIES)
+/* Results of the last this many submissions are kept for WAIT. */
+#define SIMT_RESULT_SLOTS	SIMT_RING_ENTRIES
+/* How often the job timeout is checked while work is queued. */
+#define SIMT_WATCHDOG_PERIOD_MS	100
 
 struct simt_device;
+
+/* Device-wide counters (debugfs stats). */
+struct simt_stats {
+	atomic64_t submissions;		/* SUBMITs accepted */
+	atomic64_t completions;		/* submissions completed */
+	atomic64_t errors;		/* contexts stopped by a device error */
+	atomic64_t timeouts;		/* contexts stopped by the job timeout */
+	atomic64_t resets;		/* device resets for recovery */
+	atomic64_t bytes_copied;	/* by completed submissions */
+	atomic64_t kernels;		/* launches of completed submissions */
+	atomic64_t kernel_cycles;	/* their device cycles, end - start */
+};
 
 /* One MSI-X vector, serving one interrupt class. */
 struct simt_irq_vec {
@@ -99,6 +126,15 @@ struct simt_device {
 	spinlock_t ctx_lock;		/* queue_ctx[], read by the IRQ path */
 	struct simt_ctx *queue_ctx[SIMT_MAX_QUEUES];
 	wait_queue_head_t job_wq;	/* woken by queue/error/MMU interrupts */
+
+	/*
+	 * Recovery (simt_job.c).  Writers of rings and queue registers
+	 * (SUBMIT, context creation and release) hold reset_sem for reading;
+	 * a reset holds it for writing.
+	 */
+	struct rw_semaphore reset_sem;
+	struct delayed_work watchdog;	/* the job timeout */
+	struct simt_stats stats;
 };
 
 /* Per open file. */
@@ -122,6 +158,7 @@ struct simt_ctx {
 	struct simt_device *sdev;
 	u32 id;				/* in the file's xarray */
 	u32 priority;
+	u32 preempt_mode;		/* DRM_SIMT_PREEMPT_* */
 	u32 hw_ctx;
 	u32 hw_queue;
 
@@ -134,14 +171,39 @@ struct simt_ctx {
 	u64 seqno;			/* last seqno handed out */
 	struct list_head jobs;		/* submitted, not yet retired */
 
+	/* Completion records of launches, SIMT_RECORD_SLOTS of them. */
+	struct simt_completion *records;
+	dma_addr_t records_dma;
+	u32 next_slot;			/* under lock */
+
+	/*
+	 * Fences of submissions not yet signalled, in seqno order, and the
+	 * results of the last SIMT_RESULT_SLOTS submissions, under
+	 * fence_lock (taken in interrupt context).
+	 */
+	spinlock_t fence_lock;
+	u64 fence_context;
+	struct list_head pending;
+	struct simt_result *results;
+	u64 head_start;			/* ns: when the oldest pending began */
+
 	struct drm_mm_node pt_root;
 	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */
 	struct list_head binds;
 
-	/* Set by the interrupt handlers, under sdev->ctx_lock. */
+	/* Set by the interrupt handlers and recovery, under sdev->ctx_lock. */
+	u32 error;			/* DRM_SIMT_ERROR_*: stopped if not 0 */
 	u32 hw_error;			/* enum simt_queue_error, 0 = none */
 	bool faulted;
 	u32 fault_addr;
+	u32 fault_pc;			/* of the failed launch, under fence_lock */
+};
+
+/* What WAIT reports about a finished submission. */
+struct simt_result {
+	u64 seqno;			/* 0: slot unused */
+	u64 start_cycle;
+	u64 end_cycle;
 };
 
 struct simt_bind {
@@ -171,8 +233,12 @@ static inline void simt_wr32(struct simt_device *sdev, u32 reg, u32 val)
 	writel(val, sdev->regs + reg);
 }
 
+/* simt_drv.c */
+void simt_hw_reset(struct simt_device *sdev);
+
 /* simt_irq.c */
 int simt_irq_init(struct simt_device *sdev);
+void simt_irq_restore(struct simt_device *sdev);
 void simt_irq_fini(struct simt_device *sdev);
 int simt_irq_test(struct simt_device *sdev);
 u64 simt_irq_count(struct simt_device *sdev, unsigned int cls);
@@ -204,6 +270,7 @@ struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id);
 void simt_ctx_put(struct simt_ctx *ctx);
 void simt_ctx_close_file(struct simt_file *sfile);
 void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx);
+int simt_ctx_hw_init(struct simt_ctx *ctx);
 int simt_context_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);
 int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
@@ -214,8 +281,11 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file);
 
 /* simt_job.c */
+void simt_job_init(struct simt_device *sdev);
+void simt_job_fini(struct simt_device *sdev);
 void simt_job_retire(struct simt_ctx *ctx, bool all);
 void simt_job_irq(struct simt_device *sdev, unsigned int cls);
+void simt_ctx_signal(struct simt_ctx *ctx, int cancel);
 int simt_submit_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 int simt_wait_ioctl(struct drm_device *drm, void *data,

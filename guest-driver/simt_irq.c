@@ -142,6 +142,15 @@ err_release:
 	return ret;
 }
 
+/* After a device reset (which masks every class): enable them again. */
+void simt_irq_restore(struct simt_device *sdev)
+{
+	if (!sdev->irq_enabled)
+		return;
+	simt_wr32(sdev, SIMT_REG_IRQ_STATUS, SIMT_IRQ_ALL);
+	simt_wr32(sdev, SIMT_REG_IRQ_MASK, SIMT_IRQ_ALL);
+}
+
 void simt_irq_fini(struct simt_device *sdev)
 {
 	if (!sdev->irq_enabled)

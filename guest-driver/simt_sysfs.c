@@ -8,6 +8,10 @@
  *   sm_count        number of SMs
  *   vram_size       VRAM bytes
  *   irq_test_count  test interrupts handled by the driver
+ *   resets          device resets the driver made to recover from hangs
+ *   timeouts        submissions declared hung (job_timeout_ms)
+ *
+ * (debugfs "stats" has these and the other counters, for root only.)
  *
  * The driver core creates them after probe succeeds and removes them
  * before remove runs, so they never see a half-initialised device.
@@ -63,12 +67,30 @@ static ssize_t irq_test_count_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(irq_test_count);
 
+static ssize_t resets_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&dev_to_simt(dev)->stats.resets));
+}
+static DEVICE_ATTR_RO(resets);
+
+static ssize_t timeouts_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&dev_to_simt(dev)->stats.timeouts));
+}
+static DEVICE_ATTR_RO(timeouts);
+
 static struct attribute *simt_attrs[] = {
 	&dev_attr_version.attr,
 	&dev_attr_caps.attr,
 	&dev_attr_sm_count.attr,
 	&dev_attr_vram_size.attr,
 	&dev_attr_irq_test_count.attr,
+	&dev_attr_resets.attr,
+	&dev_attr_timeouts.attr,
 	NULL
 };
 

@@ -7,12 +7,14 @@
  *
  *   simt-ioctl-test GROUP [NODE]
  *
- * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, samples, multi,
- * and hold (for the unbind test: see test_hold()).  Prints what it does and
+ * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, samples,
+ * syncobj, stats, hang, multi, responsive, and hold (for the unbind test:
+ * see test_hold()).  Prints what it does and
  * a line per failed check; exit status 0 if every check passed.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +25,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/sync_file.h>
 
 #include <drm/drm.h>
 #include <drm/simt_accel.h>
@@ -204,6 +208,164 @@ static int wait_seq(uint32_t ctx, uint64_t seqno, int64_t timeout_ns,
 	w->seqno = seqno;
 	w->timeout_ns = timeout_ns;
 	return xioctl(fd, DRM_IOCTL_SIMT_WAIT, w);
+}
+
+/* SUBMIT with a syncobj to receive the submission's fence. */
+static int submit_sync(uint32_t ctx, struct drm_simt_cmd *cmds, uint32_t n,
+		       uint32_t syncobj, uint64_t *seqno)
+{
+	struct drm_simt_submit s = {
+		.ctx_id = ctx, .cmds = (uintptr_t)cmds, .cmd_count = n,
+		.cmd_size = sizeof(*cmds), .syncobj = syncobj,
+	};
+	int r = xioctl(fd, DRM_IOCTL_SIMT_SUBMIT, &s);
+
+	*seqno = s.seqno;
+	return r;
+}
+
+static uint32_t syncobj_new(void)
+{
+	struct drm_syncobj_create c = { 0 };
+
+	CHECK(xioctl(fd, DRM_IOCTL_SYNCOBJ_CREATE, &c) == 0 && c.handle,
+	      "SYNCOBJ_CREATE: %s", strerror(errno));
+	return c.handle;
+}
+
+static void syncobj_free(uint32_t h)
+{
+	struct drm_syncobj_destroy d = { .handle = h };
+
+	CHECK(xioctl(fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d) == 0, "SYNCOBJ_DESTROY");
+}
+
+/* The generic DRM wait on one syncobj, @timeout_ns from now: 0 or -errno. */
+static int syncobj_wait(uint32_t h, int64_t timeout_ns)
+{
+	struct timespec ts;
+	struct drm_syncobj_wait w = {
+		.handles = (uintptr_t)&h, .count_handles = 1,
+	};
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.timeout_nsec = ts.tv_sec * SEC_NS + ts.tv_nsec + timeout_ns;
+	return xioctl(fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+/*
+ * The state of a syncobj's fence, through a sync_file: 1 signalled, 0
+ * not yet, a negative errno if it signalled an error; -1000 - errno if
+ * it cannot be read.
+ */
+static int syncobj_status(uint32_t h)
+{
+	struct drm_syncobj_handle e = {
+		.handle = h,
+		.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
+		.fd = -1,
+	};
+	struct sync_file_info info;
+	int r;
+
+	r = xioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &e);
+	if (r)
+		return -1000 + r;
+	memset(&info, 0, sizeof(info));
+	r = xioctl(e.fd, SYNC_IOC_FILE_INFO, &info);
+	close(e.fd);
+	return r ? -1000 + r : info.status;
+}
+
+/* The driver's counters (debugfs stats). */
+enum { ST_SUBMISSIONS, ST_COMPLETIONS, ST_ERRORS, ST_TIMEOUTS, ST_RESETS,
+       ST_BYTES, ST_KERNELS, ST_CYCLES, ST_NR };
+static const char *const stat_names[ST_NR] = {
+	"submissions", "completions", "errors", "timeouts", "resets",
+	"bytes_copied", "kernels", "kernel_cycles",
+};
+
+static const char *debugfs_file(const char *name)
+{
+	static char path[256];
+	char pat[128];
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "/sys/kernel/debug/accel/*/%s", name);
+	path[0] = 0;
+	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1)
+		snprintf(path, sizeof(path), "%s", g.gl_pathv[0]);
+	globfree(&g);
+	return path;
+}
+
+static int stats_read(long long st[ST_NR])
+{
+	const char *path = debugfs_file("stats");
+	char name[64];
+	long long v;
+	int i, found = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fail(__LINE__, "cannot open debugfs stats (%s)", path);
+		return -1;
+	}
+	while (fscanf(f, "%63s %lld", name, &v) == 2)
+		for (i = 0; i < ST_NR; i++)
+			if (!strcmp(name, stat_names[i])) {
+				st[i] = v;
+				found++;
+			}
+	fclose(f);
+	CHECK(found == ST_NR, "debugfs stats has %d of the %d counters", found, ST_NR);
+	return found == ST_NR ? 0 : -1;
+}
+
+/* Check that each counter moved by exactly @delta (-1: not checked). */
+static void stats_expect(const char *what, const long long before[ST_NR],
+			 const long long delta[ST_NR])
+{
+	long long now[ST_NR];
+	int i;
+
+	if (stats_read(now))
+		return;
+	for (i = 0; i < ST_NR; i++) {
+		if (delta[i] >= 0 && now[i] - before[i] != delta[i])
+			fail(__LINE__, "%s: stats %s went from %lld to %lld, expected +%lld",
+			     what, stat_names[i], before[i], now[i], delta[i]);
+	}
+}
+
+/* How many contexts debugfs "contexts" lists with @value in @column. */
+static int debugfs_ctx_count(const char *column, unsigned long value)
+{
+	const char *path = debugfs_file("contexts");
+	char line[512], *tok, *save;
+	int col = -1, i, n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		fail(__LINE__, "cannot read debugfs contexts (%s)", path);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	for (i = 0, tok = strtok_r(line, " \n", &save); tok;
+	     i++, tok = strtok_r(NULL, " \n", &save))
+		if (!strcmp(tok, column))
+			col = i;
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		for (i = 0, tok = strtok_r(line, " \n", &save); tok && i < col;
+		     i++, tok = strtok_r(NULL, " \n", &save))
+			;
+		if (tok && strtoul(tok, NULL, 0) == value)
+			n++;
+	}
+	fclose(f);
+	CHECK(col >= 0, "debugfs contexts has no column %s", column);
+	return n;
 }
 
 /* Submit and wait; the submission must complete without error. */
@@ -407,6 +569,13 @@ static void test_ctx(void)
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
 	c = (struct drm_simt_context_create){ .preempt_mode = 7 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
+	/* A valid mode is kept with the context (debugfs contexts shows it). */
+	c = (struct drm_simt_context_create){ .preempt_mode = DRM_SIMT_PREEMPT_AUTO };
+	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, 0);
+	CHECK(debugfs_ctx_count("preempt", DRM_SIMT_PREEMPT_AUTO) == 1,
+	      "debugfs contexts does not show one context in preemption mode %u",
+	      DRM_SIMT_PREEMPT_AUTO);
+	CHECK(ctx_destroy(c.ctx_id) == 0, "destroy");
 	d = (struct drm_simt_context_destroy){ .ctx_id = 0 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d, ENOENT);
 	d.ctx_id = 12345;
@@ -556,6 +725,7 @@ static void test_copy(void)
 	struct drm_simt_wait w;
 	uint32_t ctx, s, t, a, b;
 	uint64_t seq, seq2;
+	int r;
 
 	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
 	s = bo_new(size, DRM_SIMT_BO_SYSTEM);
@@ -603,10 +773,18 @@ static void test_copy(void)
 	seq = run(ctx, NULL, 0);
 	CHECK(seq == seq2 + 1, "marker seqno %llu", (unsigned long long)seq);
 
-	/* Handles closed while the copy is queued: the job keeps the objects. */
+	/*
+	 * Handles closed while the copies are queued: the jobs keep the
+	 * objects.  One submission each: a system memory object's pages need
+	 * not be contiguous, and two copies of 769 pages could need more ring
+	 * entries than a queue has (E2BIG).
+	 */
 	cmds[0] = copy_cmd(s, 0, a, 0, size);
 	cmds[1] = copy_cmd(a, 0, t, 0, size);
-	CHECK(submit(ctx, cmds, 2, &seq) == 0, "submit");
+	r = submit(ctx, &cmds[0], 1, &seq);
+	CHECK(r == 0, "submit: %s", strerror(-r));
+	r = submit(ctx, &cmds[1], 1, &seq);
+	CHECK(r == 0, "submit: %s", strerror(-r));
 	munmap(ms, size);
 	munmap(ma, size);
 	bo_close(s);
@@ -633,6 +811,7 @@ static void test_submit_bad(void)
 {
 	uint32_t max_cmds = get_param(DRM_SIMT_PARAM_MAX_SUBMIT_CMDS);
 	struct drm_simt_cmd cmd, *many;
+	long long st0[ST_NR] = { 0 };
 	struct drm_simt_submit sb;
 	struct drm_simt_wait w;
 	uint32_t ctx, v, v2;
@@ -653,6 +832,8 @@ static void test_submit_bad(void)
 	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.cmds = 0), EFAULT);
 	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.cmds = 16), EFAULT);
 	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.ctx_id = 999), ENOENT);
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.pad = 1), EINVAL);
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(.syncobj = 999), ENOENT);
 
 #define CMD_EXPECT(err, field, value) do { \
 	cmd = copy_cmd(v2, 0, v, 0, 8192); \
@@ -676,13 +857,23 @@ static void test_submit_bad(void)
 	EXPECT(DRM_IOCTL_SIMT_SUBMIT, SB(), 0);
 	CHECK(sb.seqno == 1, "refused submissions used seqnos: first is %llu",
 	      (unsigned long long)sb.seqno);
+	/* Done and counted before the statistics are read below. */
+	CHECK(wait_seq(ctx, sb.seqno, 10 * SEC_NS, &w) == 0 && !w.error,
+	      "WAIT for the first submission");
 
 	/* The maximum number of commands is accepted. */
 	many = calloc(max_cmds, sizeof(*many));
 	for (uint32_t i = 0; i < max_cmds; i++)
 		many[i] = copy_cmd(v2, i * 8, v, i * 8, 8);
+	CHECK(stats_read(st0) == 0, "stats");
 	seq = run(ctx, many, max_cmds);
 	CHECK(seq == 2, "seqno %llu", (unsigned long long)seq);
+	{
+		/* Copies only: their bytes count, no kernel. */
+		long long d[ST_NR] = { 1, 1, 0, 0, 0, 8ll * max_cmds, 0, 0 };
+
+		stats_expect("copies", st0, d);
+	}
 	free(many);
 
 	CHECK(wait_seq(ctx, 0, 0, &w) == -EINVAL, "WAIT seqno 0");
@@ -691,7 +882,13 @@ static void test_submit_bad(void)
 	CHECK(wait_seq(999, seq, 0, &w) == -ENOENT, "WAIT on no context");
 	w = (struct drm_simt_wait){ .ctx_id = ctx, .seqno = seq, .flags = 1 };
 	EXPECT(DRM_IOCTL_SIMT_WAIT, &w, EINVAL);
+	w = (struct drm_simt_wait){ .ctx_id = ctx, .seqno = seq, .pad = 1 };
+	EXPECT(DRM_IOCTL_SIMT_WAIT, &w, EINVAL);
 	CHECK(wait_seq(ctx, seq, 0, &w) == 0 && !w.error, "WAIT after all that");
+	CHECK(!w.start_cycle && !w.end_cycle && !w.fault_pc,
+	      "a submission without launches has cycles %llu..%llu, pc 0x%x",
+	      (unsigned long long)w.start_cycle, (unsigned long long)w.end_cycle,
+	      w.fault_pc);
 	printf("bad SUBMIT and WAIT arguments refused; the context still works\n");
 	bo_close(v);
 	bo_close(v2);
@@ -797,6 +994,7 @@ static void test_launch(void)
 	struct simt_image img;
 	uint32_t ctx, ctx2, code, ha, hb, hc, hl = 0;
 	uint64_t da, db, dc, local = 0, code_bytes, seq;
+	long long st0[ST_NR] = { 0 };
 	float *ma, *mb, *mc;
 	uint8_t *mcode;
 	char err[256];
@@ -865,7 +1063,44 @@ static void test_launch(void)
 		.local_base = local,
 		.args = { da, db, dc, n },
 	};
-	run(ctx, &good, 1);
+	CHECK(stats_read(st0) == 0, "stats");
+	seq = run(ctx, &good, 1);
+	CHECK(wait_seq(ctx, seq, 0, &w) == 0 && w.error == DRM_SIMT_ERROR_NONE,
+	      "WAIT after the run");
+	printf("vecadd ran from cycle %llu to %llu\n",
+	       (unsigned long long)w.start_cycle, (unsigned long long)w.end_cycle);
+	CHECK(w.start_cycle > 0 && w.end_cycle > w.start_cycle,
+	      "implausible cycles %llu..%llu", (unsigned long long)w.start_cycle,
+	      (unsigned long long)w.end_cycle);
+	CHECK(w.fault_pc == 0 && w.fault_addr == 0, "fault reported for a clean run");
+	{
+		/* Exactly this launch, as the statistics see it. */
+		long long d[ST_NR] = { 1, 1, 0, 0, 0, 0, 1,
+				       (long long)(w.end_cycle - w.start_cycle) };
+
+		stats_expect("one launch", st0, d);
+	}
+	/* A launch then a copy: the launch's cycles, later than the first's. */
+	{
+		uint32_t scratch = bo_new(4096, DRM_SIMT_BO_SYSTEM);
+		struct drm_simt_cmd two[2] = {
+			good, copy_cmd(ha, 0, scratch, 0, 4096),
+		};
+		uint64_t prev_end = w.end_cycle;
+		uint8_t *ms;
+
+		seq = run(ctx, two, 2);
+		CHECK(wait_seq(ctx, seq, 0, &w) == 0 && w.start_cycle > prev_end &&
+		      w.end_cycle > w.start_cycle,
+		      "launch then copy: cycles %llu..%llu after %llu",
+		      (unsigned long long)w.start_cycle,
+		      (unsigned long long)w.end_cycle,
+		      (unsigned long long)prev_end);
+		ms = bo_map(scratch, 4096);
+		CHECK(!memcmp(ms, ma, 4096), "the copy after the launch");
+		munmap(ms, 4096);
+		bo_close(scratch);
+	}
 	for (i = 0, bad = 0; i < n; i++) {
 		float want = ma[i] + mb[i];
 
@@ -908,12 +1143,26 @@ static void test_launch(void)
 	bind(ctx2, ha);
 	cmd = good;
 	cmd.launch.args[2] = 0x200000;	/* below FIXED_VA_END: never an object's */
+	CHECK(stats_read(st0) == 0, "stats");
 	CHECK(submit(ctx, &cmd, 1, &seq) == 0, "submit of the faulting kernel");
 	CHECK(wait_seq(ctx, seq, 10 * SEC_NS, &w) == 0, "wait");
-	printf("faulting kernel: error %u, hw_error %u, fault at 0x%llx\n",
-	       w.error, w.hw_error, (unsigned long long)w.fault_addr);
+	printf("faulting kernel: error %u, hw_error %u, fault at 0x%llx, pc 0x%x, cycles %llu..%llu\n",
+	       w.error, w.hw_error, (unsigned long long)w.fault_addr, w.fault_pc,
+	       (unsigned long long)w.start_cycle, (unsigned long long)w.end_cycle);
 	CHECK(w.error == DRM_SIMT_ERROR_FAULT && w.fault_addr >= 0x200000 &&
 	      w.fault_addr < 0x200000 + bytes, "the kernel's fault was not reported");
+	CHECK(w.fault_pc >= img.code_start && w.fault_pc < img.code_end &&
+	      w.fault_pc % 4 == 0, "fault pc 0x%x is not in the code 0x%x..0x%x",
+	      w.fault_pc, img.code_start, img.code_end);
+	CHECK(w.start_cycle > 0 && w.end_cycle >= w.start_cycle,
+	      "the faulting launch's cycles %llu..%llu",
+	      (unsigned long long)w.start_cycle, (unsigned long long)w.end_cycle);
+	{
+		/* A stopped context: an error, nothing completed. */
+		long long d[ST_NR] = { 1, 0, 1, 0, 0, 0, 0, 0 };
+
+		stats_expect("a faulting launch", st0, d);
+	}
 	CHECK(submit(ctx, &good, 1, &seq) == -EIO, "a faulted context took work");
 
 	/* Another context runs the good kernel meanwhile. */
@@ -1356,6 +1605,390 @@ static void test_responsive(void)
 	ctx_destroy(ctx);
 }
 
+/*
+ * ---- syncobj: SUBMIT hands its fence to a DRM syncobj; the generic
+ * syncobj ioctls wait for it, a sync_file shows its error ----
+ */
+static void test_syncobj(void)
+{
+	const uint64_t size = 256 << 10;
+	uint32_t ctx, ctx2, v, sys, sys2, s1, s2, s3, gone;
+	struct drm_simt_cmd cmd[2];
+	struct drm_simt_wait w;
+	uint64_t seq, seq2;
+	uint8_t *m1, *m2, *want;
+	int r;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	v = bo_new(size, DRM_SIMT_BO_VRAM);
+	sys = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	sys2 = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	bind(ctx, v);
+	m1 = bo_map(sys, size);
+	m2 = bo_map(sys2, size);
+	want = malloc(size);
+	fill(want, size, 9);
+	memcpy(m1, want, size);
+
+	s1 = syncobj_new();
+	r = syncobj_wait(s1, 0);
+	CHECK(r == -EINVAL, "SYNCOBJ_WAIT on a syncobj without a fence: %d", r);
+
+	/* Up to VRAM and back, waited for with the syncobj only. */
+	cmd[0] = copy_cmd(sys, 0, v, 0, size);
+	cmd[1] = copy_cmd(v, 0, sys2, 0, size);
+	r = submit_sync(ctx, cmd, 2, s1, &seq);
+	CHECK(r == 0, "SUBMIT with a syncobj: %s", strerror(-r));
+	r = syncobj_wait(s1, 10 * SEC_NS);
+	CHECK(r == 0, "SYNCOBJ_WAIT: %s", strerror(-r));
+	r = syncobj_status(s1);
+	CHECK(r == 1, "fence status %d, expected 1 (signalled)", r);
+	same("copied through VRAM, waited for with SYNCOBJ_WAIT", m2, want, size);
+	CHECK(wait_seq(ctx, seq, 0, &w) == 0 && w.error == DRM_SIMT_ERROR_NONE,
+	      "WAIT does not agree with the syncobj");
+
+	/* Bad handles queue nothing. */
+	CHECK(submit_sync(ctx, cmd, 2, 999, &seq2) == -ENOENT,
+	      "SUBMIT with syncobj 999");
+	gone = syncobj_new();
+	syncobj_free(gone);
+	CHECK(submit_sync(ctx, cmd, 2, gone, &seq2) == -ENOENT,
+	      "SUBMIT with a destroyed syncobj");
+
+	/* The same syncobj again: it takes the new submission's fence. */
+	memset(m2, 0, size);
+	r = submit_sync(ctx, cmd, 2, s1, &seq2);
+	CHECK(r == 0 && seq2 == seq + 1,
+	      "second SUBMIT with the syncobj: %s, seqno %llu after %llu",
+	      strerror(-r), (unsigned long long)seq2, (unsigned long long)seq);
+	CHECK(syncobj_wait(s1, 10 * SEC_NS) == 0, "second SYNCOBJ_WAIT");
+	same("second copy, waited for with SYNCOBJ_WAIT", m2, want, size);
+
+	/* A faulting submission: its fence signals, with -EFAULT. */
+	ctx2 = ctx_new(DRM_SIMT_PRIORITY_LOW);	/* v is not bound here */
+	s2 = syncobj_new();
+	cmd[0] = copy_cmd(sys, 0, v, 0, size);
+	CHECK(submit_sync(ctx2, cmd, 1, s2, &seq) == 0, "submit of a faulting copy");
+	r = syncobj_wait(s2, 10 * SEC_NS);
+	CHECK(r == 0, "SYNCOBJ_WAIT for a faulting copy: %s", strerror(-r));
+	r = syncobj_status(s2);
+	CHECK(r == -EFAULT, "fence of a faulting copy: status %d, expected %d",
+	      r, -EFAULT);
+	CHECK(wait_seq(ctx2, seq, 0, &w) == 0 && w.error == DRM_SIMT_ERROR_FAULT,
+	      "WAIT for the faulting copy: error %u", w.error);
+
+	/* Destroying a context with work queued signals its fences. */
+	s3 = syncobj_new();
+	cmd[0] = copy_cmd(sys, 0, v, 0, size);
+	for (int i = 0; i < 20; i++)
+		CHECK(submit_sync(ctx, cmd, 1, i == 19 ? s3 : 0, &seq) == 0,
+		      "submit %d", i);
+	CHECK(ctx_destroy(ctx) == 0, "destroy with work queued");
+	r = syncobj_wait(s3, 10 * SEC_NS);
+	CHECK(r == 0, "SYNCOBJ_WAIT after the context was destroyed: %s",
+	      strerror(-r));
+	r = syncobj_status(s3);
+	printf("the last of 20 queued copies, its context destroyed: status %d\n", r);
+	CHECK(r == 1 || r == -ECANCELED, "fence status %d, expected 1 or %d",
+	      r, -ECANCELED);
+
+	/*
+	 * A copy queued behind a kernel of seconds, its context destroyed
+	 * at once: the copy never runs, its fence is cancelled.
+	 */
+	{
+		const uint32_t grid[3] = { 32, 1, 1 }, block[3] = { 256, 1, 1 };
+		uint32_t ctx3, h, out, hl, s4, args[8] = { 0, 20000 };
+		struct drm_simt_cmd two[2];
+		struct kimg ki;
+		void *m;
+
+		ctx3 = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+		if (!kimg_load(&ki, "spin.elf", ctx3)) {
+			m = vbuf(ctx3, 32 * 256 * 4, &h, &out);
+			args[0] = out;
+			s4 = syncobj_new();
+			if (!kimg_cmd(&ki, ctx3, "spin", grid, block, args, &two[0], &hl)) {
+				two[1] = copy_cmd(sys, 0, sys2, 0, size);
+				CHECK(submit(ctx3, &two[0], 1, &seq) == 0, "submit the kernel");
+				CHECK(submit_sync(ctx3, &two[1], 1, s4, &seq) == 0,
+				      "submit the copy");
+				CHECK(ctx_destroy(ctx3) == 0, "destroy");
+				CHECK(syncobj_wait(s4, 10 * SEC_NS) == 0,
+				      "SYNCOBJ_WAIT for a cancelled copy");
+				r = syncobj_status(s4);
+				CHECK(r == -ECANCELED, "the cancelled copy's fence: status %d, expected %d",
+				      r, -ECANCELED);
+				if (hl)
+					bo_close(hl);
+			}
+			syncobj_free(s4);
+			munmap(m, 32 * 256 * 4);
+			bo_close(h);
+			/* The binding went with the context: only the image is left. */
+			bo_close(ki.code);
+			simt_image_free(&ki.img);
+		}
+	}
+
+	syncobj_free(s1);
+	syncobj_free(s2);
+	syncobj_free(s3);
+	CHECK(ctx_destroy(ctx2) == 0, "destroy");
+	munmap(m1, size);
+	munmap(m2, size);
+	bo_close(v);
+	bo_close(sys);
+	bo_close(sys2);
+	free(want);
+	printf("syncobjs get the submissions' fences; SYNCOBJ_WAIT waits for them\n");
+}
+
+/*
+ * ---- hang: a kernel that never ends is declared hung after the job
+ * timeout (lowered to 2 s here); the device is reset, and another
+ * process's work, queued before and behind it, completes ----
+ */
+
+#define TIMEOUT_PARAM "/sys/module/simt/parameters/job_timeout_ms"
+
+static int param_write(const char *value)
+{
+	FILE *f = fopen(TIMEOUT_PARAM, "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(value, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* What the spin kernel computes for thread @i. */
+static uint32_t spin_ref(uint32_t i, uint32_t iters)
+{
+	uint32_t x = i * 2654435761u + 1;
+
+	for (uint32_t k = 0; k < iters; k++) {
+		x = x * 1664525u + 1013904223u;
+		x ^= x >> 13;
+	}
+	return x;
+}
+
+/*
+ * The other process: vecadd at low priority, once before the endless
+ * kernel is submitted, once while the endless kernel holds every block
+ * slot of the SMs (so it cannot run before the reset, and is resubmitted
+ * by the recovery), and once after the reset.
+ */
+static void hang_other(int from_parent, int to_parent)
+{
+	const uint32_t n = 4096, threads = 128;
+	const uint32_t grid[3] = { n / threads, 1, 1 }, block[3] = { threads, 1, 1 };
+	uint32_t ctx, ha, hb, hc[3], da, db, dc[3], hl, args[8] = { 0 };
+	struct drm_simt_cmd cmd;
+	struct drm_simt_wait w;
+	uint64_t seq[3];
+	float *a, *b, *c[3];
+	struct kimg ki;
+	char ch = 0;
+	int i, r;
+
+	fd = open_node();
+	ctx = ctx_new(DRM_SIMT_PRIORITY_LOW);
+	if (kimg_load(&ki, "vecadd.elf", ctx))
+		exit(1);
+	a = vbuf(ctx, n * 4, &ha, &da);
+	b = vbuf(ctx, n * 4, &hb, &db);
+	for (i = 0; i < 3; i++)
+		c[i] = vbuf(ctx, n * 4, &hc[i], &dc[i]);
+	for (uint32_t j = 0; j < n; j++) {
+		a[j] = j;
+		b[j] = 3.0f * j;
+	}
+	args[0] = da;
+	args[1] = db;
+	args[3] = n;
+	for (i = 0; i < 3; i++) {
+		args[2] = dc[i];
+		if (kimg_cmd(&ki, ctx, "vecadd", grid, block, args, &cmd, &hl))
+			exit(1);
+		if (i == 2) {
+			/* After the reset: a new submission works at once. */
+			CHECK(wait_seq(ctx, seq[1], 60 * SEC_NS, &w) == 0 &&
+			      w.error == DRM_SIMT_ERROR_NONE,
+			      "the submission behind the endless kernel: error %u",
+			      w.error);
+		}
+		CHECK(submit(ctx, &cmd, 1, &seq[i]) == 0, "submit %d", i);
+		if (i == 0) {
+			/*
+			 * Done before the endless kernel comes (at a higher
+			 * priority it would starve what is left of this one).
+			 */
+			CHECK(wait_seq(ctx, seq[0], 10 * SEC_NS, &w) == 0 &&
+			      w.error == DRM_SIMT_ERROR_NONE, "vecadd 0");
+			/* Ready; wait for the endless kernel. */
+			CHECK(write(to_parent, "r", 1) == 1, "pipe");
+			CHECK(read(from_parent, &ch, 1) == 1 && ch == 'g', "pipe");
+		} else if (i == 1) {
+			r = wait_seq(ctx, seq[1], 0, &w);
+			CHECK(r == -ETIME, "vecadd ran beside the endless kernel: %d", r);
+		}
+	}
+	for (i = 0; i < 3; i++) {
+		r = wait_seq(ctx, seq[i], 60 * SEC_NS, &w);
+		CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE,
+		      "vecadd %d: %s, error %u", i, strerror(-r), w.error);
+		for (uint32_t j = 0; j < n; j++)
+			if (c[i][j] != 4.0f * j) {
+				fail(__LINE__, "vecadd %d: c[%u] = %g, expected %g",
+				     i, j, c[i][j], 4.0f * j);
+				break;
+			}
+	}
+	printf("other process: vecadd before, behind and after the endless kernel: %d failed checks\n",
+	       failures);
+	exit(failures ? 1 : 0);
+}
+
+static void test_hang(void)
+{
+	uint32_t sm_count = get_param(DRM_SIMT_PARAM_SM_COUNT);
+	uint32_t sm_blocks = get_param(DRM_SIMT_PARAM_SM_BLOCKS);
+	/* One-warp blocks, twice what every block slot of every SM holds. */
+	uint32_t grid[3] = { 2 * sm_count * sm_blocks, 1, 1 }, block[3] = { 32, 1, 1 };
+	uint32_t ctx, ctx2, h, out, hl, so, args[8] = { 0, 0xffffffffu };
+	long long st0[ST_NR] = { 0 };
+	int to_child[2], from_child[2], status, r;
+	struct drm_simt_cmd cmd;
+	struct drm_simt_wait w;
+	char old[32] = "", ch;
+	uint32_t *mo, i;
+	struct kimg ki;
+	uint64_t seq;
+	double t0 = now_s(), t;
+	pid_t pid;
+	FILE *f;
+
+	f = fopen(TIMEOUT_PARAM, "r");
+	CHECK(f && fgets(old, sizeof(old), f), "cannot read " TIMEOUT_PARAM);
+	if (f)
+		fclose(f);
+	printf("job_timeout_ms was %s", old);
+	CHECK(strtoul(old, NULL, 10) == 10000, "the default timeout is not 10000 ms");
+	if (param_write("2000")) {
+		fail(__LINE__, "cannot write " TIMEOUT_PARAM);
+		return;
+	}
+	stats_read(st0);
+
+	if (pipe(to_child) || pipe(from_child)) {
+		fail(__LINE__, "pipe");
+		goto out_param;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(to_child[1]);
+		close(from_child[0]);
+		close(fd);
+		hang_other(to_child[0], from_child[1]);
+	}
+	close(to_child[0]);
+	close(from_child[1]);
+	CHECK(read(from_child[0], &ch, 1) == 1, "the other process did not start");
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	if (kimg_load(&ki, "spin.elf", ctx))
+		goto out_child;
+	mo = vbuf(ctx, grid[0] * 32 * 4, &h, &out);
+	args[0] = out;
+	if (kimg_cmd(&ki, ctx, "spin", grid, block, args, &cmd, &hl))
+		goto out_child;
+	so = syncobj_new();
+	t0 = now_s();
+	CHECK(submit_sync(ctx, &cmd, 1, so, &seq) == 0, "submit of the endless kernel");
+	CHECK(write(to_child[1], "g", 1) == 1, "pipe");
+
+	r = wait_seq(ctx, seq, 60 * SEC_NS, &w);
+	t = now_s() - t0;
+	/*
+	 * One hang is what this tests: from here on the timeout must not
+	 * fire again.  The device of this writing needs that: a reset
+	 * restarts its cycle counter from 0 but leaves its SMs' clocks where
+	 * they were, so kernels make no progress after a reset until the
+	 * counter has caught up (about as long as the device ran before).
+	 */
+	CHECK(param_write("60000") == 0, "cannot write " TIMEOUT_PARAM);
+	printf("endless kernel: WAIT %d, error %u, after %.2f s\n", r, w.error, t);
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_TIMEOUT,
+	      "WAIT %d, error %u, expected DRM_SIMT_ERROR_TIMEOUT", r, w.error);
+	CHECK(!w.hw_error && !w.fault_addr && !w.fault_pc,
+	      "a timeout with device error %u, fault 0x%llx at 0x%x", w.hw_error,
+	      (unsigned long long)w.fault_addr, w.fault_pc);
+	CHECK(t >= 1.95 && t < 30, "declared hung after %.2f s; the timeout is 2 s", t);
+	r = syncobj_status(so);
+	CHECK(r == -ETIMEDOUT, "the endless kernel's fence: status %d, expected %d",
+	      r, -ETIMEDOUT);
+	CHECK(submit(ctx, &cmd, 1, &seq) == -EIO, "a hung context took more work");
+	CHECK(debugfs_ctx_count("stopped", DRM_SIMT_ERROR_TIMEOUT) == 1,
+	      "debugfs contexts does not show the timed-out context");
+	syncobj_free(so);
+	munmap(mo, grid[0] * 32 * 4);
+	bo_close(h);
+	if (hl)
+		bo_close(hl);
+	kimg_free(&ki);
+
+out_child:
+	close(to_child[1]);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0, "the other process failed");
+	printf("the other process finished %.2f s after the endless kernel was submitted\n",
+	       now_s() - t0);
+	close(from_child[0]);
+	{
+		long long d[ST_NR] = { -1, -1, 0, 1, 1, -1, -1, -1 };
+
+		stats_expect("a hang", st0, d);
+	}
+
+	/* The device works afterwards: the same kernel, ending this time. */
+	ctx2 = ctx_new(DRM_SIMT_PRIORITY_HIGH);
+	{
+		struct kimg k2;
+		uint32_t h2, out2, hl2, *m2, n = 4 * 32;
+		uint32_t g2[3] = { 4, 1, 1 }, a2[8] = { 0, 1000 };
+
+		if (!kimg_load(&k2, "spin.elf", ctx2)) {
+			m2 = vbuf(ctx2, n * 4, &h2, &out2);
+			a2[0] = out2;
+			if (!kimg_cmd(&k2, ctx2, "spin", g2, block, a2, &cmd, &hl2)) {
+				t = now_s();
+				run(ctx2, &cmd, 1);
+				printf("a short kernel after the reset took %.2f s\n",
+				       now_s() - t);
+				for (i = 0; i < n; i++)
+					if (m2[i] != spin_ref(i, 1000)) {
+						fail(__LINE__, "after the reset: out[%u] = 0x%x, expected 0x%x",
+						     i, m2[i], spin_ref(i, 1000));
+						break;
+					}
+				if (hl2)
+					bo_close(hl2);
+			}
+			munmap(m2, n * 4);
+			bo_close(h2);
+			kimg_free(&k2);
+		}
+	}
+	printf("a kernel runs correctly after the reset\n");
+	CHECK(ctx_destroy(ctx) == 0 && ctx_destroy(ctx2) == 0, "destroy");
+out_param:
+	if (param_write(old))
+		fail(__LINE__, "cannot restore " TIMEOUT_PARAM);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1368,6 +2001,8 @@ static const struct {
 	{ "fault", test_fault },
 	{ "launch", test_launch },
 	{ "samples", test_samples },
+	{ "syncobj", test_syncobj },
+	{ "hang", test_hang },
 	{ "multi", test_multi },
 	{ "hold", test_hold },
 	{ "responsive", test_responsive },

@@ -36,6 +36,8 @@ t_submit_bad
 t_fault
 t_launch
 t_samples
+t_syncobj
+t_hang
 t_multi
 t_responsive
 t_node_perms
@@ -344,6 +346,26 @@ d_launch="LAUNCH of vecadd checked element by element, bad launches refused, a f
 
 t_samples() { ioctl_group samples; }
 d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results checked"
+
+t_syncobj() { ioctl_group syncobj; }
+d_syncobj="SUBMIT hands its fence to a DRM syncobj: SYNCOBJ_WAIT, errors in the fence, bad handles"
+
+t_hang() {
+	ioctl_group hang || return 1
+	# The reset is logged, and debugfs saw it.
+	dmesg | grep -q "ran longer than 2000 ms; device reset" ||
+		fail "no reset in the kernel log"
+	st=$(simt_debugfs_dir "$DEV")/stats
+	cat "$st"
+	# sysfs shows the same counts as debugfs.
+	[ "$(sysval resets)" = "$(awk '$1 == "resets" { print $2 }' "$st")" ] &&
+	[ "$(sysval timeouts)" = "$(awk '$1 == "timeouts" { print $2 }' "$st")" ] &&
+	[ "$(sysval timeouts)" -ge 1 ] ||
+		fail "sysfs resets $(sysval resets), timeouts $(sysval timeouts) disagree with debugfs"
+	[ "$(cat /sys/module/simt/parameters/job_timeout_ms)" = 10000 ] ||
+		fail "job_timeout_ms not restored"
+}
+d_hang="an endless kernel is declared hung after job_timeout_ms: device reset, TIMEOUT reported, another process's queued work resubmitted and correct"
 
 t_multi() { ioctl_group multi; }
 d_multi="several processes at different priorities submitting at once, each checking its data"

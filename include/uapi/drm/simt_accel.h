@@ -25,7 +25,10 @@
  * Versioning: the interface version is the DRM driver version that
  * DRM_IOCTL_VERSION reports (DRM_SIMT_UAPI_MAJOR.DRM_SIMT_UAPI_MINOR).  A
  * new ioctl, command type or flag raises the minor; userspace checks the
- * minor before it uses something newer than 0.1.
+ * minor before it uses something newer than 0.1.  0.2 added the preemption
+ * mode of a context, SUBMIT's syncobj, WAIT's fault pc and cycles, and
+ * DRM_SIMT_ERROR_TIMEOUT; the driver also supports the generic DRM sync
+ * object ioctls (DRIVER_SYNCOBJ) since then.
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -48,10 +51,16 @@
  *    reach them directly.
  *  - SUBMIT queues commands on a context and returns a sequence number;
  *    WAIT waits for one.  Commands of a context run in submission order.
- *  - A command that fails (a device MMU fault, a bad address) stops the
+ *  - A command that fails (a device MMU fault, a bad address), or a
+ *    submission that runs longer than the driver's job timeout, stops the
  *    context: WAIT reports the error for that submission and every later
  *    one, and further SUBMITs fail with EIO.  Destroy the context and
- *    create a new one to go on.
+ *    create a new one to go on.  Other contexts are not affected: when a
+ *    timeout makes the driver reset the device, their unfinished work is
+ *    run again (a command interrupted by the reset runs again from its
+ *    start) and completes.
+ *  - Each submission has a DRM sync object fence (SUBMIT @syncobj), so
+ *    the generic DRM_IOCTL_SYNCOBJ_* ioctls can wait for it too.
  */
 #ifndef __SIMT_ACCEL_H__
 #define __SIMT_ACCEL_H__
@@ -172,7 +181,9 @@ struct drm_simt_bo_info {
  * @priority: in, DRM_SIMT_PRIORITY_*
  * @flags: in, must be zero
  * @ctx_id: out, the context's id (never 0), valid in this open file only
- * @preempt_mode: in, DRM_SIMT_PREEMPT_* (since 0.2; was a zero pad)
+ * @preempt_mode: in, DRM_SIMT_PREEMPT_* (since 0.2; was a zero pad).
+ *	Larger values are EINVAL.  The driver keeps the mode with the
+ *	context (debugfs "contexts" shows it).
  *
  * A context takes a hardware context (an address space) and a hardware
  * queue; when the device has none left the call fails with ENOSPC.
@@ -333,9 +344,15 @@ struct drm_simt_cmd {
  * @cmd_size: in, sizeof(struct drm_simt_cmd)
  * @seqno: out, the submission's sequence number: per context, starting
  *	at 1 and increasing by one per submission
- * @syncobj: in, 0 or a DRM syncobj handle: its fence is replaced by the
- *	submission's completion fence (since 0.2)
- * @pad: must be zero
+ * @syncobj: in, 0 or a DRM syncobj handle of this open file
+ *	(DRM_IOCTL_SYNCOBJ_CREATE): its fence is replaced by the submission's
+ *	completion fence, which signals when the submission completes or
+ *	ends with an error (the fence's error is then -EFAULT for a fault,
+ *	-EIO for another device error, -ETIMEDOUT for the job timeout,
+ *	-ECANCELED if the context was destroyed first, -ENODEV if the
+ *	device went away).  A handle that names no syncobj is ENOENT and
+ *	nothing is queued.  (Since 0.2.)
+ * @pad: must be zero (EINVAL)
  *
  * The commands run in order after every earlier submission of the
  * context.  The objects they name are kept alive until they are done.
@@ -357,6 +374,14 @@ struct drm_simt_submit {
 #define DRM_SIMT_ERROR_NONE		0
 #define DRM_SIMT_ERROR_FAULT		1	/* device MMU fault, see @fault_addr */
 #define DRM_SIMT_ERROR_DEVICE		2	/* another device error, see @hw_error */
+/*
+ * The submission ran longer than the driver's job timeout (the simt
+ * module's job_timeout_ms parameter, 10 s by default, 0 for none),
+ * counted from when it reached the head of its context's queue: the
+ * driver reset the device to take it off, and stopped the context
+ * (since 0.2).
+ */
+#define DRM_SIMT_ERROR_TIMEOUT		3
 
 /**
  * struct drm_simt_wait - wait for a submission
@@ -371,11 +396,20 @@ struct drm_simt_submit {
  * @hw_error: out, the device's error code (enum simt_queue_error of
  *	simt-hw.h) when @error is not NONE
  * @fault_addr: out, the faulting device address for DRM_SIMT_ERROR_FAULT
- * @fault_pc: out, the pc of the faulting instruction for a kernel fault
- * @pad: must be zero
+ * @fault_pc: out, when @error is not NONE and the context stopped on a
+ *	kernel's fault (@hw_error 5, a faulting load, store, fetch or
+ *	illegal instruction): the device address of the faulting
+ *	instruction; else 0 (since 0.2)
+ * @pad: must be zero (EINVAL)
  * @start_cycle: out, device cycle at which the submission's last LAUNCH
- *	placed its first block (0 if it has none)
+ *	that ran placed its first block: for a completed submission its last
+ *	launch, for the submission that failed the launch that faulted.  0
+ *	if none ran, for submissions after a failed one, and for a
+ *	submission more than 1024 submissions older than the context's
+ *	newest (since 0.2)
  * @end_cycle: out, device cycle at which that launch's last block ended
+ *	(or it faulted); at least @start_cycle.  The device's cycle counter
+ *	restarts from 0 when the driver resets the device (since 0.2)
  *
  * Returns 0 when the submission is over (completed, or ended by an
  * error: see @error), ETIME if it is still running when the timeout
