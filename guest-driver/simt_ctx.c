@@ -182,6 +182,15 @@ int simt_ctx_hw_init(struct simt_ctx *ctx)
 	simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_PT),
 		  SIMT_PT_SV32 | (u32)(ctx->pt_root.start >> SIMT_PAGE_SHIFT));
 	simt_tlb_inv_ctx(sdev, c);
+	if (sdev->caps & SIMT_CAP_PREEMPT) {
+		simt_preempt_hw_params(sdev);
+		simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_PREEMPT_MODE),
+			  simt_preempt_hw_mode(ctx->preempt_mode));
+		simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_SAVE_BASE),
+			  ctx->save_area.start);
+		simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_SAVE_SIZE),
+			  ctx->save_area.size);
+	}
 
 	simt_queue_stop(sdev, q);
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_LO),
@@ -273,10 +282,34 @@ static void simt_ctx_release(struct kref *ref)
 		kfree(b);
 	}
 	simt_pt_free(ctx);
+	if (drm_mm_node_allocated(&ctx->save_area))
+		simt_vram_free(sdev, &ctx->save_area);
 	simt_ctx_free_mem(ctx);
 	simt_hw_slots_put(ctx);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
+}
+
+/*
+ * The area the device saves the context's preempted blocks in, mapped at
+ * its own VRAM address like an object.  Without one (no VRAM to spare)
+ * the context still works: its blocks drain instead of being switched.
+ */
+static void simt_ctx_save_area(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+	u64 size = simt_preempt_save_area_size(sdev);
+
+	if (!(sdev->caps & SIMT_CAP_PREEMPT) ||
+	    simt_vram_alloc(sdev, &ctx->save_area, size))
+		goto none;
+	if (!simt_pt_map(ctx, ctx->save_area.start, ctx->save_area.start, size))
+		return;
+	simt_vram_free(sdev, &ctx->save_area);
+none:
+	memset(&ctx->save_area, 0, sizeof(ctx->save_area));
+	drm_info_once(&sdev->drm, "no VRAM for a save area of %llu bytes: preempted blocks drain\n",
+		      size);
 }
 
 void simt_ctx_put(struct simt_ctx *ctx)
@@ -329,6 +362,7 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 	ctx->sdev = sdev;
 	ctx->priority = priority;
 	ctx->preempt_mode = preempt_mode;
+	ctx->pid = task_tgid_nr(current);
 
 	ret = simt_hw_slots_get(ctx);
 	if (ret)
@@ -341,6 +375,7 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 	ret = simt_pt_alloc_zeroed(sdev, &ctx->pt_root);
 	if (ret)
 		goto err_mem;
+	simt_ctx_save_area(ctx);
 
 	/* Not while a reset is reprogramming the queues. */
 	down_read(&sdev->reset_sem);
@@ -357,6 +392,8 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 
 err_pt:
 	simt_pt_free(ctx);
+	if (drm_mm_node_allocated(&ctx->save_area))
+		simt_vram_free(sdev, &ctx->save_area);
 err_mem:
 	simt_ctx_free_mem(ctx);
 	simt_hw_slots_put(ctx);

@@ -89,7 +89,7 @@ static int simt_contexts_show(struct seq_file *m, void *unused)
 		seq_puts(m, "device unplugged\n");
 		return 0;
 	}
-	seq_puts(m, "queue hw_ctx prio submitted completed  tail head status     error fault      pending preempt stopped\n");
+	seq_puts(m, "queue hw_ctx prio submitted completed  tail head status     error fault      pending preempt stopped     pid\n");
 	/* The lock keeps each context alive while its line is printed. */
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
 	for (q = 0; q < sdev->hw_queue_count; q++) {
@@ -107,8 +107,8 @@ static int simt_contexts_show(struct seq_file *m, void *unused)
 			seq_printf(m, " 0x%08x", ctx->fault_addr);
 		else
 			seq_puts(m, " -         ");
-		seq_printf(m, " %7zu %7u %7u\n", simt_ctx_pending(ctx),
-			   ctx->preempt_mode, READ_ONCE(ctx->error));
+		seq_printf(m, " %7zu %7u %7u %7d\n", simt_ctx_pending(ctx),
+			   ctx->preempt_mode, READ_ONCE(ctx->error), ctx->pid);
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 	drm_dev_exit(idx);
@@ -181,4 +181,5 @@ void simt_debugfs_init(struct simt_device *sdev)
 	debugfs_create_file("contexts", 0444, root, sdev, &simt_contexts_fops);
 	debugfs_create_file("stats", 0444, root, sdev, &simt_stats_fops);
 	debugfs_create_file("irq_test", 0600, root, sdev, &simt_irq_test_fops);
+	simt_preempt_debugfs_init(sdev, root);
 }

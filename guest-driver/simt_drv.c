@@ -113,6 +113,11 @@ static int simt_identify(struct simt_device *sdev)
 			  (u64)simt_rd32(sdev, SIMT_REG_VRAM_SIZE_HI) << 32;
 	sdev->vram_bar_size = pci_resource_len(sdev->pdev, SIMT_BAR_VRAM);
 	sdev->sm_blocks = simt_rd32(sdev, SIMT_REG_SM_BLOCKS);
+	sdev->sm_warps = simt_rd32(sdev, SIMT_REG_SM_WARPS);
+	sdev->sm_threads = simt_rd32(sdev, SIMT_REG_SM_THREADS);
+	sdev->sm_shared = simt_rd32(sdev, SIMT_REG_SM_SHARED);
+	sdev->clock_mhz = simt_rd32(sdev, SIMT_REG_CLOCK_MHZ);
+	sdev->preset = simt_rd32(sdev, SIMT_REG_PRESET);
 	/* The driver's bitmaps hold one word of slots. */
 	sdev->hw_ctx_count = min3(simt_rd32(sdev, SIMT_REG_CONTEXT_COUNT),
 				  (u32)SIMT_MAX_CONTEXTS, (u32)BITS_PER_LONG);
@@ -137,6 +142,18 @@ static int simt_identify(struct simt_device *sdev)
 	dev_info(dev, "simt device version %u.%u, %u SMs, %llu MiB VRAM, caps 0x%08x\n",
 		 major, minor, sdev->sm_count, sdev->vram_size / SZ_1M, sdev->caps);
 	return 0;
+}
+
+/* The device's cycle counter (the high word is latched by the low read). */
+u64 simt_device_cycle(struct simt_device *sdev)
+{
+	u64 lo, hi;
+
+	mutex_lock(&sdev->hw_lock);
+	lo = simt_rd32(sdev, SIMT_REG_CYCLE_LO);
+	hi = simt_rd32(sdev, SIMT_REG_CYCLE_HI);
+	mutex_unlock(&sdev->hw_lock);
+	return hi << 32 | lo;
 }
 
 /* Reset the device: queues, contexts, interrupts; VRAM keeps its contents. */
@@ -206,6 +223,10 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	}
 
 	simt_hw_reset(sdev);
+
+	ret = simt_preempt_init(sdev);
+	if (ret)
+		return ret;
 
 	ret = simt_irq_init(sdev);
 	if (ret)

@@ -114,6 +114,17 @@ struct simt_device {
 	void __iomem *vram;		/* BAR2, write-combined */
 	u64 vram_guard;			/* see SIMT_VRAM_GUARD */
 	u32 sm_blocks;
+	u32 sm_warps;
+	u32 sm_threads;
+	u32 sm_shared;
+	u32 clock_mhz;
+	u32 preset;
+
+	/* Preemption (simt_preempt.c): the device's rings, or NULL. */
+	struct simt_preempt_event *pev;
+	dma_addr_t pev_dma;
+	struct simt_trace_record *trace;
+	dma_addr_t trace_dma;
 	struct drm_mm vram_mm;
 	struct mutex vram_lock;		/* vram_mm */
 
@@ -157,8 +168,10 @@ struct simt_ctx {
 	struct kref ref;
 	struct simt_device *sdev;
 	u32 id;				/* in the file's xarray */
+	pid_t pid;			/* of the process that created it */
 	u32 priority;
 	u32 preempt_mode;		/* DRM_SIMT_PREEMPT_* */
+	struct drm_mm_node save_area;	/* VRAM, mapped at its own address */
 	u32 hw_ctx;
 	u32 hw_queue;
 
@@ -235,6 +248,18 @@ static inline void simt_wr32(struct simt_device *sdev, u32 reg, u32 val)
 
 /* simt_drv.c */
 void simt_hw_reset(struct simt_device *sdev);
+u64 simt_device_cycle(struct simt_device *sdev);
+
+/* simt_preempt.c */
+/* Local memory per thread a save area has room for. */
+#define SIMT_SAVE_LOCAL_PER_THREAD	256
+struct dentry;
+int simt_preempt_init(struct simt_device *sdev);
+void simt_preempt_hw_init(struct simt_device *sdev);
+void simt_preempt_hw_params(struct simt_device *sdev);
+u32 simt_preempt_hw_mode(u32 mode);
+u64 simt_preempt_save_area_size(struct simt_device *sdev);
+void simt_preempt_debugfs_init(struct simt_device *sdev, struct dentry *root);
 
 /* simt_irq.c */
 int simt_irq_init(struct simt_device *sdev);

@@ -53,6 +53,15 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 	case DRM_SIMT_PARAM_FIXED_VA_END:
 		args->value = sdev->vram_guard;
 		break;
+	case DRM_SIMT_PARAM_CLOCK_MHZ:
+		args->value = sdev->clock_mhz;
+		break;
+	case DRM_SIMT_PARAM_PRESET:
+		args->value = sdev->preset;
+		break;
+	case DRM_SIMT_PARAM_CYCLE:
+		args->value = simt_device_cycle(sdev);
+		break;
 	default:
 		return -EINVAL;
 	}

@@ -338,6 +338,7 @@ static void simt_recover(struct simt_device *sdev, struct simt_ctx *culprit,
 	if (hung)
 		atomic64_inc(&sdev->stats.timeouts);
 	simt_irq_restore(sdev);
+	simt_preempt_hw_init(sdev);
 
 	for (q = 0; q < sdev->hw_queue_count; q++) {
 		ctx = sdev->queue_ctx[q];

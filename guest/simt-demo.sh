@@ -60,4 +60,25 @@ if [ "$rc" != 0 ]; then
 	echo "simt-run failed (status $rc)"
 	exit 1
 fi
+
+# Preemption: a long low-priority kernel and a stream of high-priority
+# ones from another process, once per mode; the timelines go back to the
+# host as base64 between markers (scripts/guest-run.sh decodes them).
+echo "=== preemption demo ==="
+out=/tmp/simt-demo
+# Without preemption the high-priority kernels wait seconds of guest time
+# for the long kernel under TCG: not a hang.
+param=/sys/module/simt/parameters/job_timeout_ms
+old_timeout=$(cat "$param")
+echo 300000 > "$param"
+if ! simt-preempt-demo --out "$out" --check; then
+	echo "the preemption demo failed"
+	exit 1
+fi
+echo "$old_timeout" > "$param"
+for f in "$out"/timeline-*; do
+	echo "=== simt-file $(basename "$f") ==="
+	base64 "$f"
+	echo "=== simt-file-end ==="
+done
 echo "=== simt demo done ==="

@@ -40,6 +40,8 @@ t_syncobj
 t_hang
 t_multi
 t_responsive
+t_preempt
+t_preempt_params
 t_node_perms
 t_node_denied
 t_lib_device
@@ -372,6 +374,48 @@ d_multi="several processes at different priorities submitting at once, each chec
 
 t_responsive() { ioctl_group responsive; }
 d_responsive="the guest keeps running while a long kernel runs (no stall over 100 ms)"
+
+# The preemption demo, short: a long kernel of low priority, a stream of
+# high-priority ones from another process, once per mode, every result
+# checked, preemption at least 10 times faster than waiting.
+t_preempt() {
+	bound || fail "not bound"
+	dbg=$(simt_debugfs_dir "$DEV")
+	before=$(awk '$1 == "events" { print $2 }' "$dbg/preempt")
+	timeout 300 simt-preempt-demo --lp-iters 20000 --gap-us 300 \
+		--out /tmp/preempt-test --check || fail "the demo failed"
+	after=$(awk '$1 == "events" { print $2 }' "$dbg/preempt")
+	[ "$after" -gt "$before" ] || fail "no preemption events ($before -> $after)"
+	tail -5 "$dbg/preempt"
+	for m in none drain flush switch light auto; do
+		grep -q traceEvents "/tmp/preempt-test/timeline-$m.json" &&
+		grep -q '<svg' "/tmp/preempt-test/timeline-$m.svg" ||
+			fail "no timeline for mode $m"
+	done
+	grep -q '"cat": "saved"' /tmp/preempt-test/timeline-light.json ||
+		fail "the light timeline shows no saved block"
+}
+d_preempt="preemption demo (short): high-priority response 10x faster with preemption, every result checked, events in debugfs, timelines written"
+
+# The policy parameters reach the device with the next context.
+t_preempt_params() {
+	dbg=$(simt_debugfs_dir "$DEV")
+	p=/sys/module/simt/parameters
+	old=$(cat $p/timeslice_ms)
+	echo 7 > $p/timeslice_ms
+	echo 3000 > $p/preempt_bound_ns
+	timeout 30 simt-run /lib/simt/kernels/vecadd.elf vecadd --grid 1 --block 32 \
+		--arg buf:128 --arg buf:128 --arg buf:128 --arg 32 > /dev/null ||
+		fail "simt-run failed"
+	grep . "$dbg/preempt" | head -6
+	ts=$(awk '$1 == "timeslice_cycles" { print $2 }' "$dbg/preempt")
+	bd=$(awk '$1 == "bound_cycles" { print $2 }' "$dbg/preempt")
+	echo "$old" > $p/timeslice_ms
+	echo 2000 > $p/preempt_bound_ns
+	[ "$ts" -gt 0 ] && [ "$bd" -gt 0 ] && [ $((ts / 7000)) = $((bd * 1000 / 3000)) ] ||
+		fail "timeslice $ts or bound $bd cycles do not match 7 ms and 3000 ns at one clock"
+}
+d_preempt_params="timeslice_ms and preempt_bound_ns reach the device (debugfs preempt) when a context is created"
 
 # ---- unprivileged use: the node's permissions, libsimt and the tools
 # run as the user of guest/common.sh ----

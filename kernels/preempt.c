@@ -66,17 +66,20 @@ KERNEL void hp_fill(uint32_t *out, uint32_t n, uint32_t seed)
 
 /*
  * The guest demo's long kernel: many device cycles for little work on the
- * host (a global load, a division and a remainder per step), so that a
- * kernel of 100 ms device time runs in seconds under TCG.
+ * host (divisions, the costliest instructions, and no memory access in
+ * the loop), so that a kernel of 100 ms device time runs in seconds under
+ * TCG.
  */
 KERNEL void lp_long(uint32_t *out, const uint32_t *src, uint32_t mask,
                     uint32_t iters)
 {
-    uint32_t i = globalIdx(), acc = i + 1, idx = i;
+    uint32_t i = globalIdx(), acc = src[i & mask] + i, x = i + 7;
+    /* Divisors from memory, so that they stay divisions. */
+    uint32_t d = src[0] | 1, e = src[1] | 1;
 
     for (uint32_t k = 0; k < iters; k++) {
-        idx = (idx * 1103515245u + 12345u) & mask;
-        acc = acc / ((src[idx] & 7) + 1) + acc % 97 + k;
+        acc = acc / ((x & 7) + 1) + acc % d + k;
+        x = x / e + acc;
     }
-    out[i] = acc;
+    out[i] = acc ^ x;
 }

@@ -137,6 +137,18 @@ demo)
         log "the demo did not complete (log: $out)"
         rc=1
     fi
+    # Files the demo sent back (timelines): base64 between markers.
+    files=$gdir/demo-files
+    rm -rf "$files"
+    mkdir -p "$files"
+    tr -d '\r' < "$out" | awk -v dir="$files" '
+        /^=== simt-file-end ===$/ { if (name != "") close(cmd); name = ""; next }
+        /^=== simt-file [A-Za-z0-9._-]+ ===$/ {
+            name = $3; cmd = "base64 -d > \"" dir "/" name "\""; next }
+        name != "" { print | cmd }'
+    if ls "$files"/* > /dev/null 2>&1; then
+        log "timelines written to $files (.json: open in ui.perfetto.dev)"
+    fi
     exit "$rc"
     ;;
 bench)

@@ -290,7 +290,13 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         val = s->irq_count;
         break;
     case SIMT_REG_CYCLE_LO: {
-        uint64_t now = simt_now_cycle(s);
+        /*
+         * The engine's time: when it runs behind virtual time (a slow
+         * host), the cycle it has reached, so that the counter agrees
+         * with the cycles in completion records and events.
+         */
+        uint64_t now = s->ticking ? MIN(simt_now_cycle(s), s->slice_start)
+                                  : MAX(simt_now_cycle(s), s->slice_start);
 
         s->cycle_hi_latch = now >> 32;
         val = now;

@@ -95,6 +95,10 @@ extern "C" {
 #define DRM_SIMT_PARAM_MAX_SUBMIT_CMDS	6	/* commands in one SUBMIT */
 #define DRM_SIMT_PARAM_SM_BLOCKS	7	/* thread blocks per SM */
 #define DRM_SIMT_PARAM_FIXED_VA_END	8	/* see DRM_SIMT_VM_BIND_FIXED */
+/* Since 0.2: */
+#define DRM_SIMT_PARAM_CLOCK_MHZ	9	/* device cycles per microsecond */
+#define DRM_SIMT_PARAM_PRESET		10	/* enum simt_preset of simt-hw.h */
+#define DRM_SIMT_PARAM_CYCLE		11	/* the device's cycle counter now */
 
 /**
  * struct drm_simt_get_param - query a device parameter
