@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <drm/simt_accel.h>
 #include "hw/simt/simt-hw.h"
 #include "simt.h"
 
@@ -239,11 +240,26 @@ static const char *group_name(gid_t gid, char *buf, size_t len)
 	return buf;
 }
 
+static const char *preset_name(uint64_t preset)
+{
+	static const char *const names[SIMT_PRESET_NR] = {
+		[SIMT_PRESET_DEFAULT] = "default",
+		[SIMT_PRESET_GTX480] = "gtx480",
+		[SIMT_PRESET_PASCAL5] = "pascal-5",
+		[SIMT_PRESET_VOLTA80] = "volta-80",
+		[SIMT_PRESET_TURING68] = "turing-68",
+		[SIMT_PRESET_AMPERE82] = "ampere-82",
+	};
+
+	return preset < SIMT_PRESET_NR ? names[preset] : "unknown";
+}
+
 /* Show one device; 0 if it is one. */
 static int show(int idx, const char *node)
 {
 	struct simt_device_info info;
 	simt_device *dev;
+	uint64_t v;
 	simt_status st;
 	char caps[128];
 	struct stat sb;
@@ -283,8 +299,15 @@ static int show(int idx, const char *node)
 	field(idx, "max_submit_cmds", "max commands", "%u per submission", info.max_submit_cmds);
 	field(idx, "fixed_va_end", "images below", "0x%llx",
 	      (unsigned long long)info.fixed_va_end);
-	field(idx, "preset", "preset", "not reported by the driver");
-	field(idx, "clock", "clock", "not reported by the driver");
+	/* Parameters of interface 0.2: an older driver refuses them. */
+	if (!simt_device_get_param(dev, DRM_SIMT_PARAM_PRESET, &v))
+		field(idx, "preset", "preset", "%s", preset_name(v));
+	else
+		field(idx, "preset", "preset", "not reported by the driver");
+	if (!simt_device_get_param(dev, DRM_SIMT_PARAM_CLOCK_MHZ, &v))
+		field(idx, "clock_mhz", "clock", "%llu MHz", (unsigned long long)v);
+	else
+		field(idx, "clock_mhz", "clock", "not reported by the driver");
 	interrupts(idx, info.pci_address);
 	processes(idx, info.node);
 	contexts(idx, info.pci_address, info.max_contexts);

@@ -491,6 +491,9 @@ t_smi_user() {
 	[ "$(kv "$out" vram_size)" = "$(sysval vram_size)" ] || fail "VRAM size differs from sysfs"
 	[ "$(kv "$out" pci)" = "$DEV" ] || fail "PCI address $(kv "$out" pci), expected $DEV"
 	[ "$(kv "$out" device_version)" = "$(sysval version)" ] || fail "device version differs"
+	kv "$out" preset | grep -Eqx 'default|gtx480|pascal-5|volta-80|turing-68|ampere-82' ||
+		fail "preset $(kv "$out" preset)"
+	kv "$out" clock_mhz | grep -Eqx '[1-9][0-9]* MHz' || fail "clock $(kv "$out" clock_mhz)"
 	kv "$out" interrupts | grep -q "test [1-9]" || fail "no test interrupt count"
 	kv "$out" contexts | grep -q "root only" ||
 		fail "the user is not told that contexts need root"
