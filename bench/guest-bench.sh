@@ -4,8 +4,8 @@
 # In-guest benchmark: boots the guest with simtguest.mode=bench, where
 # simt-bench (guest/simt-bench.c) runs as the unprivileged user through
 # libsimt: the submission-to-completion latency of an empty kernel
-# (median, guest microseconds; device cycles too when the driver reports
-# a launch's start and end cycles) and the launches per second queued
+# (median, guest microseconds, and device cycles from the cycle counter
+# before the launch to the launch's end) and the launches per second queued
 # back to back.  The guest runs under TCG, so the microseconds are those
 # of an emulated machine.  Each figure is printed on its own line as
 # "bench NAME: VALUE UNIT", with simt-bench's comments before them.

@@ -14,9 +14,12 @@
  *       submission to completion: simt_launch() to simt_wait()'s return,
  *       one launch at a time, guest CLOCK_MONOTONIC
  *   bench guest_launch_cycles: MEDIAN cycles
- *       the device cycles from the launch's first block placed to its last
- *       block ended (WAIT's start and end cycles); only if the driver
- *       reports them
+ *       submission to completion in device cycles: the device's cycle
+ *       counter (GET_PARAM CYCLE) just before simt_launch() to the launch's
+ *       last block ended (WAIT's end cycle); only if the driver reports
+ *       them (interface 0.2)
+ *   bench guest_kernel_cycles: MEDIAN cycles
+ *       the launch alone: its first block placed to its last block ended
  *   bench guest_submit_rate: RATE submissions/s
  *       launches queued back to back in batches of 256, each batch waited
  *       for at its last launch
@@ -27,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <drm/simt_accel.h>
 #include "simt.h"
 
 #define KERNEL_IMAGE "/lib/simt/kernels/samples.elf"
@@ -73,7 +77,9 @@ int main(int argc, char **argv)
 	simt_module *mod;
 	simt_kernel *k;
 	simt_buffer *buf;
-	double *lat, *cyc, t0, t1;
+	double *lat, *cyc, *run, t0, t1;
+	uint64_t c0;
+	int have_cycle;
 	uint32_t args[4];
 	uint64_t seq = 0;
 	int a;
@@ -106,8 +112,10 @@ int main(int argc, char **argv)
 	args[3] = 0;
 	lat = calloc(rounds, sizeof(*lat));
 	cyc = calloc(rounds, sizeof(*cyc));
-	if (!lat || !cyc)
+	run = calloc(rounds, sizeof(*run));
+	if (!lat || !cyc || !run)
 		return 1;
+	have_cycle = !simt_device_get_param(dev, DRM_SIMT_PARAM_CYCLE, &c0);
 
 	/* Warm up: the first launches fault in page tables and caches. */
 	for (i = 0; i < 10; i++)
@@ -116,22 +124,28 @@ int main(int argc, char **argv)
 			return 1;
 
 	for (i = 0; i < rounds; i++) {
+		if (have_cycle &&
+		    check(simt_device_get_param(dev, DRM_SIMT_PARAM_CYCLE, &c0), "cycle"))
+			return 1;
 		t0 = now_us();
 		if (check(simt_launch(k, one, one, 0, args, 4, &seq), "launch") ||
 		    check(simt_wait(ctx, seq, TIMEOUT_NS, &c), "wait"))
 			return 1;
 		t1 = now_us();
 		lat[i] = t1 - t0;
-		if (c.end_cycle)
-			cyc[ncycles++] = c.end_cycle - c.start_cycle;
+		if (have_cycle && c.end_cycle) {
+			cyc[ncycles] = c.end_cycle - c0;
+			run[ncycles++] = c.end_cycle - c.start_cycle;
+		}
 	}
 	printf("# %u launches of an empty kernel, one at a time\n", rounds);
 	printf("bench guest_launch_latency: %.1f us\n", median(lat, rounds));
 	printf("# fastest %.1f us, 10%% under %.1f us, 90%% under %.1f us, slowest %.1f us\n",
 	       lat[0], lat[rounds / 10], lat[rounds - 1 - rounds / 10], lat[rounds - 1]);
-	if (ncycles)
+	if (ncycles) {
 		printf("bench guest_launch_cycles: %.0f cycles\n", median(cyc, ncycles));
-	else
+		printf("bench guest_kernel_cycles: %.0f cycles\n", median(run, ncycles));
+	} else
 		printf("# device cycles: not reported by the driver (WAIT start/end cycles are 0)\n");
 
 	t0 = now_us();
@@ -152,6 +166,7 @@ int main(int argc, char **argv)
 
 	free(lat);
 	free(cyc);
+	free(run);
 	if (check(simt_context_destroy(ctx), "destroy") || check(simt_device_close(dev), "close"))
 		return 1;
 	return 0;

@@ -598,6 +598,8 @@ t_bench() {
 	out=$(simt_as_user "timeout 60 simt-bench -n 20") || { echo "$out"; fail "simt-bench failed"; }
 	echo "$out"
 	echo "$out" | grep -q "^bench guest_launch_latency: [0-9.]* us$" || fail "no latency"
+	echo "$out" | grep -q "^bench guest_launch_cycles: [1-9][0-9]* cycles$" ||
+		fail "no latency in device cycles"
 	echo "$out" | grep -q "^bench guest_submit_rate: [1-9][0-9]* submissions/s$" || fail "no rate"
 }
 d_bench="latency benchmark (simt-bench) runs as the user, 20 rounds"
