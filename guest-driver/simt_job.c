@@ -293,7 +293,7 @@ void simt_job_irq(struct simt_device *sdev, unsigned int cls)
  * DRM_SIMT_ERROR_TIMEOUT if it is still stuck on submission @seqno.
  */
 static void simt_recover(struct simt_device *sdev, struct simt_ctx *culprit,
-			 u64 seqno)
+			 u64 seqno, u32 timeout_ms)
 {
 	u32 head[SIMT_MAX_QUEUES] = { };
 	struct simt_ctx *ctx;
@@ -395,8 +395,7 @@ static void simt_recover(struct simt_device *sdev, struct simt_ctx *culprit,
 	if (hung)
 		drm_warn(&sdev->drm,
 			 "context %u (queue %u): submission %llu ran longer than %u ms; device reset, other contexts' work resubmitted\n",
-			 culprit->id, culprit->hw_queue, seqno,
-			 READ_ONCE(simt_job_timeout_ms));
+			 culprit->id, culprit->hw_queue, seqno, timeout_ms);
 	else
 		drm_info(&sdev->drm, "device reset; every context's work resubmitted\n");
 	drm_dev_exit(idx);
@@ -422,7 +421,8 @@ static void simt_watchdog(struct work_struct *work)
 {
 	struct simt_device *sdev = container_of(to_delayed_work(work),
 						struct simt_device, watchdog);
-	u64 timeout_ns = (u64)READ_ONCE(simt_job_timeout_ms) * NSEC_PER_MSEC;
+	u32 timeout_ms = READ_ONCE(simt_job_timeout_ms);
+	u64 timeout_ns = (u64)timeout_ms * NSEC_PER_MSEC;
 	struct simt_ctx *ctx, *culprit = NULL;
 	u64 now = ktime_get_ns(), oldest = 0, seqno = 0;
 	struct simt_fence *f;
@@ -461,7 +461,8 @@ static void simt_watchdog(struct work_struct *work)
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 
 	if (culprit) {
-		simt_recover(sdev, culprit, seqno);
+		/* The timeout that caught it, whatever the parameter is now. */
+		simt_recover(sdev, culprit, seqno, timeout_ms);
 		simt_ctx_put(culprit);
 	}
 	if (busy)

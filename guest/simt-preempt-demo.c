@@ -263,11 +263,11 @@ static unsigned int write_timeline(const char *mode, unsigned int lp_queue,
 	memset(lane_busy, 0, sizeof(lane_busy));
 	if (nsm > 64 || slots > 64)
 		return 0;
-	/* First pass: the time range. */
+	/* First pass: the time range (records are not in cycle order). */
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%" SCNu64 " %u %u %u %u", &cyc, &type, &q, &sm, &blk) != 5)
 			continue;
-		if (!rows++)
+		if (!rows++ || cyc < first)
 			first = cyc;
 		last = cyc > last ? cyc : last;
 	}
@@ -293,7 +293,7 @@ static unsigned int write_timeline(const char *mode, unsigned int lp_queue,
 		if (sscanf(line, "%" SCNu64 " %u %u %u %u", &cyc, &type, &q, &sm, &blk) != 5)
 			continue;
 		if (cyc > last)
-			break;
+			continue;
 		key = (q * 4096 + blk) % 65536;
 		if (type == SIMT_TRACE_DISPATCH || type == SIMT_TRACE_RESTORE) {
 			unsigned int lane = 0;
