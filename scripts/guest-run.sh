@@ -21,7 +21,9 @@
 #   GUEST_MACHINE    the -M argument (default "q35,sata=off")
 #   EXTRA_QEMU_ARGS  more QEMU arguments (word-split)
 #   EXTRA_APPEND     more kernel command line arguments
-#   GUEST_TIMEOUT    wall-clock limit in seconds for test, demo and bench (default 300)
+#   GUEST_TIMEOUT    wall-clock limit in seconds for test, demo and bench
+#                    (default 300; 900 for the demo, whose preemption part
+#                    runs a 100 ms kernel six times under TCG)
 #   GUEST_LOG        where the test log goes (default ${SIMT_CACHE}/guest/test.log)
 #   SIMT_GUEST_NOBUILD=1  do not run scripts/guest-build.sh first
 set -euo pipefail
@@ -32,7 +34,6 @@ export SIMT_CACHE
 gdir=$SIMT_CACHE/guest
 QEMU=${QEMU:-$SIMT_CACHE/qemu-build/qemu-system-x86_64}
 SIMT_DEVICE=${SIMT_DEVICE-simt}
-GUEST_TIMEOUT=${GUEST_TIMEOUT:-300}
 # q35 without its built-in AHCI controller: the guest has no disk, and
 # SeaBIOS spends about 30 s probing the empty SATA ports under TCG.
 GUEST_MACHINE=${GUEST_MACHINE:-q35,sata=off}
@@ -48,6 +49,11 @@ case $mode in
 test | demo | bench | shell) ;;
 *) die "unknown mode '$mode' (test, demo, bench or shell)" ;;
 esac
+if [ "$mode" = demo ]; then
+    GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
+else
+    GUEST_TIMEOUT=${GUEST_TIMEOUT:-300}
+fi
 
 [ -x "$QEMU" ] || die "QEMU not found at $QEMU (build it, or set QEMU=)"
 if [ -n "$SIMT_DEVICE" ]; then
