@@ -444,7 +444,12 @@ static void simt_watchdog(struct work_struct *work)
 					     link);
 		if (f) {
 			busy = true;
-			if (timeout_ns && now - ctx->head_start > timeout_ns &&
+			/*
+			 * A submission made since @now was read has a later
+			 * head_start: not overdue (the difference would wrap).
+			 */
+			if (timeout_ns && ctx->head_start < now &&
+			    now - ctx->head_start > timeout_ns &&
 			    (!culprit || ctx->priority > culprit->priority ||
 			     (ctx->priority == culprit->priority &&
 			      ctx->head_start < oldest))) {
