@@ -2225,6 +2225,31 @@ static void test_sys_faults(void)
     qtest_bufread(d->qts, HOST_DST, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), zero, sizeof(zero));
 
+    /*
+     * A system page on the device's own registers: kernels and copies
+     * cannot re-enter the device; the access fails as a DMA error would.
+     */
+    for (uint32_t a = 0; a < SIMT_REGS_SIZE; a += SIMT_PAGE_SIZE) {
+        map_sys(d, 1, VA_DATA + a, d->regs.addr + a,
+                SIMT_PTE_R | SIMT_PTE_W);
+    }
+    tlb_inv(d, SIMT_TLB_INV_CTX, 1, 0);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT, VA_DATA + SIMT_REG_ID },
+    }, VA_DATA + SIMT_REG_ID, SIMT_ACCESS_LOAD, SIMT_MMU_BEYOND);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { VA_DATA + SIMT_QUEUE_REG(0, SIMT_QREG_CONTROL),
+                  SIMT_QCTL_RESET },
+    }, VA_DATA + SIMT_QUEUE_REG(0, SIMT_QREG_CONTROL), SIMT_ACCESS_STORE,
+       SIMT_MMU_BEYOND);
+    expect_copy_mmu_fault(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC,
+                          VA_DATA + SIMT_REG_SCRATCH, 4,
+                          VA_DATA + SIMT_REG_SCRATCH,
+                          SIMT_ACCESS_COPY_WRITE, SIMT_MMU_BEYOND);
+    g_assert_cmphex(rd(d, SIMT_REG_SCRATCH), ==, 0);
+
     /* The device goes on: the page pointed at guest RAM works. */
     map_sys(d, 1, VA_DATA, SYS_BUF, SIMT_PTE_R | SIMT_PTE_W);
     tlb_inv(d, SIMT_TLB_INV_PAGE, 1, VA_DATA);
