@@ -4,9 +4,9 @@
  * QTest for the simt device's memory system: copy engines (chunked,
  * preemptible copies between guest memory and VRAM), hardware contexts
  * and the device MMU (Sv32 page tables in VRAM, the TLB, faults and
- * isolation between contexts, system-memory pages).  Kernels come from the images in
- * $SIMT_KERNEL_DIR; every expected value is computed here, and everything
- * runs on the virtual clock, stepped by the test.
+ * isolation between contexts, pages of system memory).  Kernels come
+ * from the images in $SIMT_KERNEL_DIR; every expected value is computed
+ * here, and everything runs on the virtual clock, stepped by the test.
  */
 
 #include "qemu/osdep.h"
@@ -1987,7 +1987,7 @@ static void test_sys_kernel(void)
     vram_read(d, in + SIMT_PAGE_SIZE, got, SIMT_PAGE_SIZE);
     g_assert_cmpmem(got, SIMT_PAGE_SIZE, vram_before, SIMT_PAGE_SIZE);
 
-    /* System memory into VRAM, and a store of a byte-exact word. */
+    /* A word of system memory into VRAM; a store into system memory. */
     vram_wr32(d, vout, 0xdeadbeef);
     run_ok(d, 1, &(Launch) {
         .kernel = "load_from", .grid = 1, .block = 1,
@@ -2044,7 +2044,8 @@ static void test_sys_atomic(void)
     uint32_t init[17], want[17], got[17];
 
     for (uint32_t i = 0; i <= n; i++) {
-        init[i] = want[i] = i * 1000;
+        want[i] = i * 1000;
+        init[i] = cpu_to_le32(want[i]);
     }
     for (uint32_t t = 0; t < threads; t++) {
         want[t % n] += t + 1;
