@@ -13,8 +13,10 @@
  *
  * VRAM objects are mapped at their VRAM offset (identity), so a binding
  * needs no address allocator and the device address is a property of the
- * object.  Isolation comes from the page tables: a context reaches only
- * what is bound to it.
+ * object.  System memory objects have a device address of their own too
+ * (above VRAM, simt_gem.c); their pages are mapped one by one by DMA
+ * address with SIMT_PTE_SYS.  Isolation comes from the page tables: a
+ * context reaches only what is bound to it.
  *
  * Lifetime: the file's xarray holds one reference, every ioctl working on
  * the context holds another while it runs; the last one stops the queue
@@ -78,8 +80,12 @@ static void simt_pt_unmap(struct simt_ctx *ctx, u64 addr, u64 size)
 	}
 }
 
-/* Map @size bytes of VRAM at @pa to device address @addr. */
-static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size)
+/*
+ * Map @size bytes at @pa to device address @addr with PTE @bits: VRAM, or
+ * with SIMT_PTE_SYS system memory at DMA address @pa.
+ */
+static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
+		       u32 bits)
 {
 	struct simt_device *sdev = ctx->sdev;
 	u64 a;
@@ -104,7 +110,7 @@ static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size)
 			writel(simt_pte(l2->start, SIMT_PTE_V),
 			       sdev->vram + ctx->pt_root.start + l1 * 4);
 		}
-		writel(simt_pte(pa + (a - addr), SIMT_PTE_RWX),
+		writel(simt_pte(pa + (a - addr), bits),
 		       sdev->vram + l2->start +
 		       ((a >> SIMT_PAGE_SHIFT) % SIMT_PT_ENTRIES) * 4);
 	}
@@ -113,6 +119,39 @@ static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size)
 err:
 	simt_pt_unmap(ctx, addr, a - addr);
 	return ret;
+}
+
+/*
+ * Map system memory object @obj at device address @addr, each DMA segment
+ * of its pinned pages in turn (simt_sys_bo_dma_check() has passed).
+ */
+static int simt_pt_map_sys(struct simt_ctx *ctx, u64 addr,
+			   struct drm_gem_object *obj)
+{
+	struct sg_table *sgt = to_drm_gem_shmem_obj(obj)->sgt;
+	struct scatterlist *sg;
+	unsigned int i;
+	u64 off = 0;
+	int ret;
+
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		u64 len = min_t(u64, sg_dma_len(sg), obj->size - off);
+
+		if (!len)
+			break;
+		ret = simt_pt_map(ctx, addr + off, sg_dma_address(sg), len,
+				  SIMT_PTE_RWX | SIMT_PTE_SYS);
+		if (ret) {
+			simt_pt_unmap(ctx, addr, off);
+			return ret;
+		}
+		off += len;
+	}
+	if (off < obj->size) {
+		simt_pt_unmap(ctx, addr, off);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static void simt_pt_free(struct simt_ctx *ctx)
@@ -303,7 +342,8 @@ static void simt_ctx_save_area(struct simt_ctx *ctx)
 	if (!(sdev->caps & SIMT_CAP_PREEMPT) ||
 	    simt_vram_alloc(sdev, &ctx->save_area, size))
 		goto none;
-	if (!simt_pt_map(ctx, ctx->save_area.start, ctx->save_area.start, size))
+	if (!simt_pt_map(ctx, ctx->save_area.start, ctx->save_area.start, size,
+			 SIMT_PTE_RWX))
 		return;
 	simt_vram_free(sdev, &ctx->save_area);
 none:
@@ -498,10 +538,16 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		goto out_ctx;
 	}
 	if (!simt_bo_is_vram(obj)) {
-		ret = -EINVAL;
-		goto out_obj;
+		ret = simt_sys_bo_dma_check(obj);
+		if (ret)
+			goto out_obj;
 	}
 	addr = fixed ? args->device_addr : simt_bo_device_addr(obj);
+	if (!addr && !fixed) {
+		/* A system memory object that got no device address. */
+		ret = -ENOSPC;
+		goto out_obj;
+	}
 	if (fixed && (!IS_ALIGNED(addr, SIMT_PAGE_SIZE) ||
 		      check_add_overflow(addr, (u64)obj->size, &end) ||
 		      end > sdev->vram_guard)) {
@@ -527,7 +573,11 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		ret = -ENODEV;
 		goto out_unlock;
 	}
-	ret = simt_pt_map(ctx, addr, simt_bo_device_addr(obj), obj->size);
+	if (simt_bo_is_vram(obj))
+		ret = simt_pt_map(ctx, addr, simt_bo_device_addr(obj),
+				  obj->size, SIMT_PTE_RWX);
+	else
+		ret = simt_pt_map_sys(ctx, addr, obj);
 	/* Translations of unmapped pages are not cached, but be sure. */
 	simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
 	drm_dev_exit(idx);

@@ -73,6 +73,7 @@ static const struct drm_driver simt_drm_driver = {
 				  DRIVER_SYNCOBJ,
 	.open			= simt_open,
 	.postclose		= simt_postclose,
+	.gem_create_object	= simt_gem_create_object,
 	.fops			= &simt_accel_fops,
 	.ioctls			= simt_drm_ioctls,
 	.num_ioctls		= ARRAY_SIZE(simt_drm_ioctls),

@@ -26,6 +26,7 @@
 
 #include <drm/drm_device.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_mm.h>
 
 #include "hw/simt/simt-hw.h"
@@ -126,7 +127,15 @@ struct simt_device {
 	struct simt_trace_record *trace;
 	dma_addr_t trace_dma;
 	struct drm_mm vram_mm;
-	struct mutex vram_lock;		/* vram_mm */
+	/*
+	 * Device addresses of system memory objects: above VRAM (rounded up
+	 * to a superpage) and below the shared and local windows, so they
+	 * meet neither VRAM objects nor fixed bindings.  Empty (size 0) if
+	 * VRAM reaches that far.
+	 */
+	struct drm_mm sys_va_mm;
+	u64 sys_va_size;
+	struct mutex vram_lock;		/* vram_mm, sys_va_mm */
 
 	/* Hardware contexts and queues (simt_ctx.c). */
 	u32 hw_ctx_count;
@@ -154,10 +163,20 @@ struct simt_file {
 	struct xarray contexts;		/* id -> struct simt_ctx */
 };
 
-/* A buffer object in VRAM; system memory objects are drm_gem_shmem ones. */
+/* A buffer object in VRAM. */
 struct simt_vram_bo {
 	struct drm_gem_object base;
 	struct drm_mm_node node;
+};
+
+/*
+ * A buffer object in system memory: a drm_gem_shmem object (first, the
+ * helper frees it with kfree()) and its range of device addresses in
+ * sdev->sys_va_mm (not allocated if that space was full).
+ */
+struct simt_sys_bo {
+	struct drm_gem_shmem_object base;
+	struct drm_mm_node va;
 };
 
 /*
@@ -278,6 +297,9 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 int simt_vram_init(struct simt_device *sdev);
 bool simt_bo_is_vram(struct drm_gem_object *obj);
 u64 simt_bo_device_addr(struct drm_gem_object *obj);
+int simt_sys_bo_dma_check(struct drm_gem_object *obj);
+struct drm_gem_object *simt_gem_create_object(struct drm_device *drm,
+					      size_t size);
 int simt_bo_addr(struct drm_gem_object *obj, u64 offset, u64 *addr,
 		 u64 *contig, bool *host);
 int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,

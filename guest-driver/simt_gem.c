@@ -13,9 +13,14 @@
  *    kernel arguments without asking per context.
  *
  *  - System memory objects: drm_gem_shmem objects whose pages are pinned
- *    and DMA-mapped at creation.  The device MMU maps only VRAM, so these
- *    have no device address; copies reach them by their DMA addresses,
- *    one command per contiguous piece (simt_job.c).
+ *    and DMA-mapped at creation.  Copies reach them by their DMA
+ *    addresses, one command per contiguous piece (simt_job.c).  Kernels
+ *    reach them once they are bound: each page is mapped by its DMA
+ *    address with SIMT_PTE_SYS (simt_ctx.c).  Their device address, the
+ *    same in every context as for VRAM objects, comes from a second
+ *    drm_mm over the device addresses between VRAM and the shared and
+ *    local windows (sys_va_mm), taken at creation and freed with the
+ *    object.
  */
 
 #include <linux/dma-mapping.h>
@@ -45,12 +50,15 @@ static void simt_vram_mm_fini(struct drm_device *drm, void *arg)
 	 * here would be a leak, and drm_mm_takedown() says so.
 	 */
 	drm_mm_takedown(&sdev->vram_mm);
+	if (sdev->sys_va_size)
+		drm_mm_takedown(&sdev->sys_va_mm);
 }
 
 int simt_vram_init(struct simt_device *sdev)
 {
 	struct pci_dev *pdev = sdev->pdev;
 	u64 size = min_t(u64, sdev->vram_size, sdev->vram_bar_size);
+	u64 start;
 	int ret;
 
 	sdev->vram_guard = size >= 16 * SIMT_VRAM_GUARD ? SIMT_VRAM_GUARD :
@@ -77,6 +85,11 @@ int simt_vram_init(struct simt_device *sdev)
 	if (ret)
 		return ret;
 	drm_mm_init(&sdev->vram_mm, sdev->vram_guard, size - sdev->vram_guard);
+	start = round_up(sdev->vram_size, SIMT_SUPERPAGE_SIZE);
+	if (start < SIMT_SHARED_BASE) {
+		sdev->sys_va_size = SIMT_SHARED_BASE - start;
+		drm_mm_init(&sdev->sys_va_mm, start, sdev->sys_va_size);
+	}
 	return drmm_add_action_or_reset(&sdev->drm, simt_vram_mm_fini, sdev);
 }
 
@@ -150,9 +163,85 @@ bool simt_bo_is_vram(struct drm_gem_object *obj)
 	return obj->funcs == &simt_vram_bo_funcs;
 }
 
+static struct simt_sys_bo *to_simt_sys_bo(struct drm_gem_object *obj)
+{
+	return container_of(to_drm_gem_shmem_obj(obj), struct simt_sys_bo,
+			    base);
+}
+
+/* 0 for a system memory object that got no device address. */
 u64 simt_bo_device_addr(struct drm_gem_object *obj)
 {
-	return simt_bo_is_vram(obj) ? to_simt_vram_bo(obj)->node.start : 0;
+	struct simt_sys_bo *bo;
+
+	if (simt_bo_is_vram(obj))
+		return to_simt_vram_bo(obj)->node.start;
+	bo = to_simt_sys_bo(obj);
+	return drm_mm_node_allocated(&bo->va) ? bo->va.start : 0;
+}
+
+/*
+ * Can the device MMU map every page of system memory object @obj?  Sv32
+ * leaves hold a 22-bit page number: DMA addresses must lie below 16 GiB
+ * and be page-aligned.  0 or -EINVAL, said in the kernel log.
+ */
+int simt_sys_bo_dma_check(struct drm_gem_object *obj)
+{
+	struct sg_table *sgt = to_drm_gem_shmem_obj(obj)->sgt;
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		u64 dma = sg_dma_address(sg), len = sg_dma_len(sg);
+
+		if (!IS_ALIGNED(dma, SIMT_PAGE_SIZE) ||
+		    !IS_ALIGNED(len, SIMT_PAGE_SIZE) ||
+		    dma + len > (1ull << (22 + SIMT_PAGE_SHIFT))) {
+			dev_warn_ratelimited(obj->dev->dev,
+					     "system memory object at DMA address %pad (+%llu bytes) cannot be bound: the device MMU maps page-aligned system memory below 16 GiB only\n",
+					     &sg_dma_address(sg), len);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void simt_sys_bo_free(struct drm_gem_object *obj)
+{
+	struct simt_device *sdev = to_simt(obj->dev);
+	struct simt_sys_bo *bo = to_simt_sys_bo(obj);
+
+	if (drm_mm_node_allocated(&bo->va)) {
+		mutex_lock(&sdev->vram_lock);
+		drm_mm_remove_node(&bo->va);
+		mutex_unlock(&sdev->vram_lock);
+	}
+	drm_gem_shmem_object_free(obj);
+}
+
+/* The shmem helper's own functions, but for free. */
+static const struct drm_gem_object_funcs simt_sys_bo_funcs = {
+	.free		= simt_sys_bo_free,
+	.print_info	= drm_gem_shmem_object_print_info,
+	.pin		= drm_gem_shmem_object_pin,
+	.unpin		= drm_gem_shmem_object_unpin,
+	.get_sg_table	= drm_gem_shmem_object_get_sg_table,
+	.vmap		= drm_gem_shmem_object_vmap,
+	.vunmap		= drm_gem_shmem_object_vunmap,
+	.mmap		= drm_gem_shmem_object_mmap,
+	.vm_ops		= &drm_gem_shmem_vm_ops,
+};
+
+/* drm_driver.gem_create_object: what drm_gem_shmem_create() allocates. */
+struct drm_gem_object *simt_gem_create_object(struct drm_device *drm,
+					      size_t size)
+{
+	struct simt_sys_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+
+	if (!bo)
+		return ERR_PTR(-ENOMEM);
+	bo->base.base.funcs = &simt_sys_bo_funcs;
+	return &bo->base.base;
 }
 
 /*
@@ -226,7 +315,9 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 						 u64 size)
 {
 	struct drm_gem_shmem_object *shmem;
+	struct simt_sys_bo *bo;
 	struct sg_table *sgt;
+	int ret;
 
 	shmem = drm_gem_shmem_create(&sdev->drm, size);
 	if (IS_ERR(shmem))
@@ -241,6 +332,22 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 	if (IS_ERR(sgt)) {
 		drm_gem_object_put(&shmem->base);
 		return ERR_CAST(sgt);
+	}
+
+	/*
+	 * A device address for VM_BIND.  Without one (the space is full)
+	 * the object still serves copies; binding it is ENOSPC.
+	 */
+	bo = to_simt_sys_bo(&shmem->base);
+	if (sdev->sys_va_size) {
+		mutex_lock(&sdev->vram_lock);
+		ret = drm_mm_insert_node_generic(&sdev->sys_va_mm, &bo->va,
+						 size, SIMT_PAGE_SIZE, 0,
+						 DRM_MM_INSERT_BEST);
+		mutex_unlock(&sdev->vram_lock);
+		if (ret)
+			drm_dbg(&sdev->drm, "no device address for a system object of %llu bytes\n",
+				size);
 	}
 	return &shmem->base;
 }

@@ -8,7 +8,7 @@
  *   simt-ioctl-test GROUP [NODE]
  *
  * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, samples,
- * syncobj, stats, hang, multi, responsive, and hold (for the unbind test:
+ * sysmem, syncobj, stats, hang, multi, responsive, and hold (for the unbind test:
  * see test_hold()).  Prints what it does and
  * a line per failed check; exit status 0 if every check passed.
  */
@@ -450,7 +450,11 @@ static void test_bo_kind(uint32_t flags, const char *name)
 		      "%s: device address 0x%llx", name,
 		      (unsigned long long)info.device_addr);
 	else
-		CHECK(info.device_addr == 0, "%s: device address 0x%llx", name,
+		/* Above VRAM, below the shared and local windows (since 0.2). */
+		CHECK(info.device_addr && !(info.device_addr & 4095) &&
+		      info.device_addr >= get_param(DRM_SIMT_PARAM_VRAM_SIZE) &&
+		      info.device_addr + size <= 0xc0000000ull,
+		      "%s: device address 0x%llx", name,
 		      (unsigned long long)info.device_addr);
 
 	p = bo_map(h, size);
@@ -655,8 +659,12 @@ static void test_bind(void)
 
 	b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = v };
 	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EEXIST);
+	/* System memory objects too, at their own address (since 0.2). */
+	CHECK(bind(c1, s) == bo_info(s).device_addr && bo_info(s).device_addr,
+	      "system object bound at 0x%llx",
+	      (unsigned long long)bo_info(s).device_addr);
 	b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = s };
-	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EINVAL);	/* system memory */
+	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EEXIST);
 	b = (struct drm_simt_vm_bind){ .ctx_id = 999, .handle = v };
 	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, ENOENT);
 	b = (struct drm_simt_vm_bind){ .ctx_id = c1, .handle = 999 };
@@ -669,8 +677,8 @@ static void test_bind(void)
 	u = (struct drm_simt_vm_unbind){ .ctx_id = c1, .handle = v };
 	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, 0);
 	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, ENOENT);	/* not bound any more */
-	u = (struct drm_simt_vm_unbind){ .ctx_id = c1, .handle = s };
-	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, ENOENT);
+	u = (struct drm_simt_vm_unbind){ .ctx_id = c2, .handle = s };
+	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, ENOENT);	/* bound in c1 only */
 	u = (struct drm_simt_vm_unbind){ .ctx_id = 999, .handle = v };
 	EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, ENOENT);
 	u = (struct drm_simt_vm_unbind){ .ctx_id = c1, .handle = 999 };
@@ -1454,6 +1462,155 @@ static void test_samples(void)
 }
 
 /*
+ * ---- sysmem: kernels on system memory objects.  vecadd with its code,
+ * inputs and output all in system memory, bound to the context through
+ * the device MMU (SIMT_PTE_SYS pages), filled and read back through
+ * mmap; then the output unbound, and the same launch faults. ----
+ */
+static void test_sysmem(void)
+{
+	const uint32_t n = 5000, threads = 128;
+	const uint64_t bytes = n * sizeof(float);
+	const uint64_t vram = get_param(DRM_SIMT_PARAM_VRAM_SIZE);
+	const struct simt_kernel_info *k;
+	struct drm_simt_cmd cmd;
+	struct drm_simt_wait w;
+	struct simt_image img;
+	uint32_t ctx, ctx2, code, h[3], hl = 0, i, bad;
+	uint64_t d[3], local = 0, code_bytes, seq;
+	float *m[3];
+	uint8_t *mcode;
+	char err[256];
+
+	if (simt_image_load(&img, KERNEL_DIR "/vecadd.elf", err, sizeof(err))) {
+		fail(__LINE__, "cannot load the kernel image: %s", err);
+		return;
+	}
+	k = simt_image_kernel(&img, "vecadd");
+	CHECK(k != NULL, "no vecadd in the image's metadata");
+	if (!k)
+		return;
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+
+	/* The code in a system object too, bound at its link address. */
+	code_bytes = (img.size + 4095) & ~4095ull;
+	code = bo_new(code_bytes, DRM_SIMT_BO_SYSTEM);
+	mcode = bo_map(code, code_bytes);
+	memcpy(mcode, img.bytes, img.size);
+	munmap(mcode, code_bytes);
+	{
+		struct drm_simt_vm_bind b = { .ctx_id = ctx, .handle = code,
+			.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = img.base };
+
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);
+	}
+
+	for (i = 0; i < 3; i++) {
+		uint64_t info;
+
+		h[i] = bo_new(bytes, DRM_SIMT_BO_SYSTEM);
+		info = bo_info(h[i]).device_addr;
+		d[i] = bind(ctx, h[i]);
+		printf("system object %u: device address 0x%llx\n", i,
+		       (unsigned long long)d[i]);
+		CHECK(d[i] == info && d[i] >= vram && !(d[i] & 4095) &&
+		      d[i] + bytes <= 0xc0000000ull,
+		      "system object at 0x%llx (BO_INFO 0x%llx, VRAM %llu)",
+		      (unsigned long long)d[i], (unsigned long long)info,
+		      (unsigned long long)vram);
+		CHECK(i == 0 || d[i] >= d[i - 1] + bytes || d[i] + bytes <= d[i - 1],
+		      "system objects overlap");
+		m[i] = (float *)bo_map(h[i], bytes);
+	}
+	{
+		struct drm_simt_vm_bind b = { .ctx_id = ctx, .handle = h[0] };
+
+		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, EEXIST);
+	}
+	for (i = 0; i < n; i++) {
+		m[0][i] = i * 0.75f;
+		m[1][i] = 500.0f - i * 0.5f;
+		m[2][i] = -1.0f;
+	}
+	if (k->m.local_bytes) {
+		hl = bo_new((uint64_t)k->m.local_bytes * threads *
+			    get_param(DRM_SIMT_PARAM_SM_COUNT) *
+			    get_param(DRM_SIMT_PARAM_SM_BLOCKS),
+			    DRM_SIMT_BO_VRAM);
+		local = bind(ctx, hl);
+	}
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.type = DRM_SIMT_CMD_LAUNCH;
+	cmd.launch = (struct drm_simt_cmd_launch){
+		.code_addr = img.code_start,
+		.code_size = img.code_end - img.code_start,
+		.entry = k->m.entry,
+		.grid = { (n + threads - 1) / threads, 1, 1 },
+		.block = { threads, 1, 1 },
+		.shared_size = k->m.shared_bytes,
+		.local_size = k->m.local_bytes,
+		.regs = popcount32(k->m.int_regs_used) + popcount32(k->m.fp_regs_used),
+		.local_base = local,
+		.args = { d[0], d[1], d[2], n },
+	};
+	run(ctx, &cmd, 1);
+	for (i = 0, bad = 0; i < n; i++) {
+		float want = m[0][i] + m[1][i];
+
+		if (memcmp(&m[2][i], &want, sizeof(want)) && !bad++)
+			fail(__LINE__, "c[%u] = %g, expected %g", i, m[2][i], want);
+	}
+	printf("vecadd on system memory, %u elements: %u wrong\n", n, bad);
+
+	/* Another context does not see the bindings: it faults. */
+	ctx2 = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	{
+		struct drm_simt_cmd c2 = cmd;
+
+		c2.launch.local_size = 0;
+		c2.launch.local_base = 0;
+		CHECK(submit(ctx2, &c2, 1, &seq) == 0, "submit on ctx2");
+		CHECK(wait_seq(ctx2, seq, 10 * SEC_NS, &w) == 0 &&
+		      w.error == DRM_SIMT_ERROR_FAULT,
+		      "a context without the bindings ran: error %u", w.error);
+	}
+	CHECK(ctx_destroy(ctx2) == 0, "destroy ctx2");
+
+	/* Unbind the output: the same launch faults on it, writing nothing. */
+	{
+		struct drm_simt_vm_unbind u = { .ctx_id = ctx, .handle = h[2] };
+
+		EXPECT(DRM_IOCTL_SIMT_VM_UNBIND, &u, 0);
+	}
+	for (i = 0; i < n; i++)
+		m[2][i] = -1.0f;
+	CHECK(submit(ctx, &cmd, 1, &seq) == 0, "submit after unbind");
+	CHECK(wait_seq(ctx, seq, 10 * SEC_NS, &w) == 0, "wait after unbind");
+	printf("after unbind: error %u, hw_error %u, fault at 0x%llx (object at 0x%llx)\n",
+	       w.error, w.hw_error, (unsigned long long)w.fault_addr,
+	       (unsigned long long)d[2]);
+	CHECK(w.error == DRM_SIMT_ERROR_FAULT && w.hw_error != 0,
+	      "no MMU fault reported: error %u", w.error);
+	CHECK(w.fault_addr >= d[2] && w.fault_addr < d[2] + bytes,
+	      "fault at 0x%llx, not in the unbound object",
+	      (unsigned long long)w.fault_addr);
+	for (i = 0, bad = 0; i < n; i++)
+		bad += m[2][i] != -1.0f;
+	CHECK(bad == 0, "%u elements written through an unbound mapping", bad);
+
+	CHECK(ctx_destroy(ctx) == 0, "destroy");
+	for (i = 0; i < 3; i++) {
+		munmap(m[i], bytes);
+		bo_close(h[i]);
+	}
+	bo_close(code);
+	if (hl)
+		bo_close(hl);
+	simt_image_free(&img);
+	printf("sysmem: kernel on system objects, EEXIST, isolation, unbind faults: done\n");
+}
+
+/*
  * ---- multi: processes at every priority but realtime copying at once,
  * each checking its own data ----
  */
@@ -2001,6 +2158,7 @@ static const struct {
 	{ "fault", test_fault },
 	{ "launch", test_launch },
 	{ "samples", test_samples },
+	{ "sysmem", test_sysmem },
 	{ "syncobj", test_syncobj },
 	{ "hang", test_hang },
 	{ "multi", test_multi },

@@ -36,6 +36,7 @@ t_submit_bad
 t_fault
 t_launch
 t_samples
+t_sysmem
 t_syncobj
 t_hang
 t_multi
@@ -332,7 +333,7 @@ t_ctx() { ioctl_group ctx; }
 d_ctx="contexts: every priority, device limit (ENOSPC), per-file ids, freed on close, realtime needs privilege"
 
 t_vm_bind() { ioctl_group bind; }
-d_vm_bind="VM_BIND / VM_UNBIND of VRAM objects, bad arguments"
+d_vm_bind="VM_BIND / VM_UNBIND of VRAM and system memory objects, bad arguments"
 
 t_copy() { ioctl_group copy; }
 d_copy="SUBMIT copies between VRAM and system memory objects, WAIT, results checked"
@@ -348,6 +349,9 @@ d_launch="LAUNCH of vecadd checked element by element, bad launches refused, a f
 
 t_samples() { ioctl_group samples; }
 d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results checked"
+
+t_sysmem() { ioctl_group sysmem; }
+d_sysmem="vecadd with code, inputs and output in system memory objects bound through the device MMU; EEXIST, isolation, unbind then fault"
 
 t_syncobj() { ioctl_group syncobj; }
 d_syncobj="SUBMIT hands its fence to a DRM syncobj: SYNCOBJ_WAIT, errors in the fence, bad handles"

@@ -23,3 +23,15 @@ KERNEL void copy_words(const uint32_t *src, uint32_t *dst, uint32_t n)
         dst[i] = src[i];
     }
 }
+
+/*
+ * Every thread t of the grid adds t + 1 to p[t % n] and raises p[n] to t,
+ * atomically: the results do not depend on the order.
+ */
+KERNEL void atomic_words(uint32_t *p, uint32_t n)
+{
+    uint32_t t = globalIdx();
+
+    atomicAdd(&p[t % n], t + 1);
+    atomicMax(&p[n], t);
+}

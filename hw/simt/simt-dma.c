@@ -4,8 +4,9 @@
  * simt: copy engines.
  *
  * A COPY command of any size and alignment, between guest memory (through
- * the PCI DMA API) and device memory (translated in the queue's context),
- * or within device memory, is carried out by one engine at a time in
+ * the PCI DMA API) and device memory (translated in the queue's context;
+ * VRAM, or system memory again by DMA for SIMT_PTE_SYS pages), or within
+ * device memory, is carried out by one engine at a time in
  * chunks of DMA_CHUNK bytes.  A chunk takes ceil(bytes / copy-bandwidth)
  * cycles of its engine; at each chunk boundary the engine picks the
  * highest-priority pending copy, which may preempt the one it was moving,
@@ -100,26 +101,26 @@ uint32_t simt_dma_submit(SimtState *s, unsigned q,
 }
 
 /*
- * The host pointer for device address @va of the copy's context, good
- * for up to *@len bytes (cut at the page end when translated); NULL and
- * the fault reason in *@reason if it does not translate.
+ * Translate device address @va of the copy's context into *@pa and *@sys,
+ * cutting *@len at the page end when translated; 0 or the fault reason.
  */
-static uint8_t *dev_span(SimtState *s, SimtCopy *c, uint64_t va,
-                         int access, uint64_t *len, int *reason)
+static int dev_span(SimtState *s, SimtCopy *c, uint64_t va, int access,
+                    uint64_t *len, uint64_t *pa, bool *sys)
 {
-    uint64_t pa;
+    int reason = simt_mmu_translate(s, c->ctx, va, access, pa, sys);
 
-    *reason = simt_mmu_translate(s, c->ctx, va, access, &pa);
-    if (*reason) {
-        return NULL;
-    }
-    if (!simt_mmu_bare(s, c->ctx)) {
+    if (!reason && !simt_mmu_bare(s, c->ctx)) {
         *len = MIN(*len, SIMT_PAGE_SIZE - (va & (SIMT_PAGE_SIZE - 1)));
     }
-    return s->mem.flat + pa;
+    return reason;
 }
 
-/* Move @n bytes of copy @c at its current offset; a queue error or 0. */
+/*
+ * Move @n bytes of copy @c at its current offset; a queue error or 0.
+ * Every piece goes through the bounce buffer, so a failed read writes
+ * nothing and overlapping device ranges move as with memmove.  Device
+ * addresses may be VRAM or system pages (SIMT_PTE_SYS).
+ */
 static uint32_t move(SimtState *s, unsigned q, SimtCopy *c, uint64_t n)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
@@ -129,42 +130,51 @@ static uint32_t move(SimtState *s, unsigned q, SimtCopy *c, uint64_t n)
     while (n) {
         uint64_t src = c->src + c->done, dst = c->dst + c->done;
         uint64_t len = MIN(n, SIMT_DMA_BOUNCE);
-        uint8_t *sp = NULL, *dp = NULL;
+        uint64_t spa = 0, dpa = 0;
+        bool ssys = false, dsys = false;
         int reason;
 
         if (!src_host) {
-            sp = dev_span(s, c, src, SIMT_ACCESS_COPY_READ, &len, &reason);
-            if (!sp) {
+            reason = dev_span(s, c, src, SIMT_ACCESS_COPY_READ, &len,
+                              &spa, &ssys);
+            if (reason) {
                 simt_mmu_fault(s, c->ctx, q, src, 0, SIMT_ACCESS_COPY_READ,
                                reason);
                 return SIMT_QERR_MMU;
             }
         }
         if (!dst_host) {
-            dp = dev_span(s, c, dst, SIMT_ACCESS_COPY_WRITE, &len, &reason);
-            if (!dp) {
+            reason = dev_span(s, c, dst, SIMT_ACCESS_COPY_WRITE, &len,
+                              &dpa, &dsys);
+            if (reason) {
                 simt_mmu_fault(s, c->ctx, q, dst, 0, SIMT_ACCESS_COPY_WRITE,
                                reason);
                 return SIMT_QERR_MMU;
             }
         }
-        if (src_host && dst_host) {
-            if (pci_dma_read(pdev, src, s->bounce, len) != MEMTX_OK ||
-                pci_dma_write(pdev, dst, s->bounce, len) != MEMTX_OK) {
-                return SIMT_QERR_DMA;
-            }
-        } else if (src_host) {
-            /* Through the bounce buffer: a failed read writes nothing. */
+        if (src_host) {
             if (pci_dma_read(pdev, src, s->bounce, len) != MEMTX_OK) {
                 return SIMT_QERR_DMA;
             }
-            memcpy(dp, s->bounce, len);
-        } else if (dst_host) {
-            if (pci_dma_write(pdev, dst, sp, len) != MEMTX_OK) {
+        } else {
+            reason = simt_mmu_phys_rw(s, spa, ssys, s->bounce, len, false);
+            if (reason) {
+                simt_mmu_fault(s, c->ctx, q, src, 0, SIMT_ACCESS_COPY_READ,
+                               reason);
+                return SIMT_QERR_MMU;
+            }
+        }
+        if (dst_host) {
+            if (pci_dma_write(pdev, dst, s->bounce, len) != MEMTX_OK) {
                 return SIMT_QERR_DMA;
             }
         } else {
-            memmove(dp, sp, len);
+            reason = simt_mmu_phys_rw(s, dpa, dsys, s->bounce, len, true);
+            if (reason) {
+                simt_mmu_fault(s, c->ctx, q, dst, 0, SIMT_ACCESS_COPY_WRITE,
+                               reason);
+                return SIMT_QERR_MMU;
+            }
         }
         c->done += len;
         n -= len;

@@ -13,6 +13,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "hw/pci/pci_device.h"
 #include "hw/simt/simt.h"
 #include "trace.h"
 
@@ -46,7 +47,8 @@ static int walk(SimtState *s, unsigned ctx, uint32_t va, SimtTlbEntry *e)
     if (!(pte & SIMT_PTE_V)) {
         return SIMT_MMU_UNMAPPED;
     }
-    if ((pte & SIMT_PTE_W) && !(pte & SIMT_PTE_R)) {
+    /* System memory only in 4 KiB leaves: not a superpage nor a table. */
+    if (((pte & SIMT_PTE_W) && !(pte & SIMT_PTE_R)) || (pte & SIMT_PTE_SYS)) {
         return SIMT_MMU_MALFORMED;
     }
     if (pte & (SIMT_PTE_R | SIMT_PTE_X)) {
@@ -70,10 +72,13 @@ static int walk(SimtState *s, unsigned ctx, uint32_t va, SimtTlbEntry *e)
         }
         pfn = pte >> SIMT_PTE_PPN_SHIFT;
     }
-    if ((pfn + 1) << SIMT_PAGE_SHIFT > s->vram_size) {
+    /* A system page is checked when it is reached (a DMA error). */
+    if (!(pte & SIMT_PTE_SYS) &&
+        (pfn + 1) << SIMT_PAGE_SHIFT > s->vram_size) {
         return SIMT_MMU_BEYOND;
     }
     e->valid = true;
+    e->sys = pte & SIMT_PTE_SYS;
     e->ctx = ctx;
     e->vpn = va >> SIMT_PAGE_SHIFT;
     e->pfn = pfn;
@@ -101,7 +106,7 @@ static SimtTlbEntry *tlb_slot(SimtState *s, unsigned ctx, uint32_t vpn)
 }
 
 int simt_mmu_translate(SimtState *s, unsigned ctx, uint32_t va, int access,
-                       uint64_t *pa)
+                       uint64_t *pa, bool *sys)
 {
     uint32_t vpn = va >> SIMT_PAGE_SHIFT;
     SimtTlbEntry *e;
@@ -112,6 +117,7 @@ int simt_mmu_translate(SimtState *s, unsigned ctx, uint32_t va, int access,
             return SIMT_MMU_BEYOND;
         }
         *pa = va;
+        *sys = false;
         return 0;
     }
     e = tlb_slot(s, ctx, vpn);
@@ -129,6 +135,33 @@ int simt_mmu_translate(SimtState *s, unsigned ctx, uint32_t va, int access,
         return SIMT_MMU_PERMISSION;
     }
     *pa = ((uint64_t)e->pfn << SIMT_PAGE_SHIFT) | (va & (SIMT_PAGE_SIZE - 1));
+    *sys = e->sys;
+    return 0;
+}
+
+int simt_mmu_phys_rw(SimtState *s, uint64_t pa, bool sys, void *buf,
+                     uint64_t len, bool write)
+{
+    if (sys) {
+        /* PCIe latency is not modelled: the same cost as VRAM. */
+        MemTxResult r = write ? pci_dma_write(PCI_DEVICE(s), pa, buf, len)
+                              : pci_dma_read(PCI_DEVICE(s), pa, buf, len);
+
+        if (r != MEMTX_OK) {
+            qemu_log_mask(LOG_GUEST_ERROR, "simt: system page at 0x%" PRIx64
+                          " is unreachable by DMA\n", pa);
+            return SIMT_MMU_BEYOND;
+        }
+        return 0;
+    }
+    if (pa > s->vram_size || len > s->vram_size - pa) {
+        return SIMT_MMU_BEYOND;
+    }
+    if (write) {
+        memcpy(s->mem.flat + pa, buf, len);
+    } else {
+        memcpy(buf, s->mem.flat + pa, len);
+    }
     return 0;
 }
 
@@ -148,59 +181,68 @@ void simt_mmu_fault(SimtState *s, unsigned ctx, unsigned q, uint32_t addr,
     simt_irq_raise(s, SIMT_IRQ_MMU);
 }
 
-/* Kernel accesses in a translated context (aligned, 1 to 4 bytes). */
-static uint8_t *view_access(SimtMmuView *v, uint32_t addr, int access)
+/*
+ * A kernel access in a translated context (aligned, 1 to 4 bytes, so in
+ * one page): SIMT_FAULT_NONE, or SIMT_FAULT_PAGE with the fault kept in
+ * the view.
+ */
+static int view_access(SimtMmuView *v, uint32_t addr, int access,
+                       uint8_t *buf, unsigned size)
 {
     uint64_t pa;
-    int reason = simt_mmu_translate(v->s, v->ctx, addr, access, &pa);
+    bool sys;
+    int reason = simt_mmu_translate(v->s, v->ctx, addr, access, &pa, &sys);
 
+    if (!reason) {
+        reason = simt_mmu_phys_rw(v->s, pa, sys, buf, size,
+                                  access == SIMT_ACCESS_STORE);
+    }
     if (reason) {
         v->fault_addr = addr;
         v->fault_access = access;
         v->fault_reason = reason;
-        return NULL;
+        return SIMT_FAULT_PAGE;
     }
-    return v->s->mem.flat + pa;
+    return SIMT_FAULT_NONE;
 }
 
 static int view_load(void *opaque, uint32_t addr, unsigned size,
                      uint32_t *val)
 {
-    uint8_t *p = view_access(opaque, addr, SIMT_ACCESS_LOAD);
+    uint8_t b[4];
+    int fault = view_access(opaque, addr, SIMT_ACCESS_LOAD, b, size);
 
-    if (!p) {
-        return SIMT_FAULT_PAGE;
+    if (fault) {
+        return fault;
     }
-    *val = size == 4 ? ldl_le_p(p) : size == 2 ? lduw_le_p(p) : *p;
+    *val = size == 4 ? ldl_le_p(b) : size == 2 ? lduw_le_p(b) : b[0];
     return SIMT_FAULT_NONE;
 }
 
 static int view_store(void *opaque, uint32_t addr, unsigned size,
                       uint32_t val)
 {
-    uint8_t *p = view_access(opaque, addr, SIMT_ACCESS_STORE);
+    uint8_t b[4];
 
-    if (!p) {
-        return SIMT_FAULT_PAGE;
-    }
     if (size == 4) {
-        stl_le_p(p, val);
+        stl_le_p(b, val);
     } else if (size == 2) {
-        stw_le_p(p, val);
+        stw_le_p(b, val);
     } else {
-        *p = val;
+        b[0] = val;
     }
-    return SIMT_FAULT_NONE;
+    return view_access(opaque, addr, SIMT_ACCESS_STORE, b, size);
 }
 
 static int view_fetch(void *opaque, uint32_t addr, uint32_t *val)
 {
-    uint8_t *p = view_access(opaque, addr, SIMT_ACCESS_FETCH);
+    uint8_t b[4];
+    int fault = view_access(opaque, addr, SIMT_ACCESS_FETCH, b, 4);
 
-    if (!p) {
-        return SIMT_FAULT_PAGE;
+    if (fault) {
+        return fault;
     }
-    *val = ldl_le_p(p);
+    *val = ldl_le_p(b);
     return SIMT_FAULT_NONE;
 }
 

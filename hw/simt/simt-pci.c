@@ -121,9 +121,8 @@ static bool simt_run_slice(SimtState *s)
  * lags, runs due slices for up to SIMT_TICK_BUDGET_NS of host time, and
  * leaves the guest as much time again before the next tick.
  */
-static void simt_tick(void *opaque)
+static void simt_tick_run(SimtState *s)
 {
-    SimtState *s = opaque;
     int64_t host_start = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
     int64_t next, now, spent;
     bool busy;
@@ -146,6 +145,23 @@ static void simt_tick(void *opaque)
             return;
         }
     }
+}
+
+static void simt_tick(void *opaque)
+{
+    SimtState *s = opaque;
+    MemReentrancyGuard *guard = &DEVICE(s)->mem_reentrancy_guard;
+    bool engaged = guard->engaged_in_io;
+
+    /*
+     * The device's DMA (copies, kernels' system pages, rings and records)
+     * goes to guest-chosen addresses, which may be the device's own
+     * registers.  As in a guarded bottom half, such an access fails
+     * (a DMA error) instead of re-entering the device mid-slice.
+     */
+    guard->engaged_in_io = true;
+    simt_tick_run(s);
+    guard->engaged_in_io = engaged;
 }
 
 void simt_kick(SimtState *s)

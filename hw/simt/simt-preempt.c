@@ -80,26 +80,24 @@ void simt_trace_event(SimtState *s, unsigned type, unsigned q, unsigned sm,
     p->trace_count++;
 }
 
-/* Copy @len bytes between @buf and context @ctx's memory at @va. */
+/*
+ * Copy @len bytes between @buf and context @ctx's memory at @va (VRAM,
+ * or system memory for SIMT_PTE_SYS pages).
+ */
 static bool ctx_mem_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,
                        uint64_t len, bool write)
 {
-    uint8_t *vram = memory_region_get_ram_ptr(&s->vram);
-
     while (len) {
         uint64_t n = MIN(len, SIMT_PAGE_SIZE - (va & (SIMT_PAGE_SIZE - 1)));
         uint64_t pa;
+        bool sys;
 
         if (va + n > (1ull << 32) ||
             simt_mmu_translate(s, ctx, va, write ? SIMT_ACCESS_STORE
-                                                 : SIMT_ACCESS_LOAD, &pa) ||
-            pa + n > s->vram_size) {
+                                                 : SIMT_ACCESS_LOAD,
+                               &pa, &sys) ||
+            simt_mmu_phys_rw(s, pa, sys, buf, n, write)) {
             return false;
-        }
-        if (write) {
-            memcpy(vram + pa, buf, n);
-        } else {
-            memcpy(buf, vram + pa, n);
         }
         buf += n;
         va += n;

@@ -4,9 +4,9 @@
  * QTest for the simt device's memory system: copy engines (chunked,
  * preemptible copies between guest memory and VRAM), hardware contexts
  * and the device MMU (Sv32 page tables in VRAM, the TLB, faults and
- * isolation between contexts).  Kernels come from the images in
- * $SIMT_KERNEL_DIR; every expected value is computed here, and everything
- * runs on the virtual clock, stepped by the test.
+ * isolation between contexts, pages of system memory).  Kernels come
+ * from the images in $SIMT_KERNEL_DIR; every expected value is computed
+ * here, and everything runs on the virtual clock, stepped by the test.
  */
 
 #include "qemu/osdep.h"
@@ -25,6 +25,10 @@
 #define RING_SIZE           64
 #define RECORD_ADDR(q, i)   (0x300000 + ((q) * RING_SIZE + (i)) * 64)
 #define HOST_BUF            0x1000000
+/* Guest RAM that translated contexts map with SIMT_PTE_SYS. */
+#define SYS_BUF             0x6000000
+/* A guest-physical page far beyond the test machine's RAM (15 GiB). */
+#define SYS_BEYOND          0x3c0000000ull
 
 /*
  * VRAM (physical): the kernel image at its link address, data of bare
@@ -1915,6 +1919,396 @@ static void test_translate_vram_edge(void)
 }
 
 /*
+ * System memory through the device MMU: 4 KiB leaves with SIMT_PTE_SYS
+ * map guest-physical pages, which kernels and copy engines reach by DMA.
+ */
+static uint32_t sys_leaf(uint64_t gpa, uint32_t perm)
+{
+    return pte_leaf(gpa, perm | SIMT_PTE_SYS);
+}
+
+static void map_sys(Dev *d, unsigned ctx, uint32_t va, uint64_t gpa,
+                    uint32_t perm)
+{
+    set_pte(d, ctx, va, sys_leaf(gpa, perm));
+}
+
+/*
+ * A kernel reads and writes guest RAM: four scattered input pages and
+ * four output pages, results checked in guest RAM; a word in system
+ * memory read into VRAM; VRAM left alone.  Another context runs its code
+ * from a copy of the kernel image in guest RAM (fetches by DMA).
+ */
+static void test_sys_kernel(void)
+{
+    Dev *d = dev_start(NULL);
+    static const unsigned order[4] = { 3, 1, 0, 2 };
+    const uint32_t words = (4 * SIMT_PAGE_SIZE - 16) / 4;
+    const uint64_t in = SYS_BUF, outp = SYS_BUF + 8 * SIMT_PAGE_SIZE;
+    uint32_t vout = data_pages(d, 1, 200);
+    g_autofree uint8_t *src = g_malloc(4 * SIMT_PAGE_SIZE);
+    g_autofree uint8_t *dst = g_malloc(4 * SIMT_PAGE_SIZE);
+    g_autofree uint8_t *got = g_malloc(4 * SIMT_PAGE_SIZE);
+    g_autofree uint8_t *vram_before = g_malloc(SIMT_PAGE_SIZE);
+    uint32_t start = d->img->base & ~(SIMT_PAGE_SIZE - 1);
+    uint64_t code = SYS_BUF + 32 * SIMT_PAGE_SIZE;
+    uint32_t code_bytes = ROUND_UP(d->img->base + d->img->size,
+                                   SIMT_PAGE_SIZE) - start;
+    g_autofree uint8_t *img = NULL;
+
+    fill(src, 4 * SIMT_PAGE_SIZE, 201);
+    fill(dst, 4 * SIMT_PAGE_SIZE, 202);
+    space_init(d, 1);
+    for (unsigned i = 0; i < 4; i++) {
+        qtest_bufwrite(d->qts, in + order[i] * SIMT_PAGE_SIZE,
+                       src + i * SIMT_PAGE_SIZE, SIMT_PAGE_SIZE);
+        qtest_bufwrite(d->qts, outp + (3 - i) * SIMT_PAGE_SIZE,
+                       dst + i * SIMT_PAGE_SIZE, SIMT_PAGE_SIZE);
+        map_sys(d, 1, VA_DATA + i * SIMT_PAGE_SIZE,
+                in + order[i] * SIMT_PAGE_SIZE, SIMT_PTE_R);
+        map_sys(d, 1, VA_OUT + i * SIMT_PAGE_SIZE,
+                outp + (3 - i) * SIMT_PAGE_SIZE, SIMT_PTE_R | SIMT_PTE_W);
+    }
+    map_page(d, 1, VA_OUT + 0x10000, vout, SIMT_PTE_R | SIMT_PTE_W);
+    queue_bind(d, 1, 1);
+    vram_read(d, in + SIMT_PAGE_SIZE, vram_before, SIMT_PAGE_SIZE);
+
+    memcpy(dst + 4, src + 8, words * 4);
+    run_ok(d, 1, &(Launch) {
+        .kernel = "copy_words", .grid = 4, .block = 128,
+        .args = { VA_DATA + 8, VA_OUT + 4, words },
+    }, NULL);
+    for (unsigned i = 0; i < 4; i++) {
+        qtest_bufread(d->qts, outp + (3 - i) * SIMT_PAGE_SIZE,
+                      got + i * SIMT_PAGE_SIZE, SIMT_PAGE_SIZE);
+    }
+    g_assert_cmpmem(got, 4 * SIMT_PAGE_SIZE, dst, 4 * SIMT_PAGE_SIZE);
+    /* The same numbers as VRAM offsets were not touched. */
+    vram_read(d, in + SIMT_PAGE_SIZE, got, SIMT_PAGE_SIZE);
+    g_assert_cmpmem(got, SIMT_PAGE_SIZE, vram_before, SIMT_PAGE_SIZE);
+
+    /* A word of system memory into VRAM; a store into system memory. */
+    vram_wr32(d, vout, 0xdeadbeef);
+    run_ok(d, 1, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT + 0x10000, VA_DATA + 3 * SIMT_PAGE_SIZE + 12 },
+    }, NULL);
+    g_assert_cmphex(vram_rd32(d, vout), ==,
+                    (uint32_t)ldl_le_p(src + 3 * SIMT_PAGE_SIZE + 12));
+    run_ok(d, 1, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { VA_OUT + 2 * SIMT_PAGE_SIZE + 0x40, 0x5ca1ab1e },
+    }, NULL);
+    g_assert_cmphex(qtest_readl(d->qts, outp + SIMT_PAGE_SIZE + 0x40), ==,
+                    0x5ca1ab1e);
+
+    /*
+     * Context 2 runs the kernel image from guest RAM: the VRAM copy is
+     * wiped first, so only fetches by DMA find the code.
+     */
+    img = g_malloc(code_bytes);
+    vram_read(d, start, img, code_bytes);
+    qtest_bufwrite(d->qts, code, img, code_bytes);
+    memset(img, 0, code_bytes);
+    vram_write(d, start, img, code_bytes);
+    space_init(d, 2);
+    for (uint32_t a = 0; a < code_bytes; a += SIMT_PAGE_SIZE) {
+        map_sys(d, 2, start + a, code + a, SIMT_PTE_R | SIMT_PTE_X);
+    }
+    map_page(d, 2, VA_OUT, vout, SIMT_PTE_R | SIMT_PTE_W);
+    map_sys(d, 2, VA_DATA, in, SIMT_PTE_R);
+    tlb_inv(d, SIMT_TLB_INV_CTX, 2, 0);
+    queue_bind(d, 2, 2);
+    /* VA_DATA is guest page in + 0, which holds input page 2. */
+    g_assert_cmphex(load_word(d, 2, VA_DATA + 20, vout), ==,
+                    (uint32_t)ldl_le_p(src + 2 * SIMT_PAGE_SIZE + 20));
+    /* The code pages beyond guest RAM: the first fetch faults. */
+    for (uint32_t a = 0; a < code_bytes; a += SIMT_PAGE_SIZE) {
+        map_sys(d, 2, start + a, SYS_BEYOND + a, SIMT_PTE_R | SIMT_PTE_X);
+    }
+    tlb_inv(d, SIMT_TLB_INV_CTX, 2, 0);
+    expect_kernel_fault(d, 2, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT, VA_DATA },
+    }, simt_image_kernel(d->img, "load_from")->m.entry,
+       SIMT_ACCESS_FETCH, SIMT_MMU_BEYOND);
+    dev_stop(d);
+}
+
+/* Atomics on system memory stay atomic per lane: 512 threads, 16 words. */
+static void test_sys_atomic(void)
+{
+    Dev *d = dev_start(NULL);
+    const uint32_t n = 16, threads = 4 * 128;
+    const uint64_t buf = SYS_BUF + 0x800;
+    uint32_t init[17], want[17], got[17];
+
+    for (uint32_t i = 0; i <= n; i++) {
+        want[i] = i * 1000;
+        init[i] = cpu_to_le32(want[i]);
+    }
+    for (uint32_t t = 0; t < threads; t++) {
+        want[t % n] += t + 1;
+        want[n] = MAX(want[n], t);
+    }
+    qtest_memwrite(d->qts, buf, init, sizeof(init));
+    space_init(d, 1);
+    map_sys(d, 1, VA_DATA, SYS_BUF, SIMT_PTE_R | SIMT_PTE_W);
+    queue_bind(d, 0, 1);
+    run_ok(d, 0, &(Launch) {
+        .kernel = "atomic_words", .grid = 4, .block = 128,
+        .args = { VA_DATA + 0x800, n },
+    }, NULL);
+    qtest_memread(d->qts, buf, got, sizeof(got));
+    for (uint32_t i = 0; i <= n; i++) {
+        g_assert_cmpuint(le32_to_cpu(got[i]), ==, want[i]);
+    }
+
+    /* Read-only system page: the atomic faults on its store. */
+    map_sys(d, 1, VA_DATA, SYS_BUF, SIMT_PTE_R);
+    tlb_inv(d, SIMT_TLB_INV_PAGE, 1, VA_DATA);
+    expect_kernel_fault_in(d, 0, &(Launch) {
+        .kernel = "atomic_words", .grid = 1, .block = 32,
+        .args = { VA_DATA + 0x800, n },
+    }, VA_DATA + 0x800, VA_DATA + 0x800 + 4 * n, SIMT_ACCESS_STORE,
+       SIMT_MMU_PERMISSION);
+    qtest_memread(d->qts, buf, got, sizeof(got));
+    for (uint32_t i = 0; i <= n; i++) {
+        g_assert_cmpuint(le32_to_cpu(got[i]), ==, want[i]);
+    }
+    dev_stop(d);
+}
+
+/*
+ * Copies with device addresses in system pages: guest RAM mapped at
+ * VA_DATA (three pages, not contiguous) to and from VRAM, between two
+ * system ranges, and from the host side, across page boundaries.
+ */
+static void test_sys_copy(void)
+{
+    Dev *d = dev_start(NULL);
+    const uint32_t size = 3 * SIMT_PAGE_SIZE - 200;
+    uint32_t vpage = data_pages(d, 4, 210);
+    g_autofree uint8_t *src = g_malloc(size);
+    g_autofree uint8_t *got = g_malloc(4 * SIMT_PAGE_SIZE);
+
+    space_init(d, 1);
+    for (unsigned i = 0; i < 4; i++) {
+        /* Guest pages 6, 4, 2, 0 of SYS_BUF; output pages 9, 11, 13, 15. */
+        map_sys(d, 1, VA_DATA + i * SIMT_PAGE_SIZE,
+                SYS_BUF + (6 - 2 * i) * SIMT_PAGE_SIZE,
+                SIMT_PTE_R | SIMT_PTE_W);
+        map_sys(d, 1, VA_OUT + i * SIMT_PAGE_SIZE,
+                SYS_BUF + (9 + 2 * i) * SIMT_PAGE_SIZE,
+                SIMT_PTE_R | SIMT_PTE_W);
+        map_page(d, 1, VA_OUT + 0x10000 + i * SIMT_PAGE_SIZE,
+                 vpage + i * SIMT_PAGE_SIZE, SIMT_PTE_R | SIMT_PTE_W);
+    }
+    queue_bind(d, 0, 1);
+
+    /* Host to system pages. */
+    fill(src, size, 211);
+    qtest_bufwrite(d->qts, HOST_SRC, src, size);
+    copy_ok(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, VA_DATA + 100, size);
+    qtest_bufread(d->qts, SYS_BUF + 6 * SIMT_PAGE_SIZE + 100, got,
+                  SIMT_PAGE_SIZE - 100);
+    g_assert_cmpmem(got, SIMT_PAGE_SIZE - 100, src, SIMT_PAGE_SIZE - 100);
+    qtest_bufread(d->qts, SYS_BUF + 4 * SIMT_PAGE_SIZE, got, SIMT_PAGE_SIZE);
+    g_assert_cmpmem(got, SIMT_PAGE_SIZE, src + SIMT_PAGE_SIZE - 100,
+                    SIMT_PAGE_SIZE);
+    qtest_bufread(d->qts, SYS_BUF + 2 * SIMT_PAGE_SIZE, got,
+                  SIMT_PAGE_SIZE - 100);
+    g_assert_cmpmem(got, SIMT_PAGE_SIZE - 100,
+                    src + 2 * SIMT_PAGE_SIZE - 100, SIMT_PAGE_SIZE - 100);
+
+    /* System pages to VRAM (through the context), then back. */
+    copy_ok(d, 0, 0, VA_DATA + 100, VA_OUT + 0x10000 + 7, size);
+    for (unsigned i = 0; i < 4; i++) {
+        vram_read(d, vpage + i * SIMT_PAGE_SIZE, got + i * SIMT_PAGE_SIZE,
+                  SIMT_PAGE_SIZE);
+    }
+    g_assert_cmpmem(got + 7, size, src, size);
+    copy_ok(d, 0, 0, VA_OUT + 0x10000 + 7, VA_OUT + 3, size);
+    qtest_bufread(d->qts, SYS_BUF + 9 * SIMT_PAGE_SIZE + 3, got,
+                  SIMT_PAGE_SIZE - 3);
+    g_assert_cmpmem(got, SIMT_PAGE_SIZE - 3, src, SIMT_PAGE_SIZE - 3);
+    qtest_bufread(d->qts, SYS_BUF + 11 * SIMT_PAGE_SIZE, got,
+                  SIMT_PAGE_SIZE);
+    g_assert_cmpmem(got, SIMT_PAGE_SIZE, src + SIMT_PAGE_SIZE - 3,
+                    SIMT_PAGE_SIZE);
+
+    /* System to system through the context, and system to the host. */
+    copy_ok(d, 0, 0, VA_OUT + 3, VA_DATA + 2 * SIMT_PAGE_SIZE + 1, 4000);
+    qtest_bufread(d->qts, SYS_BUF + 2 * SIMT_PAGE_SIZE + 1, got, 4000);
+    g_assert_cmpmem(got, 4000, src, 4000);
+    copy_ok(d, 0, SIMT_CMDF_DST_HOST, VA_OUT + 3, HOST_DST, size);
+    qtest_bufread(d->qts, HOST_DST, got, size);
+    g_assert_cmpmem(got, size, src, size);
+    dev_stop(d);
+}
+
+/*
+ * SIMT_PTE_SYS only in 4 KiB leaves: on a superpage or on a pointer to a
+ * level-0 table it is malformed; a system page beyond guest RAM faults
+ * (loads, stores, copies) with nothing written anywhere, and the device
+ * goes on.
+ */
+static void test_sys_faults(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out = data_pages(d, 1, 220), table = pt_page(d);
+    const uint32_t vsuper = 0x80000000u, vtable = 0x80400000u;
+    uint8_t src[64], zero[64] = { 0 }, got[64];
+
+    space_init(d, 1);
+    map_page(d, 1, VA_OUT, out, SIMT_PTE_R | SIMT_PTE_W);
+    queue_bind(d, 0, 1);
+
+    /* A system superpage: kernels and copies alike. */
+    vram_wr32(d, ctx_root(d, 1) + (vsuper >> 22) * 4,
+              sys_leaf(0, SIMT_PTE_R | SIMT_PTE_W));
+    tlb_inv(d, SIMT_TLB_INV_ALL, 0, 0);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT, vsuper + 0x1230 },
+    }, vsuper + 0x1230, SIMT_ACCESS_LOAD, SIMT_MMU_MALFORMED);
+    expect_copy_mmu_fault(d, 0, SIMT_CMDF_DST_HOST, vsuper + 8, HOST_DST,
+                          64, vsuper + 8, SIMT_ACCESS_COPY_READ,
+                          SIMT_MMU_MALFORMED);
+    /* The same entry without the bit is a good superpage. */
+    vram_wr32(d, ctx_root(d, 1) + (vsuper >> 22) * 4,
+              pte_leaf(0, SIMT_PTE_R | SIMT_PTE_W));
+    tlb_inv(d, SIMT_TLB_INV_ALL, 0, 0);
+    g_assert_cmphex(load_word(d, 0, vsuper + 0x40, out), ==,
+                    vram_rd32(d, 0x40));
+
+    /* A level-1 pointer with the bit, even to a good table. */
+    vram_wr32(d, table + ((vtable >> 12) & 0x3ff) * 4,
+              sys_leaf(SYS_BUF, SIMT_PTE_R));
+    vram_wr32(d, ctx_root(d, 1) + (vtable >> 22) * 4,
+              pte_leaf(table, SIMT_PTE_SYS));
+    tlb_inv(d, SIMT_TLB_INV_ALL, 0, 0);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT, vtable + 4 },
+    }, vtable + 4, SIMT_ACCESS_LOAD, SIMT_MMU_MALFORMED);
+    vram_wr32(d, ctx_root(d, 1) + (vtable >> 22) * 4, pte_leaf(table, 0));
+    tlb_inv(d, SIMT_TLB_INV_ALL, 0, 0);
+    qtest_writel(d->qts, SYS_BUF + 4, 0x0badf00d);
+    g_assert_cmphex(load_word(d, 0, vtable + 4, out), ==, 0x0badf00d);
+
+    /* A system page beyond guest RAM. */
+    map_sys(d, 1, VA_DATA, SYS_BEYOND, SIMT_PTE_R | SIMT_PTE_W);
+    tlb_inv(d, SIMT_TLB_INV_ALL, 0, 0);
+    vram_wr32(d, out, 0x12345678);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT, VA_DATA + 0x24 },
+    }, VA_DATA + 0x24, SIMT_ACCESS_LOAD, SIMT_MMU_BEYOND);
+    g_assert_cmphex(vram_rd32(d, out), ==, 0x12345678);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { VA_DATA + 0x28, 1 },
+    }, VA_DATA + 0x28, SIMT_ACCESS_STORE, SIMT_MMU_BEYOND);
+    expect_kernel_fault_in(d, 0, &(Launch) {
+        .kernel = "atomic_words", .grid = 1, .block = 32,
+        .args = { VA_DATA, 4 },
+    }, VA_DATA, VA_DATA + 16, SIMT_ACCESS_LOAD, SIMT_MMU_BEYOND);
+    fill(src, sizeof(src), 221);
+    qtest_bufwrite(d->qts, HOST_SRC, src, sizeof(src));
+    qtest_bufwrite(d->qts, HOST_DST, zero, sizeof(zero));
+    expect_copy_mmu_fault(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, VA_DATA + 8,
+                          sizeof(src), VA_DATA + 8, SIMT_ACCESS_COPY_WRITE,
+                          SIMT_MMU_BEYOND);
+    expect_copy_mmu_fault(d, 0, SIMT_CMDF_DST_HOST, VA_DATA + 8, HOST_DST,
+                          sizeof(src), VA_DATA + 8, SIMT_ACCESS_COPY_READ,
+                          SIMT_MMU_BEYOND);
+    qtest_bufread(d->qts, HOST_DST, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), zero, sizeof(zero));
+
+    /*
+     * A system page on the device's own registers: kernels and copies
+     * cannot re-enter the device; the access fails as a DMA error would.
+     */
+    for (uint32_t a = 0; a < SIMT_REGS_SIZE; a += SIMT_PAGE_SIZE) {
+        map_sys(d, 1, VA_DATA + a, d->regs.addr + a,
+                SIMT_PTE_R | SIMT_PTE_W);
+    }
+    tlb_inv(d, SIMT_TLB_INV_CTX, 1, 0);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT, VA_DATA + SIMT_REG_ID },
+    }, VA_DATA + SIMT_REG_ID, SIMT_ACCESS_LOAD, SIMT_MMU_BEYOND);
+    expect_kernel_fault(d, 0, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { VA_DATA + SIMT_QUEUE_REG(0, SIMT_QREG_CONTROL),
+                  SIMT_QCTL_RESET },
+    }, VA_DATA + SIMT_QUEUE_REG(0, SIMT_QREG_CONTROL), SIMT_ACCESS_STORE,
+       SIMT_MMU_BEYOND);
+    expect_copy_mmu_fault(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC,
+                          VA_DATA + SIMT_REG_SCRATCH, 4,
+                          VA_DATA + SIMT_REG_SCRATCH,
+                          SIMT_ACCESS_COPY_WRITE, SIMT_MMU_BEYOND);
+    g_assert_cmphex(rd(d, SIMT_REG_SCRATCH), ==, 0);
+
+    /* The device goes on: the page pointed at guest RAM works. */
+    map_sys(d, 1, VA_DATA, SYS_BUF, SIMT_PTE_R | SIMT_PTE_W);
+    tlb_inv(d, SIMT_TLB_INV_PAGE, 1, VA_DATA);
+    copy_ok(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, VA_DATA + 8, sizeof(src));
+    qtest_bufread(d->qts, SYS_BUF + 8, got, sizeof(got));
+    g_assert_cmpmem(got, sizeof(got), src, sizeof(src));
+    dev_stop(d);
+}
+
+/*
+ * A system page of context 1 is not context 2's: the same virtual
+ * address faults there, or reaches context 2's own page; writes of one
+ * context leave the other's guest RAM alone.
+ */
+static void test_sys_isolation(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out1 = data_pages(d, 1, 230), out2 = data_pages(d, 1, 231);
+    const uint64_t p1 = SYS_BUF, p2 = SYS_BUF + 5 * SIMT_PAGE_SIZE;
+
+    qtest_writel(d->qts, p1 + 16, 0x11111111);
+    qtest_writel(d->qts, p2 + 16, 0x22222222);
+    space_init(d, 1);
+    space_init(d, 2);
+    map_sys(d, 1, VA_DATA, p1, SIMT_PTE_R | SIMT_PTE_W);
+    map_page(d, 1, VA_OUT, out1, SIMT_PTE_R | SIMT_PTE_W);
+    map_page(d, 2, VA_OUT, out2, SIMT_PTE_R | SIMT_PTE_W);
+    queue_bind(d, 0, 1);
+    queue_bind(d, 1, 2);
+
+    g_assert_cmphex(load_word(d, 0, VA_DATA + 16, out1), ==, 0x11111111);
+    expect_kernel_fault(d, 1, &(Launch) {
+        .kernel = "load_from", .grid = 1, .block = 1,
+        .args = { VA_OUT, VA_DATA + 16 },
+    }, VA_DATA + 16, SIMT_ACCESS_LOAD, SIMT_MMU_UNMAPPED);
+    expect_copy_mmu_fault(d, 1, SIMT_CMDF_DST_HOST, VA_DATA, HOST_DST, 64,
+                          VA_DATA, SIMT_ACCESS_COPY_READ, SIMT_MMU_UNMAPPED);
+    /* Nor by its guest-physical address, as a device address. */
+    expect_kernel_fault(d, 1, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { (uint32_t)p1 + 16, 0xbad },
+    }, (uint32_t)p1 + 16, SIMT_ACCESS_STORE, SIMT_MMU_UNMAPPED);
+
+    map_sys(d, 2, VA_DATA, p2, SIMT_PTE_R | SIMT_PTE_W);
+    tlb_inv(d, SIMT_TLB_INV_PAGE, 2, VA_DATA);
+    g_assert_cmphex(load_word(d, 1, VA_DATA + 16, out2), ==, 0x22222222);
+    run_ok(d, 1, &(Launch) {
+        .kernel = "store_word", .grid = 1, .block = 1,
+        .args = { VA_DATA + 16, 0x33333333 },
+    }, NULL);
+    g_assert_cmphex(qtest_readl(d->qts, p2 + 16), ==, 0x33333333);
+    g_assert_cmphex(qtest_readl(d->qts, p1 + 16), ==, 0x11111111);
+    g_assert_cmphex(load_word(d, 0, VA_DATA + 16, out1), ==, 0x11111111);
+    g_assert_cmpuint(crd(d, 1, SIMT_CREG_FAULT), ==, 0);
+    dev_stop(d);
+}
+
+/*
  * Invalidating one page of a superpage drops the whole superpage's
  * translation, as sfence.vma does for the leaf that maps the address.
  */
@@ -2035,6 +2429,11 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/copy/cancel", test_copy_cancel);
     qtest_add_func("/simt/mmu/tlb-superpage", test_tlb_superpage_invalidate);
     qtest_add_func("/simt/mmu/vram-edge", test_translate_vram_edge);
+    qtest_add_func("/simt/mmu/sys-kernel", test_sys_kernel);
+    qtest_add_func("/simt/mmu/sys-atomic", test_sys_atomic);
+    qtest_add_func("/simt/mmu/sys-copy", test_sys_copy);
+    qtest_add_func("/simt/mmu/sys-faults", test_sys_faults);
+    qtest_add_func("/simt/mmu/sys-isolation", test_sys_isolation);
 
     return g_test_run();
 }

@@ -627,6 +627,80 @@ static void test_save_area_unmapped(void)
     dev_stop(d);
 }
 
+/*
+ * The save area in system memory: context 1 maps the first 128 MiB of
+ * VRAM one to one with superpages, and the save area above through
+ * SIMT_PTE_SYS pages of guest RAM.  Blocks are switched out into guest
+ * RAM (VRAM at the same offsets stays untouched) and come back from it.
+ */
+#define SYS_SAVE            0x4000000
+
+static void test_save_area_sys(void)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t pt[1024] = { 0 }, l2[1024];
+    g_autofree uint8_t *buf = g_malloc(64 * 1024);
+    uint32_t idx, used;
+    bool written = false;
+
+    for (uint32_t i = 0; i < VRAM_SAVE / SIMT_SUPERPAGE_SIZE; i++) {
+        pt[i] = cpu_to_le32((i << 10) << SIMT_PTE_PPN_SHIFT | SIMT_PTE_V |
+                            SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X);
+    }
+    for (uint32_t t = 0; t < SAVE_SIZE / SIMT_SUPERPAGE_SIZE; t++) {
+        uint32_t table = VRAM_PT + (t + 1) * SIMT_PAGE_SIZE;
+
+        for (uint32_t i = 0; i < 1024; i++) {
+            uint64_t gpa = SYS_SAVE + (uint64_t)(t * 1024 + i) *
+                           SIMT_PAGE_SIZE;
+
+            l2[i] = cpu_to_le32((gpa >> SIMT_PAGE_SHIFT) <<
+                                SIMT_PTE_PPN_SHIFT |
+                                SIMT_PTE_V | SIMT_PTE_R | SIMT_PTE_W |
+                                SIMT_PTE_SYS);
+        }
+        qpci_memwrite(d->dev, d->vram, table, l2, sizeof(l2));
+        pt[VRAM_SAVE / SIMT_SUPERPAGE_SIZE + t] =
+            cpu_to_le32((table >> SIMT_PAGE_SHIFT) << SIMT_PTE_PPN_SHIFT |
+                        SIMT_PTE_V);
+    }
+    qpci_memwrite(d->dev, d->vram, VRAM_PT, pt, sizeof(pt));
+    qtest_memset(d->qts, SYS_SAVE, 0, SAVE_SIZE);
+    wr(d, SIMT_CTX_REG(1, SIMT_CREG_PT),
+       SIMT_PT_SV32 | VRAM_PT >> SIMT_PAGE_SHIFT);
+    wr(d, SIMT_CTX_REG(1, SIMT_CREG_SAVE_BASE), VRAM_SAVE);
+    wr(d, SIMT_CTX_REG(1, SIMT_CREG_SAVE_SIZE), SAVE_SIZE);
+    qwr(d, 0, SIMT_QREG_CONTROL, 0);
+    qwr(d, 0, SIMT_QREG_CONTEXT, 1);
+    queue_setup(d, 0, 0);
+
+    lp_init(d, lp, "lp_mix");
+    idx = lp_suspended(d, lp, 1);
+    g_assert_cmpuint(SIMT_PSTATUS_ERROR(rd(d, SIMT_REG_PREEMPT_STATUS)), ==,
+                     SIMT_PERR_NONE);
+    g_assert_cmpuint(rd(d, SIMT_REG_PEV_SWITCHED), >, 0);
+    used = rd(d, SIMT_CTX_REG(1, SIMT_CREG_SAVE_USED));
+    g_assert_cmpuint(used, >, 0);
+    qtest_memread(d->qts, SYS_SAVE, buf, 64 * 1024);
+    for (size_t i = 0; i < 64 * 1024 && !written; i++) {
+        written = buf[i] != 0;
+    }
+    g_assert_true(written);
+    vram_read(d, VRAM_SAVE, buf, 64 * 1024);
+    for (size_t i = 0; i < 64 * 1024; i++) {
+        g_assert_cmpuint(buf[i], ==, 0);
+    }
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(1, SIMT_CREG_FAULT)), ==, 0);
+
+    wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(1, SIMT_PREQ_RESUME, 0));
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    lp_check(d, lp, 0, idx);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(1, SIMT_CREG_SAVE_USED)), ==, 0);
+    g_free(lp);
+    dev_stop(d);
+}
+
 /* A save record the guest overwrote stops the kernel, not the device. */
 static void test_save_area_corrupt(void)
 {
@@ -990,6 +1064,7 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/preempt/save-area/unmapped",
                    test_save_area_unmapped);
     qtest_add_func("/simt/preempt/save-area/corrupt", test_save_area_corrupt);
+    qtest_add_func("/simt/preempt/save-area/system", test_save_area_sys);
     qtest_add_func("/simt/preempt/timeslice", test_timeslice);
     return g_test_run();
 }

@@ -361,7 +361,11 @@ enum simt_mmu_fault {
     SIMT_MMU_PERMISSION = 2,    /* the leaf does not allow the access */
     /* reserved encoding, misaligned superpage, or no leaf at level 0 */
     SIMT_MMU_MALFORMED  = 3,
-    SIMT_MMU_BEYOND     = 4,    /* table or page outside VRAM */
+    /*
+     * table or page outside VRAM; or a system page (SIMT_PTE_SYS) whose
+     * guest-physical address the device could not reach by DMA
+     */
+    SIMT_MMU_BEYOND     = 4,
 };
 
 /* Sv32 page table entries (RISC-V privileged spec), 4 KiB and 4 MiB pages */
@@ -369,6 +373,14 @@ enum simt_mmu_fault {
 #define SIMT_PTE_R                  (1u << 1)
 #define SIMT_PTE_W                  (1u << 2)
 #define SIMT_PTE_X                  (1u << 3)
+/*
+ * First RSW bit: the leaf maps system memory.  Its PPN is a guest-physical
+ * page number (22 bits: below 16 GiB), reached by DMA through the PCI
+ * device's address space, not a VRAM page.  Only 4 KiB leaves may have it;
+ * a superpage leaf or a pointer to a next-level table with it is
+ * SIMT_MMU_MALFORMED.  A DMA error on such a page is SIMT_MMU_BEYOND.
+ */
+#define SIMT_PTE_SYS                (1u << 8)
 #define SIMT_PTE_PPN_SHIFT          10
 #define SIMT_PAGE_SHIFT             12
 #define SIMT_PAGE_SIZE              (1u << SIMT_PAGE_SHIFT)

@@ -16,8 +16,9 @@ typedef struct SimtTlbEntry {
     uint8_t ctx;
     uint8_t perm;               /* SIMT_PTE_R | W | X */
     bool super;                 /* part of a 4 MiB superpage */
+    bool sys;                   /* SIMT_PTE_SYS: pfn is guest-physical */
     uint32_t vpn;               /* virtual page number (4 KiB) */
-    uint32_t pfn;               /* VRAM page frame */
+    uint32_t pfn;               /* VRAM (or guest-physical) page frame */
 } SimtTlbEntry;
 
 typedef struct SimtContext {
@@ -49,11 +50,20 @@ typedef struct SimtState SimtState;
 
 /*
  * Translate device address @va of context @ctx for @access: 0 and the
- * VRAM offset in *@pa, or an enum simt_mmu_fault.  Bare contexts map
- * address = VRAM offset.
+ * VRAM offset in *@pa (*@sys false), or the guest-physical address of a
+ * SIMT_PTE_SYS page (*@sys true); or an enum simt_mmu_fault.  Bare
+ * contexts map address = VRAM offset.
  */
 int simt_mmu_translate(SimtState *s, unsigned ctx, uint32_t va, int access,
-                       uint64_t *pa);
+                       uint64_t *pa, bool *sys);
+/*
+ * Move @len bytes between @buf and a translated address (@pa, @sys):
+ * VRAM directly, system memory by DMA.  0, or SIMT_MMU_BEYOND if the
+ * range is outside VRAM or the DMA failed.  Callers do not cross the
+ * end of a translated page.
+ */
+int simt_mmu_phys_rw(SimtState *s, uint64_t pa, bool sys, void *buf,
+                     uint64_t len, bool write);
 bool simt_mmu_bare(SimtState *s, unsigned ctx);
 /* Record a fault in context @ctx (the first one stays) and interrupt. */
 void simt_mmu_fault(SimtState *s, unsigned ctx, unsigned q, uint32_t addr,

@@ -26,8 +26,9 @@
  * DRM_IOCTL_VERSION reports (DRM_SIMT_UAPI_MAJOR.DRM_SIMT_UAPI_MINOR).  A
  * new ioctl, command type or flag raises the minor; userspace checks the
  * minor before it uses something newer than 0.1.  0.2 added the preemption
- * mode of a context, SUBMIT's syncobj, WAIT's fault pc and cycles, and
- * DRM_SIMT_ERROR_TIMEOUT; the driver also supports the generic DRM sync
+ * mode of a context, SUBMIT's syncobj, WAIT's fault pc and cycles,
+ * DRM_SIMT_ERROR_TIMEOUT, and VM_BIND of system memory objects (with
+ * their device address in BO_INFO); the driver also supports the generic DRM sync
  * object ioctls (DRIVER_SYNCOBJ) since then.
  *
  * Conventions: every structure is padded to 64-bit alignment; every
@@ -42,13 +43,13 @@
  *    the device node).
  *  - A context is a device address space plus a hardware queue.  Contexts
  *    belong to the open file that created them and die with it.
- *  - VM_BIND maps a VRAM BO into a context's address space.  Its device
+ *  - VM_BIND maps a BO into a context's address space.  Its device
  *    address is chosen by the driver and is the same in every context
  *    (BO_INFO reports it), or, with DRM_SIMT_VM_BIND_FIXED, chosen by the
  *    caller below DRM_SIMT_PARAM_FIXED_VA_END (for kernel images, which
- *    are linked at a fixed address).  System memory BOs cannot be mapped
- *    into a device address space (the device MMU maps only VRAM); copies
- *    reach them directly.
+ *    are linked at a fixed address).  System memory BOs can be bound too
+ *    (since 0.2), so kernels reach them through the device MMU; copies
+ *    reach them directly, bound or not.
  *  - SUBMIT queues commands on a context and returns a sequence number;
  *    WAIT waits for one.  Commands of a context run in submission order.
  *  - A command that fails (a device MMU fault, a bad address), or a
@@ -151,9 +152,13 @@ struct drm_simt_bo_mmap_offset {
  * @handle: in
  * @flags: out, its placement (DRM_SIMT_BO_VRAM or DRM_SIMT_BO_SYSTEM)
  * @size: out, bytes (after rounding)
- * @device_addr: out, for a VRAM object the device address it has in every
- *	context it is bound to (VM_BIND); 0 for a system memory object,
- *	which has none.  Device address 0 is never a valid object address.
+ * @device_addr: out, the device address the object has in every context
+ *	it is bound to without DRM_SIMT_VM_BIND_FIXED (VM_BIND).  For a VRAM
+ *	object its VRAM offset; for a system memory object (since 0.2; was
+ *	0) a range the driver gives it at creation, above VRAM and below
+ *	3 GiB, so it meets no VRAM object and no fixed binding; 0 if the
+ *	driver had no room left, then the object cannot be bound at its own
+ *	address.  Device address 0 is never a valid object address.
  */
 struct drm_simt_bo_info {
 	__u32 handle;
@@ -216,10 +221,14 @@ struct drm_simt_context_destroy {
 #define DRM_SIMT_VM_BIND_FIXED		(1u << 0)	/* at @device_addr */
 
 /**
- * struct drm_simt_vm_bind - map a VRAM buffer object into a context
+ * struct drm_simt_vm_bind - map a buffer object into a context
  * @ctx_id: in
- * @handle: in, a VRAM object (a system memory object is EINVAL; an
- *	object already bound to the context is EEXIST)
+ * @handle: in, a VRAM or (since 0.2; EINVAL before) system memory object
+ *	(an object already bound to the context is EEXIST).  A system
+ *	memory object's pages are mapped by their DMA addresses, which must
+ *	lie below 16 GiB (EINVAL otherwise, said in the kernel log); one
+ *	without a device address (BO_INFO 0) is ENOSPC unless bound with
+ *	DRM_SIMT_VM_BIND_FIXED.
  * @flags: in, 0 or DRM_SIMT_VM_BIND_FIXED
  * @pad: must be zero
  * @device_addr: without DRM_SIMT_VM_BIND_FIXED out, the object's device
