@@ -12,18 +12,9 @@
 #include "qemu/osdep.h"
 #include "qemu/host-utils.h"
 #include "qemu/units.h"
-#include "libqtest.h"
-#include "libqos/pci.h"
-#include "libqos/pci-pc.h"
-#include "hw/simt/simt-hw.h"
-#include "simt-elf.h"
+#include "simt-qtest.h"
 
-#define SIMT_DEVFN          QPCI_DEVFN(4, 0)
-
-/* Guest RAM: a ring per queue, completion records, then copy buffers. */
-#define RING_ADDR(q)        (0x100000 + (q) * 0x10000)
-#define RING_SIZE           64
-#define RECORD_ADDR(q, i)   (0x300000 + ((q) * RING_SIZE + (i)) * 64)
+/* Guest RAM: rings and records (simt-qtest.h), then copy buffers. */
 #define HOST_BUF            0x1000000
 /* Guest RAM that translated contexts map with SIMT_PTE_SYS. */
 #define SYS_BUF             0x6000000
@@ -34,7 +25,6 @@
  * VRAM (physical): the kernel image at its link address, data of bare
  * contexts, page-table pages, then pages mapped by translated contexts.
  */
-#define VRAM_DATA           0x0100000
 #define VRAM_PT_POOL        0x0800000
 #define VRAM_PT_POOL_END    0x1000000
 #define VRAM_PAGES          0x1000000
@@ -43,64 +33,11 @@
 #define VA_DATA             0x40000000u
 #define VA_OUT              0x40020000u
 
-/* Longest a test waits, in virtual nanoseconds. */
-#define WAIT_LIMIT_NS       (4 * 1000 * 1000 * 1000LL)
-
 /*
  * The device works in slices of device cycles (docs/specs/simt.rst):
  * what a test measures by polling may be late by a slice or two.
  */
 #define SLACK_CYCLES        4000
-
-typedef struct Dev {
-    QTestState *qts;
-    QPCIBus *bus;
-    QPCIDevice *dev;
-    QPCIBar regs;
-    QPCIBar vram;
-    uint32_t tail[SIMT_MAX_QUEUES];
-    uint32_t nqueues;
-    uint64_t vram_size;
-    uint32_t vram_next;
-    uint32_t pt_next;
-    uint32_t page_next;
-    const struct simt_image *img;
-} Dev;
-
-static const char *kernel_dir;
-static const struct simt_image *samples;
-
-static const struct simt_image *image_load(const char *name)
-{
-    struct simt_image *img = g_new0(struct simt_image, 1);
-    g_autofree char *path = g_strdup_printf("%s/%s.elf", kernel_dir, name);
-    char err[256];
-
-    if (simt_image_load(img, path, err, sizeof(err))) {
-        g_error("%s", err);
-    }
-    return img;
-}
-
-static uint32_t rd(Dev *d, uint64_t off)
-{
-    return qpci_io_readl(d->dev, d->regs, off);
-}
-
-static void wr(Dev *d, uint64_t off, uint32_t val)
-{
-    qpci_io_writel(d->dev, d->regs, off, val);
-}
-
-static uint32_t qrd(Dev *d, unsigned q, unsigned reg)
-{
-    return rd(d, SIMT_QUEUE_REG(q, reg));
-}
-
-static void qwr(Dev *d, unsigned q, unsigned reg, uint32_t val)
-{
-    wr(d, SIMT_QUEUE_REG(q, reg), val);
-}
 
 static uint32_t crd(Dev *d, unsigned ctx, unsigned reg)
 {
@@ -137,7 +74,7 @@ static uint64_t all_engine_bytes(Dev *d)
     return sum;
 }
 
-static void queue_setup(Dev *d, unsigned q, uint32_t prio, unsigned ctx)
+static void queue_setup_ctx(Dev *d, unsigned q, uint32_t prio, unsigned ctx)
 {
     qwr(d, q, SIMT_QREG_CONTROL, SIMT_QCTL_RESET);
     qwr(d, q, SIMT_QREG_BASE_LO, RING_ADDR(q));
@@ -151,43 +88,19 @@ static void queue_setup(Dev *d, unsigned q, uint32_t prio, unsigned ctx)
     d->tail[q] = 0;
 }
 
-static Dev *dev_start(const char *props)
+/* The device of simt-qtest.c, queues reset, page-table and page pools. */
+static Dev *mem_dev_start(const char *props)
 {
-    Dev *d = g_new0(Dev, 1);
+    Dev *d = dev_start(props);
 
-    d->qts = qtest_initf("-M q35 -nodefaults -device simt,addr=04.0%s%s",
-                         props ? "," : "", props ? props : "");
-    d->bus = qpci_new_pc(d->qts, NULL);
-    d->dev = qpci_device_find(d->bus, SIMT_DEVFN);
-    g_assert_nonnull(d->dev);
-    qpci_device_enable(d->dev);
-    d->regs = qpci_iomap(d->dev, SIMT_BAR_REGS, NULL);
-    d->vram = qpci_iomap(d->dev, SIMT_BAR_VRAM, NULL);
-    d->vram_size = rd(d, SIMT_REG_VRAM_SIZE_LO) |
-                   (uint64_t)rd(d, SIMT_REG_VRAM_SIZE_HI) << 32;
-    d->nqueues = rd(d, SIMT_REG_QUEUE_COUNT);
-    d->vram_next = VRAM_DATA;
     d->pt_next = VRAM_PT_POOL;
     d->page_next = VRAM_PAGES;
     g_assert_true(rd(d, SIMT_REG_CAPS) & SIMT_CAP_MMU);
     g_assert_true(rd(d, SIMT_REG_CAPS) & SIMT_CAP_COPY);
     for (unsigned q = 0; q < d->nqueues; q++) {
-        queue_setup(d, q, 0, 0);
+        queue_setup_ctx(d, q, 0, 0);
     }
-    d->img = samples;
-    qpci_memwrite(d->dev, d->vram, d->img->base, d->img->bytes,
-                  d->img->size);
     return d;
-}
-
-static void dev_stop(Dev *d)
-{
-    qpci_iounmap(d->dev, d->vram);
-    qpci_iounmap(d->dev, d->regs);
-    g_free(d->dev);
-    qpci_free_pc(d->bus);
-    qtest_quit(d->qts);
-    g_free(d);
 }
 
 /* Bulk access to VRAM (through BAR2) and to guest RAM. */
@@ -198,7 +111,7 @@ static void vram_write(Dev *d, uint64_t addr, const void *buf, size_t len)
     }
 }
 
-static void vram_read(Dev *d, uint64_t addr, void *buf, size_t len)
+static void vram_get(Dev *d, uint64_t addr, void *buf, size_t len)
 {
     if (len) {
         qtest_bufread(d->qts, d->vram.addr + addr, buf, len);
@@ -228,14 +141,14 @@ static void mem_write(Dev *d, bool host, uint64_t addr, const void *buf,
 static void mem_read(Dev *d, bool host, uint64_t addr, void *buf, size_t len)
 {
     if (!host) {
-        vram_read(d, addr, buf, len);
+        vram_get(d, addr, buf, len);
     } else if (len) {
         qtest_bufread(d->qts, addr, buf, len);
     }
 }
 
 /* A fresh, zeroed VRAM buffer for bare contexts. */
-static uint32_t vram_alloc(Dev *d, size_t len)
+static uint32_t vram_zalloc(Dev *d, size_t len)
 {
     uint32_t addr = d->vram_next;
     g_autofree uint8_t *zero = g_malloc0(len);
@@ -244,14 +157,6 @@ static uint32_t vram_alloc(Dev *d, size_t len)
     g_assert_cmpuint(d->vram_next, <=, VRAM_PT_POOL);
     vram_write(d, addr, zero, len);
     return addr;
-}
-
-static uint32_t fbits(float f)
-{
-    uint32_t u;
-
-    memcpy(&u, &f, sizeof(u));
-    return u;
 }
 
 /* Deterministic test bytes; different seeds give different bytes. */
@@ -263,18 +168,6 @@ static void fill(uint8_t *buf, size_t len, uint32_t seed)
         x = x * 1103515245u + 12345;
         buf[i] = x >> 23;
     }
-}
-
-/* Put a command on queue @q's ring and ring the doorbell. */
-static uint32_t submit(Dev *d, unsigned q, const void *cmd)
-{
-    uint32_t idx = d->tail[q];
-
-    qtest_memwrite(d->qts, RING_ADDR(q) + idx * SIMT_CMD_SIZE, cmd,
-                   SIMT_CMD_SIZE);
-    d->tail[q] = (idx + 1) % RING_SIZE;
-    qwr(d, q, SIMT_QREG_TAIL, d->tail[q]);
-    return idx;
 }
 
 static bool queue_passed(Dev *d, unsigned q, uint32_t idx)
@@ -309,11 +202,6 @@ static uint32_t wait_queue_step(Dev *d, unsigned q, uint32_t idx,
         qtest_clock_step(d->qts, step_ns);
     }
     g_assert_not_reached();
-}
-
-static uint32_t wait_queue(Dev *d, unsigned q, uint32_t idx)
-{
-    return wait_queue_step(d, q, idx, 10000, NULL);
 }
 
 static uint32_t copy_cmd(Dev *d, unsigned q, uint32_t flags, uint64_t src,
@@ -351,7 +239,7 @@ static void expect_queue_error(Dev *d, unsigned q, uint32_t idx,
     g_assert_cmpuint(qrd(d, q, SIMT_QREG_ERROR_CMD), ==, idx);
     g_assert_cmpuint(qrd(d, q, SIMT_QREG_HEAD), ==, idx);
     g_assert_true(rd(d, SIMT_REG_IRQ_STATUS) & SIMT_IRQ_BIT(SIMT_IRQ_ERROR));
-    queue_setup(d, q, prio, ctx);
+    queue_setup_ctx(d, q, prio, ctx);
 }
 
 /*
@@ -360,15 +248,15 @@ static void expect_queue_error(Dev *d, unsigned q, uint32_t idx,
  * queue's context.  Local memory: the block in SM s's slot k uses
  * local_base + (s * SM_BLOCKS + k) * threads * local bytes per thread.
  */
-typedef struct Launch {
+typedef struct MemLaunch {
     const char *kernel;
     uint32_t grid;
     uint32_t block;
     uint32_t args[SIMT_ARG_REGS];
     uint32_t local_base;        /* for kernels with local memory */
-} Launch;
+} MemLaunch;
 
-static uint32_t launch(Dev *d, unsigned q, const Launch *l)
+static uint32_t mem_launch(Dev *d, unsigned q, const MemLaunch *l)
 {
     const struct simt_kernel_info *k = simt_image_kernel(d->img, l->kernel);
     struct simt_cmd_launch c = {
@@ -392,16 +280,10 @@ static uint32_t launch(Dev *d, unsigned q, const Launch *l)
     return submit(d, q, &c);
 }
 
-static void read_record(Dev *d, unsigned q, uint32_t idx,
-                        struct simt_completion *r)
-{
-    qtest_memread(d->qts, RECORD_ADDR(q, idx), r, sizeof(*r));
-}
-
-static void run_ok(Dev *d, unsigned q, const Launch *l,
+static void mem_run_ok(Dev *d, unsigned q, const MemLaunch *l,
                    struct simt_completion *r)
 {
-    uint32_t idx = launch(d, q, l);
+    uint32_t idx = mem_launch(d, q, l);
     struct simt_completion rec;
 
     g_assert_cmpuint(wait_queue(d, q, idx), ==, SIMT_QSTATE_IDLE);
@@ -594,7 +476,7 @@ static const struct {
 
 static void test_copy_sizes(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
 
     g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==, SIMT_DEFAULT_DMA_CHUNK);
     g_assert_cmpuint(rd(d, SIMT_REG_COPY_ENGINES), >=, 1);
@@ -611,7 +493,7 @@ static void test_copy_sizes(void)
 /* Small chunks: a copy of many chunks, and the chunk counter. */
 static void test_copy_chunks(void)
 {
-    Dev *d = dev_start("copy-engines=1");
+    Dev *d = mem_dev_start("copy-engines=1");
     uint64_t size = 5 * SIMT_MIN_DMA_CHUNK + 123;
     uint32_t chunks;
 
@@ -631,7 +513,7 @@ static void test_copy_chunks(void)
 /* Copies that reach the first and the last byte of VRAM. */
 static void test_copy_vram_edges(void)
 {
-    Dev *d = dev_start("vram-size=64M");
+    Dev *d = mem_dev_start("vram-size=64M");
     uint64_t v = d->vram_size;
     const uint64_t n = 4097;
     g_autofree uint8_t *data = g_malloc(n);
@@ -643,7 +525,7 @@ static void test_copy_vram_edges(void)
     fill(data, n, 1);
     qtest_bufwrite(d->qts, HOST_SRC, data, n);
     copy_ok(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, v - n, n);
-    vram_read(d, v - n, got, n);
+    vram_get(d, v - n, got, n);
     g_assert_cmpmem(got, n, data, n);
     qtest_memset(d->qts, HOST_DST, 0, n);
     copy_ok(d, 0, SIMT_CMDF_DST_HOST, v - n, HOST_DST, n);
@@ -652,12 +534,12 @@ static void test_copy_vram_edges(void)
 
     /* The top of VRAM to its bottom and back, unaligned lengths. */
     copy_ok(d, 0, 0, v - n, 0, n);
-    vram_read(d, 0, got, n);
+    vram_get(d, 0, got, n);
     g_assert_cmpmem(got, n, data, n);
     fill(data, n, 2);
     vram_write(d, 0, data, n - 2);
     copy_ok(d, 0, 0, 0, v - (n - 2), n - 2);
-    vram_read(d, v - (n - 2), got, n - 2);
+    vram_get(d, v - (n - 2), got, n - 2);
     g_assert_cmpmem(got, n - 2, data, n - 2);
 
     /* The last single byte. */
@@ -691,7 +573,7 @@ static void expect_copy_error(Dev *d, uint32_t flags, uint64_t src,
 /* One byte past the end of VRAM: an error, and nothing written anywhere. */
 static void test_copy_past_edge(void)
 {
-    Dev *d = dev_start("vram-size=64M");
+    Dev *d = mem_dev_start("vram-size=64M");
     uint64_t v = d->vram_size;
     const uint64_t n = 4097;
     g_autofree uint8_t *data = g_malloc(n);
@@ -728,9 +610,9 @@ static void test_copy_past_edge(void)
     expect_copy_error(d, SIMT_CMDF_SRC_HOST, HOST_SRC, 0x110000, UINT64_MAX,
                       SIMT_QERR_BAD_COMMAND);
 
-    vram_read(d, v - 2 * n, got, 2 * n);
+    vram_get(d, v - 2 * n, got, 2 * n);
     g_assert_cmpmem(got, 2 * n, vtop, 2 * n);
-    vram_read(d, 0x110000, got, 2 * n);
+    vram_get(d, 0x110000, got, 2 * n);
     g_assert_cmpmem(got, 2 * n, vlow, 2 * n);
     qtest_bufread(d->qts, HOST_DST - GUARD, got, n + 2 * GUARD);
     g_assert_cmpmem(got, n + 2 * GUARD, host, n + 2 * GUARD);
@@ -743,14 +625,14 @@ static void test_copy_past_edge(void)
                       SIMT_QERR_DMA);
     /* Failed guest accesses move and count nothing. */
     g_assert_cmpuint(all_engine_bytes(d), ==, bytes);
-    vram_read(d, 0x110000, got, 2 * n);
+    vram_get(d, 0x110000, got, 2 * n);
     g_assert_cmpmem(got, 2 * n, vlow, 2 * n);
-    vram_read(d, 0x200000, got, 16);
+    vram_get(d, 0x200000, got, 16);
     g_assert_cmpmem(got, 16, vlow, 16);
 
     /* The queue works again after its reset. */
     copy_ok(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, v - n, n);
-    vram_read(d, v - n, got, n);
+    vram_get(d, v - n, got, n);
     g_assert_cmpmem(got, n, data, n);
     dev_stop(d);
 }
@@ -780,7 +662,7 @@ static void test_copy_time_model(void)
     static const uint64_t sizes[] = { 64 * KiB, MiB + 1, 3 * MiB };
 
     for (size_t p = 0; p < ARRAY_SIZE(props); p++) {
-        Dev *d = dev_start(props[p]);
+        Dev *d = mem_dev_start(props[p]);
         uint32_t bw = rd(d, SIMT_REG_COPY_BW);
 
         if (p == 1) {
@@ -813,7 +695,7 @@ static void test_copy_time_model(void)
  */
 static uint64_t hp_copy_latency(uint32_t chunk, bool check)
 {
-    Dev *d = dev_start("copy-engines=1");
+    Dev *d = mem_dev_start("copy-engines=1");
     const uint64_t big = 64 * MiB, small = 4 * KiB;
     const uint64_t bsrc = 0x2000000, bdst = 0x8000000, sdst = 0x6000000;
     uint32_t bw = rd(d, SIMT_REG_COPY_BW);
@@ -855,7 +737,7 @@ static uint64_t hp_copy_latency(uint32_t chunk, bool check)
         g_assert_cmpuint(qrd(d, 0, SIMT_QREG_HEAD), ==, bidx);
         g_assert_cmpuint(qrd(d, 1, SIMT_QREG_HEAD), ==, sidx + 1);
         g_assert_cmpuint(rd(d, SIMT_COPY_REG(0, SIMT_EREG_SWITCHES)), ==, 1);
-        vram_read(d, sdst, sgot, small);
+        vram_get(d, sdst, sgot, small);
         g_assert_cmpmem(sgot, small, data, small);
     }
     g_assert_cmpuint(wait_queue(d, 0, bidx), ==, SIMT_QSTATE_IDLE);
@@ -864,7 +746,7 @@ static uint64_t hp_copy_latency(uint32_t chunk, bool check)
             uint64_t at = MIN(off, big - sizeof(mark));
 
             fill(mark, sizeof(mark), off / MiB);
-            vram_read(d, bdst + at, got, sizeof(got));
+            vram_get(d, bdst + at, got, sizeof(got));
             g_assert_cmpmem(got, sizeof(got), mark, sizeof(mark));
         }
         g_assert_cmpuint(engine_bytes(d, 0), ==, big + small);
@@ -892,12 +774,12 @@ static void test_copy_priority_small_chunks(void)
  */
 static void test_copy_kernel_overlap(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     const uint64_t size = 4 * MiB;
     uint64_t copy_cycles = DIV_ROUND_UP(size, rd(d, SIMT_REG_COPY_BW));
     uint32_t hold = copy_cycles;
-    uint32_t out = vram_alloc(d, 4), kstart = vram_alloc(d, 4);
-    uint32_t kend = vram_alloc(d, 4);
+    uint32_t out = vram_zalloc(d, 4), kstart = vram_zalloc(d, 4);
+    uint32_t kend = vram_zalloc(d, 4);
     g_autofree uint8_t *data = g_malloc(size);
     g_autofree uint8_t *got = g_malloc(size);
     struct simt_completion r;
@@ -908,7 +790,7 @@ static void test_copy_kernel_overlap(void)
     vram_write(d, VRAM_SRC, data, size);
     bytes = all_engine_bytes(d);
     t0 = cycle_now(d);
-    kidx = launch(d, 0, &(Launch) {
+    kidx = mem_launch(d, 0, &(MemLaunch) {
         .kernel = "hold", .grid = 1, .block = 32,
         .args = { out, hold, kstart, kend },
     });
@@ -939,7 +821,7 @@ static void test_copy_kernel_overlap(void)
     g_assert_cmpuint(queue_state(d, 1), ==, SIMT_QSTATE_IDLE);
     read_record(d, 0, kidx, &r);
     g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
-    vram_read(d, VRAM_DST, got, size);
+    vram_get(d, VRAM_DST, got, size);
     g_assert_cmpmem(got, size, data, size);
 
     /* The kernel ran from the start, as long as it does alone ... */
@@ -959,7 +841,7 @@ static void test_copy_kernel_overlap(void)
  */
 static void test_translate_pages(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     static const unsigned order[4] = { 2, 0, 3, 1 };
     const uint32_t words = (4 * SIMT_PAGE_SIZE - 16) / 4;
     uint32_t phys = data_pages(d, 4, 10), outp = data_pages(d, 4, 11);
@@ -979,16 +861,16 @@ static void test_translate_pages(void)
 
     /* What the virtual ranges hold, assembled from the physical pages. */
     for (unsigned i = 0; i < 4; i++) {
-        vram_read(d, phys + order[i] * SIMT_PAGE_SIZE,
+        vram_get(d, phys + order[i] * SIMT_PAGE_SIZE,
                   src + i * SIMT_PAGE_SIZE, SIMT_PAGE_SIZE);
-        vram_read(d, outp + (3 - i) * SIMT_PAGE_SIZE,
+        vram_get(d, outp + (3 - i) * SIMT_PAGE_SIZE,
                   dst + i * SIMT_PAGE_SIZE, SIMT_PAGE_SIZE);
     }
     memcpy(dst + 4, src + 8, words * 4);
 
     hits = rd(d, SIMT_REG_TLB_HITS);
     misses = rd(d, SIMT_REG_TLB_MISSES);
-    run_ok(d, 1, &(Launch) {
+    mem_run_ok(d, 1, &(MemLaunch) {
         .kernel = "copy_words", .grid = 4, .block = 128,
         .args = { VA_DATA + 8, VA_OUT + 4, words },
     }, NULL);
@@ -997,7 +879,7 @@ static void test_translate_pages(void)
     g_assert_cmpuint(rd(d, SIMT_REG_TLB_HITS) - hits, >,
                      rd(d, SIMT_REG_TLB_MISSES) - misses);
     for (unsigned i = 0; i < 4; i++) {
-        vram_read(d, outp + (3 - i) * SIMT_PAGE_SIZE,
+        vram_get(d, outp + (3 - i) * SIMT_PAGE_SIZE,
                   got + i * SIMT_PAGE_SIZE, SIMT_PAGE_SIZE);
     }
     g_assert_cmpmem(got, 4 * SIMT_PAGE_SIZE, dst, 4 * SIMT_PAGE_SIZE);
@@ -1007,15 +889,15 @@ static void test_translate_pages(void)
     qtest_bufwrite(d->qts, HOST_SRC, src, 3 * SIMT_PAGE_SIZE);
     copy_ok(d, 1, SIMT_CMDF_SRC_HOST, HOST_SRC, VA_DATA + 100,
             3 * SIMT_PAGE_SIZE);
-    vram_read(d, phys + order[0] * SIMT_PAGE_SIZE + 100, got,
+    vram_get(d, phys + order[0] * SIMT_PAGE_SIZE + 100, got,
               SIMT_PAGE_SIZE - 100);
     g_assert_cmpmem(got, SIMT_PAGE_SIZE - 100, src, SIMT_PAGE_SIZE - 100);
     for (unsigned i = 1; i < 3; i++) {
-        vram_read(d, phys + order[i] * SIMT_PAGE_SIZE, got, SIMT_PAGE_SIZE);
+        vram_get(d, phys + order[i] * SIMT_PAGE_SIZE, got, SIMT_PAGE_SIZE);
         g_assert_cmpmem(got, SIMT_PAGE_SIZE,
                         src + i * SIMT_PAGE_SIZE - 100, SIMT_PAGE_SIZE);
     }
-    vram_read(d, phys + order[3] * SIMT_PAGE_SIZE, got, 100);
+    vram_get(d, phys + order[3] * SIMT_PAGE_SIZE, got, 100);
     g_assert_cmpmem(got, 100, src + 3 * SIMT_PAGE_SIZE - 100, 100);
 
     copy_ok(d, 1, 0, VA_DATA + 100, VA_OUT + 4095, 3 * SIMT_PAGE_SIZE);
@@ -1023,7 +905,7 @@ static void test_translate_pages(void)
             3 * SIMT_PAGE_SIZE);
     qtest_bufread(d->qts, HOST_DST, got, 3 * SIMT_PAGE_SIZE);
     g_assert_cmpmem(got, 3 * SIMT_PAGE_SIZE, src, 3 * SIMT_PAGE_SIZE);
-    vram_read(d, outp + 3 * SIMT_PAGE_SIZE + 4095, got, 1);
+    vram_get(d, outp + 3 * SIMT_PAGE_SIZE + 4095, got, 1);
     g_assert_cmpuint(got[0], ==, src[0]);
     dev_stop(d);
 }
@@ -1031,7 +913,7 @@ static void test_translate_pages(void)
 /* Translation through 4 MiB superpages, and across two of them. */
 static void test_translate_superpages(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     const uint32_t va = 0x80000000u;
     const uint64_t pa0 = 0x4000000, pa1 = 0x9000000;
     const uint32_t n = 64;
@@ -1048,15 +930,15 @@ static void test_translate_superpages(void)
     fill((uint8_t *)src, sizeof(src), 21);
     vram_write(d, pa0 + SIMT_SUPERPAGE_SIZE - 128, src, 128);
     vram_write(d, pa1, src + 32, 128);
-    run_ok(d, 0, &(Launch) {
+    mem_run_ok(d, 0, &(MemLaunch) {
         .kernel = "copy_words", .grid = 1, .block = 64,
         .args = { va + SIMT_SUPERPAGE_SIZE - 128, VA_OUT, n },
     }, NULL);
-    vram_read(d, outp, got, sizeof(got));
+    vram_get(d, outp, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), src, sizeof(src));
 
     /* A store in the middle of a superpage lands at its offset. */
-    run_ok(d, 0, &(Launch) {
+    mem_run_ok(d, 0, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { va + 0x123458, 0xfeedf00d },
     }, NULL);
@@ -1067,9 +949,9 @@ static void test_translate_superpages(void)
     qtest_bufwrite(d->qts, HOST_SRC, src, sizeof(src));
     copy_ok(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC,
             va + SIMT_SUPERPAGE_SIZE - 100, sizeof(src));
-    vram_read(d, pa0 + SIMT_SUPERPAGE_SIZE - 100, got, 100);
+    vram_get(d, pa0 + SIMT_SUPERPAGE_SIZE - 100, got, 100);
     g_assert_cmpmem(got, 100, src, 100);
-    vram_read(d, pa1, got, sizeof(src) - 100);
+    vram_get(d, pa1, got, sizeof(src) - 100);
     g_assert_cmpmem(got, sizeof(src) - 100, (uint8_t *)src + 100,
                     sizeof(src) - 100);
     dev_stop(d);
@@ -1082,7 +964,7 @@ static void test_translate_superpages(void)
 static uint32_t load_word(Dev *d, unsigned q, uint32_t va, uint32_t out)
 {
     vram_wr32(d, out, 0xdeadbeef);
-    run_ok(d, q, &(Launch) {
+    mem_run_ok(d, q, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, va },
     }, NULL);
@@ -1102,7 +984,7 @@ static void tlb_inv(Dev *d, uint32_t cmd, unsigned ctx, uint32_t addr)
  */
 static void test_tlb_invalidate(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     uint32_t p1 = data_pages(d, 1, 30), p2 = data_pages(d, 1, 31);
     uint32_t other = data_pages(d, 1, 32), out = data_pages(d, 1, 33);
     uint32_t pte, hits, misses;
@@ -1172,7 +1054,7 @@ static void test_tlb_invalidate(void)
  * MMU and error interrupts; the queue is reset and the fault cleared
  * afterwards.
  */
-static void expect_kernel_fault_in(Dev *d, unsigned q, const Launch *l,
+static void expect_kernel_fault_in(Dev *d, unsigned q, const MemLaunch *l,
                                    uint32_t lo, uint32_t hi, int access,
                                    int reason)
 {
@@ -1183,7 +1065,7 @@ static void expect_kernel_fault_in(Dev *d, unsigned q, const Launch *l,
 
     wr(d, SIMT_REG_IRQ_STATUS, SIMT_IRQ_ALL);
     g_assert_cmpuint(crd(d, ctx, SIMT_CREG_FAULT), ==, 0);
-    idx = launch(d, q, l);
+    idx = mem_launch(d, q, l);
     g_assert_cmpuint(wait_queue(d, q, idx), ==, SIMT_QSTATE_ERROR);
     read_record(d, q, idx, &r);
     g_assert_cmpuint(r.status, ==, SIMT_QERR_FAULT);
@@ -1223,7 +1105,7 @@ static void expect_kernel_fault_in(Dev *d, unsigned q, const Launch *l,
 }
 
 /* The same, faulting at exactly @va. */
-static void expect_kernel_fault(Dev *d, unsigned q, const Launch *l,
+static void expect_kernel_fault(Dev *d, unsigned q, const MemLaunch *l,
                                 uint32_t va, int access, int reason)
 {
     expect_kernel_fault_in(d, q, l, va, va + 1, access, reason);
@@ -1262,7 +1144,7 @@ static void expect_copy_mmu_fault(Dev *d, unsigned q, uint32_t flags,
  */
 static void test_fault_unmapped(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     uint32_t data = data_pages(d, 2, 40), out1 = data_pages(d, 1, 41);
     uint32_t busy = data_pages(d, 1, 42), more = data_pages(d, 1, 43);
     uint32_t root3 = pt_page(d);
@@ -1281,17 +1163,17 @@ static void test_fault_unmapped(void)
     queue_bind(d, 1, 2);
 
     /* Context 2 holds an SM all along. */
-    idx = launch(d, 1, &(Launch) {
+    idx = mem_launch(d, 1, &(MemLaunch) {
         .kernel = "hold", .grid = 1, .block = 32,
         .args = { VA_OUT, hold, VA_OUT + 4, VA_OUT + 8 },
     });
 
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, VA_DATA + 2 * SIMT_PAGE_SIZE + 4 },
     }, VA_DATA + 2 * SIMT_PAGE_SIZE + 4, SIMT_ACCESS_LOAD,
        SIMT_MMU_UNMAPPED);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { 0x20000010, 1 },
     }, 0x20000010, SIMT_ACCESS_STORE, SIMT_MMU_UNMAPPED);
@@ -1312,7 +1194,7 @@ static void test_fault_unmapped(void)
     /* Code not mapped: the first fetch faults at the entry point. */
     cwr(d, 3, SIMT_CREG_PT, SIMT_PT_SV32 | root3 >> SIMT_PAGE_SHIFT);
     queue_bind(d, 2, 3);
-    expect_kernel_fault(d, 2, &(Launch) {
+    expect_kernel_fault(d, 2, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_OUT, 1 },
     }, simt_image_kernel(d->img, "store_word")->m.entry,
@@ -1327,7 +1209,7 @@ static void test_fault_unmapped(void)
  */
 static void test_fault_first_stays(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     uint32_t data = data_pages(d, 1, 45), out = data_pages(d, 1, 46);
     uint32_t faults = rd(d, SIMT_REG_MMU_FAULTS);
     uint32_t i0, i1, f;
@@ -1338,12 +1220,12 @@ static void test_fault_first_stays(void)
     for (unsigned q = 0; q < 3; q++) {
         queue_bind(d, q, 1);
     }
-    i0 = launch(d, 0, &(Launch) {
+    i0 = mem_launch(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, VA_DATA + 0x3000 },
     });
     g_assert_cmpuint(wait_queue(d, 0, i0), ==, SIMT_QSTATE_ERROR);
-    i1 = launch(d, 1, &(Launch) {
+    i1 = mem_launch(d, 1, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_DATA, 5 },
     });
@@ -1363,7 +1245,7 @@ static void test_fault_first_stays(void)
     /* Cleared, the next fault is recorded. */
     cwr(d, 1, SIMT_CREG_FAULT, SIMT_CFAULT_VALID);
     expect_queue_error(d, 1, i1, SIMT_QERR_FAULT);
-    expect_kernel_fault(d, 1, &(Launch) {
+    expect_kernel_fault(d, 1, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_DATA + 4, 5 },
     }, VA_DATA + 4, SIMT_ACCESS_STORE, SIMT_MMU_PERMISSION);
@@ -1373,7 +1255,7 @@ static void test_fault_first_stays(void)
 /* Stores to a read-only page and reads of an execute-only page fault. */
 static void test_fault_permission(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     uint32_t ro = data_pages(d, 1, 50), xo = data_pages(d, 1, 51);
     uint32_t out = data_pages(d, 1, 52);
     uint8_t before[SIMT_PAGE_SIZE], after[SIMT_PAGE_SIZE];
@@ -1384,15 +1266,15 @@ static void test_fault_permission(void)
     map_page(d, 1, VA_DATA + SIMT_PAGE_SIZE, xo, SIMT_PTE_X);
     map_page(d, 1, VA_OUT, out, SIMT_PTE_R | SIMT_PTE_W);
     queue_bind(d, 0, 1);
-    vram_read(d, ro, before, sizeof(before));
+    vram_get(d, ro, before, sizeof(before));
 
     g_assert_cmphex(load_word(d, 0, VA_DATA + 8, out), ==,
                     vram_rd32(d, ro + 8));
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_DATA + 8, 0x12345678 },
     }, VA_DATA + 8, SIMT_ACCESS_STORE, SIMT_MMU_PERMISSION);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, VA_DATA + SIMT_PAGE_SIZE + 12 },
     }, VA_DATA + SIMT_PAGE_SIZE + 12, SIMT_ACCESS_LOAD,
@@ -1408,7 +1290,7 @@ static void test_fault_permission(void)
                           HOST_DST, 16, VA_DATA + SIMT_PAGE_SIZE,
                           SIMT_ACCESS_COPY_READ, SIMT_MMU_PERMISSION);
 
-    vram_read(d, ro, after, sizeof(after));
+    vram_get(d, ro, after, sizeof(after));
     g_assert_cmpmem(after, sizeof(after), before, sizeof(before));
     dev_stop(d);
 }
@@ -1420,7 +1302,7 @@ static void test_fault_permission(void)
  */
 static void test_fault_malformed(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     uint32_t page = data_pages(d, 1, 60), out = data_pages(d, 1, 61);
     uint32_t beyond = d->vram_size >> SIMT_PAGE_SHIFT;
     uint32_t root, good;
@@ -1463,7 +1345,7 @@ static void test_fault_malformed(void)
             set_pte(d, 1, va, ppn << SIMT_PTE_PPN_SHIFT | cases[i].pte);
         }
         tlb_inv(d, SIMT_TLB_INV_ALL, 0, 0);
-        expect_kernel_fault(d, 0, &(Launch) {
+        expect_kernel_fault(d, 0, &(MemLaunch) {
             .kernel = "load_from", .grid = 1, .block = 1,
             .args = { VA_OUT, va },
         }, va, SIMT_ACCESS_LOAD, cases[i].reason);
@@ -1473,7 +1355,7 @@ static void test_fault_malformed(void)
     root = crd(d, 1, SIMT_CREG_PT);
     cwr(d, 1, SIMT_CREG_PT, SIMT_PT_SV32 | beyond);
     tlb_inv(d, SIMT_TLB_INV_CTX, 1, 0);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, VA_DATA },
     }, simt_image_kernel(d->img, "load_from")->m.entry,
@@ -1494,7 +1376,7 @@ static void test_fault_malformed(void)
  */
 static void test_isolation(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     uint32_t pa = data_pages(d, 1, 70), pao = data_pages(d, 1, 71);
     uint32_t pb = data_pages(d, 1, 72), pbo = data_pages(d, 1, 73);
     uint8_t bdata[SIMT_PAGE_SIZE], adata[SIMT_PAGE_SIZE];
@@ -1508,8 +1390,8 @@ static void test_isolation(void)
     map_page(d, 2, VA_OUT, pbo, SIMT_PTE_R | SIMT_PTE_W);
     queue_bind(d, 0, 1);
     queue_bind(d, 1, 2);
-    vram_read(d, pa, adata, sizeof(adata));
-    vram_read(d, pb, bdata, sizeof(bdata));
+    vram_get(d, pa, adata, sizeof(adata));
+    vram_get(d, pb, bdata, sizeof(bdata));
 
     /* The same virtual address is each context's own page. */
     g_assert_cmphex(load_word(d, 0, VA_DATA + 4, pao), ==,
@@ -1518,15 +1400,15 @@ static void test_isolation(void)
                     (uint32_t)ldl_le_p(bdata + 4));
 
     /* B's page and B's page tables, by their VRAM addresses, from A. */
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, pb + 4 },
     }, pb + 4, SIMT_ACCESS_LOAD, SIMT_MMU_UNMAPPED);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { pb + 8, 0xbad },
     }, pb + 8, SIMT_ACCESS_STORE, SIMT_MMU_UNMAPPED);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { ctx_root(d, 2), 0xbad },
     }, ctx_root(d, 2), SIMT_ACCESS_STORE, SIMT_MMU_UNMAPPED);
@@ -1540,9 +1422,9 @@ static void test_isolation(void)
                           SIMT_ACCESS_COPY_WRITE, SIMT_MMU_UNMAPPED);
 
     /* Nothing of B's changed, and B goes on. */
-    vram_read(d, pb, got, sizeof(got));
+    vram_get(d, pb, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), bdata, sizeof(bdata));
-    vram_read(d, pa, got, sizeof(got));
+    vram_get(d, pa, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), adata, sizeof(adata));
     g_assert_cmpuint(crd(d, 2, SIMT_CREG_FAULT), ==, 0);
     g_assert_cmphex(load_word(d, 1, VA_DATA + 8, pbo), ==,
@@ -1558,7 +1440,7 @@ static void test_isolation(void)
  */
 static void test_translate_local(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     enum { N = 64, T = 32 };
     const struct simt_kernel_info *k = simt_image_kernel(d->img, "calls");
     const uint32_t va_local = 0x50000000u;
@@ -1567,7 +1449,7 @@ static void test_translate_local(void)
     uint32_t local_pages = DIV_ROUND_UP(local_bytes, SIMT_PAGE_SIZE);
     float xs[N], coef[8], ref[N], got[N];
     uint32_t dx, dc, dout, px, pout, plocal;
-    Launch l = {
+    MemLaunch l = {
         .kernel = "calls", .grid = N / T, .block = T,
         .local_base = 0x800000 - ROUND_UP(local_bytes, SIMT_PAGE_SIZE),
     };
@@ -1584,17 +1466,17 @@ static void test_translate_local(void)
     }
 
     /* The reference: context 0, bare. */
-    dx = vram_alloc(d, sizeof(xs));
-    dc = vram_alloc(d, sizeof(coef));
-    dout = vram_alloc(d, sizeof(ref));
+    dx = vram_zalloc(d, sizeof(xs));
+    dc = vram_zalloc(d, sizeof(coef));
+    dout = vram_zalloc(d, sizeof(ref));
     vram_write(d, dx, xs, sizeof(xs));
     vram_write(d, dc, coef, sizeof(coef));
     l.args[0] = dx;
     l.args[1] = dc;
     l.args[2] = dout;
     l.args[3] = N;
-    run_ok(d, 0, &l, NULL);
-    vram_read(d, dout, ref, sizeof(ref));
+    mem_run_ok(d, 0, &l, NULL);
+    vram_get(d, dout, ref, sizeof(ref));
 
     /* Context 1: inputs on one page, outputs on another, local apart. */
     px = data_pages(d, 1, 80);
@@ -1622,13 +1504,13 @@ static void test_translate_local(void)
                  plocal + i * SIMT_PAGE_SIZE, SIMT_PTE_R | SIMT_PTE_W);
     }
     tlb_inv(d, SIMT_TLB_INV_CTX, 1, 0);
-    run_ok(d, 1, &l, NULL);
-    vram_read(d, pout, got, sizeof(got));
+    mem_run_ok(d, 1, &l, NULL);
+    vram_get(d, pout, got, sizeof(got));
     for (int i = 0; i < N; i++) {
         g_assert_cmphex(fbits(got[i]), ==, fbits(ref[i]));
     }
     /* The stack frames landed in the pages mapped for local memory. */
-    vram_read(d, plocal, stack, local_pages * SIMT_PAGE_SIZE);
+    vram_get(d, plocal, stack, local_pages * SIMT_PAGE_SIZE);
     for (uint32_t i = 0; i < local_pages * SIMT_PAGE_SIZE; i++) {
         used |= stack[i] != 0;
     }
@@ -1643,7 +1525,7 @@ static void test_translate_local(void)
  */
 static void test_copy_kernel_pipeline(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     enum { N = 1500 };
     g_autofree float *a = g_new(float, N);
     g_autofree float *b = g_new(float, N);
@@ -1672,7 +1554,7 @@ static void test_copy_kernel_pipeline(void)
     queue_bind(d, 2, 1);
 
     copy_cmd(d, 2, SIMT_CMDF_SRC_HOST, HOST_SRC, va_a, 2 * bytes);
-    launch(d, 2, &(Launch) {
+    mem_launch(d, 2, &(MemLaunch) {
         .kernel = "vecadd", .grid = DIV_ROUND_UP(N, 128), .block = 128,
         .args = { va_a, va_b, va_c, N },
     });
@@ -1694,7 +1576,7 @@ static void test_copy_kernel_pipeline(void)
 static void test_copy_engines(void)
 {
     const uint64_t size = 2 * MiB;
-    Dev *d = dev_start("copy-engines=2");
+    Dev *d = mem_dev_start("copy-engines=2");
     uint64_t model = DIV_ROUND_UP(size, rd(d, SIMT_REG_COPY_BW));
     uint64_t t0, t1;
     uint32_t i0, i1;
@@ -1719,7 +1601,7 @@ static void test_copy_engines(void)
     g_assert_cmpuint(engine_bytes(d, 1), ==, size);
     dev_stop(d);
 
-    d = dev_start("copy-engines=1");
+    d = mem_dev_start("copy-engines=1");
     t0 = cycle_now(d);
     i0 = copy_cmd(d, 0, 0, VRAM_SRC, VRAM_DST, size);
     qtest_clock_step(d->qts, cycles_ns(d, model / 4));
@@ -1744,7 +1626,7 @@ static void test_copy_engines(void)
  */
 static void test_mem_registers(void)
 {
-    Dev *d = dev_start("contexts=4");
+    Dev *d = mem_dev_start("contexts=4");
     uint32_t out = data_pages(d, 1, 95);
 
     g_assert_cmpuint(rd(d, SIMT_REG_CONTEXT_COUNT), ==, 4);
@@ -1771,7 +1653,7 @@ static void test_mem_registers(void)
     space_init(d, 3);
     map_page(d, 3, VA_OUT, out, SIMT_PTE_R | SIMT_PTE_W);
     qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_ENABLE);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, VA_DATA },
     }, VA_DATA, SIMT_ACCESS_LOAD, SIMT_MMU_UNMAPPED);
@@ -1811,7 +1693,7 @@ static void test_mem_registers(void)
  */
 static void test_copy_partial_fault(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     uint32_t page = data_pages(d, 1, 100), next = data_pages(d, 1, 101);
     uint8_t src[2 * SIMT_PAGE_SIZE], before[SIMT_PAGE_SIZE];
     uint8_t got[SIMT_PAGE_SIZE];
@@ -1824,17 +1706,17 @@ static void test_copy_partial_fault(void)
     queue_bind(d, 0, 1);
     fill(src, sizeof(src), 102);
     qtest_bufwrite(d->qts, HOST_SRC, src, sizeof(src));
-    vram_read(d, page, before, sizeof(before));
-    vram_read(d, next, got, sizeof(got));
+    vram_get(d, page, before, sizeof(before));
+    vram_get(d, next, got, sizeof(got));
 
     bytes = all_engine_bytes(d);
     expect_copy_mmu_fault(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, VA_DATA + 100,
                           sizeof(src), VA_DATA + SIMT_PAGE_SIZE,
                           SIMT_ACCESS_COPY_WRITE, SIMT_MMU_UNMAPPED);
     g_assert_cmpuint(all_engine_bytes(d) - bytes, ==, SIMT_PAGE_SIZE - 100);
-    vram_read(d, next, before, sizeof(before));
+    vram_get(d, next, before, sizeof(before));
     g_assert_cmpmem(before, sizeof(before), got, sizeof(got));
-    vram_read(d, page + 100, got, SIMT_PAGE_SIZE - 100);
+    vram_get(d, page + 100, got, SIMT_PAGE_SIZE - 100);
     g_assert_cmpmem(got, SIMT_PAGE_SIZE - 100, src, SIMT_PAGE_SIZE - 100);
     dev_stop(d);
 }
@@ -1845,7 +1727,7 @@ static void test_copy_partial_fault(void)
  */
 static void test_copy_cancel(void)
 {
-    Dev *d = dev_start("copy-engines=1");
+    Dev *d = mem_dev_start("copy-engines=1");
     uint64_t chunk_cycles = DIV_ROUND_UP(SIMT_DEFAULT_DMA_CHUNK,
                                          rd(d, SIMT_REG_COPY_BW));
     uint64_t t;
@@ -1861,13 +1743,13 @@ static void test_copy_cancel(void)
     g_assert_cmpuint(engine_bytes(d, 0), <, 4 * MiB);
 
     /* A device reset drops a copy in flight; copies work afterwards. */
-    queue_setup(d, 0, 0, 0);
+    queue_setup_ctx(d, 0, 0, 0);
     copy_cmd(d, 0, 0, VRAM_SRC, VRAM_DST, 16 * MiB);
     qtest_clock_step(d->qts, cycles_ns(d, 3 * chunk_cycles / 2));
     wr(d, SIMT_REG_RESET, SIMT_RESET_MAGIC);
     g_assert_cmphex(rd(d, SIMT_COPY_REG(0, SIMT_EREG_QUEUE)), ==, ~0u);
     g_assert_cmpuint(engine_bytes(d, 0), ==, 0);
-    queue_setup(d, 1, 0, 0);
+    queue_setup_ctx(d, 1, 0, 0);
     t = timed_copy(d, 1, 0, VRAM_SRC, VRAM_DST, 4096);
     g_assert_cmpuint(t, <=, SLACK_CYCLES);
     qtest_clock_step(d->qts, cycles_ns(d, 20 * chunk_cycles));
@@ -1881,7 +1763,7 @@ static void test_copy_cancel(void)
  */
 static void test_translate_vram_edge(void)
 {
-    Dev *d = dev_start("vram-size=64M");
+    Dev *d = mem_dev_start("vram-size=64M");
     uint64_t last = d->vram_size - SIMT_PAGE_SIZE;
     uint32_t out = data_pages(d, 1, 120);
     uint8_t src[SIMT_PAGE_SIZE + 1], got[SIMT_PAGE_SIZE];
@@ -1893,14 +1775,14 @@ static void test_translate_vram_edge(void)
     map_page(d, 1, VA_OUT, out, SIMT_PTE_R | SIMT_PTE_W);
     queue_bind(d, 0, 1);
 
-    run_ok(d, 0, &(Launch) {
+    mem_run_ok(d, 0, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_DATA + SIMT_PAGE_SIZE - 4, 0x600dcafe },
     }, NULL);
     g_assert_cmphex(vram_rd32(d, d->vram_size - 4), ==, 0x600dcafe);
     g_assert_cmphex(load_word(d, 0, VA_DATA + SIMT_PAGE_SIZE - 4, out), ==,
                     0x600dcafe);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_DATA + SIMT_PAGE_SIZE, 1 },
     }, VA_DATA + SIMT_PAGE_SIZE, SIMT_ACCESS_STORE, SIMT_MMU_BEYOND);
@@ -1910,7 +1792,7 @@ static void test_translate_vram_edge(void)
     expect_copy_mmu_fault(d, 0, SIMT_CMDF_SRC_HOST, HOST_SRC, VA_DATA,
                           sizeof(src), VA_DATA + SIMT_PAGE_SIZE,
                           SIMT_ACCESS_COPY_WRITE, SIMT_MMU_BEYOND);
-    vram_read(d, last, got, sizeof(got));
+    vram_get(d, last, got, sizeof(got));
     g_assert_cmpmem(got, sizeof(got), src, SIMT_PAGE_SIZE);
     copy_ok(d, 0, SIMT_CMDF_DST_HOST, VA_DATA, HOST_DST, SIMT_PAGE_SIZE);
     qtest_bufread(d->qts, HOST_DST, got, sizeof(got));
@@ -1941,7 +1823,7 @@ static void map_sys(Dev *d, unsigned ctx, uint32_t va, uint64_t gpa,
  */
 static void test_sys_kernel(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     static const unsigned order[4] = { 3, 1, 0, 2 };
     const uint32_t words = (4 * SIMT_PAGE_SIZE - 16) / 4;
     const uint64_t in = SYS_BUF, outp = SYS_BUF + 8 * SIMT_PAGE_SIZE;
@@ -1971,10 +1853,10 @@ static void test_sys_kernel(void)
     }
     map_page(d, 1, VA_OUT + 0x10000, vout, SIMT_PTE_R | SIMT_PTE_W);
     queue_bind(d, 1, 1);
-    vram_read(d, in + SIMT_PAGE_SIZE, vram_before, SIMT_PAGE_SIZE);
+    vram_get(d, in + SIMT_PAGE_SIZE, vram_before, SIMT_PAGE_SIZE);
 
     memcpy(dst + 4, src + 8, words * 4);
-    run_ok(d, 1, &(Launch) {
+    mem_run_ok(d, 1, &(MemLaunch) {
         .kernel = "copy_words", .grid = 4, .block = 128,
         .args = { VA_DATA + 8, VA_OUT + 4, words },
     }, NULL);
@@ -1984,18 +1866,18 @@ static void test_sys_kernel(void)
     }
     g_assert_cmpmem(got, 4 * SIMT_PAGE_SIZE, dst, 4 * SIMT_PAGE_SIZE);
     /* The same numbers as VRAM offsets were not touched. */
-    vram_read(d, in + SIMT_PAGE_SIZE, got, SIMT_PAGE_SIZE);
+    vram_get(d, in + SIMT_PAGE_SIZE, got, SIMT_PAGE_SIZE);
     g_assert_cmpmem(got, SIMT_PAGE_SIZE, vram_before, SIMT_PAGE_SIZE);
 
     /* A word of system memory into VRAM; a store into system memory. */
     vram_wr32(d, vout, 0xdeadbeef);
-    run_ok(d, 1, &(Launch) {
+    mem_run_ok(d, 1, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT + 0x10000, VA_DATA + 3 * SIMT_PAGE_SIZE + 12 },
     }, NULL);
     g_assert_cmphex(vram_rd32(d, vout), ==,
                     (uint32_t)ldl_le_p(src + 3 * SIMT_PAGE_SIZE + 12));
-    run_ok(d, 1, &(Launch) {
+    mem_run_ok(d, 1, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_OUT + 2 * SIMT_PAGE_SIZE + 0x40, 0x5ca1ab1e },
     }, NULL);
@@ -2007,7 +1889,7 @@ static void test_sys_kernel(void)
      * wiped first, so only fetches by DMA find the code.
      */
     img = g_malloc(code_bytes);
-    vram_read(d, start, img, code_bytes);
+    vram_get(d, start, img, code_bytes);
     qtest_bufwrite(d->qts, code, img, code_bytes);
     memset(img, 0, code_bytes);
     vram_write(d, start, img, code_bytes);
@@ -2027,7 +1909,7 @@ static void test_sys_kernel(void)
         map_sys(d, 2, start + a, SYS_BEYOND + a, SIMT_PTE_R | SIMT_PTE_X);
     }
     tlb_inv(d, SIMT_TLB_INV_CTX, 2, 0);
-    expect_kernel_fault(d, 2, &(Launch) {
+    expect_kernel_fault(d, 2, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, VA_DATA },
     }, simt_image_kernel(d->img, "load_from")->m.entry,
@@ -2038,7 +1920,7 @@ static void test_sys_kernel(void)
 /* Atomics on system memory stay atomic per lane: 512 threads, 16 words. */
 static void test_sys_atomic(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     const uint32_t n = 16, threads = 4 * 128;
     const uint64_t buf = SYS_BUF + 0x800;
     uint32_t init[17], want[17], got[17];
@@ -2055,7 +1937,7 @@ static void test_sys_atomic(void)
     space_init(d, 1);
     map_sys(d, 1, VA_DATA, SYS_BUF, SIMT_PTE_R | SIMT_PTE_W);
     queue_bind(d, 0, 1);
-    run_ok(d, 0, &(Launch) {
+    mem_run_ok(d, 0, &(MemLaunch) {
         .kernel = "atomic_words", .grid = 4, .block = 128,
         .args = { VA_DATA + 0x800, n },
     }, NULL);
@@ -2067,7 +1949,7 @@ static void test_sys_atomic(void)
     /* Read-only system page: the atomic faults on its store. */
     map_sys(d, 1, VA_DATA, SYS_BUF, SIMT_PTE_R);
     tlb_inv(d, SIMT_TLB_INV_PAGE, 1, VA_DATA);
-    expect_kernel_fault_in(d, 0, &(Launch) {
+    expect_kernel_fault_in(d, 0, &(MemLaunch) {
         .kernel = "atomic_words", .grid = 1, .block = 32,
         .args = { VA_DATA + 0x800, n },
     }, VA_DATA + 0x800, VA_DATA + 0x800 + 4 * n, SIMT_ACCESS_STORE,
@@ -2086,7 +1968,7 @@ static void test_sys_atomic(void)
  */
 static void test_sys_copy(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     const uint32_t size = 3 * SIMT_PAGE_SIZE - 200;
     uint32_t vpage = data_pages(d, 4, 210);
     g_autofree uint8_t *src = g_malloc(size);
@@ -2124,7 +2006,7 @@ static void test_sys_copy(void)
     /* System pages to VRAM (through the context), then back. */
     copy_ok(d, 0, 0, VA_DATA + 100, VA_OUT + 0x10000 + 7, size);
     for (unsigned i = 0; i < 4; i++) {
-        vram_read(d, vpage + i * SIMT_PAGE_SIZE, got + i * SIMT_PAGE_SIZE,
+        vram_get(d, vpage + i * SIMT_PAGE_SIZE, got + i * SIMT_PAGE_SIZE,
                   SIMT_PAGE_SIZE);
     }
     g_assert_cmpmem(got + 7, size, src, size);
@@ -2155,7 +2037,7 @@ static void test_sys_copy(void)
  */
 static void test_sys_faults(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     uint32_t out = data_pages(d, 1, 220), table = pt_page(d);
     const uint32_t vsuper = 0x80000000u, vtable = 0x80400000u;
     uint8_t src[64], zero[64] = { 0 }, got[64];
@@ -2168,7 +2050,7 @@ static void test_sys_faults(void)
     vram_wr32(d, ctx_root(d, 1) + (vsuper >> 22) * 4,
               sys_leaf(0, SIMT_PTE_R | SIMT_PTE_W));
     tlb_inv(d, SIMT_TLB_INV_ALL, 0, 0);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, vsuper + 0x1230 },
     }, vsuper + 0x1230, SIMT_ACCESS_LOAD, SIMT_MMU_MALFORMED);
@@ -2188,7 +2070,7 @@ static void test_sys_faults(void)
     vram_wr32(d, ctx_root(d, 1) + (vtable >> 22) * 4,
               pte_leaf(table, SIMT_PTE_SYS));
     tlb_inv(d, SIMT_TLB_INV_ALL, 0, 0);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, vtable + 4 },
     }, vtable + 4, SIMT_ACCESS_LOAD, SIMT_MMU_MALFORMED);
@@ -2201,16 +2083,16 @@ static void test_sys_faults(void)
     map_sys(d, 1, VA_DATA, SYS_BEYOND, SIMT_PTE_R | SIMT_PTE_W);
     tlb_inv(d, SIMT_TLB_INV_ALL, 0, 0);
     vram_wr32(d, out, 0x12345678);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, VA_DATA + 0x24 },
     }, VA_DATA + 0x24, SIMT_ACCESS_LOAD, SIMT_MMU_BEYOND);
     g_assert_cmphex(vram_rd32(d, out), ==, 0x12345678);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_DATA + 0x28, 1 },
     }, VA_DATA + 0x28, SIMT_ACCESS_STORE, SIMT_MMU_BEYOND);
-    expect_kernel_fault_in(d, 0, &(Launch) {
+    expect_kernel_fault_in(d, 0, &(MemLaunch) {
         .kernel = "atomic_words", .grid = 1, .block = 32,
         .args = { VA_DATA, 4 },
     }, VA_DATA, VA_DATA + 16, SIMT_ACCESS_LOAD, SIMT_MMU_BEYOND);
@@ -2235,11 +2117,11 @@ static void test_sys_faults(void)
                 SIMT_PTE_R | SIMT_PTE_W);
     }
     tlb_inv(d, SIMT_TLB_INV_CTX, 1, 0);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, VA_DATA + SIMT_REG_ID },
     }, VA_DATA + SIMT_REG_ID, SIMT_ACCESS_LOAD, SIMT_MMU_BEYOND);
-    expect_kernel_fault(d, 0, &(Launch) {
+    expect_kernel_fault(d, 0, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_DATA + SIMT_QUEUE_REG(0, SIMT_QREG_CONTROL),
                   SIMT_QCTL_RESET },
@@ -2267,7 +2149,7 @@ static void test_sys_faults(void)
  */
 static void test_sys_isolation(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     uint32_t out1 = data_pages(d, 1, 230), out2 = data_pages(d, 1, 231);
     const uint64_t p1 = SYS_BUF, p2 = SYS_BUF + 5 * SIMT_PAGE_SIZE;
 
@@ -2282,14 +2164,14 @@ static void test_sys_isolation(void)
     queue_bind(d, 1, 2);
 
     g_assert_cmphex(load_word(d, 0, VA_DATA + 16, out1), ==, 0x11111111);
-    expect_kernel_fault(d, 1, &(Launch) {
+    expect_kernel_fault(d, 1, &(MemLaunch) {
         .kernel = "load_from", .grid = 1, .block = 1,
         .args = { VA_OUT, VA_DATA + 16 },
     }, VA_DATA + 16, SIMT_ACCESS_LOAD, SIMT_MMU_UNMAPPED);
     expect_copy_mmu_fault(d, 1, SIMT_CMDF_DST_HOST, VA_DATA, HOST_DST, 64,
                           VA_DATA, SIMT_ACCESS_COPY_READ, SIMT_MMU_UNMAPPED);
     /* Nor by its guest-physical address, as a device address. */
-    expect_kernel_fault(d, 1, &(Launch) {
+    expect_kernel_fault(d, 1, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { (uint32_t)p1 + 16, 0xbad },
     }, (uint32_t)p1 + 16, SIMT_ACCESS_STORE, SIMT_MMU_UNMAPPED);
@@ -2297,7 +2179,7 @@ static void test_sys_isolation(void)
     map_sys(d, 2, VA_DATA, p2, SIMT_PTE_R | SIMT_PTE_W);
     tlb_inv(d, SIMT_TLB_INV_PAGE, 2, VA_DATA);
     g_assert_cmphex(load_word(d, 1, VA_DATA + 16, out2), ==, 0x22222222);
-    run_ok(d, 1, &(Launch) {
+    mem_run_ok(d, 1, &(MemLaunch) {
         .kernel = "store_word", .grid = 1, .block = 1,
         .args = { VA_DATA + 16, 0x33333333 },
     }, NULL);
@@ -2314,7 +2196,7 @@ static void test_sys_isolation(void)
  */
 static void test_tlb_superpage_invalidate(void)
 {
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     const uint32_t va = 0x80000000u;
     const uint64_t pa0 = 0x4000000, pa1 = 0x9000000;
     uint32_t out = data_pages(d, 1, 110);
@@ -2341,7 +2223,7 @@ static void test_tlb_superpage_invalidate(void)
 static double bench_copy_rate(uint32_t flags, uint64_t src, uint64_t dst)
 {
     const uint64_t size = 64 * MiB;
-    Dev *d = dev_start(NULL);
+    Dev *d = mem_dev_start(NULL);
     int64_t step = cycles_ns(d, DIV_ROUND_UP(size,
                                              rd(d, SIMT_REG_COPY_BW)) / 64);
     double best = 0;
@@ -2393,13 +2275,10 @@ static void bench_copy(void)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
-    kernel_dir = g_getenv("SIMT_KERNEL_DIR");
-    if (!kernel_dir) {
+    if (!simt_qtest_init()) {
         /* Run by QEMU's own qtest suite, without our host build. */
-        g_test_message("SIMT_KERNEL_DIR is not set: memory tests skipped");
         return g_test_run();
     }
-    samples = image_load("samples");
     if (g_getenv("SIMT_BENCH_COPY")) {
         qtest_add_func("/simt/bench/copy", bench_copy);
         return g_test_run();

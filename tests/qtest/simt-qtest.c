@@ -117,8 +117,11 @@ Dev *dev_start(const char *props)
     d->vram = qpci_iomap(d->dev, SIMT_BAR_VRAM, NULL);
     d->nsm = rd(d, SIMT_REG_SM_COUNT);
     d->sm_blocks = rd(d, SIMT_REG_SM_BLOCKS);
+    d->nqueues = rd(d, SIMT_REG_QUEUE_COUNT);
+    d->vram_size = rd(d, SIMT_REG_VRAM_SIZE_LO) |
+                   (uint64_t)rd(d, SIMT_REG_VRAM_SIZE_HI) << 32;
     d->vram_next = VRAM_DATA;
-    for (unsigned q = 0; q < rd(d, SIMT_REG_QUEUE_COUNT); q++) {
+    for (unsigned q = 0; q < d->nqueues; q++) {
         queue_setup(d, q, 0);
     }
     use_image(d, "samples");

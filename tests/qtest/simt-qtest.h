@@ -32,7 +32,7 @@
 #define VRAM_LOCAL          0x2000000
 
 /* Longest a test waits, in virtual nanoseconds. */
-#define WAIT_LIMIT_NS       (2 * 1000 * 1000 * 1000LL)
+#define WAIT_LIMIT_NS       (4 * 1000 * 1000 * 1000LL)
 
 typedef struct Dev {
     QTestState *qts;
@@ -41,8 +41,11 @@ typedef struct Dev {
     QPCIBar regs;
     QPCIBar vram;
     uint32_t tail[SIMT_MAX_QUEUES];
+    uint32_t nqueues;
+    uint64_t vram_size;
     uint32_t vram_next;
     uint32_t nsm, sm_blocks;
+    uint32_t pt_next, page_next;    /* simt-mem-test's page pools */
     const struct simt_image *img;   /* the image in VRAM */
 } Dev;
 
