@@ -646,14 +646,6 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
     return needed;
 }
 
-static bool victim_lower(SimtState *s, unsigned hq, unsigned q)
-{
-    SimtKernel *k = &s->queues[q].kernel;
-
-    return q != hq && k->priority < s->queues[hq].kernel.priority &&
-           s->contexts[k->ctx].preempt_mode != SIMT_PMODE_NONE;
-}
-
 static bool victim_sliced(SimtState *s, unsigned hq, unsigned q)
 {
     return (int)q == s->pre.slice_victim;
@@ -758,7 +750,8 @@ void simt_preempt_check(SimtState *s, uint64_t cycle)
         SimtKernel *hk = &s->queues[hq].kernel;
 
         event_start(s, SIMT_PTRIG_PRIORITY, 0, hq, cycle);
-        preempt_for(s, hq, blocks_to_place(hk), victim_lower, 0, cycle);
+        preempt_for(s, hq, blocks_to_place(hk), simt_sched_is_lower, 0,
+                    cycle);
         return;
     }
     if (p->timeslice) {

@@ -320,10 +320,19 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
     }
 }
 
-/* Whether blocks that are not leaving already match @match. */
-static bool staying(SimtState *s, bool (*match)(SimtState *, unsigned,
-                                                 unsigned, uint64_t),
-                    unsigned hq, uint64_t cycle)
+static bool preemptible(SimtState *s, unsigned q)
+{
+    return s->contexts[s->queues[q].kernel.ctx].preempt_mode !=
+           SIMT_PMODE_NONE;
+}
+
+bool simt_sched_is_lower(SimtState *s, unsigned hq, unsigned q)
+{
+    return q != hq && preemptible(s, q) &&
+           s->queues[q].kernel.priority < s->queues[hq].kernel.priority;
+}
+
+bool simt_sched_lower_resident(SimtState *s, unsigned q)
 {
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
         SimtSM *sm = &s->sms[i];
@@ -332,29 +341,12 @@ static bool staying(SimtState *s, bool (*match)(SimtState *, unsigned,
             SimtSlot *slot = &sm->slots[j];
 
             if (slot->used && slot->leave == SIMT_LEAVE_NONE &&
-                match(s, hq, slot->queue, cycle)) {
+                simt_sched_is_lower(s, q, slot->queue)) {
                 return true;
             }
         }
     }
     return false;
-}
-
-static bool preemptible(SimtState *s, unsigned q)
-{
-    return s->contexts[s->queues[q].kernel.ctx].preempt_mode !=
-           SIMT_PMODE_NONE;
-}
-
-static bool is_lower(SimtState *s, unsigned hq, unsigned q, uint64_t cycle)
-{
-    return q != hq && preemptible(s, q) &&
-           s->queues[q].kernel.priority < s->queues[hq].kernel.priority;
-}
-
-bool simt_sched_lower_resident(SimtState *s, unsigned q)
-{
-    return staying(s, is_lower, q, 0);
 }
 
 static bool slice_over(SimtState *s, unsigned hq, unsigned q, uint64_t cycle)

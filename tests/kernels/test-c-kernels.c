@@ -17,6 +17,8 @@
 
 #include "hw/simt/simt-core.h"
 #include "scramble.h"
+#include "image-args.h"
+#include "../qtest/simt-divergent-ref.h"
 #include "simt-elf.h"
 #include "tap.h"
 
@@ -30,35 +32,9 @@ struct gpu {
     struct simt_image img;
 };
 
-static const char *const *images;
-static int nimages;
-
-/*
- * The image for kernel @name among the arguments: NAME.elf, or PREFIX-
- * NAME.elf for builds at other optimisation levels.
- */
-static const char *image_path(const char *name)
-{
-    size_t len = strlen(name);
-    int i;
-
-    for (i = 0; i < nimages; i++) {
-        const char *base = strrchr(images[i], '/');
-        const char *dash;
-
-        base = base ? base + 1 : images[i];
-        dash = strrchr(base, '-');
-        base = dash ? dash + 1 : base;
-        if (strncmp(base, name, len) == 0 && strcmp(base + len, ".elf") == 0) {
-            return images[i];
-        }
-    }
-    return NULL;
-}
-
 static bool gpu_open(struct gpu *g, const char *name)
 {
-    const char *path = image_path(name);
+    const char *path = image_args_path(name);
     char err[256];
 
     memset(g, 0, sizeof(*g));
@@ -648,35 +624,6 @@ static void test_spin(bool scrambled)
     tap_check(ok, "long-running loop%s", mode(scrambled));
 }
 
-static uint32_t divergent_ref(uint32_t i)
-{
-    uint32_t x = i + 1, steps = 0, acc = 0, k;
-
-    if (i % 7 == 3) {
-        return 0xdead0000u | i;
-    }
-    while (x != 1) {
-        x = (x & 1) ? 3 * x + 1 : x / 2;
-        steps++;
-        if (steps % 3 == 0) {
-            acc += x;
-        }
-    }
-    if (i & 1) {
-        acc = acc * 31 + steps;
-        if (i & 2) {
-            acc ^= 0x5555u;
-        } else {
-            acc += 17;
-        }
-    } else {
-        for (k = 0; k < (i & 15); k++) {
-            acc = acc * 3 + k;
-        }
-    }
-    return acc + steps;
-}
-
 static void test_divergent(bool scrambled)
 {
     const uint32_t n = 200, grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
@@ -741,8 +688,7 @@ int main(int argc, char **argv)
 {
     int pass;
 
-    images = (const char *const *)argv + 1;
-    nimages = argc - 1;
+    image_args_set(argc, argv);
     for (pass = 0; pass < 2; pass++) {
         bool scrambled = pass == 1;
 

@@ -16,6 +16,7 @@
 
 #include "hw/simt/simt-core.h"
 #include "hw/simt/simt-save.h"
+#include "image-args.h"
 #include "simt-elf.h"
 #include "tap.h"
 
@@ -101,28 +102,6 @@ typedef struct Seen {
     uint32_t entries[4];        /* of the light records */
 } Seen;
 
-static const char *const *images;
-static int nimages;
-
-static const char *image_path(const char *name)
-{
-    size_t len = strlen(name);
-    int i;
-
-    for (i = 0; i < nimages; i++) {
-        const char *base = strrchr(images[i], '/');
-        const char *dash;
-
-        base = base ? base + 1 : images[i];
-        dash = strrchr(base, '-');
-        base = dash ? dash + 1 : base;
-        if (strncmp(base, name, len) == 0 && strcmp(base + len, ".elf") == 0) {
-            return images[i];
-        }
-    }
-    return NULL;
-}
-
 static uint32_t rng;
 
 static uint32_t rnd(void)
@@ -148,7 +127,7 @@ typedef struct Run {
 
 static bool run_open(Run *r, const KCase *c)
 {
-    const char *path = image_path(c->image);
+    const char *path = image_args_path(c->image);
     uint32_t next, i, j;
     char err[256];
 
@@ -455,8 +434,7 @@ int main(int argc, char **argv)
 {
     unsigned i;
 
-    images = (const char *const *)argv + 1;
-    nimages = argc - 1;
+    image_args_set(argc, argv);
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         test_case(&cases[i]);
     }

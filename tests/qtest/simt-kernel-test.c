@@ -13,6 +13,7 @@
 #include "qemu/host-utils.h"
 #include "qemu/units.h"
 #include "simt-qtest.h"
+#include "simt-divergent-ref.h"
 
 static void test_vecadd(void)
 {
@@ -110,35 +111,6 @@ static void test_reduce(void)
                         fbits(p[0]));
     }
     dev_stop(d);
-}
-
-static uint32_t divergent_ref(uint32_t i)
-{
-    uint32_t x = i + 1, steps = 0, acc = 0;
-
-    if (i % 7 == 3) {
-        return 0xdead0000u | i;
-    }
-    while (x != 1) {
-        x = (x & 1) ? 3 * x + 1 : x / 2;
-        steps++;
-        if (steps % 3 == 0) {
-            acc += x;
-        }
-    }
-    if (i & 1) {
-        acc = acc * 31 + steps;
-        if (i & 2) {
-            acc ^= 0x5555u;
-        } else {
-            acc += 17;
-        }
-    } else {
-        for (uint32_t k = 0; k < (i & 15); k++) {
-            acc = acc * 3 + k;
-        }
-    }
-    return acc + steps;
 }
 
 static void test_divergent(void)

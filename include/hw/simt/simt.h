@@ -267,7 +267,9 @@ void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
 int simt_sched_head(SimtState *s);
 /* Whether some SM has room for a block of queue @q's kernel now. */
 bool simt_sched_has_room(SimtState *s, unsigned q);
-/* Whether blocks of a preemptible kernel below @q's priority are on SMs. */
+/* May queue @q's kernel be preempted for queue @hq's by priority? */
+bool simt_sched_is_lower(SimtState *s, unsigned hq, unsigned q);
+/* Whether blocks of kernels that may be preempted for @q's are on SMs. */
 bool simt_sched_lower_resident(SimtState *s, unsigned q);
 /* A resident kernel of @q's priority whose time slice is over, or -1. */
 int simt_sched_slice_over(SimtState *s, unsigned q, uint64_t cycle);
