@@ -761,6 +761,44 @@ static void test_timeslice(void)
     dev_stop(d);
 }
 
+/* The timeline records copies, blocks and kernel ends. */
+static void test_timeline(void)
+{
+    Dev *d = pdev_start();
+    uint32_t buf = vram_alloc(d, NULL, HP_N * 4);
+    struct simt_cmd_copy c = {
+        .opcode = SIMT_CMD_COPY, .flags = SIMT_CMDF_SRC_HOST,
+        .src = LOG_ADDR, .dst = buf, .size = 4096,
+    };
+    g_autofree struct simt_trace_record *t = NULL;
+    uint32_t n, count[SIMT_TRACE_KERNEL_DONE + 1] = { 0 };
+
+    trace_on(d);
+    g_assert_cmpuint(wait_queue(d, 0, submit(d, 0, &c)), ==,
+                     SIMT_QSTATE_IDLE);
+    hp_run(d, buf, 5);
+    n = rd(d, SIMT_REG_TRACE_COUNT);
+    t = g_new(struct simt_trace_record, n);
+    qtest_memread(d->qts, TRACE_ADDR, t, n * sizeof(*t));
+    for (uint32_t i = 0; i < n; i++) {
+        g_assert_cmpuint(t[i].type, <=, SIMT_TRACE_KERNEL_DONE);
+        count[t[i].type]++;
+        if (t[i].type == SIMT_TRACE_COPY) {
+            g_assert_cmpuint(le16_to_cpu(t[i].sm), ==, 0xffff);
+        } else if (t[i].type == SIMT_TRACE_KERNEL_DONE) {
+            g_assert_cmpuint(t[i].queue, ==, 1);
+            g_assert_cmpuint(le32_to_cpu(t[i].block), ==, HP_BLOCKS);
+        }
+    }
+    g_assert_cmpuint(count[SIMT_TRACE_COPY], ==, 1);
+    g_assert_cmpuint(count[SIMT_TRACE_COPY_DONE], ==, 1);
+    g_assert_cmpuint(count[SIMT_TRACE_DISPATCH], ==, HP_BLOCKS);
+    g_assert_cmpuint(count[SIMT_TRACE_RETIRE], ==, HP_BLOCKS);
+    g_assert_cmpuint(count[SIMT_TRACE_KERNEL_DONE], ==, 1);
+    g_assert_cmpuint(n, ==, 3 + 2 * HP_BLOCKS);
+    dev_stop(d);
+}
+
 static void test_registers(void)
 {
     Dev *d = pdev_start();
@@ -1066,5 +1104,6 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/preempt/save-area/corrupt", test_save_area_corrupt);
     qtest_add_func("/simt/preempt/save-area/system", test_save_area_sys);
     qtest_add_func("/simt/preempt/timeslice", test_timeslice);
+    qtest_add_func("/simt/preempt/timeline", test_timeline);
     return g_test_run();
 }
