@@ -29,7 +29,14 @@
  * mode of a context, SUBMIT's syncobj, WAIT's fault pc and cycles,
  * DRM_SIMT_ERROR_TIMEOUT, and VM_BIND of system memory objects (with
  * their device address in BO_INFO); the driver also supports the generic DRM sync
- * object ioctls (DRIVER_SYNCOBJ) since then.
+ * object ioctls (DRIVER_SYNCOBJ) since then.  0.3 added SUBMIT's input
+ * syncobjs, timeline points and sync_file out-fence, the LAUNCH
+ * metadata (live table, used registers, DRM_SIMT_CMD_LAUNCH_IDEMPOTENT),
+ * any command stride (cmd_size), WAIT's absolute deadline,
+ * DRM_SIMT_ERROR_CANCELED, DRM_SIMT_PARAM_FILE_CONTEXTS, and the
+ * capability and preset values below; HIGH priority became privileged
+ * and the job timeout counts only time spent running (docs/driver.rst);
+ * the driver supports timeline syncobjs (DRIVER_SYNCOBJ_TIMELINE).
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -56,12 +63,18 @@
  *    submission that runs longer than the driver's job timeout, stops the
  *    context: WAIT reports the error for that submission and every later
  *    one, and further SUBMITs fail with EIO.  Destroy the context and
- *    create a new one to go on.  Other contexts are not affected: when a
- *    timeout makes the driver reset the device, their unfinished work is
- *    run again (a command interrupted by the reset runs again from its
- *    start) and completes.
- *  - Each submission has a DRM sync object fence (SUBMIT @syncobj), so
- *    the generic DRM_IOCTL_SYNCOBJ_* ioctls can wait for it too.
+ *    create a new one to go on.  Other contexts are not affected: the
+ *    driver stops only the hung context's queue.  Only if that fails does
+ *    it reset the whole device; then the other contexts' unfinished work
+ *    runs again from the command that was interrupted, except a kernel
+ *    that was running and is not idempotent: its submission ends with
+ *    DRM_SIMT_ERROR_CANCELED and its context stops, rather than risk a
+ *    wrong result.
+ *  - Each submission has a completion fence: SUBMIT can put it in a DRM
+ *    sync object (binary, or a timeline point) and return it as a
+ *    sync_file, so the generic DRM_IOCTL_SYNCOBJ_* ioctls, poll(2) and
+ *    other drivers can wait for it; SUBMIT can also wait for other
+ *    fences (input syncobjs) before its commands run.
  */
 #ifndef __SIMT_ACCEL_H__
 #define __SIMT_ACCEL_H__
@@ -73,7 +86,7 @@ extern "C" {
 #endif
 
 #define DRM_SIMT_UAPI_MAJOR		0
-#define DRM_SIMT_UAPI_MINOR		2
+#define DRM_SIMT_UAPI_MINOR		3
 
 #define DRM_SIMT_GET_PARAM		0x00
 #define DRM_SIMT_BO_CREATE		0x01
@@ -100,6 +113,24 @@ extern "C" {
 #define DRM_SIMT_PARAM_CLOCK_MHZ	9	/* device cycles per microsecond */
 #define DRM_SIMT_PARAM_PRESET		10	/* enum simt_preset of simt-hw.h */
 #define DRM_SIMT_PARAM_CYCLE		11	/* the device's cycle counter now */
+/* Since 0.3: */
+#define DRM_SIMT_PARAM_FILE_CONTEXTS	12	/* contexts one open file may hold */
+
+/* DRM_SIMT_PARAM_CAPS bits (the device's CAPS register) */
+#define DRM_SIMT_CAP_MSIX		(1u << 0)
+#define DRM_SIMT_CAP_QUEUES		(1u << 1)	/* queues and launches */
+#define DRM_SIMT_CAP_MMU		(1u << 2)	/* contexts and page tables */
+#define DRM_SIMT_CAP_COPY		(1u << 3)	/* copy engines */
+#define DRM_SIMT_CAP_PREEMPT		(1u << 4)	/* the preemption engine */
+
+/* DRM_SIMT_PARAM_PRESET values: the machine the device models */
+#define DRM_SIMT_PRESET_DEFAULT		0	/* small teaching configuration */
+#define DRM_SIMT_PRESET_GTX480		1	/* Fermi (seeds 000, 004) */
+#define DRM_SIMT_PRESET_PASCAL5		2	/* seed 001 */
+#define DRM_SIMT_PRESET_VOLTA80		3
+#define DRM_SIMT_PRESET_TURING68	4
+#define DRM_SIMT_PRESET_AMPERE82	5
+#define DRM_SIMT_PRESET_COUNT		6	/* later devices may have more */
 
 /**
  * struct drm_simt_get_param - query a device parameter
@@ -121,11 +152,16 @@ struct drm_simt_get_param {
  * struct drm_simt_bo_create - allocate a buffer object
  * @size: in, bytes; rounded up to the page size (4 KiB).  Zero is EINVAL;
  *	more than the device can ever hold is E2BIG; more than is free now is
- *	ENOMEM.
+ *	ENOMEM.  System memory objects are pinned: they count against the
+ *	creating process's RLIMIT_MEMLOCK (ENOMEM beyond it, unless it has
+ *	CAP_IPC_LOCK) until they are freed, and never more than half of
+ *	the RAM may be pinned by one object.
  * @flags: in, exactly one of DRM_SIMT_BO_VRAM, DRM_SIMT_BO_SYSTEM
  * @handle: out, the new object's handle (close it with DRM_IOCTL_GEM_CLOSE)
  *
- * The memory reads as zero when the object is created.
+ * The memory reads as zero when the object is created.  System memory
+ * objects can be exported as dma-bufs (DRM_IOCTL_PRIME_HANDLE_TO_FD);
+ * VRAM objects cannot (EOPNOTSUPP).
  */
 struct drm_simt_bo_create {
 	__u64 size;
@@ -170,8 +206,13 @@ struct drm_simt_bo_info {
 /* Context priorities: higher ones are dispatched first. */
 #define DRM_SIMT_PRIORITY_LOW		0
 #define DRM_SIMT_PRIORITY_NORMAL	1
+/*
+ * HIGH needs CAP_SYS_NICE (EACCES) since 0.3, unless the administrator
+ * opened it to every user (the simt module's unprivileged_high
+ * parameter); REALTIME always needs it.
+ */
 #define DRM_SIMT_PRIORITY_HIGH		2
-#define DRM_SIMT_PRIORITY_REALTIME	3	/* needs CAP_SYS_NICE (EACCES) */
+#define DRM_SIMT_PRIORITY_REALTIME	3
 
 /*
  * How a context's kernels give up the SMs to higher-priority work (see
@@ -195,7 +236,9 @@ struct drm_simt_bo_info {
  *	context (debugfs "contexts" shows it).
  *
  * A context takes a hardware context (an address space) and a hardware
- * queue; when the device has none left the call fails with ENOSPC.
+ * queue; when the device has none left the call fails with ENOSPC.  One
+ * open file may hold DRM_SIMT_PARAM_FILE_CONTEXTS contexts at once
+ * (EMFILE beyond; since 0.3).
  */
 struct drm_simt_context_create {
 	__u32 priority;
@@ -293,6 +336,16 @@ struct drm_simt_cmd_copy {
 	__u64 size;
 };
 
+/*
+ * struct drm_simt_cmd @flags of a LAUNCH (since 0.3): every block may be
+ * flushed (run again from its start) when it is preempted, even after it
+ * stored to memory.  Set it only for a kernel whose metadata note says
+ * SIMT_META_F_IDEMPOTENT and whose stored-to buffers do not overlap the
+ * buffers it loads from (libsimt checks both); otherwise a flush can give
+ * a wrong result.  The other command types take no flag.
+ */
+#define DRM_SIMT_CMD_LAUNCH_IDEMPOTENT	(1u << 0)
+
 /**
  * struct drm_simt_cmd_launch - run a kernel
  * @code_addr: device address of the kernel image's code
@@ -306,6 +359,17 @@ struct drm_simt_cmd_copy {
  * @local_base: device address of the local memory: local_size * threads
  *	per block * SM_COUNT * SM_BLOCKS bytes (0 if local_size is 0)
  * @args: the kernel's arguments, in a0..a7
+ * @live_addr: device address of the kernel image's live table for
+ *	[@code_addr, @code_addr + @code_size): one little-endian 64-bit mask
+ *	per instruction, as in the image's metadata note (simt-isa.h); 0:
+ *	none.  With it a lightweight context switch saves only the registers
+ *	live where each thread stopped (seed 004).  It must be bound and
+ *	readable, or the launch fails with a device error (since 0.3; was
+ *	a zero pad).
+ * @int_regs: the integer registers the kernel uses (bit n: xn; the
+ *	metadata's int_regs_used) (since 0.3)
+ * @fp_regs: the floating-point registers it uses (bit n: fn); both 0
+ *	mean every register (since 0.3).  A context switch saves only these.
  * @pad: must be zero
  *
  * Every address is a device address of the context: the code, the
@@ -325,17 +389,23 @@ struct drm_simt_cmd_launch {
 	__u32 regs;
 	__u32 local_base;
 	__u32 args[8];
+	__u32 live_addr;
+	__u32 int_regs;
+	__u32 fp_regs;
 	__u32 pad;
 };
 
 /**
  * struct drm_simt_cmd - one command of a SUBMIT
  * @type: DRM_SIMT_CMD_*
- * @flags: must be zero
+ * @flags: DRM_SIMT_CMD_LAUNCH_IDEMPOTENT for a launch; otherwise zero
  * @copy: for DRM_SIMT_CMD_COPY
  * @launch: for DRM_SIMT_CMD_LAUNCH
  * @reserved: room for later commands; must be zero beyond the member
  *	the type uses
+ *
+ * The structure grew from 120 bytes (0.2) to 136 (0.3); SUBMIT's
+ * @cmd_size says which one the caller has (see there).
  */
 struct drm_simt_cmd {
 	__u32 type;
@@ -343,9 +413,28 @@ struct drm_simt_cmd {
 	union {
 		struct drm_simt_cmd_copy copy;
 		struct drm_simt_cmd_launch launch;
-		__u64 reserved[14];
+		__u64 reserved[16];
 	};
 };
+
+/* An input fence of SUBMIT (since 0.3). */
+#define DRM_SIMT_SYNC_WAIT_POINT	0	/* the only kind so far */
+
+/**
+ * struct drm_simt_sync - a fence SUBMIT waits for before its commands run
+ * @handle: a DRM syncobj of this open file (ENOENT otherwise)
+ * @flags: must be zero
+ * @point: 0 for a binary syncobj, else the timeline point to wait for
+ *	(EINVAL if the syncobj has no fence for it yet)
+ */
+struct drm_simt_sync {
+	__u32 handle;
+	__u32 flags;
+	__u64 point;
+};
+
+/* SUBMIT flags (since 0.3) */
+#define DRM_SIMT_SUBMIT_FENCE_FD	(1u << 0)	/* return a sync_file */
 
 /**
  * struct drm_simt_submit - queue commands on a context
@@ -354,23 +443,40 @@ struct drm_simt_cmd {
  * @cmds: in, user pointer to an array of struct drm_simt_cmd
  * @cmd_count: in, number of commands, 0..DRM_SIMT_PARAM_MAX_SUBMIT_CMDS
  *	(0 queues only the completion, a marker to wait for)
- * @cmd_size: in, sizeof(struct drm_simt_cmd)
+ * @cmd_size: in, the stride of @cmds: sizeof(struct drm_simt_cmd) of
+ *	the caller's header, a multiple of 8 from 8 to 4096 (EINVAL
+ *	otherwise).  A smaller (older) struct reads as if zero-filled; a
+ *	larger (newer) one is accepted if its extra bytes are zero (E2BIG
+ *	otherwise).  Before 0.3 only 120 was accepted.
  * @seqno: out, the submission's sequence number: per context, starting
  *	at 1 and increasing by one per submission
  * @syncobj: in, 0 or a DRM syncobj handle of this open file
  *	(DRM_IOCTL_SYNCOBJ_CREATE): its fence is replaced by the submission's
- *	completion fence, which signals when the submission completes or
- *	ends with an error (the fence's error is then -EFAULT for a fault,
- *	-EIO for another device error, -ETIMEDOUT for the job timeout,
- *	-ECANCELED if the context was destroyed first, -ENODEV if the
- *	device went away).  A handle that names no syncobj is ENOENT and
- *	nothing is queued.  (Since 0.2.)
+ *	completion fence (or, with @syncobj_point, the fence is added at that
+ *	point of a timeline syncobj), which signals when the submission
+ *	completes or ends with an error (the fence's error is then -EFAULT
+ *	for a fault, -EIO for another device error, -ETIMEDOUT for the job
+ *	timeout, -ECANCELED if the context was destroyed first or a device
+ *	reset cancelled it, -ESRCH if it was destroyed before the submission
+ *	reached the device, -ENODEV if the device went away).  A handle that
+ *	names no syncobj is ENOENT and nothing is queued.  (Since 0.2.)
  * @pad: must be zero (EINVAL)
+ * @syncobj_point: in, 0, or the timeline point of @syncobj to signal
+ *	(since 0.3)
+ * @in_syncs: in, user pointer to @in_sync_count struct drm_simt_sync:
+ *	fences of any context, file or driver that must signal before the
+ *	commands run (since 0.3).  A fence that signals with an error does
+ *	not stop the submission.
+ * @in_sync_count: in, 0..DRM_SIMT_PARAM_MAX_SUBMIT_CMDS (since 0.3)
+ * @fence_fd: out, with DRM_SIMT_SUBMIT_FENCE_FD: a new sync_file file
+ *	descriptor (close-on-exec) of the completion fence; else -1
+ *	(since 0.3)
  *
  * The commands run in order after every earlier submission of the
- * context.  The objects they name are kept alive until they are done.
- * Errors: EIO if the context has stopped on an error, EAGAIN if its
- * queue stayed full for a second, ENODEV if the device is gone.
+ * context, once the input fences have signalled.  The objects they name
+ * are kept alive until they are done.  Errors: EIO if the context has
+ * stopped on an error, EAGAIN if a thousand of its submissions were
+ * still unfinished for a second, ENODEV if the device is gone.
  */
 struct drm_simt_submit {
 	__u32 ctx_id;
@@ -381,6 +487,10 @@ struct drm_simt_submit {
 	__u64 seqno;
 	__u32 syncobj;
 	__u32 pad;
+	__u64 syncobj_point;
+	__u64 in_syncs;
+	__u32 in_sync_count;
+	__s32 fence_fd;
 };
 
 /* Why a submission failed (struct drm_simt_wait @error) */
@@ -395,15 +505,27 @@ struct drm_simt_submit {
  * (since 0.2).
  */
 #define DRM_SIMT_ERROR_TIMEOUT		3
+/*
+ * The submission was running a kernel that is not idempotent when the
+ * driver had to reset the whole device to recover another context; run
+ * again, it could have given a wrong result, so it was not, and the
+ * context stopped (since 0.3).
+ */
+#define DRM_SIMT_ERROR_CANCELED		4
 
+/* WAIT flags (since 0.3) */
+#define DRM_SIMT_WAIT_ABSOLUTE		(1u << 0)
 /**
  * struct drm_simt_wait - wait for a submission
  * @ctx_id: in
- * @flags: in, must be zero
+ * @flags: in, 0 or DRM_SIMT_WAIT_ABSOLUTE
  * @seqno: in, a sequence number SUBMIT returned on this context (a
  *	number not yet handed out is EINVAL)
  * @timeout_ns: in, how long to wait, relative; 0 only polls.  Negative
- *	is EINVAL.
+ *	is EINVAL.  With DRM_SIMT_WAIT_ABSOLUTE: the CLOCK_MONOTONIC time
+ *	(ns) at which to give up.  A relative wait interrupted by a signal
+ *	gets the time it has left written back here, so that the restarted
+ *	call (SA_RESTART) does not wait longer than asked in all.
  * @error: out, DRM_SIMT_ERROR_NONE if the submission completed, else why
  *	the context stopped at or before it
  * @hw_error: out, the device's error code (enum simt_queue_error of
@@ -426,7 +548,8 @@ struct drm_simt_submit {
  *
  * Returns 0 when the submission is over (completed, or ended by an
  * error: see @error), ETIME if it is still running when the timeout
- * expires, EINTR on a signal.
+ * expires, EINTR on a signal.  A waiter sleeps on its submission's fence
+ * alone: other completions do not wake it.
  */
 struct drm_simt_wait {
 	__u32 ctx_id;
