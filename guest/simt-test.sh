@@ -52,6 +52,10 @@ t_lib_module
 t_lib_launch
 t_lib_errors
 t_lib_samples
+t_lib_threads
+t_lib_timeout
+t_lib_too_large
+t_lib_metadata
 t_smi_user
 t_smi_root
 t_run_user
@@ -495,6 +499,18 @@ d_lib_errors="libsimt as a user: refused launch, timeout, fault, device error; a
 
 t_lib_samples() { lib_group samples; }
 d_lib_samples="libsimt as a user: saxpy, matmul, reduce (tree, warp), histogram checked"
+
+t_lib_threads() { lib_group threads; }
+d_lib_threads="libsimt as a user: threads of one process create contexts, allocate, copy, launch vecadd and ids (one shared context) and wait at once; every result checked"
+
+t_lib_timeout() { lib_group timeout; }
+d_lib_timeout="libsimt as a user: a wait timeout is SIMT_ERROR_TIMEOUT at its deadline, also with signals (EINTR, SA_RESTART)"
+
+t_lib_too_large() { lib_group too-large; }
+d_lib_too_large="libsimt as a user: E2BIG (more than the VRAM) is reported as too large, not out of memory"
+
+t_lib_metadata() { lib_group metadata; }
+d_lib_metadata="libsimt as a user: the launch carries the metadata (live table in device memory, used registers, idempotent flag by the buffers' rule); vecadd and saxpy checked"
 
 # the value of KEY in simt-smi -k output $1
 kv() { echo "$1" | sed -n "s/^dev0\.$2=//p"; }
