@@ -148,12 +148,13 @@ done
 
 # ---- drm.ko and the helpers simt.ko needs, decompressed once ----
 # simt.ko depends on drm_shmem_helper.ko (system memory buffer objects),
-# which depends on drm_kms_helper.ko; all three depend on drm.ko only.
+# which depends on drm_kms_helper.ko, and on gpu-sched.ko (the DRM GPU
+# scheduler); all of them depend on drm.ko only.
 dep_kos=()
-for m in drm drm_kms_helper drm_shmem_helper; do
+for m in drm drm_kms_helper drm_shmem_helper scheduler/gpu-sched; do
     src_ko=$(find "$kroot/lib/modules/$kver" -path "*/drivers/gpu/drm/$m.ko*" | head -1)
     [ -n "$src_ko" ] || die "$m.ko not found in $kroot/lib/modules/$kver"
-    ko=$gdir/build/$m.ko
+    ko=$gdir/build/$(basename "$m").ko
     if [ ! -f "$ko" ] || [ "$src_ko" -nt "$ko" ]; then
         case $src_ko in
         *.xz) xz -dc "$src_ko" > "$ko.tmp" ;;

@@ -167,6 +167,8 @@ enum simt_preset {
 #define SIMT_QREG_ERROR_CMD         0x20    /* RO: index of failed command */
 #define SIMT_QREG_COMPLETED         0x24    /* RO: commands completed */
 #define SIMT_QREG_CONTEXT           0x28    /* RW: context the queue runs in */
+#define SIMT_QREG_RESIDENT          0x2c    /* RO: blocks of its kernel on SMs */
+#define SIMT_QREG_ACTIVE_CYCLES     0x30    /* RO: cycles its work ran, wraps */
 
 #define SIMT_MIN_QUEUE_SIZE         2
 #define SIMT_MAX_QUEUE_SIZE         4096
