@@ -529,6 +529,18 @@ t_smi_user() {
 	kv "$out" interrupts | grep -q "test [1-9]" || fail "no test interrupt count"
 	kv "$out" contexts | grep -q "root only" ||
 		fail "the user is not told that contexts need root"
+	# per-process usage (-p) from fdinfo, as the user, of their own simt-run
+	spin_as_user
+	p=$!
+	wait_for 'simt_as_user "simt-smi -p -k" | grep -q "^dev0.usage[0-9]*=.* comm simt-run files 1 contexts 1 "' 20
+	out=$(simt_as_user "timeout 10 simt-smi -p -k")
+	simt_as_user "timeout 10 simt-smi -p" | grep -A3 "^  usage "
+	wait $p
+	line=$(echo "$out" | grep "^dev0.usage[0-9]*=.* comm simt-run ")
+	echo "$line"
+	[ -n "$line" ] || fail "simt-smi -p does not show the user's simt-run"
+	echo "$line" | grep -Eq " files 1 contexts 1 compute_ns [0-9]+ cycles [0-9]+ vram [1-9][0-9]* system [0-9]+$" ||
+		fail "simt-smi -p: the usage of simt-run is incomplete"
 	# bad arguments
 	out=$(simt_as_user "simt-smi -d /dev/null" 2>&1) && fail "simt-smi took /dev/null"
 	echo "$out"
@@ -538,7 +550,7 @@ t_smi_user() {
 	echo "$out"
 	echo "$out" | grep -q "unexpected argument '--bogus'" || fail "no clear message for --bogus"
 }
-d_smi_user="simt-smi as the user: device, limits and interrupts agree with sysfs; contexts need root, it says so; bad arguments"
+d_smi_user="simt-smi as the user: device, limits and interrupts agree with sysfs; contexts need root, it says so; per-process usage (-p, fdinfo) of the user's simt-run; bad arguments"
 
 # A kernel that runs about a second, as the user, in the background.
 spin_as_user() {
