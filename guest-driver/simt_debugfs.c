@@ -72,6 +72,7 @@ static size_t simt_ctx_pending(struct simt_ctx *ctx)
 {
 	size_t n;
 
+	lockdep_assert_held(&ctx->sdev->ctx_lock);
 	spin_lock(&ctx->fence_lock);
 	n = list_count_nodes(&ctx->pending);
 	spin_unlock(&ctx->fence_lock);

@@ -236,7 +236,7 @@ void simt_ctx_results_free(struct simt_ctx *ctx)
 	ctx->results = NULL;
 }
 
-/* Stop @ctx with @error at the submission after @done.  Under ctx_lock. */
+/* Stop @ctx with @error from its next submission on.  Under ctx_lock. */
 static void simt_ctx_fail(struct simt_ctx *ctx, u32 error, u32 hw_error)
 {
 	lockdep_assert_held(&ctx->sdev->ctx_lock);
@@ -244,6 +244,7 @@ static void simt_ctx_fail(struct simt_ctx *ctx, u32 error, u32 hw_error)
 		return;
 	ctx->hw_error = hw_error;
 	ctx->failed_seqno = READ_ONCE(*ctx->fence) + 1;
+	/* Readers of the error see the details written before it. */
 	smp_store_release(&ctx->error, error);
 }
 
@@ -406,6 +407,7 @@ static struct dma_fence *simt_run_job(struct drm_sched_job *sched_job)
 	/* Killed, or behind a failure: nothing of it reaches the device. */
 	if (sched_job->s_fence->finished.error)
 		return ERR_PTR(sched_job->s_fence->finished.error);
+	/* Pairs with simt_ctx_fail(). */
 	error = smp_load_acquire(&ctx->error);
 	if (error)
 		return ERR_PTR(simt_error_errno(error));
