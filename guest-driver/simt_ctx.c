@@ -186,6 +186,7 @@ static int simt_pt_map_sys(struct simt_ctx *ctx, u64 addr,
 		off += len;
 	}
 	if (off < obj->size) {
+		drm_dbg(obj->dev, "VM_BIND: the object's DMA segments end before its size\n");
 		simt_pt_unmap(ctx, addr, off);
 		return -EINVAL;
 	}

@@ -138,8 +138,10 @@ static int simt_vram_bo_mmap(struct drm_gem_object *obj,
 	 * A private writable mapping of I/O memory would need copy-on-write
 	 * pages that do not exist; only shared mappings make sense.
 	 */
-	if (!(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_SHARED)) {
+		drm_dbg(obj->dev, "mmap of a VRAM object must be MAP_SHARED\n");
 		return -EINVAL;
+	}
 
 	/* From the fake mmap offset to a page offset inside the object. */
 	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);

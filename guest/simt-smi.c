@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include <drm/simt_accel.h>
-#include "hw/simt/simt-hw.h"
 #include "simt.h"
 
 static int kv;		/* key=value output */
@@ -75,9 +74,9 @@ static const char *caps_names(uint32_t caps, char *buf, size_t len)
 		uint32_t bit;
 		const char *name;
 	} names[] = {
-		{ SIMT_CAP_MSIX, "msix" }, { SIMT_CAP_QUEUES, "queues" },
-		{ SIMT_CAP_MMU, "mmu" }, { SIMT_CAP_COPY, "copy" },
-		{ SIMT_CAP_PREEMPT, "preempt" },
+		{ DRM_SIMT_CAP_MSIX, "msix" }, { DRM_SIMT_CAP_QUEUES, "queues" },
+		{ DRM_SIMT_CAP_MMU, "mmu" }, { DRM_SIMT_CAP_COPY, "copy" },
+		{ DRM_SIMT_CAP_PREEMPT, "preempt" },
 	};
 	unsigned int i;
 	size_t n = 0;
@@ -447,16 +446,16 @@ static const char *group_name(gid_t gid, char *buf, size_t len)
 
 static const char *preset_name(uint64_t preset)
 {
-	static const char *const names[SIMT_PRESET_NR] = {
-		[SIMT_PRESET_DEFAULT] = "default",
-		[SIMT_PRESET_GTX480] = "gtx480",
-		[SIMT_PRESET_PASCAL5] = "pascal-5",
-		[SIMT_PRESET_VOLTA80] = "volta-80",
-		[SIMT_PRESET_TURING68] = "turing-68",
-		[SIMT_PRESET_AMPERE82] = "ampere-82",
+	static const char *const names[DRM_SIMT_PRESET_COUNT] = {
+		[DRM_SIMT_PRESET_DEFAULT] = "default",
+		[DRM_SIMT_PRESET_GTX480] = "gtx480",
+		[DRM_SIMT_PRESET_PASCAL5] = "pascal-5",
+		[DRM_SIMT_PRESET_VOLTA80] = "volta-80",
+		[DRM_SIMT_PRESET_TURING68] = "turing-68",
+		[DRM_SIMT_PRESET_AMPERE82] = "ampere-82",
 	};
 
-	return preset < SIMT_PRESET_NR ? names[preset] : "unknown";
+	return preset < DRM_SIMT_PRESET_COUNT ? names[preset] : "unknown";
 }
 
 /* Show one device; 0 if it is one. */

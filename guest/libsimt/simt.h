@@ -129,7 +129,7 @@ struct simt_device_info {
 	uint32_t uapi_minor;
 	uint32_t device_major;		/* the device's version register */
 	uint32_t device_minor;
-	uint32_t caps;			/* SIMT_CAP_* of hw/simt/simt-hw.h */
+	uint32_t caps;			/* DRM_SIMT_CAP_* of <drm/simt_accel.h> */
 	uint32_t sm_count;
 	uint32_t sm_blocks;		/* thread blocks per SM */
 	uint32_t max_contexts;		/* live contexts, all processes */
