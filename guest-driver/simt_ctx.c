@@ -345,7 +345,7 @@ static void simt_ctx_release(struct kref *ref)
 	struct simt_ctx *ctx = container_of(ref, struct simt_ctx, ref);
 
 	/* Not on the scheduler's work queue, which drm_sched_fini() stops. */
-	queue_work(system_wq, &ctx->release_work);
+	queue_work(simt_release_wq, &ctx->release_work);
 }
 
 /* Bindings, page tables and the save area; under ctx->lock. */

@@ -333,7 +333,31 @@ static struct pci_driver simt_pci_driver = {
 	.shutdown	= simt_shutdown,
 	.dev_groups	= simt_dev_groups,
 };
-module_pci_driver(simt_pci_driver);
+/* Context releases, which may run after the last file has gone (simt_ctx.c). */
+struct workqueue_struct *simt_release_wq;
+
+static int __init simt_init(void)
+{
+	int ret;
+
+	simt_release_wq = alloc_workqueue("simt-release", WQ_UNBOUND, 0);
+	if (!simt_release_wq)
+		return -ENOMEM;
+	ret = pci_register_driver(&simt_pci_driver);
+	if (ret)
+		destroy_workqueue(simt_release_wq);
+	return ret;
+}
+
+static void __exit simt_exit(void)
+{
+	pci_unregister_driver(&simt_pci_driver);
+	/* Runs what is queued: no release may outlive the module's code. */
+	destroy_workqueue(simt_release_wq);
+}
+
+module_init(simt_init);
+module_exit(simt_exit);
 
 MODULE_DESCRIPTION("DRM accel driver for the simt SIMT accelerator");
 MODULE_LICENSE("GPL");

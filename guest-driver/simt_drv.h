@@ -317,6 +317,7 @@ static inline void simt_wr32(struct simt_device *sdev, u32 reg, u32 val)
 }
 
 /* simt_drv.c */
+extern struct workqueue_struct *simt_release_wq;
 void simt_hw_reset(struct simt_device *sdev);
 u64 simt_device_cycle(struct simt_device *sdev);
 

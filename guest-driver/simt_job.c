@@ -704,6 +704,7 @@ static enum drm_gpu_sched_stat simt_timedout_job(struct drm_sched_job *sched_job
 	struct simt_ctx *ctx = job->ctx;
 	struct simt_device *sdev = ctx->sdev;
 	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
+	struct dma_fence *finished;
 	int idx;
 
 	if (!drm_dev_enter(&sdev->drm, &idx)) {
@@ -717,13 +718,15 @@ static enum drm_gpu_sched_stat simt_timedout_job(struct drm_sched_job *sched_job
 		drm_dev_exit(idx);
 	}
 
+	/* Once listed the job may be freed at once: keep its fence. */
+	finished = dma_fence_get(&sched_job->s_fence->finished);
 	spin_lock(&sched->job_list_lock);
 	list_add(&sched_job->list, &sched->pending_list);
 	spin_unlock(&sched->job_list_lock);
 	/* Finished meanwhile: the scheduler's free work must see it again. */
-	if (dma_fence_is_signaled(&sched_job->s_fence->finished) &&
-	    !READ_ONCE(sched->pause_submit))
+	if (dma_fence_is_signaled(finished) && !READ_ONCE(sched->pause_submit))
 		queue_work(sched->submit_wq, &sched->work_free_job);
+	dma_fence_put(finished);
 	return stat;
 }
 
