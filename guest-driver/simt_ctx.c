@@ -19,13 +19,28 @@
  * context reaches only what is bound to it.
  *
  * Lifetime: the file's xarray holds one reference, every ioctl working on
- * the context holds another while it runs; the last one stops the queue
- * and frees everything.  Hardware is touched only inside drm_dev_enter(),
- * so a context that outlives an unbind just frees its memory.
+ * the context and every job of its scheduler hold another.  Destroying
+ * the context (the ioctl, or closing the file) closes it at once: its
+ * queued work is dropped, its queue stopped, its unfinished work
+ * cancelled, its bindings and VRAM freed and its hardware slots given
+ * back; the last reference then frees the scheduler and the ring, from a
+ * work item since it may be dropped on the scheduler's own work queue.
+ * Hardware is touched only inside drm_dev_enter(), so a context that
+ * outlives an unbind just frees its memory.
+ *
+ * Who may do what: any user who can open the node may create contexts of
+ * LOW and NORMAL priority; HIGH and REALTIME can starve everyone else's
+ * work and need CAP_SYS_NICE, as for sched_setscheduler() (the
+ * unprivileged_high parameter opens HIGH to everyone, for classrooms).
+ * An open file holds at most file_contexts contexts, so that one user
+ * cannot take every hardware queue by himself.  Everything of VRAM a
+ * context can reach (objects, page tables, save area) is zeroed before
+ * it is mapped.
  */
 
 #include <linux/capability.h>
 #include <linux/dma-mapping.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 
@@ -36,6 +51,15 @@
 
 #include "simt_drv.h"
 #include "uapi/drm/simt_accel.h"
+
+static bool simt_unprivileged_high;
+module_param_named(unprivileged_high, simt_unprivileged_high, bool, 0644);
+MODULE_PARM_DESC(unprivileged_high,
+		 "let users without CAP_SYS_NICE create HIGH priority contexts (default: no)");
+
+unsigned int simt_file_contexts = 8;
+module_param_named(file_contexts, simt_file_contexts, uint, 0644);
+MODULE_PARM_DESC(file_contexts, "contexts one open file may hold at once");
 
 #define SIMT_PT_ENTRIES		(SIMT_PAGE_SIZE / sizeof(u32))
 #define SIMT_PTE_RWX		(SIMT_PTE_V | SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X)
@@ -54,15 +78,27 @@ void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx)
 	mutex_unlock(&sdev->hw_lock);
 }
 
-static int simt_pt_alloc_zeroed(struct simt_device *sdev,
-				struct drm_mm_node *node)
+/* VRAM of @size bytes, zeroed: the last owner's data must not show. */
+static int simt_vram_alloc_zeroed(struct simt_device *sdev,
+				  struct drm_mm_node *node, u64 size)
 {
-	int ret = simt_vram_alloc(sdev, node, SIMT_PAGE_SIZE);
+	int idx, ret = simt_vram_alloc(sdev, node, size);
 
 	if (ret)
 		return ret == -ENOSPC ? -ENOMEM : ret;
-	memset_io(sdev->vram + node->start, 0, SIMT_PAGE_SIZE);
+	if (!drm_dev_enter(&sdev->drm, &idx)) {
+		simt_vram_free(sdev, node);
+		return -ENODEV;
+	}
+	memset_io(sdev->vram + node->start, 0, size);
+	drm_dev_exit(idx);
 	return 0;
+}
+
+static int simt_pt_alloc_zeroed(struct simt_device *sdev,
+				struct drm_mm_node *node)
+{
+	return simt_vram_alloc_zeroed(sdev, node, SIMT_PAGE_SIZE);
 }
 
 /* Clear the leaves of [addr, addr + size); tables stay for later bindings. */
@@ -71,6 +107,7 @@ static void simt_pt_unmap(struct simt_ctx *ctx, u64 addr, u64 size)
 	struct simt_device *sdev = ctx->sdev;
 	u64 a;
 
+	lockdep_assert_held(&ctx->lock);
 	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE) {
 		struct drm_mm_node *l2 = ctx->pt_l2[a >> 22];
 
@@ -91,6 +128,7 @@ static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
 	u64 a;
 	int ret;
 
+	lockdep_assert_held(&ctx->lock);
 	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE) {
 		unsigned int l1 = a >> 22;
 		struct drm_mm_node *l2 = ctx->pt_l2[l1];
@@ -162,6 +200,7 @@ static void simt_pt_free(struct simt_ctx *ctx)
 		if (ctx->pt_l2[i]) {
 			simt_vram_free(ctx->sdev, ctx->pt_l2[i]);
 			kfree(ctx->pt_l2[i]);
+			ctx->pt_l2[i] = NULL;
 		}
 	}
 	if (drm_mm_node_allocated(&ctx->pt_root))
@@ -199,7 +238,7 @@ static int simt_hw_slots_get(struct simt_ctx *ctx)
 	return 0;
 }
 
-static void simt_queue_stop(struct simt_device *sdev, u32 q)
+void simt_ctx_stop_queue(struct simt_device *sdev, u32 q)
 {
 	/* Clearing ENABLE stops the queue at once, copies and kernels too. */
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), 0);
@@ -231,7 +270,7 @@ int simt_ctx_hw_init(struct simt_ctx *ctx)
 			  ctx->save_area.size);
 	}
 
-	simt_queue_stop(sdev, q);
+	simt_ctx_stop_queue(sdev, q);
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_LO),
 		  lower_32_bits(ctx->ring_dma));
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_HI),
@@ -245,7 +284,7 @@ int simt_ctx_hw_init(struct simt_ctx *ctx)
 	if (SIMT_QSTATUS_STATE(st) != SIMT_QSTATE_IDLE) {
 		drm_err(&sdev->drm, "queue %u did not start: status 0x%08x\n",
 			q, st);
-		simt_queue_stop(sdev, q);
+		simt_ctx_stop_queue(sdev, q);
 		return -EIO;
 	}
 	return 0;
@@ -253,7 +292,7 @@ int simt_ctx_hw_init(struct simt_ctx *ctx)
 
 #define SIMT_RECORDS_BYTES	(SIMT_RECORD_SLOTS * sizeof(struct simt_completion))
 
-/* The ring, completion records and results; what is not there is NULL. */
+/* The ring and completion records; what is not there is NULL. */
 static void simt_ctx_free_mem(struct simt_ctx *ctx)
 {
 	struct device *dev = &ctx->sdev->pdev->dev;
@@ -264,7 +303,6 @@ static void simt_ctx_free_mem(struct simt_ctx *ctx)
 	if (ctx->records)
 		dma_free_coherent(dev, SIMT_RECORDS_BYTES, ctx->records,
 				  ctx->records_dma);
-	kvfree(ctx->results);
 }
 
 static int simt_ctx_alloc_mem(struct simt_ctx *ctx)
@@ -285,36 +323,36 @@ static int simt_ctx_alloc_mem(struct simt_ctx *ctx)
 	return 0;
 }
 
+/* The last reference is gone: nothing uses the context any more. */
+static void simt_ctx_release_work(struct work_struct *work)
+{
+	struct simt_ctx *ctx = container_of(work, struct simt_ctx,
+					    release_work);
+	struct simt_device *sdev = ctx->sdev;
+
+	/* simt_ctx_close() has finished the entity. */
+	drm_sched_fini(&ctx->sched);
+	simt_ctx_results_free(ctx);
+	simt_ctx_free_mem(ctx);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+	drm_dev_put(&sdev->drm);
+}
+
 static void simt_ctx_release(struct kref *ref)
 {
 	struct simt_ctx *ctx = container_of(ref, struct simt_ctx, ref);
-	struct simt_device *sdev = ctx->sdev;
+
+	/* Not on the scheduler's work queue, which drm_sched_fini() stops. */
+	queue_work(system_wq, &ctx->release_work);
+}
+
+/* Bindings, page tables and the save area; under ctx->lock. */
+static void simt_ctx_unbind_all(struct simt_ctx *ctx)
+{
 	struct simt_bind *b, *tmp;
-	unsigned long flags;
-	int idx;
 
-	/* A reset in progress would restart the queue: wait for it. */
-	down_read(&sdev->reset_sem);
-	if (drm_dev_enter(&sdev->drm, &idx)) {
-		simt_queue_stop(sdev, ctx->hw_queue);
-		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_PT), 0);
-		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_FAULT),
-			  SIMT_CFAULT_VALID);
-		simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
-		drm_dev_exit(idx);
-	}
-
-	spin_lock_irqsave(&sdev->ctx_lock, flags);
-	sdev->queue_ctx[ctx->hw_queue] = NULL;
-	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
-	up_read(&sdev->reset_sem);
-
-	/*
-	 * The queue is stopped: nothing reads the ring or objects any more.
-	 * Fences of work that did not complete are signalled as cancelled.
-	 */
-	simt_ctx_signal(ctx, -ECANCELED);
-	simt_job_retire(ctx, true);
+	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry_safe(b, tmp, &ctx->binds, link) {
 		list_del(&b->link);
 		drm_gem_object_put(b->obj);
@@ -322,11 +360,51 @@ static void simt_ctx_release(struct kref *ref)
 	}
 	simt_pt_free(ctx);
 	if (drm_mm_node_allocated(&ctx->save_area))
-		simt_vram_free(sdev, &ctx->save_area);
-	simt_ctx_free_mem(ctx);
+		simt_vram_free(ctx->sdev, &ctx->save_area);
+}
+
+/*
+ * Destroy @ctx (its id is already gone): drop the work not yet on the
+ * device, stop the queue, cancel what was on it, and give back the
+ * hardware slots and VRAM.  What is left goes with the last reference.
+ */
+static void simt_ctx_close(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+	unsigned long flags;
+	int idx;
+
+	mutex_lock(&ctx->lock);
+	ctx->closed = true;
+	mutex_unlock(&ctx->lock);
+	wake_up_all(&ctx->inflight_wq);
+	/*
+	 * No SUBMIT pushes any more; jobs not yet run are killed (after the
+	 * last one that ran), and run_job is not running when this returns.
+	 */
+	drm_sched_entity_fini(&ctx->entity);
+
+	/* A recovery in progress would restart the queue: wait for it. */
+	down_read(&sdev->reset_sem);
+	if (drm_dev_enter(&sdev->drm, &idx)) {
+		simt_ctx_stop_queue(sdev, ctx->hw_queue);
+		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_PT), 0);
+		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_FAULT),
+			  SIMT_CFAULT_VALID);
+		simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
+		drm_dev_exit(idx);
+	}
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	sdev->queue_ctx[ctx->hw_queue] = NULL;
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	up_read(&sdev->reset_sem);
+
+	/* The queue is stopped: nothing reads the ring or objects any more. */
+	simt_ctx_signal(ctx, -ECANCELED);
+	mutex_lock(&ctx->lock);
+	simt_ctx_unbind_all(ctx);
+	mutex_unlock(&ctx->lock);
 	simt_hw_slots_put(ctx);
-	mutex_destroy(&ctx->lock);
-	kfree(ctx);
 }
 
 /*
@@ -339,8 +417,9 @@ static void simt_ctx_save_area(struct simt_ctx *ctx)
 	struct simt_device *sdev = ctx->sdev;
 	u64 size = simt_preempt_save_area_size(sdev);
 
+	lockdep_assert_held(&ctx->lock);
 	if (!(sdev->caps & SIMT_CAP_PREEMPT) ||
-	    simt_vram_alloc(sdev, &ctx->save_area, size))
+	    simt_vram_alloc_zeroed(sdev, &ctx->save_area, size))
 		goto none;
 	if (!simt_pt_map(ctx, ctx->save_area.start, ctx->save_area.start, size,
 			 SIMT_PTE_RWX))
@@ -370,6 +449,15 @@ struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id)
 	return ctx;
 }
 
+/* Close a context the file no longer names, and drop the file's reference. */
+static void simt_ctx_close_put(struct simt_file *sfile, struct simt_ctx *ctx)
+{
+	simt_ctx_close(ctx);
+	atomic64_add(atomic64_read(&ctx->cycles), &sfile->closed_cycles);
+	atomic_dec(&sfile->context_count);
+	simt_ctx_put(ctx);
+}
+
 void simt_ctx_close_file(struct simt_file *sfile)
 {
 	struct simt_ctx *ctx;
@@ -377,7 +465,7 @@ void simt_ctx_close_file(struct simt_file *sfile)
 
 	xa_for_each(&sfile->contexts, id, ctx) {
 		xa_erase(&sfile->contexts, id);
-		simt_ctx_put(ctx);
+		simt_ctx_close_put(sfile, ctx);
 	}
 	xa_destroy(&sfile->contexts);
 }
@@ -394,11 +482,12 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ctx->ref);
 	mutex_init(&ctx->lock);
-	INIT_LIST_HEAD(&ctx->jobs);
+	INIT_WORK(&ctx->release_work, simt_ctx_release_work);
+	init_waitqueue_head(&ctx->inflight_wq);
 	INIT_LIST_HEAD(&ctx->binds);
 	INIT_LIST_HEAD(&ctx->pending);
 	spin_lock_init(&ctx->fence_lock);
-	ctx->fence_context = dma_fence_context_alloc(1);
+	ctx->hw_fence_context = dma_fence_context_alloc(1);
 	ctx->sdev = sdev;
 	ctx->priority = priority;
 	ctx->preempt_mode = preempt_mode;
@@ -412,12 +501,19 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 	if (ret)
 		goto err_mem;
 
-	ret = simt_pt_alloc_zeroed(sdev, &ctx->pt_root);
+	ret = simt_ctx_sched_init(ctx);
 	if (ret)
 		goto err_mem;
-	simt_ctx_save_area(ctx);
 
-	/* Not while a reset is reprogramming the queues. */
+	mutex_lock(&ctx->lock);
+	ret = simt_pt_alloc_zeroed(sdev, &ctx->pt_root);
+	if (!ret)
+		simt_ctx_save_area(ctx);
+	mutex_unlock(&ctx->lock);
+	if (ret)
+		goto err_sched;
+
+	/* Not while a recovery is reprogramming the queues. */
 	down_read(&sdev->reset_sem);
 	ret = simt_ctx_hw_init(ctx);
 	if (!ret) {
@@ -428,13 +524,18 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 	up_read(&sdev->reset_sem);
 	if (ret)
 		goto err_pt;
+	drm_dev_get(&sdev->drm);
 	return ctx;
 
 err_pt:
-	simt_pt_free(ctx);
-	if (drm_mm_node_allocated(&ctx->save_area))
-		simt_vram_free(sdev, &ctx->save_area);
+	mutex_lock(&ctx->lock);
+	simt_ctx_unbind_all(ctx);
+	mutex_unlock(&ctx->lock);
+err_sched:
+	drm_sched_entity_fini(&ctx->entity);
+	drm_sched_fini(&ctx->sched);
 err_mem:
+	simt_ctx_results_free(ctx);
 	simt_ctx_free_mem(ctx);
 	simt_hw_slots_put(ctx);
 err_free:
@@ -451,30 +552,53 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 	struct simt_ctx *ctx;
 	int idx, ret;
 
-	if (args->flags || args->preempt_mode > DRM_SIMT_PREEMPT_AUTO)
+	if (args->flags || args->preempt_mode > DRM_SIMT_PREEMPT_AUTO ||
+	    args->priority > DRM_SIMT_PRIORITY_REALTIME) {
+		drm_dbg(drm, "CONTEXT_CREATE: flags 0x%x, mode %u, priority %u\n",
+			args->flags, args->preempt_mode, args->priority);
 		return -EINVAL;
-	if (args->priority > DRM_SIMT_PRIORITY_REALTIME)
-		return -EINVAL;
-	/* Realtime work can starve everyone else's: as for sched_setscheduler(). */
-	if (args->priority == DRM_SIMT_PRIORITY_REALTIME &&
-	    !capable(CAP_SYS_NICE))
+	}
+	/* Work above NORMAL can starve everyone else's: as for sched_setscheduler(). */
+	if ((args->priority == DRM_SIMT_PRIORITY_REALTIME ||
+	     (args->priority == DRM_SIMT_PRIORITY_HIGH &&
+	      !READ_ONCE(simt_unprivileged_high))) &&
+	    !capable(CAP_SYS_NICE)) {
+		drm_dbg(drm, "CONTEXT_CREATE: priority %u needs CAP_SYS_NICE\n",
+			args->priority);
 		return -EACCES;
+	}
+	if (atomic_inc_return(&sfile->context_count) >
+	    READ_ONCE(simt_file_contexts)) {
+		atomic_dec(&sfile->context_count);
+		drm_dbg(drm, "CONTEXT_CREATE: this file holds %u contexts already\n",
+			READ_ONCE(simt_file_contexts));
+		return -EMFILE;
+	}
 
-	if (!drm_dev_enter(drm, &idx))
-		return -ENODEV;
+	if (!drm_dev_enter(drm, &idx)) {
+		ret = -ENODEV;
+		goto err_count;
+	}
 	ctx = simt_ctx_create(to_simt(drm), args->priority, args->preempt_mode);
 	drm_dev_exit(idx);
-	if (IS_ERR(ctx))
-		return PTR_ERR(ctx);
+	if (IS_ERR(ctx)) {
+		ret = PTR_ERR(ctx);
+		goto err_count;
+	}
 
 	ret = xa_alloc(&sfile->contexts, &ctx->id, ctx, xa_limit_32b,
 		       GFP_KERNEL);
 	if (ret) {
+		simt_ctx_close(ctx);
 		simt_ctx_put(ctx);
-		return ret;
+		goto err_count;
 	}
 	args->ctx_id = ctx->id;
 	return 0;
+
+err_count:
+	atomic_dec(&sfile->context_count);
+	return ret;
 }
 
 int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
@@ -484,12 +608,14 @@ int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
 	struct drm_simt_context_destroy *args = data;
 	struct simt_ctx *ctx;
 
-	if (args->pad)
+	if (args->pad) {
+		drm_dbg(drm, "CONTEXT_DESTROY: pad not zero\n");
 		return -EINVAL;
+	}
 	ctx = xa_erase(&sfile->contexts, args->ctx_id);
 	if (!ctx)
 		return -ENOENT;
-	simt_ctx_put(ctx);
+	simt_ctx_close_put(sfile, ctx);
 	return 0;
 }
 
@@ -498,6 +624,7 @@ static struct simt_bind *simt_bind_find(struct simt_ctx *ctx,
 {
 	struct simt_bind *b;
 
+	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry(b, &ctx->binds, link)
 		if (b->obj == obj)
 			return b;
@@ -509,6 +636,7 @@ static bool simt_bind_overlaps(struct simt_ctx *ctx, u64 addr, u64 size)
 {
 	struct simt_bind *b;
 
+	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry(b, &ctx->binds, link)
 		if (addr < b->addr + b->obj->size && b->addr < addr + size)
 			return true;
@@ -527,8 +655,11 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	u64 addr, end;
 	int idx, ret;
 
-	if ((args->flags & ~DRM_SIMT_VM_BIND_FIXED) || args->pad)
+	if ((args->flags & ~DRM_SIMT_VM_BIND_FIXED) || args->pad) {
+		drm_dbg(drm, "VM_BIND: flags 0x%x, pad %u\n", args->flags,
+			args->pad);
 		return -EINVAL;
+	}
 	ctx = simt_ctx_lookup(file, args->ctx_id);
 	if (!ctx)
 		return -ENOENT;
@@ -551,6 +682,8 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	if (fixed && (!IS_ALIGNED(addr, SIMT_PAGE_SIZE) ||
 		      check_add_overflow(addr, (u64)obj->size, &end) ||
 		      end > sdev->vram_guard)) {
+		drm_dbg(drm, "VM_BIND: fixed address 0x%llx (+%zu) unaligned or beyond 0x%llx\n",
+			addr, obj->size, sdev->vram_guard);
 		ret = -EINVAL;
 		goto out_obj;
 	}
@@ -561,6 +694,10 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	}
 
 	mutex_lock(&ctx->lock);
+	if (ctx->closed) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
 	if (simt_bind_find(ctx, obj)) {
 		ret = -EEXIST;
 		goto out_unlock;
@@ -623,7 +760,7 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 	}
 
 	mutex_lock(&ctx->lock);
-	b = simt_bind_find(ctx, obj);
+	b = ctx->closed ? NULL : simt_bind_find(ctx, obj);
 	if (!b) {
 		ret = -ENOENT;
 		goto out_unlock;

@@ -72,6 +72,7 @@ static size_t simt_ctx_pending(struct simt_ctx *ctx)
 {
 	size_t n;
 
+	lockdep_assert_held(&ctx->sdev->ctx_lock);
 	spin_lock(&ctx->fence_lock);
 	n = list_count_nodes(&ctx->pending);
 	spin_unlock(&ctx->fence_lock);
@@ -107,8 +108,11 @@ static int simt_contexts_show(struct seq_file *m, void *unused)
 			seq_printf(m, " 0x%08x", ctx->fault_addr);
 		else
 			seq_puts(m, " -         ");
-		seq_printf(m, " %7zu %7u %7u %7d\n", simt_ctx_pending(ctx),
-			   ctx->preempt_mode, READ_ONCE(ctx->error), ctx->pid);
+		seq_printf(m, " %7zu %7u %7u %7d save=0x%08llx+0x%llx run_ms=%llu\n",
+			   simt_ctx_pending(ctx), ctx->preempt_mode,
+			   READ_ONCE(ctx->error), ctx->pid,
+			   ctx->save_area.start, ctx->save_area.size,
+			   div_u64(READ_ONCE(ctx->wd_run_ns), NSEC_PER_MSEC));
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 	drm_dev_exit(idx);
@@ -124,7 +128,9 @@ static int simt_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "completions %lld\n", atomic64_read(&st->completions));
 	seq_printf(m, "errors %lld\n", atomic64_read(&st->errors));
 	seq_printf(m, "timeouts %lld\n", atomic64_read(&st->timeouts));
+	seq_printf(m, "queue_stops %lld\n", atomic64_read(&st->queue_stops));
 	seq_printf(m, "resets %lld\n", atomic64_read(&st->resets));
+	seq_printf(m, "cancels %lld\n", atomic64_read(&st->cancels));
 	seq_printf(m, "bytes_copied %lld\n", atomic64_read(&st->bytes_copied));
 	seq_printf(m, "kernels %lld\n", atomic64_read(&st->kernels));
 	seq_printf(m, "kernel_cycles %lld\n", atomic64_read(&st->kernel_cycles));
@@ -170,6 +176,29 @@ static const struct file_operations simt_irq_test_fops = {
 	.release	= single_release,
 };
 
+/* Writing 1 resets the whole device as recovery does when a queue will not stop. */
+static ssize_t simt_reset_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	struct simt_device *sdev = file_inode(file)->i_private;
+	bool yes;
+	int ret;
+
+	ret = kstrtobool_from_user(buf, count, &yes);
+	if (ret)
+		return ret;
+	if (!yes)
+		return count;
+	ret = simt_device_reset_request(sdev);
+	return ret ? ret : count;
+}
+
+static const struct file_operations simt_reset_fops = {
+	.owner		= THIS_MODULE,
+	.write		= simt_reset_write,
+	.llseek		= noop_llseek,
+};
+
 void simt_debugfs_init(struct simt_device *sdev)
 {
 	struct dentry *root = sdev->drm.debugfs_root;
@@ -180,6 +209,7 @@ void simt_debugfs_init(struct simt_device *sdev)
 	debugfs_create_file("info", 0444, root, sdev, &simt_info_fops);
 	debugfs_create_file("contexts", 0444, root, sdev, &simt_contexts_fops);
 	debugfs_create_file("stats", 0444, root, sdev, &simt_stats_fops);
+	debugfs_create_file("reset", 0200, root, sdev, &simt_reset_fops);
 	debugfs_create_file("irq_test", 0600, root, sdev, &simt_irq_test_fops);
 	simt_preempt_debugfs_init(sdev, root);
 }

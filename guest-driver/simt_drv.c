@@ -27,7 +27,11 @@
 #include "simt_drv.h"
 #include "uapi/drm/simt_accel.h"
 
-DEFINE_DRM_ACCEL_FOPS(simt_accel_fops);
+static const struct file_operations simt_accel_fops = {
+	.owner		= THIS_MODULE,
+	DRM_ACCEL_FOPS,
+	.show_fdinfo	= drm_show_fdinfo,
+};
 
 static const struct drm_ioctl_desc simt_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(SIMT_GET_PARAM, simt_get_param_ioctl, 0),
@@ -50,6 +54,8 @@ static int simt_open(struct drm_device *drm, struct drm_file *file)
 	if (!sfile)
 		return -ENOMEM;
 	sfile->sdev = to_simt(drm);
+	atomic_set(&sfile->context_count, 0);
+	atomic64_set(&sfile->closed_cycles, 0);
 	/* Context id 0 is never handed out, so a zeroed struct names none. */
 	xa_init_flags(&sfile->contexts, XA_FLAGS_ALLOC1);
 	file->driver_priv = sfile;
@@ -68,11 +74,40 @@ static void simt_postclose(struct drm_device *drm, struct drm_file *file)
 	kfree(sfile);
 }
 
+/*
+ * Per-process usage in the kernel's drm-usage-stats format
+ * (Documentation/gpu/drm-usage-stats.rst): the DRM core prints drm-driver,
+ * drm-client-id and drm-pdev first.  Compute time is the device time of
+ * the file's completed kernels, from their completion records.
+ */
+static void simt_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct simt_device *sdev = to_simt(file->minor->dev);
+	struct simt_file *sfile = file->driver_priv;
+	u64 cycles = atomic64_read(&sfile->closed_cycles);
+	struct simt_ctx *ctx;
+	unsigned long id;
+
+	xa_lock(&sfile->contexts);
+	xa_for_each(&sfile->contexts, id, ctx)
+		cycles += atomic64_read(&ctx->cycles);
+	xa_unlock(&sfile->contexts);
+
+	drm_printf(p, "drm-engine-compute:\t%llu ns\n",
+		   sdev->clock_mhz ? div_u64(cycles * 1000, sdev->clock_mhz) : 0);
+	drm_printf(p, "drm-cycles-compute:\t%llu\n", cycles);
+	drm_printf(p, "drm-maxfreq-compute:\t%u MHz\n", sdev->clock_mhz);
+	simt_gem_show_fdinfo(p, file);
+	drm_printf(p, "simt-contexts:\t%u\n",
+		   atomic_read(&sfile->context_count));
+}
+
 static const struct drm_driver simt_drm_driver = {
 	.driver_features	= DRIVER_COMPUTE_ACCEL | DRIVER_GEM |
-				  DRIVER_SYNCOBJ,
+				  DRIVER_SYNCOBJ | DRIVER_SYNCOBJ_TIMELINE,
 	.open			= simt_open,
 	.postclose		= simt_postclose,
+	.show_fdinfo		= simt_show_fdinfo,
 	.gem_create_object	= simt_gem_create_object,
 	.fops			= &simt_accel_fops,
 	.ioctls			= simt_drm_ioctls,
@@ -101,6 +136,7 @@ static int simt_identify(struct simt_device *sdev)
 	sdev->version = simt_rd32(sdev, SIMT_REG_VERSION);
 	major = sdev->version >> 16;
 	minor = sdev->version & 0xffff;
+	/* Version 0.2 has the queues' RESIDENT and ACTIVE_CYCLES registers. */
 	if (major != SIMT_VERSION_MAJOR || minor < SIMT_VERSION_MINOR) {
 		dev_err(dev, "device version %u.%u is not supported (driver needs %u.%u or a later %u.x), not binding\n",
 			major, minor, SIMT_VERSION_MAJOR, SIMT_VERSION_MINOR,
@@ -178,9 +214,10 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	sdev->pdev = pdev;
 	pci_set_drvdata(pdev, sdev);
 	init_waitqueue_head(&sdev->irq_test_wq);
-	init_waitqueue_head(&sdev->job_wq);
 	spin_lock_init(&sdev->ctx_lock);
-	simt_job_init(sdev);
+	ret = simt_job_init(sdev);
+	if (ret)
+		return ret;
 	ret = drmm_mutex_init(&sdev->drm, &sdev->irq_test_lock);
 	if (ret)
 		return ret;
@@ -264,14 +301,14 @@ static void simt_remove(struct pci_dev *pdev)
 	/*
 	 * Close the door first: once unplugged, open files and debugfs
 	 * entries that outlive us see the device as gone (drm_dev_enter()
-	 * fails) and no longer touch the hardware.
+	 * fails) and no longer touch the hardware.  Then quiet the device
+	 * (no queue runs, no DMA, no interrupt) before any fence is
+	 * signalled, so that memory freed by a waiter is not written to.
 	 */
 	drm_dev_unplug(&sdev->drm);
-	simt_job_fini(sdev);
-	/* Waiters see the unplug and return ENODEV. */
-	wake_up_all(&sdev->job_wq);
 	simt_irq_fini(sdev);
 	simt_hw_reset(sdev);
+	simt_job_fini(sdev);
 }
 
 static void simt_shutdown(struct pci_dev *pdev)

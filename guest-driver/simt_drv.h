@@ -28,6 +28,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_mm.h>
+#include <drm/gpu_scheduler.h>
 
 #include "hw/simt/simt-hw.h"
 
@@ -48,23 +49,35 @@ struct simt_ctx;
 #define SIMT_VRAM_GUARD_SMALL	SZ_64K
 #define SIMT_VRAM_GUARD		SZ_4M
 
-/* Entries of a context's ring: 128 KiB of DMA-coherent memory. */
+/*
+ * Entries of a context's ring: 128 KiB of DMA-coherent memory.  The
+ * context's scheduler hands the ring out as credits: one per entry.
+ */
 #define SIMT_RING_ENTRIES	1024
 /* Commands one SUBMIT may carry (each may need several ring entries). */
 #define SIMT_MAX_SUBMIT_CMDS	256
-/* How long SUBMIT waits for room in a full ring before EAGAIN. */
-#define SIMT_RING_WAIT_MS	1000
 /*
- * Completion record slots of a context, handed to its launches in turn.
- * A submission has at most SIMT_MAX_SUBMIT_CMDS launches and the ring
- * holds fewer than SIMT_RING_ENTRIES commands, so with this many slots a
- * slot comes round again only after its submission has completed and its
- * records have been read (simt_job.c).
+ * Submissions of a context not yet finished, at most; SUBMIT waits for
+ * one to finish, then gives up with EAGAIN after SIMT_SUBMIT_WAIT_MS.
+ */
+#define SIMT_MAX_INFLIGHT	1024
+#define SIMT_SUBMIT_WAIT_MS	1000
+/*
+ * Completion record slots of a context, handed to its launches as they
+ * are written to the ring.  The ring holds fewer than SIMT_RING_ENTRIES
+ * commands, so with this many slots a slot comes round again only after
+ * its submission has completed and its records have been read.
  */
 #define SIMT_RECORD_SLOTS	(2 * SIMT_RING_ENTRIES)
-/* Results of the last this many submissions are kept for WAIT. */
-#define SIMT_RESULT_SLOTS	SIMT_RING_ENTRIES
-/* How often the job timeout is checked while work is queued. */
+/*
+ * Fences and results of the last this many submissions are kept for
+ * WAIT; older ones have finished (SIMT_MAX_INFLIGHT is smaller).
+ */
+#define SIMT_RESULT_SLOTS	(2 * SIMT_MAX_INFLIGHT)
+/*
+ * The watchdog's period: the scheduler's timeout, at which the driver
+ * looks at how long the oldest unfinished submission has really run.
+ */
 #define SIMT_WATCHDOG_PERIOD_MS	100
 
 struct simt_device;
@@ -75,7 +88,9 @@ struct simt_stats {
 	atomic64_t completions;		/* submissions completed */
 	atomic64_t errors;		/* contexts stopped by a device error */
 	atomic64_t timeouts;		/* contexts stopped by the job timeout */
+	atomic64_t queue_stops;		/* hung queues stopped on their own */
 	atomic64_t resets;		/* device resets for recovery */
+	atomic64_t cancels;		/* kernels a reset could not replay */
 	atomic64_t bytes_copied;	/* by completed submissions */
 	atomic64_t kernels;		/* launches of completed submissions */
 	atomic64_t kernel_cycles;	/* their device cycles, end - start */
@@ -145,15 +160,19 @@ struct simt_device {
 	unsigned long hw_queue_used;	/* bitmap of hardware queues */
 	spinlock_t ctx_lock;		/* queue_ctx[], read by the IRQ path */
 	struct simt_ctx *queue_ctx[SIMT_MAX_QUEUES];
-	wait_queue_head_t job_wq;	/* woken by queue/error/MMU interrupts */
 
 	/*
-	 * Recovery (simt_job.c).  Writers of rings and queue registers
-	 * (SUBMIT, context creation and release) hold reset_sem for reading;
-	 * a reset holds it for writing.
+	 * Scheduling and recovery (simt_job.c).  Each context has a
+	 * drm_gpu_scheduler whose jobs run on sched_wq; their timeouts (the
+	 * watchdog) and every recovery run on the ordered tdr_wq, one at a
+	 * time.  Context creation and closing, which program queue
+	 * registers, hold reset_sem for reading; a recovery holds it for
+	 * writing.
 	 */
+	struct workqueue_struct *sched_wq;
+	struct workqueue_struct *tdr_wq;
+	struct work_struct reset_work;	/* asked for through debugfs */
 	struct rw_semaphore reset_sem;
-	struct delayed_work watchdog;	/* the job timeout */
 	struct simt_stats stats;
 };
 
@@ -161,6 +180,9 @@ struct simt_device {
 struct simt_file {
 	struct simt_device *sdev;
 	struct xarray contexts;		/* id -> struct simt_ctx */
+	atomic_t context_count;
+	/* Device cycles of the kernels of contexts already closed (fdinfo). */
+	atomic64_t closed_cycles;
 };
 
 /* A buffer object in VRAM. */
@@ -172,19 +194,22 @@ struct simt_vram_bo {
 /*
  * A buffer object in system memory: a drm_gem_shmem object (first, the
  * helper frees it with kfree()) and its range of device addresses in
- * sdev->sys_va_mm (not allocated if that space was full).
+ * sdev->sys_va_mm (not allocated if that space was full).  Its pinned
+ * pages are charged to @mm's locked memory until it is freed.
  */
 struct simt_sys_bo {
 	struct drm_gem_shmem_object base;
 	struct drm_mm_node va;
+	struct mm_struct *mm;
 };
 
 /*
  * A context: a hardware context (Sv32 page tables in VRAM) and a hardware
- * queue whose ring and completion value live in DMA-coherent memory.
+ * queue whose ring and completion value live in DMA-coherent memory, fed
+ * by the context's own drm_gpu_scheduler (simt_job.c).
  */
 struct simt_ctx {
-	struct kref ref;
+	struct kref ref;		/* the file, ioctls, and every job */
 	struct simt_device *sdev;
 	u32 id;				/* in the file's xarray */
 	pid_t pid;			/* of the process that created it */
@@ -194,46 +219,72 @@ struct simt_ctx {
 	u32 hw_ctx;
 	u32 hw_queue;
 
-	struct mutex lock;		/* ring, jobs, bindings, page tables */
+	struct drm_gpu_scheduler sched;
+	struct drm_sched_entity entity;
+	char sched_name[32];
+	struct work_struct release_work;
+
+	/*
+	 * Bindings, page tables, @closed, and the order in which SUBMIT
+	 * arms and pushes jobs (so seqnos follow the entity's fences).
+	 */
+	struct mutex lock;
+	bool closed;			/* destroyed: no more work, no bindings */
+	u64 seqno;			/* last seqno handed out */
+	atomic_t inflight;		/* submissions not yet freed */
+	wait_queue_head_t inflight_wq;
+
+	/*
+	 * The ring, written by run_job on the scheduler's work queue, and by
+	 * recovery while the scheduler is stopped.
+	 */
 	void *ring;			/* SIMT_RING_ENTRIES commands ... */
 	u64 *fence;			/* ... then the completed seqno */
 	dma_addr_t ring_dma;
 	size_t ring_bytes;
 	u32 tail;			/* next ring entry the driver writes */
-	u64 seqno;			/* last seqno handed out */
-	struct list_head jobs;		/* submitted, not yet retired */
 
 	/* Completion records of launches, SIMT_RECORD_SLOTS of them. */
 	struct simt_completion *records;
 	dma_addr_t records_dma;
-	u32 next_slot;			/* under lock */
+	u32 next_slot;			/* by run_job */
 
 	/*
-	 * Fences of submissions not yet signalled, in seqno order, and the
-	 * results of the last SIMT_RESULT_SLOTS submissions, under
-	 * fence_lock (taken in interrupt context).
+	 * Hardware fences of submissions in the ring and not yet signalled,
+	 * in seqno order; the fences and results of the last
+	 * SIMT_RESULT_SLOTS submissions for WAIT; all under fence_lock
+	 * (taken by the interrupt thread).
 	 */
 	spinlock_t fence_lock;
-	u64 fence_context;
+	u64 hw_fence_context;
 	struct list_head pending;
 	struct simt_result *results;
-	u64 head_start;			/* ns: when the oldest pending began */
+	atomic64_t cycles;		/* of completed kernels (fdinfo) */
+
+	/* The watchdog's view of the oldest unfinished submission. */
+	u64 wd_seqno;
+	u64 wd_run_ns;			/* time it has spent running */
+	u64 wd_wall_ns;			/* at the last look, ... */
+	u32 wd_active;			/* ... the queue's ACTIVE_CYCLES ... */
+	u32 wd_cycle;			/* ... and the device's cycle counter */
 
 	struct drm_mm_node pt_root;
 	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */
 	struct list_head binds;
 
-	/* Set by the interrupt handlers and recovery, under sdev->ctx_lock. */
+	/* Set by the interrupt thread and recovery, under sdev->ctx_lock. */
 	u32 error;			/* DRM_SIMT_ERROR_*: stopped if not 0 */
 	u32 hw_error;			/* enum simt_queue_error, 0 = none */
+	u64 failed_seqno;		/* the submission that failed */
 	bool faulted;
 	u32 fault_addr;
 	u32 fault_pc;			/* of the failed launch, under fence_lock */
 };
 
-/* What WAIT reports about a finished submission. */
+/* What WAIT reports about a submission: its fence, then its cycles. */
 struct simt_result {
 	u64 seqno;			/* 0: slot unused */
+	struct dma_fence *finished;	/* the scheduler's finished fence */
 	u64 start_cycle;
 	u64 end_cycle;
 };
@@ -295,6 +346,8 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 
 /* simt_gem.c */
 int simt_vram_init(struct simt_device *sdev);
+struct drm_printer;
+void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 bool simt_bo_is_vram(struct drm_gem_object *obj);
 u64 simt_bo_device_addr(struct drm_gem_object *obj);
 int simt_sys_bo_dma_check(struct drm_gem_object *obj);
@@ -313,9 +366,11 @@ int simt_bo_info_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *file);
 
 /* simt_ctx.c */
+extern unsigned int simt_file_contexts;
 struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id);
 void simt_ctx_put(struct simt_ctx *ctx);
 void simt_ctx_close_file(struct simt_file *sfile);
+void simt_ctx_stop_queue(struct simt_device *sdev, u32 q);
 void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx);
 int simt_ctx_hw_init(struct simt_ctx *ctx);
 int simt_context_create_ioctl(struct drm_device *drm, void *data,
@@ -328,11 +383,13 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file);
 
 /* simt_job.c */
-void simt_job_init(struct simt_device *sdev);
+int simt_job_init(struct simt_device *sdev);
 void simt_job_fini(struct simt_device *sdev);
-void simt_job_retire(struct simt_ctx *ctx, bool all);
+int simt_ctx_sched_init(struct simt_ctx *ctx);
 void simt_job_irq(struct simt_device *sdev, unsigned int cls);
 void simt_ctx_signal(struct simt_ctx *ctx, int cancel);
+void simt_ctx_results_free(struct simt_ctx *ctx);
+int simt_device_reset_request(struct simt_device *sdev);
 int simt_submit_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 int simt_wait_ioctl(struct drm_device *drm, void *data,

@@ -20,12 +20,18 @@
  *    same in every context as for VRAM objects, comes from a second
  *    drm_mm over the device addresses between VRAM and the shared and
  *    local windows (sys_va_mm), taken at creation and freed with the
- *    object.
+ *    object.  Pinned pages are charged to the creating process's locked
+ *    memory (RLIMIT_MEMLOCK, as for mlock() and RDMA memory regions)
+ *    until the object is freed.
+ *
+ * Only system memory objects can be exported as dma-bufs: the helpers do
+ * it for shmem objects; a VRAM object has no pages an importer could map.
  */
 
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
 #include <linux/scatterlist.h>
 
 #include <drm/drm_device.h>
@@ -152,9 +158,24 @@ static const struct vm_operations_struct simt_vram_vm_ops = {
 	.close	= drm_gem_vm_close,
 };
 
+static struct dma_buf *simt_vram_bo_export(struct drm_gem_object *obj,
+					   int flags)
+{
+	drm_dbg(obj->dev, "PRIME export of a VRAM object refused\n");
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static enum drm_gem_object_status simt_bo_status(struct drm_gem_object *obj)
+{
+	/* VRAM objects and pinned system pages are always there. */
+	return DRM_GEM_OBJECT_RESIDENT;
+}
+
 static const struct drm_gem_object_funcs simt_vram_bo_funcs = {
 	.free		= simt_vram_bo_free,
 	.mmap		= simt_vram_bo_mmap,
+	.export		= simt_vram_bo_export,
+	.status		= simt_bo_status,
 	.vm_ops		= &simt_vram_vm_ops,
 };
 
@@ -216,12 +237,17 @@ static void simt_sys_bo_free(struct drm_gem_object *obj)
 		drm_mm_remove_node(&bo->va);
 		mutex_unlock(&sdev->vram_lock);
 	}
+	if (bo->mm) {
+		account_locked_vm(bo->mm, obj->size >> PAGE_SHIFT, false);
+		mmdrop(bo->mm);
+	}
 	drm_gem_shmem_object_free(obj);
 }
 
 /* The shmem helper's own functions, but for free. */
 static const struct drm_gem_object_funcs simt_sys_bo_funcs = {
 	.free		= simt_sys_bo_free,
+	.status		= simt_bo_status,
 	.print_info	= drm_gem_shmem_object_print_info,
 	.pin		= drm_gem_shmem_object_pin,
 	.unpin		= drm_gem_shmem_object_unpin,
@@ -323,6 +349,20 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 	if (IS_ERR(shmem))
 		return ERR_CAST(shmem);
 
+	/* Charge the pages before pinning them. */
+	bo = to_simt_sys_bo(&shmem->base);
+	if (current->mm) {
+		ret = account_locked_vm(current->mm, size >> PAGE_SHIFT, true);
+		if (ret) {
+			drm_dbg(&sdev->drm, "%llu bytes more pinned memory exceed RLIMIT_MEMLOCK\n",
+				size);
+			drm_gem_object_put(&shmem->base);
+			return ERR_PTR(ret);
+		}
+		bo->mm = current->mm;
+		mmgrab(bo->mm);
+	}
+
 	/*
 	 * Pin and map now: copies need the DMA addresses, and a failure is
 	 * better reported here than at submission.  The helper keeps the
@@ -338,7 +378,6 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 	 * A device address for VM_BIND.  Without one (the space is full)
 	 * the object still serves copies; binding it is ENOSPC.
 	 */
-	bo = to_simt_sys_bo(&shmem->base);
 	if (sdev->sys_va_size) {
 		mutex_lock(&sdev->vram_lock);
 		ret = drm_mm_insert_node_generic(&sdev->sys_va_mm, &bo->va,
@@ -361,10 +400,12 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 	u64 size, limit;
 	int ret;
 
-	if (args->flags != DRM_SIMT_BO_VRAM && args->flags != DRM_SIMT_BO_SYSTEM)
+	if ((args->flags != DRM_SIMT_BO_VRAM &&
+	     args->flags != DRM_SIMT_BO_SYSTEM) || !args->size) {
+		drm_dbg(drm, "BO_CREATE: flags 0x%x, size %llu\n", args->flags,
+			args->size);
 		return -EINVAL;
-	if (!args->size)
-		return -EINVAL;
+	}
 	size = PAGE_ALIGN(args->size);
 	if (size < args->size)
 		return -E2BIG;
@@ -400,8 +441,10 @@ int simt_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 	struct drm_gem_object *obj;
 	int ret;
 
-	if (args->pad)
+	if (args->pad) {
+		drm_dbg(drm, "BO_MMAP_OFFSET: pad not zero\n");
 		return -EINVAL;
+	}
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
@@ -428,4 +471,26 @@ int simt_bo_info_ioctl(struct drm_device *drm, void *data,
 	args->device_addr = simt_bo_device_addr(obj);
 	drm_gem_object_put(obj);
 	return 0;
+}
+
+/* The file's objects by region, for fdinfo (drm-usage-stats). */
+void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file)
+{
+	struct drm_memory_stats vram = { }, sys = { };
+	struct drm_memory_stats *st;
+	struct drm_gem_object *obj;
+	int id;
+
+	spin_lock(&file->table_lock);
+	idr_for_each_entry(&file->object_idr, obj, id) {
+		st = simt_bo_is_vram(obj) ? &vram : &sys;
+		if (obj->handle_count > 1)
+			st->shared += obj->size;
+		else
+			st->private += obj->size;
+		st->resident += obj->size;
+	}
+	spin_unlock(&file->table_lock);
+	drm_print_memory_stats(p, &vram, DRM_GEM_OBJECT_RESIDENT, "vram");
+	drm_print_memory_stats(p, &sys, DRM_GEM_OBJECT_RESIDENT, "system");
 }

@@ -9,8 +9,10 @@
 #include <linux/errno.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_print.h>
 
 #include "simt_drv.h"
 #include "uapi/drm/simt_accel.h"
@@ -20,9 +22,26 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 {
 	struct simt_device *sdev = to_simt(drm);
 	struct drm_simt_get_param *args = data;
+	int idx;
 
-	if (args->reserved)
+	/* The UAPI spells the device's numbers itself; they must agree. */
+	BUILD_BUG_ON(DRM_SIMT_CAP_MSIX != SIMT_CAP_MSIX ||
+		     DRM_SIMT_CAP_QUEUES != SIMT_CAP_QUEUES ||
+		     DRM_SIMT_CAP_MMU != SIMT_CAP_MMU ||
+		     DRM_SIMT_CAP_COPY != SIMT_CAP_COPY ||
+		     DRM_SIMT_CAP_PREEMPT != SIMT_CAP_PREEMPT);
+	BUILD_BUG_ON(DRM_SIMT_PRESET_DEFAULT != SIMT_PRESET_DEFAULT ||
+		     DRM_SIMT_PRESET_GTX480 != SIMT_PRESET_GTX480 ||
+		     DRM_SIMT_PRESET_PASCAL5 != SIMT_PRESET_PASCAL5 ||
+		     DRM_SIMT_PRESET_VOLTA80 != SIMT_PRESET_VOLTA80 ||
+		     DRM_SIMT_PRESET_TURING68 != SIMT_PRESET_TURING68 ||
+		     DRM_SIMT_PRESET_AMPERE82 != SIMT_PRESET_AMPERE82 ||
+		     DRM_SIMT_PRESET_COUNT != SIMT_PRESET_NR);
+
+	if (args->reserved) {
+		drm_dbg(drm, "GET_PARAM: reserved not zero\n");
 		return -EINVAL;
+	}
 
 	switch (args->param) {
 	case DRM_SIMT_PARAM_DEVICE_VERSION:
@@ -60,9 +79,16 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 		args->value = sdev->preset;
 		break;
 	case DRM_SIMT_PARAM_CYCLE:
+		if (!drm_dev_enter(drm, &idx))
+			return -ENODEV;
 		args->value = simt_device_cycle(sdev);
+		drm_dev_exit(idx);
+		break;
+	case DRM_SIMT_PARAM_FILE_CONTEXTS:
+		args->value = READ_ONCE(simt_file_contexts);
 		break;
 	default:
+		drm_dbg(drm, "GET_PARAM: unknown parameter %u\n", args->param);
 		return -EINVAL;
 	}
 

@@ -8,8 +8,10 @@
  * a new message only when a bit goes from clear to set, so each handler
  * acknowledges its own bit before doing anything else.  Vectors are not
  * shared, so every class has its own handler: queue completion, MMU
- * fault and queue error go to the job code (simt_job.c), the test class
- * wakes its waiter; DMA and preemption have no consumer yet.
+ * fault and queue error go to the job code (simt_job.c) in the vector's
+ * interrupt thread, where signalling fences may wake their waiters and
+ * run their callbacks; the test class wakes its waiter; DMA and
+ * preemption have no consumer yet.
  */
 
 #include <linux/interrupt.h>
@@ -64,13 +66,24 @@ static irqreturn_t simt_irq_handler(int irq, void *arg)
 	case SIMT_IRQ_QUEUE:
 	case SIMT_IRQ_MMU:
 	case SIMT_IRQ_ERROR:
-		simt_job_irq(sdev, vec->cls);
-		break;
+		/*
+		 * The bit is clear again, so a completion from now on sends
+		 * a new message, and the thread runs once more for it.
+		 */
+		return IRQ_WAKE_THREAD;
 	default:
 		/* DMA and preemption events have no consumer yet. */
 		break;
 	}
 
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t simt_irq_thread(int irq, void *arg)
+{
+	struct simt_irq_vec *vec = arg;
+
+	simt_job_irq(vec->sdev, vec->cls);
 	return IRQ_HANDLED;
 }
 
@@ -124,7 +137,8 @@ int simt_irq_init(struct simt_device *sdev)
 			ret = irq;
 			goto err_release;
 		}
-		ret = request_irq(irq, simt_irq_handler, 0, vec->name, vec);
+		ret = request_threaded_irq(irq, simt_irq_handler,
+					   simt_irq_thread, 0, vec->name, vec);
 		if (ret) {
 			drm_err(&sdev->drm, "cannot request IRQ %d for %s: %d\n",
 				irq, vec->name, ret);

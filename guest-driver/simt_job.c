@@ -1,58 +1,72 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * simt: job submission, completion, and recovery from hangs.
+ * simt: job submission on the DRM GPU scheduler, completion, the
+ * watchdog and recovery.
  *
- * A SUBMIT becomes a run of hardware commands in its context's ring
- * (a COPY per contiguous piece of a copy, a LAUNCH per launch),
- * closed by a SIGNAL that stores the submission's sequence number in the
- * context's fence word (DMA-coherent memory) and raises the QUEUE
- * interrupt.  Sequence numbers of a context increase by one per
- * submission and the queue runs its commands in order, so "seqno n is
- * done" is simply "fence >= n".  WAIT sleeps on a wait queue that the
- * interrupts wake.
+ * Each context owns a hardware queue, and a drm_gpu_scheduler with one
+ * entity feeds it (as panthor's group queues do): SUBMIT makes a job,
+ * adds its input fences as dependencies and pushes it; when they have
+ * signalled, run_job writes the job's hardware commands into the ring (a
+ * COPY per contiguous piece of a copy, a LAUNCH per launch), closed by a
+ * SIGNAL that stores the job's sequence number in the context's fence
+ * word (DMA-coherent memory) and raises the QUEUE interrupt, and rings
+ * the doorbell.  The ring is the scheduler's credit limit: a job takes
+ * one credit per ring entry, so run_job always finds room.  Priority and
+ * preemption stay in hardware: each queue has its context's priority.
  *
- * Each submission also gets a dma_fence, so that the rest of the kernel
- * (drm_syncobj, and through it userspace and other drivers) can wait for
- * it.  Fences not yet signalled sit on the context's pending list; the
- * interrupt handler signals them as the fence word passes them, or with
- * an error when the context stops.
- *
- * Every LAUNCH carries the address of a completion record slot in the
- * context's record buffer; the device writes the kernel's start and end
- * cycles, and the pc of a fault, there.  When a submission is signalled
- * the driver reads its records into the statistics and keeps the last
- * launch's cycles for WAIT.
+ * run_job returns a hardware fence per job.  The interrupt thread reads
+ * each context's fence word and signals the hardware fences it has
+ * passed, in order; the scheduler then signals the job's finished fence,
+ * which is what WAIT, syncobjs and sync_files wait for, so a completion
+ * wakes only the waiters of its own fence.  Every LAUNCH carries the
+ * address of a completion record slot; the device writes the kernel's
+ * start and end cycles, and the pc of a fault, there, and the interrupt
+ * thread reads them into the statistics and the results WAIT reports.
  *
  * A failing command stops the queue where it is.  The ERROR and MMU
- * interrupts record why in the context; waits for the failed submission
- * and later ones return that error, and the context accepts no more work.
+ * interrupts record why in the context; the failed submission and every
+ * later one end with that error, and the context accepts no more work.
  *
- * A submission that stays at the head of its queue for longer than
- * job_timeout_ms is declared hung: a watchdog, running while work is
- * queued, resets the whole device (the only way the hardware has to take
- * a kernel off the SMs for good), fails the hung context with
- * DRM_SIMT_ERROR_TIMEOUT and puts every other context's unfinished
- * commands back on its queue, so that they run again from the command
- * that was interrupted.  VRAM, and so page tables and data, survive the
- * reset.
+ * The watchdog is the scheduler's timeout, which fires every
+ * SIMT_WATCHDOG_PERIOD_MS while a job is on the hardware.  It measures
+ * how long the oldest job has actually run: the device counts, per
+ * queue, the cycles in which the queue had blocks on the SMs or a copy
+ * moving (ACTIVE_CYCLES); the share of the device's cycles that were
+ * active, times the time that passed, is running time.  Time a job
+ * spends preempted, waiting behind kernels of higher priority or waiting
+ * for a copy engine does not count, so such a job is never blamed.  A
+ * job that has run for job_timeout_ms is hung: recovery clears its
+ * queue's ENABLE bit, which takes exactly that queue's blocks and copy
+ * off the device, and fails the context with DRM_SIMT_ERROR_TIMEOUT.
+ * Only if the queue does not stop is the whole device reset: then every
+ * other context's unfinished commands are replayed from the command that
+ * was interrupted, except a kernel launch without
+ * DRM_SIMT_CMD_LAUNCH_IDEMPOTENT at the head of its queue, which may have
+ * stored to memory already: that context is failed with
+ * DRM_SIMT_ERROR_CANCELED instead.  VRAM, and so page tables and data,
+ * survive the reset.
  *
  * Jobs keep references on the objects their copies use until they are
- * retired (their seqno reached, or the queue stopped), so that closing a
- * handle cannot free memory the device is still copying to or from.
- * Retiring is lazy: on the next submit or wait of the context, and when
- * the context goes.
+ * freed (their finished fence has signalled), so that closing a handle
+ * cannot free memory the device is still copying to or from.
  */
 
+#include <linux/file.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/sync_file.h>
 #include <linux/uaccess.h>
+
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
+#include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
 
@@ -62,27 +76,33 @@
 static unsigned int simt_job_timeout_ms = 10000;
 module_param_named(job_timeout_ms, simt_job_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(job_timeout_ms,
-		 "reset the device when a submission runs longer than this (ms, 0: never)");
+		 "stop a context whose submission has run this long (ms of running time, 0: never)");
 
-struct simt_job {
-	struct list_head link;
-	u64 seqno;
-	unsigned int bo_count;
-	struct drm_gem_object *bos[] __counted_by(bo_count);
-};
-
-/*
- * A submission's fence.  Each has its own lock: a syncobj may keep the
- * fence long after the context that signalled it is gone.
- */
+/* The hardware fence of a job: signalled when its SIGNAL command ran. */
 struct simt_fence {
 	struct dma_fence base;
-	spinlock_t lock;
+	spinlock_t lock;		/* a syncobj may outlive the context */
 	struct list_head link;		/* ctx->pending */
 	u32 first_slot;			/* its launches' record slots */
 	u32 launches;
 	u64 bytes;			/* copied by its commands */
 };
+
+struct simt_job {
+	struct drm_sched_job base;
+	struct simt_ctx *ctx;		/* holds a reference */
+	u64 seqno;
+	struct simt_fence *hw_fence;	/* until run_job hands it over */
+	struct drm_simt_cmd *cmds;	/* until run_job has written them */
+	u32 cmd_count;
+	unsigned int bo_count;
+	struct drm_gem_object *bos[] __counted_by(bo_count);
+};
+
+static struct simt_job *to_simt_job(struct drm_sched_job *job)
+{
+	return container_of(job, struct simt_job, base);
+}
 
 static const char *simt_fence_driver_name(struct dma_fence *fence)
 {
@@ -91,37 +111,13 @@ static const char *simt_fence_driver_name(struct dma_fence *fence)
 
 static const char *simt_fence_timeline_name(struct dma_fence *fence)
 {
-	return "context";
+	return "queue";
 }
 
 static const struct dma_fence_ops simt_fence_ops = {
 	.get_driver_name = simt_fence_driver_name,
 	.get_timeline_name = simt_fence_timeline_name,
 };
-
-static void simt_job_free(struct simt_job *job)
-{
-	unsigned int i;
-
-	for (i = 0; i < job->bo_count; i++)
-		if (job->bos[i])
-			drm_gem_object_put(job->bos[i]);
-	kfree(job);
-}
-
-/* Drop the jobs that are done, or all of them (the queue is stopped). */
-void simt_job_retire(struct simt_ctx *ctx, bool all)
-{
-	u64 done = READ_ONCE(*ctx->fence);
-	struct simt_job *job, *tmp;
-
-	list_for_each_entry_safe(job, tmp, &ctx->jobs, link) {
-		if (!all && job->seqno > done)
-			break;
-		list_del(&job->link);
-		simt_job_free(job);
-	}
-}
 
 static int simt_error_errno(u32 error)
 {
@@ -130,6 +126,8 @@ static int simt_error_errno(u32 error)
 		return -EFAULT;
 	case DRM_SIMT_ERROR_TIMEOUT:
 		return -ETIMEDOUT;
+	case DRM_SIMT_ERROR_CANCELED:
+		return -ECANCELED;
 	default:
 		return -EIO;
 	}
@@ -144,7 +142,7 @@ static bool simt_record_ran(const struct simt_completion *r)
 /*
  * Read the completion records of @f's launches: the result WAIT reports
  * (the last launch that ran), the fault pc of a failed submission, and
- * for a completed one the statistics.  Under ctx->fence_lock.
+ * for a completed one the statistics.
  */
 static void simt_fence_collect(struct simt_ctx *ctx, struct simt_fence *f,
 			       bool completed)
@@ -155,6 +153,7 @@ static void simt_fence_collect(struct simt_ctx *ctx, struct simt_fence *f,
 	u64 cycles = 0;
 	u32 i;
 
+	lockdep_assert_held(&ctx->fence_lock);
 	for (i = 0; i < f->launches; i++) {
 		r = &ctx->records[(f->first_slot + i) % SIMT_RECORD_SLOTS];
 		if (!simt_record_ran(r))
@@ -167,20 +166,22 @@ static void simt_fence_collect(struct simt_ctx *ctx, struct simt_fence *f,
 	}
 
 	res = &ctx->results[f->base.seqno % SIMT_RESULT_SLOTS];
-	res->seqno = f->base.seqno;
-	res->start_cycle = last ? last->start_cycle : 0;
-	res->end_cycle = last ? last->end_cycle : 0;
+	if (res->seqno == f->base.seqno) {
+		res->start_cycle = last ? last->start_cycle : 0;
+		res->end_cycle = last ? last->end_cycle : 0;
+	}
 
 	if (completed) {
 		atomic64_inc(&st->completions);
 		atomic64_add(f->bytes, &st->bytes_copied);
 		atomic64_add(f->launches, &st->kernels);
 		atomic64_add(cycles, &st->kernel_cycles);
+		atomic64_add(cycles, &ctx->cycles);
 	}
 }
 
 /*
- * Signal the fences of @ctx's submissions that are over: completed, or
+ * Signal the hardware fences of @ctx's jobs that are over: completed, or
  * ended by the context's error.  With @cancel (a -errno) the rest are
  * signalled with that error too (the context or the device is going).
  * Safe in any context, idempotent.
@@ -189,7 +190,6 @@ void simt_ctx_signal(struct simt_ctx *ctx, int cancel)
 {
 	struct simt_fence *f, *tmp;
 	unsigned long flags;
-	bool moved = false;
 	u32 error;
 	u64 done;
 
@@ -218,12 +218,34 @@ void simt_ctx_signal(struct simt_ctx *ctx, int cancel)
 		list_del(&f->link);
 		dma_fence_signal(&f->base);
 		dma_fence_put(&f->base);
-		moved = true;
 	}
-	/* The next submission, if any, has the queue from now on. */
-	if (moved)
-		ctx->head_start = ktime_get_ns();
 	spin_unlock_irqrestore(&ctx->fence_lock, flags);
+}
+
+/* Drop the fences WAIT keeps (the context is going). */
+void simt_ctx_results_free(struct simt_ctx *ctx)
+{
+	u32 i;
+
+	if (!ctx->results)
+		return;
+	for (i = 0; i < SIMT_RESULT_SLOTS; i++)
+		if (ctx->results[i].finished)
+			dma_fence_put(ctx->results[i].finished);
+	kvfree(ctx->results);
+	ctx->results = NULL;
+}
+
+/* Stop @ctx with @error from its next submission on.  Under ctx_lock. */
+static void simt_ctx_fail(struct simt_ctx *ctx, u32 error, u32 hw_error)
+{
+	lockdep_assert_held(&ctx->sdev->ctx_lock);
+	if (ctx->error)
+		return;
+	ctx->hw_error = hw_error;
+	ctx->failed_seqno = READ_ONCE(*ctx->fence) + 1;
+	/* Readers of the error see the details written before it. */
+	smp_store_release(&ctx->error, error);
 }
 
 /*
@@ -235,6 +257,7 @@ static void simt_ctx_collect_error(struct simt_device *sdev,
 {
 	u32 st, f;
 
+	lockdep_assert_held(&sdev->ctx_lock);
 	f = simt_rd32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_FAULT));
 	if (f & SIMT_CFAULT_VALID) {
 		if (!ctx->faulted) {
@@ -249,9 +272,9 @@ static void simt_ctx_collect_error(struct simt_device *sdev,
 	st = simt_rd32(sdev, SIMT_QUEUE_REG(ctx->hw_queue, SIMT_QREG_STATUS));
 	if (SIMT_QSTATUS_STATE(st) == SIMT_QSTATE_ERROR && !ctx->error) {
 		/* Error 0 in the error state would be a device bug; keep it visible. */
-		ctx->hw_error = SIMT_QSTATUS_ERROR(st) ?: U32_MAX;
-		smp_store_release(&ctx->error, ctx->faulted ?
-				  DRM_SIMT_ERROR_FAULT : DRM_SIMT_ERROR_DEVICE);
+		simt_ctx_fail(ctx, ctx->faulted ? DRM_SIMT_ERROR_FAULT :
+				   DRM_SIMT_ERROR_DEVICE,
+			      SIMT_QSTATUS_ERROR(st) ?: U32_MAX);
 		atomic64_inc(&sdev->stats.errors);
 		dev_info_ratelimited(sdev->drm.dev,
 				     "context %u (queue %u) stopped: error %u at command %u%s\n",
@@ -263,13 +286,20 @@ static void simt_ctx_collect_error(struct simt_device *sdev,
 	}
 }
 
-/* Called by the interrupt handlers of the queue, error and MMU classes. */
+/*
+ * The interrupt thread of the queue, error and MMU classes: signal what
+ * the device has finished.
+ */
 void simt_job_irq(struct simt_device *sdev, unsigned int cls)
 {
 	struct simt_ctx *ctx;
+	unsigned long flags;
 	unsigned int q;
+	int idx;
 
-	spin_lock(&sdev->ctx_lock);
+	if (!drm_dev_enter(&sdev->drm, &idx))
+		return;
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
 	for (q = 0; q < sdev->hw_queue_count; q++) {
 		ctx = sdev->queue_ctx[q];
 		if (!ctx)
@@ -278,235 +308,11 @@ void simt_job_irq(struct simt_device *sdev, unsigned int cls)
 			simt_ctx_collect_error(sdev, ctx);
 		simt_ctx_signal(ctx, 0);
 	}
-	spin_unlock(&sdev->ctx_lock);
-	wake_up_all(&sdev->job_wq);
-}
-
-/*
- * ---- Recovery ----
- *
- * Reset the device and bring every live context back: registers
- * (page tables, priorities, rings), and for contexts still running, their
- * unfinished commands, moved to the start of the ring since a reset
- * queue starts there.  The command each queue was running when it was
- * stopped runs again from its beginning.  @culprit is failed with
- * DRM_SIMT_ERROR_TIMEOUT if it is still stuck on submission @seqno.
- */
-static void simt_recover(struct simt_device *sdev, struct simt_ctx *culprit,
-			 u64 seqno, u32 timeout_ms)
-{
-	u32 head[SIMT_MAX_QUEUES] = { };
-	struct simt_ctx *ctx;
-	unsigned long flags;
-	bool hung = false;
-	u32 q, n, first;
-	void *tmp;
-	int idx;
-
-	tmp = kvmalloc(SIMT_RING_ENTRIES * SIMT_CMD_SIZE, GFP_KERNEL);
-	if (!tmp)
-		return;		/* the watchdog tries again */
-
-	down_write(&sdev->reset_sem);
-	if (!drm_dev_enter(&sdev->drm, &idx))
-		goto out;
-
-	/*
-	 * Note errors first (a reset clears them), then stop every queue
-	 * where it is.  Creation and release of contexts wait on reset_sem,
-	 * so queue_ctx[] holds still; the lock is for the interrupt handler.
-	 */
-	spin_lock_irqsave(&sdev->ctx_lock, flags);
-	for (q = 0; q < sdev->hw_queue_count; q++) {
-		ctx = sdev->queue_ctx[q];
-		if (!ctx)
-			continue;
-		simt_ctx_collect_error(sdev, ctx);
-		simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), 0);
-		head[q] = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_HEAD)) &
-			  (SIMT_RING_ENTRIES - 1);
-	}
-	if (!culprit->error && READ_ONCE(*culprit->fence) < seqno) {
-		hung = true;
-		culprit->hw_error = 0;
-		smp_store_release(&culprit->error, DRM_SIMT_ERROR_TIMEOUT);
-	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
-
-	simt_hw_reset(sdev);
-	atomic64_inc(&sdev->stats.resets);
-	if (hung)
-		atomic64_inc(&sdev->stats.timeouts);
-	simt_irq_restore(sdev);
-	simt_preempt_hw_init(sdev);
-
-	for (q = 0; q < sdev->hw_queue_count; q++) {
-		ctx = sdev->queue_ctx[q];
-		if (!ctx)
-			continue;
-		n = 0;
-		if (!READ_ONCE(ctx->error)) {
-			/* Commands [head, tail), maybe wrapping, go to [0, n). */
-			first = head[q];
-			n = (ctx->tail - first) & (SIMT_RING_ENTRIES - 1);
-			if (first + n <= SIMT_RING_ENTRIES) {
-				memmove(ctx->ring, ctx->ring + first * SIMT_CMD_SIZE,
-					n * SIMT_CMD_SIZE);
-			} else {
-				u32 part = SIMT_RING_ENTRIES - first;
-
-				memcpy(tmp, ctx->ring + first * SIMT_CMD_SIZE,
-				       part * SIMT_CMD_SIZE);
-				memcpy(tmp + part * SIMT_CMD_SIZE, ctx->ring,
-				       (n - part) * SIMT_CMD_SIZE);
-				memcpy(ctx->ring, tmp, n * SIMT_CMD_SIZE);
-			}
-		}
-		WRITE_ONCE(ctx->tail, n);
-		if (simt_ctx_hw_init(ctx)) {
-			/* The queue did not start: fail the context. */
-			spin_lock_irqsave(&sdev->ctx_lock, flags);
-			if (!ctx->error) {
-				ctx->hw_error = U32_MAX;
-				smp_store_release(&ctx->error,
-						  DRM_SIMT_ERROR_DEVICE);
-				atomic64_inc(&sdev->stats.errors);
-			}
-			spin_unlock_irqrestore(&sdev->ctx_lock, flags);
-			continue;
-		}
-		if (n)
-			simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_TAIL), n);
-	}
-
-	/* Everyone still running starts a new timeout now. */
-	spin_lock_irqsave(&sdev->ctx_lock, flags);
-	for (q = 0; q < sdev->hw_queue_count; q++) {
-		ctx = sdev->queue_ctx[q];
-		if (!ctx)
-			continue;
-		spin_lock(&ctx->fence_lock);
-		ctx->head_start = ktime_get_ns();
-		spin_unlock(&ctx->fence_lock);
-		simt_ctx_signal(ctx, 0);
-	}
-	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
-
-	if (hung)
-		drm_warn(&sdev->drm,
-			 "context %u (queue %u): submission %llu ran longer than %u ms; device reset, other contexts' work resubmitted\n",
-			 culprit->id, culprit->hw_queue, seqno, timeout_ms);
-	else
-		drm_info(&sdev->drm, "device reset; every context's work resubmitted\n");
-	drm_dev_exit(idx);
-out:
-	up_write(&sdev->reset_sem);
-	kvfree(tmp);
-	wake_up_all(&sdev->job_wq);
-}
-
-/*
- * The watchdog: while any context has work queued, look every
- * SIMT_WATCHDOG_PERIOD_MS at the submission at the head of each queue.
- * One that has been there longer than the timeout may be hung, or may
- * only be waiting for SMs that a hung kernel holds.  The device places
- * blocks of higher priority first, so a late submission of low priority
- * can be starved by work of higher priority, but not the other way
- * round: of the submissions over the timeout, the one of the highest
- * priority, and of those the oldest, is declared hung.  Only that one
- * context is failed per reset; the others' work is resubmitted and gets
- * a new timeout.
- */
-static void simt_watchdog(struct work_struct *work)
-{
-	struct simt_device *sdev = container_of(to_delayed_work(work),
-						struct simt_device, watchdog);
-	u32 timeout_ms = READ_ONCE(simt_job_timeout_ms);
-	u64 timeout_ns = (u64)timeout_ms * NSEC_PER_MSEC;
-	struct simt_ctx *ctx, *culprit = NULL;
-	u64 now = ktime_get_ns(), oldest = 0, seqno = 0;
-	struct simt_fence *f;
-	unsigned long flags;
-	bool busy = false;
-	unsigned int q;
-	int idx;
-
-	if (!drm_dev_enter(&sdev->drm, &idx))
-		return;
-
-	spin_lock_irqsave(&sdev->ctx_lock, flags);
-	for (q = 0; q < sdev->hw_queue_count; q++) {
-		ctx = sdev->queue_ctx[q];
-		if (!ctx || READ_ONCE(ctx->error))
-			continue;
-		spin_lock(&ctx->fence_lock);
-		f = list_first_entry_or_null(&ctx->pending, struct simt_fence,
-					     link);
-		if (f) {
-			busy = true;
-			/*
-			 * A submission made since @now was read has a later
-			 * head_start: not overdue (the difference would wrap).
-			 */
-			if (timeout_ns && ctx->head_start < now &&
-			    now - ctx->head_start > timeout_ns &&
-			    (!culprit || ctx->priority > culprit->priority ||
-			     (ctx->priority == culprit->priority &&
-			      ctx->head_start < oldest))) {
-				culprit = ctx;
-				oldest = ctx->head_start;
-				seqno = f->base.seqno;
-			}
-		}
-		spin_unlock(&ctx->fence_lock);
-	}
-	/* A context being released is still in queue_ctx[]: skip it. */
-	if (culprit && !kref_get_unless_zero(&culprit->ref))
-		culprit = NULL;
-	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
-
-	if (culprit) {
-		/* The timeout that caught it, whatever the parameter is now. */
-		simt_recover(sdev, culprit, seqno, timeout_ms);
-		simt_ctx_put(culprit);
-	}
-	if (busy)
-		queue_delayed_work(system_wq, &sdev->watchdog,
-				   msecs_to_jiffies(SIMT_WATCHDOG_PERIOD_MS));
 	drm_dev_exit(idx);
 }
 
-void simt_job_init(struct simt_device *sdev)
-{
-	init_rwsem(&sdev->reset_sem);
-	INIT_DELAYED_WORK(&sdev->watchdog, simt_watchdog);
-}
-
-/*
- * The device is gone (drm_dev_unplug() has returned): stop the watchdog
- * and fail every fence still pending, so that nobody waits for ever.
- */
-void simt_job_fini(struct simt_device *sdev)
-{
-	unsigned long flags;
-	unsigned int q;
-
-	cancel_delayed_work_sync(&sdev->watchdog);
-	spin_lock_irqsave(&sdev->ctx_lock, flags);
-	for (q = 0; q < sdev->hw_queue_count; q++)
-		if (sdev->queue_ctx[q])
-			simt_ctx_signal(sdev->queue_ctx[q], -ENODEV);
-	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
-}
-
-static u32 simt_ring_free(struct simt_ctx *ctx)
-{
-	u32 head = simt_rd32(ctx->sdev, SIMT_QUEUE_REG(ctx->hw_queue,
-							SIMT_QREG_HEAD));
-
-	return SIMT_RING_ENTRIES - 1 -
-	       ((ctx->tail - head) & (SIMT_RING_ENTRIES - 1));
-}
+/* ---- Writing jobs into the ring ---- */
 
 static void *simt_ring_next(struct simt_ctx *ctx)
 {
@@ -559,6 +365,470 @@ static int simt_copy_emit(struct simt_ctx *ctx,
 	return 0;
 }
 
+/* A launch, with the next completion record slot of the context. */
+static void simt_launch_emit(struct simt_ctx *ctx, const struct drm_simt_cmd *cmd)
+{
+	const struct drm_simt_cmd_launch *l = &cmd->launch;
+	struct simt_cmd_launch *c = simt_ring_next(ctx);
+	u32 slot = ctx->next_slot++ % SIMT_RECORD_SLOTS;
+
+	memset(&ctx->records[slot], 0, sizeof(ctx->records[slot]));
+	c->opcode = SIMT_CMD_LAUNCH;
+	if (cmd->flags & DRM_SIMT_CMD_LAUNCH_IDEMPOTENT)
+		c->flags = SIMT_CMDF_IDEMPOTENT;
+	c->record = ctx->records_dma + slot * sizeof(struct simt_completion);
+	c->code_addr = l->code_addr;
+	c->code_size = l->code_size;
+	c->entry = l->entry;
+	memcpy(c->grid, l->grid, sizeof(c->grid));
+	memcpy(c->block, l->block, sizeof(c->block));
+	c->shared_size = l->shared_size;
+	c->local_size = l->local_size;
+	c->regs = l->regs;
+	c->local_base = l->local_base;
+	BUILD_BUG_ON(sizeof(c->args) != sizeof(l->args));
+	memcpy(c->args, l->args, sizeof(c->args));
+	c->live_addr = l->live_addr;
+	c->int_regs = l->int_regs;
+	c->fp_regs = l->fp_regs;
+}
+
+static struct dma_fence *simt_run_job(struct drm_sched_job *sched_job)
+{
+	struct simt_job *job = to_simt_job(sched_job);
+	struct simt_ctx *ctx = job->ctx;
+	struct simt_device *sdev = ctx->sdev;
+	struct simt_fence *fence = job->hw_fence;
+	struct simt_cmd_signal *sig;
+	unsigned long flags;
+	u32 i, n = 0, error;
+	int idx;
+
+	/* Killed, or behind a failure: nothing of it reaches the device. */
+	if (sched_job->s_fence->finished.error)
+		return ERR_PTR(sched_job->s_fence->finished.error);
+	/* Pairs with simt_ctx_fail(). */
+	error = smp_load_acquire(&ctx->error);
+	if (error)
+		return ERR_PTR(simt_error_errno(error));
+	if (READ_ONCE(ctx->closed))
+		return ERR_PTR(-ECANCELED);
+	if (!drm_dev_enter(&sdev->drm, &idx))
+		return ERR_PTR(-ENODEV);
+
+	fence->first_slot = ctx->next_slot % SIMT_RECORD_SLOTS;
+	for (i = 0; i < job->cmd_count; i++) {
+		const struct drm_simt_cmd *cmd = &job->cmds[i];
+
+		if (cmd->type == DRM_SIMT_CMD_LAUNCH)
+			simt_launch_emit(ctx, cmd);
+		else
+			simt_copy_emit(ctx, &cmd->copy, job->bos[2 * i],
+				       job->bos[2 * i + 1], &n, U32_MAX);
+	}
+	kvfree(job->cmds);
+	job->cmds = NULL;
+
+	sig = simt_ring_next(ctx);
+	sig->opcode = SIMT_CMD_SIGNAL;
+	sig->flags = SIMT_CMDF_IRQ;
+	sig->addr = ctx->ring_dma + SIMT_RING_ENTRIES * SIMT_CMD_SIZE;
+	sig->value = job->seqno;
+
+	dma_fence_init(&fence->base, &simt_fence_ops, &fence->lock,
+		       ctx->hw_fence_context, job->seqno);
+	job->hw_fence = NULL;
+	/* The pending list's reference; the scheduler gets the first one. */
+	dma_fence_get(&fence->base);
+	spin_lock_irqsave(&ctx->fence_lock, flags);
+	list_add_tail(&fence->link, &ctx->pending);
+	spin_unlock_irqrestore(&ctx->fence_lock, flags);
+
+	/* writel() orders the ring writes above before the doorbell. */
+	simt_wr32(sdev, SIMT_QUEUE_REG(ctx->hw_queue, SIMT_QREG_TAIL), ctx->tail);
+	drm_dev_exit(idx);
+	return &fence->base;
+}
+
+static void simt_free_job(struct drm_sched_job *sched_job)
+{
+	struct simt_job *job = to_simt_job(sched_job);
+	struct simt_ctx *ctx = job->ctx;
+	unsigned int i;
+
+	if (sched_job->s_fence)
+		drm_sched_job_cleanup(sched_job);
+	for (i = 0; i < job->bo_count; i++)
+		if (job->bos[i])
+			drm_gem_object_put(job->bos[i]);
+	kvfree(job->cmds);
+	kfree(job->hw_fence);
+	kfree(job);
+	if (ctx) {
+		atomic_dec(&ctx->inflight);
+		wake_up(&ctx->inflight_wq);
+		simt_ctx_put(ctx);
+	}
+}
+
+/* ---- The watchdog and recovery ---- */
+
+/*
+ * How long has @job run?  Adds the time since the watchdog's last look
+ * at @ctx, times the share of the device's cycles in which the queue
+ * was active.  The first look at a job starts its count.
+ */
+static bool simt_watchdog_hung(struct simt_ctx *ctx, struct simt_job *job)
+{
+	struct simt_device *sdev = ctx->sdev;
+	u32 timeout_ms = READ_ONCE(simt_job_timeout_ms);
+	u64 now = ktime_get_ns();
+	u32 active, cycle, d_active, d_cycle;
+	u64 d_wall;
+
+	active = simt_rd32(sdev, SIMT_QUEUE_REG(ctx->hw_queue,
+						SIMT_QREG_ACTIVE_CYCLES));
+	cycle = lower_32_bits(simt_device_cycle(sdev));
+	if (ctx->wd_seqno != job->seqno) {
+		ctx->wd_seqno = job->seqno;
+		ctx->wd_run_ns = 0;
+	} else {
+		d_wall = now - ctx->wd_wall_ns;
+		d_active = active - ctx->wd_active;
+		d_cycle = cycle - ctx->wd_cycle;
+		/* A device reset restarts both counters: no share then. */
+		if (d_cycle && d_active <= d_cycle)
+			ctx->wd_run_ns += mul_u64_u32_div(d_wall, d_active,
+							  d_cycle);
+	}
+	ctx->wd_wall_ns = now;
+	ctx->wd_active = active;
+	ctx->wd_cycle = cycle;
+	return timeout_ms && ctx->wd_run_ns > (u64)timeout_ms * NSEC_PER_MSEC;
+}
+
+/* Clear queue @q's ENABLE bit: its blocks and copy leave the device. */
+static bool simt_queue_halt(struct simt_device *sdev, u32 q)
+{
+	u32 st;
+
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), 0);
+	st = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_STATUS));
+	return SIMT_QSTATUS_STATE(st) == SIMT_QSTATE_DISABLED &&
+	       !simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_RESIDENT));
+}
+
+/*
+ * Would replaying the command at the head of a stopped ring be unsafe?
+ * A launch there may have run blocks that stored to memory, unless the
+ * kernel is idempotent.
+ */
+static bool simt_head_unsafe(struct simt_ctx *ctx, u32 head)
+{
+	const struct simt_cmd_launch *c = ctx->ring + head * SIMT_CMD_SIZE;
+
+	return c->opcode == SIMT_CMD_LAUNCH &&
+	       !(c->flags & SIMT_CMDF_IDEMPOTENT);
+}
+
+/*
+ * Reset the whole device and bring every live context back: registers
+ * (page tables, priorities, rings), and for contexts still running their
+ * unfinished commands, moved to the start of the ring since a reset queue
+ * starts there; the command each queue was running runs again from its
+ * beginning, unless that is unsafe (simt_head_unsafe()): then the
+ * context fails with DRM_SIMT_ERROR_CANCELED.  @culprit (or NULL) is
+ * failed with DRM_SIMT_ERROR_TIMEOUT.  Under reset_sem for writing, on
+ * tdr_wq, with every context's scheduler stopped but @culprit's.
+ */
+static void simt_device_recover(struct simt_device *sdev,
+				struct simt_ctx *culprit)
+{
+	u32 head[SIMT_MAX_QUEUES] = { };
+	u32 q, n, first, replayed = 0, cancelled = 0;
+	struct simt_ctx *ctx;
+	unsigned long flags;
+	void *tmp;
+
+	lockdep_assert_held_write(&sdev->reset_sem);
+	tmp = kvmalloc(SIMT_RING_ENTRIES * SIMT_CMD_SIZE, GFP_KERNEL);
+
+	/* Note errors first (a reset clears them), then stop every queue. */
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	for (q = 0; q < sdev->hw_queue_count; q++) {
+		ctx = sdev->queue_ctx[q];
+		if (!ctx)
+			continue;
+		simt_ctx_collect_error(sdev, ctx);
+		simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), 0);
+		head[q] = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_HEAD)) &
+			  (SIMT_RING_ENTRIES - 1);
+		n = (ctx->tail - head[q]) & (SIMT_RING_ENTRIES - 1);
+		if (ctx == culprit) {
+			simt_ctx_fail(ctx, DRM_SIMT_ERROR_TIMEOUT, 0);
+		} else if (!ctx->error && n && (!tmp ||
+			   simt_head_unsafe(ctx, head[q]))) {
+			simt_ctx_fail(ctx, DRM_SIMT_ERROR_CANCELED, 0);
+			atomic64_inc(&sdev->stats.cancels);
+			cancelled++;
+		} else if (!ctx->error && n) {
+			replayed++;
+		}
+	}
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+
+	simt_hw_reset(sdev);
+	atomic64_inc(&sdev->stats.resets);
+	simt_irq_restore(sdev);
+	simt_preempt_hw_init(sdev);
+
+	for (q = 0; q < sdev->hw_queue_count; q++) {
+		ctx = sdev->queue_ctx[q];
+		if (!ctx)
+			continue;
+		n = 0;
+		if (!READ_ONCE(ctx->error)) {
+			/* Commands [head, tail), maybe wrapping, go to [0, n). */
+			first = head[q];
+			n = (ctx->tail - first) & (SIMT_RING_ENTRIES - 1);
+			if (first + n <= SIMT_RING_ENTRIES) {
+				memmove(ctx->ring, ctx->ring + first * SIMT_CMD_SIZE,
+					n * SIMT_CMD_SIZE);
+			} else {
+				u32 part = SIMT_RING_ENTRIES - first;
+
+				memcpy(tmp, ctx->ring + first * SIMT_CMD_SIZE,
+				       part * SIMT_CMD_SIZE);
+				memcpy(tmp + part * SIMT_CMD_SIZE, ctx->ring,
+				       (n - part) * SIMT_CMD_SIZE);
+				memcpy(ctx->ring, tmp, n * SIMT_CMD_SIZE);
+			}
+		}
+		ctx->tail = n;
+		if (simt_ctx_hw_init(ctx)) {
+			/* The queue did not start: fail the context. */
+			spin_lock_irqsave(&sdev->ctx_lock, flags);
+			if (!ctx->error)
+				atomic64_inc(&sdev->stats.errors);
+			simt_ctx_fail(ctx, DRM_SIMT_ERROR_DEVICE, U32_MAX);
+			spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+			continue;
+		}
+		if (ctx->error)
+			simt_ctx_stop_queue(sdev, q);
+		else if (n)
+			simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_TAIL), n);
+	}
+
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	for (q = 0; q < sdev->hw_queue_count; q++) {
+		ctx = sdev->queue_ctx[q];
+		if (ctx) {
+			/* Watchdog counts start again with the counters. */
+			ctx->wd_seqno = 0;
+			simt_ctx_signal(ctx, 0);
+		}
+	}
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	kvfree(tmp);
+	drm_warn(&sdev->drm, "device reset: %u contexts replayed, %u cancelled\n",
+		 replayed, cancelled);
+}
+
+/* Stop or start the schedulers of every context but @except. */
+static void simt_scheds_stop(struct simt_device *sdev, struct simt_ctx *except,
+			     bool stop)
+{
+	struct simt_ctx *ctx;
+	u32 q;
+
+	/* queue_ctx[] holds still: creation and closing wait for reset_sem. */
+	for (q = 0; q < sdev->hw_queue_count; q++) {
+		ctx = sdev->queue_ctx[q];
+		if (!ctx || ctx == except)
+			continue;
+		if (stop)
+			drm_sched_wqueue_stop(&ctx->sched);
+		else
+			drm_sched_wqueue_start(&ctx->sched);
+	}
+}
+
+/*
+ * @ctx's job @seqno has run too long: stop its queue and fail the
+ * context; a whole-device reset if the queue does not stop.  On tdr_wq.
+ */
+static void simt_ctx_recover(struct simt_ctx *ctx, u64 seqno, u32 run_ms)
+{
+	struct simt_device *sdev = ctx->sdev;
+	unsigned long flags;
+	bool halted;
+
+	down_write(&sdev->reset_sem);
+	drm_sched_wqueue_stop(&ctx->sched);
+	atomic64_inc(&sdev->stats.timeouts);
+	halted = simt_queue_halt(sdev, ctx->hw_queue);
+	if (halted) {
+		spin_lock_irqsave(&sdev->ctx_lock, flags);
+		simt_ctx_collect_error(sdev, ctx);
+		simt_ctx_fail(ctx, DRM_SIMT_ERROR_TIMEOUT, 0);
+		spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+		simt_ctx_stop_queue(sdev, ctx->hw_queue);
+		atomic64_inc(&sdev->stats.queue_stops);
+		drm_warn(&sdev->drm,
+			 "context %u (queue %u): submission %llu ran longer than %u ms; queue stopped\n",
+			 ctx->id, ctx->hw_queue, seqno, run_ms);
+		simt_ctx_signal(ctx, 0);
+	} else {
+		drm_err(&sdev->drm,
+			"context %u (queue %u): submission %llu ran longer than %u ms and its queue does not stop; resetting the device\n",
+			ctx->id, ctx->hw_queue, seqno, run_ms);
+		simt_scheds_stop(sdev, ctx, true);
+		simt_device_recover(sdev, ctx);
+		simt_scheds_stop(sdev, ctx, false);
+	}
+	drm_sched_wqueue_start(&ctx->sched);
+	up_write(&sdev->reset_sem);
+}
+
+/*
+ * The scheduler's timeout: the watchdog's look at the oldest job of the
+ * context.  The scheduler has taken @sched_job off its pending list for
+ * the call; it goes back there in every case (at the head, where it
+ * was), and the scheduler looks again after the next period.
+ */
+static enum drm_gpu_sched_stat simt_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct simt_job *job = to_simt_job(sched_job);
+	struct drm_gpu_scheduler *sched = sched_job->sched;
+	struct simt_ctx *ctx = job->ctx;
+	struct simt_device *sdev = ctx->sdev;
+	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
+	int idx;
+
+	if (!drm_dev_enter(&sdev->drm, &idx)) {
+		stat = DRM_GPU_SCHED_STAT_ENODEV;
+	} else {
+		if (!dma_fence_is_signaled(&sched_job->s_fence->finished) &&
+		    !READ_ONCE(ctx->error) && !READ_ONCE(ctx->closed) &&
+		    simt_watchdog_hung(ctx, job))
+			simt_ctx_recover(ctx, job->seqno,
+					 READ_ONCE(simt_job_timeout_ms));
+		drm_dev_exit(idx);
+	}
+
+	spin_lock(&sched->job_list_lock);
+	list_add(&sched_job->list, &sched->pending_list);
+	spin_unlock(&sched->job_list_lock);
+	/* Finished meanwhile: the scheduler's free work must see it again. */
+	if (dma_fence_is_signaled(&sched_job->s_fence->finished) &&
+	    !READ_ONCE(sched->pause_submit))
+		queue_work(sched->submit_wq, &sched->work_free_job);
+	return stat;
+}
+
+static const struct drm_sched_backend_ops simt_sched_ops = {
+	.run_job = simt_run_job,
+	.timedout_job = simt_timedout_job,
+	.free_job = simt_free_job,
+};
+
+int simt_ctx_sched_init(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+	struct drm_gpu_scheduler *sched = &ctx->sched;
+	int ret;
+
+	snprintf(ctx->sched_name, sizeof(ctx->sched_name), "simt-queue%u",
+		 ctx->hw_queue);
+	ret = drm_sched_init(sched, &simt_sched_ops, sdev->sched_wq, 1,
+			     SIMT_RING_ENTRIES - 1, 0,
+			     msecs_to_jiffies(SIMT_WATCHDOG_PERIOD_MS),
+			     sdev->tdr_wq, NULL, ctx->sched_name,
+			     sdev->drm.dev);
+	if (ret)
+		return ret;
+	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_KERNEL,
+				    &sched, 1, NULL);
+	if (ret)
+		drm_sched_fini(sched);
+	return ret;
+}
+
+/* Whole-device recovery asked for through debugfs ("reset"). */
+static void simt_reset_work(struct work_struct *work)
+{
+	struct simt_device *sdev = container_of(work, struct simt_device,
+						reset_work);
+	int idx;
+
+	if (!drm_dev_enter(&sdev->drm, &idx))
+		return;
+	down_write(&sdev->reset_sem);
+	simt_scheds_stop(sdev, NULL, true);
+	simt_device_recover(sdev, NULL);
+	simt_scheds_stop(sdev, NULL, false);
+	up_write(&sdev->reset_sem);
+	drm_dev_exit(idx);
+}
+
+/* Reset the device as recovery does, on tdr_wq, and wait for it. */
+int simt_device_reset_request(struct simt_device *sdev)
+{
+	queue_work(sdev->tdr_wq, &sdev->reset_work);
+	flush_work(&sdev->reset_work);
+	return 0;
+}
+
+static void simt_wq_destroy(struct drm_device *drm, void *arg)
+{
+	destroy_workqueue(arg);
+}
+
+int simt_job_init(struct simt_device *sdev)
+{
+	int ret;
+
+	init_rwsem(&sdev->reset_sem);
+	INIT_WORK(&sdev->reset_work, simt_reset_work);
+	/*
+	 * Contexts may outlive the PCI device (open files), so the queues
+	 * go with the DRM device.
+	 */
+	sdev->sched_wq = alloc_workqueue("simt-sched",
+					 WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
+	if (!sdev->sched_wq)
+		return -ENOMEM;
+	ret = drmm_add_action_or_reset(&sdev->drm, simt_wq_destroy,
+				       sdev->sched_wq);
+	if (ret)
+		return ret;
+	sdev->tdr_wq = alloc_ordered_workqueue("simt-tdr", WQ_MEM_RECLAIM);
+	if (!sdev->tdr_wq)
+		return -ENOMEM;
+	return drmm_add_action_or_reset(&sdev->drm, simt_wq_destroy,
+					sdev->tdr_wq);
+}
+
+/*
+ * The device is gone and quiet (simt_remove() has reset it): fail every
+ * fence still pending, so that nobody waits for ever.
+ */
+void simt_job_fini(struct simt_device *sdev)
+{
+	unsigned long flags;
+	unsigned int q;
+
+	cancel_work_sync(&sdev->reset_work);
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	for (q = 0; q < sdev->hw_queue_count; q++)
+		if (sdev->queue_ctx[q])
+			simt_ctx_signal(sdev->queue_ctx[q], -ENODEV);
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+}
+
+/* ---- SUBMIT ---- */
+
 static bool simt_range_ok(struct drm_gem_object *obj, u64 offset, u64 size)
 {
 	u64 end;
@@ -574,9 +844,9 @@ static bool simt_cmd_tail_zero(const struct drm_simt_cmd *cmd, size_t used)
 	return !memchr_inv(p + used, 0, sizeof(cmd->reserved) - used);
 }
 
-static int simt_copy_prepare(struct drm_file *file, struct simt_job *job,
-			     u32 i, const struct drm_simt_cmd_copy *cmd,
-			     u32 *n)
+static int simt_copy_prepare(struct drm_device *drm, struct drm_file *file,
+			     struct simt_job *job, u32 i,
+			     const struct drm_simt_cmd_copy *cmd, u32 *n)
 {
 	struct drm_gem_object *src, *dst;
 
@@ -588,12 +858,16 @@ static int simt_copy_prepare(struct drm_file *file, struct simt_job *job,
 		return -ENOENT;
 
 	if (!simt_range_ok(src, cmd->src_offset, cmd->size) ||
-	    !simt_range_ok(dst, cmd->dst_offset, cmd->size))
+	    !simt_range_ok(dst, cmd->dst_offset, cmd->size)) {
+		drm_dbg(drm, "command %u: copy range outside its object\n", i);
 		return -EINVAL;
+	}
 	if (src == dst && cmd->size &&
 	    cmd->src_offset < cmd->dst_offset + cmd->size &&
-	    cmd->dst_offset < cmd->src_offset + cmd->size)
+	    cmd->dst_offset < cmd->src_offset + cmd->size) {
+		drm_dbg(drm, "command %u: copy ranges overlap\n", i);
 		return -EINVAL;
+	}
 
 	return simt_copy_emit(NULL, cmd, src, dst, n, SIMT_RING_ENTRIES);
 }
@@ -605,79 +879,82 @@ static int simt_copy_prepare(struct drm_file *file, struct simt_job *job,
  * references: it reaches only bound objects, and their bindings hold
  * them (an unbind under a running kernel makes it fault, nothing worse).
  */
-static int simt_launch_check(const struct drm_simt_cmd_launch *l)
-{
-	unsigned int i;
-
-	if (l->pad)
-		return -EINVAL;
-	for (i = 0; i < 3; i++)
-		if (!l->grid[i] || !l->block[i])
-			return -EINVAL;
-	if (!l->code_size || l->code_size > SIMT_MAX_CODE_SIZE ||
-	    l->code_size % 4 || l->code_addr % 4 || l->entry % 4 ||
-	    l->entry < l->code_addr || l->entry - l->code_addr >= l->code_size)
-		return -EINVAL;
-	if (!l->regs || l->regs > 64 || l->local_size % 16)
-		return -EINVAL;
-	return 0;
-}
-
-/* A launch, with the next completion record slot of the context. */
-static void simt_launch_emit(struct simt_ctx *ctx,
+static int simt_launch_check(struct drm_device *drm, u32 i,
 			     const struct drm_simt_cmd_launch *l)
 {
-	struct simt_cmd_launch *c = simt_ring_next(ctx);
-	u32 slot = ctx->next_slot++ % SIMT_RECORD_SLOTS;
+	unsigned int d;
 
-	memset(&ctx->records[slot], 0, sizeof(ctx->records[slot]));
-	c->opcode = SIMT_CMD_LAUNCH;
-	c->record = ctx->records_dma + slot * sizeof(struct simt_completion);
-	c->code_addr = l->code_addr;
-	c->code_size = l->code_size;
-	c->entry = l->entry;
-	memcpy(c->grid, l->grid, sizeof(c->grid));
-	memcpy(c->block, l->block, sizeof(c->block));
-	c->shared_size = l->shared_size;
-	c->local_size = l->local_size;
-	c->regs = l->regs;
-	c->local_base = l->local_base;
-	BUILD_BUG_ON(sizeof(c->args) != sizeof(l->args));
-	memcpy(c->args, l->args, sizeof(c->args));
+	if (l->pad) {
+		drm_dbg(drm, "command %u: launch pad not zero\n", i);
+		return -EINVAL;
+	}
+	for (d = 0; d < 3; d++) {
+		if (!l->grid[d] || !l->block[d]) {
+			drm_dbg(drm, "command %u: empty grid or block\n", i);
+			return -EINVAL;
+		}
+	}
+	if (!l->code_size || l->code_size > SIMT_MAX_CODE_SIZE ||
+	    l->code_size % 4 || l->code_addr % 4 || l->entry % 4 ||
+	    l->entry < l->code_addr || l->entry - l->code_addr >= l->code_size) {
+		drm_dbg(drm, "command %u: bad code range or entry\n", i);
+		return -EINVAL;
+	}
+	if (!l->regs || l->regs > 64 || l->local_size % 16) {
+		drm_dbg(drm, "command %u: bad regs or local size\n", i);
+		return -EINVAL;
+	}
+	if (l->live_addr % 8) {
+		drm_dbg(drm, "command %u: live table not 8-byte aligned\n", i);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
  * Look the objects up and check the commands; count the ring entries,
  * and the launches and bytes for the fence.
  */
-static int simt_job_prepare(struct drm_file *file, struct simt_job *job,
-			    struct simt_fence *fence,
-			    const struct drm_simt_cmd *cmds, u32 count,
+static int simt_job_prepare(struct drm_device *drm, struct drm_file *file,
+			    struct simt_job *job, struct simt_fence *fence,
 			    u32 *entries)
 {
 	u32 i, n = 0;
 	int ret;
 
-	for (i = 0; i < count; i++) {
-		const struct drm_simt_cmd *cmd = &cmds[i];
+	for (i = 0; i < job->cmd_count; i++) {
+		const struct drm_simt_cmd *cmd = &job->cmds[i];
 
-		if (cmd->flags)
-			return -EINVAL;
 		switch (cmd->type) {
 		case DRM_SIMT_CMD_COPY:
-			if (!simt_cmd_tail_zero(cmd, sizeof(cmd->copy)))
+			if (cmd->flags) {
+				drm_dbg(drm, "command %u: copy flags 0x%x\n",
+					i, cmd->flags);
 				return -EINVAL;
-			ret = simt_copy_prepare(file, job, i, &cmd->copy, &n);
+			}
+			if (!simt_cmd_tail_zero(cmd, sizeof(cmd->copy))) {
+				drm_dbg(drm, "command %u: copy reserved bytes not zero\n", i);
+				return -EINVAL;
+			}
+			ret = simt_copy_prepare(drm, file, job, i, &cmd->copy, &n);
 			fence->bytes += cmd->copy.size;
 			break;
 		case DRM_SIMT_CMD_LAUNCH:
-			if (!simt_cmd_tail_zero(cmd, sizeof(cmd->launch)))
+			if (cmd->flags & ~DRM_SIMT_CMD_LAUNCH_IDEMPOTENT) {
+				drm_dbg(drm, "command %u: launch flags 0x%x\n",
+					i, cmd->flags);
 				return -EINVAL;
-			ret = simt_launch_check(&cmd->launch);
+			}
+			if (!simt_cmd_tail_zero(cmd, sizeof(cmd->launch))) {
+				drm_dbg(drm, "command %u: launch reserved bytes not zero\n", i);
+				return -EINVAL;
+			}
+			ret = simt_launch_check(drm, i, &cmd->launch);
 			fence->launches++;
 			n++;
 			break;
 		default:
+			drm_dbg(drm, "command %u: unknown type %u\n", i, cmd->type);
 			return -EINVAL;
 		}
 		if (ret)
@@ -690,34 +967,120 @@ static int simt_job_prepare(struct drm_file *file, struct simt_job *job,
 }
 
 /*
- * Wait until the ring has room for @need entries.  Returns 0 holding
- * reset_sem for reading (no reset can move the ring under the caller),
- * or -errno.  Under ctx->lock.
+ * Copy the commands in, whatever the caller's struct size: a smaller
+ * (older) one reads as zero-filled, a larger (newer) one must have zero
+ * bytes beyond ours.
  */
-static int simt_ring_reserve(struct simt_ctx *ctx, u32 need)
+static struct drm_simt_cmd *simt_cmds_copy(struct drm_device *drm,
+					   const struct drm_simt_submit *args)
 {
-	unsigned long deadline = jiffies + msecs_to_jiffies(SIMT_RING_WAIT_MS);
-	struct simt_device *sdev = ctx->sdev;
+	void __user *from = u64_to_user_ptr(args->cmds);
+	struct drm_simt_cmd *cmds;
+	u32 i;
+	int ret;
+
+	if (args->cmd_size == sizeof(*cmds))
+		return memdup_array_user(from, args->cmd_count, sizeof(*cmds));
+	cmds = kvcalloc(args->cmd_count, sizeof(*cmds), GFP_KERNEL);
+	if (!cmds)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < args->cmd_count; i++) {
+		ret = copy_struct_from_user(&cmds[i], sizeof(*cmds),
+					    from + (size_t)i * args->cmd_size,
+					    args->cmd_size);
+		if (ret) {
+			if (ret == -E2BIG)
+				drm_dbg(drm, "command %u: bytes beyond this driver's struct are not zero\n",
+					i);
+			kvfree(cmds);
+			return ERR_PTR(ret);
+		}
+	}
+	return cmds;
+}
+
+/* The input fences become the job's dependencies. */
+static int simt_job_add_deps(struct drm_device *drm, struct drm_file *file,
+			     struct simt_job *job,
+			     const struct drm_simt_submit *args)
+{
+	struct drm_simt_sync *syncs;
+	struct dma_fence *fence;
+	u32 i;
+	int ret = 0;
+
+	if (!args->in_sync_count)
+		return 0;
+	syncs = memdup_array_user(u64_to_user_ptr(args->in_syncs),
+				  args->in_sync_count, sizeof(*syncs));
+	if (IS_ERR(syncs))
+		return PTR_ERR(syncs);
+	for (i = 0; i < args->in_sync_count && !ret; i++) {
+		if (syncs[i].flags) {
+			drm_dbg(drm, "in_syncs[%u]: flags 0x%x\n", i,
+				syncs[i].flags);
+			ret = -EINVAL;
+			break;
+		}
+		ret = drm_syncobj_find_fence(file, syncs[i].handle,
+					     syncs[i].point, 0, &fence);
+		if (ret) {
+			drm_dbg(drm, "in_syncs[%u]: syncobj %u point %llu: %d\n",
+				i, syncs[i].handle, syncs[i].point, ret);
+			break;
+		}
+		ret = drm_sched_job_add_dependency(&job->base, fence);
+	}
+	kfree(syncs);
+	return ret;
+}
+
+static int simt_submit_check(struct drm_device *drm,
+			     const struct drm_simt_submit *args)
+{
+	if (args->flags & ~DRM_SIMT_SUBMIT_FENCE_FD) {
+		drm_dbg(drm, "SUBMIT: flags 0x%x\n", args->flags);
+		return -EINVAL;
+	}
+	if (args->pad) {
+		drm_dbg(drm, "SUBMIT: pad not zero\n");
+		return -EINVAL;
+	}
+	if (args->cmd_size < 8 || args->cmd_size > 4096 || args->cmd_size % 8) {
+		drm_dbg(drm, "SUBMIT: cmd_size %u\n", args->cmd_size);
+		return -EINVAL;
+	}
+	if (args->cmd_count > SIMT_MAX_SUBMIT_CMDS ||
+	    args->in_sync_count > SIMT_MAX_SUBMIT_CMDS) {
+		drm_dbg(drm, "SUBMIT: %u commands, %u input fences\n",
+			args->cmd_count, args->in_sync_count);
+		return -EINVAL;
+	}
+	if (args->syncobj_point && !args->syncobj) {
+		drm_dbg(drm, "SUBMIT: a point without a syncobj\n");
+		return -EINVAL;
+	}
+	if ((args->cmd_count && !args->cmds) ||
+	    (args->in_sync_count && !args->in_syncs))
+		return -EFAULT;
+	return 0;
+}
+
+/* Room for one more submission of @ctx, waiting up to a second for it. */
+static int simt_inflight_reserve(struct simt_ctx *ctx)
+{
 	long left;
 
-	for (;;) {
-		left = wait_event_interruptible_timeout(sdev->job_wq,
-				READ_ONCE(ctx->error) ||
-				simt_ring_free(ctx) >= need,
-				max_t(long, (long)(deadline - jiffies), 1));
-		if (left < 0)
-			return left;
-		down_read(&sdev->reset_sem);
-		if (READ_ONCE(ctx->error)) {
-			up_read(&sdev->reset_sem);
-			return -EIO;
-		}
-		if (simt_ring_free(ctx) >= need)
-			return 0;
-		up_read(&sdev->reset_sem);
-		if (!time_before(jiffies, deadline))
-			return -EAGAIN;
-	}
+	left = wait_event_interruptible_timeout(ctx->inflight_wq,
+			atomic_read(&ctx->inflight) < SIMT_MAX_INFLIGHT ||
+			READ_ONCE(ctx->error) || READ_ONCE(ctx->closed),
+			msecs_to_jiffies(SIMT_SUBMIT_WAIT_MS));
+	if (left < 0)
+		return left;
+	if (atomic_read(&ctx->inflight) >= SIMT_MAX_INFLIGHT &&
+	    !READ_ONCE(ctx->error) && !READ_ONCE(ctx->closed))
+		return -EAGAIN;
+	return 0;
 }
 
 int simt_submit_ioctl(struct drm_device *drm, void *data,
@@ -725,22 +1088,22 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 {
 	struct simt_device *sdev = to_simt(drm);
 	struct drm_simt_submit *args = data;
+	struct dma_fence_chain *chain = NULL;
 	struct drm_syncobj *syncobj = NULL;
-	struct drm_simt_cmd *cmds = NULL;
+	struct sync_file *sync_file = NULL;
 	struct simt_fence *fence = NULL;
-	struct simt_cmd_signal *sig;
+	struct dma_fence *finished;
+	struct simt_result *res;
 	struct simt_job *job;
 	struct simt_ctx *ctx;
 	unsigned long flags;
-	u32 i, n = 0, need;
-	int idx, ret;
+	int ret, out_fd = -1;
+	u32 n = 0;
 
-	if (args->flags || args->pad ||
-	    args->cmd_size != sizeof(struct drm_simt_cmd) ||
-	    args->cmd_count > SIMT_MAX_SUBMIT_CMDS)
-		return -EINVAL;
-	if (args->cmd_count && !args->cmds)
-		return -EFAULT;
+	ret = simt_submit_check(drm, args);
+	if (ret)
+		return ret;
+	args->fence_fd = -1;
 
 	ctx = simt_ctx_lookup(file, args->ctx_id);
 	if (!ctx)
@@ -749,158 +1112,213 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 	job = kzalloc(struct_size(job, bos, 2 * args->cmd_count), GFP_KERNEL);
 	fence = kzalloc(sizeof(*fence), GFP_KERNEL);
 	if (!job || !fence) {
-		ret = -ENOMEM;
-		goto out_job;
+		kfree(job);
+		kfree(fence);
+		simt_ctx_put(ctx);
+		return -ENOMEM;
 	}
 	job->bo_count = 2 * args->cmd_count;
+	job->cmd_count = args->cmd_count;
+	job->hw_fence = fence;
+	spin_lock_init(&fence->lock);
+	/* From here on simt_free_job() undoes everything, ctx reference too. */
+	job->ctx = ctx;
+	atomic_inc(&ctx->inflight);
+
+	ret = drm_sched_job_init(&job->base, &ctx->entity, 1, file->driver_priv);
+	if (ret) {
+		job->base.s_fence = NULL;
+		goto out_free;
+	}
+
+	if (args->cmd_count) {
+		job->cmds = simt_cmds_copy(drm, args);
+		if (IS_ERR(job->cmds)) {
+			ret = PTR_ERR(job->cmds);
+			job->cmds = NULL;
+			goto out_free;
+		}
+	}
+	ret = simt_job_prepare(drm, file, job, fence, &n);
+	if (ret)
+		goto out_free;
+	/* And the SIGNAL. */
+	if (n + 1 > SIMT_RING_ENTRIES - 1) {
+		ret = -E2BIG;
+		goto out_free;
+	}
+	job->base.credits = n + 1;
+
+	ret = simt_job_add_deps(drm, file, job, args);
+	if (ret)
+		goto out_free;
 
 	if (args->syncobj) {
 		syncobj = drm_syncobj_find(file, args->syncobj);
 		if (!syncobj) {
 			ret = -ENOENT;
-			goto out_job;
+			goto out_free;
+		}
+		if (args->syncobj_point) {
+			chain = dma_fence_chain_alloc();
+			if (!chain) {
+				ret = -ENOMEM;
+				goto out_free;
+			}
+		}
+	}
+	if (args->flags & DRM_SIMT_SUBMIT_FENCE_FD) {
+		out_fd = get_unused_fd_flags(O_CLOEXEC);
+		if (out_fd < 0) {
+			ret = out_fd;
+			goto out_free;
 		}
 	}
 
-	if (args->cmd_count) {
-		cmds = memdup_array_user(u64_to_user_ptr(args->cmds),
-					 args->cmd_count, sizeof(*cmds));
-		if (IS_ERR(cmds)) {
-			ret = PTR_ERR(cmds);
-			cmds = NULL;
-			goto out_job;
-		}
-	}
-	ret = simt_job_prepare(file, job, fence, cmds, args->cmd_count, &n);
+	ret = simt_inflight_reserve(ctx);
 	if (ret)
-		goto out_job;
-	need = n + 1;	/* and the SIGNAL */
-	if (need > SIMT_RING_ENTRIES - 1) {
-		ret = -E2BIG;
-		goto out_job;
-	}
+		goto out_free;
 
 	mutex_lock(&ctx->lock);
-	if (!drm_dev_enter(drm, &idx)) {
-		ret = -ENODEV;
-		goto out_unlock;
+	if (ctx->closed || READ_ONCE(ctx->error)) {
+		mutex_unlock(&ctx->lock);
+		ret = ctx->closed ? -ENOENT : -EIO;
+		goto out_free;
 	}
-	ret = simt_ring_reserve(ctx, need);
-	if (ret)
-		goto out_exit;
-
-	/* Read the records of finished submissions before slots are reused. */
-	simt_ctx_signal(ctx, 0);
-	fence->first_slot = ctx->next_slot % SIMT_RECORD_SLOTS;
-	n = 0;
-	for (i = 0; i < args->cmd_count; i++) {
-		if (cmds[i].type == DRM_SIMT_CMD_LAUNCH)
-			simt_launch_emit(ctx, &cmds[i].launch);
-		else
-			simt_copy_emit(ctx, &cmds[i].copy, job->bos[2 * i],
-				       job->bos[2 * i + 1], &n, U32_MAX);
-	}
-
+	drm_sched_job_arm(&job->base);
+	finished = dma_fence_get(&job->base.s_fence->finished);
 	job->seqno = ++ctx->seqno;
-	sig = simt_ring_next(ctx);
-	sig->opcode = SIMT_CMD_SIGNAL;
-	sig->flags = SIMT_CMDF_IRQ;
-	sig->addr = ctx->ring_dma + SIMT_RING_ENTRIES * SIMT_CMD_SIZE;
-	sig->value = job->seqno;
-
-	spin_lock_init(&fence->lock);
-	dma_fence_init(&fence->base, &simt_fence_ops, &fence->lock,
-		       ctx->fence_context, job->seqno);
+	WARN_ON_ONCE(finished->seqno != job->seqno);
 	spin_lock_irqsave(&ctx->fence_lock, flags);
-	if (list_empty(&ctx->pending))
-		ctx->head_start = ktime_get_ns();
-	/*
-	 * The pending list holds the reference dma_fence_init() made; this
-	 * function one more, as the fence may be signalled at once.
-	 */
-	dma_fence_get(&fence->base);
-	list_add_tail(&fence->link, &ctx->pending);
+	res = &ctx->results[job->seqno % SIMT_RESULT_SLOTS];
+	if (res->finished)
+		dma_fence_put(res->finished);
+	res->seqno = job->seqno;
+	res->finished = dma_fence_get(finished);
+	res->start_cycle = 0;
+	res->end_cycle = 0;
 	spin_unlock_irqrestore(&ctx->fence_lock, flags);
-
 	atomic64_inc(&sdev->stats.submissions);
-	/* writel() orders the ring writes above before the doorbell. */
-	simt_wr32(sdev, SIMT_QUEUE_REG(ctx->hw_queue, SIMT_QREG_TAIL), ctx->tail);
-	up_read(&sdev->reset_sem);
-	queue_delayed_work(system_wq, &sdev->watchdog,
-			   msecs_to_jiffies(SIMT_WATCHDOG_PERIOD_MS));
-	drm_dev_exit(idx);
-
-	if (syncobj)
-		drm_syncobj_replace_fence(syncobj, &fence->base);
-	dma_fence_put(&fence->base);
-	fence = NULL;
-	list_add_tail(&job->link, &ctx->jobs);
-	job = NULL;
-	args->seqno = ctx->seqno;
-	simt_job_retire(ctx, false);
+	drm_sched_entity_push_job(&job->base);
+	args->seqno = job->seqno;
 	mutex_unlock(&ctx->lock);
-	goto out_cmds;
 
-out_exit:
-	drm_dev_exit(idx);
-out_unlock:
-	mutex_unlock(&ctx->lock);
-out_job:
-	if (job)
-		simt_job_free(job);
-	kfree(fence);
-out_cmds:
+	if (syncobj) {
+		if (chain) {
+			drm_syncobj_add_point(syncobj, chain, finished,
+					      args->syncobj_point);
+			chain = NULL;
+		} else {
+			drm_syncobj_replace_fence(syncobj, finished);
+		}
+		drm_syncobj_put(syncobj);
+	}
+	if (out_fd >= 0) {
+		sync_file = sync_file_create(finished);
+		if (sync_file) {
+			fd_install(out_fd, sync_file->file);
+			args->fence_fd = out_fd;
+		} else {
+			/* The work is queued; only its sync_file failed. */
+			put_unused_fd(out_fd);
+			ret = -ENOMEM;
+		}
+	}
+	dma_fence_put(finished);
+	return ret;
+
+out_free:
+	if (out_fd >= 0)
+		put_unused_fd(out_fd);
+	dma_fence_chain_free(chain);
 	if (syncobj)
 		drm_syncobj_put(syncobj);
-	kvfree(cmds);
-	simt_ctx_put(ctx);
+	simt_free_job(&job->base);
 	return ret;
 }
 
-static bool simt_wait_done(struct simt_ctx *ctx, u64 seqno)
+/* ---- WAIT ---- */
+
+/*
+ * The error WAIT reports for submission @seqno of a stopped context:
+ * the context's reason for the one that failed and later ones.
+ */
+static void simt_wait_error(struct simt_ctx *ctx, struct drm_simt_wait *args)
 {
-	return READ_ONCE(*ctx->fence) >= seqno || READ_ONCE(ctx->error) ||
-	       drm_dev_is_unplugged(&ctx->sdev->drm);
+	struct simt_device *sdev = ctx->sdev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	if (ctx->error && args->seqno >= ctx->failed_seqno) {
+		args->error = ctx->error;
+		if (ctx->error == DRM_SIMT_ERROR_FAULT ||
+		    ctx->error == DRM_SIMT_ERROR_DEVICE) {
+			args->hw_error = ctx->hw_error;
+			args->fault_addr = ctx->fault_addr;
+		}
+	}
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 }
 
 int simt_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
-	struct simt_device *sdev = to_simt(drm);
 	struct drm_simt_wait *args = data;
+	struct dma_fence *fence = NULL;
 	struct simt_result *res;
 	struct simt_ctx *ctx;
 	unsigned long flags;
-	u64 timeout;
-	u32 error;
+	u64 now, deadline;
 	long left;
 	int ret = 0;
 
-	if (args->flags || args->pad || args->timeout_ns < 0)
+	if ((args->flags & ~DRM_SIMT_WAIT_ABSOLUTE) || args->pad ||
+	    args->timeout_ns < 0) {
+		drm_dbg(drm, "WAIT: flags 0x%x, pad %u, timeout %lld\n",
+			args->flags, args->pad, args->timeout_ns);
 		return -EINVAL;
+	}
 	ctx = simt_ctx_lookup(file, args->ctx_id);
 	if (!ctx)
 		return -ENOENT;
-
-	mutex_lock(&ctx->lock);
-	if (!args->seqno || args->seqno > ctx->seqno)
+	if (!args->seqno || args->seqno > READ_ONCE(ctx->seqno)) {
+		drm_dbg(drm, "WAIT: seqno %llu not handed out\n", args->seqno);
 		ret = -EINVAL;
-	mutex_unlock(&ctx->lock);
-	if (ret)
-		goto out;
-
-	timeout = nsecs_to_jiffies64(args->timeout_ns);
-	if (timeout >= MAX_SCHEDULE_TIMEOUT)
-		timeout = MAX_SCHEDULE_TIMEOUT - 1;
-	left = wait_event_interruptible_timeout(sdev->job_wq,
-						simt_wait_done(ctx, args->seqno),
-						(long)timeout);
-	if (left < 0) {
-		ret = left;
 		goto out;
 	}
 
-	/* Make sure the records of what is over have been read. */
-	simt_ctx_signal(ctx, 0);
+	/* A slot taken by a newer submission: this one finished long ago. */
+	spin_lock_irqsave(&ctx->fence_lock, flags);
+	res = &ctx->results[args->seqno % SIMT_RESULT_SLOTS];
+	if (res->seqno == args->seqno && res->finished)
+		fence = dma_fence_get(res->finished);
+	spin_unlock_irqrestore(&ctx->fence_lock, flags);
+
+	now = ktime_get_ns();
+	if (args->flags & DRM_SIMT_WAIT_ABSOLUTE)
+		deadline = args->timeout_ns;
+	else if (check_add_overflow(now, (u64)args->timeout_ns, &deadline))
+		deadline = U64_MAX;
+
+	if (fence) {
+		left = deadline > now ?
+		       (long)min_t(u64, nsecs_to_jiffies64(deadline - now) + 1,
+				   MAX_SCHEDULE_TIMEOUT - 1) : 0;
+		left = dma_fence_wait_timeout(fence, true, left);
+		if (left == -ERESTARTSYS && !(args->flags & DRM_SIMT_WAIT_ABSOLUTE)) {
+			/* A restarted call waits only for what is left. */
+			now = ktime_get_ns();
+			args->timeout_ns = deadline > now ?
+					   min_t(u64, deadline - now, S64_MAX) : 0;
+		}
+		if (left < 0) {
+			ret = left;
+			goto out;
+		}
+		if (!left && !dma_fence_is_signaled(fence)) {
+			ret = -ETIME;
+			goto out;
+		}
+	}
 
 	args->error = DRM_SIMT_ERROR_NONE;
 	args->hw_error = 0;
@@ -908,42 +1326,29 @@ int simt_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	args->fault_pc = 0;
 	args->start_cycle = 0;
 	args->end_cycle = 0;
-	error = smp_load_acquire(&ctx->error);
-	if (READ_ONCE(*ctx->fence) >= args->seqno) {
-		/* completed */
-	} else if (error) {
-		spin_lock_irqsave(&sdev->ctx_lock, flags);
-		if (error == DRM_SIMT_ERROR_TIMEOUT) {
-			args->error = DRM_SIMT_ERROR_TIMEOUT;
-		} else {
-			args->hw_error = ctx->hw_error;
-			args->error = ctx->faulted ? DRM_SIMT_ERROR_FAULT :
-						     DRM_SIMT_ERROR_DEVICE;
-			args->fault_addr = ctx->fault_addr;
-		}
-		spin_unlock_irqrestore(&sdev->ctx_lock, flags);
-	} else if (drm_dev_is_unplugged(drm)) {
+	if (fence && fence->error == -ENODEV) {
 		ret = -ENODEV;
-	} else {
-		ret = -ETIME;
+		goto out;
+	}
+	if (!fence || fence->error)
+		simt_wait_error(ctx, args);
+	if (fence && fence->error && !args->error) {
+		/* Ended without reaching the device (the context closed). */
+		args->error = DRM_SIMT_ERROR_CANCELED;
 	}
 
-	if (!ret) {
-		spin_lock_irqsave(&ctx->fence_lock, flags);
-		res = &ctx->results[args->seqno % SIMT_RESULT_SLOTS];
-		if (res->seqno == args->seqno) {
-			args->start_cycle = res->start_cycle;
-			args->end_cycle = res->end_cycle;
-		}
-		if (args->error)
-			args->fault_pc = ctx->fault_pc;
-		spin_unlock_irqrestore(&ctx->fence_lock, flags);
+	spin_lock_irqsave(&ctx->fence_lock, flags);
+	res = &ctx->results[args->seqno % SIMT_RESULT_SLOTS];
+	if (res->seqno == args->seqno) {
+		args->start_cycle = res->start_cycle;
+		args->end_cycle = res->end_cycle;
 	}
-
-	mutex_lock(&ctx->lock);
-	simt_job_retire(ctx, READ_ONCE(ctx->error));
-	mutex_unlock(&ctx->lock);
+	if (args->error && args->seqno == ctx->failed_seqno)
+		args->fault_pc = ctx->fault_pc;
+	spin_unlock_irqrestore(&ctx->fence_lock, flags);
 out:
+	if (fence)
+		dma_fence_put(fence);
 	simt_ctx_put(ctx);
 	return ret;
 }

@@ -75,6 +75,14 @@ static ssize_t resets_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(resets);
 
+static ssize_t queue_stops_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%lld\n",
+			  atomic64_read(&dev_to_simt(dev)->stats.queue_stops));
+}
+static DEVICE_ATTR_RO(queue_stops);
+
 static ssize_t timeouts_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
@@ -90,6 +98,7 @@ static struct attribute *simt_attrs[] = {
 	&dev_attr_vram_size.attr,
 	&dev_attr_irq_test_count.attr,
 	&dev_attr_resets.attr,
+	&dev_attr_queue_stops.attr,
 	&dev_attr_timeouts.attr,
 	NULL
 };

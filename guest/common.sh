@@ -10,8 +10,9 @@
 KVER=$(uname -r)
 MODDIR=/lib/modules/$KVER
 DRM_KO=$MODDIR/kernel/drivers/gpu/drm/drm.ko
-# simt.ko needs drm_shmem_helper.ko, which needs drm_kms_helper.ko.
-DRM_HELPER_KOS="$MODDIR/kernel/drivers/gpu/drm/drm_kms_helper.ko $MODDIR/kernel/drivers/gpu/drm/drm_shmem_helper.ko"
+# simt.ko needs drm_shmem_helper.ko, which needs drm_kms_helper.ko, and
+# gpu-sched.ko (the DRM GPU scheduler).
+DRM_HELPER_KOS="$MODDIR/kernel/drivers/gpu/drm/drm_kms_helper.ko $MODDIR/kernel/drivers/gpu/drm/drm_shmem_helper.ko $MODDIR/kernel/drivers/gpu/drm/gpu-sched.ko"
 SIMT_KO=$MODDIR/extra/simt.ko
 DEBUGFS=/sys/kernel/debug
 
@@ -22,7 +23,7 @@ simt_load_modules() {
 		timeout 60 insmod "$DRM_KO" || echo "simt-guest: insmod drm.ko failed"
 	fi
 	for ko in $DRM_HELPER_KOS; do
-		m=$(basename "$ko" .ko)
+		m=$(basename "$ko" .ko | tr - _)
 		if [ ! -d "/sys/module/$m" ]; then
 			timeout 60 insmod "$ko" || echo "simt-guest: insmod $m.ko failed"
 		fi

@@ -8,21 +8,27 @@
  *
  *   simt-lib-test GROUP [NODE]
  *
- * Groups: device, context, memory, module, launch, errors, samples.
+ * Groups: device, context, memory, module, launch, errors, samples,
+ * threads, timeout, too-large, metadata.
  * Prints what it does and a line per failed check; exit status 0 if every
  * check passed.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <drm/simt_accel.h>
 
 #include "simt-elf.h"
+#include "simt-internal.h"
 #include "simt.h"
 
 #define KERNEL_DIR "/lib/simt/kernels"
@@ -30,17 +36,21 @@
 
 static const char *node = "/dev/accel/accel0";
 static int failures;
+static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Called from several threads by the threads group: one line each. */
 static void fail(int line, const char *fmt, ...)
 {
+	char msg[768];
 	va_list ap;
 
-	printf("FAIL line %d: ", line);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	printf(" (last error: %s)\n", simt_last_error());
+	pthread_mutex_lock(&fail_lock);
+	printf("FAIL line %d: %s (last error: %s)\n", line, msg, simt_last_error());
 	failures++;
+	pthread_mutex_unlock(&fail_lock);
 }
 
 #define CHECK(cond, ...) do { if (!(cond)) fail(__LINE__, __VA_ARGS__); } while (0)
@@ -190,8 +200,10 @@ static void test_device(void)
 	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
 	EXPECT(simt_device_close(NULL), SIMT_ERROR_INVALID_VALUE);
 
-	/* Every status has its own description. */
-	for (s = SIMT_SUCCESS; s <= SIMT_ERROR_SYSTEM; s++) {
+	/* Every status has its own description (the last one appended last). */
+	CHECK(SIMT_ERROR_SYSTEM == 15 && SIMT_ERROR_CANCELED == 16 && SIMT_ERROR_TOO_LARGE == 17,
+	      "the status values moved");
+	for (s = SIMT_SUCCESS; s <= SIMT_ERROR_TOO_LARGE; s++) {
 		CHECK(simt_error_string(s) && *simt_error_string(s), "status %d has no text", s);
 		for (t = SIMT_SUCCESS; t < s; t++)
 			CHECK(strcmp(simt_error_string(s), simt_error_string(t)),
@@ -204,17 +216,60 @@ static void test_device(void)
 
 /* ---- context: priorities, preemption modes, limits ---- */
 
+/*
+ * May this process create HIGH priority contexts?  Since interface 0.3
+ * only with CAP_SYS_NICE (root here) or when the administrator set the
+ * simt module's unprivileged_high parameter.
+ */
+static int high_allowed(const struct simt_device_info *info)
+{
+	char v[8] = "";
+	FILE *f;
+
+	if (info->uapi_minor < 3 || geteuid() == 0)
+		return 1;
+	f = fopen("/sys/module/simt/parameters/unprivileged_high", "r");
+	if (f) {
+		if (!fgets(v, sizeof(v), f))
+			v[0] = 0;
+		fclose(f);
+	}
+	return v[0] == 'Y' || v[0] == '1';
+}
+
+/* Contexts one open device may hold (0.3), or @max before. */
+static unsigned int file_contexts(simt_device *dev, const struct simt_device_info *info,
+				  unsigned int max)
+{
+	uint64_t v;
+
+	if (info->uapi_minor < 3 || simt_device_get_param(dev, DRM_SIMT_PARAM_FILE_CONTEXTS, &v))
+		return max;
+	return v < max ? (unsigned int)v : max;
+}
+
 static void test_context(void)
 {
 	struct simt_device_info info;
 	simt_context *ctx[64];
-	simt_device *dev;
-	unsigned int i, n;
-	int prio;
+	simt_device *dev, *devs[64];
+	unsigned int i, n, per_file, ndev;
+	int prio, high;
 
 	MUST(simt_device_open(node, &dev));
 	MUST(simt_device_get_info(dev, &info));
+	high = high_allowed(&info);
 	for (prio = SIMT_PRIORITY_LOW; prio <= SIMT_PRIORITY_HIGH; prio++) {
+		if (prio == SIMT_PRIORITY_HIGH && !high) {
+			/* Since 0.3 HIGH needs CAP_SYS_NICE: this test runs as a user. */
+			EXPECT(simt_context_create(dev, prio, SIMT_PREEMPT_DEFAULT, &ctx[0]),
+			       SIMT_ERROR_PERMISSION);
+			CHECK(strstr(simt_last_error(), "high priority needs CAP_SYS_NICE") != NULL,
+			      "no clear message for high priority: %s", simt_last_error());
+			printf("high refused to uid %u: %s\n", (unsigned)geteuid(),
+			       simt_last_error());
+			continue;
+		}
 		EXPECT(simt_context_create(dev, prio, SIMT_PREEMPT_DEFAULT, &ctx[0]),
 		       SIMT_SUCCESS);
 		if (ctx[0]) {
@@ -251,28 +306,59 @@ static void test_context(void)
 		}
 	}
 
-	/* Exactly max_contexts, then none; all of them again after. */
+	/*
+	 * Exactly max_contexts, then none; all of them again after.  Since
+	 * 0.3 one open file holds FILE_CONTEXTS at most: beyond, the refusal
+	 * names that limit; the device's limit takes several opens then.
+	 */
 	n = info.max_contexts < 64 ? info.max_contexts : 64;
-	for (i = 0; i < n; i++)
-		EXPECT(simt_context_create(dev, i % 3, 0, &ctx[i]), SIMT_SUCCESS);
-	if (n == info.max_contexts) {
+	per_file = file_contexts(dev, &info, n);
+	ndev = (n + per_file - 1) / per_file;
+	devs[0] = dev;
+	for (i = 1; i < ndev; i++)
+		MUST(simt_device_open(node, &devs[i]));
+	if (per_file < n) {
 		simt_context *extra;
 
+		for (i = 0; i < per_file; i++)
+			EXPECT(simt_context_create(dev, i % 2, 0, &ctx[i]), SIMT_SUCCESS);
 		EXPECT(simt_context_create(dev, 1, 0, &extra), SIMT_ERROR_OUT_OF_RESOURCES);
+		CHECK(strstr(simt_last_error(), "per-file") != NULL,
+		      "the refusal does not name the per-file limit: %s", simt_last_error());
+		printf("context %u of one open file refused: %s\n", per_file + 1,
+		       simt_last_error());
+		for (i = 0; i < per_file; i++)
+			if (ctx[i])
+				EXPECT(simt_context_destroy(ctx[i]), SIMT_SUCCESS);
+	}
+	for (i = 0; i < n; i++)
+		EXPECT(simt_context_create(devs[i / per_file], i % 2, 0, &ctx[i]), SIMT_SUCCESS);
+	if (n == info.max_contexts) {
+		simt_context *extra;
+		simt_device *more;
+
+		MUST(simt_device_open(node, &more));
+		EXPECT(simt_context_create(more, 1, 0, &extra), SIMT_ERROR_OUT_OF_RESOURCES);
+		CHECK(strstr(simt_last_error(), "contexts are in use") != NULL,
+		      "the refusal does not name the device's limit: %s", simt_last_error());
 		printf("context %u refused: %s\n", n + 1, simt_last_error());
+		EXPECT(simt_device_close(more), SIMT_SUCCESS);
 	}
 	for (i = 0; i < n; i++)
 		if (ctx[i])
 			EXPECT(simt_context_destroy(ctx[i]), SIMT_SUCCESS);
 	for (i = 0; i < n; i++)
-		EXPECT(simt_context_create(dev, 1, 0, &ctx[i]), SIMT_SUCCESS);
+		EXPECT(simt_context_create(devs[i / per_file], 1, 0, &ctx[i]), SIMT_SUCCESS);
 	for (i = 0; i < n; i++)
 		if (ctx[i])
 			simt_context_destroy(ctx[i]);
+	for (i = 1; i < ndev; i++)
+		EXPECT(simt_device_close(devs[i]), SIMT_SUCCESS);
 	EXPECT(simt_context_destroy(NULL), SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_synchronize(NULL), SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
-	printf("context: priorities, preemption modes, %u contexts and the limit checked\n", n);
+	printf("context: priorities, preemption modes, %u contexts (%u per open file) and the limits checked\n",
+	       n, per_file);
 }
 
 /* ---- memory: allocation, copies both ways, mapping, bad ranges ---- */
@@ -299,7 +385,7 @@ static void test_memory(void)
 	MUST(simt_device_get_info(dev, &info));
 	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
 	EXPECT(simt_mem_alloc(ctx, 0, &a), SIMT_ERROR_INVALID_VALUE);
-	EXPECT(simt_mem_alloc(ctx, info.vram_size + 1, &a), SIMT_ERROR_OUT_OF_MEMORY);
+	EXPECT(simt_mem_alloc(ctx, info.vram_size + 1, &a), SIMT_ERROR_TOO_LARGE);
 	EXPECT(simt_mem_alloc(ctx, info.vram_size * 3 / 4, &a), SIMT_SUCCESS);
 	EXPECT(simt_mem_alloc(ctx, info.vram_size * 3 / 4, &b), SIMT_ERROR_OUT_OF_MEMORY);
 	printf("second 3/4 of VRAM refused: %s\n", simt_last_error());
@@ -508,6 +594,34 @@ static void test_module(void)
 
 #define IDS_WORDS 17
 
+/* Threads of ids' output (grid @g of blocks @bl) that are wrong. */
+static uint32_t check_ids(const uint32_t *ids, simt_dim3 g, simt_dim3 bl, uint32_t sm_count)
+{
+	uint32_t threads = bl.x * bl.y * bl.z, bad = 0;
+	uint32_t gx, gy, gz, tx, ty, tz;
+
+	for (gz = 0; gz < g.z; gz++)
+	for (gy = 0; gy < g.y; gy++)
+	for (gx = 0; gx < g.x; gx++)
+	for (tz = 0; tz < bl.z; tz++)
+	for (ty = 0; ty < bl.y; ty++)
+	for (tx = 0; tx < bl.x; tx++) {
+		uint32_t blk = (gz * g.y + gy) * g.x + gx;
+		uint32_t lin = (tz * bl.y + ty) * bl.x + tx;
+		const uint32_t *o = ids + (blk * threads + lin) * IDS_WORDS;
+		uint32_t w[IDS_WORDS] = {
+			tx, ty, tz, gx, gy, gz, bl.x, bl.y, bl.z, g.x, g.y, g.z,
+			lin % 32, lin / 32, (threads + 31) / 32, o[15], 1,
+		};
+
+		if (o[15] >= sm_count || memcmp(o, w, sizeof(w))) {
+			if (!bad++)
+				check_u32("ids", o, w, IDS_WORDS);
+		}
+	}
+	return bad;
+}
+
 static void test_launch(void)
 {
 	const uint32_t n = 10000;
@@ -612,8 +726,7 @@ static void test_launch(void)
 		for (s = 0; s < 2; s++) {
 			simt_dim3 g = shapes[s][0], bl = shapes[s][1];
 			uint32_t threads = bl.x * bl.y * bl.z, blocks = g.x * g.y * g.z;
-			uint32_t words = threads * blocks * IDS_WORDS, bad = 0;
-			uint32_t gx, gy, gz, tx, ty, tz;
+			uint32_t words = threads * blocks * IDS_WORDS, bad;
 			uint32_t arg;
 
 			MUST(simt_mem_alloc(ctx, words * 4, &out));
@@ -622,25 +735,7 @@ static void test_launch(void)
 				break;
 			ids = malloc(words * 4);
 			MUST(simt_memcpy_dtoh(ids, out, 0, words * 4));
-			for (gz = 0; gz < g.z; gz++)
-			for (gy = 0; gy < g.y; gy++)
-			for (gx = 0; gx < g.x; gx++)
-			for (tz = 0; tz < bl.z; tz++)
-			for (ty = 0; ty < bl.y; ty++)
-			for (tx = 0; tx < bl.x; tx++) {
-				uint32_t blk = (gz * g.y + gy) * g.x + gx;
-				uint32_t lin = (tz * bl.y + ty) * bl.x + tx;
-				uint32_t *o = ids + (blk * threads + lin) * IDS_WORDS;
-				uint32_t w[IDS_WORDS] = {
-					tx, ty, tz, gx, gy, gz, bl.x, bl.y, bl.z, g.x, g.y, g.z,
-					lin % 32, lin / 32, (threads + 31) / 32, o[15], 1,
-				};
-
-				if (o[15] >= info.sm_count || memcmp(o, w, sizeof(w))) {
-					if (!bad++)
-						check_u32("ids", o, w, IDS_WORDS);
-				}
-			}
+			bad = check_ids(ids, g, bl, info.sm_count);
 			CHECK(!bad, "%u threads with wrong identities", bad);
 			printf("ids: grid %ux%ux%u of %ux%ux%u, %u threads checked\n",
 			       g.x, g.y, g.z, bl.x, bl.y, bl.z, threads * blocks);
@@ -729,9 +824,13 @@ static void test_errors(void)
 	size_t size;
 	uint32_t args[4];
 
+	struct simt_device_info info;
+
 	MUST(simt_device_open(node, &dev));
+	MUST(simt_device_get_info(dev, &info));
 	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
-	MUST(simt_context_create(dev, SIMT_PRIORITY_HIGH, 0, &ctx2));
+	MUST(simt_context_create(dev, high_allowed(&info) ? SIMT_PRIORITY_HIGH :
+				 SIMT_PRIORITY_NORMAL, 0, &ctx2));
 
 	/* A launch the driver refuses: an image whose note says 0 registers. */
 	data = read_file(KERNEL_DIR "/samples.elf", &size);
@@ -977,6 +1076,480 @@ static void test_samples(void)
 	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
 }
 
+/* ---- threads: one process, several threads using libsimt at once ---- */
+
+#define THREADS 4		/* at most; one context each, and one shared */
+#define THREAD_ROUNDS 3
+
+struct thread_arg {
+	unsigned int index;
+	simt_device *dev;
+	simt_context *shared;		/* holds ids.elf, used by every thread */
+	simt_kernel *ids;
+	uint32_t sm_count;
+	unsigned int vecadds, ids_runs;	/* checked results */
+};
+
+/*
+ * One thread: per round, its own context with samples.elf (created,
+ * loaded, buffers allocated and copied, vecadd launched and waited for,
+ * the result copied back and checked, destroyed) and an ids launch in
+ * the shared context with a block shape of its own, so that the shared
+ * context's local memory grows while the other threads launch there.
+ */
+static void *thread_main(void *p)
+{
+	struct thread_arg *t = p;
+	const uint32_t n = 3000 + 1000 * t->index;
+	float *fa = malloc(n * 4), *fb = malloc(n * 4), *fc = malloc(n * 4);
+	unsigned int round, i;
+
+	for (round = 0; round < THREAD_ROUNDS; round++) {
+		simt_context *ctx = NULL;
+		simt_module *m = NULL;
+		simt_kernel *k = NULL;
+		simt_buffer *a = NULL, *b = NULL, *c = NULL, *out = NULL;
+		struct simt_result res;
+		uint64_t seq = 0, seq2 = 0;
+		simt_dim3 g = dim(2, 1 + t->index % 2, 1);
+		simt_dim3 bl = dim(8 * (1 + t->index + round), 2, 1);
+		uint32_t words = g.x * g.y * g.z * bl.x * bl.y * bl.z * IDS_WORDS, *ids;
+		simt_status st;
+
+		for (i = 0; i < n; i++) {
+			fa[i] = (float)(i + t->index * 7 + round);
+			fb[i] = (float)(t->index * 1000) - i * 0.5f;
+		}
+		if ((st = simt_context_create(t->dev, SIMT_PRIORITY_NORMAL, 0, &ctx)) ||
+		    (st = simt_module_load(ctx, KERNEL_DIR "/samples.elf", &m)) ||
+		    (st = simt_module_get_kernel(m, "vecadd", &k)) ||
+		    (st = simt_mem_alloc(ctx, n * 4, &a)) ||
+		    (st = simt_mem_alloc(ctx, n * 4, &b)) ||
+		    (st = simt_mem_alloc(ctx, n * 4, &c)) ||
+		    (st = simt_memcpy_htod(a, 0, fa, n * 4)) ||
+		    (st = simt_memcpy_htod(b, 0, fb, n * 4))) {
+			fail(__LINE__, "thread %u round %u: setup: %s", t->index, round,
+			     simt_error_string(st));
+			if (ctx)
+				simt_context_destroy(ctx);
+			break;
+		}
+		/* ids in the shared context, queued before waiting for vecadd */
+		st = simt_mem_alloc(t->shared, words * 4, &out);
+		if (!st) {
+			uint32_t arg = simt_buffer_addr(out);
+
+			st = simt_launch(t->ids, g, bl, 0, &arg, 1, &seq2);
+		}
+		CHECK(!st, "thread %u round %u: ids in the shared context: %s", t->index, round,
+		      simt_error_string(st));
+		{
+			uint32_t args[4] = { simt_buffer_addr(a), simt_buffer_addr(b),
+					     simt_buffer_addr(c), n };
+
+			st = simt_launch(k, dim((n + 127) / 128, 1, 1), dim(128, 1, 1), 0, args, 4,
+					 &seq);
+			if (!st)
+				st = simt_wait(ctx, seq, 120 * SEC_NS, &res);
+		}
+		CHECK(!st, "thread %u round %u: vecadd: %s", t->index, round,
+		      simt_error_string(st));
+		if (!st && !simt_memcpy_dtoh(fc, c, 0, n * 4)) {
+			for (i = 0; i < n && fc[i] == fa[i] + fb[i]; i++)
+				;
+			CHECK(i == n, "thread %u round %u: vecadd [%u] = %g, expected %g", t->index,
+			      round, i, i < n ? fc[i] : 0, i < n ? fa[i] + fb[i] : 0);
+			t->vecadds += i == n;
+		}
+		if (seq2) {
+			st = simt_wait(t->shared, seq2, 120 * SEC_NS, &res);
+			CHECK(!st, "thread %u round %u: ids wait: %s", t->index, round,
+			      simt_error_string(st));
+			ids = malloc(words * 4);
+			if (!st && !simt_memcpy_dtoh(ids, out, 0, words * 4)) {
+				uint32_t bad = check_ids(ids, g, bl, t->sm_count);
+
+				CHECK(!bad, "thread %u round %u: %u threads of ids wrong", t->index,
+				      round, bad);
+				t->ids_runs += !bad;
+			}
+			free(ids);
+		}
+		if (out)
+			EXPECT(simt_mem_free(out), SIMT_SUCCESS);
+		EXPECT(simt_mem_free(a), SIMT_SUCCESS);
+		EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	}
+	free(fa);
+	free(fb);
+	free(fc);
+	return NULL;
+}
+
+static void test_threads(void)
+{
+	struct simt_device_info info;
+	struct thread_arg args[THREADS];
+	pthread_t tid[THREADS];
+	simt_device *dev;
+	simt_context *shared;
+	simt_module *m;
+	simt_kernel *ids;
+	unsigned int i, nthreads, vecadds = 0, ids_runs = 0;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_device_get_info(dev, &info));
+	nthreads = file_contexts(dev, &info, info.max_contexts) - 1;
+	nthreads = nthreads > THREADS ? THREADS : nthreads;
+	CHECK(nthreads >= 2, "room for %u contexts only", nthreads + 1);
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &shared));
+	MUST(simt_module_load(shared, KERNEL_DIR "/ids.elf", &m));
+	MUST(simt_module_get_kernel(m, "ids", &ids));
+	for (i = 0; i < nthreads; i++) {
+		args[i] = (struct thread_arg){ .index = i, .dev = dev, .shared = shared,
+					       .ids = ids, .sm_count = info.sm_count };
+		if (pthread_create(&tid[i], NULL, thread_main, &args[i])) {
+			fail(__LINE__, "pthread_create: %s", strerror(errno));
+			tid[i] = 0;
+		}
+	}
+	for (i = 0; i < nthreads; i++) {
+		if (tid[i])
+			pthread_join(tid[i], NULL);
+		vecadds += args[i].vecadds;
+		ids_runs += args[i].ids_runs;
+	}
+	CHECK(vecadds == nthreads * THREAD_ROUNDS && ids_runs == nthreads * THREAD_ROUNDS,
+	      "%u vecadds and %u ids runs checked, expected %u of each", vecadds, ids_runs,
+	      nthreads * THREAD_ROUNDS);
+	/* Everything the threads made is gone: the device closes. */
+	EXPECT(simt_context_destroy(shared), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+	printf("threads: %u threads x %u rounds: %u vecadds in their own contexts and "
+	       "%u ids runs in a shared one checked\n", nthreads, THREAD_ROUNDS, vecadds, ids_runs);
+}
+
+/* ---- timeout: a wait's deadline holds, signals or not ---- */
+
+static volatile sig_atomic_t signals;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	signals++;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Wait @ms for submission @seq, which runs longer, while SIGALRM comes
+ * every 2 ms (its handler with or without SA_RESTART): SIMT_ERROR_TIMEOUT
+ * after the deadline, not before and not much later.
+ */
+static void timed_wait(simt_context *ctx, uint64_t seq, unsigned int ms, int restart)
+{
+	struct itimerval it = { { 0, 2000 }, { 0, 2000 } }, off = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = restart ? SA_RESTART : 0 };
+	struct simt_result c;
+	simt_status st;
+	double t0, dt;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	signals = 0;
+	setitimer(ITIMER_REAL, &it, NULL);
+	t0 = mono_s();
+	st = simt_wait(ctx, seq, ms * 1000000ll, &c);
+	dt = mono_s() - t0;
+	setitimer(ITIMER_REAL, &off, NULL);
+	EXPECT(st, SIMT_ERROR_TIMEOUT);
+	CHECK(c.status == SIMT_ERROR_TIMEOUT, "result status %s", simt_error_string(c.status));
+	CHECK(strstr(simt_last_error(), "still running") != NULL, "message: %s",
+	      simt_last_error());
+	CHECK(dt >= ms / 1000.0 - 0.002 && dt < ms / 1000.0 + 2.0,
+	      "a %u ms wait took %.3f s", ms, dt);
+	CHECK(signals >= 5, "only %d signals during the wait", (int)signals);
+	printf("%u ms wait with %d signals (%s): %s after %.3f s\n", ms, (int)signals,
+	       restart ? "SA_RESTART" : "no SA_RESTART", simt_error_string(st), dt);
+}
+
+static void test_timeout(void)
+{
+	struct simt_device_info info;
+	struct simt_result c;
+	simt_device *dev;
+	simt_context *ctx;
+	simt_module *m;
+	simt_kernel *spin;
+	simt_buffer *out;
+	uint64_t seq = 0;
+	uint32_t args[2];
+	double t0;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_device_get_info(dev, &info));
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+	MUST(simt_module_load(ctx, KERNEL_DIR "/samples.elf", &m));
+	MUST(simt_module_get_kernel(m, "spin", &spin));
+	MUST(simt_mem_alloc(ctx, 32 * 256 * 4, &out));
+	/* Seconds of device time: every wait below ends before it does. */
+	args[0] = simt_buffer_addr(out);
+	args[1] = 40000;
+	MUST(simt_launch(spin, dim(32, 1, 1), dim(256, 1, 1), 0, args, 2, &seq));
+	/* A poll, and a short wait without signals. */
+	EXPECT(simt_wait(ctx, seq, 0, &c), SIMT_ERROR_TIMEOUT);
+	CHECK(c.status == SIMT_ERROR_TIMEOUT, "poll status %s", simt_error_string(c.status));
+	t0 = mono_s();
+	EXPECT(simt_wait(ctx, seq, 50 * 1000000ll, &c), SIMT_ERROR_TIMEOUT);
+	printf("50 ms wait: %.3f s\n", mono_s() - t0);
+	/* Signals interrupt the wait (EINTR): the deadline stays. */
+	timed_wait(ctx, seq, 100, 0);
+	/*
+	 * With SA_RESTART the kernel restarts the ioctl itself: only an
+	 * absolute deadline (0.3) keeps it; a 0.2 relative wait starts over.
+	 */
+	if (info.uapi_minor >= 3)
+		timed_wait(ctx, seq, 100, 1);
+	else
+		printf("SA_RESTART wait not checked: interface %u.%u has no absolute WAIT\n",
+		       info.uapi_major, info.uapi_minor);
+	/* Still running: every timeout above was real. */
+	EXPECT(simt_wait(ctx, seq, 0, NULL), SIMT_ERROR_TIMEOUT);
+	t0 = mono_s();
+	EXPECT(simt_wait(ctx, seq, -1, &c), SIMT_SUCCESS);
+	printf("the kernel ended %.3f s later\n", mono_s() - t0);
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+}
+
+/* ---- too-large: E2BIG is "too large", not "out of memory" ---- */
+
+static void test_too_large(void)
+{
+	struct simt_device_info info;
+	struct simt_kernel_attrs at;
+	simt_device *dev;
+	simt_context *ctx;
+	simt_module *m;
+	simt_kernel *k;
+	simt_buffer *a = NULL, *b = NULL;
+	uint32_t arg = 0;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_device_get_info(dev, &info));
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+	CHECK(strcmp(simt_error_string(SIMT_ERROR_TOO_LARGE),
+		     simt_error_string(SIMT_ERROR_OUT_OF_MEMORY)), "same texts");
+	/* More than the device has: the driver's E2BIG. */
+	EXPECT(simt_mem_alloc(ctx, info.vram_size + 1, &a), SIMT_ERROR_TOO_LARGE);
+	CHECK(a == NULL, "a buffer was returned");
+	printf("VRAM + 1 byte: %s: %s\n", simt_error_string(SIMT_ERROR_TOO_LARGE),
+	       simt_last_error());
+	EXPECT(simt_mem_alloc(ctx, info.vram_size * 4, &a), SIMT_ERROR_TOO_LARGE);
+	EXPECT(simt_mem_alloc(ctx, SIZE_MAX, &a), SIMT_ERROR_TOO_LARGE);
+	/* What fits the device but not now is out of memory. */
+	EXPECT(simt_mem_alloc(ctx, info.vram_size * 3 / 4, &a), SIMT_SUCCESS);
+	EXPECT(simt_mem_alloc(ctx, info.vram_size * 3 / 4, &b), SIMT_ERROR_OUT_OF_MEMORY);
+	printf("second 3/4 of VRAM: %s: %s\n", simt_error_string(SIMT_ERROR_OUT_OF_MEMORY),
+	       simt_last_error());
+	if (a)
+		EXPECT(simt_mem_free(a), SIMT_SUCCESS);
+	/* Local memory for more threads than the VRAM can hold stacks for. */
+	MUST(simt_module_load(ctx, KERNEL_DIR "/ids.elf", &m));
+	MUST(simt_module_get_kernel(m, "ids", &k));
+	simt_kernel_get_attrs(k, &at);
+	CHECK(at.local_bytes > 0, "ids uses no local memory");
+	if (at.local_bytes) {
+		uint64_t per_block = info.vram_size / ((uint64_t)at.local_bytes * info.sm_count *
+						       info.sm_blocks) + 1;
+
+		EXPECT(simt_launch(k, dim(1, 1, 1), dim(per_block, 1, 1), 0, &arg, 1, NULL),
+		       SIMT_ERROR_TOO_LARGE);
+		printf("blocks of %llu threads: %s\n", (unsigned long long)per_block,
+		       simt_last_error());
+	}
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+}
+
+/* ---- metadata: what a launch carries from the note (0.3) ---- */
+
+/* Does the launch command of @k with @args have the idempotent flag? */
+static int cmd_flag(simt_kernel *k, const uint32_t *args, unsigned int nargs)
+{
+	struct drm_simt_cmd cmd;
+	simt_status st = simt_internal_launch_cmd(k, dim(1, 1, 1), dim(32, 1, 1), 0, args, nargs,
+						  &cmd);
+
+	CHECK(st == SIMT_SUCCESS, "launch command: %s", simt_error_string(st));
+	return !st && (cmd.flags & DRM_SIMT_CMD_LAUNCH_IDEMPOTENT);
+}
+
+static void test_metadata(void)
+{
+	const uint32_t n = 4096;
+	struct simt_device_info info;
+	struct simt_image img;
+	const struct simt_kernel_info *kv, *ks;
+	struct drm_simt_cmd cmd;
+	simt_device *dev;
+	simt_context *ctx;
+	simt_module *m;
+	simt_kernel *vecadd, *saxpy;
+	simt_buffer *a, *b, *out, *live;
+	char err[256];
+	float *fa, *fb, *fc;
+	uint32_t i, meta_ok;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_device_get_info(dev, &info));
+	meta_ok = info.uapi_minor >= 3;
+	if (simt_image_load(&img, KERNEL_DIR "/samples.elf", err, sizeof(err))) {
+		fail(__LINE__, "%s", err);
+		return;
+	}
+	kv = simt_image_kernel(&img, "vecadd");
+	ks = simt_image_kernel(&img, "saxpy");
+	if (!kv || !ks) {
+		fail(__LINE__, "samples.elf has no vecadd or saxpy");
+		return;
+	}
+	/* What the rule below rests on: vecadd loads a0, a1, stores a2. */
+	CHECK((kv->m.flags & SIMT_META_F_IDEMPOTENT) && kv->m.load_origins == 3 &&
+	      kv->m.store_origins == 4, "vecadd's note: flags 0x%x loads 0x%x stores 0x%x",
+	      kv->m.flags, kv->m.load_origins, kv->m.store_origins);
+	CHECK(!(ks->m.flags & SIMT_META_F_IDEMPOTENT), "saxpy's note says idempotent");
+
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+	MUST(simt_module_load(ctx, KERNEL_DIR "/samples.elf", &m));
+	MUST(simt_module_get_kernel(m, "vecadd", &vecadd));
+	MUST(simt_module_get_kernel(m, "saxpy", &saxpy));
+	MUST(simt_mem_alloc(ctx, n * 4, &a));
+	MUST(simt_mem_alloc(ctx, n * 4, &b));
+	MUST(simt_mem_alloc(ctx, n * 4, &out));
+
+	/* The idempotence decision: the buffers behind the arguments. */
+	{
+		uint32_t A = simt_buffer_addr(a), B = simt_buffer_addr(b), O = simt_buffer_addr(out);
+		const struct {
+			simt_kernel *k;
+			uint32_t args[4];
+			int want;
+			const char *what;
+		} cases[] = {
+			{ vecadd, { A, B, O, n }, 1, "three buffers" },
+			{ vecadd, { A, B + 64, O + 4000, n }, 1, "addresses inside the buffers" },
+			{ vecadd, { A, A, O, n }, 1, "one buffer loaded twice" },
+			{ vecadd, { A, B, A, n }, 0, "the stored-to buffer loaded too" },
+			{ vecadd, { A, B, A + 8192, n }, 0, "another part of a loaded buffer" },
+			{ vecadd, { A, B, 0x200000, n }, 0, "a store to no buffer" },
+			{ vecadd, { 0x200000, B, O, n }, 0, "a load from no buffer" },
+			{ vecadd, { A, B, img.code_start, n }, 0, "a store into the image" },
+			{ saxpy, { n, 0x40000000, A, B }, 0, "a kernel whose note says no" },
+		};
+
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			int got = simt_internal_launch_idempotent(cases[i].k, cases[i].args, 4);
+
+			CHECK(got == cases[i].want, "idempotent, %s: %d, expected %d", cases[i].what,
+			      got, cases[i].want);
+			/* The command has the flag from 0.3 on, never before. */
+			got = cmd_flag(cases[i].k, cases[i].args, 4);
+			CHECK(got == (cases[i].want && meta_ok), "flag, %s: %d", cases[i].what, got);
+		}
+		/* Fewer arguments than the note names: a2 is 0, in no buffer. */
+		CHECK(!simt_internal_launch_idempotent(vecadd, cases[0].args, 2),
+		      "idempotent with a2 missing");
+		printf("idempotence: %u cases decided as the rule says\n",
+		       (unsigned)(sizeof(cases) / sizeof(cases[0])));
+	}
+
+	/* The command: live table, used registers (0.3), or the 0.2 form. */
+	{
+		uint32_t args[4] = { simt_buffer_addr(a), simt_buffer_addr(b),
+				     simt_buffer_addr(out), n };
+
+		MUST(simt_internal_launch_cmd(vecadd, dim(n / 128, 1, 1), dim(128, 1, 1), 0, args, 4,
+					      &cmd));
+	}
+	live = simt_internal_module_live(m);
+	if (meta_ok) {
+		uint32_t count = (img.code_end - img.code_start) / 4;
+		uint64_t *table = malloc(count * 8);
+
+		CHECK(live != NULL, "no live table in device memory");
+		CHECK(live && cmd.launch.live_addr == simt_buffer_addr(live),
+		      "live_addr 0x%x", cmd.launch.live_addr);
+		CHECK(cmd.launch.code_addr == img.code_start &&
+		      cmd.launch.code_size == count * 4, "code 0x%x + %u", cmd.launch.code_addr,
+		      cmd.launch.code_size);
+		CHECK(cmd.launch.int_regs == kv->m.int_regs_used &&
+		      cmd.launch.fp_regs == kv->m.fp_regs_used,
+		      "registers 0x%x 0x%x, the note says 0x%x 0x%x", cmd.launch.int_regs,
+		      cmd.launch.fp_regs, kv->m.int_regs_used, kv->m.fp_regs_used);
+		/* The table in device memory is the note's, pc by pc. */
+		if (live && simt_buffer_size(live) >= count * 8 &&
+		    !simt_memcpy_dtoh(table, live, 0, count * 8)) {
+			for (i = 0; i < count; i++)
+				if (table[i] != simt_meta_live_at(&img.meta, img.code_start + 4 * i))
+					break;
+			CHECK(i == count, "live table entry %u (pc 0x%x): 0x%llx", i,
+			      img.code_start + 4 * i, i < count ? (unsigned long long)table[i] : 0);
+			if (i == count)
+				printf("live table: %u masks at 0x%x equal the note's\n", count,
+				       simt_buffer_addr(live));
+		} else {
+			fail(__LINE__, "cannot read the live table");
+		}
+		free(table);
+	} else {
+		CHECK(!live && !cmd.flags && !cmd.launch.live_addr && !cmd.launch.int_regs &&
+		      !cmd.launch.fp_regs, "metadata for a driver of interface %u.%u",
+		      info.uapi_major, info.uapi_minor);
+		printf("interface %u.%u: the launch carries no metadata (checked)\n",
+		       info.uapi_major, info.uapi_minor);
+	}
+
+	/* The device takes both: vecadd flagged, saxpy not, results checked. */
+	fa = malloc(n * 4);
+	fb = malloc(n * 4);
+	fc = malloc(n * 4);
+	for (i = 0; i < n; i++) {
+		fa[i] = i * 0.25f;
+		fb[i] = 7.0f - i;
+	}
+	MUST(simt_memcpy_htod(a, 0, fa, n * 4));
+	MUST(simt_memcpy_htod(b, 0, fb, n * 4));
+	if (!run(vecadd, dim(n / 128, 1, 1), dim(128, 1, 1), 0,
+		 (uint32_t[]){ simt_buffer_addr(a), simt_buffer_addr(b), simt_buffer_addr(out), n },
+		 4) && !finish(ctx) && !simt_memcpy_dtoh(fc, out, 0, n * 4)) {
+		for (i = 0; i < n && fc[i] == fa[i] + fb[i]; i++)
+			;
+		CHECK(i == n, "vecadd [%u]", i);
+	}
+	if (!run(saxpy, dim(8, 1, 1), dim(128, 1, 1), 0,
+		 (uint32_t[]){ n, fbits(2.0f), simt_buffer_addr(a), simt_buffer_addr(b) }, 4) &&
+	    !finish(ctx) && !simt_memcpy_dtoh(fc, b, 0, n * 4)) {
+		for (i = 0; i < n && fc[i] == 2.0f * fa[i] + fb[i]; i++)
+			;
+		CHECK(i == n, "saxpy [%u]", i);
+	}
+	printf("vecadd (idempotent flag %s) and saxpy (no flag) ran: results checked\n",
+	       meta_ok ? "set, with the live table" : "not sent, no metadata");
+	free(fa);
+	free(fb);
+	free(fc);
+	simt_image_free(&img);
+	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
+	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -988,6 +1561,10 @@ static const struct {
 	{ "launch", test_launch },
 	{ "errors", test_errors },
 	{ "samples", test_samples },
+	{ "threads", test_threads },
+	{ "timeout", test_timeout },
+	{ "too-large", test_too_large },
+	{ "metadata", test_metadata },
 };
 
 int main(int argc, char **argv)

@@ -14,9 +14,13 @@
  * (default 5), so that they stay small enough to look at.
  * LIST is a comma-separated list of none, drain, flush, switch, light
  * and auto (default: all).  With --check the exit status is 1 unless
- * every result is right and the best preempting mode's median response
- * (in device cycles) is at least 10 times lower than without preemption.
- * Needs root for the timeline (debugfs).
+ * every result is right, the best preempting mode's median response
+ * (in device cycles) is at least 10 times lower than without preemption,
+ * and (when both ran) light saves fewer bytes per preemption event than
+ * switch (seed 004: only the live registers, from the launch's live
+ * table).  The bytes saved per event come from the device's counters in
+ * debugfs "preempt" (events, saved_bytes) before and after each run.
+ * Needs root for the timeline and the counters (debugfs).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +71,8 @@ struct row {
 	double med_us, p99_us, max_us;		/* guest time */
 	double med_cyc, p99_cyc, max_cyc;	/* device cycles */
 	uint64_t lp_cycles;
+	long long events;			/* preemption events, -1: unknown */
+	double saved_per_event;			/* bytes to save areas per event */
 	int ok;
 };
 
@@ -378,6 +384,36 @@ static unsigned int write_timeline(const char *mode, unsigned int lp_queue,
 }
 
 /*
+ * The device's preemption counters from debugfs "preempt": events
+ * completed and bytes written to save areas (both wrap at 2^32).
+ * 0 if they can be read.
+ */
+static int preempt_counters(uint32_t *events, uint32_t *saved)
+{
+	char path[300], line[256];
+	int got = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/preempt", dbg);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long v;
+
+		if (sscanf(line, "events %lu", &v) == 1) {
+			*events = v;
+			got |= 1;
+		} else if (sscanf(line, "saved_bytes %lu", &v) == 1) {
+			*saved = v;
+			got |= 2;
+		}
+	}
+	fclose(f);
+	return got == 3 ? 0 : -1;
+}
+
+/*
  * The queue of process @pid's context, from debugfs contexts: the queue
  * is the first column, the pid the last.
  */
@@ -409,16 +445,18 @@ static struct row run_mode(simt_device *dev, unsigned int m, const char *ref,
 	static double us[MAX_SAMPLES], cyc[MAX_SAMPLES];
 	static uint64_t submitted[MAX_SAMPLES];
 	unsigned int n = 0, j;
-	struct row r = { .mode = modes[m].name, .ok = 1 };
+	struct row r = { .mode = modes[m].name, .ok = 1, .events = -1, .saved_per_event = -1 };
 	struct lp_report rep;
 	char path[300], c;
-	int fds[2], status, lp_queue;
+	int fds[2], status, lp_queue, counted;
+	uint32_t ev0 = 0, sv0 = 0, ev1 = 0, sv1 = 0;
 	uint32_t *got = malloc(HP_BLOCKS * HP_THREADS * 4);
 	pid_t pid;
 
 	snprintf(path, sizeof(path), "%s/timeline", dbg);
 	if (access(path, W_OK) == 0)
 		write_file(path, "clear\n");
+	counted = dbg[0] && !preempt_counters(&ev0, &sv0);
 	if (pipe(fds))
 		exit(1);
 	/* The child must not print what is still buffered here. */
@@ -469,6 +507,12 @@ static struct row run_mode(simt_device *dev, unsigned int m, const char *ref,
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		r.ok = 0;
+	/* The high-priority kernels preempt nothing: every event is this run's. */
+	if (counted && !preempt_counters(&ev1, &sv1)) {
+		r.events = (uint32_t)(ev1 - ev0);
+		if (r.events)
+			r.saved_per_event = (double)(uint32_t)(sv1 - sv0) / r.events;
+	}
 	r.ok &= rep.ok;
 	r.lp_cycles = rep.end - rep.start;
 	/* Only what was submitted while the long kernel ran counts. */
@@ -555,9 +599,9 @@ int main(int argc, char **argv)
 	       "%u steps\nhigh priority: hp_fill, %u blocks of %u threads, "
 	       "every %u us from another process\n\n",
 	       info.sm_count * info.sm_blocks, lp_iters, HP_BLOCKS, HP_THREADS, gap_us);
-	printf("%-7s %5s %11s %11s %11s %12s %10s %8s %s\n", "mode", "HP n",
+	printf("%-7s %5s %11s %11s %11s %12s %10s %8s %6s %11s %s\n", "mode", "HP n",
 	       "median us", "p99 us", "max us", "median cyc", "LP ms", "LP +%",
-	       "results");
+	       "events", "saved B/ev", "results");
 	/* "none" first: its low-priority results are the reference. */
 	for (i = 0; i < NMODES; i++) {
 		struct row *r;
@@ -567,11 +611,17 @@ int main(int argc, char **argv)
 		r = &rows[nrows++];
 		*r = run_mode(dev, i, ref, info.sm_count, info.sm_blocks, hctx, hk,
 			      hbuf);
-		printf("%-7s %5u %11.0f %11.0f %11.0f %12.0f %10.2f %8.1f %s\n",
+		char ev[16] = "-", per[24] = "-";
+
+		if (r->events >= 0)
+			snprintf(ev, sizeof(ev), "%lld", r->events);
+		if (r->saved_per_event >= 0)
+			snprintf(per, sizeof(per), "%.0f", r->saved_per_event);
+		printf("%-7s %5u %11.0f %11.0f %11.0f %12.0f %10.2f %8.1f %6s %11s %s\n",
 		       r->mode, r->n, r->med_us, r->p99_us, r->max_us, r->med_cyc,
 		       r->lp_cycles / (clock_mhz * 1000.0),
 		       100.0 * ((double)r->lp_cycles - rows[0].lp_cycles) /
-		       rows[0].lp_cycles, r->ok ? "ok" : "WRONG");
+		       rows[0].lp_cycles, ev, per, r->ok ? "ok" : "WRONG");
 		fflush(stdout);
 		failed |= !r->ok;
 		if (i && (!best || r->med_cyc < best))
@@ -585,6 +635,30 @@ int main(int argc, char **argv)
 		      rows[0].med_cyc < 10 * best)) {
 		fprintf(stderr, "simt-preempt-demo: check failed\n");
 		return 1;
+	}
+	/* Light saves only live registers: fewer bytes per event than switch. */
+	{
+		const struct row *sw = NULL, *li = NULL;
+
+		for (i = 0; i < nrows; i++) {
+			if (!strcmp(rows[i].mode, "switch"))
+				sw = &rows[i];
+			if (!strcmp(rows[i].mode, "light"))
+				li = &rows[i];
+		}
+		if (sw && li && sw->saved_per_event > 0 && li->saved_per_event >= 0)
+			printf("saved bytes per event: light %.0f, switch %.0f (%.0f%%)\n",
+			       li->saved_per_event, sw->saved_per_event,
+			       100.0 * li->saved_per_event / sw->saved_per_event);
+		if (check && sw && li &&
+		    (sw->saved_per_event <= 0 || li->saved_per_event < 0 ||
+		     li->saved_per_event >= sw->saved_per_event)) {
+			fprintf(stderr, "simt-preempt-demo: check failed: light must save fewer bytes "
+				"per preemption event than switch (light %.0f, switch %.0f; -1: no "
+				"events or no debugfs counters)\n", li->saved_per_event,
+				sw->saved_per_event);
+			return 1;
+		}
 	}
 	return failed;
 }

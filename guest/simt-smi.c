@@ -23,17 +23,25 @@
 #include "simt.h"
 
 static int kv;		/* key=value output */
+static int usage_opt;	/* per-process usage (-p) */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: simt-smi [-k] [-d NODE]\n"
+"usage: simt-smi [-k] [-p] [-d NODE]\n"
 "\n"
 "Show every simt device (/dev/accel/accel*) or NODE: the device and its\n"
 "limits, interrupt counts, the processes using it, and its live contexts.\n"
 "\n"
 "  -k, --kv           print key=value lines instead of the table\n"
 "                     (keys prefixed by the device index: dev0.sm_count=4)\n"
+"  -p, --processes    also the usage of each process with the device open,\n"
+"                     from /proc/PID/fdinfo (the driver's drm-usage-stats):\n"
+"                     open files, contexts, compute time of its completed\n"
+"                     kernels, VRAM and system memory of its objects; '-'\n"
+"                     where the driver does not report it (before 0.3);\n"
+"                     with -k: dev0.usageN=pid P comm C files F contexts N\n"
+"                     compute_ns T cycles Y vram B system B\n"
 "  -d, --device NODE  only this node\n"
 "  -h, --help         this text\n"
 "\n"
@@ -170,6 +178,203 @@ static void processes(int idx, const char *node)
 	if (hidden)
 		field(idx, "processes_hidden", "",
 		      "other users' processes are visible to root only");
+}
+
+/* ---- per-process usage from /proc/PID/fdinfo (drm-usage-stats) ---- */
+
+#define MAX_CLIENTS 64
+
+/* One process's use of the device, summed over its DRM clients. */
+struct usage {
+	unsigned int files;		/* distinct clients (open files) */
+	unsigned long long client[MAX_CLIENTS];
+	/* sums; -1 while no client of the process reported the key */
+	long long contexts, engine_ns, cycles, vram, system;
+};
+
+static void usage_add(long long *sum, long long v)
+{
+	*sum = *sum < 0 ? v : *sum + v;
+}
+
+/* "123", "123 KiB", "4 MiB": bytes; -1 if it is none of them. */
+static long long parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (end == s)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (!strncmp(end, "KiB", 3))
+		v <<= 10;
+	else if (!strncmp(end, "MiB", 3))
+		v <<= 20;
+	else if (!strncmp(end, "GiB", 3))
+		v <<= 30;
+	else if (*end && *end != '\n')
+		return -1;
+	return (long long)v;
+}
+
+/*
+ * Add the client behind /proc/@pid/fdinfo/@fd to @u, unless the process
+ * already showed it through another descriptor (same drm-client-id).
+ * A driver without drm-usage-stats counts each descriptor as a client
+ * with nothing known.
+ */
+static void usage_fd(struct usage *u, const char *pid, const char *fd)
+{
+	char path[600], line[256];
+	long long contexts = -1, engine = -1, cycles = -1, vram = -1, sys = -1;
+	unsigned long long id = 0;
+	int have_id = 0;
+	unsigned int i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", pid, fd);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = strchr(line, ':');
+
+		if (!v)
+			continue;
+		*v++ = 0;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		if (!strcmp(line, "drm-client-id")) {
+			id = strtoull(v, NULL, 10);
+			have_id = 1;
+		} else if (!strcmp(line, "simt-contexts")) {
+			contexts = strtoll(v, NULL, 10);
+		} else if (!strcmp(line, "drm-engine-compute")) {
+			engine = strtoll(v, NULL, 10);	/* "<n> ns" */
+		} else if (!strcmp(line, "drm-cycles-compute")) {
+			cycles = strtoll(v, NULL, 10);
+		} else if (!strcmp(line, "drm-total-vram")) {
+			vram = parse_size(v);
+		} else if (!strcmp(line, "drm-total-system")) {
+			sys = parse_size(v);
+		}
+	}
+	fclose(f);
+	if (have_id) {
+		for (i = 0; i < u->files && i < MAX_CLIENTS; i++)
+			if (u->client[i] == id)
+				return;
+		if (u->files < MAX_CLIENTS)
+			u->client[u->files] = id;
+	}
+	u->files++;
+	if (contexts >= 0)
+		usage_add(&u->contexts, contexts);
+	if (engine >= 0)
+		usage_add(&u->engine_ns, engine);
+	if (cycles >= 0)
+		usage_add(&u->cycles, cycles);
+	if (vram >= 0)
+		usage_add(&u->vram, vram);
+	if (sys >= 0)
+		usage_add(&u->system, sys);
+}
+
+/* @v bytes as "12 KiB", "3.5 MiB"; "-" if unknown. */
+static const char *fmt_bytes(long long v, char *buf, size_t len)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else if (v < 1024)
+		snprintf(buf, len, "%lld B", v);
+	else if (v < (1ll << 20))
+		snprintf(buf, len, "%.1f KiB", v / 1024.0);
+	else
+		snprintf(buf, len, "%.1f MiB", v / 1048576.0);
+	return buf;
+}
+
+static const char *fmt_num(long long v, const char *fmt_scale, double scale, char *buf,
+			   size_t len)
+{
+	if (v < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt_scale, v / scale);
+	return buf;
+}
+
+/*
+ * The usage of every process this user may look at that has @node's
+ * device open (its descriptors link to a node with the same device
+ * number), from the driver's fdinfo: no root, no debugfs needed.
+ */
+static void usage_table(int idx, const char *node)
+{
+	struct stat want, st;
+	struct dirent *de, *fe;
+	char path[600], comm[64];
+	unsigned int shown = 0;
+	int hidden = 0;
+	DIR *proc, *fds;
+
+	if (stat(node, &want) || !(proc = opendir("/proc")))
+		return;
+	if (!kv)
+		printf("  %-16s %7s %-15s %5s %8s %12s %10s %10s\n", "usage", "pid", "command",
+		       "files", "contexts", "compute ms", "VRAM", "system");
+	while ((de = readdir(proc))) {
+		struct usage u = { .contexts = -1, .engine_ns = -1, .cycles = -1,
+				   .vram = -1, .system = -1 };
+		char b1[32], b2[32], b3[32], b4[32];
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]) || atoi(de->d_name) == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd", de->d_name);
+		fds = opendir(path);
+		if (!fds) {
+			hidden |= errno == EACCES;
+			continue;
+		}
+		while ((fe = readdir(fds))) {
+			if (fe->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/fd/%s", de->d_name, fe->d_name);
+			if (stat(path, &st) || !S_ISCHR(st.st_mode) || st.st_rdev != want.st_rdev)
+				continue;
+			usage_fd(&u, de->d_name, fe->d_name);
+		}
+		closedir(fds);
+		if (!u.files)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		comm[0] = 0;
+		if ((f = fopen(path, "r"))) {
+			if (fgets(comm, sizeof(comm), f))
+				comm[strcspn(comm, "\n")] = 0;
+			fclose(f);
+		}
+		if (kv)
+			printf("dev%d.usage%u=pid %s comm %s files %u contexts %s compute_ns %s "
+			       "cycles %s vram %s system %s\n", idx, shown, de->d_name, comm, u.files,
+			       fmt_num(u.contexts, "%.0f", 1, b1, sizeof(b1)),
+			       fmt_num(u.engine_ns, "%.0f", 1, b2, sizeof(b2)),
+			       fmt_num(u.cycles, "%.0f", 1, b3, sizeof(b3)),
+			       fmt_num(u.vram, "%.0f", 1, b4, sizeof(b4)),
+			       fmt_num(u.system, "%.0f", 1, path, sizeof(path)));
+		else
+			printf("  %16s %7s %-15s %5u %8s %12s %10s %10s\n", "", de->d_name, comm,
+			       u.files, fmt_num(u.contexts, "%.0f", 1, b1, sizeof(b1)),
+			       fmt_num(u.engine_ns, "%.3f", 1e6, b2, sizeof(b2)),
+			       fmt_bytes(u.vram, b3, sizeof(b3)),
+			       fmt_bytes(u.system, b4, sizeof(b4)));
+		shown++;
+	}
+	closedir(proc);
+	field(idx, "usage_processes", "usage of", "%u process%s%s", shown, shown == 1 ? "" : "es",
+	      hidden ? " (other users' processes: root only)" : "");
 }
 
 /* The live contexts from debugfs, or why they cannot be shown. */
@@ -310,6 +515,8 @@ static int show(int idx, const char *node)
 		field(idx, "clock_mhz", "clock", "not reported by the driver");
 	interrupts(idx, info.pci_address);
 	processes(idx, info.node);
+	if (usage_opt)
+		usage_table(idx, info.node);
 	contexts(idx, info.pci_address, info.max_contexts);
 	simt_device_close(dev);
 	return 0;
@@ -328,6 +535,8 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[a], "-k") || !strcmp(argv[a], "--kv")) {
 			kv = 1;
+		} else if (!strcmp(argv[a], "-p") || !strcmp(argv[a], "--processes")) {
+			usage_opt = 1;
 		} else if ((!strcmp(argv[a], "-d") || !strcmp(argv[a], "--device")) &&
 			   a + 1 < argc) {
 			node = argv[++a];

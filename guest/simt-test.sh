@@ -63,6 +63,10 @@ t_lib_module
 t_lib_launch
 t_lib_errors
 t_lib_samples
+t_lib_threads
+t_lib_timeout
+t_lib_too_large
+t_lib_metadata
 t_smi_user
 t_smi_root
 t_run_user
@@ -570,6 +574,18 @@ d_lib_errors="libsimt as a user: refused launch, timeout, fault, device error; a
 t_lib_samples() { lib_group samples; }
 d_lib_samples="libsimt as a user: saxpy, matmul, reduce (tree, warp), histogram checked"
 
+t_lib_threads() { lib_group threads; }
+d_lib_threads="libsimt as a user: threads of one process create contexts, allocate, copy, launch vecadd and ids (one shared context) and wait at once; every result checked"
+
+t_lib_timeout() { lib_group timeout; }
+d_lib_timeout="libsimt as a user: a wait timeout is SIMT_ERROR_TIMEOUT at its deadline, also with signals (EINTR, SA_RESTART)"
+
+t_lib_too_large() { lib_group too-large; }
+d_lib_too_large="libsimt as a user: E2BIG (more than the VRAM) is reported as too large, not out of memory"
+
+t_lib_metadata() { lib_group metadata; }
+d_lib_metadata="libsimt as a user: the launch carries the metadata (live table in device memory, used registers, idempotent flag by the buffers' rule); vecadd and saxpy checked"
+
 # the value of KEY in simt-smi -k output $1
 kv() { echo "$1" | sed -n "s/^dev0\.$2=//p"; }
 
@@ -587,6 +603,18 @@ t_smi_user() {
 	kv "$out" interrupts | grep -q "test [1-9]" || fail "no test interrupt count"
 	kv "$out" contexts | grep -q "root only" ||
 		fail "the user is not told that contexts need root"
+	# per-process usage (-p) from fdinfo, as the user, of their own simt-run
+	spin_as_user
+	p=$!
+	wait_for 'simt_as_user "simt-smi -p -k" | grep -q "^dev0.usage[0-9]*=.* comm simt-run files 1 contexts 1 "' 20
+	out=$(simt_as_user "timeout 10 simt-smi -p -k")
+	simt_as_user "timeout 10 simt-smi -p" | grep -A3 "^  usage "
+	wait $p
+	line=$(echo "$out" | grep "^dev0.usage[0-9]*=.* comm simt-run ")
+	echo "$line"
+	[ -n "$line" ] || fail "simt-smi -p does not show the user's simt-run"
+	echo "$line" | grep -Eq " files 1 contexts 1 compute_ns [0-9]+ cycles [0-9]+ vram [1-9][0-9]* system [0-9]+$" ||
+		fail "simt-smi -p: the usage of simt-run is incomplete"
 	# bad arguments
 	out=$(simt_as_user "simt-smi -d /dev/null" 2>&1) && fail "simt-smi took /dev/null"
 	echo "$out"
@@ -596,7 +624,7 @@ t_smi_user() {
 	echo "$out"
 	echo "$out" | grep -q "unexpected argument '--bogus'" || fail "no clear message for --bogus"
 }
-d_smi_user="simt-smi as the user: device, limits and interrupts agree with sysfs; contexts need root, it says so; bad arguments"
+d_smi_user="simt-smi as the user: device, limits and interrupts agree with sysfs; contexts need root, it says so; per-process usage (-p, fdinfo) of the user's simt-run; bad arguments"
 
 # A kernel that runs about a second, as the user, in the background.
 spin_as_user() {

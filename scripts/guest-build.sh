@@ -104,12 +104,13 @@ fi
 uapi=$repo/include/uapi/drm/simt_accel.h
 elfsrc=$repo/tools/simt-meta/simt-elf.c
 libsrc=$repo/guest/libsimt/simt.c
-cflags=(-static -O2 -Wall -Werror -D__user= -I"$repo/include/uapi"
+cflags=(-static -O2 -Wall -Werror -pthread -D__user= -I"$repo/include/uapi"
         -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
         -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi")
 lib=$gdir/build/libsimt.a
 stale=0
-for dep in "$libsrc" "${libsrc%.c}.h" "$uapi" "$elfsrc" "${elfsrc%.c}.h"; do
+for dep in "$libsrc" "${libsrc%.c}.h" "${libsrc%.c}-internal.h" "$uapi" "$elfsrc" \
+           "${elfsrc%.c}.h"; do
     [ "$dep" -nt "$lib" ] && stale=1
 done
 if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
@@ -125,7 +126,7 @@ for src in "$repo"/guest/*.c; do
     prog=$gdir/build/$(basename "$src" .c)
     progs+=("$prog")
     stale=0
-    for dep in "$src" "$uapi" "$lib" "${libsrc%.c}.h"; do
+    for dep in "$src" "$uapi" "$lib" "${libsrc%.c}.h" "${libsrc%.c}-internal.h"; do
         [ "$dep" -nt "$prog" ] && stale=1
     done
     if [ ! -x "$prog" ] || [ "$stale" = 1 ]; then
@@ -147,12 +148,13 @@ done
 
 # ---- drm.ko and the helpers simt.ko needs, decompressed once ----
 # simt.ko depends on drm_shmem_helper.ko (system memory buffer objects),
-# which depends on drm_kms_helper.ko; all three depend on drm.ko only.
+# which depends on drm_kms_helper.ko, and on gpu-sched.ko (the DRM GPU
+# scheduler); all of them depend on drm.ko only.
 dep_kos=()
-for m in drm drm_kms_helper drm_shmem_helper; do
+for m in drm drm_kms_helper drm_shmem_helper scheduler/gpu-sched; do
     src_ko=$(find "$kroot/lib/modules/$kver" -path "*/drivers/gpu/drm/$m.ko*" | head -1)
     [ -n "$src_ko" ] || die "$m.ko not found in $kroot/lib/modules/$kver"
-    ko=$gdir/build/$m.ko
+    ko=$gdir/build/$(basename "$m").ko
     if [ ! -f "$ko" ] || [ "$src_ko" -nt "$ko" ]; then
         case $src_ko in
         *.xz) xz -dc "$src_ko" > "$ko.tmp" ;;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,22 +19,46 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <drm/drm.h>
 #include <drm/simt_accel.h>
 
 #include "simt-elf.h"
+#include "simt-internal.h"
 #include "simt.h"
 
 #define PAGE_SIZE_4K	4096u
 #define STAGE_MAX	(1u << 20)	/* largest staging buffer of a context */
 #define WAIT_SLICE_NS	(10ll * 1000000000ll)
+/* struct drm_simt_cmd of interface 0.2, the first bytes of today's */
+#define CMD_SIZE_0_2	120u
 
+/*
+ * Locking (the rule is in simt.h): dev->lock protects dev->contexts,
+ * every context's buffer and module lists and staging pool, and a
+ * buffer's mapping; ctx->qlock makes SUBMIT and ctx->last_seq one step
+ * and protects ctx->local.  Order: ctx->qlock before dev->lock.
+ * Neither is held across a WAIT, except ctx->qlock while local memory
+ * grows (local_get).
+ */
 struct simt_device {
 	int fd;
+	pthread_mutex_t lock;
 	unsigned int contexts;		/* live contexts */
+	uint32_t cmd_size;		/* SUBMIT's cmd_size for this driver */
+	int has_meta;			/* LAUNCH takes metadata (0.3) */
+	int wait_absolute;		/* WAIT takes DRM_SIMT_WAIT_ABSOLUTE */
 	struct simt_device_info info;
+};
+
+/* A system memory object copies go through (one per concurrent copy). */
+struct stage {
+	uint32_t handle;
+	void *map;
+	size_t size;
+	struct stage *next;
 };
 
 struct simt_buffer {
@@ -55,6 +80,8 @@ struct simt_module {
 	char *name;			/* the image's path or name */
 	struct simt_image img;
 	uint32_t handle;		/* VRAM object holding the image */
+	uint64_t bytes;			/* its size */
+	simt_buffer *live;		/* the live table, or NULL (before 0.3) */
 	unsigned int nkernels;
 	simt_kernel *kernels;
 	simt_module *next;
@@ -63,13 +90,12 @@ struct simt_module {
 struct simt_context {
 	simt_device *dev;
 	uint32_t id;
+	pthread_mutex_t qlock;		/* see "Locking" above */
 	uint64_t last_seq;		/* last submission, 0 if none */
 	simt_buffer *buffers;		/* allocated by the user */
 	simt_module *modules;
 	simt_buffer *local;		/* local memory of launches, or NULL */
-	uint32_t stage;			/* system memory staging object, or 0 */
-	void *stage_map;
-	size_t stage_size;
+	struct stage *stages;		/* idle staging objects */
 };
 
 /* ---- errors ---- */
@@ -113,6 +139,8 @@ const char *simt_error_string(simt_status status)
 	case SIMT_ERROR_TIMEOUT: return "timed out";
 	case SIMT_ERROR_BUSY: return "queue full";
 	case SIMT_ERROR_SYSTEM: return "system call failed";
+	case SIMT_ERROR_CANCELED: return "canceled by a device reset";
+	case SIMT_ERROR_TOO_LARGE: return "larger than the device can hold";
 	}
 	return "unknown status";
 }
@@ -124,12 +152,14 @@ static simt_status from_errno(int err)
 	case EINVAL: return SIMT_ERROR_INVALID_VALUE;
 	case ENODEV: case ENXIO: return SIMT_ERROR_NO_DEVICE;
 	case EACCES: case EPERM: return SIMT_ERROR_PERMISSION;
-	case ENOMEM: case E2BIG: return SIMT_ERROR_OUT_OF_MEMORY;
-	case ENOSPC: return SIMT_ERROR_OUT_OF_RESOURCES;
+	case ENOMEM: return SIMT_ERROR_OUT_OF_MEMORY;
+	case E2BIG: return SIMT_ERROR_TOO_LARGE;
+	case ENOSPC: case EMFILE: return SIMT_ERROR_OUT_OF_RESOURCES;
 	case EBUSY: return SIMT_ERROR_ADDRESS_IN_USE;
 	case EIO: return SIMT_ERROR_CONTEXT_FAILED;
 	case ETIME: return SIMT_ERROR_TIMEOUT;
 	case EAGAIN: return SIMT_ERROR_BUSY;
+	case ECANCELED: return SIMT_ERROR_CANCELED;
 	}
 	return SIMT_ERROR_SYSTEM;
 }
@@ -281,17 +311,32 @@ simt_status simt_device_open(const char *node, simt_device **out)
 		return ioctl_error(err, "GET_PARAM");
 	}
 	pci_address(dev->fd, info->pci_address, sizeof(info->pci_address));
+	/* 0.3: the longer command with the launch metadata, absolute waits */
+	if (info->uapi_minor >= 3) {
+		dev->cmd_size = sizeof(struct drm_simt_cmd);
+		dev->has_meta = 1;
+		dev->wait_absolute = 1;
+	} else {
+		dev->cmd_size = CMD_SIZE_0_2;
+	}
+	pthread_mutex_init(&dev->lock, NULL);
 	*out = dev;
 	return SIMT_SUCCESS;
 }
 
 simt_status simt_device_close(simt_device *dev)
 {
+	unsigned int live;
+
 	if (!dev)
 		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_close: no device");
-	if (dev->contexts)
+	pthread_mutex_lock(&dev->lock);
+	live = dev->contexts;
+	pthread_mutex_unlock(&dev->lock);
+	if (live)
 		return set_error(SIMT_ERROR_INVALID_VALUE,
-				 "simt_device_close: %u contexts still live", dev->contexts);
+				 "simt_device_close: %u contexts still live", live);
+	pthread_mutex_destroy(&dev->lock);
 	close(dev->fd);
 	free(dev);
 	return SIMT_SUCCESS;
@@ -370,15 +415,33 @@ static int vm_unbind(simt_context *ctx, uint32_t handle)
 
 /* ---- submission ---- */
 
-static simt_status submit(simt_context *ctx, struct drm_simt_cmd *cmds,
-			  uint32_t n, uint64_t *seq)
+/*
+ * Queue @n commands on @ctx (ctx->qlock held by the caller).  They are
+ * sent with the driver's stride: on 0.2 the first CMD_SIZE_0_2 bytes of
+ * each, whose later fields (the launch metadata) must then be zero.
+ */
+static simt_status submit_locked(simt_context *ctx, struct drm_simt_cmd *cmds,
+				 uint32_t n, uint64_t *seq)
 {
+	uint32_t stride = ctx->dev->cmd_size;
 	struct drm_simt_submit s = {
 		.ctx_id = ctx->id, .cmds = (uintptr_t)cmds, .cmd_count = n,
-		.cmd_size = sizeof(*cmds),
+		.cmd_size = stride,
 	};
-	int err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_SUBMIT, &s);
+	char *packed = NULL;
+	uint32_t i;
+	int err;
 
+	if (stride != sizeof(*cmds) && n > 1) {
+		packed = malloc((size_t)n * stride);
+		if (!packed)
+			return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		for (i = 0; i < n; i++)
+			memcpy(packed + (size_t)i * stride, &cmds[i], stride);
+		s.cmds = (uintptr_t)packed;
+	}
+	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_SUBMIT, &s);
+	free(packed);
 	if (err)
 		return ioctl_error(err, "SUBMIT");
 	ctx->last_seq = s.seqno;
@@ -387,12 +450,72 @@ static simt_status submit(simt_context *ctx, struct drm_simt_cmd *cmds,
 	return SIMT_SUCCESS;
 }
 
+static simt_status submit(simt_context *ctx, struct drm_simt_cmd *cmds,
+			  uint32_t n, uint64_t *seq)
+{
+	simt_status st;
+
+	pthread_mutex_lock(&ctx->qlock);
+	st = submit_locked(ctx, cmds, n, seq);
+	pthread_mutex_unlock(&ctx->qlock);
+	return st;
+}
+
+static int64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/*
+ * One WAIT until the submission is over or @deadline (CLOCK_MONOTONIC
+ * ns; @timeout_ns 0: only look; negative: no limit): 0, ETIME when the
+ * deadline has passed, or another errno.  Signals (EINTR) and the
+ * slices of a long wait never move the deadline.
+ */
+static int wait_until(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
+		      int64_t deadline, struct drm_simt_wait *w)
+{
+	simt_device *dev = ctx->dev;
+	int64_t now, left;
+	int err;
+
+	for (;;) {
+		memset(w, 0, sizeof(*w));
+		w->ctx_id = ctx->id;
+		w->seqno = seq;
+		now = monotonic_ns();
+		if (timeout_ns == 0) {
+			w->timeout_ns = 0;
+		} else if (timeout_ns > 0 && now >= deadline) {
+			/* One last look, so that a finished one is not late. */
+			w->timeout_ns = 0;
+			timeout_ns = 0;
+		} else if (dev->wait_absolute) {
+			w->flags = DRM_SIMT_WAIT_ABSOLUTE;
+			w->timeout_ns = timeout_ns < 0 || deadline - now > WAIT_SLICE_NS ?
+					now + WAIT_SLICE_NS : deadline;
+		} else {
+			left = timeout_ns < 0 ? WAIT_SLICE_NS : deadline - now;
+			w->timeout_ns = left > WAIT_SLICE_NS ? WAIT_SLICE_NS : left;
+		}
+		err = ioctl(dev->fd, DRM_IOCTL_SIMT_WAIT, w) < 0 ? errno : 0;
+		if (err == EINTR)
+			continue;
+		if (err == ETIME && timeout_ns != 0)
+			continue;	/* a slice ended; the loop checks the deadline */
+		return err;
+	}
+}
+
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		      struct simt_result *c)
 {
 	struct drm_simt_wait w;
 	struct simt_result local;
-	int64_t left = timeout_ns;
+	int64_t deadline = 0;
 	int err;
 
 	if (!ctx)
@@ -400,20 +523,11 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 	if (!c)
 		c = &local;
 	memset(c, 0, sizeof(*c));
-	for (;;) {
-		memset(&w, 0, sizeof(w));
-		w.ctx_id = ctx->id;
-		w.seqno = seq;
-		w.timeout_ns = left < 0 || left > WAIT_SLICE_NS ? WAIT_SLICE_NS : left;
-		err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_WAIT, &w);
-		if (err != ETIME)
-			break;
-		if (left >= 0) {
-			left -= w.timeout_ns;
-			if (left <= 0)
-				break;
-		}
+	if (timeout_ns > 0) {
+		deadline = monotonic_ns();
+		deadline = timeout_ns > INT64_MAX - deadline ? INT64_MAX : deadline + timeout_ns;
 	}
+	err = wait_until(ctx, seq, timeout_ns, deadline, &w);
 	if (err == ETIME) {
 		c->status = SIMT_ERROR_TIMEOUT;
 		return set_error(SIMT_ERROR_TIMEOUT,
@@ -450,6 +564,16 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		c->status = SIMT_ERROR_DEVICE;
 		return set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u",
 				 (unsigned long long)seq, w.hw_error);
+	case DRM_SIMT_ERROR_TIMEOUT:
+		c->status = SIMT_ERROR_DEVICE;
+		return set_error(SIMT_ERROR_DEVICE,
+				 "submission %llu: stopped by the driver's job timeout (device error %u)",
+				 (unsigned long long)seq, w.hw_error);
+	case DRM_SIMT_ERROR_CANCELED:
+		c->status = SIMT_ERROR_CANCELED;
+		return set_error(SIMT_ERROR_CANCELED,
+				 "submission %llu: a device reset cancelled its kernel, which is not idempotent; the context stopped",
+				 (unsigned long long)seq);
 	default:
 		/* A reason newer than this library: still the context's end. */
 		c->status = SIMT_ERROR_DEVICE;
@@ -459,13 +583,26 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 	}
 }
 
+static uint64_t last_seq(simt_context *ctx)
+{
+	uint64_t seq;
+
+	pthread_mutex_lock(&ctx->qlock);
+	seq = ctx->last_seq;
+	pthread_mutex_unlock(&ctx->qlock);
+	return seq;
+}
+
 simt_status simt_context_synchronize(simt_context *ctx)
 {
+	uint64_t seq;
+
 	if (!ctx)
 		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_synchronize: no context");
-	if (!ctx->last_seq)
+	seq = last_seq(ctx);
+	if (!seq)
 		return SIMT_SUCCESS;
-	return simt_wait(ctx, ctx->last_seq, -1, NULL);
+	return simt_wait(ctx, seq, -1, NULL);
 }
 
 /* ---- contexts ---- */
@@ -496,14 +633,33 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	err = xioctl(dev->fd, DRM_IOCTL_SIMT_CONTEXT_CREATE, &c);
 	if (err) {
+		uint64_t per_file = 0;
+
 		free(ctx);
-		if (err == EACCES)
+		if (err == EACCES && priority == SIMT_PRIORITY_HIGH)
 			return set_error(SIMT_ERROR_PERMISSION,
-					 "CONTEXT_CREATE: realtime priority needs CAP_SYS_NICE");
+					 "CONTEXT_CREATE: high priority needs CAP_SYS_NICE "
+					 "(or the administrator's simt module parameter unprivileged_high=1)");
+		if (err == EACCES || err == EPERM)
+			return set_error(SIMT_ERROR_PERMISSION,
+					 "CONTEXT_CREATE: %s priority needs CAP_SYS_NICE",
+					 priority == SIMT_PRIORITY_REALTIME ? "realtime" : "this");
 		if (err == ENOSPC)
 			return set_error(SIMT_ERROR_OUT_OF_RESOURCES,
 					 "CONTEXT_CREATE: all %u of the device's contexts are in use",
 					 dev->info.max_contexts);
+		if (err == EMFILE) {
+			if (get_param(dev->fd, DRM_SIMT_PARAM_FILE_CONTEXTS, &per_file))
+				per_file = 0;
+			if (per_file)
+				return set_error(SIMT_ERROR_OUT_OF_RESOURCES,
+						 "CONTEXT_CREATE: the per-file limit of %llu contexts is reached "
+						 "(one simt_device holds at most that many; open the device again for more)",
+						 (unsigned long long)per_file);
+			return set_error(SIMT_ERROR_OUT_OF_RESOURCES,
+					 "CONTEXT_CREATE: the per-file context limit is reached "
+					 "(open the device again for more)");
+		}
 		if (err == EINVAL)
 			return set_error(SIMT_ERROR_INVALID_VALUE,
 					 "CONTEXT_CREATE: preemption mode %d refused by the driver",
@@ -512,7 +668,10 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 	}
 	ctx->dev = dev;
 	ctx->id = c.ctx_id;
+	pthread_mutex_init(&ctx->qlock, NULL);
+	pthread_mutex_lock(&dev->lock);
 	dev->contexts++;
+	pthread_mutex_unlock(&dev->lock);
 	*out = ctx;
 	return SIMT_SUCCESS;
 }
@@ -525,8 +684,17 @@ static void buffer_release(simt_buffer *b)
 	free(b);
 }
 
+static void stage_release(simt_device *dev, struct stage *sg)
+{
+	munmap(sg->map, sg->size);
+	gem_close(dev, sg->handle);
+	free(sg);
+}
+
 static void module_release(simt_module *m)
 {
+	if (m->live)
+		buffer_release(m->live);
 	gem_close(m->ctx->dev, m->handle);
 	simt_image_free(&m->img);
 	free(m->kernels);
@@ -561,11 +729,16 @@ simt_status simt_context_destroy(simt_context *ctx)
 	}
 	if (ctx->local)
 		buffer_release(ctx->local);
-	if (ctx->stage_map)
-		munmap(ctx->stage_map, ctx->stage_size);
-	if (ctx->stage)
-		gem_close(ctx->dev, ctx->stage);
+	while (ctx->stages) {
+		struct stage *sg = ctx->stages;
+
+		ctx->stages = sg->next;
+		stage_release(ctx->dev, sg);
+	}
+	pthread_mutex_lock(&ctx->dev->lock);
 	ctx->dev->contexts--;
+	pthread_mutex_unlock(&ctx->dev->lock);
+	pthread_mutex_destroy(&ctx->qlock);
 	free(ctx);
 	return st;
 }
@@ -604,6 +777,7 @@ static simt_status buffer_new(simt_context *ctx, size_t size, simt_buffer **out)
 
 simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **out)
 {
+	simt_device *dev;
 	simt_status st;
 
 	if (!ctx || !out)
@@ -611,15 +785,26 @@ simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **out)
 	*out = NULL;
 	if (!size)
 		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: size 0");
-	if ((uint64_t)size > ctx->dev->info.vram_size)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY,
+	dev = ctx->dev;
+	/* The driver says E2BIG beyond the VRAM; sizes it cannot take, too. */
+	if ((uint64_t)size > UINT64_MAX - PAGE_SIZE_4K)
+		return set_error(SIMT_ERROR_TOO_LARGE,
 				 "%zu bytes asked for, the device has %llu bytes of VRAM", size,
-				 (unsigned long long)ctx->dev->info.vram_size);
+				 (unsigned long long)dev->info.vram_size);
 	st = buffer_new(ctx, size, out);
+	if (st == SIMT_ERROR_TOO_LARGE) {
+		char why[sizeof(last_error)];
+
+		snprintf(why, sizeof(why), "%s", last_error);
+		return set_error(st, "%zu bytes asked for, more than the device's %llu bytes of VRAM (%s)",
+				 size, (unsigned long long)dev->info.vram_size, why);
+	}
 	if (st)
 		return st;
+	pthread_mutex_lock(&dev->lock);
 	(*out)->next = ctx->buffers;
 	ctx->buffers = *out;
+	pthread_mutex_unlock(&dev->lock);
 	return SIMT_SUCCESS;
 }
 
@@ -627,17 +812,21 @@ simt_status simt_mem_free(simt_buffer *buf)
 {
 	simt_context *ctx;
 	simt_buffer **p;
-	int err;
+	int err, found;
 
 	if (!buf)
 		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_free: no buffer");
 	ctx = buf->ctx;
+	pthread_mutex_lock(&ctx->dev->lock);
 	for (p = &ctx->buffers; *p && *p != buf; p = &(*p)->next)
 		;
-	if (!*p)
+	found = *p != NULL;
+	if (found)
+		*p = buf->next;
+	pthread_mutex_unlock(&ctx->dev->lock);
+	if (!found)
 		return set_error(SIMT_ERROR_INVALID_VALUE,
 				 "simt_mem_free: not a buffer of this context");
-	*p = buf->next;
 	/* A queued kernel may still use it; whatever it did, free it. */
 	simt_context_synchronize(ctx);
 	err = vm_unbind(ctx, buf->handle);
@@ -659,46 +848,71 @@ size_t simt_buffer_size(const simt_buffer *buf)
 
 simt_status simt_buffer_map(simt_buffer *buf, void **ptr)
 {
-	simt_status st;
+	simt_device *dev;
+	simt_status st = SIMT_SUCCESS;
 
 	if (!buf || !ptr)
 		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_buffer_map: null argument");
-	if (!buf->map) {
-		st = bo_map(buf->ctx->dev, buf->handle, buf->size, &buf->map);
-		if (st)
-			return st;
+	dev = buf->ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	if (!buf->map)
+		st = bo_map(dev, buf->handle, buf->size, &buf->map);
+	if (!st)
+		*ptr = buf->map;
+	pthread_mutex_unlock(&dev->lock);
+	return st;
+}
+
+/*
+ * A staging object of at least @size bytes (at most STAGE_MAX) for one
+ * copy: an idle one of the context's, or a new one.  stage_put() gives
+ * it back.  Copies of several threads on one context each get their own.
+ */
+static simt_status stage_get(simt_context *ctx, size_t size, struct stage **out)
+{
+	simt_device *dev = ctx->dev;
+	struct stage *sg;
+	simt_status st;
+
+	pthread_mutex_lock(&dev->lock);
+	sg = ctx->stages;
+	if (sg)
+		ctx->stages = sg->next;
+	pthread_mutex_unlock(&dev->lock);
+	if (sg && sg->size >= size) {
+		*out = sg;
+		return SIMT_SUCCESS;
 	}
-	*ptr = buf->map;
+	/* Too small: copies that used it are over (they waited for them). */
+	if (sg)
+		stage_release(dev, sg);
+	sg = calloc(1, sizeof(*sg));
+	if (!sg)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	sg->size = ((uint64_t)size + PAGE_SIZE_4K - 1) & ~(uint64_t)(PAGE_SIZE_4K - 1);
+	st = bo_create(dev, sg->size, DRM_SIMT_BO_SYSTEM, &sg->handle);
+	if (st) {
+		free(sg);
+		return st;
+	}
+	st = bo_map(dev, sg->handle, sg->size, &sg->map);
+	if (st) {
+		gem_close(dev, sg->handle);
+		free(sg);
+		return st;
+	}
+	*out = sg;
 	return SIMT_SUCCESS;
 }
 
-/* A staging object of at least @size bytes (at most STAGE_MAX). */
-static simt_status stage_get(simt_context *ctx, size_t size)
+static void stage_put(simt_context *ctx, struct stage *sg)
 {
-	uint32_t handle;
-	void *map;
-	simt_status st;
+	simt_device *dev = ctx->dev;
 
-	if (ctx->stage_size >= size)
-		return SIMT_SUCCESS;
-	size = ((uint64_t)size + PAGE_SIZE_4K - 1) & ~(uint64_t)(PAGE_SIZE_4K - 1);
-	st = bo_create(ctx->dev, size, DRM_SIMT_BO_SYSTEM, &handle);
-	if (st)
-		return st;
-	st = bo_map(ctx->dev, handle, size, &map);
-	if (st) {
-		gem_close(ctx->dev, handle);
-		return st;
-	}
-	/* Queued copies keep the old object alive until they are done. */
-	if (ctx->stage) {
-		munmap(ctx->stage_map, ctx->stage_size);
-		gem_close(ctx->dev, ctx->stage);
-	}
-	ctx->stage = handle;
-	ctx->stage_map = map;
-	ctx->stage_size = size;
-	return SIMT_SUCCESS;
+	pthread_mutex_lock(&dev->lock);
+	sg->next = ctx->stages;
+	ctx->stages = sg;
+	pthread_mutex_unlock(&dev->lock);
 }
 
 static struct drm_simt_cmd copy_cmd(uint32_t src, uint64_t soff, uint32_t dst,
@@ -742,6 +956,7 @@ simt_status simt_memcpy_htod(simt_buffer *dst, size_t offset, const void *src,
 {
 	simt_context *ctx;
 	struct drm_simt_cmd cmd;
+	struct stage *sg = NULL;
 	simt_status st = check_range(dst, offset, size, "simt_memcpy_htod");
 	size_t done, n;
 
@@ -749,25 +964,29 @@ simt_status simt_memcpy_htod(simt_buffer *dst, size_t offset, const void *src,
 		return st;
 	if (!src && size)
 		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_memcpy_htod: no source");
+	if (!size)
+		return SIMT_SUCCESS;
 	ctx = dst->ctx;
+	st = stage_get(ctx, size < STAGE_MAX ? size : STAGE_MAX, &sg);
+	if (st)
+		return st;
 	for (done = 0; done < size; done += n) {
 		n = size - done < STAGE_MAX ? size - done : STAGE_MAX;
-		st = stage_get(ctx, n);
-		if (st)
-			return st;
-		memcpy(ctx->stage_map, (const char *)src + done, n);
-		cmd = copy_cmd(ctx->stage, 0, dst->handle, offset + done, n);
+		memcpy(sg->map, (const char *)src + done, n);
+		cmd = copy_cmd(sg->handle, 0, dst->handle, offset + done, n);
 		st = copy_sync(ctx, &cmd);
 		if (st)
-			return st;
+			break;
 	}
-	return SIMT_SUCCESS;
+	stage_put(ctx, sg);
+	return st;
 }
 
 simt_status simt_memcpy_dtoh(void *dst, simt_buffer *src, size_t offset, size_t size)
 {
 	simt_context *ctx;
 	struct drm_simt_cmd cmd;
+	struct stage *sg = NULL;
 	simt_status st = check_range(src, offset, size, "simt_memcpy_dtoh");
 	size_t done, n;
 
@@ -775,19 +994,22 @@ simt_status simt_memcpy_dtoh(void *dst, simt_buffer *src, size_t offset, size_t 
 		return st;
 	if (!dst && size)
 		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_memcpy_dtoh: no destination");
+	if (!size)
+		return SIMT_SUCCESS;
 	ctx = src->ctx;
+	st = stage_get(ctx, size < STAGE_MAX ? size : STAGE_MAX, &sg);
+	if (st)
+		return st;
 	for (done = 0; done < size; done += n) {
 		n = size - done < STAGE_MAX ? size - done : STAGE_MAX;
-		st = stage_get(ctx, n);
-		if (st)
-			return st;
-		cmd = copy_cmd(src->handle, offset + done, ctx->stage, 0, n);
+		cmd = copy_cmd(src->handle, offset + done, sg->handle, 0, n);
 		st = copy_sync(ctx, &cmd);
 		if (st)
-			return st;
-		memcpy((char *)dst + done, ctx->stage_map, n);
+			break;
+		memcpy((char *)dst + done, sg->map, n);
 	}
-	return SIMT_SUCCESS;
+	stage_put(ctx, sg);
+	return st;
 }
 
 simt_status simt_memcpy_dtod(simt_buffer *dst, size_t dst_offset, simt_buffer *src,
@@ -814,6 +1036,45 @@ simt_status simt_memcpy_dtod(simt_buffer *dst, size_t dst_offset, simt_buffer *s
 }
 
 /* ---- modules ---- */
+
+/*
+ * The live table of the image's code, [code_start, code_end), as the
+ * device reads it for a launch (simt-isa.h: one little-endian 64-bit
+ * mask per instruction), in VRAM bound into @ctx.  The note's table
+ * covers the same range when simt-meta wrote it; any pc it does not
+ * cover gets every register (simt_meta_live_at's safe answer).
+ */
+static simt_status live_setup(simt_context *ctx, simt_module *m)
+{
+	const struct simt_image *img = &m->img;
+	uint32_t n = (img->code_end - img->code_start) / 4, i;
+	uint8_t *table;
+	simt_status st;
+
+	if (!n)
+		return SIMT_SUCCESS;
+	table = malloc((size_t)n * 8);
+	if (!table)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	for (i = 0; i < n; i++) {
+		uint64_t mask = simt_meta_live_at(&img->meta, img->code_start + 4 * i);
+		unsigned int b;
+
+		for (b = 0; b < 8; b++)
+			table[8 * i + b] = mask >> (8 * b);
+	}
+	st = buffer_new(ctx, (size_t)n * 8, &m->live);
+	if (!st) {
+		st = simt_memcpy_htod(m->live, 0, table, (size_t)n * 8);
+		if (st) {
+			vm_unbind(ctx, m->live->handle);
+			buffer_release(m->live);
+			m->live = NULL;
+		}
+	}
+	free(table);
+	return st;
+}
 
 static simt_status module_setup(simt_context *ctx, simt_module *m)
 {
@@ -846,6 +1107,7 @@ static simt_status module_setup(simt_context *ctx, simt_module *m)
 	}
 
 	bytes = (end - img->base + PAGE_SIZE_4K - 1) & ~(uint64_t)(PAGE_SIZE_4K - 1);
+	m->bytes = bytes;
 	st = bo_create(ctx->dev, bytes, DRM_SIMT_BO_VRAM, &m->handle);
 	if (st)
 		return st;
@@ -865,6 +1127,8 @@ static simt_status module_setup(simt_context *ctx, simt_module *m)
 				 m->name, img->base, (unsigned long long)end);
 	if (err)
 		return ioctl_error(err, "VM_BIND of the kernel image");
+	if (ctx->dev->has_meta)
+		return live_setup(ctx, m);
 	return SIMT_SUCCESS;
 }
 
@@ -883,6 +1147,9 @@ static simt_status module_finish(simt_context *ctx, simt_module *m, int loaded,
 	m->ctx = ctx;
 	st = module_setup(ctx, m);
 	if (st) {
+		/* The image may be bound: unbind it so that its range is free. */
+		if (m->handle)
+			vm_unbind(ctx, m->handle);
 		if (m->handle)
 			gem_close(ctx->dev, m->handle);
 		simt_image_free(&m->img);
@@ -891,8 +1158,10 @@ static simt_status module_finish(simt_context *ctx, simt_module *m, int loaded,
 		free(m);
 		return st;
 	}
+	pthread_mutex_lock(&ctx->dev->lock);
 	m->next = ctx->modules;
 	ctx->modules = m;
+	pthread_mutex_unlock(&ctx->dev->lock);
 	*out = m;
 	return SIMT_SUCCESS;
 }
@@ -938,18 +1207,24 @@ simt_status simt_module_unload(simt_module *mod)
 {
 	simt_context *ctx;
 	simt_module **p;
-	int err;
+	int err, found;
 
 	if (!mod)
 		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_unload: no module");
 	ctx = mod->ctx;
+	pthread_mutex_lock(&ctx->dev->lock);
 	for (p = &ctx->modules; *p && *p != mod; p = &(*p)->next)
 		;
-	if (!*p)
+	found = *p != NULL;
+	if (found)
+		*p = mod->next;
+	pthread_mutex_unlock(&ctx->dev->lock);
+	if (!found)
 		return set_error(SIMT_ERROR_INVALID_VALUE,
 				 "simt_module_unload: not a module of this context");
-	*p = mod->next;
 	simt_context_synchronize(ctx);
+	if (mod->live)
+		vm_unbind(ctx, mod->live->handle);
 	/* The binding, not the handle, holds the link address. */
 	err = vm_unbind(ctx, mod->handle);
 	module_release(mod);
@@ -1010,7 +1285,10 @@ void simt_kernel_get_attrs(const simt_kernel *kernel, struct simt_kernel_attrs *
 
 /* ---- launches ---- */
 
-/* Local memory of at least @bytes for the context's launches. */
+/*
+ * Local memory of at least @bytes for the context's launches (ctx->qlock
+ * held: no launch can take the old one's address meanwhile).
+ */
 static simt_status local_get(simt_context *ctx, uint64_t bytes)
 {
 	simt_buffer *old = ctx->local;
@@ -1020,12 +1298,13 @@ static simt_status local_get(simt_context *ctx, uint64_t bytes)
 	if (old && old->size >= bytes)
 		return SIMT_SUCCESS;
 	if (bytes > ctx->dev->info.vram_size || bytes > UINT32_MAX)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY,
+		return set_error(SIMT_ERROR_TOO_LARGE,
 				 "the launch needs %llu bytes of local memory, more than the device has",
 				 (unsigned long long)bytes);
 	if (old) {
 		/* Queued launches use the old one until they are done. */
-		simt_context_synchronize(ctx);
+		if (ctx->last_seq)
+			simt_wait(ctx, ctx->last_seq, -1, NULL);
 		err = vm_unbind(ctx, old->handle);
 		buffer_release(old);
 		ctx->local = NULL;
@@ -1038,23 +1317,113 @@ static simt_status local_get(simt_context *ctx, uint64_t bytes)
 	return st;
 }
 
-simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
-			uint32_t dynamic_shared, const uint32_t *args,
-			unsigned int nargs, uint64_t *seq)
+/*
+ * What of @ctx holds device address @addr (dev->lock held): a buffer of
+ * the user, the local memory or a module's image (*@image set); NULL if
+ * nothing does.
+ */
+static const void *owner_of(simt_context *ctx, uint32_t addr, int *image)
 {
-	const struct simt_kernel_info *k;
-	struct drm_simt_cmd cmd;
-	struct drm_simt_cmd_launch *l = &cmd.launch;
-	const struct simt_image *img;
-	simt_context *ctx;
+	const simt_buffer *b;
+	const simt_module *m;
+
+	*image = 0;
+	for (b = ctx->buffers; b; b = b->next)
+		if (addr >= b->addr && addr - b->addr < b->size)
+			return b;
+	if (ctx->local && addr >= ctx->local->addr && addr - ctx->local->addr < ctx->local->size)
+		return ctx->local;
+	for (m = ctx->modules; m; m = m->next) {
+		if (addr >= m->img.base && addr - m->img.base < m->bytes) {
+			*image = 1;
+			return m;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * May a launch of @k with @args be flushed and run again from a block's
+ * start after it stored (DRM_SIMT_CMD_LAUNCH_IDEMPOTENT)?  Only if the
+ * note says so, and what it stores through and what it loads through
+ * are known and different buffers: every argument in load_origins and
+ * store_origins points into a buffer or module of the context, none of
+ * the stored-to ones into a module or into a buffer that is loaded from,
+ * and neither mask has SIMT_ORIGIN_UNKNOWN (where an unknown pointer
+ * leads cannot be checked) nor store_origins SIMT_ORIGIN_IMAGE.
+ */
+static int launch_idempotent(const simt_kernel *kernel, const uint32_t *args,
+			     unsigned int nargs)
+{
+	const struct simt_meta_kernel *m = &kernel->info->m;
+	simt_context *ctx = kernel->mod->ctx;
+	const void *loads[9], *owner;
+	uint32_t a[8] = { 0 };
+	unsigned int i, j, nloads = 0;
+	int image, ok = 1;
+
+	if (!(m->flags & SIMT_META_F_IDEMPOTENT) || (m->flags & SIMT_META_F_ATOMICS) ||
+	    (m->store_origins & (SIMT_ORIGIN_UNKNOWN | SIMT_ORIGIN_IMAGE)) ||
+	    (m->load_origins & SIMT_ORIGIN_UNKNOWN))
+		return 0;
+	if (nargs > 8)
+		return 0;
+	if (nargs)
+		memcpy(a, args, nargs * sizeof(a[0]));
+	pthread_mutex_lock(&ctx->dev->lock);
+	if (m->load_origins & SIMT_ORIGIN_IMAGE)
+		loads[nloads++] = kernel->mod;
+	for (i = 0; ok && i < 8; i++) {
+		if (!(m->load_origins & (1u << i)))
+			continue;
+		owner = owner_of(ctx, a[i], &image);
+		if (!owner)
+			ok = 0;
+		else
+			loads[nloads++] = owner;
+	}
+	for (i = 0; ok && i < 8; i++) {
+		if (!(m->store_origins & (1u << i)))
+			continue;
+		owner = owner_of(ctx, a[i], &image);
+		if (!owner || image)
+			ok = 0;
+		for (j = 0; ok && j < nloads; j++)
+			if (loads[j] == owner)
+				ok = 0;
+	}
+	pthread_mutex_unlock(&ctx->dev->lock);
+	return ok;
+}
+
+int simt_internal_launch_idempotent(const simt_kernel *kernel, const uint32_t *args,
+				    unsigned int nargs)
+{
+	return kernel ? launch_idempotent(kernel, args, nargs) : 0;
+}
+
+simt_buffer *simt_internal_module_live(simt_module *mod)
+{
+	return mod ? mod->live : NULL;
+}
+
+/*
+ * Check a launch and build its command (ctx->qlock held: local memory
+ * may grow).  The metadata fields and the flag are set only for a
+ * driver that takes them.
+ */
+static simt_status launch_cmd(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			      uint32_t dynamic_shared, const uint32_t *args,
+			      unsigned int nargs, struct drm_simt_cmd *cmd)
+{
+	struct drm_simt_cmd_launch *l = &cmd->launch;
+	const struct simt_kernel_info *k = kernel->info;
+	const simt_module *mod = kernel->mod;
+	const struct simt_image *img = &mod->img;
+	simt_context *ctx = mod->ctx;
 	uint64_t threads, local;
 	simt_status st;
 
-	if (!kernel)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: no kernel");
-	k = kernel->info;
-	img = &kernel->mod->img;
-	ctx = kernel->mod->ctx;
 	if (nargs > 8 || (nargs && !args))
 		return set_error(SIMT_ERROR_INVALID_VALUE,
 				 "launch of %s: %u arguments, at most 8 in a0..a7", k->name, nargs);
@@ -1072,8 +1441,8 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 				 "launch of %s: %u bytes of dynamic shared memory", k->name,
 				 dynamic_shared);
 
-	memset(&cmd, 0, sizeof(cmd));
-	cmd.type = DRM_SIMT_CMD_LAUNCH;
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->type = DRM_SIMT_CMD_LAUNCH;
 	l->code_addr = img->code_start;
 	l->code_size = img->code_end - img->code_start;
 	l->entry = k->m.entry;
@@ -1096,12 +1465,59 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 			return st;
 		l->local_base = ctx->local->addr;
 	}
-	st = submit(ctx, &cmd, 1, seq);
-	if (st == SIMT_ERROR_INVALID_VALUE)
+	if (ctx->dev->has_meta) {
+		l->live_addr = mod->live ? mod->live->addr : 0;
+		l->int_regs = k->m.int_regs_used;
+		l->fp_regs = k->m.fp_regs_used;
+		if (launch_idempotent(kernel, args, nargs))
+			cmd->flags = DRM_SIMT_CMD_LAUNCH_IDEMPOTENT;
+	}
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_internal_launch_cmd(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+				     uint32_t dynamic_shared, const uint32_t *args,
+				     unsigned int nargs, struct drm_simt_cmd *cmd)
+{
+	simt_context *ctx;
+	simt_status st;
+
+	if (!kernel || !cmd)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_internal_launch_cmd: null argument");
+	ctx = kernel->mod->ctx;
+	pthread_mutex_lock(&ctx->qlock);
+	st = launch_cmd(kernel, grid, block, dynamic_shared, args, nargs, cmd);
+	pthread_mutex_unlock(&ctx->qlock);
+	return st;
+}
+
+simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			uint32_t dynamic_shared, const uint32_t *args,
+			unsigned int nargs, uint64_t *seq)
+{
+	struct drm_simt_cmd cmd;
+	struct drm_simt_cmd_launch *l = &cmd.launch;
+	simt_context *ctx;
+	const char *name;
+	simt_status st;
+	int refused = 0;
+
+	if (!kernel)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: no kernel");
+	ctx = kernel->mod->ctx;
+	name = kernel->info->name;
+	pthread_mutex_lock(&ctx->qlock);
+	st = launch_cmd(kernel, grid, block, dynamic_shared, args, nargs, &cmd);
+	if (!st) {
+		st = submit_locked(ctx, &cmd, 1, seq);
+		refused = st == SIMT_ERROR_INVALID_VALUE;
+	}
+	pthread_mutex_unlock(&ctx->qlock);
+	if (refused)
 		return set_error(SIMT_ERROR_LAUNCH_REFUSED,
 				 "the driver refused the launch of %s (grid %ux%ux%u, block %ux%ux%u, "
 				 "%u registers, %u shared bytes, %u local bytes per thread)",
-				 k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+				 name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
 				 l->regs, l->shared_size, l->local_size);
 	return st;
 }

@@ -46,8 +46,28 @@
  * message of the last failure in the calling thread, with the details
  * (the ioctl and errno, the image file and what is wrong with it).
  *
- * Threads: a device and everything made from it may be used by one
- * thread at a time; different devices, by different threads at once.
+ * Threads: every function may be called from any thread, at the same
+ * time as any other, on the same or on different objects, with these
+ * rules:
+ *  - Each device has a lock (a mutex) that protects what libsimt keeps
+ *    about its contexts, buffers, modules and staging memory; it is
+ *    never held across a wait for the device.  Each context has a
+ *    second lock that makes a submission (a launch, or a copy's command)
+ *    and its sequence number one step: a context's submissions run in
+ *    the order of their sequence numbers, which is the order in which
+ *    the calls queued them; calls that overlap in time are queued in an
+ *    unspecified order.  Growing a context's local memory waits for its
+ *    queued work with that context lock held, so other submissions to
+ *    the same context wait too (never those of other contexts).
+ *  - Copies from several threads on one context use separate staging
+ *    memory and may run at once; simt_wait and
+ *    simt_context_synchronize block only the calling thread.
+ *  - An object must not be used by one thread while another frees it:
+ *    simt_mem_free, simt_module_unload, simt_context_destroy (which
+ *    frees the context's buffers and modules) and simt_device_close end
+ *    the life of their objects, and the caller orders them after every
+ *    other use.
+ *  - simt_last_error() is per thread.
  */
 #ifndef SIMT_H
 #define SIMT_H
@@ -76,6 +96,12 @@ typedef enum simt_status {
 	SIMT_ERROR_TIMEOUT,		/* still running at the timeout */
 	SIMT_ERROR_BUSY,		/* the queue stayed full */
 	SIMT_ERROR_SYSTEM,		/* any other failure of a system call */
+	/*
+	 * A device reset cancelled a kernel that was not idempotent, rather
+	 * than run it again; the context stopped (interface 0.3).
+	 */
+	SIMT_ERROR_CANCELED,
+	SIMT_ERROR_TOO_LARGE,		/* more than the device can ever hold */
 } simt_status;
 
 /* A short, fixed description of @status ("out of device memory"...). */
@@ -145,7 +171,7 @@ typedef struct simt_context simt_context;
 enum simt_priority {
 	SIMT_PRIORITY_LOW = 0,
 	SIMT_PRIORITY_NORMAL = 1,
-	SIMT_PRIORITY_HIGH = 2,
+	SIMT_PRIORITY_HIGH = 2,		/* needs CAP_SYS_NICE since 0.3 */
 	SIMT_PRIORITY_REALTIME = 3,	/* needs CAP_SYS_NICE */
 };
 
@@ -169,8 +195,12 @@ enum simt_preemption {
  * Create a context at @priority with @preempt_mode.  Every context holds
  * one of the device's hardware queues until it is destroyed:
  * SIMT_ERROR_OUT_OF_RESOURCES when none is left (max_contexts, counted
- * over all processes); realtime without CAP_SYS_NICE is
- * SIMT_ERROR_PERMISSION.
+ * over all processes), or when the device is open too often
+ * (DRM_SIMT_PARAM_FILE_CONTEXTS contexts per simt_device, interface
+ * 0.3; the message says which).  Realtime without CAP_SYS_NICE is
+ * SIMT_ERROR_PERMISSION, and so is high since interface 0.3 unless the
+ * administrator opened it to every user (the simt module's
+ * unprivileged_high parameter).
  */
 simt_status simt_context_create(simt_device *dev, int priority,
 				int preempt_mode, simt_context **ctx);
@@ -183,8 +213,9 @@ simt_status simt_context_destroy(simt_context *ctx);
 
 /*
  * Wait, without a time limit, for everything submitted to the context.
- * SIMT_ERROR_FAULT or SIMT_ERROR_DEVICE if the context has stopped on
- * an error (simt_wait on the failed submission gives the details).
+ * SIMT_ERROR_FAULT, SIMT_ERROR_DEVICE or SIMT_ERROR_CANCELED if the
+ * context has stopped on an error (simt_wait on the failed submission
+ * gives the details).
  */
 simt_status simt_context_synchronize(simt_context *ctx);
 
@@ -195,7 +226,8 @@ typedef struct simt_buffer simt_buffer;
 /*
  * Allocate @size bytes of device memory (rounded up to 4 KiB, zeroed)
  * and bind it into @ctx.  Size 0 is SIMT_ERROR_INVALID_VALUE; more than
- * the device has is SIMT_ERROR_OUT_OF_MEMORY.
+ * the device's VRAM is SIMT_ERROR_TOO_LARGE; more than is free now,
+ * SIMT_ERROR_OUT_OF_MEMORY.
  */
 simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **buf);
 
@@ -297,6 +329,15 @@ typedef struct simt_dim3 {
  * *@seq if @seq is not NULL.  A launch the driver refuses is
  * SIMT_ERROR_LAUNCH_REFUSED; one the device cannot run (a block that
  * fits on no SM) fails at simt_wait.
+ *
+ * With a driver of interface 0.3 or later the launch also carries what
+ * the preemption engine uses from the metadata note: the device address
+ * of the image's live table (copied into device memory of the context
+ * when the module was loaded), the registers the kernel uses, and the
+ * idempotent flag when the note says SIMT_META_F_IDEMPOTENT and the
+ * buffers the arguments in its store origins point into are neither
+ * those in its load origins nor unknown (an address in no buffer or
+ * module of the context).  An older driver gets the 0.2 command.
  */
 simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 			uint32_t dynamic_shared, const uint32_t *args,
@@ -304,7 +345,7 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 
 /* How a submission ended (simt_wait). */
 struct simt_result {
-	simt_status status;		/* SUCCESS, ERROR_FAULT, ERROR_DEVICE */
+	simt_status status;		/* SUCCESS, ERROR_FAULT, _DEVICE, _CANCELED */
 	uint32_t hw_error;		/* the device's error code */
 	uint64_t fault_addr;		/* for SIMT_ERROR_FAULT */
 	uint32_t fault_pc;		/* pc of a faulting kernel instruction */
@@ -318,12 +359,16 @@ struct simt_result {
 };
 
 /*
- * Wait up to @timeout_ns (negative: without limit) for submission @seq
- * of @ctx (a number simt_launch returned).  Returns SIMT_SUCCESS,
- * SIMT_ERROR_FAULT or SIMT_ERROR_DEVICE as the submission ended (then
- * the context is failed: destroy it and create another; a reason the
- * driver gives that this library does not know counts as a device
- * error), or SIMT_ERROR_TIMEOUT; *@c (if not NULL) gets the details.
+ * Wait up to @timeout_ns (negative: without limit; 0: only look) for
+ * submission @seq of @ctx (a number simt_launch returned).  Returns
+ * SIMT_SUCCESS, SIMT_ERROR_FAULT, SIMT_ERROR_DEVICE or
+ * SIMT_ERROR_CANCELED as the submission ended (then the context is
+ * failed: destroy it and create another; a reason the driver gives that
+ * this library does not know counts as a device error), or
+ * SIMT_ERROR_TIMEOUT; *@c (if not NULL) gets the details.  The deadline
+ * is computed once, on CLOCK_MONOTONIC: signals do not extend the wait
+ * (with a driver older than 0.3, a handler installed with SA_RESTART
+ * can, since the kernel then restarts the relative wait itself).
  */
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		      struct simt_result *c);

@@ -210,6 +210,10 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
     uint32_t bw = simt_cfg(s, SIMT_CFG_COPY_BW);
 
     en->cycle = MAX(en->cycle, start);
+    /* A chunk begun in an earlier slice still moves in this one. */
+    if (en->queue >= 0 && en->cycle > start) {
+        s->queues[en->queue].ran = true;
+    }
     for (;;) {
         SimtCopy *c;
         uint64_t n, done;
@@ -248,6 +252,7 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
             copy_of(s, q)->engine = e;
         }
         c = copy_of(s, q);
+        s->queues[q].ran = true;
         n = MIN(s->dma_chunk, c->size - c->done);
         done = c->done;
         err = move(s, q, c, n);

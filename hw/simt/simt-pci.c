@@ -98,8 +98,10 @@ static bool simt_run_slice(SimtState *s)
     waiting = simt_queues_process(s, start);
     simt_preempt_check(s, start);
     simt_sched_dispatch(s, start);
+    simt_queues_slice_begin(s);
     simt_sm_run_slice(s, start, end);
     simt_dma_run_slice(s, start, end);
+    simt_queues_slice_end(s, end - start);
     /* Queues whose kernels or copies finished can go on at once. */
     waiting |= simt_queues_process(s, end);
     simt_preempt_advance(s, end);
@@ -685,8 +687,8 @@ static const VMStateDescription vmstate_simt_context = {
 
 static const VMStateDescription vmstate_simt_queue = {
     .name = "simt/queue",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT64(base, SimtQueue),
         VMSTATE_UINT32(size, SimtQueue),
@@ -699,6 +701,7 @@ static const VMStateDescription vmstate_simt_queue = {
         VMSTATE_UINT32(error_cmd, SimtQueue),
         VMSTATE_UINT32(completed, SimtQueue),
         VMSTATE_UINT32(ctx, SimtQueue),
+        VMSTATE_UINT32(active_cycles, SimtQueue),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -727,10 +730,14 @@ static const VMStateDescription vmstate_simt_preempt = {
     },
 };
 
+/*
+ * Nested structures carry no version in the stream: a changed one (the
+ * queue's, at 2) bumps this version, so that an old stream is refused.
+ */
 static const VMStateDescription vmstate_simt = {
     .name = "simt",
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .pre_save = simt_pre_save,
     .post_load = simt_post_load,
     .fields = (const VMStateField[]) {

@@ -359,6 +359,31 @@ bool simt_queues_busy(SimtState *s)
     return false;
 }
 
+/*
+ * ACTIVE_CYCLES, at slice granularity: a kernel's blocks are placed only
+ * at slice boundaries, so a queue with none on an SM after the placing
+ * at a slice's start has none during the slice.  Its copy engine marks a
+ * queue whose copy it moves (simt-dma.c).
+ */
+void simt_queues_slice_begin(SimtState *s)
+{
+    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+        s->queues[q].ran = s->queues[q].kernel.resident > 0;
+    }
+}
+
+void simt_queues_slice_end(SimtState *s, uint64_t cycles)
+{
+    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+        SimtQueue *qu = &s->queues[q];
+
+        if (qu->ran) {
+            qu->active_cycles += cycles;
+            qu->ran = false;
+        }
+    }
+}
+
 /* Stop queue @q now: its kernel's blocks are dropped. */
 static void queue_stop(SimtState *s, unsigned q)
 {
@@ -405,6 +430,7 @@ static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
             qu->head = qu->tail = 0;
             qu->error = SIMT_QERR_NONE;
             qu->error_cmd = 0;
+            qu->active_cycles = 0;
             queue_set_state(s, q, SIMT_QSTATE_DISABLED);
         }
         return;
@@ -456,6 +482,11 @@ uint32_t simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg)
         return qu->completed;
     case SIMT_QREG_CONTEXT:
         return qu->ctx;
+    case SIMT_QREG_RESIDENT:
+        /* The slots really held: a stop that left blocks behind shows. */
+        return qu->kernel.resident;
+    case SIMT_QREG_ACTIVE_CYCLES:
+        return qu->active_cycles;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: read of unknown "
                       "register 0x%x\n", q, reg);

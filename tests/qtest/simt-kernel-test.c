@@ -693,6 +693,225 @@ static void test_presets(void)
 }
 
 /*
+ * The engine's slice, in cycles: ACTIVE_CYCLES counts whole slices.  The
+ * default preset runs at 1000 MHz, so a nanosecond of the clock is a
+ * cycle.
+ */
+#define SLICE               1000
+
+static uint32_t active_cycles(Dev *d, unsigned q)
+{
+    return qrd(d, q, SIMT_QREG_ACTIVE_CYCLES);
+}
+
+/*
+ * RESIDENT counts the blocks of the queue's kernel on the SMs: all of a
+ * long kernel's while it runs, none once it completed, none right after
+ * ENABLE is cleared mid-kernel.  Writes do not change it.
+ */
+static void test_resident_blocks(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 4 * 6);
+    Launch l = {
+        .kernel = "hold", .grid = { 6 }, .block = { 32 },
+        .args = { out, 100000 },
+    };
+    uint32_t idx;
+
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 0);
+    idx = launch(d, 0, &l);
+    qtest_clock_step(d->qts, 10000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 6);
+    g_assert_cmpuint(qrd(d, 1, SIMT_QREG_RESIDENT), ==, 0);
+    qwr(d, 0, SIMT_QREG_RESIDENT, 0);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 6);
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 0);
+
+    /* Stopping the queue takes its blocks off at once. */
+    launch(d, 0, &l);
+    qtest_clock_step(d->qts, 10000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 6);
+    qwr(d, 0, SIMT_QREG_CONTROL, 0);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
+    qtest_clock_step(d->qts, 10000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 0);
+    dev_stop(d);
+}
+
+/*
+ * ACTIVE_CYCLES grows by the slices a kernel is on the SMs, to the slice,
+ * and stands still while the queue is idle or waits (WAIT) while another
+ * queue's kernel runs.  Writes do not change it.
+ */
+static void test_active_cycles_kernel(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 4);
+    struct simt_cmd_wait w = {
+        .opcode = SIMT_CMD_WAIT, .addr = SEM_ADDR, .value = 1,
+    };
+    uint32_t idx, widx, a;
+
+    g_assert_cmpuint(rd(d, SIMT_REG_CLOCK_MHZ), ==, 1000);
+    qtest_writeq(d->qts, SEM_ADDR, 0);
+    widx = submit(d, 1, &w);
+    idx = launch(d, 0, &(Launch) {
+        .kernel = "hold", .grid = { 1 }, .block = { 32 },
+        .args = { out, 50000 },
+    });
+    qtest_clock_step(d->qts, 20000);
+    a = active_cycles(d, 0);
+    g_assert_cmpuint(a, >=, 20000 - SLICE);
+    g_assert_cmpuint(a, <=, 20000 + SLICE);
+    qwr(d, 0, SIMT_QREG_ACTIVE_CYCLES, 0);
+    g_assert_cmpuint(active_cycles(d, 0), ==, a);
+
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    a = active_cycles(d, 0);
+    g_assert_cmpuint(a, >=, 50000);
+    g_assert_cmpuint(a, <=, 50000 + 2 * SLICE);
+    g_assert_cmpuint(SIMT_QSTATUS_STATE(qrd(d, 1, SIMT_QREG_STATUS)), ==,
+                     SIMT_QSTATE_WAITING);
+    g_assert_cmpuint(active_cycles(d, 1), ==, 0);
+
+    /* Idle: no growth. */
+    qtest_clock_step(d->qts, 100000);
+    g_assert_cmpuint(active_cycles(d, 0), ==, a);
+    qtest_writeq(d->qts, SEM_ADDR, 1);
+    wait_queue(d, 1, widx);
+    g_assert_cmpuint(active_cycles(d, 1), ==, 0);
+    dev_stop(d);
+}
+
+/*
+ * A low-priority kernel queued behind a high-priority one that fills the
+ * only block slot has no block on an SM: its queue's ACTIVE_CYCLES stands
+ * still until it gets the slot, then grows again.
+ */
+static void test_active_cycles_behind_priority(void)
+{
+    Dev *d = dev_start("sm-count=1,sm-blocks=1");
+    uint32_t out = vram_alloc(d, NULL, 8);
+    Launch lo = {
+        .kernel = "hold", .grid = { 1 }, .block = { 32 },
+        .args = { out, 20000 },
+    };
+    uint32_t a, b, hidx, lidx;
+
+    qwr(d, 2, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    run_ok(d, 1, &lo, NULL);
+    a = active_cycles(d, 1);
+    g_assert_cmpuint(a, >=, 20000);
+
+    hidx = launch(d, 2, &(Launch) {
+        .kernel = "hold", .grid = { 1 }, .block = { 32 },
+        .args = { out + 4, 100000 },
+    });
+    qtest_clock_step(d->qts, 5000);
+    g_assert_cmpuint(qrd(d, 2, SIMT_QREG_RESIDENT), ==, 1);
+    lidx = launch(d, 1, &lo);
+    qtest_clock_step(d->qts, 50000);
+    g_assert_cmpuint(SIMT_QSTATUS_STATE(qrd(d, 1, SIMT_QREG_STATUS)), ==,
+                     SIMT_QSTATE_BUSY);
+    g_assert_cmpuint(qrd(d, 1, SIMT_QREG_RESIDENT), ==, 0);
+    g_assert_cmpuint(active_cycles(d, 1), ==, a);
+    b = active_cycles(d, 2);
+    g_assert_cmpuint(b, >=, 55000 - SLICE);
+
+    g_assert_cmpuint(wait_queue(d, 2, hidx), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(active_cycles(d, 2), >=, 100000);
+    g_assert_cmpuint(active_cycles(d, 2), <=, 100000 + 2 * SLICE);
+    g_assert_cmpuint(wait_queue(d, 1, lidx), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(active_cycles(d, 1), >=, a + 20000);
+    g_assert_cmpuint(active_cycles(d, 1), <=, a + 20000 + 2 * SLICE);
+    dev_stop(d);
+}
+
+/*
+ * With one copy engine, a high-priority copy moves first: the queue of
+ * the low-priority copy waiting for the engine does not count, then both
+ * count about the copy's model time (bytes / COPY_BW).
+ */
+static void test_active_cycles_copy(void)
+{
+    Dev *d = dev_start("copy-engines=1");
+    const uint32_t size = 1 * MiB, chunk = 64 * KiB;
+    uint32_t hsrc = vram_alloc(d, NULL, size);
+    uint32_t hdst = vram_alloc(d, NULL, size);
+    uint32_t lsrc = vram_alloc(d, NULL, size);
+    uint32_t ldst = vram_alloc(d, NULL, size);
+    uint64_t model = DIV_ROUND_UP(size, rd(d, SIMT_REG_COPY_BW));
+    uint32_t hidx, lidx, a;
+
+    g_assert_cmpuint(model, >=, 20 * SLICE);
+    wr(d, SIMT_REG_DMA_CHUNK, chunk);
+    qwr(d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    hidx = submit(d, 1, &(struct simt_cmd_copy) {
+        .opcode = SIMT_CMD_COPY, .src = hsrc, .dst = hdst, .size = size,
+    });
+    qtest_clock_step(d->qts, SLICE);
+    lidx = submit(d, 0, &(struct simt_cmd_copy) {
+        .opcode = SIMT_CMD_COPY, .src = lsrc, .dst = ldst, .size = size,
+    });
+    qtest_clock_step(d->qts, model / 2);
+    g_assert_cmpuint(SIMT_QSTATUS_STATE(qrd(d, 0, SIMT_QREG_STATUS)), ==,
+                     SIMT_QSTATE_BUSY);
+    g_assert_cmpuint(active_cycles(d, 0), ==, 0);
+    a = active_cycles(d, 1);
+    g_assert_cmpuint(a, >=, model / 2);
+    g_assert_cmpuint(a, <=, model / 2 + 2 * SLICE);
+
+    g_assert_cmpuint(wait_queue(d, 1, hidx), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(active_cycles(d, 1), >=, model);
+    g_assert_cmpuint(active_cycles(d, 1), <=, model + 2 * SLICE);
+    g_assert_cmpuint(wait_queue(d, 0, lidx), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(active_cycles(d, 0), >=, model);
+    g_assert_cmpuint(active_cycles(d, 0), <=, model + 3 * SLICE);
+    dev_stop(d);
+}
+
+/*
+ * The queue's RESET and a device reset set ACTIVE_CYCLES to 0; a device
+ * reset mid-kernel leaves no block resident.
+ */
+static void test_active_cycles_reset(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 4 * 4);
+    Launch l = {
+        .kernel = "hold", .grid = { 4 }, .block = { 32 },
+        .args = { out, 20000 },
+    };
+    uint32_t a;
+
+    run_ok(d, 0, &l, NULL);
+    run_ok(d, 1, &l, NULL);
+    a = active_cycles(d, 1);
+    g_assert_cmpuint(active_cycles(d, 0), >=, 20000);
+    g_assert_cmpuint(a, >=, 20000);
+    qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_RESET);
+    g_assert_cmpuint(active_cycles(d, 0), ==, 0);
+    g_assert_cmpuint(active_cycles(d, 1), ==, a);
+
+    l.args[1] = 200000;
+    launch(d, 2, &l);
+    qtest_clock_step(d->qts, 10000);
+    g_assert_cmpuint(qrd(d, 2, SIMT_QREG_RESIDENT), ==, 4);
+    g_assert_cmpuint(active_cycles(d, 2), >=, 10000 - SLICE);
+    wr(d, SIMT_REG_RESET, SIMT_RESET_MAGIC);
+    for (unsigned q = 0; q < d->nqueues; q++) {
+        g_assert_cmpuint(active_cycles(d, q), ==, 0);
+        g_assert_cmpuint(qrd(d, q, SIMT_QREG_RESIDENT), ==, 0);
+    }
+    qtest_clock_step(d->qts, 10000);
+    g_assert_cmpuint(active_cycles(d, 2), ==, 0);
+    dev_stop(d);
+}
+
+/*
  * Bench mode ($SIMT_BENCH_SPIN = "BLOCKS,THREADS,ITERS", set by
  * scripts/bench.sh): the host time the device takes to run the spin
  * kernel, to compare with bench/simt-spin-bench on the core alone.
@@ -763,6 +982,16 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/queue/malformed", test_malformed_commands);
     qtest_add_func("/simt/queue/kernel-fault", test_kernel_fault);
     qtest_add_func("/simt/queue/signal-wait", test_signal_wait);
+    qtest_add_func("/simt/queue/resident/running-done-disabled",
+                   test_resident_blocks);
+    qtest_add_func("/simt/queue/active-cycles/kernel-not-idle-or-wait",
+                   test_active_cycles_kernel);
+    qtest_add_func("/simt/queue/active-cycles/not-behind-higher-priority",
+                   test_active_cycles_behind_priority);
+    qtest_add_func("/simt/queue/active-cycles/copy-not-waiting-engine",
+                   test_active_cycles_copy);
+    qtest_add_func("/simt/queue/active-cycles/zero-after-resets",
+                   test_active_cycles_reset);
     qtest_add_func("/simt/timing/deterministic", test_deterministic_cycles);
     qtest_add_func("/simt/timing/cycle-counter", test_cycle_counter);
     qtest_add_func("/simt/timing/reset-clocks", test_reset_clocks);

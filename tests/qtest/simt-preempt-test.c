@@ -728,6 +728,85 @@ static void test_save_area_corrupt(void)
     dev_stop(d);
 }
 
+/*
+ * Blocks draining for a PREEMPT_REQ are still on their SMs: RESIDENT
+ * counts them until they have left, and ACTIVE_CYCLES grows meanwhile.
+ */
+static void test_resident_draining(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 4 * 4);
+    uint32_t idx, a;
+
+    idx = launch(d, 0, &(Launch) {
+        .kernel = "hold", .grid = { 4 }, .block = { 32 },
+        .args = { out, 100000 },
+    });
+    qtest_clock_step(d->qts, 10000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 4);
+    wr(d, SIMT_REG_PREEMPT_REQ,
+       SIMT_PREQ(0, SIMT_PREQ_PREEMPT, SIMT_PMODE_DRAIN));
+    qtest_clock_step(d->qts, 10000);
+    g_assert_cmpuint(rd(d, SIMT_REG_PREEMPT_STATUS) & SIMT_PSTATUS_BUSY, !=,
+                     0);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 4);
+    a = qrd(d, 0, SIMT_QREG_ACTIVE_CYCLES);
+    qtest_clock_step(d->qts, 20000);
+    g_assert_cmpuint(rd(d, SIMT_REG_PREEMPT_STATUS) & SIMT_PSTATUS_BUSY, !=,
+                     0);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 4);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_ACTIVE_CYCLES), >=, a + 19000);
+    wait_preempt_idle(d);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 0);
+    wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    dev_stop(d);
+}
+
+/*
+ * A context suspended by PREEMPT_REQ has no block on the SMs: its queue's
+ * RESIDENT reads 0 and ACTIVE_CYCLES stands still until RESUME brings the
+ * saved blocks back; then it grows again.
+ */
+static void test_active_cycles_suspended(void)
+{
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 4 * 4);
+    struct simt_completion r;
+    uint32_t idx, a;
+
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), VRAM_SAVE);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), SAVE_SIZE);
+    idx = launch(d, 0, &(Launch) {
+        .kernel = "hold", .grid = { 4 }, .block = { 32 },
+        .args = { out, 300000 },
+    });
+    qtest_clock_step(d->qts, 20000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 4);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_ACTIVE_CYCLES), >=, 19000);
+    wr(d, SIMT_REG_PREEMPT_REQ,
+       SIMT_PREQ(0, SIMT_PREQ_PREEMPT, SIMT_PMODE_SWITCH));
+    wait_preempt_idle(d);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)) &
+                     SIMT_PSTATE_SUSPENDED, !=, 0);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 0);
+    a = qrd(d, 0, SIMT_QREG_ACTIVE_CYCLES);
+    qtest_clock_step(d->qts, 100000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 0);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_ACTIVE_CYCLES), ==, a);
+
+    wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+    qtest_clock_step(d->qts, 20000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 4);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_ACTIVE_CYCLES), >=, a + 19000);
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    read_record(d, 0, idx, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    g_assert_cmpuint(r.blocks, ==, 4);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 0);
+    dev_stop(d);
+}
+
 /* Two kernels of equal priority take turns on the SMs. */
 static void test_timeslice(void)
 {
@@ -1098,6 +1177,10 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/preempt/request/drain", test_request_drain);
     qtest_add_func("/simt/preempt/request/switch", test_request_switch);
     qtest_add_func("/simt/preempt/request/light", test_request_light);
+    qtest_add_func("/simt/preempt/request/resident-counts-draining-blocks",
+                   test_resident_draining);
+    qtest_add_func("/simt/preempt/request/active-cycles-stop-while-suspended",
+                   test_active_cycles_suspended);
     qtest_add_func("/simt/preempt/save-area/small", test_save_area_small);
     qtest_add_func("/simt/preempt/save-area/unmapped",
                    test_save_area_unmapped);

@@ -30,7 +30,7 @@
 /* Identification: the ASCII bytes "SIMT" read as a little-endian word */
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
-#define SIMT_VERSION_MINOR          1
+#define SIMT_VERSION_MINOR          2
 #define SIMT_VERSION_VALUE \
     (((uint32_t)SIMT_VERSION_MAJOR << 16) | SIMT_VERSION_MINOR)
 
@@ -167,6 +167,8 @@ enum simt_preset {
 #define SIMT_QREG_ERROR_CMD         0x20    /* RO: index of failed command */
 #define SIMT_QREG_COMPLETED         0x24    /* RO: commands completed */
 #define SIMT_QREG_CONTEXT           0x28    /* RW: context the queue runs in */
+#define SIMT_QREG_RESIDENT          0x2c    /* RO: its kernel's blocks on SMs */
+#define SIMT_QREG_ACTIVE_CYCLES     0x30    /* RO: cycles its work ran, wraps */
 
 #define SIMT_MIN_QUEUE_SIZE         2
 #define SIMT_MAX_QUEUE_SIZE         4096
@@ -180,6 +182,14 @@ enum simt_preset {
  */
 #define SIMT_QCTL_ENABLE            (1u << 0)
 #define SIMT_QCTL_RESET             (1u << 1)
+
+/*
+ * RESIDENT counts block slots the queue's kernel holds, leaving blocks
+ * included: 0 once ENABLE is cleared.  ACTIVE_CYCLES adds the length of
+ * every engine slice in which a block of the queue's kernel was on an SM
+ * or a copy engine moved the queue's copy (for a watchdog of running
+ * time); 0 after a device reset or RESET.
+ */
 
 enum simt_queue_state {
     SIMT_QSTATE_DISABLED = 0,

@@ -138,6 +138,8 @@ typedef struct SimtQueue {
     uint32_t error_cmd;
     uint32_t completed;
     uint32_t ctx;               /* context the queue's work runs in */
+    uint32_t active_cycles;     /* ACTIVE_CYCLES */
+    bool ran;                   /* its work is on the device this slice */
     SimtKernel kernel;
     SimtCopy copy;
 } SimtQueue;
@@ -248,6 +250,10 @@ void simt_kernel_finish(SimtState *s, unsigned q);
 /* Queue @q's copy ended, with a queue error or 0. */
 void simt_queue_copy_done(SimtState *s, unsigned q, uint32_t error);
 void simt_queues_reset(SimtState *s);
+/* A slice starts, its blocks placed: note the queues with blocks on SMs. */
+void simt_queues_slice_begin(SimtState *s);
+/* The slice of @cycles ends: add them to the queues whose work ran. */
+void simt_queues_slice_end(SimtState *s, uint64_t cycles);
 bool simt_queues_busy(SimtState *s);
 
 /* simt-sched.c: the block scheduler */
