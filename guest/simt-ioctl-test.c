@@ -2340,8 +2340,9 @@ static void test_syncobj(void)
 	      strerror(-r));
 	r = syncobj_status(s3);
 	printf("the last of 20 queued copies, its context destroyed: status %d\n", r);
-	CHECK(r == 1 || r == -ECANCELED, "fence status %d, expected 1 or %d",
-	      r, -ECANCELED);
+	/* -ESRCH (since 0.3): destroyed before it reached the device */
+	CHECK(r == 1 || r == -ECANCELED || r == -ESRCH,
+	      "fence status %d, expected 1, %d or %d", r, -ECANCELED, -ESRCH);
 
 	/*
 	 * A copy queued behind a kernel of seconds, its context destroyed
@@ -2368,8 +2369,12 @@ static void test_syncobj(void)
 				CHECK(syncobj_wait(s4, 10 * SEC_NS) == 0,
 				      "SYNCOBJ_WAIT for a cancelled copy");
 				r = syncobj_status(s4);
-				CHECK(r == -ECANCELED, "the cancelled copy's fence: status %d, expected %d",
-				      r, -ECANCELED);
+				printf("a copy queued behind a running kernel, its context destroyed: status %d\n",
+				       r);
+				/* -ESRCH if it had not reached the device (0.3) */
+				CHECK(r == -ECANCELED || r == -ESRCH,
+				      "the cancelled copy's fence: status %d, expected %d or %d",
+				      r, -ECANCELED, -ESRCH);
 				if (hl)
 					bo_close(hl);
 			}
@@ -3466,7 +3471,7 @@ static void test_bystander(void)
 		ctxi = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
 		ctxz = ctx_new(DRM_SIMT_PRIORITY_LOW);
 		if (spin_setup(&jn, ctxn, sm, 32, 0xffffffffu) ||
-		    spin_setup(&ji, ctxi, sm, 32, 400000))
+		    spin_setup(&ji, ctxi, sm, 32, 1000000))
 			return;
 		ji.cmd.flags = DRM_SIMT_CMD_LAUNCH_IDEMPOTENT;
 		sn = syncobj_new();
@@ -3493,7 +3498,7 @@ static void test_bystander(void)
 		       r, w.error, now_s() - t0);
 		CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE,
 		      "the idempotent kernel: WAIT %d, error %u", r, w.error);
-		CHECK(spin_wrong(&ji, 5) == 0, "the replayed kernel's results are wrong");
+		CHECK(spin_wrong(&ji, 9) == 0, "the replayed kernel's results are wrong");
 		/* The idle context works. */
 		v = bo_new(8192, DRM_SIMT_BO_SYSTEM);
 		s = bo_new(8192, DRM_SIMT_BO_SYSTEM);
