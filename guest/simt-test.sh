@@ -41,6 +41,17 @@ t_syncobj
 t_hang
 t_multi
 t_responsive
+t_in_fences
+t_prio
+t_save_area
+t_progress
+t_hang2
+t_bystander
+t_signal
+t_threads
+t_close
+t_fdinfo
+t_light
 t_preempt
 t_preempt_params
 t_node_perms
@@ -331,10 +342,10 @@ ioctl_group() {
 }
 
 t_bo() { ioctl_group bo; }
-d_bo="buffer objects in VRAM and system memory: create, info, mmap, read/write, zeroed, bad arguments"
+d_bo="buffer objects in VRAM and system memory: create, info, mmap, read/write, zeroed, bad arguments, PRIME export (VRAM EOPNOTSUPP), RLIMIT_MEMLOCK"
 
 t_ctx() { ioctl_group ctx; }
-d_ctx="contexts: every priority, device limit (ENOSPC), per-file ids, freed on close, realtime needs privilege"
+d_ctx="contexts: every priority, per-file limit (EMFILE), device limit (ENOSPC) from several files, per-file ids, freed on close, realtime and high need privilege"
 
 t_vm_bind() { ioctl_group bind; }
 d_vm_bind="VM_BIND / VM_UNBIND of VRAM and system memory objects, bad arguments"
@@ -343,13 +354,13 @@ t_copy() { ioctl_group copy; }
 d_copy="SUBMIT copies between VRAM and system memory objects, WAIT, results checked"
 
 t_submit_bad() { ioctl_group submit-bad; }
-d_submit_bad="SUBMIT and WAIT refuse bad arguments; maximum command count accepted"
+d_submit_bad="SUBMIT and WAIT refuse bad arguments (input fences too); maximum command count accepted; cmd_size strides 120/136/144/4096 work, nonzero tail E2BIG, 0/7/12/4100/4104/8192 EINVAL"
 
 t_fault() { ioctl_group fault; }
 d_fault="a device MMU fault is reported to its context only; other contexts go on"
 
 t_launch() { ioctl_group launch; }
-d_launch="LAUNCH of vecadd checked element by element, bad launches refused, a faulting kernel stops only its context"
+d_launch="LAUNCH of vecadd checked element by element, also with live table, used registers and the idempotent flag; bad launches refused, a faulting kernel stops only its context"
 
 t_samples() { ioctl_group samples; }
 d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results checked"
@@ -360,28 +371,91 @@ d_sysmem="vecadd with code, inputs and output in system memory objects bound thr
 t_syncobj() { ioctl_group syncobj; }
 d_syncobj="SUBMIT hands its fence to a DRM syncobj: SYNCOBJ_WAIT, errors in the fence, bad handles"
 
-t_hang() {
-	ioctl_group hang || return 1
-	# The reset is logged, and debugfs saw it.
-	dmesg | grep -q "ran longer than 2000 ms; device reset" ||
-		fail "no reset in the kernel log"
+# The debugfs stats and sysfs agree on the recovery counters; $1: the
+# least number of queue stops expected.
+recovery_counts() {
 	st=$(simt_debugfs_dir "$DEV")/stats
 	cat "$st"
-	# sysfs shows the same counts as debugfs.
-	[ "$(sysval resets)" = "$(awk '$1 == "resets" { print $2 }' "$st")" ] &&
-	[ "$(sysval timeouts)" = "$(awk '$1 == "timeouts" { print $2 }' "$st")" ] &&
-	[ "$(sysval timeouts)" -ge 1 ] ||
-		fail "sysfs resets $(sysval resets), timeouts $(sysval timeouts) disagree with debugfs"
+	for c in resets timeouts queue_stops; do
+		[ -n "$(sysval $c)" ] &&
+		[ "$(sysval $c)" = "$(awk -v c=$c '$1 == c { print $2 }' "$st")" ] ||
+			fail "sysfs $c '$(sysval $c)' disagrees with debugfs"
+	done
+	[ "$(sysval queue_stops)" -ge "$1" ] && [ "$(sysval timeouts)" -ge "$1" ] ||
+		fail "$(sysval queue_stops) queue stops, $(sysval timeouts) timeouts, expected at least $1"
 	[ "$(cat /sys/module/simt/parameters/job_timeout_ms)" = 10000 ] ||
 		fail "job_timeout_ms not restored"
 }
-d_hang="an endless kernel is declared hung after job_timeout_ms: device reset, TIMEOUT reported, another process's queued work resubmitted and correct"
+
+t_hang() {
+	mark=$(log_mark)
+	ioctl_group hang || return 1
+	# The recovery is logged (one queue stopped, no device reset), and
+	# debugfs and sysfs counted it.
+	log_since "$mark" | grep -Eq "context [0-9]+ \(queue [0-9]+\): submission [0-9]+ ran longer than 2000 ms; queue stopped" ||
+		fail "no queue stop in the kernel log"
+	log_since "$mark" | grep -q "device reset" && fail "the device was reset"
+	recovery_counts 1
+}
+d_hang="an endless kernel is declared hung after job_timeout_ms: its queue stopped (no device reset), TIMEOUT reported, another process's queued work correct"
 
 t_multi() { ioctl_group multi; }
 d_multi="several processes at different priorities submitting at once, each checking its data"
 
 t_responsive() { ioctl_group responsive; }
 d_responsive="the guest keeps running while a long kernel runs (no stall over 100 ms)"
+
+# ---- interface 0.3 (ioctl level) ----
+
+t_in_fences() { ioctl_group infence; }
+d_in_fences="in-fences: a context of another file waits for a binary syncobj, a timeline point, a sync_file out-fence (polled) and a failed fence; its results prove the order"
+
+t_prio() { ioctl_group prio; }
+d_prio="high priority needs privilege: refused to a plain user, allowed with CAP_SYS_NICE and with unprivileged_high=Y (restored); realtime always needs CAP_SYS_NICE"
+
+t_save_area() { ioctl_group savearea; }
+d_save_area="save area zeroed: a new context's preemption save area over freed, dirtied VRAM reads as zero from a kernel"
+
+t_progress() {
+	ioctl_group progress || return 1
+	[ "$(cat /sys/module/simt/parameters/job_timeout_ms)" = 10000 ] ||
+		fail "job_timeout_ms not restored"
+}
+d_progress="progress watchdog: a normal-priority job held back for seconds by high-priority kernels (job_timeout_ms 1000) completes, no timeout counted"
+
+t_hang2() {
+	mark=$(log_mark)
+	ioctl_group hang2 || return 1
+	n=$(log_since "$mark" | grep -Ec "context [0-9]+ \(queue [0-9]+\): submission [0-9]+ ran longer than 1000 ms; queue stopped")
+	[ "$n" -eq 2 ] || fail "$n queue stops in the kernel log, expected 2"
+	log_since "$mark" | grep -q "device reset" && fail "the device was reset"
+	recovery_counts 2
+}
+d_hang2="second hang: two endless kernels in a row each declared hung and their queues stopped, another file's vecadd right throughout"
+
+t_bystander() {
+	mark=$(log_mark)
+	ioctl_group bystander || return 1
+	log_since "$mark" | grep -Eq "device reset: [0-9]+ contexts replayed, [1-9][0-9]* cancelled" ||
+		fail "no device reset with a cancellation in the kernel log"
+	recovery_counts 1
+}
+d_bystander="non-idempotent bystander: histogram beside a hang right or CANCELED, never wrong; forced device reset (debugfs reset): non-idempotent kernel CANCELED, idempotent one replayed and right"
+
+t_signal() { ioctl_group signal; }
+d_signal="signal: relative and absolute 1 s WAITs under SA_RESTART signals every 20 ms end with ETIME at the deadline"
+
+t_threads() { ioctl_group threads; }
+d_threads="threads racing SUBMIT, CONTEXT_DESTROY, VM_UNBIND/VM_BIND on one file: only expected errors, no leak, kernel log clean"
+
+t_close() { ioctl_group close; }
+d_close="close in flight: a file closed with a kernel running and a copy queued; the sync_files held signal with errors, contexts and VRAM freed"
+
+t_fdinfo() { ioctl_group fdinfo; }
+d_fdinfo="fdinfo: DRM usage keys, compute time and cycles grow with a kernel, memory totals match the objects, context count"
+
+t_light() { ioctl_group light; }
+d_light="light saves fewer bytes: a low-priority kernel with its live table preempted by high-priority ones saves fewer bytes per block in mode LIGHT than SWITCH"
 
 # The preemption demo, short: a long kernel of low priority, a stream of
 # high-priority ones from another process, once per mode, every result
