@@ -2407,19 +2407,6 @@ static void test_syncobj(void)
  * behind it, completes ----
  */
 
-#define TIMEOUT_PARAM "/sys/module/simt/parameters/job_timeout_ms"
-
-static int param_write(const char *value)
-{
-	FILE *f = fopen(TIMEOUT_PARAM, "w");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fputs(value, f) >= 0;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /* What the spin kernel computes for thread @i. */
 static uint32_t spin_ref(uint32_t i, uint32_t iters)
 {
@@ -2526,16 +2513,13 @@ static void test_hang(void)
 	uint64_t seq;
 	double t0 = now_s(), t;
 	pid_t pid;
-	FILE *f;
 
-	f = fopen(TIMEOUT_PARAM, "r");
-	CHECK(f && fgets(old, sizeof(old), f), "cannot read " TIMEOUT_PARAM);
-	if (f)
-		fclose(f);
-	printf("job_timeout_ms was %s", old);
+	CHECK(mod_param_get("job_timeout_ms", old, sizeof(old)) == 0,
+	      "cannot read job_timeout_ms");
+	printf("job_timeout_ms was %s\n", old);
 	CHECK(strtoul(old, NULL, 10) == 10000, "the default timeout is not 10000 ms");
-	if (param_write("2000")) {
-		fail(__LINE__, "cannot write " TIMEOUT_PARAM);
+	if (mod_param_set("job_timeout_ms", "2000")) {
+		fail(__LINE__, "cannot write job_timeout_ms");
 		return;
 	}
 	stats_read(st0);
@@ -2635,8 +2619,8 @@ out_child:
 	printf("a kernel runs correctly after the recovery\n");
 	CHECK(ctx_destroy(ctx) == 0 && ctx_destroy(ctx2) == 0, "destroy");
 out_param:
-	if (param_write(old))
-		fail(__LINE__, "cannot restore " TIMEOUT_PARAM);
+	if (mod_param_set("job_timeout_ms", old))
+		fail(__LINE__, "cannot restore job_timeout_ms");
 }
 
 /* ---- pieces shared by the tests of interface 0.3 ---- */

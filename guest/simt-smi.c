@@ -127,47 +127,79 @@ static void interrupts(int idx, const char *pci)
 	field(idx, "interrupts", "interrupts", "%s", n ? out : "none found");
 }
 
+/*
+ * The descriptors of process @pid that are open on the device @rdev:
+ * @fn (if not NULL) is called for each, and their number returned; -1 if
+ * this user may not look at the process (*@hidden is set then).
+ */
+static int node_fds(const char *pid, dev_t rdev, int *hidden,
+		    void (*fn)(const char *pid, const char *fd, void *arg), void *arg)
+{
+	char path[600];
+	struct dirent *fe;
+	struct stat st;
+	int n = 0;
+	DIR *fds;
+
+	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
+	fds = opendir(path);
+	if (!fds) {
+		*hidden |= errno == EACCES;
+		return -1;
+	}
+	while ((fe = readdir(fds))) {
+		if (fe->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid, fe->d_name);
+		if (stat(path, &st) || !S_ISCHR(st.st_mode) || st.st_rdev != rdev)
+			continue;
+		n++;
+		if (fn)
+			fn(pid, fe->d_name, arg);
+	}
+	closedir(fds);
+	return n;
+}
+
+/* A process of /proc other than this one, by its directory entry. */
+static int other_process(const struct dirent *de)
+{
+	return isdigit((unsigned char)de->d_name[0]) && atoi(de->d_name) != getpid();
+}
+
+/* Process @pid's command name, "" if unknown. */
+static void proc_comm(const char *pid, char *comm, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/comm", pid);
+	comm[0] = 0;
+	if ((f = fopen(path, "r"))) {
+		if (fgets(comm, len, f))
+			comm[strcspn(comm, "\n")] = 0;
+		fclose(f);
+	}
+}
+
 /* Processes with @node open that this user may look at. */
 static void processes(int idx, const char *node)
 {
-	struct stat want, st;
-	struct dirent *de, *fe;
-	char path[600], comm[64], list[1024] = "";
+	char comm[64], list[1024] = "";
 	unsigned int seen = 0;
+	struct dirent *de;
+	struct stat want;
 	int hidden = 0;
 	size_t n = 0;
-	DIR *proc, *fds;
+	DIR *proc;
 
 	if (stat(node, &want) || !(proc = opendir("/proc")))
 		return;
 	while ((de = readdir(proc))) {
-		int found = 0;
-		FILE *f;
-
-		if (!isdigit((unsigned char)de->d_name[0]) || atoi(de->d_name) == getpid())
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/fd", de->d_name);
-		fds = opendir(path);
-		if (!fds) {
-			hidden |= errno == EACCES;
-			continue;
-		}
-		while (!found && (fe = readdir(fds))) {
-			snprintf(path, sizeof(path), "/proc/%s/fd/%s", de->d_name, fe->d_name);
-			found = fe->d_name[0] != '.' && !stat(path, &st) &&
-				S_ISCHR(st.st_mode) && st.st_rdev == want.st_rdev;
-		}
-		closedir(fds);
-		if (!found)
+		if (!other_process(de) || node_fds(de->d_name, want.st_rdev, &hidden, NULL, NULL) <= 0)
 			continue;
 		seen++;
-		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
-		comm[0] = 0;
-		if ((f = fopen(path, "r"))) {
-			if (fgets(comm, sizeof(comm), f))
-				comm[strcspn(comm, "\n")] = 0;
-			fclose(f);
-		}
+		proc_comm(de->d_name, comm, sizeof(comm));
 		n += snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, "%s%s %s",
 			      n ? ", " : "", de->d_name, comm);
 	}
@@ -223,8 +255,9 @@ static long long parse_size(const char *s)
  * A driver without drm-usage-stats counts each descriptor as a client
  * with nothing known.
  */
-static void usage_fd(struct usage *u, const char *pid, const char *fd)
+static void usage_fd(const char *pid, const char *fd, void *arg)
 {
+	struct usage *u = arg;
 	char path[600], line[256];
 	long long contexts = -1, engine = -1, cycles = -1, vram = -1, sys = -1;
 	unsigned long long id = 0;
@@ -311,12 +344,12 @@ static const char *fmt_num(long long v, const char *fmt_scale, double scale, cha
  */
 static void usage_table(int idx, const char *node)
 {
-	struct stat want, st;
-	struct dirent *de, *fe;
-	char path[600], comm[64];
+	char path[64], comm[64];
 	unsigned int shown = 0;
+	struct dirent *de;
+	struct stat want;
 	int hidden = 0;
-	DIR *proc, *fds;
+	DIR *proc;
 
 	if (stat(node, &want) || !(proc = opendir("/proc")))
 		return;
@@ -327,34 +360,11 @@ static void usage_table(int idx, const char *node)
 		struct usage u = { .contexts = -1, .engine_ns = -1, .cycles = -1,
 				   .vram = -1, .system = -1 };
 		char b1[32], b2[32], b3[32], b4[32];
-		FILE *f;
 
-		if (!isdigit((unsigned char)de->d_name[0]) || atoi(de->d_name) == getpid())
+		if (!other_process(de) ||
+		    node_fds(de->d_name, want.st_rdev, &hidden, usage_fd, &u) <= 0 || !u.files)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/fd", de->d_name);
-		fds = opendir(path);
-		if (!fds) {
-			hidden |= errno == EACCES;
-			continue;
-		}
-		while ((fe = readdir(fds))) {
-			if (fe->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "/proc/%s/fd/%s", de->d_name, fe->d_name);
-			if (stat(path, &st) || !S_ISCHR(st.st_mode) || st.st_rdev != want.st_rdev)
-				continue;
-			usage_fd(&u, de->d_name, fe->d_name);
-		}
-		closedir(fds);
-		if (!u.files)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
-		comm[0] = 0;
-		if ((f = fopen(path, "r"))) {
-			if (fgets(comm, sizeof(comm), f))
-				comm[strcspn(comm, "\n")] = 0;
-			fclose(f);
-		}
+		proc_comm(de->d_name, comm, sizeof(comm));
 		if (kv)
 			printf("dev%d.usage%u=pid %s comm %s files %u contexts %s compute_ns %s "
 			       "cycles %s vram %s system %s\n", idx, shown, de->d_name, comm, u.files,
