@@ -398,7 +398,7 @@ const char *simt_fault_name(int fault)
         [SIMT_FAULT_MISALIGNED] = "misaligned access",
         [SIMT_FAULT_ACCESS] = "access outside memory",
         [SIMT_FAULT_BAD_CSR] = "bad CSR access",
-        [SIMT_FAULT_BARRIER] = "barrier can never complete",
+        [SIMT_FAULT_BARRIER] = "reserved (barrier)",
         [SIMT_FAULT_PAGE] = "page fault",
         [SIMT_FAULT_WATCHDOG] = "instruction budget exhausted",
         [SIMT_FAULT_SAVE_AREA] = "saved state unreadable or invalid",
@@ -526,8 +526,9 @@ static void block_fault(SimtBlock *b, int fault, uint32_t pc, uint32_t addr,
 
 /*
  * Called whenever threads exit or arrive at a barrier.  A barrier completes
- * once every thread of the block has arrived; a thread that exited never
- * will, so waiting threads then fault at their barrier.
+ * once every thread of the block that has not exited has arrived: exited
+ * threads do not count, as on NVIDIA GPUs since Volta, so the common
+ * `if (i >= n) return;` before __syncthreads() works.
  */
 static void block_sync(SimtBlock *b)
 {
@@ -542,15 +543,7 @@ static void block_sync(SimtBlock *b)
         return;
     }
     for (wi = 0; wi < st->nwarps; wi++) {
-        SimtWarp *w = &b->warps[wi];
-
-        if (st->nexited && w->waiting) {
-            unsigned lane = __builtin_ctz(w->waiting);
-
-            block_fault(b, SIMT_FAULT_BARRIER, w->pc[lane] - 4, 0, wi, lane);
-            return;
-        }
-        w->waiting = 0;
+        b->warps[wi].waiting = 0;
     }
     st->nwaiting = 0;
     st->barriers++;

@@ -324,23 +324,54 @@ static void test_barrier_loop_divergent(void)
     machine_free(&mc);
 }
 
-static void test_barrier_deadlock(void)
+/*
+ * `if (...) return;` before a barrier: threads with tid % 3 == 0 and the
+ * whole second warp exit first; the others count themselves in shared
+ * memory and meet at a barrier reached through two instructions (even
+ * and odd lanes), then read the count.  Exited threads do not count, so
+ * the barrier completes and every remaining thread reads all of them.
+ */
+static void test_barrier_after_exit(void)
 {
     Prog p = { .n = 0 };
     Machine mc;
-    unsigned br, bar;
+    unsigned exit3, exitw, odd, join, i, n = 96, live = 0;
+    bool good;
     int f;
 
     prologue(&p);
-    br = emit(&p, 0);
-    bar = emit(&p, BARRIER);
+    emit_li(&p, 8, SIMT_SHARED_BASE);
+    emit(&p, ADDI(13, 0, 3));
+    emit(&p, REMU(9, 5, 13));
+    exit3 = emit(&p, 0);                /* tid % 3 == 0: return */
+    emit(&p, SRLI(9, 5, 5));
+    emit(&p, ADDI(13, 0, 1));
+    exitw = emit(&p, 0);                /* warp 1: return */
+    emit(&p, AMOADD(0, 8, 13));         /* shared[0] += 1 */
+    emit(&p, ANDI(9, 5, 1));
+    odd = emit(&p, 0);
+    emit(&p, BARRIER);                  /* even lanes */
+    join = emit(&p, 0);
+    patch_b(&p, odd, 1, 9, 0, p.n);
+    emit(&p, BARRIER);                  /* odd lanes */
+    patch_j(&p, join, 0, p.n);
+    emit(&p, LW(11, 8, 0));
+    emit(&p, SW(11, 7, 0));
     emit(&p, RET);
-    patch_b(&p, br, 0, 5, 0, p.n);      /* thread 0 exits */
+    patch_b(&p, exit3, 0, 9, 0, p.n);
+    patch_b(&p, exitw, 0, 9, 13, p.n);
     emit(&p, RET);
-    new_machine(&mc, 64, &p);
+    new_machine(&mc, n, &p);
     f = machine_run(&mc);
-    ok(f == SIMT_FAULT_BARRIER && mc.r.fault_pc == T_CODE + 4 * bar,
-       "barrier after a thread exited faults at the barrier");
+    for (i = 0; i < n; i++) {
+        live += i % 3 && i / 32 != 1;
+    }
+    good = !f;
+    for (i = 0; i < n; i++) {
+        good &= rd32(&mc, OUT + 4 * i) == (i % 3 && i / 32 != 1 ? live : 0);
+    }
+    ok(good, "barrier after early returns: exited threads do not count, "
+       "%u threads meet at two barrier instructions (fault %d)", live, f);
     machine_free(&mc);
 }
 
@@ -903,7 +934,7 @@ int main(void)
     test_early_exit();
     test_barrier_exchange();
     test_barrier_loop_divergent();
-    test_barrier_deadlock();
+    test_barrier_after_exit();
     test_vote_shuffle();
     test_contention();
     test_local();

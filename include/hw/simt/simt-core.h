@@ -209,8 +209,8 @@ void simt_block_init(SimtBlock *b, const SimtLaunch *l,
 /*
  * Run warp @warp of @b for at most @budget warp instructions, until it
  * exits, waits at a barrier, or the block faults.  Returns the number of
- * warp instructions executed.  Barrier release and barrier deadlock are
- * handled here, so warps may be driven in any order.
+ * warp instructions executed.  Barrier release is handled here, so warps
+ * may be driven in any order.
  */
 uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget);
 
