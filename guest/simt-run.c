@@ -4,6 +4,12 @@
  * through libsimt.  See usage() for the syntax; built static by
  * scripts/guest-build.sh and put into the guest image with the sample
  * kernels (/lib/simt/kernels).
+ *
+ * The same file is also built for the host (tools/simt-run/meson.build,
+ * with SIMT_RUN_HOST defined): there the libsimt calls below are served by
+ * tools/simt-run/simt-interp.c, which runs the kernel on the warp
+ * interpreter with no VM and no device.  Only the SIMT_RUN_HOST hunks
+ * differ; the guest's output is what guest/simt-test.sh checks.
  */
 #include <errno.h>
 #include <limits.h>
@@ -61,6 +67,16 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 if the kernel completed, 1 if it or the device failed,\n"
 "2 for a usage error.\n");
+#ifdef SIMT_RUN_HOST
+	fprintf(f,
+"\n"
+"This is the host build: the kernel runs on the warp interpreter, with no VM\n"
+"and no device.  Images are in build/host/kernels rather than\n"
+"/lib/simt/kernels; --device and --priority are accepted and ignored.  The\n"
+"blocks of the grid run one after another, each to completion, so blocks\n"
+"that wait for each other never finish (--timeout ends them), and --time\n"
+"gives the cycles of the device's instruction costs summed over the blocks.\n");
+#endif
 }
 
 static void die_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -554,6 +570,10 @@ int main(int argc, char **argv)
 		if (c.fault_pc)
 			fprintf(stderr, ", instruction at 0x%x", c.fault_pc);
 		fprintf(stderr, "\n");
+#ifdef SIMT_RUN_HOST
+		/* which fault, and where: block, warp and lane */
+		fprintf(stderr, "%s: %s\n", prog, simt_last_error());
+#endif
 		return 1;
 	}
 	if (st)

@@ -1,0 +1,164 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The host build of simt-run (tools/simt-run) on the sample kernels, no VM:
+# results printed with --dump checked value by value, --list, --time, and
+# the refusals and fault reports a student meets first.  TAP.
+#
+# Usage: test-simt-run.sh SIMT-RUN KERNEL-DIR
+#   KERNEL-DIR holds the images kernels/meson.build builds (vecadd.elf,
+#   saxpy.elf, reduce.elf, histogram.elf, spin.elf, samples.elf and the
+#   unannotated vecadd.linked.elf).
+
+run=$1 k=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+# check NAME COMMAND...: one TAP line; COMMAND's output is shown on failure
+check() {
+    name=$1
+    shift
+    n=$((n + 1))
+    if out=$("$@" 2>&1); then
+        echo "ok $n - $name"
+    else
+        echo "not ok $n - $name"
+        echo "$out" | sed 's/^/# /'
+        failed=$((failed + 1))
+    fi
+}
+
+# sr EXPECTED_STATUS ARGS...: run simt-run, output (stdout and stderr) in
+# $tmp/out; fail unless it exits with EXPECTED_STATUS
+sr() {
+    want=$1
+    shift
+    "$run" "$@" > "$tmp/out" 2>&1
+    rc=$?
+    cat "$tmp/out"
+    [ "$rc" -eq "$want" ] || { echo "exit status $rc, expected $want"; return 1; }
+}
+
+has() { grep -q -E -e "$1" "$tmp/out" || { echo "no line matches '$1'"; return 1; }; }
+
+t_vecadd() {
+    sr 0 "$k/vecadd.elf" vecadd --grid 8 --block 128 --arg buf:f32:0..999 \
+        --arg buf:f32:1000..1999 --arg buf:4000 --arg 1000 --dump 2:f32 || return 1
+    # c[i] = i + (1000 + i), every one of the 1000
+    awk '/^a2: f32\[1000\] at 0x/ { hdr = 1; next }
+         /^ *[0-9]+:/ { for (f = 2; f <= NF; f++) { if ($f != 1000 + 2 * n) bad++; n++ } }
+         END { if (!hdr || n != 1000 || bad) { printf "%d values, %d wrong\n", n, bad; exit 1 } }' \
+        "$tmp/out"
+}
+
+t_saxpy() {
+    # y = 2.5 x + y; options before the image, as the guest test does
+    sr 0 --grid 1 --block 32 --arg 5 --arg f:2.5 --arg buf:f32:1,2,3,4,5 \
+        --arg buf:f32:10,20,30,40,50 "$k/saxpy.elf" saxpy --dump 3 &&
+    has '^a3: f32\[5\] at 0x[0-9a-f]{8}$' && has '^       0: 12.5 25 37.5 50 62.5$'
+}
+
+t_reduce() {
+    # four blocks of 256 sum 1..1024 in shared memory, one sum per block
+    sr 0 "$k/reduce.elf" reduce_tree --grid 4 --block 256 --arg buf:f32:1..1024 \
+        --arg buf:16 --arg 1024 --dump 1:f32 &&
+    has '^       0: 32896 98432 163968 229504$'
+}
+
+t_histogram() {
+    # 256 bytes 0..255 over 4 blocks: every bin 1, added with atomics
+    # from every block into the same global bins
+    sr 0 "$k/histogram.elf" histogram --grid 4 --block 32 --arg buf:u8:0..255 \
+        --arg 256 --arg buf:1k --dump 2 || return 1
+    awk '/^ *[0-9]+:/ { for (f = 2; f <= NF; f++) { if ($f != 1) bad++; n++ } }
+         END { if (n != 256 || bad) { printf "%d bins, %d not 1\n", n, bad; exit 1 } }' \
+        "$tmp/out"
+}
+
+t_list() {
+    sr 0 --list "$k/samples.elf" &&
+    has "^$k/samples.elf: [0-9]+ kernels$" &&
+    has '^  vecadd +entry 0x[0-9a-f]{8} +[0-9]+ registers  shared 0  local 0 bytes/thread  [0-9]+ instructions$' &&
+    has '^  saxpy +entry 0x'
+}
+
+t_time() {
+    sr 0 "$k/vecadd.elf" vecadd --grid 2 --block 64 --arg buf:512 --arg buf:512 \
+        --arg buf:512 --arg 128 --time &&
+    has '^time: [0-9]+ us from submission to completion; device cycles 0\.\.[1-9][0-9]* \([1-9][0-9]*\)$'
+}
+
+t_not_elf() {
+    printf 'not an image' > "$tmp/bad.elf"
+    sr 2 "$tmp/bad.elf" vecadd && has "^simt-run: $tmp/bad.elf: not an ELF file$"
+}
+
+t_short() {
+    head -c 300 "$k/vecadd.elf" > "$tmp/short.elf"
+    sr 2 "$tmp/short.elf" vecadd && has "^simt-run: $tmp/short.elf: "
+}
+
+t_missing() {
+    sr 2 "$tmp/none.elf" vecadd && has "^simt-run: $tmp/none.elf: "
+}
+
+t_no_note() {
+    sr 2 "$k/vecadd.linked.elf" vecadd &&
+    has 'vecadd.linked.elf: no SIMT metadata note \(annotate the image with simt-meta\)$'
+}
+
+t_no_kernel() {
+    sr 2 "$k/vecadd.elf" nope && has "has no kernel 'nope'; it has: vecadd$"
+}
+
+t_usage() {
+    sr 2 "$k/vecadd.elf" vecadd --grid 0,1 && has "^simt-run: --grid '0,1'" &&
+    sr 2 "$k/vecadd.elf" vecadd --arg buf:f16:1 && has "unknown type 'f16'" &&
+    sr 2 "$k/vecadd.elf" && has "no kernel named"
+}
+
+t_fault() {
+    # a store to 0x200000, where nothing is: below the buffers, above the image
+    sr 1 "$k/vecadd.elf" vecadd --block 4 --arg buf:16 --arg buf:16 --arg 0x200000 --arg 4 &&
+    has '^simt-run: vecadd faulted: device address 0x200000, instruction at 0x[0-9a-f]+$' &&
+    has '^simt-run: page fault at pc 0x[0-9a-f]{8}, address 0x00200000: block \(0,0,0\), warp 0, lane 0$'
+}
+
+t_fault_block() {
+    # 2048 threads on three buffers of 1024 floats: a, b and c lie one after
+    # another from 0x400000, so threads 1024 and up read b and c as a and
+    # b, and their stores to c fault just past it, first in block 32
+    sr 1 "$k/vecadd.elf" vecadd --grid 64 --block 32 --arg buf:4k --arg buf:4k \
+        --arg buf:4k --arg 2048 &&
+    has '^simt-run: page fault at pc 0x[0-9a-f]{8}, address 0x00403000: block \(32,0,0\), warp 0, lane 0$'
+}
+
+t_timeout() {
+    # 4 billion rounds would take minutes: --timeout stops it
+    sr 1 "$k/spin.elf" spin --block 32 --arg buf:128 --arg 0xffffffff --timeout 0.5 &&
+    has '^simt-run: spin: timed out \(block \(0,0,0\) still running after [0-9]+ warp instructions'
+}
+
+t_help() {
+    sr 0 --help && has '^usage: simt-run ' && has '^This is the host build'
+}
+
+check "vecadd on 1000 floats, 8 blocks of 128: every c[i] = a[i] + b[i]" t_vecadd
+check "saxpy with a float argument (f:2.5) and buf:f32 lists" t_saxpy
+check "reduce_tree: shared memory and barriers, one sum per block of 4" t_reduce
+check "histogram: global atomics from 4 blocks give every bin 1" t_histogram
+check "--list shows the kernels of samples.elf and their resources" t_list
+check "--time prints microseconds and interpreter cycles" t_time
+check "a file that is not ELF is refused (status 2, names the file)" t_not_elf
+check "a truncated image is refused (status 2)" t_short
+check "a missing image is refused (status 2)" t_missing
+check "an image without the metadata note is refused, pointing at simt-meta" t_no_note
+check "an unknown kernel name lists the kernels the image has" t_no_kernel
+check "usage errors exit 2 with the guest runner's messages" t_usage
+check "a store to an unbound address is reported as a fault (status 1) with pc, block, warp and lane" t_fault
+check "a fault in a later block names that block" t_fault_block
+check "a kernel still running at --timeout is stopped (status 1)" t_timeout
+check "--help gives the usage and says this is the host build" t_help
+echo "1..$n"
+[ "$failed" = 0 ]

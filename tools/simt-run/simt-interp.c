@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The host backend of simt-run: the part of libsimt's API
+ * (guest/libsimt/simt.h) that guest/simt-run.c uses, implemented on the
+ * warp interpreter (hw/simt/simt-core.c) instead of the device, so that
+ * the very same simt-run.c runs kernels on the host with no VM.
+ *
+ * "Device memory" is one flat host array at device address 0
+ * (HOST_VRAM bytes, reserved with mmap and filled in on demand):
+ *
+ *   [image base, + size)    the kernel image, copied to its link address
+ *                           (4 KiB aligned, below FIXED_VA_END, as the
+ *                           driver requires)
+ *   [FIXED_VA_END, top)     buffers (simt_mem_alloc) and local memory,
+ *                           each rounded up to 4 KiB, zeroed
+ *
+ * Any other address faults (SIMT_FAULT_PAGE, as the device's MMU does
+ * for an address nothing is bound at).  A launch runs in simt_wait():
+ * every block in turn, one after another, each to completion, as
+ * simt_run_grid() does, but in slices so that the timeout is kept, and
+ * with the device's instruction costs so that --time can report cycles.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "simt.h"
+#include "simt-elf.h"
+#include "hw/simt/simt-core.h"
+
+#define HOST_VRAM       (1u << 30)      /* device addresses 0 .. 1 GiB */
+#define FIXED_VA_END    (4u << 20)      /* as the driver with enough VRAM */
+#define PAGE            4096u
+#define SLICE           (1u << 20)      /* warp insns between clock checks */
+
+struct simt_device {
+	int ncontexts;
+};
+
+struct simt_buffer {
+	simt_context *ctx;
+	uint32_t addr;
+	size_t size;
+	simt_buffer *next;
+};
+
+struct simt_kernel {
+	simt_module *mod;
+	const struct simt_kernel_info *info;
+};
+
+struct simt_module {
+	simt_context *ctx;
+	char *name;
+	struct simt_image img;
+	uint32_t bytes;			/* image bytes, rounded to 4 KiB */
+	unsigned int nkernels;
+	simt_kernel *kernels;
+	simt_module *next;
+};
+
+struct pending {
+	uint64_t seq;
+	SimtLaunch l;
+	struct pending *next;
+};
+
+struct simt_context {
+	simt_device *dev;
+	uint8_t *mem;			/* HOST_VRAM bytes at device address 0 */
+	uint32_t top;			/* end of the buffers */
+	uint32_t local_addr, local_size;
+	simt_buffer *buffers;
+	simt_module *modules;
+	SimtMem smem;
+	struct pending *queue, **tail;
+	uint64_t next_seq, done_seq;
+	int failed;
+};
+
+static __thread char last_error[512];
+
+const char *simt_last_error(void)
+{
+	return last_error;
+}
+
+static simt_status set_error(simt_status st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static simt_status set_error(simt_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+/* The same words as libsimt's (guest/libsimt/simt.c). */
+const char *simt_error_string(simt_status status)
+{
+	switch (status) {
+	case SIMT_SUCCESS: return "success";
+	case SIMT_ERROR_INVALID_VALUE: return "invalid value";
+	case SIMT_ERROR_NO_DEVICE: return "no simt device";
+	case SIMT_ERROR_PERMISSION: return "permission denied";
+	case SIMT_ERROR_OUT_OF_MEMORY: return "out of memory";
+	case SIMT_ERROR_OUT_OF_RESOURCES: return "no hardware context or queue left";
+	case SIMT_ERROR_INVALID_IMAGE: return "invalid kernel image";
+	case SIMT_ERROR_NOT_FOUND: return "kernel not found";
+	case SIMT_ERROR_ADDRESS_IN_USE: return "device address range in use";
+	case SIMT_ERROR_LAUNCH_REFUSED: return "launch refused by the driver";
+	case SIMT_ERROR_FAULT: return "device memory fault";
+	case SIMT_ERROR_DEVICE: return "device error";
+	case SIMT_ERROR_CONTEXT_FAILED: return "context stopped on an earlier error";
+	case SIMT_ERROR_TIMEOUT: return "timed out";
+	case SIMT_ERROR_BUSY: return "queue full";
+	case SIMT_ERROR_SYSTEM: return "system call failed";
+	case SIMT_ERROR_CANCELED: return "canceled by a device reset";
+	case SIMT_ERROR_TOO_LARGE: return "larger than the device can hold";
+	}
+	return "unknown status";
+}
+
+/* ---- the device: nothing to open ---- */
+
+simt_status simt_device_open(const char *node, simt_device **dev)
+{
+	(void)node;			/* no device node on the host */
+	*dev = calloc(1, sizeof(**dev));
+	return *dev ? SIMT_SUCCESS : set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+}
+
+simt_status simt_device_close(simt_device *dev)
+{
+	if (!dev || dev->ncontexts)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_close: contexts still open");
+	free(dev);
+	return SIMT_SUCCESS;
+}
+
+/* ---- memory: the image range is served here, buffers are flat ---- */
+
+static int in_image(simt_context *ctx, uint32_t addr, unsigned int size)
+{
+	simt_module *m;
+
+	for (m = ctx->modules; m; m = m->next) {
+		if (addr >= m->img.base && addr - m->img.base + size <= m->bytes)
+			return 1;
+	}
+	return 0;
+}
+
+static int mem_load(void *opaque, uint32_t addr, unsigned size, uint32_t *val)
+{
+	simt_context *ctx = opaque;
+
+	if (!in_image(ctx, addr, size))
+		return SIMT_FAULT_PAGE;
+	*val = 0;
+	memcpy(val, ctx->mem + addr, size);	/* little-endian hosts */
+	return SIMT_FAULT_NONE;
+}
+
+static int mem_store(void *opaque, uint32_t addr, unsigned size, uint32_t val)
+{
+	simt_context *ctx = opaque;
+
+	if (!in_image(ctx, addr, size))
+		return SIMT_FAULT_PAGE;
+	memcpy(ctx->mem + addr, &val, size);
+	return SIMT_FAULT_NONE;
+}
+
+static const SimtMemOps mem_ops = { .load = mem_load, .store = mem_store };
+
+simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode,
+				simt_context **out)
+{
+	simt_context *ctx;
+	void *mem;
+
+	(void)priority;			/* one context at a time: nothing to order */
+	(void)preempt_mode;
+	*out = NULL;
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	mem = mmap(NULL, HOST_VRAM, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (mem == MAP_FAILED) {
+		free(ctx);
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "reserving %u MiB of host memory as VRAM: %s",
+				 HOST_VRAM >> 20, strerror(errno));
+	}
+	ctx->dev = dev;
+	ctx->mem = mem;
+	ctx->top = FIXED_VA_END;
+	ctx->tail = &ctx->queue;
+	ctx->next_seq = 1;
+	ctx->smem.ops = &mem_ops;
+	ctx->smem.opaque = ctx;
+	dev->ncontexts++;
+	*out = ctx;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_context_destroy(simt_context *ctx)
+{
+	struct pending *p;
+
+	if (!ctx)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_destroy: no context");
+	while ((p = ctx->queue)) {
+		ctx->queue = p->next;
+		free(p);
+	}
+	while (ctx->buffers) {
+		simt_buffer *b = ctx->buffers;
+
+		ctx->buffers = b->next;
+		free(b);
+	}
+	while (ctx->modules) {
+		simt_module *m = ctx->modules;
+
+		ctx->modules = m->next;
+		simt_image_free(&m->img);
+		free(m->kernels);
+		free(m->name);
+		free(m);
+	}
+	munmap(ctx->mem, HOST_VRAM);
+	ctx->dev->ncontexts--;
+	free(ctx);
+	return SIMT_SUCCESS;
+}
+
+/* @size bytes at the top of the buffers, rounded to 4 KiB and zeroed. */
+static simt_status carve(simt_context *ctx, size_t size, uint32_t *addr)
+{
+	uint64_t bytes = ((uint64_t)size + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+
+	if (bytes > HOST_VRAM - FIXED_VA_END)
+		return set_error(SIMT_ERROR_TOO_LARGE,
+				 "%zu bytes asked for, the host runner has %u MiB of device memory",
+				 size, (HOST_VRAM - FIXED_VA_END) >> 20);
+	if (bytes > HOST_VRAM - ctx->top)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY,
+				 "%zu bytes asked for, %u bytes of the host runner's device memory left",
+				 size, HOST_VRAM - ctx->top);
+	*addr = ctx->top;
+	memset(ctx->mem + ctx->top, 0, bytes);
+	ctx->top += bytes;
+	ctx->smem.flat = ctx->mem + FIXED_VA_END;
+	ctx->smem.flat_base = FIXED_VA_END;
+	ctx->smem.flat_size = ctx->top - FIXED_VA_END;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **out)
+{
+	simt_buffer *b;
+	simt_status st;
+	uint32_t addr = 0;
+
+	if (!ctx || !out)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: null argument");
+	*out = NULL;
+	if (!size)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: size 0");
+	st = carve(ctx, size, &addr);
+	if (st)
+		return st;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	b->ctx = ctx;
+	b->addr = addr;
+	b->size = (size + PAGE - 1) & ~(size_t)(PAGE - 1);
+	b->next = ctx->buffers;
+	ctx->buffers = b;
+	*out = b;
+	return SIMT_SUCCESS;
+}
+
+uint32_t simt_buffer_addr(const simt_buffer *buf)
+{
+	return buf ? buf->addr : 0;
+}
+
+size_t simt_buffer_size(const simt_buffer *buf)
+{
+	return buf ? buf->size : 0;
+}
+
+static simt_status copy_check(const simt_buffer *b, size_t offset, size_t size)
+{
+	if (!b || offset > b->size || size > b->size - offset)
+		return set_error(SIMT_ERROR_INVALID_VALUE,
+				 "copy of %zu bytes at offset %zu: outside the buffer", size, offset);
+	return SIMT_SUCCESS;
+}
+
+/* Copies see the results of every earlier launch: simt_wait ran them. */
+simt_status simt_memcpy_htod(simt_buffer *dst, size_t offset, const void *src, size_t size)
+{
+	simt_status st = copy_check(dst, offset, size);
+
+	if (!st)
+		memcpy(dst->ctx->mem + dst->addr + offset, src, size);
+	return st;
+}
+
+simt_status simt_memcpy_dtoh(void *dst, simt_buffer *src, size_t offset, size_t size)
+{
+	simt_status st = copy_check(src, offset, size);
+
+	if (!st)
+		memcpy(dst, src->ctx->mem + src->addr + offset, size);
+	return st;
+}
+
+/* ---- modules ---- */
+
+simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **out)
+{
+	char err[256];
+	simt_module *m, *o;
+	uint64_t end;
+	unsigned int i;
+
+	if (!ctx || !path || !out)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load: null argument");
+	*out = NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m || !(m->name = strdup(path))) {
+		free(m);
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	}
+	if (simt_image_load(&m->img, m->name, err, sizeof(err)) < 0) {
+		set_error(SIMT_ERROR_INVALID_IMAGE, "%s", err);
+		free(m->name);
+		free(m);
+		return SIMT_ERROR_INVALID_IMAGE;
+	}
+	end = (uint64_t)m->img.base + m->img.size;
+	if (!m->img.has_meta)
+		set_error(SIMT_ERROR_INVALID_IMAGE,
+			  "%s: no SIMT metadata note (annotate the image with simt-meta)", path);
+	else if (!m->img.meta.h.nkernels)
+		set_error(SIMT_ERROR_INVALID_IMAGE, "%s: the image has no kernels", path);
+	else if (m->img.base % PAGE || end > FIXED_VA_END)
+		set_error(SIMT_ERROR_INVALID_IMAGE,
+			  "%s: linked at 0x%x..0x%llx; images must start on a 4 KiB page and end below 0x%x",
+			  path, m->img.base, (unsigned long long)end, FIXED_VA_END);
+	else
+		goto ok;
+	simt_image_free(&m->img);
+	free(m->name);
+	free(m);
+	return SIMT_ERROR_INVALID_IMAGE;
+ok:
+	m->bytes = (end - m->img.base + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+	for (o = ctx->modules; o; o = o->next) {
+		if (m->img.base < o->img.base + o->bytes && o->img.base < m->img.base + m->bytes) {
+			set_error(SIMT_ERROR_ADDRESS_IN_USE,
+				  "%s: its link range 0x%x..0x%llx overlaps a module already loaded in this context",
+				  path, m->img.base, (unsigned long long)end);
+			simt_image_free(&m->img);
+			free(m->name);
+			free(m);
+			return SIMT_ERROR_ADDRESS_IN_USE;
+		}
+	}
+	m->nkernels = m->img.meta.h.nkernels;
+	m->kernels = calloc(m->nkernels, sizeof(*m->kernels));
+	if (!m->kernels) {
+		simt_image_free(&m->img);
+		free(m->name);
+		free(m);
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	}
+	for (i = 0; i < m->nkernels; i++) {
+		m->kernels[i].mod = m;
+		m->kernels[i].info = &m->img.meta.kernels[i];
+	}
+	memset(ctx->mem + m->img.base, 0, m->bytes);
+	memcpy(ctx->mem + m->img.base, m->img.bytes, m->img.size);
+	m->ctx = ctx;
+	m->next = ctx->modules;
+	ctx->modules = m;
+	*out = m;
+	return SIMT_SUCCESS;
+}
+
+unsigned int simt_module_kernel_count(const simt_module *mod)
+{
+	return mod ? mod->nkernels : 0;
+}
+
+const char *simt_module_kernel_name(const simt_module *mod, unsigned int index)
+{
+	return mod && index < mod->nkernels ? mod->kernels[index].info->name : NULL;
+}
+
+simt_status simt_module_get_kernel(simt_module *mod, const char *name, simt_kernel **kernel)
+{
+	unsigned int i;
+
+	for (i = 0; mod && name && i < mod->nkernels; i++) {
+		if (!strcmp(mod->kernels[i].info->name, name)) {
+			*kernel = &mod->kernels[i];
+			return SIMT_SUCCESS;
+		}
+	}
+	return set_error(SIMT_ERROR_NOT_FOUND, "%s: no kernel '%s'", mod ? mod->name : "?",
+			 name ? name : "");
+}
+
+void simt_kernel_get_attrs(const simt_kernel *kernel, struct simt_kernel_attrs *a)
+{
+	const struct simt_kernel_info *k;
+
+	if (!kernel || !a)
+		return;
+	k = kernel->info;
+	a->name = k->name;
+	a->entry = k->m.entry;
+	a->regs = __builtin_popcount(k->m.int_regs_used) + __builtin_popcount(k->m.fp_regs_used);
+	a->shared_bytes = k->m.shared_bytes;
+	a->local_bytes = k->m.local_bytes;
+	a->insn_count = k->m.insn_count;
+	a->flags = k->m.flags;
+}
+
+/* ---- launches: queued by simt_launch, run by simt_wait ---- */
+
+simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			uint32_t dynamic_shared, const uint32_t *args, unsigned int nargs,
+			uint64_t *seq)
+{
+	const struct simt_image *img;
+	simt_context *ctx;
+	struct pending *p;
+	const char *why;
+
+	if (!kernel || nargs > SIMT_ARG_REGS || (nargs && !args))
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: bad kernel or arguments");
+	ctx = kernel->mod->ctx;
+	img = &kernel->mod->img;
+	if (ctx->failed)
+		return set_error(SIMT_ERROR_CONTEXT_FAILED, "the context stopped on an earlier error");
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	p->l.entry = kernel->info->m.entry;
+	p->l.code_base = img->code_start;
+	p->l.code_size = img->code_end - img->code_start;
+	p->l.grid_dim[0] = grid.x;
+	p->l.grid_dim[1] = grid.y;
+	p->l.grid_dim[2] = grid.z;
+	p->l.block_dim[0] = block.x;
+	p->l.block_dim[1] = block.y;
+	p->l.block_dim[2] = block.z;
+	p->l.shared_size = kernel->info->m.shared_bytes + dynamic_shared;
+	if (p->l.shared_size < dynamic_shared)
+		p->l.shared_size = UINT32_MAX;
+	p->l.local_size = kernel->info->m.local_bytes;
+	memcpy(p->l.args, args, nargs * sizeof(*args));
+	why = simt_launch_check(&p->l);
+	if (why) {
+		free(p);
+		return set_error(SIMT_ERROR_LAUNCH_REFUSED, "%s", why);
+	}
+	p->seq = ctx->next_seq++;
+	*ctx->tail = p;
+	ctx->tail = &p->next;
+	if (seq)
+		*seq = p->seq;
+	return SIMT_SUCCESS;
+}
+
+/* The instruction costs of the device's timing model (hw/simt/simt-pci.c). */
+static const SimtTiming host_timing = {
+	.cost = {
+		[SIMT_IC_ALU] = 1, [SIMT_IC_BRANCH] = 1, [SIMT_IC_MUL] = 2,
+		[SIMT_IC_DIV] = 8, [SIMT_IC_FPU] = 1, [SIMT_IC_FDIV] = 8,
+		[SIMT_IC_MEM] = 2, [SIMT_IC_ATOMIC] = 4, [SIMT_IC_SYNC] = 1,
+	},
+	.global_cost = 2,
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Run @l: every block in turn (x fastest, then y, then z), each to
+ * completion before the next starts, like simt_run_grid().
+ */
+static simt_status run_grid(simt_context *ctx, const SimtLaunch *l, double deadline,
+			    struct simt_result *c)
+{
+	uint32_t threads = simt_launch_threads(l), x, y, z;
+	uint64_t need = (uint64_t)threads * l->local_size, cycles = 0, insns = 0;
+	SimtBlockDesc desc = { 0 };
+	simt_status st = SIMT_SUCCESS;
+	SimtWarp *warps = NULL;
+	uint8_t *shared = NULL;
+	SimtCode code;
+	SimtBlock b;
+
+	if (need > ctx->local_size) {
+		st = carve(ctx, need, &ctx->local_addr);
+		if (st)
+			return st;
+		ctx->local_size = need;
+	}
+	desc.local_addr = ctx->local_addr;
+	if (simt_code_init(&code, l->code_base, l->code_size))
+		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	code.timing = &host_timing;
+	warps = calloc(simt_launch_warps(l), sizeof(*warps));
+	shared = malloc(l->shared_size ? l->shared_size : 1);
+	if (!warps || !shared) {
+		st = set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		goto out;
+	}
+	for (z = 0; z < l->grid_dim[2]; z++) {
+		for (y = 0; y < l->grid_dim[1]; y++) {
+			for (x = 0; x < l->grid_dim[0]; x++) {
+				desc.block_idx[0] = x;
+				desc.block_idx[1] = y;
+				desc.block_idx[2] = z;
+				simt_block_init(&b, l, &desc, &code, &ctx->smem, warps, shared);
+				while (simt_block_run(&b, SLICE) == SIMT_RUNNING) {
+					if (deadline && now_s() > deadline) {
+						st = set_error(SIMT_ERROR_TIMEOUT,
+							       "block (%u,%u,%u) still running after %llu warp instructions; "
+							       "the host runner runs blocks one after another, so a block "
+							       "waiting for a later one never ends",
+							       x, y, z, (unsigned long long)(insns + b.st.warp_insns));
+						goto out;
+					}
+				}
+				cycles += b.st.cycle;
+				insns += b.st.warp_insns;
+				if (b.st.status == SIMT_FAULTED) {
+					c->status = SIMT_ERROR_FAULT;
+					c->hw_error = b.st.fault;
+					c->fault_addr = b.st.fault_addr;
+					c->fault_pc = b.st.fault_pc;
+					st = set_error(SIMT_ERROR_FAULT,
+						       "%s at pc 0x%08x, address 0x%08x: block (%u,%u,%u), warp %u, lane %u",
+						       simt_fault_name(b.st.fault), b.st.fault_pc, b.st.fault_addr,
+						       x, y, z, b.st.fault_warp, b.st.fault_lane);
+					goto out;
+				}
+			}
+		}
+	}
+	c->start_cycle = 0;
+	c->end_cycle = cycles;
+out:
+	free(shared);
+	free(warps);
+	simt_code_destroy(&code);
+	return st;
+}
+
+simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
+		      struct simt_result *c)
+{
+	struct simt_result local;
+	double deadline = 0;
+	simt_status st;
+
+	if (!c)
+		c = &local;
+	memset(c, 0, sizeof(*c));
+	if (!ctx || !seq || seq >= ctx->next_seq)
+		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_wait: no such submission");
+	if (ctx->failed)
+		return set_error(SIMT_ERROR_CONTEXT_FAILED, "the context stopped on an earlier error");
+	if (timeout_ns >= 0)
+		deadline = now_s() + timeout_ns / 1e9 + 1e-9;
+	while (ctx->done_seq < seq) {
+		struct pending *p = ctx->queue;
+
+		ctx->queue = p->next;
+		if (!ctx->queue)
+			ctx->tail = &ctx->queue;
+		st = run_grid(ctx, &p->l, deadline, c);
+		ctx->done_seq = p->seq;
+		free(p);
+		if (st) {
+			ctx->failed = 1;
+			c->status = st;
+			return st;
+		}
+	}
+	return SIMT_SUCCESS;
+}
