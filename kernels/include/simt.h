@@ -194,7 +194,10 @@ static inline void __threadfence(void)
 /*
  * Warp vote and shuffle over the warp's active lanes.  Like CUDA's, they
  * must be reached by the lanes that take part at the same time: keep them
- * out of divergent code.
+ * out of divergent code, and compile with -Xclang -fconvergent-functions
+ * so that clang does not copy them into divergent paths itself (a
+ * convergent attribute here would not survive inlining; see
+ * docs/toolchain.rst).
  */
 #define simt_vote(kind, pred) ({                                        \
     uint32_t r_;                                                        \

@@ -684,6 +684,124 @@ static void test_persistent(bool scrambled)
               mode(scrambled));
 }
 
+/*
+ * Warp operations after joined branches and in butterflies (warpopt.c):
+ * 9 warps, all lanes active, the last 8 threads storing nothing.
+ */
+#define WOPT_THREADS    288
+#define WOPT_N          280
+
+static int wopt_in(uint32_t i)
+{
+    return i == 37 ? 7 : i == 100 ? 99 :
+           (int)((i * 2654435761u) >> 20) % 121 - 60;
+}
+
+static void warp_join_ref(const int *in, uint32_t *want)
+{
+    uint32_t b, l, k;
+
+    for (b = 0; b < WOPT_THREADS; b += 32) {
+        uint32_t src = (uint32_t)in[b] & 31, ballot = 0;
+        bool any = false, all = true;
+        int w[32];
+
+        for (l = 0; l < 32; l++) {
+            w[l] = in[b + l] < 0 ? -in[b + l] * 2 : in[b + l];
+            ballot |= (uint32_t)(w[l] > 50) << l;
+            any |= w[l] == 7;
+            all &= w[l] != 99;
+        }
+        for (l = 0; l < 32 && b + l < WOPT_N; l++) {
+            uint32_t *o = want + 8 * (b + l);
+            float f = (float)w[l + src < 32 ? l + src : l] * 0.5f;
+
+            o[0] = (uint32_t)(in[b] * 3 + 1);
+            o[1] = ballot;
+            o[2] = any;
+            o[3] = all;
+            o[4] = (uint32_t)w[l + 1 < 32 ? l + 1 : l];
+            o[5] = (uint32_t)w[l >= 3 ? l - 3 : l];
+            o[6] = (uint32_t)w[src];
+            memcpy(&o[7], &f, 4);
+        }
+        for (k = 8 * (b + l); k < 8 * (b + 32); k++) {
+            want[k] = 0xffffffffu;
+        }
+    }
+}
+
+static void warp_minmax_ref(const int *in, uint32_t *want)
+{
+    uint32_t b, l;
+
+    for (b = 0; b < WOPT_THREADS; b += 32) {
+        int imax = in[b], imin = in[b];
+        uint32_t umax = (uint32_t)in[b];
+        float fmin = (float)in[b] * 0.25f;
+
+        for (l = 1; l < 32; l++) {
+            int v = in[b + l];
+
+            imax = v > imax ? v : imax;
+            imin = v < imin ? v : imin;
+            umax = (uint32_t)v > umax ? (uint32_t)v : umax;
+            fmin = (float)v * 0.25f < fmin ? (float)v * 0.25f : fmin;
+        }
+        for (l = 0; l < 32; l++) {
+            want[4 * (b + l)] = (uint32_t)imax;
+            want[4 * (b + l) + 1] = (uint32_t)imin;
+            want[4 * (b + l) + 2] = umax;
+            memcpy(&want[4 * (b + l) + 3], &fmin, 4);
+        }
+    }
+}
+
+static void test_warpopt(bool scrambled)
+{
+    const uint32_t grid[3] = { 3, 1, 1 }, block[3] = { 96, 1, 1 };
+    static uint32_t want[8 * WOPT_THREADS];
+    struct gpu g;
+    uint32_t *out, din, dout, i, args[3];
+    int *in;
+    bool ok = false;
+
+    if (gpu_open(&g, "warpopt")) {
+        din = gpu_alloc(&g, WOPT_THREADS * 4);
+        dout = gpu_alloc(&g, sizeof(want));
+        in = gpu_ptr(&g, din);
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < WOPT_THREADS; i++) {
+            in[i] = wopt_in(i);
+        }
+        args[0] = dout;
+        args[1] = din;
+        args[2] = WOPT_N;
+
+        memset(out, 0xff, sizeof(want));
+        memset(want, 0xff, sizeof(want));
+        for (i = 0; i < WOPT_N; i++) {
+            want[i] = (uint32_t)in[i / 32];
+        }
+        ok = launch(&g, "warp_bcast", grid, block, args, 3, scrambled) &&
+             same_bits(out, want, WOPT_THREADS * 4, "warp_bcast");
+        /* each kernel runs even if an earlier one failed, for the log */
+
+        memset(out, 0xff, sizeof(want));
+        warp_join_ref(in, want);
+        ok = launch(&g, "warp_join", grid, block, args, 3, scrambled) &&
+             same_bits(out, want, sizeof(want), "warp_join") && ok;
+
+        memset(out, 0xff, sizeof(want));
+        warp_minmax_ref(in, want);
+        ok = launch(&g, "warp_minmax", grid, block, args, 2, scrambled) &&
+             same_bits(out, want, 4 * 4 * WOPT_THREADS, "warp_minmax") && ok;
+        gpu_close(&g);
+    }
+    tap_check(ok, "warp operations after joined branches, butterflies%s",
+              mode(scrambled));
+}
+
 int main(int argc, char **argv)
 {
     int pass;
@@ -706,6 +824,7 @@ int main(int argc, char **argv)
         test_spin(scrambled);
         test_divergent(scrambled);
         test_persistent(scrambled);
+        test_warpopt(scrambled);
     }
     return tap_done();
 }
