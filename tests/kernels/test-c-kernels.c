@@ -10,6 +10,7 @@
  * Usage: test-c-kernels IMAGE.elf...  (the images built by kernels/,
  * possibly named PREFIX-NAME.elf)
  */
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -802,6 +803,95 @@ static void test_warpopt(bool scrambled)
               mode(scrambled));
 }
 
+/* cuda.c: 2 blocks of 64 threads, CUDA_WORDS words each. */
+#define CUDA_THREADS    128
+#define CUDA_WORDS      18
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* @op of @a and @b rounded as @mode, at run time. */
+static float round_op(int mode, char op, float a, float b)
+{
+    volatile float x = a, y = b, r;
+
+    fesetround(mode);
+    r = op == '+' ? x + y : op == '*' ? x * y : op == '/' ? x / y : sqrtf(x);
+    fesetround(FE_TONEAREST);
+    return r;
+}
+
+static void cuda_ref(const int *in, uint32_t *want)
+{
+    uint32_t i, l;
+
+    for (i = 0; i < CUDA_THREADS; i++) {
+        uint32_t b = i & ~31u, lane = i & 31, *o = want + CUDA_WORDS * i;
+        uint32_t ballot = 0, any = 0, all = 1;
+        int x = in[i];
+        float f = (float)x * 0.375f, g = (float)(lane + 3) / 7.0f;
+        float fx = (float)in[i ^ 1] * 0.375f;
+
+        for (l = 0; l < 32; l++) {
+            int v = in[b + l];
+
+            ballot |= (uint32_t)(l < 16 && v > 0) << l;
+            any |= l >= 16 && v == 7;
+            all &= !(l % 2 == 1 && v % 2 != 0);
+        }
+        o[0] = CUDA_THREADS;
+        o[1] = (uint32_t)in[b + 3];
+        o[2] = fbits(fx);
+        o[3] = (uint32_t)in[lane + 2 < 32 ? i + 2 : i];
+        o[4] = (uint32_t)in[lane >= 1 ? i - 1 : i];
+        o[5] = ballot;
+        o[6] = any;
+        o[7] = all;
+        o[8] = 0xffffffffu;
+        o[9] = (uint32_t)__builtin_popcount((unsigned)x);
+        o[10] = x ? (uint32_t)__builtin_clz((unsigned)x) : 32;
+        o[11] = (uint32_t)__builtin_ffs(x);
+        o[12] = fbits(round_op(FE_TOWARDZERO, '+', f, g));
+        o[13] = fbits(round_op(FE_UPWARD, '*', f, g));
+        o[14] = fbits(round_op(FE_DOWNWARD, '/', f, g));
+        o[15] = fbits(round_op(FE_UPWARD, 's', g, 0));
+        o[16] = (uint32_t)(int)rintf(mulf(f, 3.7f));
+        o[17] = fbits(f / g);
+    }
+}
+
+static void test_cuda(bool scrambled)
+{
+    const uint32_t grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
+    uint32_t want[CUDA_WORDS * CUDA_THREADS], *out, din, dout, i, args[2];
+    struct gpu g;
+    int *in;
+    bool ok = false;
+
+    if (gpu_open(&g, "cuda")) {
+        din = gpu_alloc(&g, CUDA_THREADS * 4);
+        dout = gpu_alloc(&g, sizeof(want));
+        in = gpu_ptr(&g, din);
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < CUDA_THREADS; i++) {
+            in[i] = i == 40 ? 0 : i == 70 ? 7 : wopt_in(i) * 1001;
+        }
+        cuda_ref(in, want);
+        args[0] = dout;
+        args[1] = din;
+        ok = launch(&g, "cuda_spellings", grid, block, args, 2, scrambled) &&
+             same_bits(out, want, sizeof(want), "cuda_spellings");
+        gpu_close(&g);
+    }
+    tap_check(ok, "CUDA spellings: dim3 members, *_sync, typed shuffles, "
+              "bit counts, rounding intrinsics%s", mode(scrambled));
+}
+
 int main(int argc, char **argv)
 {
     int pass;
@@ -825,6 +915,7 @@ int main(int argc, char **argv)
         test_divergent(scrambled);
         test_persistent(scrambled);
         test_warpopt(scrambled);
+        test_cuda(scrambled);
     }
     return tap_done();
 }
