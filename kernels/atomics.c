@@ -12,7 +12,7 @@ KERNEL void atomics(int *r, uint32_t n)
 {
     int t = (int)globalIdx(), seen, old;
 
-    if (threadIdx().x == 0) {
+    if (threadIdx.x == 0) {
         block_count = 0;
     }
     __syncthreads();
@@ -37,7 +37,7 @@ KERNEL void atomics(int *r, uint32_t n)
         seen = old;
     }
     atomicAdd((float *)&r[13], 0.5f);
-    if (threadIdx().x == 0) {
+    if (threadIdx.x == 0) {
         atomicAdd(&r[14], block_count);
     }
 }

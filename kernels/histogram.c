@@ -12,8 +12,8 @@ SHARED static unsigned block_bins[BINS];
 
 KERNEL void histogram(const uint8_t *data, uint32_t n, unsigned *bins)
 {
-    uint32_t t = threadIdx().x, nthreads = blockDim().x;
-    uint32_t stride = gridDim().x * nthreads;
+    uint32_t t = threadIdx.x, nthreads = blockDim.x;
+    uint32_t stride = gridDim.x * nthreads;
 
     for (uint32_t b = t; b < BINS; b += nthreads) {
         block_bins[b] = 0;

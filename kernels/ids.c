@@ -10,7 +10,7 @@
 
 KERNEL void ids(uint32_t *out)
 {
-    dim3 t = threadIdx(), b = blockIdx(), bd = blockDim(), gd = gridDim();
+    dim3 t = threadIdx, b = blockIdx, bd = blockDim, gd = gridDim;
     uint32_t block = (b.z * gd.y + b.y) * gd.x + b.x;
     uint32_t *o = out + (block * bd.x * bd.y * bd.z + threadLinearIdx()) *
                         IDS_WORDS;

@@ -14,7 +14,7 @@ SHARED static float tile_b[TILE][TILE];
 
 KERNEL void matmul(const float *a, const float *b, float *c, uint32_t n)
 {
-    dim3 t = threadIdx(), blk = blockIdx();
+    dim3 t = threadIdx, blk = blockIdx;
     uint32_t row = blk.y * TILE + t.y;
     uint32_t col = blk.x * TILE + t.x;
     float sum = 0.0f;

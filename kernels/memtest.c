@@ -17,7 +17,7 @@ KERNEL void store_word(uint32_t *addr, uint32_t val)
 /* dst[i] = src[i] for i < n, grid-stride. */
 KERNEL void copy_words(const uint32_t *src, uint32_t *dst, uint32_t n)
 {
-    uint32_t stride = gridDim().x * blockDim().x;
+    uint32_t stride = gridDim.x * blockDim.x;
 
     for (uint32_t i = globalIdx(); i < n; i += stride) {
         dst[i] = src[i];

@@ -12,7 +12,7 @@ static void record(uint32_t *out, uint32_t *start, uint32_t *end,
                    uint32_t t0)
 {
     if (threadLinearIdx() == 0) {
-        uint32_t b = blockIdx().x;
+        uint32_t b = blockIdx.x;
 
         out[b] = smId();
         if (start) {

@@ -17,7 +17,7 @@ SHARED static uint32_t tile[256];
  */
 KERNEL void lp_mix(uint32_t *out, uint32_t *hist, uint32_t rounds)
 {
-    uint32_t t = threadIdx().x, i = globalIdx();
+    uint32_t t = threadIdx.x, i = globalIdx();
     uint32_t x = i * 2654435761u + 7, acc = 0;
 
     for (uint32_t r = 0; r < rounds; r++) {
@@ -30,7 +30,7 @@ KERNEL void lp_mix(uint32_t *out, uint32_t *hist, uint32_t rounds)
         acc += steps;
         tile[t] = acc ^ x;
         __syncthreads();
-        acc += tile[(t + 1) % blockDim().x];
+        acc += tile[(t + 1) % blockDim.x];
         __syncthreads();
         if ((x & 7) == 0) {
             atomicAdd(&hist[x % 64], 1);

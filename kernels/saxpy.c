@@ -9,7 +9,7 @@
 KERNEL void saxpy(uint32_t n, uint32_t a_bits, const float *x, float *y)
 {
     float a = argFloat(a_bits);
-    uint32_t stride = gridDim().x * blockDim().x;
+    uint32_t stride = gridDim.x * blockDim.x;
 
     for (uint32_t i = globalIdx(); i < n; i += stride) {
         y[i] = a * x[i] + y[i];

@@ -80,33 +80,22 @@ typedef struct dim3 {
     v_;                                                                 \
 })
 
-static inline dim3 threadIdx(void)
-{
-    return (dim3){ simt_csr_read(SIMT_CSR_TID_X),
-                   simt_csr_read(SIMT_CSR_TID_Y),
-                   simt_csr_read(SIMT_CSR_TID_Z) };
-}
-
-static inline dim3 blockIdx(void)
-{
-    return (dim3){ simt_csr_read(SIMT_CSR_CTAID_X),
-                   simt_csr_read(SIMT_CSR_CTAID_Y),
-                   simt_csr_read(SIMT_CSR_CTAID_Z) };
-}
-
-static inline dim3 blockDim(void)
-{
-    return (dim3){ simt_csr_read(SIMT_CSR_NTID_X),
-                   simt_csr_read(SIMT_CSR_NTID_Y),
-                   simt_csr_read(SIMT_CSR_NTID_Z) };
-}
-
-static inline dim3 gridDim(void)
-{
-    return (dim3){ simt_csr_read(SIMT_CSR_NCTAID_X),
-                   simt_csr_read(SIMT_CSR_NCTAID_Y),
-                   simt_csr_read(SIMT_CSR_NCTAID_Z) };
-}
+/*
+ * threadIdx, blockIdx, blockDim and gridDim as in CUDA (threadIdx.x): each
+ * names a dim3 built from the CSRs; components not used are not read.
+ */
+#define simt_dim3_csr(x, y, z) ((dim3){ simt_csr_read(x),               \
+                                        simt_csr_read(y),               \
+                                        simt_csr_read(z) })
+#define threadIdx   simt_dim3_csr(SIMT_CSR_TID_X, SIMT_CSR_TID_Y,        \
+                                  SIMT_CSR_TID_Z)
+#define blockIdx    simt_dim3_csr(SIMT_CSR_CTAID_X, SIMT_CSR_CTAID_Y,    \
+                                  SIMT_CSR_CTAID_Z)
+#define blockDim    simt_dim3_csr(SIMT_CSR_NTID_X, SIMT_CSR_NTID_Y,      \
+                                  SIMT_CSR_NTID_Z)
+#define gridDim     simt_dim3_csr(SIMT_CSR_NCTAID_X, SIMT_CSR_NCTAID_Y,  \
+                                  SIMT_CSR_NCTAID_Z)
+#define warpSize    SIMT_WARP_SIZE
 
 static inline uint32_t laneId(void)
 {
@@ -153,7 +142,7 @@ static inline uint32_t clock(void)
 /* Linear thread index within the block, x fastest. */
 static inline uint32_t threadLinearIdx(void)
 {
-    dim3 t = threadIdx(), d = blockDim();
+    dim3 t = threadIdx, d = blockDim;
 
     return (t.z * d.y + t.y) * d.x + t.x;
 }
@@ -161,7 +150,7 @@ static inline uint32_t threadLinearIdx(void)
 /* Global x index, the usual blockIdx.x * blockDim.x + threadIdx.x. */
 static inline uint32_t globalIdx(void)
 {
-    return blockIdx().x * blockDim().x + threadIdx().x;
+    return blockIdx.x * blockDim.x + threadIdx.x;
 }
 
 /*
@@ -194,7 +183,10 @@ static inline void __threadfence(void)
 /*
  * Warp vote and shuffle over the warp's active lanes.  Like CUDA's, they
  * must be reached by the lanes that take part at the same time: keep them
- * out of divergent code.
+ * out of divergent code, and compile with -Xclang -fconvergent-functions
+ * so that clang does not copy them into divergent paths itself (a
+ * convergent attribute here would not survive inlining; see
+ * docs/toolchain.rst).
  */
 #define simt_vote(kind, pred) ({                                        \
     uint32_t r_;                                                        \
@@ -228,30 +220,169 @@ static inline uint32_t __ballot(bool p)
     return simt_vote(SIMT_VOTE_BALLOT, (uint32_t)p);
 }
 
-static inline uint32_t __shfl(uint32_t v, uint32_t lane)
-{
-    return simt_shfl(SIMT_SHFL_IDX, v, lane);
+/*
+ * Shuffles typed by their value like CUDA's overloads: int, float, and
+ * unsigned (any other integer type is shuffled as unsigned).
+ */
+#define SIMT_SHFL_TYPED(name, kind)                                     \
+static inline unsigned simt_##name##_u(unsigned v, uint32_t arg)        \
+{                                                                       \
+    return simt_shfl(kind, v, arg);                                     \
+}                                                                       \
+static inline int simt_##name##_i(int v, uint32_t arg)                  \
+{                                                                       \
+    return (int)simt_shfl(kind, (uint32_t)v, arg);                      \
+}                                                                       \
+static inline float simt_##name##_f(float v, uint32_t arg)              \
+{                                                                       \
+    return __builtin_bit_cast(float, simt_shfl(kind,                    \
+                              __builtin_bit_cast(uint32_t, v), arg));   \
 }
 
-static inline uint32_t __shfl_down(uint32_t v, uint32_t delta)
+SIMT_SHFL_TYPED(shfl, SIMT_SHFL_IDX)
+SIMT_SHFL_TYPED(shfl_down, SIMT_SHFL_DOWN)
+SIMT_SHFL_TYPED(shfl_up, SIMT_SHFL_UP)
+SIMT_SHFL_TYPED(shfl_xor, SIMT_SHFL_XOR)
+
+#define SIMT_SHFL_SELECT(name, v)                                       \
+    _Generic((v), int: simt_##name##_i, float: simt_##name##_f,         \
+             default: simt_##name##_u)
+
+#define __shfl(v, lane)         SIMT_SHFL_SELECT(shfl, v)(v, lane)
+#define __shfl_down(v, delta)   SIMT_SHFL_SELECT(shfl_down, v)(v, delta)
+#define __shfl_up(v, delta)     SIMT_SHFL_SELECT(shfl_up, v)(v, delta)
+#define __shfl_xor(v, mask)     SIMT_SHFL_SELECT(shfl_xor, v)(v, mask)
+#define __shfl_down_f(v, delta) simt_shfl_down_f(v, delta)
+
+/* The lanes executing this together. */
+static inline uint32_t __activemask(void)
 {
-    return simt_shfl(SIMT_SHFL_DOWN, v, delta);
+    return __ballot(true);
 }
 
-static inline uint32_t __shfl_up(uint32_t v, uint32_t delta)
+/*
+ * CUDA's *_sync forms.  A warp operation here always acts on the lanes
+ * that execute it together, so @mask cannot add lanes or make lanes wait
+ * for each other: pass the lanes you expect to be active (0xffffffff or
+ * __activemask()).  Votes then consider only the active lanes in @mask;
+ * shuffles ignore it.  There is no width argument (sub-warp segments).
+ */
+#define __shfl_sync(mask, v, lane)       ((void)(mask), __shfl(v, lane))
+#define __shfl_down_sync(mask, v, delta) ((void)(mask), __shfl_down(v, delta))
+#define __shfl_up_sync(mask, v, delta)   ((void)(mask), __shfl_up(v, delta))
+#define __shfl_xor_sync(mask, v, lm)     ((void)(mask), __shfl_xor(v, lm))
+
+static inline uint32_t __ballot_sync(uint32_t mask, bool p)
 {
-    return simt_shfl(SIMT_SHFL_UP, v, delta);
+    return __ballot(p) & mask;
 }
 
-static inline uint32_t __shfl_xor(uint32_t v, uint32_t mask)
+static inline int __any_sync(uint32_t mask, bool p)
 {
-    return simt_shfl(SIMT_SHFL_XOR, v, mask);
+    return (__ballot(p) & mask) != 0;
 }
 
-static inline float __shfl_down_f(float v, uint32_t delta)
+static inline int __all_sync(uint32_t mask, bool p)
 {
-    return __builtin_bit_cast(float, __shfl_down(
-        __builtin_bit_cast(uint32_t, v), delta));
+    return (__ballot(!p) & mask) == 0;
+}
+
+/* Bit counts as CUDA defines them (__clz(0) is 32, __ffs(0) is 0). */
+static inline int __popc(unsigned x)
+{
+    return __builtin_popcount(x);
+}
+
+static inline int __clz(int x)
+{
+    return x ? __builtin_clz((unsigned)x) : 32;
+}
+
+static inline int __ffs(int x)
+{
+    return __builtin_ffs(x);
+}
+
+/*
+ * Float intrinsics that are one RV32F instruction.  The _rn, _rz, _ru and
+ * _rd forms round to nearest even, towards zero, up and down with the
+ * instruction's static rounding mode; __fdividef is an exact division.
+ */
+#define SIMT_F_RM(rm, rv)                                               \
+static inline float __fadd_##rm(float a, float b)                       \
+{                                                                       \
+    float r;                                                            \
+    __asm__("fadd.s %0, %1, %2, " #rv : "=f"(r) : "f"(a), "f"(b));      \
+    return r;                                                           \
+}                                                                       \
+static inline float __fsub_##rm(float a, float b)                       \
+{                                                                       \
+    float r;                                                            \
+    __asm__("fsub.s %0, %1, %2, " #rv : "=f"(r) : "f"(a), "f"(b));      \
+    return r;                                                           \
+}                                                                       \
+static inline float __fmul_##rm(float a, float b)                       \
+{                                                                       \
+    float r;                                                            \
+    __asm__("fmul.s %0, %1, %2, " #rv : "=f"(r) : "f"(a), "f"(b));      \
+    return r;                                                           \
+}                                                                       \
+static inline float __fdiv_##rm(float a, float b)                       \
+{                                                                       \
+    float r;                                                            \
+    __asm__("fdiv.s %0, %1, %2, " #rv : "=f"(r) : "f"(a), "f"(b));      \
+    return r;                                                           \
+}                                                                       \
+static inline float __frcp_##rm(float a)                                \
+{                                                                       \
+    return __fdiv_##rm(1.0f, a);                                        \
+}                                                                       \
+static inline float __fsqrt_##rm(float a)                               \
+{                                                                       \
+    float r;                                                            \
+    __asm__("fsqrt.s %0, %1, " #rv : "=f"(r) : "f"(a));                 \
+    return r;                                                           \
+}                                                                       \
+static inline float __fmaf_##rm(float a, float b, float c)              \
+{                                                                       \
+    float r;                                                            \
+    __asm__("fmadd.s %0, %1, %2, %3, " #rv : "=f"(r)                    \
+            : "f"(a), "f"(b), "f"(c));                                  \
+    return r;                                                           \
+}                                                                       \
+static inline int __float2int_##rm(float a)                             \
+{                                                                       \
+    int r;                                                              \
+    __asm__("fcvt.w.s %0, %1, " #rv : "=r"(r) : "f"(a));                \
+    return r;                                                           \
+}                                                                       \
+static inline unsigned __float2uint_##rm(float a)                       \
+{                                                                       \
+    unsigned r;                                                         \
+    __asm__("fcvt.wu.s %0, %1, " #rv : "=r"(r) : "f"(a));               \
+    return r;                                                           \
+}                                                                       \
+static inline float __int2float_##rm(int a)                             \
+{                                                                       \
+    float r;                                                            \
+    __asm__("fcvt.s.w %0, %1, " #rv : "=f"(r) : "r"(a));                \
+    return r;                                                           \
+}                                                                       \
+static inline float __uint2float_##rm(unsigned a)                       \
+{                                                                       \
+    float r;                                                            \
+    __asm__("fcvt.s.wu %0, %1, " #rv : "=f"(r) : "r"(a));               \
+    return r;                                                           \
+}
+
+SIMT_F_RM(rn, rne)
+SIMT_F_RM(rz, rtz)
+SIMT_F_RM(ru, rup)
+SIMT_F_RM(rd, rdn)
+
+static inline float __fdividef(float a, float b)
+{
+    return a / b;
 }
 
 /*

@@ -10,6 +10,7 @@
  * Usage: test-c-kernels IMAGE.elf...  (the images built by kernels/,
  * possibly named PREFIX-NAME.elf)
  */
+#include <fenv.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -684,6 +685,213 @@ static void test_persistent(bool scrambled)
               mode(scrambled));
 }
 
+/*
+ * Warp operations after joined branches and in butterflies (warpopt.c):
+ * 9 warps, all lanes active, the last 8 threads storing nothing.
+ */
+#define WOPT_THREADS    288
+#define WOPT_N          280
+
+static int wopt_in(uint32_t i)
+{
+    return i == 37 ? 7 : i == 100 ? 99 :
+           (int)((i * 2654435761u) >> 20) % 121 - 60;
+}
+
+static void warp_join_ref(const int *in, uint32_t *want)
+{
+    uint32_t b, l, k;
+
+    for (b = 0; b < WOPT_THREADS; b += 32) {
+        uint32_t src = (uint32_t)in[b] & 31, ballot = 0;
+        bool any = false, all = true;
+        int w[32];
+
+        for (l = 0; l < 32; l++) {
+            w[l] = in[b + l] < 0 ? -in[b + l] * 2 : in[b + l];
+            ballot |= (uint32_t)(w[l] > 50) << l;
+            any |= w[l] == 7;
+            all &= w[l] != 99;
+        }
+        for (l = 0; l < 32 && b + l < WOPT_N; l++) {
+            uint32_t *o = want + 8 * (b + l);
+            float f = (float)w[l + src < 32 ? l + src : l] * 0.5f;
+
+            o[0] = (uint32_t)(in[b] * 3 + 1);
+            o[1] = ballot;
+            o[2] = any;
+            o[3] = all;
+            o[4] = (uint32_t)w[l + 1 < 32 ? l + 1 : l];
+            o[5] = (uint32_t)w[l >= 3 ? l - 3 : l];
+            o[6] = (uint32_t)w[src];
+            memcpy(&o[7], &f, 4);
+        }
+        for (k = 8 * (b + l); k < 8 * (b + 32); k++) {
+            want[k] = 0xffffffffu;
+        }
+    }
+}
+
+static void warp_minmax_ref(const int *in, uint32_t *want)
+{
+    uint32_t b, l;
+
+    for (b = 0; b < WOPT_THREADS; b += 32) {
+        int imax = in[b], imin = in[b];
+        uint32_t umax = (uint32_t)in[b];
+        float fmin = (float)in[b] * 0.25f;
+
+        for (l = 1; l < 32; l++) {
+            int v = in[b + l];
+
+            imax = v > imax ? v : imax;
+            imin = v < imin ? v : imin;
+            umax = (uint32_t)v > umax ? (uint32_t)v : umax;
+            fmin = (float)v * 0.25f < fmin ? (float)v * 0.25f : fmin;
+        }
+        for (l = 0; l < 32; l++) {
+            want[4 * (b + l)] = (uint32_t)imax;
+            want[4 * (b + l) + 1] = (uint32_t)imin;
+            want[4 * (b + l) + 2] = umax;
+            memcpy(&want[4 * (b + l) + 3], &fmin, 4);
+        }
+    }
+}
+
+static void test_warpopt(bool scrambled)
+{
+    const uint32_t grid[3] = { 3, 1, 1 }, block[3] = { 96, 1, 1 };
+    static uint32_t want[8 * WOPT_THREADS];
+    struct gpu g;
+    uint32_t *out, din, dout, i, args[3];
+    int *in;
+    bool ok = false;
+
+    if (gpu_open(&g, "warpopt")) {
+        din = gpu_alloc(&g, WOPT_THREADS * 4);
+        dout = gpu_alloc(&g, sizeof(want));
+        in = gpu_ptr(&g, din);
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < WOPT_THREADS; i++) {
+            in[i] = wopt_in(i);
+        }
+        args[0] = dout;
+        args[1] = din;
+        args[2] = WOPT_N;
+
+        memset(out, 0xff, sizeof(want));
+        memset(want, 0xff, sizeof(want));
+        for (i = 0; i < WOPT_N; i++) {
+            want[i] = (uint32_t)in[i / 32];
+        }
+        ok = launch(&g, "warp_bcast", grid, block, args, 3, scrambled) &&
+             same_bits(out, want, WOPT_THREADS * 4, "warp_bcast");
+        /* each kernel runs even if an earlier one failed, for the log */
+
+        memset(out, 0xff, sizeof(want));
+        warp_join_ref(in, want);
+        ok = launch(&g, "warp_join", grid, block, args, 3, scrambled) &&
+             same_bits(out, want, sizeof(want), "warp_join") && ok;
+
+        memset(out, 0xff, sizeof(want));
+        warp_minmax_ref(in, want);
+        ok = launch(&g, "warp_minmax", grid, block, args, 2, scrambled) &&
+             same_bits(out, want, 4 * 4 * WOPT_THREADS, "warp_minmax") && ok;
+        gpu_close(&g);
+    }
+    tap_check(ok, "warp operations after joined branches, butterflies%s",
+              mode(scrambled));
+}
+
+/* cuda.c: 2 blocks of 64 threads, CUDA_WORDS words each. */
+#define CUDA_THREADS    128
+#define CUDA_WORDS      18
+
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* @op of @a and @b rounded as @mode, at run time. */
+static float round_op(int mode, char op, float a, float b)
+{
+    volatile float x = a, y = b, r;
+
+    fesetround(mode);
+    r = op == '+' ? x + y : op == '*' ? x * y : op == '/' ? x / y : sqrtf(x);
+    fesetround(FE_TONEAREST);
+    return r;
+}
+
+static void cuda_ref(const int *in, uint32_t *want)
+{
+    uint32_t i, l;
+
+    for (i = 0; i < CUDA_THREADS; i++) {
+        uint32_t b = i & ~31u, lane = i & 31, *o = want + CUDA_WORDS * i;
+        uint32_t ballot = 0, any = 0, all = 1;
+        int x = in[i];
+        float f = (float)x * 0.375f, g = (float)(lane + 3) / 7.0f;
+        float fx = (float)in[i ^ 1] * 0.375f;
+
+        for (l = 0; l < 32; l++) {
+            int v = in[b + l];
+
+            ballot |= (uint32_t)(l < 16 && v > 0) << l;
+            any |= l >= 16 && v == 7;
+            all &= !(l % 2 == 1 && v % 2 != 0);
+        }
+        o[0] = CUDA_THREADS;
+        o[1] = (uint32_t)in[b + 3];
+        o[2] = fbits(fx);
+        o[3] = (uint32_t)in[lane + 2 < 32 ? i + 2 : i];
+        o[4] = (uint32_t)in[lane >= 1 ? i - 1 : i];
+        o[5] = ballot;
+        o[6] = any;
+        o[7] = all;
+        o[8] = 0xffffffffu;
+        o[9] = (uint32_t)__builtin_popcount((unsigned)x);
+        o[10] = x ? (uint32_t)__builtin_clz((unsigned)x) : 32;
+        o[11] = (uint32_t)__builtin_ffs(x);
+        o[12] = fbits(round_op(FE_TOWARDZERO, '+', f, g));
+        o[13] = fbits(round_op(FE_UPWARD, '*', f, g));
+        o[14] = fbits(round_op(FE_DOWNWARD, '/', f, g));
+        o[15] = fbits(round_op(FE_UPWARD, 's', g, 0));
+        o[16] = (uint32_t)(int)rintf(mulf(f, 3.7f));
+        o[17] = fbits(f / g);
+    }
+}
+
+static void test_cuda(bool scrambled)
+{
+    const uint32_t grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
+    uint32_t want[CUDA_WORDS * CUDA_THREADS], *out, din, dout, i, args[2];
+    struct gpu g;
+    int *in;
+    bool ok = false;
+
+    if (gpu_open(&g, "cuda")) {
+        din = gpu_alloc(&g, CUDA_THREADS * 4);
+        dout = gpu_alloc(&g, sizeof(want));
+        in = gpu_ptr(&g, din);
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < CUDA_THREADS; i++) {
+            in[i] = i == 40 ? 0 : i == 70 ? 7 : wopt_in(i) * 1001;
+        }
+        cuda_ref(in, want);
+        args[0] = dout;
+        args[1] = din;
+        ok = launch(&g, "cuda_spellings", grid, block, args, 2, scrambled) &&
+             same_bits(out, want, sizeof(want), "cuda_spellings");
+        gpu_close(&g);
+    }
+    tap_check(ok, "CUDA spellings: dim3 members, *_sync, typed shuffles, "
+              "bit counts, rounding intrinsics%s", mode(scrambled));
+}
+
 int main(int argc, char **argv)
 {
     int pass;
@@ -706,6 +914,8 @@ int main(int argc, char **argv)
         test_spin(scrambled);
         test_divergent(scrambled);
         test_persistent(scrambled);
+        test_warpopt(scrambled);
+        test_cuda(scrambled);
     }
     return tap_done();
 }
