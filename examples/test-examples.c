@@ -46,6 +46,8 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static const char *todo_next;	/* a TAP TODO directive for the next result */
+
 static void result(bool ok, double t0, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -57,10 +59,14 @@ static void result(bool ok, double t0, const char *fmt, ...)
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
-	printf(" (%.2f s)\n", now_s() - t0);
+	printf(" (%.2f s)", now_s() - t0);
+	if (todo_next)
+		printf(" # TODO %s", todo_next);
+	printf("\n");
 	fflush(stdout);
-	if (!ok)
+	if (!ok && !todo_next)
 		failures++;
+	todo_next = NULL;
 }
 
 /* ---- deterministic input ---- */
@@ -134,6 +140,8 @@ static bool copy_back(void *dst, simt_buffer *b, size_t size)
 }
 
 /* Launch and wait; arguments are 32-bit words. */
+static double timeout_s = 30;
+
 static bool run(simt_kernel *k, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
 		const uint32_t *args, unsigned int nargs)
 {
@@ -145,7 +153,7 @@ static bool run(simt_kernel *k, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t 
 	if (!check(simt_launch(k, (simt_dim3){ gx, gy, 1 }, (simt_dim3){ bx, by, 1 }, 0,
 			       args, nargs, &seq), "simt_launch"))
 		return false;
-	return check(simt_wait(ctx, seq, 60000000000ll, &r), "simt_wait");
+	return check(simt_wait(ctx, seq, (int64_t)(timeout_s * 1e9), &r), "simt_wait");
 }
 
 #define ARGS(...) (const uint32_t[]){ __VA_ARGS__ }, \
@@ -432,10 +440,10 @@ static void test_warpreduce(const char *opt)
 
 /* ---- 5. histogram with warp-aggregated atomics ---- */
 
-#define HIST_N      200003u
+#define HIST_N      100003u
 #define HIST_BINS   64u
 
-static void test_histogram(const char *opt)
+static void test_histogram(const char *opt, const char *kname, const char *todo)
 {
 	double t0 = now_s();
 	uint32_t nw = (HIST_N + 31) / 32, nblocks = (HIST_N + 255) / 256;
@@ -464,17 +472,21 @@ static void test_histogram(const char *opt)
 			total_atomics++;
 		}
 	}
+	timeout_s = 3;		/* a launch takes 0.5 s at -O0 */
 	if (open_example("histogram", opt) && (bd = alloc_copy(data, HIST_N)) &&
 	    (bh = alloc_copy(NULL, sizeof(got))) && (ba = alloc_copy(NULL, nw * 4)) &&
-	    run(kernel("histogram_warp"), nblocks, 1, 256, 1,
+	    run(kernel(kname), nblocks, 1, 256, 1,
 		ARGS(simt_buffer_addr(bd), simt_buffer_addr(bh), simt_buffer_addr(ba), HIST_N)) &&
 	    copy_back(got, bh, sizeof(got)) && copy_back(got_atomics, ba, nw * 4))
 		ok = same_words("bins", got, want, HIST_BINS) &
 		     same_words("atomics per warp", got_atomics, want_atomics, nw);
+	timeout_s = 30;
 	close_example();
-	result(ok, t0, "histogram of %u bytes into %u bins with warp-aggregated atomicAdd, -%s: "
-	       "every bin matches and each warp did one atomicAdd per distinct bin "
-	       "(%llu in all)", HIST_N, HIST_BINS, opt, (unsigned long long)total_atomics);
+	todo_next = todo;
+	result(ok, t0, "histogram of %u bytes into %u bins with warp-aggregated atomicAdd (%s), "
+	       "-%s: every bin matches and each warp did one atomicAdd per distinct bin "
+	       "(%llu in all)", HIST_N, HIST_BINS, kname, opt,
+	       (unsigned long long)total_atomics);
 	free(data);
 	free(want_atomics);
 	free(got_atomics);
@@ -568,14 +580,19 @@ int main(int argc, char **argv)
 		printf("Bail out! %s\n", simt_last_error());
 		return 1;
 	}
-	printf("1..%d\n", 8 * 2);
+	printf("1..%d\n", 9 * 2);
 	for (int o = 0; o < 2; o++) {
 		test_scan(opts[o]);
 		test_bitonic_global(opts[o]);
 		test_bitonic_tiles(opts[o]);
 		test_stencil(opts[o]);
 		test_warpreduce(opts[o]);
-		test_histogram(opts[o]);
+		/* The plain kernel hangs at -O2: a known limit of min-PC
+		 * reconvergence (histogram.c, docs/toolchain.rst "Examples"). */
+		test_histogram(opts[o], "histogram_warp",
+			       o ? "hangs at -O2: min-PC reconvergence, the leader's "
+				   "atomicAdd block is laid out after the loop latch" : NULL);
+		test_histogram(opts[o], "histogram_warp_hint", NULL);
 		test_collatz(opts[o]);
 	}
 	diag("all examples: %.2f s", now_s() - t0);
