@@ -91,7 +91,7 @@ enum simt_fault {
     SIMT_FAULT_MISALIGNED,      /* misaligned load, store or AMO */
     SIMT_FAULT_ACCESS,          /* load/store/AMO outside any window */
     SIMT_FAULT_BAD_CSR,         /* unknown CSR or write to read-only CSR */
-    /* unused: barriers no longer wait for exited threads (kept for numbering) */
+    /* unused: barriers ignore exited threads (number kept) */
     SIMT_FAULT_BARRIER,
     SIMT_FAULT_PAGE,            /* device MMU translation fault */
     SIMT_FAULT_WATCHDOG,        /* instruction budget exhausted */
