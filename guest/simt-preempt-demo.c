@@ -515,9 +515,13 @@ static struct row run_mode(simt_device *dev, unsigned int m, const char *ref,
 	}
 	r.ok &= rep.ok;
 	r.lp_cycles = rep.end - rep.start;
-	/* Only what was submitted while the long kernel ran counts. */
+	/*
+	 * Only what was submitted while the long kernel ran counts: the
+	 * low-priority process says "started" when its launch is queued,
+	 * which may be before the scheduler has put it on the device.
+	 */
 	for (j = 0; j < n; j++) {
-		if (submitted[j] < rep.end) {
+		if (submitted[j] >= rep.start && submitted[j] < rep.end) {
 			us[r.n] = us[j];
 			cyc[r.n++] = cyc[j];
 		}
