@@ -93,8 +93,8 @@ fi
 
 # ---- libsimt and the guest's static programs: every guest/*.c ----
 # libsimt (guest/libsimt, MIT) is the runtime the tools are built on:
-# simt.c and the kernel image loader (tools/simt-meta/simt-elf.c, MIT)
-# in a static library.  Every program includes the driver's UAPI header,
+# simt.c, simt-status.c and the kernel image loader
+# (tools/simt-meta/simt-elf.c, MIT) in a static library.  Every program includes the driver's UAPI header,
 # include/uapi/drm/simt_accel.h, and links the library; the linker takes
 # only what a program uses.
 #
@@ -104,21 +104,24 @@ fi
 uapi=$repo/include/uapi/drm/simt_accel.h
 elfsrc=$repo/tools/simt-meta/simt-elf.c
 libsrc=$repo/guest/libsimt/simt.c
+statussrc=$repo/guest/libsimt/simt-status.c
 cflags=(-static -O2 -Wall -Werror -pthread -D__user= -I"$repo/include/uapi"
         -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
         -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi")
 lib=$gdir/build/libsimt.a
 stale=0
 for dep in "$libsrc" "${libsrc%.c}.h" "${libsrc%.c}-internal.h" "$uapi" "$elfsrc" \
-           "${elfsrc%.c}.h"; do
+           "${elfsrc%.c}.h" "$statussrc" "${statussrc%.c}.h"; do
     [ "$dep" -nt "$lib" ] && stale=1
 done
 if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
     log "building libsimt.a"
     gcc "${cflags[@]}" -c -o "$gdir/build/libsimt-simt.o" "$libsrc"
     gcc "${cflags[@]}" -c -o "$gdir/build/libsimt-elf.o" "$elfsrc"
+    gcc "${cflags[@]}" -c -o "$gdir/build/libsimt-status.o" "$statussrc"
     rm -f "$lib.tmp"
-    ar rcs "$lib.tmp" "$gdir/build/libsimt-simt.o" "$gdir/build/libsimt-elf.o"
+    ar rcs "$lib.tmp" "$gdir/build/libsimt-simt.o" "$gdir/build/libsimt-elf.o" \
+        "$gdir/build/libsimt-status.o"
     mv "$lib.tmp" "$lib"
 fi
 progs=()

@@ -28,6 +28,7 @@
 #include "simt-elf.h"
 #include "simt-internal.h"
 #include "simt.h"
+#include "simt-status.h"
 
 #define PAGE_SIZE_4K	4096u
 #define STAGE_MAX	(1u << 20)	/* largest staging buffer of a context */
@@ -98,52 +99,6 @@ struct simt_context {
 	struct stage *stages;		/* idle staging objects */
 };
 
-/* ---- errors ---- */
-
-static _Thread_local char last_error[512];
-
-const char *simt_last_error(void)
-{
-	return last_error;
-}
-
-static simt_status set_error(simt_status st, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static simt_status set_error(simt_status st, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
-	va_end(ap);
-	return st;
-}
-
-const char *simt_error_string(simt_status status)
-{
-	switch (status) {
-	case SIMT_SUCCESS: return "success";
-	case SIMT_ERROR_INVALID_VALUE: return "invalid value";
-	case SIMT_ERROR_NO_DEVICE: return "no simt device";
-	case SIMT_ERROR_PERMISSION: return "permission denied";
-	case SIMT_ERROR_OUT_OF_MEMORY: return "out of memory";
-	case SIMT_ERROR_OUT_OF_RESOURCES: return "no hardware context or queue left";
-	case SIMT_ERROR_INVALID_IMAGE: return "invalid kernel image";
-	case SIMT_ERROR_NOT_FOUND: return "kernel not found";
-	case SIMT_ERROR_ADDRESS_IN_USE: return "device address range in use";
-	case SIMT_ERROR_LAUNCH_REFUSED: return "launch refused by the driver";
-	case SIMT_ERROR_FAULT: return "device memory fault";
-	case SIMT_ERROR_DEVICE: return "device error";
-	case SIMT_ERROR_CONTEXT_FAILED: return "context stopped on an earlier error";
-	case SIMT_ERROR_TIMEOUT: return "timed out";
-	case SIMT_ERROR_BUSY: return "queue full";
-	case SIMT_ERROR_SYSTEM: return "system call failed";
-	case SIMT_ERROR_CANCELED: return "canceled by a device reset";
-	case SIMT_ERROR_TOO_LARGE: return "larger than the device can hold";
-	}
-	return "unknown status";
-}
 
 /* The status an errno of the driver stands for. */
 static simt_status from_errno(int err)
@@ -178,7 +133,7 @@ static int xioctl(int fd, unsigned long req, void *arg)
 /* A failed ioctl @what: the status for @err, with the message. */
 static simt_status ioctl_error(int err, const char *what)
 {
-	return set_error(from_errno(err), "%s: %s", what, strerror(err));
+	return simt_set_error(from_errno(err), "%s: %s", what, strerror(err));
 }
 
 /* ---- devices ---- */
@@ -241,24 +196,24 @@ simt_status simt_device_open(const char *node, simt_device **out)
 	int err;
 
 	if (!out)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_open: no result pointer");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_open: no result pointer");
 	*out = NULL;
 	if (!node)
 		node = getenv("SIMT_DEVICE");
 	if (!node || !*node)
 		node = "/dev/accel/accel0";
 	if (strlen(node) >= sizeof(info->node))
-		return set_error(SIMT_ERROR_INVALID_VALUE, "device node name too long: %s", node);
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "device node name too long: %s", node);
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	info = &dev->info;
 	snprintf(info->node, sizeof(info->node), "%s", node);
 	dev->fd = open(node, O_RDWR | O_CLOEXEC);
 	if (dev->fd < 0) {
 		err = errno;
 		free(dev);
-		return set_error(err == EACCES || err == EPERM ? SIMT_ERROR_PERMISSION :
+		return simt_set_error(err == EACCES || err == EPERM ? SIMT_ERROR_PERMISSION :
 				 err == ENOENT || err == ENXIO || err == ENODEV ?
 				 SIMT_ERROR_NO_DEVICE : SIMT_ERROR_SYSTEM,
 				 "open %s: %s", node, strerror(err));
@@ -276,15 +231,15 @@ simt_status simt_device_open(const char *node, simt_device **out)
 		close(dev->fd);
 		free(dev);
 		if (err)
-			return set_error(SIMT_ERROR_NO_DEVICE, "%s is not a DRM device (DRM_IOCTL_VERSION: %s)",
+			return simt_set_error(SIMT_ERROR_NO_DEVICE, "%s is not a DRM device (DRM_IOCTL_VERSION: %s)",
 					 node, strerror(err));
-		return set_error(SIMT_ERROR_NO_DEVICE, "%s belongs to the DRM driver '%s', not simt",
+		return simt_set_error(SIMT_ERROR_NO_DEVICE, "%s belongs to the DRM driver '%s', not simt",
 				 node, name);
 	}
 	if (v.version_major != DRM_SIMT_UAPI_MAJOR) {
 		close(dev->fd);
 		free(dev);
-		return set_error(SIMT_ERROR_NO_DEVICE,
+		return simt_set_error(SIMT_ERROR_NO_DEVICE,
 				 "%s: driver interface %d.%d, this libsimt needs %d.x",
 				 node, v.version_major, v.version_minor, DRM_SIMT_UAPI_MAJOR);
 	}
@@ -329,12 +284,12 @@ simt_status simt_device_close(simt_device *dev)
 	unsigned int live;
 
 	if (!dev)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_close: no device");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_close: no device");
 	pthread_mutex_lock(&dev->lock);
 	live = dev->contexts;
 	pthread_mutex_unlock(&dev->lock);
 	if (live)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "simt_device_close: %u contexts still live", live);
 	pthread_mutex_destroy(&dev->lock);
 	close(dev->fd);
@@ -345,7 +300,7 @@ simt_status simt_device_close(simt_device *dev)
 simt_status simt_device_get_info(simt_device *dev, struct simt_device_info *info)
 {
 	if (!dev || !info)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_info: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_info: null argument");
 	*info = dev->info;
 	return SIMT_SUCCESS;
 }
@@ -356,7 +311,7 @@ simt_status simt_device_get_param(simt_device *dev, uint32_t param, uint64_t *va
 	int err;
 
 	if (!dev || !value)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_param: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_param: null argument");
 	err = get_param(dev->fd, param, value);
 	if (!err)
 		return SIMT_SUCCESS;
@@ -380,7 +335,7 @@ static simt_status bo_create(simt_device *dev, uint64_t size, uint32_t flags,
 	int err = xioctl(dev->fd, DRM_IOCTL_SIMT_BO_CREATE, &c);
 
 	if (err)
-		return set_error(from_errno(err), "BO_CREATE of %llu bytes of %s: %s",
+		return simt_set_error(from_errno(err), "BO_CREATE of %llu bytes of %s: %s",
 				 (unsigned long long)size,
 				 flags == DRM_SIMT_BO_VRAM ? "VRAM" : "system memory",
 				 strerror(err));
@@ -399,7 +354,7 @@ static simt_status bo_map(simt_device *dev, uint32_t handle, size_t size, void *
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, o.offset);
 	if (p == MAP_FAILED) {
 		err = errno;
-		return set_error(err == ENOMEM ? SIMT_ERROR_OUT_OF_MEMORY : SIMT_ERROR_SYSTEM,
+		return simt_set_error(err == ENOMEM ? SIMT_ERROR_OUT_OF_MEMORY : SIMT_ERROR_SYSTEM,
 				 "mmap of a %zu-byte buffer: %s", size, strerror(err));
 	}
 	*ptr = p;
@@ -435,7 +390,7 @@ static simt_status submit_locked(simt_context *ctx, struct drm_simt_cmd *cmds,
 	if (stride != sizeof(*cmds) && n > 1) {
 		packed = malloc((size_t)n * stride);
 		if (!packed)
-			return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+			return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 		for (i = 0; i < n; i++)
 			memcpy(packed + (size_t)i * stride, &cmds[i], stride);
 		s.cmds = (uintptr_t)packed;
@@ -519,7 +474,7 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 	int err;
 
 	if (!ctx)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_wait: no context");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_wait: no context");
 	if (!c)
 		c = &local;
 	memset(c, 0, sizeof(*c));
@@ -530,12 +485,12 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 	err = wait_until(ctx, seq, timeout_ns, deadline, &w);
 	if (err == ETIME) {
 		c->status = SIMT_ERROR_TIMEOUT;
-		return set_error(SIMT_ERROR_TIMEOUT,
+		return simt_set_error(SIMT_ERROR_TIMEOUT,
 				 "submission %llu still running after %lld ns",
 				 (unsigned long long)seq, (long long)timeout_ns);
 	}
 	if (err == EINVAL)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "WAIT: submission %llu was not handed out on this context",
 				 (unsigned long long)seq);
 	if (err)
@@ -552,32 +507,32 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 	case DRM_SIMT_ERROR_FAULT:
 		c->status = SIMT_ERROR_FAULT;
 		if (w.fault_pc)
-			return set_error(SIMT_ERROR_FAULT,
+			return simt_set_error(SIMT_ERROR_FAULT,
 					 "submission %llu: device memory fault at 0x%llx by the instruction at 0x%x (device error %u)",
 					 (unsigned long long)seq, (unsigned long long)w.fault_addr,
 					 w.fault_pc, w.hw_error);
-		return set_error(SIMT_ERROR_FAULT,
+		return simt_set_error(SIMT_ERROR_FAULT,
 				 "submission %llu: device memory fault at 0x%llx (device error %u)",
 				 (unsigned long long)seq, (unsigned long long)w.fault_addr,
 				 w.hw_error);
 	case DRM_SIMT_ERROR_DEVICE:
 		c->status = SIMT_ERROR_DEVICE;
-		return set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u",
+		return simt_set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u",
 				 (unsigned long long)seq, w.hw_error);
 	case DRM_SIMT_ERROR_TIMEOUT:
 		c->status = SIMT_ERROR_DEVICE;
-		return set_error(SIMT_ERROR_DEVICE,
+		return simt_set_error(SIMT_ERROR_DEVICE,
 				 "submission %llu: stopped by the driver's job timeout (device error %u)",
 				 (unsigned long long)seq, w.hw_error);
 	case DRM_SIMT_ERROR_CANCELED:
 		c->status = SIMT_ERROR_CANCELED;
-		return set_error(SIMT_ERROR_CANCELED,
+		return simt_set_error(SIMT_ERROR_CANCELED,
 				 "submission %llu: a device reset cancelled its kernel, which is not idempotent; the context stopped",
 				 (unsigned long long)seq);
 	default:
 		/* A reason newer than this library: still the context's end. */
 		c->status = SIMT_ERROR_DEVICE;
-		return set_error(SIMT_ERROR_DEVICE,
+		return simt_set_error(SIMT_ERROR_DEVICE,
 				 "submission %llu: the context stopped (reason %u, device error %u)",
 				 (unsigned long long)seq, w.error, w.hw_error);
 	}
@@ -598,7 +553,7 @@ simt_status simt_context_synchronize(simt_context *ctx)
 	uint64_t seq;
 
 	if (!ctx)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_synchronize: no context");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_synchronize: no context");
 	seq = last_seq(ctx);
 	if (!seq)
 		return SIMT_SUCCESS;
@@ -617,51 +572,51 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 	int err;
 
 	if (!dev || !out)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_create: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_create: null argument");
 	*out = NULL;
 	if (priority < SIMT_PRIORITY_LOW || priority > SIMT_PRIORITY_REALTIME)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "priority %d: must be %d (low) to %d (realtime)", priority,
 				 SIMT_PRIORITY_LOW, SIMT_PRIORITY_REALTIME);
 	if (preempt_mode < 0 ||
 	    (preempt_mode && dev->info.uapi_major == 0 && dev->info.uapi_minor < 2))
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "preemption mode %d: the driver (interface %u.%u) does not take it",
 				 preempt_mode, dev->info.uapi_major, dev->info.uapi_minor);
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	err = xioctl(dev->fd, DRM_IOCTL_SIMT_CONTEXT_CREATE, &c);
 	if (err) {
 		uint64_t per_file = 0;
 
 		free(ctx);
 		if (err == EACCES && priority == SIMT_PRIORITY_HIGH)
-			return set_error(SIMT_ERROR_PERMISSION,
+			return simt_set_error(SIMT_ERROR_PERMISSION,
 					 "CONTEXT_CREATE: high priority needs CAP_SYS_NICE "
 					 "(or the administrator's simt module parameter unprivileged_high=1)");
 		if (err == EACCES || err == EPERM)
-			return set_error(SIMT_ERROR_PERMISSION,
+			return simt_set_error(SIMT_ERROR_PERMISSION,
 					 "CONTEXT_CREATE: %s priority needs CAP_SYS_NICE",
 					 priority == SIMT_PRIORITY_REALTIME ? "realtime" : "this");
 		if (err == ENOSPC)
-			return set_error(SIMT_ERROR_OUT_OF_RESOURCES,
+			return simt_set_error(SIMT_ERROR_OUT_OF_RESOURCES,
 					 "CONTEXT_CREATE: all %u of the device's contexts are in use",
 					 dev->info.max_contexts);
 		if (err == EMFILE) {
 			if (get_param(dev->fd, DRM_SIMT_PARAM_FILE_CONTEXTS, &per_file))
 				per_file = 0;
 			if (per_file)
-				return set_error(SIMT_ERROR_OUT_OF_RESOURCES,
+				return simt_set_error(SIMT_ERROR_OUT_OF_RESOURCES,
 						 "CONTEXT_CREATE: the per-file limit of %llu contexts is reached "
 						 "(one simt_device holds at most that many; open the device again for more)",
 						 (unsigned long long)per_file);
-			return set_error(SIMT_ERROR_OUT_OF_RESOURCES,
+			return simt_set_error(SIMT_ERROR_OUT_OF_RESOURCES,
 					 "CONTEXT_CREATE: the per-file context limit is reached "
 					 "(open the device again for more)");
 		}
 		if (err == EINVAL)
-			return set_error(SIMT_ERROR_INVALID_VALUE,
+			return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 					 "CONTEXT_CREATE: preemption mode %d refused by the driver",
 					 preempt_mode);
 		return ioctl_error(err, "CONTEXT_CREATE");
@@ -709,7 +664,7 @@ simt_status simt_context_destroy(simt_context *ctx)
 	int err;
 
 	if (!ctx)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_destroy: no context");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_destroy: no context");
 	/* The context goes first: its queue stops and its bindings go. */
 	d = (struct drm_simt_context_destroy){ .ctx_id = ctx->id };
 	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d);
@@ -755,7 +710,7 @@ static simt_status buffer_new(simt_context *ctx, size_t size, simt_buffer **out)
 
 	buf = calloc(1, sizeof(*buf));
 	if (!buf)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	buf->ctx = ctx;
 	buf->size = ((uint64_t)size + PAGE_SIZE_4K - 1) & ~(uint64_t)(PAGE_SIZE_4K - 1);
 	st = bo_create(ctx->dev, buf->size, DRM_SIMT_BO_VRAM, &buf->handle);
@@ -781,22 +736,22 @@ simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **out)
 	simt_status st;
 
 	if (!ctx || !out)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: null argument");
 	*out = NULL;
 	if (!size)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: size 0");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: size 0");
 	dev = ctx->dev;
 	/* The driver says E2BIG beyond the VRAM; sizes it cannot take, too. */
 	if ((uint64_t)size > UINT64_MAX - PAGE_SIZE_4K)
-		return set_error(SIMT_ERROR_TOO_LARGE,
+		return simt_set_error(SIMT_ERROR_TOO_LARGE,
 				 "%zu bytes asked for, the device has %llu bytes of VRAM", size,
 				 (unsigned long long)dev->info.vram_size);
 	st = buffer_new(ctx, size, out);
 	if (st == SIMT_ERROR_TOO_LARGE) {
-		char why[sizeof(last_error)];
+		char why[512];
 
-		snprintf(why, sizeof(why), "%s", last_error);
-		return set_error(st, "%zu bytes asked for, more than the device's %llu bytes of VRAM (%s)",
+		snprintf(why, sizeof(why), "%s", simt_last_error());
+		return simt_set_error(st, "%zu bytes asked for, more than the device's %llu bytes of VRAM (%s)",
 				 size, (unsigned long long)dev->info.vram_size, why);
 	}
 	if (st)
@@ -815,7 +770,7 @@ simt_status simt_mem_free(simt_buffer *buf)
 	int err, found;
 
 	if (!buf)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_free: no buffer");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_free: no buffer");
 	ctx = buf->ctx;
 	pthread_mutex_lock(&ctx->dev->lock);
 	for (p = &ctx->buffers; *p && *p != buf; p = &(*p)->next)
@@ -825,7 +780,7 @@ simt_status simt_mem_free(simt_buffer *buf)
 		*p = buf->next;
 	pthread_mutex_unlock(&ctx->dev->lock);
 	if (!found)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "simt_mem_free: not a buffer of this context");
 	/* A queued kernel may still use it; whatever it did, free it. */
 	simt_context_synchronize(ctx);
@@ -852,7 +807,7 @@ simt_status simt_buffer_map(simt_buffer *buf, void **ptr)
 	simt_status st = SIMT_SUCCESS;
 
 	if (!buf || !ptr)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_buffer_map: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_buffer_map: null argument");
 	dev = buf->ctx->dev;
 	pthread_mutex_lock(&dev->lock);
 	if (!buf->map)
@@ -888,7 +843,7 @@ static simt_status stage_get(simt_context *ctx, size_t size, struct stage **out)
 		stage_release(dev, sg);
 	sg = calloc(1, sizeof(*sg));
 	if (!sg)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	sg->size = ((uint64_t)size + PAGE_SIZE_4K - 1) & ~(uint64_t)(PAGE_SIZE_4K - 1);
 	st = bo_create(dev, sg->size, DRM_SIMT_BO_SYSTEM, &sg->handle);
 	if (st) {
@@ -943,9 +898,9 @@ static simt_status check_range(const simt_buffer *buf, size_t offset, size_t siz
 			       const char *what)
 {
 	if (!buf)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "%s: no buffer", what);
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "%s: no buffer", what);
 	if (offset > buf->size || size > buf->size - offset)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "%s: %zu bytes at offset %zu do not fit in a %zu-byte buffer",
 				 what, size, offset, buf->size);
 	return SIMT_SUCCESS;
@@ -963,7 +918,7 @@ simt_status simt_memcpy_htod(simt_buffer *dst, size_t offset, const void *src,
 	if (st)
 		return st;
 	if (!src && size)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_memcpy_htod: no source");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_memcpy_htod: no source");
 	if (!size)
 		return SIMT_SUCCESS;
 	ctx = dst->ctx;
@@ -993,7 +948,7 @@ simt_status simt_memcpy_dtoh(void *dst, simt_buffer *src, size_t offset, size_t 
 	if (st)
 		return st;
 	if (!dst && size)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_memcpy_dtoh: no destination");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_memcpy_dtoh: no destination");
 	if (!size)
 		return SIMT_SUCCESS;
 	ctx = src->ctx;
@@ -1024,10 +979,10 @@ simt_status simt_memcpy_dtod(simt_buffer *dst, size_t dst_offset, simt_buffer *s
 	if (st)
 		return st;
 	if (dst->ctx != src->ctx)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "simt_memcpy_dtod: the buffers belong to different contexts");
 	if (dst == src && dst_offset < src_offset + size && src_offset < dst_offset + size)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "simt_memcpy_dtod: overlapping ranges in one buffer");
 	if (!size)
 		return SIMT_SUCCESS;
@@ -1055,7 +1010,7 @@ static simt_status live_setup(simt_context *ctx, simt_module *m)
 		return SIMT_SUCCESS;
 	table = malloc((size_t)n * 8);
 	if (!table)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	for (i = 0; i < n; i++) {
 		uint64_t mask = simt_meta_live_at(&img->meta, img->code_start + 4 * i);
 		unsigned int b;
@@ -1087,20 +1042,20 @@ static simt_status module_setup(simt_context *ctx, simt_module *m)
 	int err;
 
 	if (!img->has_meta)
-		return set_error(SIMT_ERROR_INVALID_IMAGE,
+		return simt_set_error(SIMT_ERROR_INVALID_IMAGE,
 				 "%s: no SIMT metadata note (annotate the image with simt-meta)",
 				 m->name);
 	if (!img->meta.h.nkernels)
-		return set_error(SIMT_ERROR_INVALID_IMAGE, "%s: the image has no kernels", m->name);
+		return simt_set_error(SIMT_ERROR_INVALID_IMAGE, "%s: the image has no kernels", m->name);
 	if (img->base % PAGE_SIZE_4K || end > ctx->dev->info.fixed_va_end)
-		return set_error(SIMT_ERROR_INVALID_IMAGE,
+		return simt_set_error(SIMT_ERROR_INVALID_IMAGE,
 				 "%s: linked at 0x%x..0x%llx; images must start on a 4 KiB page and end below 0x%llx",
 				 m->name, img->base, (unsigned long long)end,
 				 (unsigned long long)ctx->dev->info.fixed_va_end);
 	m->nkernels = img->meta.h.nkernels;
 	m->kernels = calloc(m->nkernels, sizeof(*m->kernels));
 	if (!m->kernels)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	for (i = 0; i < m->nkernels; i++) {
 		m->kernels[i].mod = m;
 		m->kernels[i].info = &img->meta.kernels[i];
@@ -1122,7 +1077,7 @@ static simt_status module_setup(simt_context *ctx, simt_module *m)
 	};
 	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_VM_BIND, &b);
 	if (err == EBUSY)
-		return set_error(SIMT_ERROR_ADDRESS_IN_USE,
+		return simt_set_error(SIMT_ERROR_ADDRESS_IN_USE,
 				 "%s: its link range 0x%x..0x%llx overlaps a module already loaded in this context",
 				 m->name, img->base, (unsigned long long)end);
 	if (err)
@@ -1139,7 +1094,7 @@ static simt_status module_finish(simt_context *ctx, simt_module *m, int loaded,
 	simt_status st;
 
 	if (!loaded) {
-		st = set_error(SIMT_ERROR_INVALID_IMAGE, "%s", err);
+		st = simt_set_error(SIMT_ERROR_INVALID_IMAGE, "%s", err);
 		free(m->name);
 		free(m);
 		return st;
@@ -1173,12 +1128,12 @@ simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **
 	int loaded;
 
 	if (!ctx || !path || !out)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load: null argument");
 	*out = NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m || !(m->name = strdup(path))) {
 		free(m);
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	}
 	loaded = simt_image_load(&m->img, m->name, err, sizeof(err)) == 0;
 	return module_finish(ctx, m, loaded, err, out);
@@ -1192,12 +1147,12 @@ simt_status simt_module_load_data(simt_context *ctx, const void *data, size_t si
 	int loaded;
 
 	if (!ctx || !data || !out)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load_data: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load_data: null argument");
 	*out = NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m || !(m->name = strdup(name ? name : "(memory)"))) {
 		free(m);
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	}
 	loaded = simt_image_load_mem(&m->img, m->name, data, size, err, sizeof(err)) == 0;
 	return module_finish(ctx, m, loaded, err, out);
@@ -1210,7 +1165,7 @@ simt_status simt_module_unload(simt_module *mod)
 	int err, found;
 
 	if (!mod)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_unload: no module");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_unload: no module");
 	ctx = mod->ctx;
 	pthread_mutex_lock(&ctx->dev->lock);
 	for (p = &ctx->modules; *p && *p != mod; p = &(*p)->next)
@@ -1220,7 +1175,7 @@ simt_status simt_module_unload(simt_module *mod)
 		*p = mod->next;
 	pthread_mutex_unlock(&ctx->dev->lock);
 	if (!found)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "simt_module_unload: not a module of this context");
 	simt_context_synchronize(ctx);
 	if (mod->live)
@@ -1251,7 +1206,7 @@ simt_status simt_module_get_kernel(simt_module *mod, const char *name,
 	unsigned int i;
 
 	if (!mod || !name || !kernel)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_get_kernel: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_get_kernel: null argument");
 	*kernel = NULL;
 	for (i = 0; i < mod->nkernels; i++) {
 		if (strcmp(mod->kernels[i].info->name, name) == 0) {
@@ -1259,7 +1214,7 @@ simt_status simt_module_get_kernel(simt_module *mod, const char *name,
 			return SIMT_SUCCESS;
 		}
 	}
-	return set_error(SIMT_ERROR_NOT_FOUND, "%s: no kernel named '%s'", mod->name, name);
+	return simt_set_error(SIMT_ERROR_NOT_FOUND, "%s: no kernel named '%s'", mod->name, name);
 }
 
 static uint32_t kernel_regs(const struct simt_kernel_info *k)
@@ -1298,7 +1253,7 @@ static simt_status local_get(simt_context *ctx, uint64_t bytes)
 	if (old && old->size >= bytes)
 		return SIMT_SUCCESS;
 	if (bytes > ctx->dev->info.vram_size || bytes > UINT32_MAX)
-		return set_error(SIMT_ERROR_TOO_LARGE,
+		return simt_set_error(SIMT_ERROR_TOO_LARGE,
 				 "the launch needs %llu bytes of local memory, more than the device has",
 				 (unsigned long long)bytes);
 	if (old) {
@@ -1425,19 +1380,19 @@ static simt_status launch_cmd(simt_kernel *kernel, simt_dim3 grid, simt_dim3 blo
 	simt_status st;
 
 	if (nargs > 8 || (nargs && !args))
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "launch of %s: %u arguments, at most 8 in a0..a7", k->name, nargs);
 	if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "launch of %s: grid %ux%ux%u, block %ux%ux%u: every dimension must be at least 1",
 				 k->name, grid.x, grid.y, grid.z, block.x, block.y, block.z);
 	threads = (uint64_t)block.x * block.y * block.z;
 	if (threads > UINT32_MAX)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "launch of %s: %llu threads per block", k->name,
 				 (unsigned long long)threads);
 	if ((uint64_t)k->m.shared_bytes + dynamic_shared > UINT32_MAX)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "launch of %s: %u bytes of dynamic shared memory", k->name,
 				 dynamic_shared);
 
@@ -1483,7 +1438,7 @@ simt_status simt_internal_launch_cmd(simt_kernel *kernel, simt_dim3 grid, simt_d
 	simt_status st;
 
 	if (!kernel || !cmd)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_internal_launch_cmd: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_internal_launch_cmd: null argument");
 	ctx = kernel->mod->ctx;
 	pthread_mutex_lock(&ctx->qlock);
 	st = launch_cmd(kernel, grid, block, dynamic_shared, args, nargs, cmd);
@@ -1503,7 +1458,7 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 	int refused = 0;
 
 	if (!kernel)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: no kernel");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: no kernel");
 	ctx = kernel->mod->ctx;
 	name = kernel->info->name;
 	pthread_mutex_lock(&ctx->qlock);
@@ -1514,7 +1469,7 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 	}
 	pthread_mutex_unlock(&ctx->qlock);
 	if (refused)
-		return set_error(SIMT_ERROR_LAUNCH_REFUSED,
+		return simt_set_error(SIMT_ERROR_LAUNCH_REFUSED,
 				 "the driver refused the launch of %s (grid %ux%ux%u, block %ux%ux%u, "
 				 "%u registers, %u shared bytes, %u local bytes per thread)",
 				 name, grid.x, grid.y, grid.z, block.x, block.y, block.z,

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "simt.h"
+#include "simt-status.h"
 #include "simt-elf.h"
 #include "hw/simt/simt-core.h"
 
@@ -82,51 +83,6 @@ struct simt_context {
 	int failed;
 };
 
-static __thread char last_error[512];
-
-const char *simt_last_error(void)
-{
-	return last_error;
-}
-
-static simt_status set_error(simt_status st, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static simt_status set_error(simt_status st, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
-	va_end(ap);
-	return st;
-}
-
-/* The same words as libsimt's (guest/libsimt/simt.c). */
-const char *simt_error_string(simt_status status)
-{
-	switch (status) {
-	case SIMT_SUCCESS: return "success";
-	case SIMT_ERROR_INVALID_VALUE: return "invalid value";
-	case SIMT_ERROR_NO_DEVICE: return "no simt device";
-	case SIMT_ERROR_PERMISSION: return "permission denied";
-	case SIMT_ERROR_OUT_OF_MEMORY: return "out of memory";
-	case SIMT_ERROR_OUT_OF_RESOURCES: return "no hardware context or queue left";
-	case SIMT_ERROR_INVALID_IMAGE: return "invalid kernel image";
-	case SIMT_ERROR_NOT_FOUND: return "kernel not found";
-	case SIMT_ERROR_ADDRESS_IN_USE: return "device address range in use";
-	case SIMT_ERROR_LAUNCH_REFUSED: return "launch refused by the driver";
-	case SIMT_ERROR_FAULT: return "device memory fault";
-	case SIMT_ERROR_DEVICE: return "device error";
-	case SIMT_ERROR_CONTEXT_FAILED: return "context stopped on an earlier error";
-	case SIMT_ERROR_TIMEOUT: return "timed out";
-	case SIMT_ERROR_BUSY: return "queue full";
-	case SIMT_ERROR_SYSTEM: return "system call failed";
-	case SIMT_ERROR_CANCELED: return "canceled by a device reset";
-	case SIMT_ERROR_TOO_LARGE: return "larger than the device can hold";
-	}
-	return "unknown status";
-}
 
 /* ---- the device: nothing to open ---- */
 
@@ -134,13 +90,13 @@ simt_status simt_device_open(const char *node, simt_device **dev)
 {
 	(void)node;			/* no device node on the host */
 	*dev = calloc(1, sizeof(**dev));
-	return *dev ? SIMT_SUCCESS : set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	return *dev ? SIMT_SUCCESS : simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 }
 
 simt_status simt_device_close(simt_device *dev)
 {
 	if (!dev || dev->ncontexts)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_close: contexts still open");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_close: contexts still open");
 	free(dev);
 	return SIMT_SUCCESS;
 }
@@ -192,12 +148,12 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 	*out = NULL;
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	mem = mmap(NULL, HOST_VRAM, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (mem == MAP_FAILED) {
 		free(ctx);
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "reserving %u MiB of host memory as VRAM: %s",
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "reserving %u MiB of host memory as VRAM: %s",
 				 HOST_VRAM >> 20, strerror(errno));
 	}
 	ctx->dev = dev;
@@ -217,7 +173,7 @@ simt_status simt_context_destroy(simt_context *ctx)
 	struct pending *p;
 
 	if (!ctx)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_destroy: no context");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_destroy: no context");
 	while ((p = ctx->queue)) {
 		ctx->queue = p->next;
 		free(p);
@@ -249,11 +205,11 @@ static simt_status carve(simt_context *ctx, size_t size, uint32_t *addr)
 	uint64_t bytes = ((uint64_t)size + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 
 	if (bytes > HOST_VRAM - FIXED_VA_END)
-		return set_error(SIMT_ERROR_TOO_LARGE,
+		return simt_set_error(SIMT_ERROR_TOO_LARGE,
 				 "%zu bytes asked for, the host runner has %u MiB of device memory",
 				 size, (HOST_VRAM - FIXED_VA_END) >> 20);
 	if (bytes > HOST_VRAM - ctx->top)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY,
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY,
 				 "%zu bytes asked for, %u bytes of the host runner's device memory left",
 				 size, HOST_VRAM - ctx->top);
 	*addr = ctx->top;
@@ -272,16 +228,16 @@ simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **out)
 	uint32_t addr = 0;
 
 	if (!ctx || !out)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: null argument");
 	*out = NULL;
 	if (!size)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: size 0");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_alloc: size 0");
 	st = carve(ctx, size, &addr);
 	if (st)
 		return st;
 	b = calloc(1, sizeof(*b));
 	if (!b)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	b->ctx = ctx;
 	b->addr = addr;
 	b->size = (size + PAGE - 1) & ~(size_t)(PAGE - 1);
@@ -304,7 +260,7 @@ size_t simt_buffer_size(const simt_buffer *buf)
 static simt_status copy_check(const simt_buffer *b, size_t offset, size_t size)
 {
 	if (!b || offset > b->size || size > b->size - offset)
-		return set_error(SIMT_ERROR_INVALID_VALUE,
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "copy of %zu bytes at offset %zu: outside the buffer", size, offset);
 	return SIMT_SUCCESS;
 }
@@ -338,27 +294,27 @@ simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **
 	unsigned int i;
 
 	if (!ctx || !path || !out)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load: null argument");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load: null argument");
 	*out = NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m || !(m->name = strdup(path))) {
 		free(m);
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	}
 	if (simt_image_load(&m->img, m->name, err, sizeof(err)) < 0) {
-		set_error(SIMT_ERROR_INVALID_IMAGE, "%s", err);
+		simt_set_error(SIMT_ERROR_INVALID_IMAGE, "%s", err);
 		free(m->name);
 		free(m);
 		return SIMT_ERROR_INVALID_IMAGE;
 	}
 	end = (uint64_t)m->img.base + m->img.size;
 	if (!m->img.has_meta)
-		set_error(SIMT_ERROR_INVALID_IMAGE,
+		simt_set_error(SIMT_ERROR_INVALID_IMAGE,
 			  "%s: no SIMT metadata note (annotate the image with simt-meta)", path);
 	else if (!m->img.meta.h.nkernels)
-		set_error(SIMT_ERROR_INVALID_IMAGE, "%s: the image has no kernels", path);
+		simt_set_error(SIMT_ERROR_INVALID_IMAGE, "%s: the image has no kernels", path);
 	else if (m->img.base % PAGE || end > FIXED_VA_END)
-		set_error(SIMT_ERROR_INVALID_IMAGE,
+		simt_set_error(SIMT_ERROR_INVALID_IMAGE,
 			  "%s: linked at 0x%x..0x%llx; images must start on a 4 KiB page and end below 0x%x",
 			  path, m->img.base, (unsigned long long)end, FIXED_VA_END);
 	else
@@ -371,7 +327,7 @@ ok:
 	m->bytes = (end - m->img.base + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 	for (o = ctx->modules; o; o = o->next) {
 		if (m->img.base < o->img.base + o->bytes && o->img.base < m->img.base + m->bytes) {
-			set_error(SIMT_ERROR_ADDRESS_IN_USE,
+			simt_set_error(SIMT_ERROR_ADDRESS_IN_USE,
 				  "%s: its link range 0x%x..0x%llx overlaps a module already loaded in this context",
 				  path, m->img.base, (unsigned long long)end);
 			simt_image_free(&m->img);
@@ -386,7 +342,7 @@ ok:
 		simt_image_free(&m->img);
 		free(m->name);
 		free(m);
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	}
 	for (i = 0; i < m->nkernels; i++) {
 		m->kernels[i].mod = m;
@@ -421,7 +377,7 @@ simt_status simt_module_get_kernel(simt_module *mod, const char *name, simt_kern
 			return SIMT_SUCCESS;
 		}
 	}
-	return set_error(SIMT_ERROR_NOT_FOUND, "%s: no kernel '%s'", mod ? mod->name : "?",
+	return simt_set_error(SIMT_ERROR_NOT_FOUND, "%s: no kernel '%s'", mod ? mod->name : "?",
 			 name ? name : "");
 }
 
@@ -453,14 +409,14 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 	const char *why;
 
 	if (!kernel || nargs > SIMT_ARG_REGS || (nargs && !args))
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: bad kernel or arguments");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: bad kernel or arguments");
 	ctx = kernel->mod->ctx;
 	img = &kernel->mod->img;
 	if (ctx->failed)
-		return set_error(SIMT_ERROR_CONTEXT_FAILED, "the context stopped on an earlier error");
+		return simt_set_error(SIMT_ERROR_CONTEXT_FAILED, "the context stopped on an earlier error");
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	p->l.entry = kernel->info->m.entry;
 	p->l.code_base = img->code_start;
 	p->l.code_size = img->code_end - img->code_start;
@@ -478,7 +434,7 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 	why = simt_launch_check(&p->l);
 	if (why) {
 		free(p);
-		return set_error(SIMT_ERROR_LAUNCH_REFUSED, "%s", why);
+		return simt_set_error(SIMT_ERROR_LAUNCH_REFUSED, "%s", why);
 	}
 	p->seq = ctx->next_seq++;
 	*ctx->tail = p;
@@ -530,12 +486,12 @@ static simt_status run_grid(simt_context *ctx, const SimtLaunch *l, double deadl
 	}
 	desc.local_addr = ctx->local_addr;
 	if (simt_code_init(&code, l->code_base, l->code_size))
-		return set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	code.timing = &host_timing;
 	warps = calloc(simt_launch_warps(l), sizeof(*warps));
 	shared = malloc(l->shared_size ? l->shared_size : 1);
 	if (!warps || !shared) {
-		st = set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		st = simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 		goto out;
 	}
 	for (z = 0; z < l->grid_dim[2]; z++) {
@@ -547,7 +503,7 @@ static simt_status run_grid(simt_context *ctx, const SimtLaunch *l, double deadl
 				simt_block_init(&b, l, &desc, &code, &ctx->smem, warps, shared);
 				while (simt_block_run(&b, SLICE) == SIMT_RUNNING) {
 					if (deadline && now_s() > deadline) {
-						st = set_error(SIMT_ERROR_TIMEOUT,
+						st = simt_set_error(SIMT_ERROR_TIMEOUT,
 							       "block (%u,%u,%u) still running after %llu warp instructions; "
 							       "the host runner runs blocks one after another, so a block "
 							       "waiting for a later one never ends",
@@ -562,7 +518,7 @@ static simt_status run_grid(simt_context *ctx, const SimtLaunch *l, double deadl
 					c->hw_error = b.st.fault;
 					c->fault_addr = b.st.fault_addr;
 					c->fault_pc = b.st.fault_pc;
-					st = set_error(SIMT_ERROR_FAULT,
+					st = simt_set_error(SIMT_ERROR_FAULT,
 						       "%s at pc 0x%08x, address 0x%08x: block (%u,%u,%u), warp %u, lane %u",
 						       simt_fault_name(b.st.fault), b.st.fault_pc, b.st.fault_addr,
 						       x, y, z, b.st.fault_warp, b.st.fault_lane);
@@ -591,9 +547,9 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		c = &local;
 	memset(c, 0, sizeof(*c));
 	if (!ctx || !seq || seq >= ctx->next_seq)
-		return set_error(SIMT_ERROR_INVALID_VALUE, "simt_wait: no such submission");
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_wait: no such submission");
 	if (ctx->failed)
-		return set_error(SIMT_ERROR_CONTEXT_FAILED, "the context stopped on an earlier error");
+		return simt_set_error(SIMT_ERROR_CONTEXT_FAILED, "the context stopped on an earlier error");
 	if (timeout_ns >= 0)
 		deadline = now_s() + timeout_ns / 1e9 + 1e-9;
 	while (ctx->done_seq < seq) {
