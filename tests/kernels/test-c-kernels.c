@@ -36,28 +36,16 @@ struct gpu {
 static bool gpu_open(struct gpu *g, const char *name)
 {
     const char *path = image_args_path(name);
-    char err[256];
 
     memset(g, 0, sizeof(*g));
     if (!path) {
         tap_diag("no image %s.elf among the arguments", name);
         return false;
     }
-    if (simt_image_load(&g->img, path, err, sizeof(err)) < 0) {
-        tap_diag("%s", err);
-        return false;
-    }
-    if (!g->img.has_meta || (uint64_t)g->img.base + g->img.size > MEM_SIZE) {
-        tap_diag("%s: no metadata note, or image outside test memory", path);
-        simt_image_free(&g->img);
-        return false;
-    }
-    g->mem = calloc(1, MEM_SIZE);
+    g->mem = image_load_flat(&g->img, path, MEM_SIZE);
     if (!g->mem) {
-        simt_image_free(&g->img);
         return false;
     }
-    memcpy(g->mem + g->img.base, g->img.bytes, g->img.size);
     g->next = (g->img.base + g->img.size + 0xfff) & ~0xfffu;
     g->smem.flat = g->mem;
     g->smem.flat_base = 0;

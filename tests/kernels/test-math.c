@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "hw/simt/simt-core.h"
+#include "image-args.h"
 #include "simt-elf.h"
 #include "tap.h"
 
@@ -408,24 +409,11 @@ struct gpu {
 
 static bool gpu_open(struct gpu *g, const char *path)
 {
-    char err[256];
-
     memset(g, 0, sizeof(*g));
-    if (simt_image_load(&g->img, path, err, sizeof(err)) < 0) {
-        tap_diag("%s", err);
-        return false;
-    }
-    if (!g->img.has_meta || (uint64_t)g->img.base + g->img.size > MEM_SIZE) {
-        tap_diag("%s: no metadata note, or image outside test memory", path);
-        simt_image_free(&g->img);
-        return false;
-    }
-    g->mem = calloc(1, MEM_SIZE);
+    g->mem = image_load_flat(&g->img, path, MEM_SIZE);
     if (!g->mem) {
-        simt_image_free(&g->img);
         return false;
     }
-    memcpy(g->mem + g->img.base, g->img.bytes, g->img.size);
     g->da = (g->img.base + g->img.size + 0xfff) & ~0xfffu;
     g->db = g->da + MAX_INPUTS * 4;
     g->dout = g->db + MAX_INPUTS * 4;
