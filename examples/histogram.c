@@ -10,14 +10,11 @@
  * atomics[warp] gets the number of atomicAdds the warp did: the number of
  * distinct bins among its lanes.
  *
- * histogram_warp is the code as a CUDA programmer writes it; at -O2 it
- * does not finish on simt (see "Examples" in docs/toolchain.rst): clang
- * places the leader's atomicAdd block after the loop latch, min-PC
- * reconvergence runs the other lanes into the next iteration's
- * __shfl_sync and __ballot_sync without the leader, and the lanes' copies
- * of todo disagree from then on.  histogram_warp_hint differs only by
- * __builtin_expect on the leader test, which makes clang lay the atomic
- * out in line, before the latch, so the lanes meet again there.
+ * At -O1 and above clang lays the leader's atomicAdd block out after the
+ * loop latch, so min-PC scheduling runs the other lanes through the latch
+ * into the next pass first; the warp sync that starts __shfl_sync and
+ * __ballot_sync holds them there until the leader has caught up (see
+ * "Examples" in docs/toolchain.rst).
  */
 #include <simt.h>
 
@@ -41,31 +38,6 @@ KERNEL void histogram_warp(const uint8_t *data, uint32_t *hist,
         uint32_t same = __ballot_sync(FULL, mine);
 
         if (lane == (uint32_t)leader)
-            atomicAdd(&hist[lbin], (uint32_t)__popc(same));
-        todo &= ~same;
-        count++;
-    }
-    if (lane == 0)
-        atomics[i / warpSize] = count;
-}
-
-KERNEL void histogram_warp_hint(const uint8_t *data, uint32_t *hist,
-                                uint32_t *atomics, uint32_t n)
-{
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    uint32_t lane = laneId();
-    bool valid = i < n;
-    uint32_t bin = valid ? data[i] % NBINS : 0;
-    uint32_t todo = __ballot_sync(FULL, valid);
-    uint32_t count = 0;
-
-    while (todo) {
-        int leader = __ffs(todo) - 1;
-        uint32_t lbin = __shfl_sync(FULL, bin, leader);
-        bool mine = (todo >> lane & 1) && bin == lbin;
-        uint32_t same = __ballot_sync(FULL, mine);
-
-        if (__builtin_expect(lane == (uint32_t)leader, 1))
             atomicAdd(&hist[lbin], (uint32_t)__popc(same));
         todo &= ~same;
         count++;

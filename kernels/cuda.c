@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The CUDA spellings of simt.h: dim3 members, *_sync warp operations,
- * typed shuffles, bit counts and rounding-mode float intrinsics.
+ * __syncwarp, typed shuffles, bit counts and rounding-mode float
+ * intrinsics.
  * CUDA_WORDS words per thread.
  */
 #include "simt.h"
 
-#define CUDA_WORDS  18
+#define CUDA_WORDS  20
+
+SHARED int xchg[64];
 
 KERNEL void cuda_spellings(uint32_t *out, const int *in)
 {
@@ -34,4 +37,9 @@ KERNEL void cuda_spellings(uint32_t *out, const int *in)
     o[15] = __builtin_bit_cast(uint32_t, __fsqrt_ru(g));
     o[16] = (uint32_t)__float2int_rn(f * 3.7f);
     o[17] = __builtin_bit_cast(uint32_t, __fdividef(f, g));
+    xchg[threadIdx.x] = x;
+    __syncwarp();
+    o[18] = (uint32_t)xchg[threadIdx.x ^ 1];
+    __syncwarp(lane < 16 ? 0x0000ffffu : 0xffff0000u);
+    o[19] = (uint32_t)xchg[threadIdx.x ^ 15];
 }

@@ -4,7 +4,8 @@
  * that some lanes skip, followed by a conditional store (tail duplication
  * would copy them into both arms), in butterflies whose min/max is a
  * branch on RV32, and with a source lane known only at run time.  Built
- * at every optimisation level; each needs -fconvergent-functions.
+ * at every optimisation level; each needs -fconvergent-functions.  The
+ * last, warp-aggregated atomics, also needs the *_sync forms' warp sync.
  */
 #include "simt.h"
 
@@ -80,4 +81,36 @@ KERNEL void warp_minmax(uint32_t *out, const int *in)
     out[4 * i + 1] = (uint32_t)imin;
     out[4 * i + 2] = umax;
     out[4 * i + 3] = __builtin_bit_cast(uint32_t, fmin);
+}
+
+/*
+ * Warp-aggregated atomics, the histogram shape: each pass the lowest lane
+ * still to be counted leads, and one atomicAdd counts the lanes with its
+ * bin.  From -O1 on clang lays the leader's atomicAdd out after the loop
+ * latch (the hint makes sure of it at -Os too), so min-PC scheduling runs
+ * the other lanes into the next pass first; the warp sync of __shfl_sync
+ * and __ballot_sync holds them there until the leader arrives.
+ * out[0..7] count the bins (start at 0), out[8 + i] is thread i's
+ * number of passes.
+ */
+KERNEL void warp_aggregate(uint32_t *out, const int *in, uint32_t n)
+{
+    uint32_t i = globalIdx(), lane = laneId();
+    bool valid = i < n;
+    uint32_t bin = valid ? (uint32_t)in[i] & 7 : 0;
+    uint32_t todo = __ballot_sync(0xffffffffu, valid), passes = 0;
+
+    while (todo) {
+        uint32_t leader = (uint32_t)__ffs((int)todo) - 1;
+        uint32_t lbin = __shfl_sync(0xffffffffu, bin, leader);
+        uint32_t same = __ballot_sync(0xffffffffu,
+                                      (todo >> lane & 1) && bin == lbin);
+
+        if (__builtin_expect(lane == leader, 0)) {
+            atomicAdd(&out[lbin], (uint32_t)__popc(same));
+        }
+        todo &= ~same;
+        passes++;
+    }
+    out[8 + i] = passes;
 }

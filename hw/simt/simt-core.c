@@ -3,7 +3,8 @@
  * simt: the warp interpreter.
  *
  * A warp runs one instruction for a group of lanes: the runnable lanes
- * (neither exited nor waiting at a barrier) whose PC is the lowest.  While
+ * (neither exited nor waiting at a barrier or warp sync) whose PC is the
+ * lowest.  While
  * the group's PC stays below every other runnable lane's PC, the group is
  * kept in locals and per-lane PCs are not touched, so a converged warp costs
  * no more than one scalar PC.  Divergence writes per-lane PCs and picks the
@@ -43,7 +44,7 @@ enum {
     OP_FCVT_W_S, OP_FCVT_WU_S, OP_FMV_X_W, OP_FCLASS,
     OP_FEQ, OP_FLT, OP_FLE,
     OP_FCVT_S_W, OP_FCVT_S_WU, OP_FMV_W_X,
-    OP_BARRIER, OP_EXIT, OP_VOTE, OP_SHFL,
+    OP_BARRIER, OP_EXIT, OP_VOTE, OP_SHFL, OP_WSYNC,
 };
 
 /* AMO kinds: the instruction's funct5 */
@@ -258,6 +259,11 @@ static void decode_custom0(uint32_t w, SimtInsn *in)
             in->rm = f7;
         }
         break;
+    case SIMT_F3_WSYNC:
+        if (w == SIMT_INSN_WSYNC(in->rs1)) {
+            in->op = OP_WSYNC;
+        }
+        break;
     }
 }
 
@@ -398,7 +404,7 @@ const char *simt_fault_name(int fault)
         [SIMT_FAULT_MISALIGNED] = "misaligned access",
         [SIMT_FAULT_ACCESS] = "access outside memory",
         [SIMT_FAULT_BAD_CSR] = "bad CSR access",
-        [SIMT_FAULT_BARRIER] = "reserved (barrier)",
+        [SIMT_FAULT_BARRIER] = "warp sync can never complete",
         [SIMT_FAULT_PAGE] = "page fault",
         [SIMT_FAULT_WATCHDOG] = "instruction budget exhausted",
         [SIMT_FAULT_SAVE_AREA] = "saved state unreadable or invalid",
@@ -684,6 +690,7 @@ static SimtInsnClass insn_class(unsigned op)
         return SIMT_IC_ATOMIC;
     case OP_FENCE: case OP_CSRRW: case OP_CSRRS: case OP_CSRRC:
     case OP_BARRIER: case OP_EXIT: case OP_VOTE: case OP_SHFL:
+    case OP_WSYNC:
         return SIMT_IC_SYNC;
     default:
         return SIMT_IC_ALU;
@@ -828,7 +835,7 @@ static const uint32_t lane_bit[SIMT_WARP_SIZE] = {
 static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
                          uint32_t *count, uint32_t *other, uint32_t *lm)
 {
-    uint32_t live = ~(w->exited | w->waiting);
+    uint32_t live = ~(w->exited | w->waiting | w->wsync);
     uint32_t v[SIMT_WARP_SIZE];
     uint32_t p = UINT32_MAX, o = UINT32_MAX, g = 0;
     int i;
@@ -1069,12 +1076,86 @@ static uint32_t shfl_src(unsigned kind, unsigned lane, uint32_t v)
     return src < SIMT_WARP_SIZE ? src : lane;
 }
 
-/* The lanes of @mask leave the warp for good. */
-static void retire(SimtBlock *b, SimtWarp *w, uint32_t mask)
+/* The lanes of @lanes whose pc is @pc */
+static uint32_t lanes_at(const SimtWarp *w, uint32_t lanes, uint32_t pc)
+{
+    uint32_t at = 0;
+
+    LANES_FOR(lanes, i) {
+        at |= (uint32_t)(w->pc[i] == pc) << i;
+    }
+    return at;
+}
+
+/*
+ * Whether lanes @at, together at a warp sync whose mask register is @rs1,
+ * are all the lanes their masks name that have not exited.  A lane
+ * always waits for itself, whatever its mask says.
+ */
+static bool wsync_complete(const SimtWarp *w, uint32_t at, unsigned rs1)
+{
+    uint32_t named = 0;
+
+    LANES_FOR(at, i) {
+        named |= w->x[rs1][i];
+    }
+    return !(named & ~(w->exited | at));
+}
+
+/*
+ * After lanes exit, release the groups waiting at a warp sync that no
+ * longer wait for anyone.  A waiting lane whose pc is not a warp sync can
+ * only come from a corrupt save area: the block faults.
+ */
+static void wsync_release(SimtBlock *b, SimtWarp *w, unsigned warp)
+{
+    const SimtCode *code = b->code;
+    uint32_t pending = w->wsync;
+
+    while (pending) {
+        unsigned lane = __builtin_ctz(pending);
+        uint32_t pc = w->pc[lane], at = lanes_at(w, pending, pc);
+        uint32_t off = pc - code->base;
+        SimtInsn *in = &code->insns[off >> 2];
+
+        pending &= ~at;
+        if (off >= code->size || (pc & 3) ||
+            (in->op == OP_UNDECODED && predecode(b, pc, in)) ||
+            in->op != OP_WSYNC) {
+            block_fault(b, SIMT_FAULT_SAVE_AREA, pc, 0, warp, lane);
+            return;
+        }
+        if (wsync_complete(w, at, in->rs1)) {
+            w->wsync &= ~at;
+            set_pcs(w, at, pc + 4);
+        }
+    }
+}
+
+/*
+ * No lane of warp @w can run.  If some wait at a warp sync, they wait
+ * for lanes that are themselves waiting (at a block barrier, which needs
+ * the warp sync's lanes too, or at a warp sync at another pc): a
+ * deadlock, reported rather than left to the watchdog.
+ */
+static void wsync_deadlock(SimtBlock *b, SimtWarp *w, unsigned warp)
+{
+    if (b->st.status == SIMT_RUNNING && w->wsync) {
+        unsigned lane = __builtin_ctz(w->wsync);
+
+        block_fault(b, SIMT_FAULT_BARRIER, w->pc[lane], 0, warp, lane);
+    }
+}
+
+/* The lanes of @mask leave warp @warp for good. */
+static void retire(SimtBlock *b, SimtWarp *w, unsigned warp, uint32_t mask)
 {
     w->exited |= mask;
     w->resv_mask &= ~mask;
     b->st.nexited += __builtin_popcount(mask);
+    if (w->wsync) {
+        wsync_release(b, w, warp);
+    }
     block_sync(b);
 }
 
@@ -1095,6 +1176,7 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
     }
     w = &b->warps[warp];
     if (!select_group(w, &P, &G, &nG, &M, lm)) {
+        wsync_deadlock(b, w, warp);
         return 0;
     }
 
@@ -1106,7 +1188,7 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
         if (off >= code->size || (P & 3)) {
             if (P == SIMT_EXIT_RA) {
                 /* Returned from the kernel function */
-                retire(b, w, G);
+                retire(b, w, warp, G);
                 goto reselect;
             }
             block_fault(b, SIMT_FAULT_FETCH, P, P, warp, __builtin_ctz(G));
@@ -1506,9 +1588,25 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             st->nwaiting += __builtin_popcount(G);
             block_sync(b);
             goto reselect;
+        case OP_WSYNC: {
+            uint32_t at = G | (w->wsync ? lanes_at(w, w->wsync, P) : 0);
+
+            if (!wsync_complete(w, at, in->rs1)) {
+                set_pcs(w, G, P);
+                w->wsync |= G;
+                goto reselect;
+            }
+            if (at != G) {
+                /* The group completes lanes that were already waiting */
+                w->wsync &= ~at;
+                set_pcs(w, at, P + 4);
+                goto reselect;
+            }
+            break;
+        }
         case OP_EXIT:
             set_pcs(w, G, P);
-            retire(b, w, G);
+            retire(b, w, warp, G);
             goto reselect;
         case OP_VOTE: {
             const uint32_t *pred = w->x[in->rs1];
@@ -1553,8 +1651,11 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
         /* Lanes elsewhere are now at or below the group's PC. */
         set_pcs(w, G, P);
     reselect:
-        if (st->status != SIMT_RUNNING ||
-            !select_group(w, &P, &G, &nG, &M, lm)) {
+        if (st->status != SIMT_RUNNING) {
+            return n;
+        }
+        if (!select_group(w, &P, &G, &nG, &M, lm)) {
+            wsync_deadlock(b, w, warp);
             return n;
         }
         continue;
@@ -1592,7 +1693,7 @@ static void watchdog(SimtBlock *b)
 
     for (wi = 0; wi < b->st.nwarps; wi++) {
         SimtWarp *w = &b->warps[wi];
-        uint32_t live = ~(w->exited | w->waiting);
+        uint32_t live = ~(w->exited | w->waiting | w->wsync);
 
         if (live) {
             unsigned lane = __builtin_ctz(live);

@@ -339,6 +339,7 @@ size_t simt_save_encode(const SimtBlock *b, uint32_t block,
         memset(p, 0, WHDR_BYTES);
         put32(p + WRP(exited), w->exited);
         put32(p + WRP(waiting), w->waiting);
+        put32(p + WRP(wsync), w->wsync);
         put32(p + WRP(resv_mask), w->resv_mask);
         put32(p + WRP(warp_id), w->warp_id);
         put64(p + WRP(instret), w->instret);
@@ -393,6 +394,7 @@ static const char *decode_warp(SimtBlock *b, unsigned wi, unsigned format,
     memset(w, 0, sizeof(*w));
     w->exited = get32(h + WRP(exited));
     w->waiting = get32(h + WRP(waiting));
+    w->wsync = get32(h + WRP(wsync));
     w->resv_mask = get32(h + WRP(resv_mask));
     w->warp_id = get32(h + WRP(warp_id));
     w->instret = get64(h + WRP(instret));
@@ -408,11 +410,14 @@ static const char *decode_warp(SimtBlock *b, unsigned wi, unsigned format,
     if (~in_block & ~w->exited) {
         return "lane beyond the block's threads not exited";
     }
-    if ((w->waiting | w->resv_mask) & w->exited) {
+    if ((w->waiting | w->wsync | w->resv_mask) & w->exited) {
         return "exited lane waiting or holding a reservation";
     }
-    if (pat[PATTERN_WORDS - 1] >> 2 || get32(h + WRP(reserved))) {
-        return "pattern of a nonexistent entry or reserved bits set";
+    if (w->waiting & w->wsync) {
+        return "lane waiting at a barrier and a warp sync at once";
+    }
+    if (pat[PATTERN_WORDS - 1] >> 2) {
+        return "pattern of a nonexistent entry";
     }
     if (pattern_get(pat, 0) == SIMT_SAVE_DEAD ||
         pattern_get(pat, ENTRY_FCSR) == SIMT_SAVE_DEAD) {

@@ -261,31 +261,101 @@ static inline uint32_t __activemask(void)
 }
 
 /*
- * CUDA's *_sync forms.  A warp operation here always acts on the lanes
- * that execute it together, so @mask cannot add lanes or make lanes wait
- * for each other: pass the lanes you expect to be active (0xffffffff or
- * __activemask()).  Votes then consider only the active lanes in @mask;
- * shuffles ignore it.  There is no width argument (sub-warp segments).
+ * CUDA's *_sync forms.  Each starts with a warp sync (simt.wsync): the
+ * calling lane waits until every lane named in @mask that has not exited
+ * has reached the same instruction, so the operation runs with all of
+ * them even where min-PC scheduling had let some lanes run ahead.  The
+ * sync and the operation are one asm statement, so nothing can come
+ * between them.  The calling lane always takes part, whatever @mask
+ * says; lanes of @mask waiting at a different warp sync, or at a block
+ * barrier, are a deadlock (SIMT_FAULT_BARRIER).  Votes count only the
+ * lanes of @mask.  There is no width argument (sub-warp segments).
  */
-#define __shfl_sync(mask, v, lane)       ((void)(mask), __shfl(v, lane))
-#define __shfl_down_sync(mask, v, delta) ((void)(mask), __shfl_down(v, delta))
-#define __shfl_up_sync(mask, v, delta)   ((void)(mask), __shfl_up(v, delta))
-#define __shfl_xor_sync(mask, v, lm)     ((void)(mask), __shfl_xor(v, lm))
+#define SIMT_WSYNC_INSN(reg)                                            \
+    ".insn r " SIMT_STR(SIMT_OPC_CUSTOM0) ", " SIMT_STR(SIMT_F3_WSYNC)  \
+    ", 0, x0, " reg ", x0\n\t"
+
+#define simt_shfl_sync(kind, mask, val, arg) ({                         \
+    uint32_t r_;                                                        \
+    __asm__ __volatile__(SIMT_WSYNC_INSN("%1")                          \
+                         ".insn r " SIMT_STR(SIMT_OPC_CUSTOM0) ", "     \
+                         SIMT_STR(SIMT_F3_SHFL) ", " SIMT_STR(kind)     \
+                         ", %0, %2, %3" : "=r"(r_)                      \
+                         : "r"(mask), "r"(val), "r"(arg));              \
+    r_;                                                                 \
+})
+
+#define SIMT_SHFL_SYNC_TYPED(name, kind)                                \
+static inline unsigned simt_##name##_sync_u(uint32_t mask, unsigned v,  \
+                                            uint32_t arg)               \
+{                                                                       \
+    return simt_shfl_sync(kind, mask, v, arg);                          \
+}                                                                       \
+static inline int simt_##name##_sync_i(uint32_t mask, int v,            \
+                                       uint32_t arg)                    \
+{                                                                       \
+    return (int)simt_shfl_sync(kind, mask, (uint32_t)v, arg);           \
+}                                                                       \
+static inline float simt_##name##_sync_f(uint32_t mask, float v,        \
+                                         uint32_t arg)                  \
+{                                                                       \
+    return __builtin_bit_cast(float, simt_shfl_sync(kind, mask,         \
+                              __builtin_bit_cast(uint32_t, v), arg));   \
+}
+
+SIMT_SHFL_SYNC_TYPED(shfl, SIMT_SHFL_IDX)
+SIMT_SHFL_SYNC_TYPED(shfl_down, SIMT_SHFL_DOWN)
+SIMT_SHFL_SYNC_TYPED(shfl_up, SIMT_SHFL_UP)
+SIMT_SHFL_SYNC_TYPED(shfl_xor, SIMT_SHFL_XOR)
+
+#define SIMT_SHFL_SYNC_SELECT(name, v)                                  \
+    _Generic((v), int: simt_##name##_sync_i, float: simt_##name##_sync_f, \
+             default: simt_##name##_sync_u)
+
+#define __shfl_sync(mask, v, lane) \
+    SIMT_SHFL_SYNC_SELECT(shfl, v)(mask, v, lane)
+#define __shfl_down_sync(mask, v, delta) \
+    SIMT_SHFL_SYNC_SELECT(shfl_down, v)(mask, v, delta)
+#define __shfl_up_sync(mask, v, delta) \
+    SIMT_SHFL_SYNC_SELECT(shfl_up, v)(mask, v, delta)
+#define __shfl_xor_sync(mask, v, lm) \
+    SIMT_SHFL_SYNC_SELECT(shfl_xor, v)(mask, v, lm)
 
 static inline uint32_t __ballot_sync(uint32_t mask, bool p)
 {
-    return __ballot(p) & mask;
+    uint32_t r;
+
+    __asm__ __volatile__(SIMT_WSYNC_INSN("%1")
+                         ".insn r " SIMT_STR(SIMT_OPC_CUSTOM0) ", "
+                         SIMT_STR(SIMT_F3_VOTE) ", "
+                         SIMT_STR(SIMT_VOTE_BALLOT) ", %0, %2, x0"
+                         : "=r"(r) : "r"(mask), "r"((uint32_t)p));
+    return r & mask;
 }
 
 static inline int __any_sync(uint32_t mask, bool p)
 {
-    return (__ballot(p) & mask) != 0;
+    return __ballot_sync(mask, p) != 0;
 }
 
 static inline int __all_sync(uint32_t mask, bool p)
 {
-    return (__ballot(!p) & mask) == 0;
+    return __ballot_sync(mask, !p) == 0;
 }
+
+/*
+ * Wait until every lane of @mask that has not exited is here; memory
+ * written before it by those lanes is visible to them after it.
+ * __syncwarp() is __syncwarp(0xffffffff), as in CUDA.
+ */
+static inline void simt_syncwarp(uint32_t mask)
+{
+    __asm__ __volatile__(SIMT_WSYNC_INSN("%0") :: "r"(mask) : "memory");
+}
+
+#define SIMT_MASK_OR_FULL(dummy, mask, ...) mask
+#define __syncwarp(...) \
+    simt_syncwarp(SIMT_MASK_OR_FULL(0, ##__VA_ARGS__, 0xffffffffu, 0))
 
 /* Bit counts as CUDA defines them (__clz(0) is 32, __ffs(0) is 0). */
 static inline int __popc(unsigned x)

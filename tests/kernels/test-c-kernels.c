@@ -746,6 +746,24 @@ static void warp_minmax_ref(const int *in, uint32_t *want)
     }
 }
 
+static void warp_aggregate_ref(const int *in, uint32_t *want)
+{
+    uint32_t b, l;
+
+    memset(want, 0, 4 * (8 + WOPT_THREADS));
+    for (b = 0; b < WOPT_THREADS; b += 32) {
+        uint32_t bins = 0;
+
+        for (l = 0; l < 32 && b + l < WOPT_N; l++) {
+            want[(uint32_t)in[b + l] & 7]++;
+            bins |= 1u << ((uint32_t)in[b + l] & 7);
+        }
+        for (l = 0; l < 32; l++) {
+            want[8 + b + l] = __builtin_popcount(bins);
+        }
+    }
+}
+
 static void test_warpopt(bool scrambled)
 {
     const uint32_t grid[3] = { 3, 1, 1 }, block[3] = { 96, 1, 1 };
@@ -785,15 +803,22 @@ static void test_warpopt(bool scrambled)
         warp_minmax_ref(in, want);
         ok = launch(&g, "warp_minmax", grid, block, args, 2, scrambled) &&
              same_bits(out, want, 4 * 4 * WOPT_THREADS, "warp_minmax") && ok;
+
+        memset(out, 0, 4 * (8 + WOPT_THREADS));
+        warp_aggregate_ref(in, want);
+        ok = launch(&g, "warp_aggregate", grid, block, args, 3, scrambled) &&
+             same_bits(out, want, 4 * (8 + WOPT_THREADS), "warp_aggregate") &&
+             ok;
         gpu_close(&g);
     }
-    tap_check(ok, "warp operations after joined branches, butterflies%s",
-              mode(scrambled));
+    tap_check(ok, "warp operations after joined branches, butterflies, "
+              "warp-aggregated atomics with the leader's atomic laid out "
+              "after the loop%s", mode(scrambled));
 }
 
 /* cuda.c: 2 blocks of 64 threads, CUDA_WORDS words each. */
 #define CUDA_THREADS    128
-#define CUDA_WORDS      18
+#define CUDA_WORDS      20
 
 static uint32_t fbits(float f)
 {
@@ -850,6 +875,8 @@ static void cuda_ref(const int *in, uint32_t *want)
         o[15] = fbits(round_op(FE_UPWARD, 's', g, 0));
         o[16] = (uint32_t)(int)rintf(mulf(f, 3.7f));
         o[17] = fbits(f / g);
+        o[18] = (uint32_t)in[i ^ 1];
+        o[19] = (uint32_t)in[i ^ 15];
     }
 }
 
@@ -876,8 +903,8 @@ static void test_cuda(bool scrambled)
              same_bits(out, want, sizeof(want), "cuda_spellings");
         gpu_close(&g);
     }
-    tap_check(ok, "CUDA spellings: dim3 members, *_sync, typed shuffles, "
-              "bit counts, rounding intrinsics%s", mode(scrambled));
+    tap_check(ok, "CUDA spellings: dim3 members, *_sync, __syncwarp, typed "
+              "shuffles, bit counts, rounding intrinsics%s", mode(scrambled));
 }
 
 int main(int argc, char **argv)

@@ -41,6 +41,7 @@ typedef struct KCase {
 #define NEED_DIVERGED   (1u << 0)
 #define NEED_WAITING    (1u << 1)
 #define NEED_RESERVING  (1u << 2)
+#define NEED_WSYNC      (1u << 3)
 
 #define BUF(n)      { (n), 0, false }
 #define FBUF(n)     { (n), 0, true }
@@ -67,6 +68,10 @@ static const KCase cases[] = {
     { "calls", "calls", { 2, 1, 1 }, { 64, 1, 1 }, 0, 4,
       { FBUF(512), FBUF(32), BUF(512), VAL(100) }, 0,
       "calls with a stack in local memory" },
+    { "warpopt", "warp_aggregate", { 3, 1, 1 }, { 96, 1, 1 }, 0, 3,
+      { BUF(4 * (8 + 288)), FBUF(288 * 4), VAL(280) },
+      NEED_WSYNC | NEED_DIVERGED,
+      "warp-aggregated atomics: lanes waiting at a warp sync" },
     { "vote", "vote", { 2, 1, 1 }, { 64, 1, 1 }, 0, 2,
       { BUF(128 * 12), VAL(100) }, 0, "warp votes" },
     { "ids", "ids", { 2, 2, 1 }, { 8, 3, 2 }, 0, 1,
@@ -96,6 +101,7 @@ typedef struct Seen {
     unsigned switches;
     unsigned diverged;          /* a warp's runnable lanes at several pcs */
     unsigned waiting;           /* threads waiting at a barrier */
+    unsigned wsync;             /* a lane waiting at a warp sync */
     unsigned reserving;         /* a lane holding an lr.w reservation */
     unsigned exited;            /* some threads already exited */
     uint64_t light_bytes, full_bytes;
@@ -203,7 +209,7 @@ static void note_state(const SimtBlock *b, Seen *seen)
     seen->exited += b->st.nexited > 0;
     for (wi = 0; wi < b->st.nwarps; wi++) {
         const SimtWarp *w = &b->warps[wi];
-        uint32_t run = ~(w->exited | w->waiting);
+        uint32_t run = ~(w->exited | w->waiting | w->wsync);
         bool diverged = false;
 
         for (lane = 0; lane < SIMT_WARP_SIZE; lane++) {
@@ -213,6 +219,7 @@ static void note_state(const SimtBlock *b, Seen *seen)
         }
         seen->diverged += diverged;
         seen->reserving += w->resv_mask != 0;
+        seen->wsync += w->wsync != 0;
     }
 }
 
@@ -410,16 +417,18 @@ static void test_case(const KCase *c)
         }
     }
     tap_diag("%s: %u switches, %u with diverged warps, %u waiting, "
-             "%u reserving, %u after exits; light records %.1f%% of full",
+             "%u at a warp sync, %u reserving, %u after exits; light "
+             "records %.1f%% of full",
              c->kernel, seen.switches, seen.diverged, seen.waiting,
-             seen.reserving, seen.exited,
+             seen.wsync, seen.reserving, seen.exited,
              100.0 * seen.light_bytes / (seen.full_bytes + !seen.full_bytes));
     tap_diag("%s: light entries %u dead, %u uniform, %u strided, %u raw",
              c->kernel, seen.entries[0], seen.entries[1], seen.entries[2],
              seen.entries[3]);
     if ((c->need & NEED_DIVERGED && !seen.diverged) ||
         (c->need & NEED_WAITING && !seen.waiting) ||
-        (c->need & NEED_RESERVING && !seen.reserving) || !seen.switches) {
+        (c->need & NEED_RESERVING && !seen.reserving) ||
+        (c->need & NEED_WSYNC && !seen.wsync) || !seen.switches) {
         tap_diag("%s: the switches missed a state they must meet",
                  c->kernel);
         bad++;

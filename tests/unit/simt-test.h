@@ -158,6 +158,7 @@ static inline uint32_t enc_r4(unsigned rs3, unsigned rs2, unsigned rs1,
 #define EXIT                SIMT_INSN_EXIT
 #define VOTE(kind, rd, rs)  enc_r(kind, 0, rs, SIMT_F3_VOTE, rd, 0x0b)
 #define SHFL(kind, rd, rs, lane) enc_r(kind, lane, rs, SIMT_F3_SHFL, rd, 0x0b)
+#define WSYNC(rs)           SIMT_INSN_WSYNC(rs)
 #define RET                 JALR(0, 1, 0)
 
 /* A program under construction */

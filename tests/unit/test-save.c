@@ -134,6 +134,7 @@ static void fill_state(Fix *f, unsigned pag, uint32_t (*pcs)(unsigned,
         /* warp 0 keeps lane 0 runnable: a block must have a live thread */
         w->exited |= rnd() & rnd() & ~(wi ? 0 : 1u);
         w->waiting = rnd() & ~w->exited & ~(wi ? 0 : 1u);
+        w->wsync = rnd() & ~(w->exited | w->waiting) & ~(wi ? 0 : 1u);
         w->resv_mask = wi % 2 ? rnd() & ~w->exited : 0;
         w->instret = (uint64_t)rnd() << 32 | rnd();
         st->nexited += __builtin_popcount(w->exited & threads(f, wi));
@@ -331,6 +332,7 @@ static void light_state(Fix *f, unsigned pag)
 
         w->exited = exited[wi];
         w->waiting = wi == 5 ? 0xfffffff0u : w->waiting & ~w->exited;
+        w->wsync &= ~(w->exited | w->waiting);
         w->resv_mask &= ~w->exited;
         f->b.st.nexited += __builtin_popcount(w->exited);
         f->b.st.nwaiting += __builtin_popcount(w->waiting);
@@ -601,7 +603,7 @@ static bool rejects(const Fix *f, const uint8_t *rec, size_t len,
 #define BAD_PAG     "group size not a power of two from 1 to 32"
 #define BAD_COUNT   "thread counts disagree with the warps"
 #define BAD_FLAGS   "unknown flags or reserved bits set"
-#define BAD_PATTERN "pattern of a nonexistent entry or reserved bits set"
+#define BAD_PATTERN "pattern of a nonexistent entry"
 #define BAD_EXITED  "exited lane waiting or holding a reservation"
 #define NO_PC       "pc or fcsr not stored"
 #define BLKF(x) offsetof(struct simt_save_block, x)
@@ -645,6 +647,7 @@ static void test_hostile_fields(void)
     fill_state(&f, 4, pc_entry);
     ex = f.warps[1].exited;
     wt = f.warps[1].waiting;
+    assert(f.warps[0].waiting && f.warps[0].wsync);
     f.warps[1].resv_mask |= 1u << __builtin_ctz(~ex);
     rec = encode(&f, &spec, &len, NULL);
     rec1 = encode(&f, &full1, &len1, NULL);
@@ -681,7 +684,9 @@ static void test_hostile_fields(void)
     MUTATE(BAD_FLAGS, m[BLKF(reserved)] = 1);
     MUTATE("warp id is not the warp's index", poke(m, w0 + WRPF(warp_id), 1));
     MUTATE(BAD_PATTERN, m[w0 + WRPF(pattern) + 16] |= 4);
-    MUTATE(BAD_PATTERN, m[w0 + WRPF(reserved) + 3] = 1);
+    MUTATE(BAD_EXITED, m[w1 + WRPF(wsync) + 3] = 0x80);
+    MUTATE("lane waiting at a barrier and a warp sync at once",
+           poke(m, w0 + WRPF(wsync), f.warps[0].waiting));
     MUTATE("padding not zero", m[len - 1] = 1);
     bad += !rejects(&f, rec, len, 2, "record of another block");
 
@@ -700,6 +705,8 @@ static void test_hostile_fields(void)
     MUTATE("no runnable thread",
            poke(m, w0 + WRPF(waiting), ~f.warps[0].exited);
            poke(m, w1 + WRPF(waiting), ~ex);
+           poke(m, w0 + WRPF(wsync), 0);
+           poke(m, w1 + WRPF(wsync), 0);
            poke(m, BLKF(nwaiting), waiting));
 
     /* Entries: pc or fcsr DEAD, x1 (STRIDED) made longer or shorter */

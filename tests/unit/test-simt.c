@@ -460,6 +460,148 @@ static void test_vote_shuffle(void)
     machine_free(&mc);
 }
 
+/*
+ * Lanes with lane % 8 == 0 add 1000 to v = 100 + lane in a block laid out
+ * after the join (as clang's block placement does), the others go
+ * straight to the join; there every lane reads lane 0's v.  With @wsync
+ * a warp sync on the full mask precedes the shuffle.
+ */
+static int run_join_shuffle(bool wsync, Machine *mc)
+{
+    Prog p = { .n = 0 };
+    unsigned br, join, back;
+
+    prologue(&p);
+    emit(&p, ADDI(12, 5, 100));
+    emit_li(&p, 20, SIMT_FULL_MASK);
+    emit(&p, ANDI(8, 5, 7));
+    br = emit(&p, 0);
+    join = p.n;
+    if (wsync) {
+        emit(&p, WSYNC(20));
+    }
+    emit(&p, SHFL(SIMT_SHFL_IDX, 11, 12, 0));
+    emit(&p, SW(11, 7, 0));
+    emit(&p, RET);
+    patch_b(&p, br, 0, 8, 0, p.n);      /* lane % 8 == 0: out of line */
+    emit(&p, ADDI(12, 12, 1000));
+    back = emit(&p, 0);
+    patch_j(&p, back, 0, join);
+    new_machine(mc, 32, &p);
+    return machine_run(mc);
+}
+
+/*
+ * Two halves of the warp take different paths; each reaches a warp sync
+ * with @lo_mask / @hi_mask, then reads v = 100 + lane of lane 15 / 16.
+ */
+static int run_split_sync(uint32_t lo_mask, uint32_t hi_mask, Machine *mc)
+{
+    Prog p = { .n = 0 };
+    unsigned br, end;
+
+    prologue(&p);
+    emit(&p, ADDI(12, 5, 100));
+    emit(&p, SRLI(8, 5, 4));
+    br = emit(&p, 0);
+    emit_li(&p, 20, lo_mask);
+    emit(&p, WSYNC(20));
+    emit(&p, ADDI(13, 0, 15));
+    emit(&p, SHFL(SIMT_SHFL_IDX, 11, 12, 13));
+    end = emit(&p, 0);
+    patch_b(&p, br, 1, 8, 0, p.n);      /* lanes 16..31 */
+    emit_li(&p, 20, hi_mask);
+    emit(&p, WSYNC(20));
+    emit(&p, ADDI(13, 0, 16));
+    emit(&p, SHFL(SIMT_SHFL_IDX, 11, 12, 13));
+    patch_j(&p, end, 0, p.n);
+    emit(&p, SW(11, 7, 0));
+    emit(&p, RET);
+    new_machine(mc, 32, &p);
+    return machine_run(mc);
+}
+
+static void test_warp_sync(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    unsigned i, br, wrong = 0;
+    bool good;
+    int f;
+
+    f = run_join_shuffle(false, &mc);
+    for (i = 1; i < 32; i++) {
+        wrong += rd32(&mc, OUT + 4 * i) != 1100;
+    }
+    machine_free(&mc);
+    f |= run_join_shuffle(true, &mc);
+    good = !f && wrong == 28;
+    for (i = 0; i < 32; i++) {
+        good &= rd32(&mc, OUT + 4 * i) == 1100;
+    }
+    ok(good, "warp sync: lanes wait for a lane in a block laid out after "
+       "the join, then shuffle together (without it %u lanes read a wrong "
+       "value)", wrong);
+    machine_free(&mc);
+
+    /* lanes 16..31 return first; lanes 0..15 sync on the full mask */
+    prologue(&p);
+    emit(&p, ADDI(12, 5, 100));
+    emit_li(&p, 20, SIMT_FULL_MASK);
+    emit(&p, ADDI(8, 0, 16));
+    br = emit(&p, 0);
+    emit(&p, WSYNC(20));
+    emit(&p, ADDI(13, 0, 15));
+    emit(&p, SHFL(SIMT_SHFL_IDX, 11, 12, 13));
+    emit(&p, SW(11, 7, 0));
+    patch_b(&p, br, 7, 5, 8, p.n);      /* tid >= 16: return */
+    emit(&p, RET);
+    new_machine(&mc, 32, &p);
+    f = machine_run(&mc);
+    good = !f;
+    for (i = 0; i < 32; i++) {
+        good &= rd32(&mc, OUT + 4 * i) == (i < 16 ? 115 : 0);
+    }
+    ok(good, "warp sync: exited lanes of the mask do not count (fault %d)",
+       f);
+    machine_free(&mc);
+
+    f = run_split_sync(0x0000ffffu, 0xffff0000u, &mc);
+    good = !f;
+    for (i = 0; i < 32; i++) {
+        good &= rd32(&mc, OUT + 4 * i) == (i < 16 ? 115 : 116);
+    }
+    ok(good, "warp sync: two half-warp masks at two pcs complete "
+       "independently (fault %d)", f);
+    machine_free(&mc);
+
+    f = run_split_sync(SIMT_FULL_MASK, SIMT_FULL_MASK, &mc);
+    ok(f == SIMT_FAULT_BARRIER && mc.r.fault_lane == 0 &&
+       rd32(&mc, OUT + 4 * 20) == 0,
+       "warp sync: full-mask syncs at two different pcs fault as a "
+       "deadlock (fault %d, lane %u)", f, mc.r.fault_lane);
+    machine_free(&mc);
+
+    /* lanes 0..15 at the block barrier, 16..31 at a full-mask warp sync */
+    p.n = 0;
+    prologue(&p);
+    emit_li(&p, 20, SIMT_FULL_MASK);
+    emit(&p, SRLI(8, 5, 4));
+    br = emit(&p, 0);
+    emit(&p, BARRIER);
+    emit(&p, RET);
+    patch_b(&p, br, 1, 8, 0, p.n);
+    emit(&p, WSYNC(20));
+    emit(&p, RET);
+    new_machine(&mc, 32, &p);
+    f = machine_run(&mc);
+    ok(f == SIMT_FAULT_BARRIER && mc.r.fault_lane == 16 &&
+       mc.r.fault_pc == T_CODE + 4 * (br + 3),
+       "warp sync waiting for lanes at a block barrier faults as a "
+       "deadlock (fault %d, lane %u)", f, mc.r.fault_lane);
+    machine_free(&mc);
+}
+
 /* 8 warps x 32 lanes x 50 rounds of atomic increments */
 static void test_contention(void)
 {
@@ -936,6 +1078,7 @@ int main(void)
     test_barrier_loop_divergent();
     test_barrier_after_exit();
     test_vote_shuffle();
+    test_warp_sync();
     test_contention();
     test_local();
     test_faults();

@@ -1109,7 +1109,8 @@ static void describe_kernel(struct ctx *c, uint32_t kf, const bool *seen,
             if (n->d.op == RV_OP_BARRIER) {
                 m->flags |= SIMT_META_F_BARRIER;
             }
-            if (n->d.op == RV_OP_VOTE || n->d.op == RV_OP_SHFL) {
+            if (n->d.op == RV_OP_VOTE || n->d.op == RV_OP_SHFL ||
+                n->d.op == RV_OP_WSYNC) {
                 m->flags |= SIMT_META_F_WARP_OPS;
             }
             if (n->cf == CF_CALL || n->cf == CF_TAILCALL) {

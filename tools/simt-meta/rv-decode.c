@@ -212,6 +212,15 @@ static const char *decode_custom0(struct rv_insn *d, unsigned rd,
         d->use = xbit(rs1) | xbit(rs2);
         d->def = xbit(rd);
         return NULL;
+    case SIMT_F3_WSYNC:
+        if (rd || rs2 || f7) {
+            return "bad SIMT warp sync encoding (rd, rs2, funct7 must be zero)";
+        }
+        /* The mask is live while lanes wait, as the pc stays here */
+        d->op = RV_OP_WSYNC;
+        d->rs1 = rs1;
+        d->use = xbit(rs1);
+        return NULL;
     }
     return "unknown SIMT custom-0 instruction";
 }
@@ -572,6 +581,8 @@ void rv_disasm(uint32_t x, uint32_t pc, char *buf, size_t len)
         } else if (f3 == SIMT_F3_VOTE) {
             snprintf(buf, len, "simt.vote.%s %s, %s", kinds[0][f7],
                      xnames[rd], xnames[rs1]);
+        } else if (f3 == SIMT_F3_WSYNC) {
+            snprintf(buf, len, "simt.wsync %s", xnames[rs1]);
         } else {
             snprintf(buf, len, "simt.shfl.%s %s, %s, %s", kinds[1][f7],
                      xnames[rd], xnames[rs1], xnames[rs2]);

@@ -44,6 +44,7 @@ enum rv_op {
     RV_OP_BARRIER,
     RV_OP_VOTE,
     RV_OP_SHFL,
+    RV_OP_WSYNC,
 };
 
 struct rv_insn {

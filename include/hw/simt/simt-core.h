@@ -89,6 +89,12 @@ typedef struct SimtWarp {
     uint32_t resv_mask;                 /* lanes holding a reservation */
     uint32_t exited;                    /* lanes that have finished */
     uint32_t waiting;                   /* lanes waiting at a barrier */
+    /*
+     * Lanes waiting at a warp sync (SIMT_F3_WSYNC).  Their pc is the
+     * instruction's own and their rs1 still holds their mask, so the
+     * state needs nothing else to be saved and restored.
+     */
+    uint32_t wsync;
     uint32_t warp_id;
     uint64_t instret;                   /* warp instructions issued */
 } SimtWarp;

@@ -30,7 +30,7 @@
 /* Identification: the ASCII bytes "SIMT" read as a little-endian word */
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
-#define SIMT_VERSION_MINOR          2
+#define SIMT_VERSION_MINOR          3
 #define SIMT_VERSION_VALUE \
     (((uint32_t)SIMT_VERSION_MAJOR << 16) | SIMT_VERSION_MINOR)
 
@@ -561,7 +561,7 @@ struct simt_save_warp {
     uint32_t warp_id;
     uint64_t instret;
     uint32_t pattern[5];        /* 2 bits per entry */
-    uint32_t reserved;
+    uint32_t wsync;             /* lanes waiting at a warp sync */
 };
 
 /*

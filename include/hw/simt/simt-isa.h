@@ -49,6 +49,7 @@
 #define SIMT_F3_EXIT                1   /* end this thread (fields 0) */
 #define SIMT_F3_VOTE                2   /* rd = vote(rs1), funct7 = kind */
 #define SIMT_F3_SHFL                3   /* rd = rs1 of lane rs2, kind in f7 */
+#define SIMT_F3_WSYNC               4   /* warp sync on lane mask rs1 */
 
 #define SIMT_VOTE_ANY               0   /* rd = 1 if rs1 != 0 in any lane */
 #define SIMT_VOTE_ALL               1   /* rd = 1 if rs1 != 0 in all lanes */
@@ -63,6 +64,9 @@
     ((uint32_t)((SIMT_F3_BARRIER << 12) | SIMT_OPC_CUSTOM0))
 #define SIMT_INSN_EXIT \
     ((uint32_t)((SIMT_F3_EXIT << 12) | SIMT_OPC_CUSTOM0))
+/* rd, rs2 and funct7 of a warp sync are zero */
+#define SIMT_INSN_WSYNC(rs1) \
+    ((uint32_t)(((rs1) << 15) | (SIMT_F3_WSYNC << 12) | SIMT_OPC_CUSTOM0))
 
 /*
  * Per-thread address map.  Global addresses are the context's virtual
@@ -91,8 +95,7 @@ enum simt_fault {
     SIMT_FAULT_MISALIGNED,      /* misaligned load, store or AMO */
     SIMT_FAULT_ACCESS,          /* load/store/AMO outside any window */
     SIMT_FAULT_BAD_CSR,         /* unknown CSR or write to read-only CSR */
-    /* unused: barriers ignore exited threads (number kept) */
-    SIMT_FAULT_BARRIER,
+    SIMT_FAULT_BARRIER,         /* a warp sync can never complete */
     SIMT_FAULT_PAGE,            /* device MMU translation fault */
     SIMT_FAULT_WATCHDOG,        /* instruction budget exhausted */
     SIMT_FAULT_SAVE_AREA,       /* a saved block could not be restored */
@@ -153,7 +156,7 @@ struct simt_meta_header {
 #define SIMT_META_F_GLOBAL_STORES   (1u << 2) /* may store outside windows */
 #define SIMT_META_F_BARRIER         (1u << 3) /* may execute a barrier */
 #define SIMT_META_F_CALLS           (1u << 4) /* calls other functions */
-#define SIMT_META_F_WARP_OPS        (1u << 5) /* vote or shuffle */
+#define SIMT_META_F_WARP_OPS        (1u << 5) /* vote, shuffle, warp sync */
 
 /*
  * Pointer provenance masks (load_origins, store_origins): which values
