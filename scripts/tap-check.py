@@ -4,7 +4,8 @@
 
     tap-check.py --name NAME [options] LOGFILE
 
-Fails (exit status 1) on any "not ok" (except TODO), a missing, repeated or
+Fails (exit status 1) on any "not ok" (except TODO), an "ok" marked TODO
+(the known failure is fixed: drop the directive), a missing, repeated or
 mismatched plan, missing or out-of-order test numbers, "Bail out!", a kernel
 oops / BUG / WARNING / panic / call trace anywhere in the log, or a missing
 end marker (the run was cut short, e.g. by a timeout).  Lines that are not
@@ -14,7 +15,8 @@ serial console capture.
 The last line printed is always the summary:
     NAME: P passed, F failed
 where F counts "not ok" tests plus tests the plan announced but that never
-reported, and is at least 1 whenever the check fails for another reason
+reported (known failures, "not ok # TODO", are in neither P nor F but get
+a line of their own), and is at least 1 whenever the check fails for another reason
 (no plan, kernel warning, missing end marker), so that F is 0 exactly when
 the check passes.  Each problem is printed first as "NAME: FAIL: ...".
 Exit status: 0 when everything is fine, 1 otherwise, 2 on usage errors.
@@ -68,9 +70,16 @@ def check(lines, end_marker, kernel_check):
 
     passed = 0
     failed = 0
+    todo = 0
     for num, ok, desc, directive in results:
-        if ok or directive == 'TODO':
+        if ok and directive == 'TODO':
             passed += 1
+            problems.append('ok %d - %s is marked TODO but passes: remove '
+                            'the TODO' % (num, desc))
+        elif ok:
+            passed += 1
+        elif directive == 'TODO':
+            todo += 1
         else:
             failed += 1
             problems.append('not ok %d - %s' % (num, desc))
@@ -107,7 +116,7 @@ def check(lines, end_marker, kernel_check):
     if not results and not problems:
         problems.append('no test results')
 
-    return passed, failed, problems
+    return passed, failed, todo, problems
 
 
 def main():
@@ -137,10 +146,13 @@ def main():
         print('%s: 0 passed, 1 failed' % args.name)
         return 1
 
-    passed, failed, problems = check(lines, args.end_marker,
-                                     args.kernel_check)
+    passed, failed, todo, problems = check(lines, args.end_marker,
+                                           args.kernel_check)
     for p in problems:
         print('%s: FAIL: %s' % (args.name, p))
+    if todo:
+        print('%s: %d known failures (not ok # TODO), counted neither as '
+              'passed nor as failed' % (args.name, todo))
     if problems and failed == 0:
         # Something went wrong outside the tests themselves (no plan, a
         # kernel warning, a timeout): still count it as a failure.
