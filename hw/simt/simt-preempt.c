@@ -654,7 +654,7 @@ static bool victim_sliced(SimtState *s, unsigned hq, unsigned q)
 /* Blocks queue @q's kernel still has to place. */
 static uint32_t blocks_to_place(SimtKernel *k)
 {
-    return k->total_blocks - k->next_block + k->redo->len + k->saved->len;
+    return k->end_block - k->next_block + k->redo->len + k->saved->len;
 }
 
 static void start_request(SimtState *s, unsigned ctx, uint64_t cycle)

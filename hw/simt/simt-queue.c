@@ -119,6 +119,13 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
                       "registers, grid or code range\n", q);
         return SIMT_QERR_BAD_COMMAND;
     }
+    if (c->block_count ? (uint64_t)c->first_block + c->block_count > blocks
+                       : c->first_block != 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: subgrid of %u "
+                      "blocks from block %u is outside the grid of %" PRIu64
+                      " blocks\n", q, c->block_count, c->first_block, blocks);
+        return SIMT_QERR_BAD_COMMAND;
+    }
 
     k->threads = simt_launch_threads(l);
     k->warps = simt_launch_warps(l);
@@ -157,14 +164,16 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     k->redo = g_array_new(false, false, sizeof(uint32_t));
     k->saved = g_array_new(false, false, sizeof(SimtSaved));
 
-    k->total_blocks = blocks;
+    k->next_block = c->first_block;
+    k->total_blocks = c->block_count ? c->block_count : blocks;
+    k->end_block = c->first_block + k->total_blocks;
     k->record = c->record;
     k->flags = c->flags;
     k->priority = s->queues[q].priority;
     k->seq = s->launch_seq++;
     k->active = true;
     trace_simt_launch(q, l->grid_dim[0], l->grid_dim[1], l->grid_dim[2],
-                      k->threads, l->entry);
+                      k->next_block, k->total_blocks, k->threads, l->entry);
     return SIMT_QERR_NONE;
 }
 

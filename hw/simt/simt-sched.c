@@ -223,7 +223,7 @@ static bool kernel_ready(SimtState *s, unsigned q)
     SimtKernel *k = &s->queues[q].kernel;
 
     return k->active && !k->fault.fault && simt_preempt_may_run(s, q) &&
-           (k->next_block < k->total_blocks || k->redo->len ||
+           (k->next_block < k->end_block || k->redo->len ||
             k->saved->len);
 }
 

@@ -426,7 +426,7 @@ static void test_malformed_commands(void)
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
 
     l->code_size = d->img->code_end - d->img->code_start;
-    l->reserved[3] = 1;
+    l->reserved[1] = 1;
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
 
     /* A ring the device cannot read. */
@@ -455,6 +455,135 @@ static void test_malformed_commands(void)
     for (int i = 0; i < 64; i++) {
         g_assert_cmpuint(good[i], <, d->nsm);
     }
+    dev_stop(d);
+}
+
+/* The ids kernel's words per thread (kernels/ids.c) */
+#define IDS_WORDS 17
+#define IDS_THREADS 2
+
+/*
+ * Run blocks [@first, @first + @count) of ids over @grid (count 0: all)
+ * and check every block: those in the subgrid wrote their coordinates in
+ * the whole grid and the whole grid's size, the others nothing.
+ */
+static void check_subgrid(Dev *d, const uint32_t grid[3], uint32_t first,
+                          uint32_t count)
+{
+    uint32_t nblocks = grid[0] * grid[1] * grid[2];
+    size_t words = (size_t)nblocks * IDS_THREADS * IDS_WORDS;
+    g_autofree uint32_t *out = g_new(uint32_t, words);
+    uint32_t last = count ? first + count : nblocks;
+    uint32_t done = rd(d, SIMT_REG_BLOCKS_DONE);
+    struct simt_completion r;
+    uint32_t buf;
+
+    memset(out, 0xff, words * 4);
+    buf = vram_alloc(d, out, words * 4);
+    run_ok(d, 0, &(Launch) {
+        .kernel = "ids", .grid = { grid[0], grid[1], grid[2] },
+        .block = { IDS_THREADS }, .args = { buf },
+        .first_block = first, .block_count = count,
+    }, &r);
+    g_assert_cmpuint(r.blocks, ==, last - first);
+    g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_DONE) - done, ==, last - first);
+    vram_read(d, buf, out, words * 4);
+    for (uint32_t b = 0; b < nblocks; b++) {
+        for (uint32_t t = 0; t < IDS_THREADS; t++) {
+            const uint32_t *o = out + (b * IDS_THREADS + t) * IDS_WORDS;
+
+            if (b < first || b >= last) {
+                g_assert_cmphex(o[0], ==, 0xffffffff);
+                g_assert_cmphex(o[3], ==, 0xffffffff);
+                continue;
+            }
+            g_assert_cmpuint(o[0], ==, t);
+            g_assert_cmpuint(o[3], ==, b % grid[0]);
+            g_assert_cmpuint(o[4], ==, b / grid[0] % grid[1]);
+            g_assert_cmpuint(o[5], ==, b / (grid[0] * grid[1]));
+            g_assert_cmpuint(o[9], ==, grid[0]);
+            g_assert_cmpuint(o[10], ==, grid[1]);
+            g_assert_cmpuint(o[11], ==, grid[2]);
+        }
+    }
+}
+
+/*
+ * Subgrid launches (seed 002's subkernels): block and grid indices of the
+ * whole grid in 1, 2 and 3 dimensions, ranges that start and end in the
+ * middle of a row or a plane, block_count 0 as the whole grid, and a grid
+ * run piece by piece.
+ */
+static void test_subgrid_ids(void)
+{
+    Dev *d = dev_start(NULL);
+    static const uint32_t g1[3] = { 7, 1, 1 };
+    static const uint32_t g2[3] = { 5, 3, 1 };
+    static const uint32_t g3[3] = { 3, 4, 2 };
+
+    use_image(d, "ids");
+    check_subgrid(d, g1, 2, 3);
+    check_subgrid(d, g1, 6, 1);
+    check_subgrid(d, g1, 0, 0);
+    check_subgrid(d, g2, 4, 7);     /* from the end of row 0 to mid row 2 */
+    check_subgrid(d, g2, 10, 5);    /* exactly the last row */
+    check_subgrid(d, g2, 0, 15);
+    check_subgrid(d, g3, 5, 13);    /* mid row of plane 0 to plane 1 */
+    check_subgrid(d, g3, 23, 1);
+    check_subgrid(d, g3, 0, 0);
+    dev_stop(d);
+}
+
+/*
+ * A subgrid outside the grid, overflowing, or with an offset but no
+ * count is a bad command, and no block runs.
+ */
+static void test_subgrid_refused(void)
+{
+    Dev *d = dev_start(NULL);
+    const struct simt_kernel_info *k;
+    uint32_t cmd[SIMT_CMD_SIZE / 4] = { 0 };
+    struct simt_cmd_launch *l = (void *)cmd;
+    static const uint32_t bad[][2] = {
+        { 1, 0 },               /* an offset without a count */
+        { 0, 25 },              /* one block beyond the 24 */
+        { 20, 5 },
+        { 24, 1 },
+        { 0xffffffffu, 2 },     /* the end wraps around to 1 */
+        { 2, 0xffffffffu },
+    };
+    uint32_t out;
+
+    use_image(d, "ids");
+    k = simt_image_kernel(d->img, "ids");
+    out = vram_alloc(d, NULL, 24 * IDS_THREADS * IDS_WORDS * 4);
+    l->opcode = SIMT_CMD_LAUNCH;
+    l->code_addr = d->img->code_start;
+    l->code_size = d->img->code_end - d->img->code_start;
+    l->entry = k->m.entry;
+    l->grid[0] = 3;
+    l->grid[1] = 4;
+    l->grid[2] = 2;
+    l->block[0] = IDS_THREADS;
+    l->block[1] = l->block[2] = 1;
+    l->regs = ctpop32(k->m.int_regs_used) + ctpop32(k->m.fp_regs_used);
+    l->local_size = k->m.local_bytes;
+    l->local_base = VRAM_LOCAL;
+    l->args[0] = out;
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        l->first_block = bad[i][0];
+        l->block_count = bad[i][1];
+        expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+        g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_DONE), ==, 0);
+    }
+    /* The same command with a range inside the grid runs. */
+    l->first_block = 20;
+    l->block_count = 4;
+    g_assert_cmpuint(wait_queue(d, 0, submit(d, 0, cmd)), ==,
+                     SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_DONE), ==, 4);
+    l->reserved[1] = 1;
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
     dev_stop(d);
 }
 
@@ -981,6 +1110,8 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/sched/priority-order", test_priority_order);
     qtest_add_func("/simt/queue/malformed", test_malformed_commands);
     qtest_add_func("/simt/queue/kernel-fault", test_kernel_fault);
+    qtest_add_func("/simt/queue/subgrid/ids-1d-2d-3d", test_subgrid_ids);
+    qtest_add_func("/simt/queue/subgrid/refused", test_subgrid_refused);
     qtest_add_func("/simt/queue/signal-wait", test_signal_wait);
     qtest_add_func("/simt/queue/resident/running-done-disabled",
                    test_resident_blocks);

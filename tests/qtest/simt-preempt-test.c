@@ -535,6 +535,70 @@ static void request_stream(unsigned mode)
     dev_stop(d);
 }
 
+/*
+ * A subgrid (seed 002's subkernel) preempted and resumed in @mode: the
+ * blocks that leave (saved, flushed, drained) come back as the blocks of
+ * the whole grid they are, and only the subgrid's blocks run.
+ */
+static void request_subgrid(const char *kernel, unsigned mode)
+{
+    enum { FIRST = 200, COUNT = 333 };
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    g_autofree uint32_t *out = g_malloc(sizeof(lp->ref_out));
+    uint32_t events = 0, moved = 0, idx;
+    struct simt_completion r;
+    Launch l;
+
+    lp_init(d, lp, kernel);
+    lp_clear(d, lp);
+    l = lp_launch(lp);
+    l.first_block = FIRST;
+    l.block_count = COUNT;
+    rng_state = 300 + mode;
+    idx = launch(d, 0, &l);
+    for (;;) {
+        qtest_clock_step(d->qts, rng(5, 60) * 1000);
+        if (queue_done(d, 0, idx)) {
+            break;
+        }
+        wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_PREEMPT, mode));
+        wait_preempt_idle(d);
+        g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
+        events++;
+        moved += rd(d, SIMT_REG_PEV_FLUSHED) + rd(d, SIMT_REG_PEV_SWITCHED);
+        wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+    }
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    g_test_message("%u preemptions of blocks %u..%u, %u blocks flushed or "
+                   "switched", events, FIRST, FIRST + COUNT - 1, moved);
+    g_assert_cmpuint(events, >=, 5);
+    g_assert_cmpuint(moved, >, 0);
+    read_record(d, 0, idx, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    g_assert_cmpuint(r.blocks, ==, COUNT);
+    vram_read(d, lp->out, out, sizeof(lp->ref_out));
+    for (uint32_t i = 0; i < LP_BLOCKS * LP_THREADS; i++) {
+        uint32_t b = i / LP_THREADS;
+
+        g_assert_cmphex(out[i], ==, b >= FIRST && b < FIRST + COUNT ?
+                        lp->ref_out[i] : 0);
+    }
+    g_free(lp);
+    dev_stop(d);
+}
+
+static void test_request_subgrid_switch(void)
+{
+    request_subgrid("lp_mix", SIMT_PMODE_SWITCH);
+}
+
+/* Blocks are flushed until their first atomic, drained after it. */
+static void test_request_subgrid_flush(void)
+{
+    request_subgrid("lp_mix", SIMT_PMODE_FLUSH);
+}
+
 static void test_request_drain(void)
 {
     request_stream(SIMT_PMODE_DRAIN);
@@ -1177,6 +1241,10 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/preempt/request/drain", test_request_drain);
     qtest_add_func("/simt/preempt/request/switch", test_request_switch);
     qtest_add_func("/simt/preempt/request/light", test_request_light);
+    qtest_add_func("/simt/preempt/request/subgrid-switch",
+                   test_request_subgrid_switch);
+    qtest_add_func("/simt/preempt/request/subgrid-flush",
+                   test_request_subgrid_flush);
     qtest_add_func("/simt/preempt/request/resident-counts-draining-blocks",
                    test_resident_draining);
     qtest_add_func("/simt/preempt/request/active-cycles-stop-while-suspended",

@@ -61,6 +61,9 @@ typedef struct Launch {
      * kernel's): the benchmarks give kernels the footprint of the seeds'.
      */
     uint32_t regs;
+    /* A subgrid: blocks [first_block, first_block + block_count); 0: all */
+    uint32_t first_block;
+    uint32_t block_count;
 } Launch;
 
 /* False if $SIMT_KERNEL_DIR is not set (run by QEMU's own suite). */

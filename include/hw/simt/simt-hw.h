@@ -274,7 +274,16 @@ struct simt_cmd_launch {
     /* Registers the kernel uses (bit n: xn / fn); both 0: all of them */
     uint32_t int_regs;
     uint32_t fp_regs;
-    uint32_t reserved[4];       /* must be zero */
+    /*
+     * A subgrid: run only the blocks with linear indices [first_block,
+     * first_block + block_count) of the grid (x fastest, then y, then z).
+     * The block index CSRs still give each block's coordinates in the
+     * whole grid, and NCTAID the whole grid.  block_count 0: every block,
+     * first_block must then be 0.
+     */
+    uint32_t first_block;
+    uint32_t block_count;
+    uint32_t reserved[2];       /* must be zero */
 };
 
 /* SIGNAL: once every earlier command is done, store @value at @addr. */

@@ -60,8 +60,9 @@ typedef struct SimtKernel {
     uint32_t regs;              /* per block */
     uint32_t local_base;
     uint32_t local_block_bytes;
-    uint32_t total_blocks;
+    uint32_t total_blocks;      /* blocks it runs (its subgrid's) */
     uint32_t next_block;        /* linear index of the next to dispatch */
+    uint32_t end_block;         /* ... and one past the subgrid's last */
     uint32_t resident;
     uint32_t retired;
     bool started;
