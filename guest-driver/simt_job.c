@@ -391,6 +391,8 @@ static void simt_launch_emit(struct simt_ctx *ctx, const struct drm_simt_cmd *cm
 	c->live_addr = l->live_addr;
 	c->int_regs = l->int_regs;
 	c->fp_regs = l->fp_regs;
+	c->first_block = l->first_block;
+	c->block_count = l->block_count;
 }
 
 static struct dma_fence *simt_run_job(struct drm_sched_job *sched_job)
@@ -885,17 +887,23 @@ static int simt_copy_prepare(struct drm_device *drm, struct drm_file *file,
 static int simt_launch_check(struct drm_device *drm, u32 i,
 			     const struct drm_simt_cmd_launch *l)
 {
+	u64 blocks = 1;
 	unsigned int d;
 
-	if (l->pad) {
-		drm_dbg(drm, "command %u: launch pad not zero\n", i);
-		return -EINVAL;
-	}
 	for (d = 0; d < 3; d++) {
 		if (!l->grid[d] || !l->block[d]) {
 			drm_dbg(drm, "command %u: empty grid or block\n", i);
 			return -EINVAL;
 		}
+		blocks *= l->grid[d];
+	}
+	/* The device runs at most 2^32 - 1 blocks, and only in the grid. */
+	if (blocks > U32_MAX ||
+	    (l->block_count ? (u64)l->first_block + l->block_count > blocks :
+			      l->first_block)) {
+		drm_dbg(drm, "command %u: subgrid %u+%u outside a grid of %llu blocks\n",
+			i, l->first_block, l->block_count, blocks);
+		return -EINVAL;
 	}
 	if (!l->code_size || l->code_size > SIMT_MAX_CODE_SIZE ||
 	    l->code_size % 4 || l->code_addr % 4 || l->entry % 4 ||

@@ -1601,7 +1601,20 @@ static void test_launch(void)
 	LAUNCH_EXPECT(entry, img.code_end);
 	LAUNCH_EXPECT(entry, img.code_start - 4);
 	LAUNCH_EXPECT(entry, k->m.entry + 2);
-	LAUNCH_EXPECT(pad, 1);
+	/* Since 0.4: a subgrid must lie inside the grid (block_count 0: all). */
+	LAUNCH_EXPECT(first_block, 1);
+	LAUNCH_EXPECT(block_count, good.launch.grid[0] + 1);
+	cmd = good;
+	cmd.launch.first_block = good.launch.grid[0];
+	cmd.launch.block_count = 1;
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, &sb, EINVAL);
+	cmd.launch.first_block = UINT32_MAX;
+	cmd.launch.block_count = 2;	/* wraps to 1 in 32 bits */
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, &sb, EINVAL);
+	cmd = good;
+	cmd.launch.grid[0] = 1u << 16;
+	cmd.launch.grid[1] = 1u << 16;	/* 2^32 blocks */
+	EXPECT(DRM_IOCTL_SIMT_SUBMIT, &sb, EINVAL);
 	cmd = good;
 	cmd.reserved[13] = 1;
 	sb = (struct drm_simt_submit){ .ctx_id = ctx, .cmds = (uintptr_t)&cmd,

@@ -67,6 +67,10 @@ t_lib_threads
 t_lib_timeout
 t_lib_too_large
 t_lib_metadata
+t_split_results
+t_split_ids
+t_split_auto
+t_split_between
 t_smi_user
 t_smi_root
 t_run_user
@@ -585,6 +589,18 @@ d_lib_too_large="libsimt as a user: E2BIG (more than the VRAM) is reported as to
 
 t_lib_metadata() { lib_group metadata; }
 d_lib_metadata="libsimt as a user: the launch carries the metadata (live table in device memory, used registers, idempotent flag by the buffers' rule); vecadd and saxpy checked"
+
+t_split_results() { lib_group split-results; }
+d_split_results="kernel splitting: matmul split into subkernels of 1, 3, 5, 15, 16 and 100 blocks gives results identical to the unsplit launch; bad splits refused"
+
+t_split_ids() { lib_group split-ids; }
+d_split_ids="kernel splitting: block indices in 1, 2 and 3 dimensions (ids kernel), subkernels ending mid row and mid plane, every thread checked"
+
+t_split_auto() { lib_group split-auto; }
+d_split_auto="kernel splitting: S chosen automatically from a target subkernel time (3 waves of spin): S and the longest subkernel fit the target, results identical"
+
+t_split_between() { lib_group split-between; }
+d_split_between="kernel splitting: an equal-priority launch of a second context runs between subkernels (preemption mode none) and finishes before the split kernel, after the unsplit one"
 
 # the value of KEY in simt-smi -k output $1
 kv() { echo "$1" | sed -n "s/^dev0\.$2=//p"; }

@@ -1446,9 +1446,14 @@ simt_status simt_internal_launch_cmd(simt_kernel *kernel, simt_dim3 grid, simt_d
 	return st;
 }
 
-simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
-			uint32_t dynamic_shared, const uint32_t *args,
-			unsigned int nargs, uint64_t *seq)
+/*
+ * Queue a launch of blocks [@first, @first + @count) of @grid (@count 0:
+ * the whole grid, without the subgrid fields older drivers refuse).
+ */
+static simt_status launch_blocks(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+				 uint32_t dynamic_shared, const uint32_t *args,
+				 unsigned int nargs, uint32_t first, uint32_t count,
+				 uint64_t *seq)
 {
 	struct drm_simt_cmd cmd;
 	struct drm_simt_cmd_launch *l = &cmd.launch;
@@ -1464,6 +1469,8 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 	pthread_mutex_lock(&ctx->qlock);
 	st = launch_cmd(kernel, grid, block, dynamic_shared, args, nargs, &cmd);
 	if (!st) {
+		l->first_block = first;
+		l->block_count = count;
 		st = submit_locked(ctx, &cmd, 1, seq);
 		refused = st == SIMT_ERROR_INVALID_VALUE;
 	}
@@ -1471,8 +1478,98 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 	if (refused)
 		return simt_set_error(SIMT_ERROR_LAUNCH_REFUSED,
 				 "the driver refused the launch of %s (grid %ux%ux%u, block %ux%ux%u, "
-				 "%u registers, %u shared bytes, %u local bytes per thread)",
+				 "%u registers, %u shared bytes, %u local bytes per thread, "
+				 "blocks %u+%u)",
 				 name, grid.x, grid.y, grid.z, block.x, block.y, block.z,
-				 l->regs, l->shared_size, l->local_size);
+				 l->regs, l->shared_size, l->local_size, first, count);
 	return st;
+}
+
+simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			uint32_t dynamic_shared, const uint32_t *args,
+			unsigned int nargs, uint64_t *seq)
+{
+	return launch_blocks(kernel, grid, block, dynamic_shared, args, nargs, 0, 0, seq);
+}
+
+/* ---- kernel splitting ---- */
+
+/*
+ * S from a measured subkernel: the most blocks that take at most @target
+ * cycles at the rate of @count blocks in @cycles, within [1, @total].
+ */
+static uint32_t split_blocks(uint64_t target, uint32_t count, uint64_t cycles,
+			     uint64_t total)
+{
+	double s = (double)target * count / (cycles ? cycles : 1);
+
+	if (s < 1)
+		return 1;
+	return s >= (double)total ? (uint32_t)total : (uint32_t)s;
+}
+
+simt_status simt_launch_split(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			      uint32_t dynamic_shared, const uint32_t *args,
+			      unsigned int nargs, const struct simt_split *split,
+			      struct simt_split_result *r)
+{
+	struct simt_split_result local;
+	struct simt_result sub;
+	const struct simt_device_info *info;
+	uint64_t total, done = 0, seq, cycles;
+	uint32_t size, count;
+	simt_context *ctx;
+	simt_status st;
+
+	if (!r)
+		r = &local;
+	memset(r, 0, sizeof(*r));
+	if (!kernel || !split)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch_split: no kernel or no split");
+	if (!split->subkernel_blocks && !split->target_cycles)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				 "split launch of %s: neither a subkernel size nor a target time",
+				 kernel->info->name);
+	total = (uint64_t)grid.x * grid.y * grid.z;
+	if (!total || total > UINT32_MAX)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				 "split launch of %s: grid %ux%ux%u: 1 to 2^32 - 1 blocks can be split",
+				 kernel->info->name, grid.x, grid.y, grid.z);
+	ctx = kernel->mod->ctx;
+	info = &ctx->dev->info;
+	size = split->subkernel_blocks;
+	if (!size)
+		size = split->probe_blocks ? split->probe_blocks : info->sm_count * info->sm_blocks;
+	if (size < total && info->uapi_major == 0 && info->uapi_minor < 4)
+		return simt_set_error(SIMT_ERROR_LAUNCH_REFUSED,
+				 "split launch of %s: the driver's interface %u.%u has no subgrids (0.4)",
+				 kernel->info->name, info->uapi_major, info->uapi_minor);
+	while (done < total) {
+		count = total - done < size ? (uint32_t)(total - done) : size;
+		/* A grid that fits in one subkernel is launched as it is. */
+		st = launch_blocks(kernel, grid, block, dynamic_shared, args, nargs,
+				   (uint32_t)done, count == total ? 0 : count, &seq);
+		if (!st)
+			st = simt_wait(ctx, seq, -1, &sub);
+		else
+			memset(&sub, 0, sizeof(sub));
+		if (!r->subkernels)
+			r->result.start_cycle = sub.start_cycle;
+		r->result.status = st;
+		r->result.hw_error = sub.hw_error;
+		r->result.fault_addr = sub.fault_addr;
+		r->result.fault_pc = sub.fault_pc;
+		r->result.end_cycle = sub.end_cycle;
+		if (st)
+			return st;
+		cycles = sub.end_cycle - sub.start_cycle;
+		r->busy_cycles += cycles;
+		if (!r->subkernels++ && !split->subkernel_blocks)
+			size = split_blocks(split->target_cycles, count, cycles, total);
+		else if (cycles > r->longest_cycles)
+			r->longest_cycles = cycles;
+		done += count;
+	}
+	r->subkernel_blocks = size;
+	return SIMT_SUCCESS;
 }

@@ -373,6 +373,67 @@ struct simt_result {
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		      struct simt_result *c);
 
+/* ---- kernel splitting (seed 002, PKM) ---- */
+
+/*
+ * How simt_launch_split() cuts a grid into subkernels.  Either
+ * @subkernel_blocks (S) is given, or it is 0 and S is chosen from
+ * @target_cycles: the first subkernel runs @probe_blocks blocks (0: SM
+ * count x blocks per SM, one wave when that many fit), its device time
+ * per block is measured from its start and end cycles, and S is the
+ * largest count whose time at that rate fits in @target_cycles (at least
+ * 1).  Time is taken as proportional to the blocks, as it is when the
+ * blocks of a subkernel share the SMs' issue slots; a subkernel smaller
+ * than one block per SM is not faster than one that has it.  For PKM's
+ * rule, @target_cycles is the shortest period of the higher-priority work
+ * in device cycles (microseconds x DRM_SIMT_PARAM_CLOCK_MHZ).
+ */
+struct simt_split {
+	uint32_t subkernel_blocks;	/* S; 0: chosen from @target_cycles */
+	uint32_t probe_blocks;		/* with S 0: the measured first subkernel */
+	uint64_t target_cycles;		/* with S 0: the longest a subkernel may run */
+};
+
+/* How a split launch went (simt_launch_split). */
+struct simt_split_result {
+	/*
+	 * How it ended, as simt_wait gives it for the subkernel that failed
+	 * (or the last one); start_cycle is the first subkernel's,
+	 * end_cycle the last one's.
+	 */
+	struct simt_result result;
+	uint32_t subkernel_blocks;	/* S used after the probe */
+	uint32_t subkernels;		/* subkernels launched */
+	uint64_t busy_cycles;		/* their end - start cycles, summed */
+	uint64_t longest_cycles;	/* the longest one's, the probe's excluded */
+};
+
+/*
+ * Run a launch of @kernel (arguments as for simt_launch) as subkernels of
+ * S blocks each, in the order of their linear block indices (x fastest,
+ * then y, then z).  Each subkernel is a LAUNCH of the whole grid limited
+ * to its blocks (DRM_SIMT_CMD_LAUNCH's subgrid, interface 0.4), so the
+ * kernel sees every block's index in the whole grid and the whole grid's
+ * size, unchanged; the results are those of simt_launch.  Following PKM,
+ * each subkernel is submitted only when the previous one has completed:
+ * a launch of another context that arrived meanwhile (of higher priority,
+ * or of the same priority, since the device dispatches equals in arrival
+ * order) gets the device between two subkernels, whatever the preemption
+ * mode of this context (also SIMT_PREEMPT_NONE).  The call returns when
+ * the last subkernel has completed or one has failed (its status; the
+ * context has stopped then).  Work queued on the context by other
+ * threads meanwhile may run between the subkernels.
+ *
+ * SIMT_ERROR_INVALID_VALUE for no @split, S and @target_cycles both 0, or
+ * a grid of 2^32 blocks or more; SIMT_ERROR_LAUNCH_REFUSED as for
+ * simt_launch, and for a driver older than interface 0.4 when the grid
+ * needs more than one subkernel.  *@r may be NULL.
+ */
+simt_status simt_launch_split(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			      uint32_t dynamic_shared, const uint32_t *args,
+			      unsigned int nargs, const struct simt_split *split,
+			      struct simt_split_result *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,6 +37,7 @@
  * capability and preset values below; HIGH priority became privileged
  * and the job timeout counts only time spent running (docs/driver.rst);
  * the driver supports timeline syncobjs (DRIVER_SYNCOBJ_TIMELINE).
+ * 0.4 added the subgrid of a LAUNCH (@first_block, @block_count).
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -86,7 +87,7 @@ extern "C" {
 #endif
 
 #define DRM_SIMT_UAPI_MAJOR		0
-#define DRM_SIMT_UAPI_MINOR		3
+#define DRM_SIMT_UAPI_MINOR		4
 
 #define DRM_SIMT_GET_PARAM		0x00
 #define DRM_SIMT_BO_CREATE		0x01
@@ -370,7 +371,13 @@ struct drm_simt_cmd_copy {
  *	metadata's int_regs_used) (since 0.3)
  * @fp_regs: the floating-point registers it uses (bit n: fn); both 0
  *	mean every register (since 0.3).  A context switch saves only these.
- * @pad: must be zero
+ * @first_block: with @block_count, a subgrid: only the blocks with linear
+ *	indices [@first_block, @first_block + @block_count) of @grid run
+ *	(x fastest, then y, then z); the kernel still sees its block's
+ *	index in the whole grid, and the whole grid's size.  @block_count 0
+ *	runs every block, and @first_block must then be 0.  A range beyond
+ *	the grid is EINVAL.  (Since 0.4; was a zero pad.)
+ * @block_count: see @first_block (since 0.4)
  *
  * Every address is a device address of the context: the code, the
  * local memory and whatever the kernel reads and writes must be bound.
@@ -392,7 +399,8 @@ struct drm_simt_cmd_launch {
 	__u32 live_addr;
 	__u32 int_regs;
 	__u32 fp_regs;
-	__u32 pad;
+	__u32 first_block;
+	__u32 block_count;
 };
 
 /**
