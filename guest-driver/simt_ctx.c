@@ -553,7 +553,7 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 	struct simt_ctx *ctx;
 	int idx, ret;
 
-	if (args->flags || args->preempt_mode > DRM_SIMT_PREEMPT_AUTO ||
+	if (args->flags || args->preempt_mode > DRM_SIMT_PREEMPT_CHIMERA ||
 	    args->priority > DRM_SIMT_PRIORITY_REALTIME) {
 		drm_dbg(drm, "CONTEXT_CREATE: flags 0x%x, mode %u, priority %u\n",
 			args->flags, args->preempt_mode, args->priority);

@@ -293,13 +293,13 @@ static void test_context(void)
 	EXPECT(simt_context_create(dev, -1, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(dev, 4, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(dev, 1, -1, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
-	EXPECT(simt_context_create(dev, 1, SIMT_PREEMPT_AUTO + 1, &ctx[0]),
+	EXPECT(simt_context_create(dev, 1, SIMT_PREEMPT_CHIMERA + 1, &ctx[0]),
 	       SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(NULL, 1, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(dev, 1, 0, NULL), SIMT_ERROR_INVALID_VALUE);
 	/* Every mode the interface names is taken (since 0.2). */
 	if (info.uapi_minor >= 2) {
-		for (i = SIMT_PREEMPT_NONE; i <= SIMT_PREEMPT_AUTO; i++) {
+		for (i = SIMT_PREEMPT_NONE; i <= SIMT_PREEMPT_CHIMERA; i++) {
 			EXPECT(simt_context_create(dev, 1, i, &ctx[0]), SIMT_SUCCESS);
 			if (ctx[0])
 				simt_context_destroy(ctx[0]);

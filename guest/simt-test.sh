@@ -478,7 +478,7 @@ t_preempt() {
 	after=$(awk '$1 == "events" { print $2 }' "$dbg/preempt")
 	[ "$after" -gt "$before" ] || fail "no preemption events ($before -> $after)"
 	tail -5 "$dbg/preempt"
-	for m in none drain flush switch light auto; do
+	for m in none drain flush switch light auto chimera; do
 		grep -q traceEvents "/tmp/preempt-test/timeline-$m.json" &&
 		grep -q '<svg' "/tmp/preempt-test/timeline-$m.svg" ||
 			fail "no timeline for mode $m"

@@ -54,6 +54,28 @@ KERNEL void lp_spin(uint32_t *out, uint32_t iters)
     out[i] = x ^ y;
 }
 
+/*
+ * Registers only, like lp_spin, for iters[blockIdx.x] steps, so that a
+ * test sets each block's length.  @store_first: a global store before
+ * the loop, after which the block may no longer be flushed.
+ */
+KERNEL void lp_var(uint32_t *out, const uint32_t *iters,
+                   uint32_t store_first)
+{
+    uint32_t i = globalIdx(), n = iters[blockIdx.x];
+    uint32_t x = i * 2654435761u + 1, y = i;
+
+    if (store_first) {
+        out[i] = 0;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        x = x * 1664525u + 1013904223u;
+        y += x >> 7;
+        x ^= x >> 13;
+    }
+    out[i] = x ^ y;
+}
+
 /* The short high-priority kernel. */
 KERNEL void hp_fill(uint32_t *out, uint32_t n, uint32_t seed)
 {

@@ -189,6 +189,7 @@ enum simt_preemption {
 	SIMT_PREEMPT_SWITCH = 4,
 	SIMT_PREEMPT_LIGHT = 5,
 	SIMT_PREEMPT_AUTO = 6,
+	SIMT_PREEMPT_CHIMERA = 7,	/* whole SMs, each block by its progress */
 };
 
 /*

@@ -906,6 +906,323 @@ static void test_registers(void)
     dev_stop(d);
 }
 
+static uint64_t cycle_now(Dev *d)
+{
+    uint64_t lo = rd(d, SIMT_REG_CYCLE_LO);
+
+    return (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32 | lo;
+}
+
+/*
+ * Chimera on constructed cases: SMs of 256 threads, each holding two
+ * lp_var blocks of 128 threads whose lengths the test sets, so that at
+ * the injection the blocks are where the case needs them.  A slow
+ * memory makes a context switch cost more than the bound unless the
+ * case raises the bound.
+ */
+#define CH_THREADS          128
+#define CH_MAX_BLOCKS       16
+#define CH_ITERS            1000        /* about 75000 cycles, two blocks */
+#define CH_SM(n)            "sm-count=" #n ",sm-threads=256"
+
+typedef struct Ch {
+    Dev *d;
+    uint32_t nblocks;
+    uint32_t iters[CH_MAX_BLOCKS];
+    uint32_t out;
+    uint32_t lp;                /* the launch's command index */
+    uint32_t seen;              /* timeline records looked at */
+} Ch;
+
+typedef struct ChEvent {
+    uint64_t cycle;
+    uint32_t sm;
+} ChEvent;
+
+static void ch_start(Ch *c, const char *props, unsigned mode, uint32_t bound)
+{
+    memset(c, 0, sizeof(*c));
+    c->d = dev_start(props);
+    use_image(c->d, "preempt");
+    qwr(c->d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    wr(c->d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), VRAM_SAVE);
+    wr(c->d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), SAVE_SIZE);
+    wr(c->d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), mode);
+    wr(c->d, SIMT_REG_PREEMPT_BOUND, bound);
+    wr(c->d, SIMT_REG_PEV_LOG_LO, LOG_ADDR);
+    wr(c->d, SIMT_REG_PEV_LOG_HI, 0);
+    wr(c->d, SIMT_REG_PEV_LOG_SIZE, LOG_SIZE);
+    trace_on(c->d);
+}
+
+/* Launch lp_var with block b running iters[b] steps (CH_ITERS units). */
+static void ch_launch(Ch *c, const uint32_t *tenths, uint32_t n,
+                      uint32_t store_first)
+{
+    uint32_t it;
+
+    c->nblocks = n;
+    for (uint32_t b = 0; b < n; b++) {
+        c->iters[b] = tenths[b] * CH_ITERS / 10;
+    }
+    it = vram_alloc(c->d, c->iters, n * 4);
+    c->out = vram_alloc(c->d, NULL, n * CH_THREADS * 4);
+    c->lp = launch(c->d, 0, &(Launch) {
+        .kernel = "lp_var", .grid = { n }, .block = { CH_THREADS },
+        .args = { c->out, it, store_first },
+    });
+}
+
+/* The first timeline record of @type for queue @q's block @b, if any. */
+static bool ch_find(Ch *c, unsigned type, unsigned q, uint32_t b,
+                    ChEvent *e)
+{
+    uint32_t n = rd(c->d, SIMT_REG_TRACE_COUNT);
+    g_autofree struct simt_trace_record *t = NULL;
+
+    g_assert_cmpuint(n, <=, TRACE_SIZE);
+    t = g_new(struct simt_trace_record, MAX(n, 1));
+    qtest_memread(c->d->qts, TRACE_ADDR, t, n * sizeof(*t));
+    for (uint32_t i = 0; i < n; i++) {
+        if (t[i].type == type && t[i].queue == q &&
+            le32_to_cpu(t[i].block) == b) {
+            e->cycle = le64_to_cpu(t[i].cycle);
+            e->sm = le16_to_cpu(t[i].sm);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Step the clock until block @b of the low-priority kernel has retired. */
+static ChEvent ch_wait_retired(Ch *c, uint32_t b)
+{
+    ChEvent e;
+
+    for (int i = 0; i < 100000; i++) {
+        if (ch_find(c, SIMT_TRACE_RETIRE, 0, b, &e)) {
+            return e;
+        }
+        qtest_clock_step(c->d->qts, 1000);
+    }
+    g_assert_not_reached();
+}
+
+/* The high-priority kernel: @n blocks of @threads threads. */
+static uint32_t ch_hp(Ch *c, uint32_t n, uint32_t threads)
+{
+    uint32_t buf = vram_alloc(c->d, NULL, n * threads * 4);
+
+    return launch(c->d, 1, &(Launch) {
+        .kernel = "hp_fill", .grid = { n }, .block = { threads },
+        .args = { buf, n * threads, 1 },
+    });
+}
+
+/*
+ * Both kernels done and right (lp_var's results against the same steps
+ * on the host); the one event of the run, which must be over.
+ */
+static void ch_finish(Ch *c, uint32_t hp, struct simt_preempt_event *ev)
+{
+    g_autofree uint32_t *out = g_new(uint32_t, c->nblocks * CH_THREADS);
+    struct simt_completion r;
+
+    g_assert_cmpuint(wait_queue(c->d, 1, hp), ==, SIMT_QSTATE_IDLE);
+    read_record(c->d, 1, hp, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    g_assert_cmpuint(wait_queue(c->d, 0, c->lp), ==, SIMT_QSTATE_IDLE);
+    read_record(c->d, 0, c->lp, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    vram_read(c->d, c->out, out, c->nblocks * CH_THREADS * 4);
+    for (uint32_t i = 0; i < c->nblocks * CH_THREADS; i++) {
+        uint32_t x = i * 2654435761u + 1, y = i;
+
+        for (uint32_t k = 0; k < c->iters[i / CH_THREADS]; k++) {
+            x = x * 1664525u + 1013904223u;
+            y += x >> 7;
+            x ^= x >> 13;
+        }
+        g_assert_cmphex(out[i], ==, x ^ y);
+    }
+    wait_preempt_idle(c->d);
+    g_assert_cmpuint(read_events(c->d, events), ==, 1);
+    *ev = events[0];
+    g_assert_cmpuint(ev->trigger, ==, SIMT_PTRIG_PRIORITY);
+    g_assert_cmpuint(ev->status, ==, SIMT_PERR_NONE);
+}
+
+/*
+ * One SM: block 0 ends at 1.0, block 1 (1.1 long) is near its end then,
+ * block 2 has just started in block 0's place.  Both leave for the
+ * two high-priority blocks: block 1 by drain (its estimate is 0), block
+ * 2 by flush (a switch misses the bound on this slow memory, a drain
+ * is long).  Chimera places no high-priority block before both are
+ * gone; auto places one in block 2's room at once, beside block 1.
+ * Returns the event; @retire1: when block 1 ended.
+ */
+static void ch_near_end_and_started(unsigned mode,
+                                    struct simt_preempt_event *ev,
+                                    uint64_t *retire1)
+{
+    static const uint32_t len[] = { 10, 11, 11 };
+    ChEvent e;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(1) ",mem-bandwidth=2", mode, 2000);
+    ch_launch(&c, len, ARRAY_SIZE(len), 0);
+    ch_wait_retired(&c, 0);
+    hp = ch_hp(&c, 2, CH_THREADS);
+    ch_finish(&c, hp, ev);
+    g_assert_true(ch_find(&c, SIMT_TRACE_RETIRE, 0, 1, &e));
+    *retire1 = e.cycle;
+    g_assert_true(ch_find(&c, SIMT_TRACE_FLUSH, 0, 2, &e));
+    dev_stop(c.d);
+}
+
+static void test_chimera_sm_waits_for_drain_and_flush(void)
+{
+    struct simt_preempt_event ch, au;
+    uint64_t ch_retire1, au_retire1;
+
+    ch_near_end_and_started(SIMT_PMODE_CHIMERA, &ch, &ch_retire1);
+    g_assert_cmpuint(ch.drained, ==, 1);
+    g_assert_cmpuint(ch.flushed, ==, 1);
+    g_assert_cmpuint(ch.switched + ch.light, ==, 0);
+    /* Block 1 was still running; the SM was handed over after it. */
+    g_assert_cmpuint(ch_retire1, >, ch.req_cycle);
+    g_assert_cmpuint(ch.done_cycle, ==, ch_retire1);
+    g_assert_cmpuint(ch.dispatch_cycle, >=, ch_retire1);
+
+    ch_near_end_and_started(SIMT_PMODE_AUTO, &au, &au_retire1);
+    g_assert_cmpuint(au.drained, ==, 1);
+    g_assert_cmpuint(au.flushed, ==, 1);
+    /* Auto's first high-priority block runs beside the draining one. */
+    g_assert_cmpuint(au.dispatch_cycle, <, au_retire1);
+    g_assert_cmpuint(au.dispatch_cycle - au.req_cycle, <,
+                     ch.dispatch_cycle - ch.req_cycle);
+    g_test_message("first high-priority block after %" PRIu64 " cycles "
+                   "with Chimera, %" PRIu64 " with auto",
+                   ch.dispatch_cycle - ch.req_cycle,
+                   au.dispatch_cycle - au.req_cycle);
+}
+
+/*
+ * Two SMs (0 first in the preset's order) and a high-priority kernel
+ * that needs one.  When it comes, SM 0's two blocks are 0.7 through
+ * their run and SM 1's are 0.95 and just started: every block's only
+ * option within the bound is a flush, and SM 1's cost less.
+ */
+static void test_chimera_picks_the_cheaper_sm(void)
+{
+    /* SM 0: 0, 2, then 6, 7; SM 1: 1, 3, then 4, 5, then 8 */
+    static const uint32_t len[] = { 13, 10, 13, 11, 10, 10, 10, 10, 10 };
+    struct simt_preempt_event ev;
+    ChEvent e;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(2) ",mem-bandwidth=2", SIMT_PMODE_CHIMERA, 2000);
+    ch_launch(&c, len, ARRAY_SIZE(len), 0);
+    ch_wait_retired(&c, 4);
+    for (uint32_t b = 0; b < ARRAY_SIZE(len); b++) {
+        g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, b, &e));
+        g_assert_cmpuint(e.sm, ==, b == 0 || b == 2 || b == 6 || b == 7 ?
+                         0 : 1);
+    }
+    hp = ch_hp(&c, 2, CH_THREADS);
+    ch_finish(&c, hp, &ev);
+    g_assert_cmpuint(ev.flushed, ==, 2);
+    g_assert_cmpuint(ev.drained + ev.switched + ev.light, ==, 0);
+    g_assert_true(ch_find(&c, SIMT_TRACE_FLUSH, 0, 5, &e));
+    g_assert_cmpuint(e.sm, ==, 1);
+    g_assert_true(ch_find(&c, SIMT_TRACE_FLUSH, 0, 8, &e));
+    g_assert_cmpuint(e.sm, ==, 1);
+    for (uint32_t b = 0; b < 2; b++) {
+        g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 1, b, &e));
+        g_assert_cmpuint(e.sm, ==, 1);
+    }
+    dev_stop(c.d);
+}
+
+/*
+ * One SM of one block, blocks that store before their loop (never
+ * flushable), a bound of one cycle that nothing meets, and block 1 (in
+ * the way of the high-priority block) at the point where its drain
+ * estimate lies between one and two switch times: the switch is the
+ * faster, the drain the cheaper (half the switch's factor 2).  Chimera
+ * takes the faster.  A first run in switch mode measures the switch
+ * time: its event lasts exactly that.
+ */
+static void test_chimera_fastest_when_nothing_meets_bound(void)
+{
+    static const uint32_t len[] = { 10, 10 };
+    const char *props = "sm-count=1,sm-threads=128,mem-bandwidth=1";
+    struct simt_preempt_event ev;
+    ChEvent b0, b1, r0;
+    uint64_t t_switch, mean, drain_est, at;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, props, SIMT_PMODE_SWITCH, 1);
+    ch_launch(&c, len, ARRAY_SIZE(len), 1);
+    ch_wait_retired(&c, 0);
+    hp = ch_hp(&c, 1, CH_THREADS);
+    ch_finish(&c, hp, &ev);
+    g_assert_cmpuint(ev.switched, ==, 1);
+    t_switch = ev.done_cycle - ev.req_cycle;
+    dev_stop(c.d);
+
+    ch_start(&c, props, SIMT_PMODE_CHIMERA, 1);
+    ch_launch(&c, len, ARRAY_SIZE(len), 1);
+    r0 = ch_wait_retired(&c, 0);
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, 0, &b0));
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, 1, &b1));
+    mean = r0.cycle - b0.cycle;
+    g_assert_cmpuint(mean, >, 3 * t_switch);
+    /* The default preset's 1000 MHz: a cycle is a nanosecond. */
+    at = b1.cycle + mean - 3 * t_switch / 2;
+    g_assert_cmpuint(at, >, cycle_now(c.d));
+    qtest_clock_step(c.d->qts, at - cycle_now(c.d));
+    hp = ch_hp(&c, 1, CH_THREADS);
+    ch_finish(&c, hp, &ev);
+    drain_est = mean - (ev.req_cycle - b1.cycle);
+    g_assert_cmpuint(drain_est, >, t_switch);
+    g_assert_cmpuint(drain_est, <, 2 * t_switch);
+    g_assert_cmpuint(ev.switched, ==, 1);
+    g_assert_cmpuint(ev.drained + ev.flushed + ev.light, ==, 0);
+    dev_stop(c.d);
+}
+
+/*
+ * As in the first case, but the blocks store before their loop: block
+ * 2, just started, would be flushed if it could; it may not, and goes
+ * by a context switch (within the raised bound and cheaper than its
+ * long drain), while block 1 drains.
+ */
+static void test_chimera_never_flushes_after_a_store(void)
+{
+    static const uint32_t len[] = { 10, 11, 11 };
+    struct simt_preempt_event ev;
+    ChEvent e;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(1), SIMT_PMODE_CHIMERA, 100000);
+    ch_launch(&c, len, ARRAY_SIZE(len), 1);
+    ch_wait_retired(&c, 0);
+    /* Past block 2's store (a block placed this slice has run nothing). */
+    qtest_clock_step(c.d->qts, 3000);
+    hp = ch_hp(&c, 2, CH_THREADS);
+    ch_finish(&c, hp, &ev);
+    g_assert_cmpuint(ev.flushed, ==, 0);
+    g_assert_cmpuint(ev.drained, ==, 1);
+    g_assert_cmpuint(ev.switched, ==, 1);
+    g_assert_true(ch_find(&c, SIMT_TRACE_SAVE, 0, 2, &e));
+    dev_stop(c.d);
+}
+
 /*
  * Measurements (SIMT_BENCH_PREEMPT=1; bench/preempt-bench.sh runs it and
  * writes docs/preemption-results.rst).  The GTX480 preset; low-priority
@@ -946,13 +1263,6 @@ typedef struct BenchRun {
     uint64_t save_latency;      /* median request to last victim off */
     uint32_t *out;              /* the low-priority kernel's results */
 } BenchRun;
-
-static uint64_t cycle_now(Dev *d)
-{
-    uint64_t lo = rd(d, SIMT_REG_CYCLE_LO);
-
-    return (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32 | lo;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -1174,6 +1484,14 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/preempt/priority/switch", test_priority_switch);
     qtest_add_func("/simt/preempt/priority/light", test_priority_light);
     qtest_add_func("/simt/preempt/priority/auto", test_priority_auto);
+    qtest_add_func("/simt/preempt/chimera/sm-waits-for-drain-and-flush",
+                   test_chimera_sm_waits_for_drain_and_flush);
+    qtest_add_func("/simt/preempt/chimera/picks-the-cheaper-sm",
+                   test_chimera_picks_the_cheaper_sm);
+    qtest_add_func("/simt/preempt/chimera/fastest-when-nothing-meets-bound",
+                   test_chimera_fastest_when_nothing_meets_bound);
+    qtest_add_func("/simt/preempt/chimera/never-flushes-after-a-store",
+                   test_chimera_never_flushes_after_a_store);
     qtest_add_func("/simt/preempt/request/drain", test_request_drain);
     qtest_add_func("/simt/preempt/request/switch", test_request_switch);
     qtest_add_func("/simt/preempt/request/light", test_request_light);

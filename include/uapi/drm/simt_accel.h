@@ -225,6 +225,7 @@ struct drm_simt_bo_info {
 #define DRM_SIMT_PREEMPT_SWITCH		4
 #define DRM_SIMT_PREEMPT_LIGHT		5
 #define DRM_SIMT_PREEMPT_AUTO		6
+#define DRM_SIMT_PREEMPT_CHIMERA	7	/* whole SMs, Park et al. */
 
 /**
  * struct drm_simt_context_create - create a context
