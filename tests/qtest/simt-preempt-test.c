@@ -973,12 +973,16 @@ static void ch_launch(Ch *c, const uint32_t *tenths, uint32_t n,
     });
 }
 
-/* The first timeline record of @type for queue @q's block @b, if any. */
-static bool ch_find(Ch *c, unsigned type, unsigned q, uint32_t b,
-                    ChEvent *e)
+/*
+ * The first (@last: the last) timeline record of @type for queue @q's
+ * block @b, if any.
+ */
+static bool ch_find_nth(Ch *c, unsigned type, unsigned q, uint32_t b,
+                        bool last, ChEvent *e)
 {
     uint32_t n = rd(c->d, SIMT_REG_TRACE_COUNT);
     g_autofree struct simt_trace_record *t = NULL;
+    bool found = false;
 
     g_assert_cmpuint(n, <=, TRACE_SIZE);
     t = g_new(struct simt_trace_record, MAX(n, 1));
@@ -988,10 +992,19 @@ static bool ch_find(Ch *c, unsigned type, unsigned q, uint32_t b,
             le32_to_cpu(t[i].block) == b) {
             e->cycle = le64_to_cpu(t[i].cycle);
             e->sm = le16_to_cpu(t[i].sm);
-            return true;
+            found = true;
+            if (!last) {
+                break;
+            }
         }
     }
-    return false;
+    return found;
+}
+
+static bool ch_find(Ch *c, unsigned type, unsigned q, uint32_t b,
+                    ChEvent *e)
+{
+    return ch_find_nth(c, type, q, b, false, e);
 }
 
 /* Step the clock until block @b of the low-priority kernel has retired. */
@@ -1109,6 +1122,65 @@ static void test_chimera_sm_waits_for_drain_and_flush(void)
 }
 
 /*
+ * Two SMs.  A first wave of blocks sets the mean block time; in the
+ * second, SM 0 holds two long blocks and SM 1 two short ones, all
+ * started together, so that Chimera's estimates (which only see the
+ * time spent) tie and SM 0 goes first.  The memory is slow and the
+ * bound loose: SM 0's blocks leave by switches, one after the other.
+ * SM 1's short blocks end meanwhile and the (long) high-priority block
+ * goes there; its kernel has nothing left to place, the low-priority
+ * one is the head again, with its first saved block ready, but SM 0 is
+ * the preemptor's until the event ends: no low-priority block is placed
+ * or restored on it before its last victim is off.
+ */
+static void test_chimera_handed_sm_kept_until_event_ends(void)
+{
+    static const uint32_t len[] = { 20, 20, 20, 20, 20, 6, 20, 6, 5, 5 };
+    struct simt_preempt_event ev;
+    ChEvent d0, r0, w2, e;
+    uint64_t mean, at;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(2) ",mem-bandwidth=2", SIMT_PMODE_CHIMERA, 1000000);
+    ch_launch(&c, len, ARRAY_SIZE(len), 0);
+    ch_wait_retired(&c, 3);
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, 0, &d0));
+    g_assert_true(ch_find(&c, SIMT_TRACE_RETIRE, 0, 0, &r0));
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, 7, &w2));
+    for (uint32_t b = 4; b < 8; b++) {
+        g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, b, &e));
+        g_assert_cmpuint(e.sm, ==, b % 2);
+    }
+    /* Just before SM 1's blocks (0.3 of the mean) end. */
+    mean = r0.cycle - d0.cycle;
+    at = w2.cycle + mean * 3 / 10 - 2000;
+    g_assert_cmpuint(at, >, cycle_now(c.d));
+    qtest_clock_step(c.d->qts, at - cycle_now(c.d));
+    /* A long one, which keeps SM 1 while SM 0's switches go on. */
+    hp = launch(c.d, 1, &(Launch) {
+        .kernel = "lp_spin", .grid = { 1 }, .block = { 256 },
+        .args = { vram_alloc(c.d, NULL, 256 * 4), CH_ITERS },
+    });
+    ch_finish(&c, hp, &ev);
+    g_assert_cmpuint(ev.switched, ==, 2);
+    g_assert_cmpuint(ev.drained + ev.flushed + ev.light, ==, 0);
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 1, 0, &e));
+    g_assert_cmpuint(e.sm, ==, 1);
+    g_assert_cmpuint(e.cycle, <, ev.done_cycle);
+    for (uint32_t b = 0; b < ARRAY_SIZE(len); b++) {
+        if (ch_find_nth(&c, SIMT_TRACE_DISPATCH, 0, b, true, &e) &&
+            e.sm == 0 && e.cycle > ev.req_cycle) {
+            g_assert_cmpuint(e.cycle, >=, ev.done_cycle);
+        }
+        if (ch_find(&c, SIMT_TRACE_RESTORE, 0, b, &e) && e.sm == 0) {
+            g_assert_cmpuint(e.cycle, >=, ev.done_cycle);
+        }
+    }
+    dev_stop(c.d);
+}
+
+/*
  * Two SMs (0 first in the preset's order) and a high-priority kernel
  * that needs one.  When it comes, SM 0's two blocks are 0.7 through
  * their run and SM 1's are 0.95 and just started: every block's only
@@ -1197,9 +1269,10 @@ static void test_chimera_fastest_when_nothing_meets_bound(void)
 
 /*
  * As in the first case, but the blocks store before their loop: block
- * 2, just started, would be flushed if it could; it may not, and goes
- * by a context switch (within the raised bound and cheaper than its
- * long drain), while block 1 drains.
+ * 2, just started, would be flushed if it could (it has done less work
+ * than a switch costs on this slow memory); it may not, and goes by a
+ * context switch (within the raised bound and cheaper than its long
+ * drain), while block 1 drains.
  */
 static void test_chimera_never_flushes_after_a_store(void)
 {
@@ -1209,11 +1282,11 @@ static void test_chimera_never_flushes_after_a_store(void)
     Ch c;
     uint32_t hp;
 
-    ch_start(&c, CH_SM(1), SIMT_PMODE_CHIMERA, 100000);
+    ch_start(&c, CH_SM(1) ",mem-bandwidth=2", SIMT_PMODE_CHIMERA, 100000);
     ch_launch(&c, len, ARRAY_SIZE(len), 1);
     ch_wait_retired(&c, 0);
     /* Past block 2's store (a block placed this slice has run nothing). */
-    qtest_clock_step(c.d->qts, 3000);
+    qtest_clock_step(c.d->qts, 1000);
     hp = ch_hp(&c, 2, CH_THREADS);
     ch_finish(&c, hp, &ev);
     g_assert_cmpuint(ev.flushed, ==, 0);
@@ -1486,6 +1559,8 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/preempt/priority/auto", test_priority_auto);
     qtest_add_func("/simt/preempt/chimera/sm-waits-for-drain-and-flush",
                    test_chimera_sm_waits_for_drain_and_flush);
+    qtest_add_func("/simt/preempt/chimera/handed-sm-kept-until-event-ends",
+                   test_chimera_handed_sm_kept_until_event_ends);
     qtest_add_func("/simt/preempt/chimera/picks-the-cheaper-sm",
                    test_chimera_picks_the_cheaper_sm);
     qtest_add_func("/simt/preempt/chimera/fastest-when-nothing-meets-bound",

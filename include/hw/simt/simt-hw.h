@@ -413,19 +413,19 @@ enum simt_mmu_fault {
  * under PREEMPT_BOUND.  Chimera (Park et al., as seed 000 describes it)
  * chooses flush, context switch or drain per block from its progress,
  * at SM granularity: the preemptor gets whole SMs, only once every
- * victim block on them has left.  Triggers: a queue of higher priority whose kernel
- * cannot dispatch for lack of room (only as many blocks leave as it
- * needs); a PREEMPT_REQ; the time slice between kernels of equal
- * priority.  A mechanism that cannot be used on a block (flush after a
+ * victim block on them has left.  Triggers: a queue of higher priority
+ * whose kernel cannot dispatch for lack of room (only as many blocks
+ * leave as it needs; whole SMs for Chimera); a PREEMPT_REQ; the time
+ * slice between kernels of equal priority.  A mechanism that cannot be used on a block (flush after a
  * global store, a switch without save space) falls back to drain.
  */
 enum simt_preempt_mode {
-    SIMT_PMODE_NONE   = 0,      /* context: never preempted by priority */
-    SIMT_PMODE_DRAIN  = 1,
-    SIMT_PMODE_FLUSH  = 2,
-    SIMT_PMODE_SWITCH = 3,
-    SIMT_PMODE_LIGHT  = 4,
-    SIMT_PMODE_AUTO   = 5,
+    SIMT_PMODE_NONE    = 0,     /* context: never preempted by priority */
+    SIMT_PMODE_DRAIN   = 1,
+    SIMT_PMODE_FLUSH   = 2,
+    SIMT_PMODE_SWITCH  = 3,
+    SIMT_PMODE_LIGHT   = 4,
+    SIMT_PMODE_AUTO    = 5,
     SIMT_PMODE_CHIMERA = 6,
     SIMT_PMODE_NR,
 };
