@@ -1490,6 +1490,75 @@ static void bench_print(const char *shape, const char *mode,
                    100.0 * ((double)r->lp_cycles - lp_alone) / lp_alone);
 }
 
+/*
+ * Seed 000's comparison of its scheme (auto here) with Chimera, over
+ * every kernel shape: late responses pooled over all injections per
+ * bound, and the wasted work at 2 us.  Wasted work is what the
+ * low-priority kernel lost to the injections (its run time over its
+ * run alone), normalized per shape to that of flushing every victim as
+ * seed 000 normalizes its overhead, and averaged over the shapes where
+ * flushing lost any.
+ */
+typedef struct Seed000 {
+    uint32_t late[2][6], runs[2][6];    /* [auto, chimera][bound us] */
+    double lost_flush, lost[2];         /* this shape's, at 2 us */
+    double norm[2];                     /* summed over shapes */
+    uint32_t shapes;
+} Seed000;
+
+static void seed000_add(Seed000 *sd, unsigned mode, uint32_t us,
+                        const BenchRun *r, uint64_t hp_alone,
+                        uint64_t lp_alone)
+{
+    double lost = (double)r->lp_cycles - lp_alone;
+    int m = mode == SIMT_PMODE_AUTO ? 0 :
+            mode == SIMT_PMODE_CHIMERA ? 1 : -1;
+
+    if (mode == SIMT_PMODE_FLUSH) {
+        sd->lost_flush = lost;
+    }
+    if (m < 0) {
+        return;
+    }
+    for (uint32_t i = 0; i < r->n; i++) {
+        sd->late[m][us] += r->response[i] > hp_alone + us * BENCH_MHZ;
+    }
+    sd->runs[m][us] += r->n;
+    if (us == 2) {
+        sd->lost[m] = lost;
+    }
+}
+
+static void seed000_shape_done(Seed000 *sd)
+{
+    if (sd->lost_flush > 0) {
+        for (int m = 0; m < 2; m++) {
+            sd->norm[m] += sd->lost[m] / sd->lost_flush;
+        }
+        sd->shapes++;
+    }
+}
+
+static void seed000_print(const Seed000 *sd)
+{
+    static const char *const name[2] = { "auto", "chimera" };
+
+    for (uint32_t us = 2; us <= 5; us++) {
+        for (int m = 0; m < 2; m++) {
+            g_test_message("bench seed000_violations_%uus_%s: %.2f %%", us,
+                           name[m], 100.0 * sd->late[m][us] /
+                                    MAX(sd->runs[m][us], 1));
+        }
+    }
+    for (int m = 0; m < 2; m++) {
+        g_test_message("bench seed000_overhead_%s: %.3f of flush", name[m],
+                       sd->norm[m] / MAX(sd->shapes, 1));
+    }
+    g_test_message("bench seed000_overhead_auto_vs_chimera: %.1f %%",
+                   sd->norm[1] > 0 ? 100.0 * (1 - sd->norm[0] / sd->norm[1])
+                                   : 0.0);
+}
+
 static void bench_preempt(void)
 {
     static const struct { const char *name; unsigned mode; uint32_t us; }
@@ -1503,8 +1572,13 @@ static void bench_preempt(void)
         { "auto3us", SIMT_PMODE_AUTO, 3 },
         { "auto4us", SIMT_PMODE_AUTO, 4 },
         { "auto5us", SIMT_PMODE_AUTO, 5 },
+        { "chimera2us", SIMT_PMODE_CHIMERA, 2 },
+        { "chimera3us", SIMT_PMODE_CHIMERA, 3 },
+        { "chimera4us", SIMT_PMODE_CHIMERA, 4 },
+        { "chimera5us", SIMT_PMODE_CHIMERA, 5 },
     };
     const char *only = g_getenv("SIMT_BENCH_PREEMPT");
+    Seed000 seed = { 0 };
 
     for (size_t s = 0; s < ARRAY_SIZE(shapes); s++) {
         const Shape *sh = &shapes[s];
@@ -1536,8 +1610,14 @@ static void bench_preempt(void)
             g_free(run.out);
             bench_print(sh->name, modes[m].name, &run, hp.response[0],
                         alone.lp_cycles);
+            seed000_add(&seed, modes[m].mode, modes[m].us, &run,
+                        hp.response[0], alone.lp_cycles);
         }
+        seed000_shape_done(&seed);
         g_free(alone.out);
+    }
+    if (!strcmp(only, "1")) {
+        seed000_print(&seed);
     }
 }
 
