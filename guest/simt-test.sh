@@ -67,6 +67,7 @@ t_lib_threads
 t_lib_timeout
 t_lib_too_large
 t_lib_metadata
+t_lib_multi_device
 t_smi_user
 t_smi_root
 t_run_user
@@ -546,7 +547,7 @@ d_node_denied="a user outside group render is refused, and simt-smi says which g
 lib_group() {
 	bound || fail "not bound"
 	mark=$(log_mark)
-	simt_as_user "timeout 120 simt-lib-test $1 /dev/accel/accel0"
+	simt_as_user "SIMTGUEST_DEVICES=${SIMTGUEST_DEVICES:-1} timeout 120 simt-lib-test $1 /dev/accel/accel0"
 	rc=$?
 	log_since "$mark" | grep -E -i "simt|$BAD_LOG"
 	log_clean_since "$mark" || return 1
@@ -589,6 +590,9 @@ d_lib_metadata="libsimt as a user: the launch carries the metadata (live table i
 # the value of KEY in simt-smi -k output $1
 kv() { echo "$1" | sed -n "s/^dev0\.$2=//p"; }
 
+t_lib_multi_device() { lib_group multi-device; }
+d_lib_multi_device="libsimt as a user: every simt device of the guest runs vecadd; SIMT_DEVICE_LEAST_LOADED picks the one with the fewest busy contexts, then contexts, then the lowest node"
+
 t_smi_user() {
 	out=$(simt_as_user "timeout 10 simt-smi") || { echo "$out"; fail "simt-smi failed"; }
 	echo "$out"
@@ -600,6 +604,7 @@ t_smi_user() {
 	kv "$out" preset | grep -Eqx 'default|gtx480|pascal-5|volta-80|turing-68|ampere-82' ||
 		fail "preset $(kv "$out" preset)"
 	kv "$out" clock_mhz | grep -Eqx '[1-9][0-9]* MHz' || fail "clock $(kv "$out" clock_mhz)"
+	kv "$out" load | grep -Eqx '[0-9]+ contexts, [0-9]+ busy' || fail "load $(kv "$out" load)"
 	kv "$out" interrupts | grep -q "test [1-9]" || fail "no test interrupt count"
 	kv "$out" contexts | grep -q "root only" ||
 		fail "the user is not told that contexts need root"

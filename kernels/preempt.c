@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Kernels for the preemption tests and measurements: long low-priority
- * kernels whose warps diverge, wait at barriers and use atomics, and a
- * short high-priority one.  Results do not depend on the order in which
+ * kernels whose warps diverge, wait at barriers or warp syncs and use
+ * atomics, and a short high-priority one.  Results do not depend on the order in which
  * blocks run, so a preempted run must give the same bits as one alone.
  */
 #include "simt.h"
@@ -34,6 +34,43 @@ KERNEL void lp_mix(uint32_t *out, uint32_t *hist, uint32_t rounds)
         __syncthreads();
         if ((x & 7) == 0) {
             atomicAdd(&hist[x % 64], 1);
+        }
+        x = x * 1664525u + 1013904223u;
+    }
+    out[i] = acc;
+}
+
+/*
+ * lp_mix's rounds with warp-aggregated atomics: the lanes of a warp with
+ * the same bin add their count once, through a leader whose atomicAdd
+ * clang lays out after the loop, so that lanes wait at the warp sync of
+ * __shfl_sync and __ballot_sync for it: a preemption finds warps there.
+ */
+KERNEL void lp_warp(uint32_t *out, uint32_t *hist, uint32_t rounds)
+{
+    uint32_t i = globalIdx(), lane = laneId();
+    uint32_t x = i * 2654435761u + 7, acc = 0;
+
+    for (uint32_t r = 0; r < rounds; r++) {
+        uint32_t y = (x & 255) + 1, steps = 0;
+        uint32_t bin = x % 64, todo;
+
+        while (y != 1 && steps < 48) {
+            y = (y & 1) ? 3 * y + 1 : y / 2;
+            steps++;
+        }
+        acc += steps;
+        todo = __ballot_sync(0xffffffffu, (x & 3) == 0);
+        while (todo) {
+            uint32_t leader = (uint32_t)__ffs((int)todo) - 1;
+            uint32_t lbin = __shfl_sync(0xffffffffu, bin, leader);
+            uint32_t same = __ballot_sync(0xffffffffu,
+                                          (todo >> lane & 1) && bin == lbin);
+
+            if (__builtin_expect(lane == leader, 0)) {
+                atomicAdd(&hist[lbin], (uint32_t)__popc(same));
+            }
+            todo &= ~same;
         }
         x = x * 1664525u + 1013904223u;
     }

@@ -416,10 +416,10 @@ static const uint8_t *walk_entry(const uint8_t *p, unsigned pat,
 
 /*
  * Walk the records in the save area: count warps that were stopped while
- * diverged and while waiting at a barrier.
+ * diverged, while waiting at a barrier and while waiting at a warp sync.
  */
 static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
-                           uint32_t *at_barrier)
+                           uint32_t *at_barrier, uint32_t *at_wsync)
 {
     uint32_t used = rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED));
     g_autofree uint8_t *area = g_malloc(used);
@@ -456,6 +456,7 @@ static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
                 }
             }
             *at_barrier += sw.waiting != 0;
+            *at_wsync += sw.wsync != 0;
         }
         off += le32_to_cpu(b.bytes) + local_bytes;
     }
@@ -474,19 +475,20 @@ static void wait_preempt_idle(Dev *d)
 }
 
 /*
- * PREEMPT and RESUME the low-priority context at spread points: each
- * time, every block leaves; the saved state is inspected; the results
- * stay the same.
+ * PREEMPT and RESUME the low-priority context (running @kernel) at
+ * spread points: each time, every block leaves; the saved state is
+ * inspected; the results stay the same.
  */
-static void request_stream(unsigned mode)
+static void request_stream(unsigned mode, const char *kernel)
 {
     Dev *d = pdev_start();
     Lp *lp = g_new0(Lp, 1);
-    uint32_t events_done = 0, diverged = 0, at_barrier = 0, runs = 0;
+    uint32_t events_done = 0, diverged = 0, at_barrier = 0, at_wsync = 0;
+    uint32_t runs = 0;
     const struct simt_kernel_info *k;
 
-    lp_init(d, lp, "lp_mix");
-    k = simt_image_kernel(d->img, "lp_mix");
+    lp_init(d, lp, kernel);
+    k = simt_image_kernel(d->img, kernel);
     rng_state = 100 + mode;
     while (events_done < MIN_EVENTS) {
         Launch l = lp_launch(lp);
@@ -512,7 +514,7 @@ static void request_stream(unsigned mode)
                 g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)) &
                                  SIMT_PSTATE_SAVED, !=, 0);
                 walk_save_area(d, k->m.local_bytes * LP_THREADS, &diverged,
-                               &at_barrier);
+                               &at_barrier, &at_wsync);
             }
             /* Held: nothing runs until RESUME. */
             qtest_clock_step(d->qts, 20000);
@@ -526,10 +528,12 @@ static void request_stream(unsigned mode)
         lp_check(d, lp, 0, idx);
     }
     if (mode != SIMT_PMODE_DRAIN) {
-        g_test_message("%u warps saved while diverged, %u at a barrier",
-                       diverged, at_barrier);
+        g_test_message("%u warps saved while diverged, %u at a barrier, "
+                       "%u at a warp sync", diverged, at_barrier, at_wsync);
         g_assert_cmpuint(diverged, >, 0);
-        g_assert_cmpuint(at_barrier, >, 0);
+        /* lp_mix has barriers, lp_warp warp syncs */
+        g_assert_cmpuint(strcmp(kernel, "lp_warp") ? at_barrier : at_wsync,
+                         >, 0);
     }
     g_free(lp);
     dev_stop(d);
@@ -537,17 +541,27 @@ static void request_stream(unsigned mode)
 
 static void test_request_drain(void)
 {
-    request_stream(SIMT_PMODE_DRAIN);
+    request_stream(SIMT_PMODE_DRAIN, "lp_mix");
 }
 
 static void test_request_switch(void)
 {
-    request_stream(SIMT_PMODE_SWITCH);
+    request_stream(SIMT_PMODE_SWITCH, "lp_mix");
 }
 
 static void test_request_light(void)
 {
-    request_stream(SIMT_PMODE_LIGHT);
+    request_stream(SIMT_PMODE_LIGHT, "lp_mix");
+}
+
+static void test_request_switch_wsync(void)
+{
+    request_stream(SIMT_PMODE_SWITCH, "lp_warp");
+}
+
+static void test_request_light_wsync(void)
+{
+    request_stream(SIMT_PMODE_LIGHT, "lp_warp");
 }
 
 /*
@@ -1650,6 +1664,10 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/preempt/request/drain", test_request_drain);
     qtest_add_func("/simt/preempt/request/switch", test_request_switch);
     qtest_add_func("/simt/preempt/request/light", test_request_light);
+    qtest_add_func("/simt/preempt/request/switch-at-warp-sync",
+                   test_request_switch_wsync);
+    qtest_add_func("/simt/preempt/request/light-at-warp-sync",
+                   test_request_light_wsync);
     qtest_add_func("/simt/preempt/request/resident-counts-draining-blocks",
                    test_resident_draining);
     qtest_add_func("/simt/preempt/request/active-cycles-stop-while-suspended",

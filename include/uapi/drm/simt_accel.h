@@ -37,6 +37,7 @@
  * capability and preset values below; HIGH priority became privileged
  * and the job timeout counts only time spent running (docs/driver.rst);
  * the driver supports timeline syncobjs (DRIVER_SYNCOBJ_TIMELINE).
+ * 0.4 added DRM_SIMT_PARAM_CONTEXTS and DRM_SIMT_PARAM_BUSY_CONTEXTS.
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -86,7 +87,7 @@ extern "C" {
 #endif
 
 #define DRM_SIMT_UAPI_MAJOR		0
-#define DRM_SIMT_UAPI_MINOR		3
+#define DRM_SIMT_UAPI_MINOR		4
 
 #define DRM_SIMT_GET_PARAM		0x00
 #define DRM_SIMT_BO_CREATE		0x01
@@ -115,6 +116,9 @@ extern "C" {
 #define DRM_SIMT_PARAM_CYCLE		11	/* the device's cycle counter now */
 /* Since 0.3: */
 #define DRM_SIMT_PARAM_FILE_CONTEXTS	12	/* contexts one open file may hold */
+/* Since 0.4: how busy the device is now, for choosing among devices */
+#define DRM_SIMT_PARAM_CONTEXTS		13	/* contexts, of every process */
+#define DRM_SIMT_PARAM_BUSY_CONTEXTS	14	/* ... with unfinished submissions */
 
 /* DRM_SIMT_PARAM_CAPS bits (the device's CAPS register) */
 #define DRM_SIMT_CAP_MSIX		(1u << 0)
