@@ -298,9 +298,11 @@ static void test_context(void)
 	       SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(NULL, 1, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(dev, 1, 0, NULL), SIMT_ERROR_INVALID_VALUE);
-	/* Every mode the interface names is taken (since 0.2). */
+	/* Every mode the interface names is taken (since 0.2; Chimera 0.4). */
 	if (info.uapi_minor >= 2) {
-		for (i = SIMT_PREEMPT_NONE; i <= SIMT_PREEMPT_CHIMERA; i++) {
+		int last = info.uapi_minor >= 4 ? SIMT_PREEMPT_CHIMERA : SIMT_PREEMPT_AUTO;
+
+		for (i = SIMT_PREEMPT_NONE; i <= last; i++) {
 			EXPECT(simt_context_create(dev, 1, i, &ctx[0]), SIMT_SUCCESS);
 			if (ctx[0])
 				simt_context_destroy(ctx[0]);

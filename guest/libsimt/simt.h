@@ -199,7 +199,7 @@ enum simt_preemption {
 	SIMT_PREEMPT_SWITCH = 4,
 	SIMT_PREEMPT_LIGHT = 5,
 	SIMT_PREEMPT_AUTO = 6,
-	SIMT_PREEMPT_CHIMERA = 7,	/* whole SMs, each block by its progress */
+	SIMT_PREEMPT_CHIMERA = 7,	/* whole SMs, each block by its progress (0.4) */
 };
 
 /*

@@ -37,7 +37,8 @@
  * capability and preset values below; HIGH priority became privileged
  * and the job timeout counts only time spent running (docs/driver.rst);
  * the driver supports timeline syncobjs (DRIVER_SYNCOBJ_TIMELINE).
- * 0.4 added DRM_SIMT_PARAM_CONTEXTS and DRM_SIMT_PARAM_BUSY_CONTEXTS.
+ * 0.4 added DRM_SIMT_PARAM_CONTEXTS and DRM_SIMT_PARAM_BUSY_CONTEXTS,
+ * and DRM_SIMT_PREEMPT_CHIMERA.
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -229,7 +230,7 @@ struct drm_simt_bo_info {
 #define DRM_SIMT_PREEMPT_SWITCH		4
 #define DRM_SIMT_PREEMPT_LIGHT		5
 #define DRM_SIMT_PREEMPT_AUTO		6
-#define DRM_SIMT_PREEMPT_CHIMERA	7	/* whole SMs, Park et al. */
+#define DRM_SIMT_PREEMPT_CHIMERA	7	/* whole SMs, Park et al.; since 0.4 */
 
 /**
  * struct drm_simt_context_create - create a context
