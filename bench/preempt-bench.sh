@@ -5,7 +5,9 @@
 # the QEMU build: on the GTX480 preset, low-priority kernels with the
 # per-block footprint of seed 000's benchmarks and a stream of short
 # high-priority kernels at points spread over their run, once per
-# mechanism.  Prints every figure as "bench NAME: VALUE UNIT".
+# mechanism (auto and Chimera once per bound of 2 to 5 us).  Prints
+# every figure as "bench NAME: VALUE UNIT", and with every shape seed
+# 000's comparison of auto and Chimera (seed000_*).
 #
 #   bench/preempt-bench.sh [--write-docs] [SHAPE]
 #

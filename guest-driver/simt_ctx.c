@@ -409,6 +409,31 @@ static void simt_ctx_close(struct simt_ctx *ctx)
 }
 
 /*
+ * How busy the device is, for userspace that picks one of several devices
+ * (DRM_SIMT_PARAM_CONTEXTS and _BUSY_CONTEXTS): its contexts, of every
+ * process, and those with submissions not yet finished and freed.
+ */
+void simt_device_load(struct simt_device *sdev, u32 *contexts, u32 *busy)
+{
+	unsigned long flags;
+	unsigned int q;
+
+	*contexts = 0;
+	*busy = 0;
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	for (q = 0; q < sdev->hw_queue_count; q++) {
+		struct simt_ctx *ctx = sdev->queue_ctx[q];
+
+		if (!ctx)
+			continue;
+		(*contexts)++;
+		if (atomic_read(&ctx->inflight))
+			(*busy)++;
+	}
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+}
+
+/*
  * The area the device saves the context's preempted blocks in, mapped at
  * its own VRAM address like an object.  Without one (no VRAM to spare)
  * the context still works: its blocks drain instead of being switched.
@@ -553,7 +578,7 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 	struct simt_ctx *ctx;
 	int idx, ret;
 
-	if (args->flags || args->preempt_mode > DRM_SIMT_PREEMPT_AUTO ||
+	if (args->flags || args->preempt_mode > DRM_SIMT_PREEMPT_CHIMERA ||
 	    args->priority > DRM_SIMT_PRIORITY_REALTIME) {
 		drm_dbg(drm, "CONTEXT_CREATE: flags 0x%x, mode %u, priority %u\n",
 			args->flags, args->preempt_mode, args->priority);

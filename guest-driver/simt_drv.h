@@ -372,6 +372,7 @@ struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id);
 void simt_ctx_put(struct simt_ctx *ctx);
 void simt_ctx_close_file(struct simt_file *sfile);
 void simt_ctx_stop_queue(struct simt_device *sdev, u32 q);
+void simt_device_load(struct simt_device *sdev, u32 *contexts, u32 *busy);
 void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx);
 int simt_ctx_hw_init(struct simt_ctx *ctx);
 int simt_context_create_ioctl(struct drm_device *drm, void *data,

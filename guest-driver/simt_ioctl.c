@@ -87,6 +87,15 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 	case DRM_SIMT_PARAM_FILE_CONTEXTS:
 		args->value = READ_ONCE(simt_file_contexts);
 		break;
+	case DRM_SIMT_PARAM_CONTEXTS:
+	case DRM_SIMT_PARAM_BUSY_CONTEXTS: {
+		u32 contexts, busy;
+
+		simt_device_load(sdev, &contexts, &busy);
+		args->value = args->param == DRM_SIMT_PARAM_CONTEXTS ?
+			      contexts : busy;
+		break;
+	}
 	default:
 		drm_dbg(drm, "GET_PARAM: unknown parameter %u\n", args->param);
 		return -EINVAL;

@@ -27,12 +27,12 @@
 static unsigned int preempt_mode = DRM_SIMT_PREEMPT_AUTO;
 module_param(preempt_mode, uint, 0644);
 MODULE_PARM_DESC(preempt_mode,
-		 "mode of contexts created with DRM_SIMT_PREEMPT_DEFAULT (1 none, 2 drain, 3 flush, 4 switch, 5 light, 6 auto)");
+		 "mode of contexts created with DRM_SIMT_PREEMPT_DEFAULT (1 none, 2 drain, 3 flush, 4 switch, 5 light, 6 auto, 7 chimera)");
 
 static unsigned int preempt_bound_ns = 2000;
 module_param(preempt_bound_ns, uint, 0644);
 MODULE_PARM_DESC(preempt_bound_ns,
-		 "latency bound of the auto mode (ns of device time; seed 000 uses 2000 to 5000)");
+		 "latency bound of the auto and chimera modes (ns of device time; seed 000 uses 2000 to 5000)");
 
 static unsigned int timeslice_ms;
 module_param(timeslice_ms, uint, 0644);
@@ -48,8 +48,8 @@ u32 simt_preempt_hw_mode(u32 mode)
 {
 	if (mode == DRM_SIMT_PREEMPT_DEFAULT)
 		mode = clamp_t(u32, preempt_mode, DRM_SIMT_PREEMPT_NONE,
-			       DRM_SIMT_PREEMPT_AUTO);
-	/* DRM_SIMT_PREEMPT_NONE..AUTO are SIMT_PMODE_NONE..AUTO, plus one. */
+			       DRM_SIMT_PREEMPT_CHIMERA);
+	/* DRM_SIMT_PREEMPT_NONE..CHIMERA are SIMT_PMODE_NONE..CHIMERA, plus one. */
 	return mode - 1;
 }
 

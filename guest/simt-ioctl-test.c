@@ -837,7 +837,7 @@ static void test_ctx(void)
 	uint32_t max = get_param(DRM_SIMT_PARAM_MAX_CONTEXTS);
 	struct drm_simt_context_create c;
 	struct drm_simt_context_destroy d;
-	uint32_t ids[64], id, prio;
+	uint32_t ids[64], id, prio, mode;
 	unsigned int i;
 	int f2, status;
 	pid_t pid;
@@ -856,15 +856,17 @@ static void test_ctx(void)
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
 	c = (struct drm_simt_context_create){ .flags = 1 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
-	c = (struct drm_simt_context_create){ .preempt_mode = 7 };
+	c = (struct drm_simt_context_create){ .preempt_mode = DRM_SIMT_PREEMPT_CHIMERA + 1 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, EINVAL);
 	/* A valid mode is kept with the context (debugfs contexts shows it). */
-	c = (struct drm_simt_context_create){ .preempt_mode = DRM_SIMT_PREEMPT_AUTO };
-	EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, 0);
-	CHECK(debugfs_ctx_count("preempt", DRM_SIMT_PREEMPT_AUTO) == 1,
-	      "debugfs contexts does not show one context in preemption mode %u",
-	      DRM_SIMT_PREEMPT_AUTO);
-	CHECK(ctx_destroy(c.ctx_id) == 0, "destroy");
+	for (mode = DRM_SIMT_PREEMPT_AUTO; mode <= DRM_SIMT_PREEMPT_CHIMERA; mode++) {
+		c = (struct drm_simt_context_create){ .preempt_mode = mode };
+		EXPECT(DRM_IOCTL_SIMT_CONTEXT_CREATE, &c, 0);
+		CHECK(debugfs_ctx_count("preempt", mode) == 1,
+		      "debugfs contexts does not show one context in preemption mode %u",
+		      mode);
+		CHECK(ctx_destroy(c.ctx_id) == 0, "destroy");
+	}
 	d = (struct drm_simt_context_destroy){ .ctx_id = 0 };
 	EXPECT(DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d, ENOENT);
 	d.ctx_id = 12345;

@@ -9,7 +9,8 @@
  *   simt-lib-test GROUP [NODE]
  *
  * Groups: device, context, memory, module, launch, errors, samples,
- * threads, timeout, too-large, metadata, split-results, split-ids,
+ * threads, timeout, too-large, metadata, multi-device (which expects
+ * $SIMTGUEST_DEVICES devices, default 1), split-results, split-ids,
  * split-auto, split-between.
  * Prints what it does and a line per failed check; exit status 0 if every
  * check passed.
@@ -294,13 +295,15 @@ static void test_context(void)
 	EXPECT(simt_context_create(dev, -1, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(dev, 4, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(dev, 1, -1, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
-	EXPECT(simt_context_create(dev, 1, SIMT_PREEMPT_AUTO + 1, &ctx[0]),
+	EXPECT(simt_context_create(dev, 1, SIMT_PREEMPT_CHIMERA + 1, &ctx[0]),
 	       SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(NULL, 1, 0, &ctx[0]), SIMT_ERROR_INVALID_VALUE);
 	EXPECT(simt_context_create(dev, 1, 0, NULL), SIMT_ERROR_INVALID_VALUE);
-	/* Every mode the interface names is taken (since 0.2). */
+	/* Every mode the interface names is taken (since 0.2; Chimera 0.4). */
 	if (info.uapi_minor >= 2) {
-		for (i = SIMT_PREEMPT_NONE; i <= SIMT_PREEMPT_AUTO; i++) {
+		int last = info.uapi_minor >= 4 ? SIMT_PREEMPT_CHIMERA : SIMT_PREEMPT_AUTO;
+
+		for (i = SIMT_PREEMPT_NONE; i <= last; i++) {
 			EXPECT(simt_context_create(dev, 1, i, &ctx[0]), SIMT_SUCCESS);
 			if (ctx[0])
 				simt_context_destroy(ctx[0]);
@@ -1551,6 +1554,148 @@ static void test_metadata(void)
 	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
 }
 
+/* ---- multi-device: every device works, the least-loaded choice ---- */
+
+/* Open SIMT_DEVICE_LEAST_LOADED; the index N of the accelN chosen, or -1. */
+static int least_loaded(const char *how)
+{
+	struct simt_device_info info;
+	simt_device *dev;
+	int n = -1;
+
+	if (how)
+		setenv("SIMT_DEVICE", SIMT_DEVICE_LEAST_LOADED, 1);
+	EXPECT(simt_device_open(how ? NULL : SIMT_DEVICE_LEAST_LOADED, &dev),
+	       SIMT_SUCCESS);
+	if (how)
+		unsetenv("SIMT_DEVICE");
+	if (simt_device_get_info(dev, &info) == SIMT_SUCCESS &&
+	    sscanf(info.node, "/dev/accel/accel%d", &n) != 1)
+		n = -1;
+	simt_device_close(dev);
+	return n;
+}
+
+/* vecadd of 1000 elements on @dev, checked; 0 if right. */
+static int vecadd_on(simt_device *dev)
+{
+	const uint32_t n = 1000;
+	float fa[1000], fb[1000], fc[1000];
+	simt_buffer *a, *b, *c;
+	simt_context *ctx;
+	simt_module *m;
+	simt_kernel *k;
+	uint32_t i, args[4];
+	int bad;
+
+	if (simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx))
+		return -1;
+	for (i = 0; i < n; i++) {
+		fa[i] = i * 0.5f;
+		fb[i] = 7.0f - i;
+	}
+	bad = simt_module_load(ctx, KERNEL_DIR "/samples.elf", &m) ||
+	      simt_module_get_kernel(m, "vecadd", &k) ||
+	      simt_mem_alloc(ctx, n * 4, &a) || simt_mem_alloc(ctx, n * 4, &b) ||
+	      simt_mem_alloc(ctx, n * 4, &c) ||
+	      simt_memcpy_htod(a, 0, fa, n * 4) || simt_memcpy_htod(b, 0, fb, n * 4);
+	if (!bad) {
+		args[0] = simt_buffer_addr(a);
+		args[1] = simt_buffer_addr(b);
+		args[2] = simt_buffer_addr(c);
+		args[3] = n;
+		bad = run(k, dim(8, 1, 1), dim(128, 1, 1), 0, args, 4) || finish(ctx) ||
+		      simt_memcpy_dtoh(fc, c, 0, n * 4);
+	}
+	for (i = 0; !bad && i < n; i++)
+		fb[i] += fa[i];
+	bad = bad || check_floats("vecadd", fc, fb, n);
+	simt_context_destroy(ctx);
+	return bad ? -1 : 0;
+}
+
+static void test_multi_device(void)
+{
+	const char *env = getenv("SIMTGUEST_DEVICES");
+	int ndev = env ? atoi(env) : 1, i, j, got;
+	struct simt_device_info info[8];
+	simt_device *dev[8];
+	simt_context *busy, *idle = NULL;
+	simt_module *m;
+	simt_kernel *spin;
+	simt_buffer *out;
+	uint32_t args[2];
+	uint64_t seq, v;
+
+	if (ndev < 1 || ndev > 8) {
+		fail(__LINE__, "SIMTGUEST_DEVICES=%s: not 1..8", env);
+		return;
+	}
+	/* Every device a simt device of its own, working and idle. */
+	for (i = 0; i < ndev; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/dev/accel/accel%d", i);
+		MUST(simt_device_open(path, &dev[i]));
+		MUST(simt_device_get_info(dev[i], &info[i]));
+		for (j = 0; j < i; j++)
+			CHECK(strcmp(info[i].pci_address, info[j].pci_address),
+			      "accel%d and accel%d are both %s", i, j, info[i].pci_address);
+		CHECK(vecadd_on(dev[i]) == 0, "vecadd on accel%d", i);
+		EXPECT(simt_device_get_param(dev[i], DRM_SIMT_PARAM_BUSY_CONTEXTS, &v),
+		       SIMT_SUCCESS);
+		CHECK(v == 0, "accel%d idle but %llu busy contexts", i, (unsigned long long)v);
+		printf("accel%d: %s, %u SMs, vecadd checked\n", i, info[i].pci_address,
+		       info[i].sm_count);
+	}
+	{
+		char path[32];
+
+		snprintf(path, sizeof(path), "/dev/accel/accel%d", ndev);
+		CHECK(access(path, F_OK) != 0, "%s exists: more than %d devices", path, ndev);
+	}
+
+	/* All idle: the lowest node, by name or through $SIMT_DEVICE. */
+	got = least_loaded(NULL);
+	CHECK(got == 0, "all idle: least-loaded chose accel%d, not accel0", got);
+	got = least_loaded("env");
+	CHECK(got == 0, "SIMT_DEVICE=least-loaded chose accel%d, not accel0", got);
+
+	/* A long kernel on accel0: the choice moves to accel1. */
+	MUST(simt_context_create(dev[0], SIMT_PRIORITY_NORMAL, 0, &busy));
+	MUST(simt_module_load(busy, KERNEL_DIR "/samples.elf", &m));
+	MUST(simt_module_get_kernel(m, "spin", &spin));
+	MUST(simt_mem_alloc(busy, 32 * 256 * 4, &out));
+	args[0] = simt_buffer_addr(out);
+	args[1] = 4000;
+	MUST(simt_launch(spin, dim(32, 1, 1), dim(256, 1, 1), 0, args, 2, &seq));
+	EXPECT(simt_device_get_param(dev[0], DRM_SIMT_PARAM_BUSY_CONTEXTS, &v), SIMT_SUCCESS);
+	CHECK(v == 1, "accel0 running a kernel: %llu busy contexts, not 1",
+	      (unsigned long long)v);
+	EXPECT(simt_device_get_param(dev[0], DRM_SIMT_PARAM_CONTEXTS, &v), SIMT_SUCCESS);
+	CHECK(v == 1, "accel0: %llu contexts, not 1", (unsigned long long)v);
+	got = least_loaded(NULL);
+	CHECK(got == (ndev > 1 ? 1 : 0), "accel0 busy: least-loaded chose accel%d", got);
+	if (ndev > 1) {
+		/* An idle context on accel1 still beats a busy accel0. */
+		MUST(simt_context_create(dev[1], SIMT_PRIORITY_NORMAL, 0, &idle));
+		got = least_loaded(NULL);
+		/* with a third device, it has no context at all */
+		CHECK(got == (ndev > 2 ? 2 : 1),
+		      "accel0 busy, accel1 idle with a context: chose accel%d", got);
+	}
+	EXPECT(simt_wait(busy, seq, -1, NULL), SIMT_SUCCESS);
+	EXPECT(simt_context_destroy(busy), SIMT_SUCCESS);
+	/* accel0 empty again; accel1 holds a context: accel0 */
+	got = least_loaded(NULL);
+	CHECK(got == 0, "accel0 empty again: least-loaded chose accel%d", got);
+	if (idle)
+		EXPECT(simt_context_destroy(idle), SIMT_SUCCESS);
+	for (i = 0; i < ndev; i++)
+		EXPECT(simt_device_close(dev[i]), SIMT_SUCCESS);
+	printf("least-loaded: checked with %d device%s\n", ndev, ndev > 1 ? "s" : "");
+}
+
 /* ---- kernel splitting (seed 002): simt_launch_split ---- */
 
 /* A context at normal priority, never preempted, and its device's info. */
@@ -1951,6 +2096,7 @@ static const struct {
 	{ "timeout", test_timeout },
 	{ "too-large", test_too_large },
 	{ "metadata", test_metadata },
+	{ "multi-device", test_multi_device },
 	{ "split-results", test_split_results },
 	{ "split-ids", test_split_ids },
 	{ "split-auto", test_split_auto },

@@ -12,8 +12,8 @@
  *
  * The timelines cover the first N ms of device time of each run
  * (default 5), so that they stay small enough to look at.
- * LIST is a comma-separated list of none, drain, flush, switch, light
- * and auto (default: all).  With --check the exit status is 1 unless
+ * LIST is a comma-separated list of none, drain, flush, switch, light,
+ * auto and chimera (default: all).  With --check the exit status is 1 unless
  * every result is right, the best preempting mode's median response
  * (in device cycles) is at least 10 times lower than without preemption,
  * and (when both ran) light saves fewer bytes per preemption event than
@@ -57,6 +57,7 @@ static const struct {
 	{ "switch", SIMT_PREEMPT_SWITCH },
 	{ "light", SIMT_PREEMPT_LIGHT },
 	{ "auto", SIMT_PREEMPT_AUTO },
+	{ "chimera", SIMT_PREEMPT_CHIMERA },
 };
 #define NMODES (sizeof(modes) / sizeof(modes[0]))
 
@@ -576,7 +577,7 @@ int main(int argc, char **argv)
 			check = 1;
 		} else {
 			fprintf(stderr, "usage: simt-preempt-demo [--lp-iters N] "
-				"[--gap-us N] [--modes none,drain,flush,switch,light,auto] "
+				"[--gap-us N] [--modes none,drain,flush,switch,light,auto,chimera] "
 				"[--window-ms N] [--out DIR] [--check]\n");
 			return 2;
 		}

@@ -46,8 +46,8 @@ static void usage(FILE *f)
 "\n"
 "What an ordinary user sees: everything but the other users' processes\n"
 "and the contexts, which the driver shows in debugfs, readable by root\n"
-"only.  The device's preset and clock are not shown: the driver does not\n"
-"report them.\n");
+"only.  The load line counts every process's contexts on the device and\n"
+"those with submissions not yet finished (driver interface 0.4).\n");
 }
 
 /* One line of output: a labelled value, or key=value. */
@@ -473,7 +473,7 @@ static int show(int idx, const char *node)
 {
 	struct simt_device_info info;
 	simt_device *dev;
-	uint64_t v;
+	uint64_t v, busy;
 	simt_status st;
 	char caps[128];
 	struct stat sb;
@@ -522,6 +522,13 @@ static int show(int idx, const char *node)
 		field(idx, "clock_mhz", "clock", "%llu MHz", (unsigned long long)v);
 	else
 		field(idx, "clock_mhz", "clock", "not reported by the driver");
+	/* Interface 0.4: what libsimt's least-loaded choice reads. */
+	if (!simt_device_get_param(dev, DRM_SIMT_PARAM_CONTEXTS, &v) &&
+	    !simt_device_get_param(dev, DRM_SIMT_PARAM_BUSY_CONTEXTS, &busy))
+		field(idx, "load", "load", "%llu contexts, %llu busy",
+		      (unsigned long long)v, (unsigned long long)busy);
+	else
+		field(idx, "load", "load", "not reported by the driver");
 	interrupts(idx, info.pci_address);
 	processes(idx, info.node);
 	if (usage_opt)

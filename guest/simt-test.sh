@@ -67,6 +67,7 @@ t_lib_threads
 t_lib_timeout
 t_lib_too_large
 t_lib_metadata
+t_lib_multi_device
 t_split_results
 t_split_ids
 t_split_auto
@@ -482,7 +483,7 @@ t_preempt() {
 	after=$(awk '$1 == "events" { print $2 }' "$dbg/preempt")
 	[ "$after" -gt "$before" ] || fail "no preemption events ($before -> $after)"
 	tail -5 "$dbg/preempt"
-	for m in none drain flush switch light auto; do
+	for m in none drain flush switch light auto chimera; do
 		grep -q traceEvents "/tmp/preempt-test/timeline-$m.json" &&
 		grep -q '<svg' "/tmp/preempt-test/timeline-$m.svg" ||
 			fail "no timeline for mode $m"
@@ -550,7 +551,7 @@ d_node_denied="a user outside group render is refused, and simt-smi says which g
 lib_group() {
 	bound || fail "not bound"
 	mark=$(log_mark)
-	simt_as_user "timeout 120 simt-lib-test $1 /dev/accel/accel0"
+	simt_as_user "SIMTGUEST_DEVICES=${SIMTGUEST_DEVICES:-1} timeout 120 simt-lib-test $1 /dev/accel/accel0"
 	rc=$?
 	log_since "$mark" | grep -E -i "simt|$BAD_LOG"
 	log_clean_since "$mark" || return 1
@@ -605,6 +606,9 @@ d_split_between="kernel splitting: an equal-priority launch of a second context 
 # the value of KEY in simt-smi -k output $1
 kv() { echo "$1" | sed -n "s/^dev0\.$2=//p"; }
 
+t_lib_multi_device() { lib_group multi-device; }
+d_lib_multi_device="libsimt as a user: every simt device of the guest runs vecadd; SIMT_DEVICE_LEAST_LOADED picks the one with the fewest busy contexts, then contexts, then the lowest node"
+
 t_smi_user() {
 	out=$(simt_as_user "timeout 10 simt-smi") || { echo "$out"; fail "simt-smi failed"; }
 	echo "$out"
@@ -616,6 +620,7 @@ t_smi_user() {
 	kv "$out" preset | grep -Eqx 'default|gtx480|pascal-5|volta-80|turing-68|ampere-82' ||
 		fail "preset $(kv "$out" preset)"
 	kv "$out" clock_mhz | grep -Eqx '[1-9][0-9]* MHz' || fail "clock $(kv "$out" clock_mhz)"
+	kv "$out" load | grep -Eqx '[0-9]+ contexts, [0-9]+ busy' || fail "load $(kv "$out" load)"
 	kv "$out" interrupts | grep -q "test [1-9]" || fail "no test interrupt count"
 	kv "$out" contexts | grep -q "root only" ||
 		fail "the user is not told that contexts need root"

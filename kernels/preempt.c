@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Kernels for the preemption tests and measurements: long low-priority
- * kernels whose warps diverge, wait at barriers and use atomics, and a
- * short high-priority one.  Results do not depend on the order in which
+ * kernels whose warps diverge, wait at barriers or warp syncs and use
+ * atomics, and a short high-priority one.  Results do not depend on the order in which
  * blocks run, so a preempted run must give the same bits as one alone.
  */
 #include "simt.h"
@@ -40,6 +40,43 @@ KERNEL void lp_mix(uint32_t *out, uint32_t *hist, uint32_t rounds)
     out[i] = acc;
 }
 
+/*
+ * lp_mix's rounds with warp-aggregated atomics: the lanes of a warp with
+ * the same bin add their count once, through a leader whose atomicAdd
+ * clang lays out after the loop, so that lanes wait at the warp sync of
+ * __shfl_sync and __ballot_sync for it: a preemption finds warps there.
+ */
+KERNEL void lp_warp(uint32_t *out, uint32_t *hist, uint32_t rounds)
+{
+    uint32_t i = globalIdx(), lane = laneId();
+    uint32_t x = i * 2654435761u + 7, acc = 0;
+
+    for (uint32_t r = 0; r < rounds; r++) {
+        uint32_t y = (x & 255) + 1, steps = 0;
+        uint32_t bin = x % 64, todo;
+
+        while (y != 1 && steps < 48) {
+            y = (y & 1) ? 3 * y + 1 : y / 2;
+            steps++;
+        }
+        acc += steps;
+        todo = __ballot_sync(0xffffffffu, (x & 3) == 0);
+        while (todo) {
+            uint32_t leader = (uint32_t)__ffs((int)todo) - 1;
+            uint32_t lbin = __shfl_sync(0xffffffffu, bin, leader);
+            uint32_t same = __ballot_sync(0xffffffffu,
+                                          (todo >> lane & 1) && bin == lbin);
+
+            if (__builtin_expect(lane == leader, 0)) {
+                atomicAdd(&hist[lbin], (uint32_t)__popc(same));
+            }
+            todo &= ~same;
+        }
+        x = x * 1664525u + 1013904223u;
+    }
+    out[i] = acc;
+}
+
 /* Registers only, one store at the end: flushable nearly all its life. */
 KERNEL void lp_spin(uint32_t *out, uint32_t iters)
 {
@@ -47,6 +84,28 @@ KERNEL void lp_spin(uint32_t *out, uint32_t iters)
     uint32_t x = i * 2654435761u + 1, y = i;
 
     for (uint32_t k = 0; k < iters; k++) {
+        x = x * 1664525u + 1013904223u;
+        y += x >> 7;
+        x ^= x >> 13;
+    }
+    out[i] = x ^ y;
+}
+
+/*
+ * Registers only, like lp_spin, for iters[blockIdx.x] steps, so that a
+ * test sets each block's length.  @store_first: a global store before
+ * the loop, after which the block may no longer be flushed.
+ */
+KERNEL void lp_var(uint32_t *out, const uint32_t *iters,
+                   uint32_t store_first)
+{
+    uint32_t i = globalIdx(), n = iters[blockIdx.x];
+    uint32_t x = i * 2654435761u + 1, y = i;
+
+    if (store_first) {
+        out[i] = 0;
+    }
+    for (uint32_t k = 0; k < n; k++) {
         x = x * 1664525u + 1013904223u;
         y += x >> 7;
         x ^= x >> 13;

@@ -37,7 +37,8 @@ echo "# copy engines: 64 MiB copies; high-priority copy latency by DMA chunk"
 HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/copy-bench.sh"
 
 # Preemption on the GTX480 preset: latency and cost per mechanism,
-# lightweight against full switches, auto under 2-5 us bounds
+# lightweight against full switches, auto and Chimera under 2-5 us
+# bounds, and seed 000's comparison of the two (seed000_* lines)
 # (docs/preemption-results.rst is written from the same figures).
 echo "# preemption: seed 000 kernel shapes, 24 high-priority injections each"
 HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/preempt-bench.sh"

@@ -88,6 +88,14 @@ run_guest() {
     local rc=$?
     check_tap guest "$results/guest.log"
     [ $rc = 0 ] || { echo "  guest run failed (log: $results/guest-run.out)"; status=1; }
+    # The same guest with three devices: each works, libsimt picks the
+    # least loaded, the driver's log stays clean.
+    GUEST_LOG="$results/guest-3dev.log" SIMT_GUEST_NOBUILD=1 SIMT_DEVICES=3 \
+        EXTRA_APPEND="simtguest.tests=lib_multi_device,smi_user,log_clean" \
+        "$top/scripts/guest-run.sh" test > "$results/guest-3dev-run.out" 2>&1
+    rc=$?
+    check_tap guest-3dev "$results/guest-3dev.log"
+    [ $rc = 0 ] || { echo "  3-device guest run failed (log: $results/guest-3dev-run.out)"; status=1; }
 }
 
 for s in $suites; do

@@ -18,6 +18,8 @@
 #   QEMU             QEMU binary (default ${SIMT_CACHE}/qemu-build/qemu-system-x86_64)
 #   SIMT_CACHE       cache directory (default ${XDG_CACHE_HOME:-~/.cache}/simt)
 #   SIMT_DEVICE      the -device argument (default "simt"; empty: no device)
+#   SIMT_DEVICES     how many such devices the guest gets (default 1, at
+#                    most 8); the guest sees /dev/accel/accel0.. in PCI order
 #   GUEST_MACHINE    the -M argument (default "q35,sata=off")
 #   EXTRA_QEMU_ARGS  more QEMU arguments (word-split)
 #   EXTRA_APPEND     more kernel command line arguments
@@ -34,6 +36,7 @@ export SIMT_CACHE
 gdir=$SIMT_CACHE/guest
 QEMU=${QEMU:-$SIMT_CACHE/qemu-build/qemu-system-x86_64}
 SIMT_DEVICE=${SIMT_DEVICE-simt}
+SIMT_DEVICES=${SIMT_DEVICES:-1}
 # q35 without its built-in AHCI controller: the guest has no disk, and
 # SeaBIOS spends about 30 s probing the empty SATA ports under TCG.
 GUEST_MACHINE=${GUEST_MACHINE:-q35,sata=off}
@@ -56,6 +59,10 @@ else
 fi
 
 [ -x "$QEMU" ] || die "QEMU not found at $QEMU (build it, or set QEMU=)"
+case $SIMT_DEVICES in
+[1-8]) ;;
+*) die "SIMT_DEVICES=$SIMT_DEVICES: give a number of devices from 1 to 8" ;;
+esac
 if [ -n "$SIMT_DEVICE" ]; then
     "$QEMU" -device "${SIMT_DEVICE%%,*},help" >/dev/null 2>&1 ||
         die "$QEMU has no '${SIMT_DEVICE%%,*}' device"
@@ -115,6 +122,7 @@ fi
 # The guest's own watchdog fires a little before ours.
 guest_limit=$(( GUEST_TIMEOUT > 60 ? GUEST_TIMEOUT - 30 : GUEST_TIMEOUT ))
 append+=" simtguest.timeout=$guest_limit"
+[ -n "$SIMT_DEVICE" ] && append+=" simtguest.devices=$SIMT_DEVICES"
 [ -n "${EXTRA_APPEND:-}" ] && append+=" $EXTRA_APPEND"
 
 args=(
@@ -123,7 +131,11 @@ args=(
     -L "$fw"
     -kernel "$kernel" -initrd "$initrd" -append "$append"
 )
-[ -n "$SIMT_DEVICE" ] && args+=(-device "$SIMT_DEVICE")
+if [ -n "$SIMT_DEVICE" ]; then
+    for ((i = 0; i < SIMT_DEVICES; i++)); do
+        args+=(-device "$SIMT_DEVICE")
+    done
+fi
 # shellcheck disable=SC2206
 [ -n "${EXTRA_QEMU_ARGS:-}" ] && args+=($EXTRA_QEMU_ARGS)
 

@@ -7,6 +7,8 @@
  * Copyright the simt authors.  Licensed under the MIT licence, as
  * written out in simt.h.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -171,7 +173,8 @@ static void pci_address(int fd, char *out, size_t len)
 		memcpy(out, base, strlen(base) + 1);
 }
 
-simt_status simt_device_open(const char *node, simt_device **out)
+/* Open @node, which must be a simt device of our interface major. */
+static simt_status open_node(const char *node, simt_device **out)
 {
 	struct simt_device_info *info;
 	struct drm_version v;
@@ -195,13 +198,6 @@ simt_status simt_device_open(const char *node, simt_device **out)
 	unsigned int i;
 	int err;
 
-	if (!out)
-		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_open: no result pointer");
-	*out = NULL;
-	if (!node)
-		node = getenv("SIMT_DEVICE");
-	if (!node || !*node)
-		node = "/dev/accel/accel0";
 	if (strlen(node) >= sizeof(info->node))
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "device node name too long: %s", node);
 	dev = calloc(1, sizeof(*dev));
@@ -277,6 +273,109 @@ simt_status simt_device_open(const char *node, simt_device **out)
 	pthread_mutex_init(&dev->lock, NULL);
 	*out = dev;
 	return SIMT_SUCCESS;
+}
+
+/* How busy @dev is now; a driver before 0.4 does not say: the most. */
+struct device_load {
+	uint64_t busy, contexts, sm_count;
+};
+
+static void device_load(simt_device *dev, struct device_load *load)
+{
+	load->sm_count = dev->info.sm_count ? dev->info.sm_count : 1;
+	if (dev->info.uapi_minor < 4 ||
+	    get_param(dev->fd, DRM_SIMT_PARAM_BUSY_CONTEXTS, &load->busy) ||
+	    get_param(dev->fd, DRM_SIMT_PARAM_CONTEXTS, &load->contexts)) {
+		load->busy = UINT32_MAX;
+		load->contexts = UINT32_MAX;
+	}
+}
+
+/* Whether @a is less loaded than @b: busy contexts per SM, then contexts. */
+static int less_loaded(const struct device_load *a, const struct device_load *b)
+{
+	if (a->busy * b->sm_count != b->busy * a->sm_count)
+		return a->busy * b->sm_count < b->busy * a->sm_count;
+	return a->contexts * b->sm_count < b->contexts * a->sm_count;
+}
+
+/* N of "accelN" for N in 0..63 (one mask holds them), else -1 */
+static int accel_index(const char *name)
+{
+	char *end;
+	long n;
+
+	if (strncmp(name, "accel", 5) || !isdigit((unsigned char)name[5]))
+		return -1;
+	n = strtol(name + 5, &end, 10);
+	return *end || n > 63 ? -1 : (int)n;
+}
+
+/*
+ * The simt device under /dev/accel with the fewest busy contexts per SM,
+ * then the fewest contexts per SM, then the lowest node number (seed
+ * 003's offload to the less loaded GPU, within one machine).
+ */
+static simt_status open_least_loaded(simt_device **out)
+{
+	char node[sizeof(((struct simt_device_info *)0)->node)];
+	char why[256] = "no /dev/accel/accel* node";
+	struct device_load load, best_load;
+	simt_device *dev, *best = NULL;
+	unsigned long long seen = 0;
+	struct dirent *de;
+	int n, next, max = -1;
+	DIR *dir;
+
+	dir = opendir("/dev/accel");
+	if (!dir)
+		return simt_set_error(SIMT_ERROR_NO_DEVICE, "least-loaded device: /dev/accel: %s",
+				      strerror(errno));
+	/* The numbers in use, lowest first, so that ties go to the lowest. */
+	while ((de = readdir(dir))) {
+		n = accel_index(de->d_name);
+		if (n >= 0) {
+			seen |= 1ull << n;
+			max = n > max ? n : max;
+		}
+	}
+	closedir(dir);
+	for (next = 0; next <= max; next++) {
+		if (!(seen >> next & 1))
+			continue;
+		snprintf(node, sizeof(node), "/dev/accel/accel%d", next);
+		if (open_node(node, &dev)) {
+			snprintf(why, sizeof(why), "%s", simt_last_error());
+			continue;
+		}
+		device_load(dev, &load);
+		if (!best || less_loaded(&load, &best_load)) {
+			if (best)
+				simt_device_close(best);
+			best = dev;
+			best_load = load;
+		} else {
+			simt_device_close(dev);
+		}
+	}
+	if (!best)
+		return simt_set_error(SIMT_ERROR_NO_DEVICE, "least-loaded device: none usable (%s)", why);
+	*out = best;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_device_open(const char *node, simt_device **out)
+{
+	if (!out)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_open: no result pointer");
+	*out = NULL;
+	if (!node)
+		node = getenv("SIMT_DEVICE");
+	if (!node || !*node)
+		node = "/dev/accel/accel0";
+	if (!strcmp(node, SIMT_DEVICE_LEAST_LOADED))
+		return open_least_loaded(out);
+	return open_node(node, out);
 }
 
 simt_status simt_device_close(simt_device *dev)

@@ -143,7 +143,17 @@ struct simt_device_info {
  * /dev/accel/accel0.  Fails with SIMT_ERROR_NO_DEVICE if the node is
  * missing or not a simt device (or one with an interface of another
  * major version), SIMT_ERROR_PERMISSION if the caller may not open it.
+ *
+ * @node (or $SIMT_DEVICE) SIMT_DEVICE_LEAST_LOADED opens, of the simt
+ * devices /dev/accel/accel0..63 that the caller can open, the one with
+ * the fewest busy contexts per SM (contexts of any process with
+ * submissions not yet finished), then the fewest contexts per SM, then
+ * the lowest node number; a driver before interface 0.4, which does not
+ * report its load, counts as the busiest.  simt_device_get_info tells
+ * which node it was.  SIMT_ERROR_NO_DEVICE if none can be opened.
  */
+#define SIMT_DEVICE_LEAST_LOADED	"least-loaded"
+
 simt_status simt_device_open(const char *node, simt_device **dev);
 
 /*
@@ -189,6 +199,7 @@ enum simt_preemption {
 	SIMT_PREEMPT_SWITCH = 4,
 	SIMT_PREEMPT_LIGHT = 5,
 	SIMT_PREEMPT_AUTO = 6,
+	SIMT_PREEMPT_CHIMERA = 7,	/* whole SMs, each block by its progress (0.4) */
 };
 
 /*

@@ -83,16 +83,21 @@ static int64_t simt_cycle_to_ns(SimtState *s, uint64_t cycle)
            (muldiv64(cycle, 1000, mhz) * mhz < cycle * 1000);
 }
 
+/* Where a slice that starts now ends (shorter while blocks are saved). */
+static uint64_t simt_slice_end(SimtState *s)
+{
+    return s->slice_start + (simt_preempt_busy(s) ? SIMT_PREEMPT_SLICE_CYCLES
+                                                  : SIMT_SLICE_CYCLES);
+}
+
 /*
- * Run device cycles [slice_start, slice_start + SIMT_SLICE_CYCLES): queues
- * fetch commands, the scheduler places blocks, SMs and copy engines run.
- * True while there is work left.
+ * Run device cycles [slice_start, end): queues fetch commands, the
+ * scheduler places blocks, SMs and copy engines run.  True while there
+ * is work left.
  */
-static bool simt_run_slice(SimtState *s)
+static bool simt_run_slice(SimtState *s, uint64_t end)
 {
     uint64_t start = s->slice_start;
-    uint64_t end = start + (simt_preempt_busy(s) ? SIMT_PREEMPT_SLICE_CYCLES
-                                                 : SIMT_SLICE_CYCLES);
     bool waiting;
 
     waiting = simt_queues_process(s, start);
@@ -111,42 +116,55 @@ static bool simt_run_slice(SimtState *s)
            s->pre.requested;
 }
 
+/* Run [slice_start, end); false, and the engine stopped, once idle. */
+static bool simt_run_to(SimtState *s, uint64_t end)
+{
+    if (simt_run_slice(s, end)) {
+        return true;
+    }
+    s->ticking = false;
+    timer_del(s->tick);
+    return false;
+}
+
 /*
- * The engine's timer: one slice, then again at the end of the slice as
- * long as there is work.  Everything happens at slice boundaries of
- * virtual time, so results and cycle counts are deterministic.
- *
- * Under qtest and -icount virtual time stands still while this runs, so
- * the next slice is always ahead and one slice runs per tick.  When
- * virtual time follows the host (plain TCG, KVM) and the engine is slower
- * than real time, slices fall due before they are run: then the device
- * lags, runs due slices for up to SIMT_TICK_BUDGET_NS of host time, and
- * leaves the guest as much time again before the next tick.
+ * Run the engine up to cycle @until: the slices that have ended by then,
+ * and with @partial the one under way up to @until.  The engine is never
+ * ahead of virtual time: a slice runs once virtual time has reached its
+ * end (the timer), or up to now when a register access needs the
+ * engine's present (simt_catch_up), so a doorbell or a preemption request
+ * takes effect at its own cycle and an interrupt is never raised before
+ * the cycle of its event.  Under qtest and -icount virtual time stands
+ * still while this runs, so results and cycle counts are deterministic.
+ * When virtual time follows the host (plain TCG, KVM) and the engine is
+ * slower than real time, slices fall due faster than they run: the
+ * engine lags, runs due slices for up to SIMT_TICK_BUDGET_NS of host
+ * time, and leaves the guest as much time again before the next tick.
  */
-static void simt_tick_run(SimtState *s)
+static void simt_run_until(SimtState *s, uint64_t until, bool partial)
 {
     int64_t host_start = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
-    int64_t next, now, spent;
-    bool busy;
+    int64_t spent;
 
-    for (;;) {
-        busy = simt_run_slice(s);
-        if (!busy) {
-            s->ticking = false;
+    while (simt_slice_end(s) <= until) {
+        if (!simt_run_to(s, simt_slice_end(s))) {
             return;
         }
-        next = simt_cycle_to_ns(s, s->slice_start);
-        now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
         spent = qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - host_start;
-        if (next > now) {
-            timer_mod(s->tick, next);
-            return;
-        }
-        if (spent >= SIMT_TICK_BUDGET_NS) {
-            timer_mod(s->tick, now + spent);
+        if (simt_slice_end(s) <= until && spent >= SIMT_TICK_BUDGET_NS) {
+            timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + spent);
             return;
         }
     }
+    if (partial && s->slice_start < until && !simt_run_to(s, until)) {
+        return;
+    }
+    timer_mod(s->tick, simt_cycle_to_ns(s, simt_slice_end(s)));
+}
+
+static void simt_tick_run(SimtState *s)
+{
+    simt_run_until(s, simt_now_cycle(s), false);
 }
 
 static void simt_tick(void *opaque)
@@ -168,19 +186,25 @@ static void simt_tick(void *opaque)
 
 void simt_kick(SimtState *s)
 {
-    uint64_t now;
-
     if (s->ticking) {
         return;
     }
-    /*
-     * The engine was idle: start a slice at the current cycle, or where
-     * the last slice ended if that is later (time never runs backwards).
-     */
-    now = MAX(simt_now_cycle(s), s->slice_start);
-    s->slice_start = now;
+    /* The engine was idle: its next slice starts now. */
+    s->slice_start = MAX(simt_now_cycle(s), s->slice_start);
     s->ticking = true;
-    timer_mod(s->tick, simt_cycle_to_ns(s, now));
+    timer_mod(s->tick, simt_cycle_to_ns(s, simt_slice_end(s)));
+}
+
+/*
+ * Before a register write that may change what the engine does, run it
+ * up to the current cycle, so that the write takes effect at its own
+ * cycle rather than at the end of the slice under way.
+ */
+static void simt_catch_up(SimtState *s)
+{
+    if (s->ticking) {
+        simt_run_until(s, simt_now_cycle(s), true);
+    }
 }
 
 /* Engine state back to power-on values; VRAM contents are kept. */
@@ -309,12 +333,16 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         break;
     case SIMT_REG_CYCLE_LO: {
         /*
-         * The engine's time: when it runs behind virtual time (a slow
-         * host), the cycle it has reached, so that the counter agrees
-         * with the cycles in completion records and events.
+         * The engine's time, brought up to the current cycle first: when
+         * it still runs behind virtual time (a slow host), the cycle it
+         * has reached, so that the counter agrees with the cycles in
+         * completion records and events and with ACTIVE_CYCLES.
          */
-        uint64_t now = s->ticking ? MIN(simt_now_cycle(s), s->slice_start)
-                                  : MAX(simt_now_cycle(s), s->slice_start);
+        uint64_t now;
+
+        simt_catch_up(s);
+        now = s->ticking ? MIN(simt_now_cycle(s), s->slice_start)
+                         : MAX(simt_now_cycle(s), s->slice_start);
 
         s->cycle_hi_latch = now >> 32;
         val = now;
@@ -417,6 +445,12 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         return;
     }
     trace_simt_reg_write(addr, val);
+    /* Writes that cannot change what the engine does leave it as it is. */
+    if (addr != SIMT_REG_SCRATCH && addr != SIMT_REG_RESET &&
+        addr != SIMT_REG_IRQ_STATUS && addr != SIMT_REG_IRQ_MASK &&
+        addr != SIMT_REG_IRQ_RAISE) {
+        simt_catch_up(s);
+    }
     if (addr >= SIMT_QUEUE_BASE &&
         addr < SIMT_QUEUE_REG(simt_cfg(s, SIMT_CFG_QUEUES), 0)) {
         hwaddr off = addr - SIMT_QUEUE_BASE;

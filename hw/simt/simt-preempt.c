@@ -480,6 +480,69 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
 }
 
 /*
+ * Chimera's per-block choice (Park et al. as seed 000 describes it,
+ * digest A.2 and A.3.5): flush, context switch or drain, the cheapest
+ * whose latency meets the bound, else the fastest.  Unlike auto, drain
+ * costs the instructions the SM issues less while its warps thin out,
+ * taken as the block's own rate over its remaining time, and that time
+ * is the mean run time of the kernel's finished blocks less the block's
+ * own.  @queued: save traffic ahead of this block on its SM, including
+ * the switches already chosen there; a switch adds its own.
+ */
+static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
+                           uint64_t cycle)
+{
+    SimtSlot *slot = v->slot;
+    SimtKernel *k = &s->queues[slot->queue].kernel;
+    SimtBlockState *st = &slot->block.st;
+    uint64_t elapsed = cycle > slot->dispatch_cycle ?
+                       cycle - slot->dispatch_cycle : 1;
+    double ipc = (double)(st->warp_insns - slot->dispatch_insns) / elapsed;
+    uint64_t room = (uint64_t)s->contexts[k->ctx].save_size -
+                    simt_preempt_save_used(s, k->ctx);
+    SimtVictim opt[3] = {
+        { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns },
+        { .mode = SIMT_PMODE_SWITCH },
+        { .mode = SIMT_PMODE_DRAIN, .lat = COST_INF, .ovh = COST_INF },
+    };
+    bool usable[3] = { flushable(k, slot), true, true };
+    SimtSaveSpec spec;
+    uint64_t bytes;
+    int best = -1;
+
+    save_spec(k, SIMT_PMODE_SWITCH, &spec);
+    bytes = simt_save_size(&slot->block, &spec) + k->local_block_bytes;
+    opt[1].lat = *queued + move_cycles(s, bytes);
+    opt[1].ovh = ipc * 2 * opt[1].lat;
+    usable[1] = bytes <= room;
+    if (k->stat_time_blocks) {
+        uint64_t avg = k->stat_time_sum / k->stat_time_blocks;
+
+        opt[2].lat = avg > elapsed ? avg - elapsed : 0;
+        opt[2].ovh = ipc * opt[2].lat;
+    }
+    for (int i = 0; i < 3; i++) {
+        bool fits = opt[i].lat <= s->pre.bound;
+        bool best_fits = best >= 0 && opt[best].lat <= s->pre.bound;
+
+        if (!usable[i]) {
+            continue;
+        }
+        if (best < 0 || (fits && !best_fits) ||
+            (fits && best_fits && opt[i].ovh < opt[best].ovh) ||
+            (!fits && !best_fits && opt[i].lat < opt[best].lat)) {
+            best = i;
+        }
+    }
+    v->mode = opt[best].mode;
+    v->lat = opt[best].lat;
+    v->ovh = opt[best].ovh;
+    if (v->mode == SIMT_PMODE_SWITCH) {
+        *queued = v->lat;
+    }
+}
+
+/*
  * Order victims so that the cheapest go first: those whose estimate meets
  * the bound, then the least overhead, then the least latency (the auto
  * mode's estimates; other modes have none), then by their mechanism.
@@ -521,23 +584,41 @@ static gint victim_cmp(gconstpointer a, gconstpointer b, gpointer bound)
            x->slot->linear > y->slot->linear;
 }
 
-/* The mechanism for victim @v given the mode asked for (0: context's). */
-static void victim_mode(SimtState *s, SimtSM *sm, SimtVictim *v,
-                        unsigned mode, uint64_t cycle)
+/* Cycles of save and restore traffic already queued on @sm. */
+static uint64_t save_queue(const SimtSM *sm, uint64_t cycle)
 {
-    SimtKernel *k = &s->queues[v->slot->queue].kernel;
+    return sm->save_busy > cycle ? sm->save_busy - cycle : 0;
+}
+
+/* The mode victim @v's block gets when @mode is asked for (0: context's). */
+static unsigned victim_mode_of(SimtState *s, const SimtSlot *slot,
+                               unsigned mode)
+{
+    SimtKernel *k = &s->queues[slot->queue].kernel;
 
     if (!mode) {
         mode = s->contexts[k->ctx].preempt_mode;
     }
-    if (mode == SIMT_PMODE_NONE) {
-        mode = SIMT_PMODE_DRAIN;
-    }
+    return mode == SIMT_PMODE_NONE ? SIMT_PMODE_DRAIN : mode;
+}
+
+/*
+ * The mechanism for victim @v given the mode asked for (0: context's);
+ * @queued: Chimera's save traffic on @sm so far (see chimera_choose).
+ */
+static void victim_mode(SimtState *s, SimtSM *sm, SimtVictim *v,
+                        unsigned mode, uint64_t *queued, uint64_t cycle)
+{
+    SimtKernel *k = &s->queues[v->slot->queue].kernel;
+
+    mode = victim_mode_of(s, v->slot, mode);
     v->mode = mode;
     v->lat = 0;
     v->ovh = 0;
     if (mode == SIMT_PMODE_AUTO) {
         auto_choose(s, sm, v, cycle);
+    } else if (mode == SIMT_PMODE_CHIMERA) {
+        chimera_choose(s, v, queued, cycle);
     } else if (mode == SIMT_PMODE_FLUSH && !flushable(k, v->slot)) {
         v->mode = SIMT_PMODE_DRAIN;
     }
@@ -590,10 +671,139 @@ static void room_add(SimtRoom *r, unsigned q, const SimtKernel *k, int sign)
     }
 }
 
+/* Whether @slot's block is one @victim_ok accepts and is not leaving. */
+static bool is_victim(SimtState *s, unsigned hq, const SimtSlot *slot,
+                      bool (*victim_ok)(SimtState *, unsigned, unsigned))
+{
+    return slot->used && slot->leave == SIMT_LEAVE_NONE &&
+           victim_ok(s, hq, slot->queue);
+}
+
+/* What emptying one SM of its victims would give and cost (Chimera). */
+typedef struct SimtSmPlan {
+    SimtSM *sm;
+    uint32_t order;             /* position in the preset's order */
+    uint32_t gain;              /* preemptor blocks that would fit */
+    uint64_t lat;               /* the slowest victim's estimate */
+    double ovh;                 /* the victims' estimates summed */
+} SimtSmPlan;
+
+/*
+ * SMs that meet the bound first, then the least overhead, then the least
+ * latency, then the preset's order.
+ */
+static gint plan_cmp(gconstpointer a, gconstpointer b, gpointer bound)
+{
+    const SimtSmPlan *x = a, *y = b;
+    uint64_t l = *(const uint32_t *)bound;
+    bool xin = x->lat <= l, yin = y->lat <= l;
+
+    if (xin != yin) {
+        return xin ? -1 : 1;
+    }
+    if (x->ovh != y->ovh) {
+        return x->ovh < y->ovh ? -1 : 1;
+    }
+    if (x->lat != y->lat) {
+        return x->lat < y->lat ? -1 : 1;
+    }
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * Chimera's SM-granularity preemption: every SM holding victims is
+ * costed as if all of them left (each block by its context's mode,
+ * Chimera's per-block choice where that is Chimera); then the cheapest
+ * SMs are emptied whole, as many as @needed blocks of queue @hq need,
+ * and handed to @hq.  Returns how many blocks still find no room.
+ */
+static uint32_t chimera_preempt_for(SimtState *s, unsigned hq,
+                                    uint32_t needed,
+                                    bool (*victim_ok)(SimtState *, unsigned,
+                                                      unsigned),
+                                    uint64_t cycle)
+{
+    SimtKernel *hk = &s->queues[hq].kernel;
+    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+    g_autofree SimtSmPlan *plan = g_new(SimtSmPlan, nsm);
+    uint32_t nplan = 0;
+
+    for (uint32_t i = 0; i < nsm; i++) {
+        SimtSM *sm = &s->sms[s->sm_order[i]];
+        SimtRoom room = {
+            .threads = sm->free_threads, .warps = sm->free_warps,
+            .blocks = sm->free_blocks, .regs = sm->free_regs,
+            .shared = sm->free_shared, .kernels = sm->kernels,
+        };
+        SimtSmPlan *pl = &plan[nplan];
+        uint64_t queued = save_queue(sm, cycle);
+
+        memcpy(room.blocks_of, sm->blocks_of, sizeof(room.blocks_of));
+        *pl = (SimtSmPlan) { .sm = sm, .order = i };
+        for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
+            SimtSlot *slot = &sm->slots[j];
+            SimtVictim v = { .slot = slot };
+
+            if (!is_victim(s, hq, slot, victim_ok)) {
+                continue;
+            }
+            victim_mode(s, sm, &v, 0, &queued, cycle);
+            pl->lat = MAX(pl->lat, v.lat);
+            pl->ovh += v.ovh;
+            room_add(&room, slot->queue, &s->queues[slot->queue].kernel, 1);
+        }
+        while (pl->gain < needed && room_fits(s, &room, hq, hk)) {
+            room_add(&room, hq, hk, -1);
+            pl->gain++;
+        }
+        if (pl->gain) {
+            nplan++;
+        }
+    }
+    g_qsort_with_data(plan, nplan, sizeof(*plan), plan_cmp, &s->pre.bound);
+    for (uint32_t i = 0; i < nplan && needed; i++) {
+        SimtSM *sm = plan[i].sm;
+        uint64_t queued = save_queue(sm, cycle);
+
+        for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
+            SimtSlot *slot = &sm->slots[j];
+            SimtVictim v = { .slot = slot };
+
+            if (is_victim(s, hq, slot, victim_ok)) {
+                victim_mode(s, sm, &v, 0, &queued, cycle);
+                evict_block(s, sm, slot, v.mode, cycle);
+            }
+        }
+        sm->handed_to = hq + 1;
+        trace_simt_preempt_chimera_sm(hq, sm->id, plan[i].gain, plan[i].lat,
+                                      (uint64_t)MIN(plan[i].ovh, 1e18));
+        needed -= MIN(needed, plan[i].gain);
+    }
+    return needed;
+}
+
+/* Whether a victim of the event would go by Chimera: then all do. */
+static bool chimera_event(SimtState *s, unsigned hq,
+                          bool (*victim_ok)(SimtState *, unsigned, unsigned))
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
+            SimtSlot *slot = &s->sms[i].slots[j];
+
+            if (is_victim(s, hq, slot, victim_ok) &&
+                victim_mode_of(s, slot, 0) == SIMT_PMODE_CHIMERA) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 /*
  * Free room for @needed blocks of queue @hq, SM by SM in the preset's
- * order, taking the cheapest victims accepted by @victim_ok first.
- * Returns how many blocks still find no room.
+ * order, taking the cheapest victims accepted by @victim_ok first
+ * (whole SMs if a victim's mode is Chimera).  Returns how many blocks
+ * still find no room.
  */
 static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
                             bool (*victim_ok)(SimtState *, unsigned, unsigned),
@@ -601,8 +811,12 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
 {
     SimtKernel *hk = &s->queues[hq].kernel;
     uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
-    g_autofree SimtVictim *cand = g_new(SimtVictim, nslots);
+    g_autofree SimtVictim *cand = NULL;
 
+    if (chimera_event(s, hq, victim_ok)) {
+        return chimera_preempt_for(s, hq, needed, victim_ok, cycle);
+    }
+    cand = g_new(SimtVictim, nslots);
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT) && needed; i++) {
         SimtSM *sm = &s->sms[s->sm_order[i]];
         SimtRoom room = {
@@ -611,6 +825,7 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
             .shared = sm->free_shared, .kernels = sm->kernels,
         };
         uint32_t n = 0, taken = 0, useful = 0;
+        uint64_t queued = save_queue(sm, cycle);
 
         memcpy(room.blocks_of, sm->blocks_of, sizeof(room.blocks_of));
         for (uint32_t j = 0; j < nslots; j++) {
@@ -619,7 +834,7 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
             if (slot->used && slot->leave == SIMT_LEAVE_NONE &&
                 victim_ok(s, hq, slot->queue)) {
                 cand[n].slot = slot;
-                victim_mode(s, sm, &cand[n], mode, cycle);
+                victim_mode(s, sm, &cand[n], mode, &queued, cycle);
                 n++;
             }
         }
@@ -666,6 +881,7 @@ static void start_request(SimtState *s, unsigned ctx, uint64_t cycle)
     event_start(s, SIMT_PTRIG_REQUEST, mode, -1, cycle);
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
         SimtSM *sm = &s->sms[i];
+        uint64_t queued = save_queue(sm, cycle);
 
         for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
             SimtSlot *slot = &sm->slots[j];
@@ -673,7 +889,7 @@ static void start_request(SimtState *s, unsigned ctx, uint64_t cycle)
 
             if (slot->used && slot->leave == SIMT_LEAVE_NONE &&
                 s->queues[slot->queue].kernel.ctx == ctx) {
-                victim_mode(s, sm, &v, mode, cycle);
+                victim_mode(s, sm, &v, mode, &queued, cycle);
                 evict_block(s, sm, slot, v.mode, cycle);
             }
         }
@@ -692,6 +908,10 @@ static void event_finish(SimtState *s, uint64_t cycle)
     p->last = *ev;
     p->status = ev->status;
     p->active = false;
+    /* Chimera's SMs are free for any kernel again. */
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        s->sms[i].handed_to = 0;
+    }
     trace_simt_preempt_done(ev->seq, ev->status, ev->drained, ev->flushed,
                             ev->switched, ev->light,
                             ev->dispatch_cycle, ev->done_cycle);

@@ -48,6 +48,7 @@ void simt_sched_reset(SimtState *s)
         sm->save_busy = 0;
         sm->next_slot = 0;
         sm->next_warp = 0;
+        sm->handed_to = 0;
     }
 }
 
@@ -75,6 +76,17 @@ static uint32_t room_for(uint32_t free, uint32_t need)
     return need ? free / need : UINT32_MAX;
 }
 
+/* Whether blocks of a Chimera event are still leaving @sm. */
+static bool sm_emptying(SimtState *s, const SimtSM *sm)
+{
+    for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
+        if (sm->slots[j].used && sm->slots[j].in_event) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* How many more blocks of @k fit on @sm right now. */
 static uint32_t sm_room(SimtState *s, const SimtSM *sm, unsigned q,
                         const SimtKernel *k)
@@ -83,6 +95,11 @@ static uint32_t sm_room(SimtState *s, const SimtSM *sm, unsigned q,
 
     if (!sm->blocks_of[q] &&
         sm->kernels >= simt_cfg(s, SIMT_CFG_KERNEL_SLOTS)) {
+        return 0;
+    }
+    /* An SM Chimera hands over is the preemptor's, once it is empty. */
+    if (sm->handed_to &&
+        (sm->handed_to != q + 1 || sm_emptying(s, sm))) {
         return 0;
     }
     room = room_for(sm->free_threads, k->threads);

@@ -69,6 +69,11 @@ static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
         k->stat_cpi_sum += cpi;
         k->stat_cpi_sq += cpi * cpi;
     }
+    /* Chimera's: the run time of blocks that ran from their start here. */
+    if (!slot->dispatch_insns && cycle > slot->dispatch_cycle) {
+        k->stat_time_blocks++;
+        k->stat_time_sum += cycle - slot->dispatch_cycle;
+    }
     simt_trace_event(s, SIMT_TRACE_RETIRE, q, sm->id, slot->linear, cycle);
     simt_sched_release(s, sm, slot, cycle);
     s->blocks_done++;

@@ -794,6 +794,75 @@ static void test_cycle_counter(void)
     dev_stop(d);
 }
 
+/* The device cycle counter now (latching the high word). */
+static uint64_t cycle_read(Dev *d)
+{
+    uint64_t lo = rd(d, SIMT_REG_CYCLE_LO);
+
+    return (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32 | lo;
+}
+
+/*
+ * A doorbell takes effect at its own cycle: on an idle device, and on one
+ * running another kernel in the middle of its engine slice, a kernel's
+ * first block starts at the cycle its doorbell was written, for doorbells
+ * at several points of a 1000-cycle slice.  The cycle counter never goes
+ * backwards meanwhile.
+ */
+static void test_doorbell_cycle(void)
+{
+    static const uint32_t offsets[] = { 0, 1, 137, 500, 999, 1234 };
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 64 * 1024 * 4);
+    Launch small = {
+        .kernel = "spin", .grid = { 1 }, .block = { 32 },
+        .args = { out, 10 },
+    };
+    Launch busy = {
+        .kernel = "spin", .grid = { 1 }, .block = { 32 },
+        .args = { out + 4096, 200000 },
+    };
+    struct simt_completion r;
+    uint64_t c, last = 0;
+    uint32_t idx, bidx;
+
+    for (size_t i = 0; i < ARRAY_SIZE(offsets); i++) {
+        /* idle: the last kernel ended up to a wait step ago */
+        if (offsets[i]) {
+            qtest_clock_step(d->qts,
+                             offsets[i] * 1000 / rd(d, SIMT_REG_CLOCK_MHZ));
+        }
+        c = cycle_read(d);
+        g_assert_cmpuint(c, >=, last);
+        idx = launch(d, 0, &small);
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        read_record(d, 0, idx, &r);
+        g_test_message("idle, doorbell at %" PRIu64 ": kernel %" PRIu64
+                       "..%" PRIu64, c, r.start_cycle, r.end_cycle);
+        g_assert_cmpuint(r.start_cycle, ==, c);
+        last = cycle_read(d);
+        g_assert_cmpuint(last, >=, r.end_cycle);
+    }
+
+    /* busy: queue 1 runs a long kernel on one SM meanwhile */
+    bidx = launch(d, 1, &busy);
+    for (size_t i = 0; i < ARRAY_SIZE(offsets); i++) {
+        qtest_clock_step(d->qts, (1000 + offsets[i]) * 1000 /
+                                 rd(d, SIMT_REG_CLOCK_MHZ));
+        c = cycle_read(d);
+        g_assert_cmpuint(c, >=, last);
+        idx = launch(d, 0, &small);
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        g_assert_false(queue_done(d, 1, bidx));
+        read_record(d, 0, idx, &r);
+        g_test_message("busy, doorbell at %" PRIu64 ": kernel %" PRIu64
+                       "..%" PRIu64, c, r.start_cycle, r.end_cycle);
+        g_assert_cmpuint(r.start_cycle, ==, c);
+        last = cycle_read(d);
+    }
+    dev_stop(d);
+}
+
 /* Presets set the SM limits; properties override single fields. */
 static void test_presets(void)
 {
@@ -1125,6 +1194,7 @@ int main(int argc, char **argv)
                    test_active_cycles_reset);
     qtest_add_func("/simt/timing/deterministic", test_deterministic_cycles);
     qtest_add_func("/simt/timing/cycle-counter", test_cycle_counter);
+    qtest_add_func("/simt/timing/doorbell-at-its-cycle", test_doorbell_cycle);
     qtest_add_func("/simt/timing/reset-clocks", test_reset_clocks);
     qtest_add_func("/simt/timing/model", test_timing_model);
     qtest_add_func("/simt/presets", test_presets);

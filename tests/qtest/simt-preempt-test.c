@@ -416,10 +416,10 @@ static const uint8_t *walk_entry(const uint8_t *p, unsigned pat,
 
 /*
  * Walk the records in the save area: count warps that were stopped while
- * diverged and while waiting at a barrier.
+ * diverged, while waiting at a barrier and while waiting at a warp sync.
  */
 static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
-                           uint32_t *at_barrier)
+                           uint32_t *at_barrier, uint32_t *at_wsync)
 {
     uint32_t used = rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED));
     g_autofree uint8_t *area = g_malloc(used);
@@ -456,6 +456,7 @@ static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
                 }
             }
             *at_barrier += sw.waiting != 0;
+            *at_wsync += sw.wsync != 0;
         }
         off += le32_to_cpu(b.bytes) + local_bytes;
     }
@@ -474,19 +475,20 @@ static void wait_preempt_idle(Dev *d)
 }
 
 /*
- * PREEMPT and RESUME the low-priority context at spread points: each
- * time, every block leaves; the saved state is inspected; the results
- * stay the same.
+ * PREEMPT and RESUME the low-priority context (running @kernel) at
+ * spread points: each time, every block leaves; the saved state is
+ * inspected; the results stay the same.
  */
-static void request_stream(unsigned mode)
+static void request_stream(unsigned mode, const char *kernel)
 {
     Dev *d = pdev_start();
     Lp *lp = g_new0(Lp, 1);
-    uint32_t events_done = 0, diverged = 0, at_barrier = 0, runs = 0;
+    uint32_t events_done = 0, diverged = 0, at_barrier = 0, at_wsync = 0;
+    uint32_t runs = 0;
     const struct simt_kernel_info *k;
 
-    lp_init(d, lp, "lp_mix");
-    k = simt_image_kernel(d->img, "lp_mix");
+    lp_init(d, lp, kernel);
+    k = simt_image_kernel(d->img, kernel);
     rng_state = 100 + mode;
     while (events_done < MIN_EVENTS) {
         Launch l = lp_launch(lp);
@@ -512,7 +514,7 @@ static void request_stream(unsigned mode)
                 g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)) &
                                  SIMT_PSTATE_SAVED, !=, 0);
                 walk_save_area(d, k->m.local_bytes * LP_THREADS, &diverged,
-                               &at_barrier);
+                               &at_barrier, &at_wsync);
             }
             /* Held: nothing runs until RESUME. */
             qtest_clock_step(d->qts, 20000);
@@ -526,10 +528,12 @@ static void request_stream(unsigned mode)
         lp_check(d, lp, 0, idx);
     }
     if (mode != SIMT_PMODE_DRAIN) {
-        g_test_message("%u warps saved while diverged, %u at a barrier",
-                       diverged, at_barrier);
+        g_test_message("%u warps saved while diverged, %u at a barrier, "
+                       "%u at a warp sync", diverged, at_barrier, at_wsync);
         g_assert_cmpuint(diverged, >, 0);
-        g_assert_cmpuint(at_barrier, >, 0);
+        /* lp_mix has barriers, lp_warp warp syncs */
+        g_assert_cmpuint(strcmp(kernel, "lp_warp") ? at_barrier : at_wsync,
+                         >, 0);
     }
     g_free(lp);
     dev_stop(d);
@@ -601,17 +605,27 @@ static void test_request_subgrid_flush(void)
 
 static void test_request_drain(void)
 {
-    request_stream(SIMT_PMODE_DRAIN);
+    request_stream(SIMT_PMODE_DRAIN, "lp_mix");
 }
 
 static void test_request_switch(void)
 {
-    request_stream(SIMT_PMODE_SWITCH);
+    request_stream(SIMT_PMODE_SWITCH, "lp_mix");
 }
 
 static void test_request_light(void)
 {
-    request_stream(SIMT_PMODE_LIGHT);
+    request_stream(SIMT_PMODE_LIGHT, "lp_mix");
+}
+
+static void test_request_switch_wsync(void)
+{
+    request_stream(SIMT_PMODE_SWITCH, "lp_warp");
+}
+
+static void test_request_light_wsync(void)
+{
+    request_stream(SIMT_PMODE_LIGHT, "lp_warp");
 }
 
 /*
@@ -970,6 +984,396 @@ static void test_registers(void)
     dev_stop(d);
 }
 
+static uint64_t cycle_now(Dev *d)
+{
+    uint64_t lo = rd(d, SIMT_REG_CYCLE_LO);
+
+    return (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32 | lo;
+}
+
+/*
+ * Chimera on constructed cases: SMs of 256 threads, each holding two
+ * lp_var blocks of 128 threads whose lengths the test sets, so that at
+ * the injection the blocks are where the case needs them.  A slow
+ * memory makes a context switch cost more than the bound unless the
+ * case raises the bound.
+ */
+#define CH_THREADS          128
+#define CH_MAX_BLOCKS       16
+#define CH_ITERS            1000        /* about 75000 cycles, two blocks */
+#define CH_SM(n)            "sm-count=" #n ",sm-threads=256"
+
+typedef struct Ch {
+    Dev *d;
+    uint32_t nblocks;
+    uint32_t iters[CH_MAX_BLOCKS];
+    uint32_t out;
+    uint32_t lp;                /* the launch's command index */
+    uint32_t seen;              /* timeline records looked at */
+} Ch;
+
+typedef struct ChEvent {
+    uint64_t cycle;
+    uint32_t sm;
+} ChEvent;
+
+static void ch_start(Ch *c, const char *props, unsigned mode, uint32_t bound)
+{
+    memset(c, 0, sizeof(*c));
+    c->d = dev_start(props);
+    use_image(c->d, "preempt");
+    qwr(c->d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    wr(c->d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), VRAM_SAVE);
+    wr(c->d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), SAVE_SIZE);
+    wr(c->d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), mode);
+    wr(c->d, SIMT_REG_PREEMPT_BOUND, bound);
+    wr(c->d, SIMT_REG_PEV_LOG_LO, LOG_ADDR);
+    wr(c->d, SIMT_REG_PEV_LOG_HI, 0);
+    wr(c->d, SIMT_REG_PEV_LOG_SIZE, LOG_SIZE);
+    trace_on(c->d);
+}
+
+/* Launch lp_var with block b running iters[b] steps (CH_ITERS units). */
+static void ch_launch(Ch *c, const uint32_t *tenths, uint32_t n,
+                      uint32_t store_first)
+{
+    uint32_t it;
+
+    c->nblocks = n;
+    for (uint32_t b = 0; b < n; b++) {
+        c->iters[b] = tenths[b] * CH_ITERS / 10;
+    }
+    it = vram_alloc(c->d, c->iters, n * 4);
+    c->out = vram_alloc(c->d, NULL, n * CH_THREADS * 4);
+    c->lp = launch(c->d, 0, &(Launch) {
+        .kernel = "lp_var", .grid = { n }, .block = { CH_THREADS },
+        .args = { c->out, it, store_first },
+    });
+}
+
+/*
+ * The first (@last: the last) timeline record of @type for queue @q's
+ * block @b, if any.
+ */
+static bool ch_find_nth(Ch *c, unsigned type, unsigned q, uint32_t b,
+                        bool last, ChEvent *e)
+{
+    uint32_t n = rd(c->d, SIMT_REG_TRACE_COUNT);
+    g_autofree struct simt_trace_record *t = NULL;
+    bool found = false;
+
+    g_assert_cmpuint(n, <=, TRACE_SIZE);
+    t = g_new(struct simt_trace_record, MAX(n, 1));
+    qtest_memread(c->d->qts, TRACE_ADDR, t, n * sizeof(*t));
+    for (uint32_t i = 0; i < n; i++) {
+        if (t[i].type == type && t[i].queue == q &&
+            le32_to_cpu(t[i].block) == b) {
+            e->cycle = le64_to_cpu(t[i].cycle);
+            e->sm = le16_to_cpu(t[i].sm);
+            found = true;
+            if (!last) {
+                break;
+            }
+        }
+    }
+    return found;
+}
+
+static bool ch_find(Ch *c, unsigned type, unsigned q, uint32_t b,
+                    ChEvent *e)
+{
+    return ch_find_nth(c, type, q, b, false, e);
+}
+
+/* Step the clock until block @b of the low-priority kernel has retired. */
+static ChEvent ch_wait_retired(Ch *c, uint32_t b)
+{
+    ChEvent e;
+
+    for (int i = 0; i < 100000; i++) {
+        if (ch_find(c, SIMT_TRACE_RETIRE, 0, b, &e)) {
+            return e;
+        }
+        qtest_clock_step(c->d->qts, 1000);
+    }
+    g_assert_not_reached();
+}
+
+/* The high-priority kernel: @n blocks of @threads threads. */
+static uint32_t ch_hp(Ch *c, uint32_t n, uint32_t threads)
+{
+    uint32_t buf = vram_alloc(c->d, NULL, n * threads * 4);
+
+    return launch(c->d, 1, &(Launch) {
+        .kernel = "hp_fill", .grid = { n }, .block = { threads },
+        .args = { buf, n * threads, 1 },
+    });
+}
+
+/*
+ * Both kernels done and right (lp_var's results against the same steps
+ * on the host); the one event of the run, which must be over.
+ */
+static void ch_finish(Ch *c, uint32_t hp, struct simt_preempt_event *ev)
+{
+    g_autofree uint32_t *out = g_new(uint32_t, c->nblocks * CH_THREADS);
+    struct simt_completion r;
+
+    g_assert_cmpuint(wait_queue(c->d, 1, hp), ==, SIMT_QSTATE_IDLE);
+    read_record(c->d, 1, hp, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    g_assert_cmpuint(wait_queue(c->d, 0, c->lp), ==, SIMT_QSTATE_IDLE);
+    read_record(c->d, 0, c->lp, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    vram_read(c->d, c->out, out, c->nblocks * CH_THREADS * 4);
+    for (uint32_t i = 0; i < c->nblocks * CH_THREADS; i++) {
+        uint32_t x = i * 2654435761u + 1, y = i;
+
+        for (uint32_t k = 0; k < c->iters[i / CH_THREADS]; k++) {
+            x = x * 1664525u + 1013904223u;
+            y += x >> 7;
+            x ^= x >> 13;
+        }
+        g_assert_cmphex(out[i], ==, x ^ y);
+    }
+    wait_preempt_idle(c->d);
+    g_assert_cmpuint(read_events(c->d, events), ==, 1);
+    *ev = events[0];
+    g_assert_cmpuint(ev->trigger, ==, SIMT_PTRIG_PRIORITY);
+    g_assert_cmpuint(ev->status, ==, SIMT_PERR_NONE);
+}
+
+/*
+ * One SM: block 0 ends at 1.0, block 1 (1.1 long) is near its end then,
+ * block 2 has just started in block 0's place.  Both leave for the
+ * two high-priority blocks: block 1 by drain (its estimate is 0), block
+ * 2 by flush (a switch misses the bound on this slow memory, a drain
+ * is long).  Chimera places no high-priority block before both are
+ * gone; auto places one in block 2's room at once, beside block 1.
+ * Returns the event; @retire1: when block 1 ended.
+ */
+static void ch_near_end_and_started(unsigned mode,
+                                    struct simt_preempt_event *ev,
+                                    uint64_t *retire1)
+{
+    static const uint32_t len[] = { 10, 11, 11 };
+    ChEvent e;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(1) ",mem-bandwidth=2", mode, 2000);
+    ch_launch(&c, len, ARRAY_SIZE(len), 0);
+    ch_wait_retired(&c, 0);
+    hp = ch_hp(&c, 2, CH_THREADS);
+    ch_finish(&c, hp, ev);
+    g_assert_true(ch_find(&c, SIMT_TRACE_RETIRE, 0, 1, &e));
+    *retire1 = e.cycle;
+    g_assert_true(ch_find(&c, SIMT_TRACE_FLUSH, 0, 2, &e));
+    dev_stop(c.d);
+}
+
+static void test_chimera_sm_waits_for_drain_and_flush(void)
+{
+    struct simt_preempt_event ch, au;
+    uint64_t ch_retire1, au_retire1;
+
+    ch_near_end_and_started(SIMT_PMODE_CHIMERA, &ch, &ch_retire1);
+    g_assert_cmpuint(ch.drained, ==, 1);
+    g_assert_cmpuint(ch.flushed, ==, 1);
+    g_assert_cmpuint(ch.switched + ch.light, ==, 0);
+    /* Block 1 was still running; the SM was handed over after it. */
+    g_assert_cmpuint(ch_retire1, >, ch.req_cycle);
+    g_assert_cmpuint(ch.done_cycle, ==, ch_retire1);
+    g_assert_cmpuint(ch.dispatch_cycle, >=, ch_retire1);
+
+    ch_near_end_and_started(SIMT_PMODE_AUTO, &au, &au_retire1);
+    g_assert_cmpuint(au.drained, ==, 1);
+    g_assert_cmpuint(au.flushed, ==, 1);
+    /* Auto's first high-priority block runs beside the draining one. */
+    g_assert_cmpuint(au.dispatch_cycle, <, au_retire1);
+    g_assert_cmpuint(au.dispatch_cycle - au.req_cycle, <,
+                     ch.dispatch_cycle - ch.req_cycle);
+    g_test_message("first high-priority block after %" PRIu64 " cycles "
+                   "with Chimera, %" PRIu64 " with auto",
+                   ch.dispatch_cycle - ch.req_cycle,
+                   au.dispatch_cycle - au.req_cycle);
+}
+
+/*
+ * Two SMs.  A first wave of blocks sets the mean block time; in the
+ * second, SM 0 holds two long blocks and SM 1 two short ones, all
+ * started together, so that Chimera's estimates (which only see the
+ * time spent) tie and SM 0 goes first.  The memory is slow and the
+ * bound loose: SM 0's blocks leave by switches, one after the other.
+ * SM 1's short blocks end meanwhile and the (long) high-priority block
+ * goes there; its kernel has nothing left to place, the low-priority
+ * one is the head again, with its first saved block ready, but SM 0 is
+ * the preemptor's until the event ends: no low-priority block is placed
+ * or restored on it before its last victim is off.
+ */
+static void test_chimera_handed_sm_kept_until_event_ends(void)
+{
+    static const uint32_t len[] = { 20, 20, 20, 20, 20, 6, 20, 6, 5, 5 };
+    struct simt_preempt_event ev;
+    ChEvent d0, r0, w2, e;
+    uint64_t mean, at;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(2) ",mem-bandwidth=2", SIMT_PMODE_CHIMERA, 1000000);
+    ch_launch(&c, len, ARRAY_SIZE(len), 0);
+    ch_wait_retired(&c, 3);
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, 0, &d0));
+    g_assert_true(ch_find(&c, SIMT_TRACE_RETIRE, 0, 0, &r0));
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, 7, &w2));
+    for (uint32_t b = 4; b < 8; b++) {
+        g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, b, &e));
+        g_assert_cmpuint(e.sm, ==, b % 2);
+    }
+    /* Just before SM 1's blocks (0.3 of the mean) end. */
+    mean = r0.cycle - d0.cycle;
+    at = w2.cycle + mean * 3 / 10 - 2000;
+    g_assert_cmpuint(at, >, cycle_now(c.d));
+    qtest_clock_step(c.d->qts, at - cycle_now(c.d));
+    /* A long one, which keeps SM 1 while SM 0's switches go on. */
+    hp = launch(c.d, 1, &(Launch) {
+        .kernel = "lp_spin", .grid = { 1 }, .block = { 256 },
+        .args = { vram_alloc(c.d, NULL, 256 * 4), CH_ITERS },
+    });
+    ch_finish(&c, hp, &ev);
+    g_assert_cmpuint(ev.switched, ==, 2);
+    g_assert_cmpuint(ev.drained + ev.flushed + ev.light, ==, 0);
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 1, 0, &e));
+    g_assert_cmpuint(e.sm, ==, 1);
+    g_assert_cmpuint(e.cycle, <, ev.done_cycle);
+    for (uint32_t b = 0; b < ARRAY_SIZE(len); b++) {
+        if (ch_find_nth(&c, SIMT_TRACE_DISPATCH, 0, b, true, &e) &&
+            e.sm == 0 && e.cycle > ev.req_cycle) {
+            g_assert_cmpuint(e.cycle, >=, ev.done_cycle);
+        }
+        if (ch_find(&c, SIMT_TRACE_RESTORE, 0, b, &e) && e.sm == 0) {
+            g_assert_cmpuint(e.cycle, >=, ev.done_cycle);
+        }
+    }
+    dev_stop(c.d);
+}
+
+/*
+ * Two SMs (0 first in the preset's order) and a high-priority kernel
+ * that needs one.  When it comes, SM 0's two blocks are 0.7 through
+ * their run and SM 1's are 0.95 and just started: every block's only
+ * option within the bound is a flush, and SM 1's cost less.
+ */
+static void test_chimera_picks_the_cheaper_sm(void)
+{
+    /* SM 0: 0, 2, then 6, 7; SM 1: 1, 3, then 4, 5, then 8 */
+    static const uint32_t len[] = { 13, 10, 13, 11, 10, 10, 10, 10, 10 };
+    struct simt_preempt_event ev;
+    ChEvent e;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(2) ",mem-bandwidth=2", SIMT_PMODE_CHIMERA, 2000);
+    ch_launch(&c, len, ARRAY_SIZE(len), 0);
+    ch_wait_retired(&c, 4);
+    for (uint32_t b = 0; b < ARRAY_SIZE(len); b++) {
+        g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, b, &e));
+        g_assert_cmpuint(e.sm, ==, b == 0 || b == 2 || b == 6 || b == 7 ?
+                         0 : 1);
+    }
+    hp = ch_hp(&c, 2, CH_THREADS);
+    ch_finish(&c, hp, &ev);
+    g_assert_cmpuint(ev.flushed, ==, 2);
+    g_assert_cmpuint(ev.drained + ev.switched + ev.light, ==, 0);
+    g_assert_true(ch_find(&c, SIMT_TRACE_FLUSH, 0, 5, &e));
+    g_assert_cmpuint(e.sm, ==, 1);
+    g_assert_true(ch_find(&c, SIMT_TRACE_FLUSH, 0, 8, &e));
+    g_assert_cmpuint(e.sm, ==, 1);
+    for (uint32_t b = 0; b < 2; b++) {
+        g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 1, b, &e));
+        g_assert_cmpuint(e.sm, ==, 1);
+    }
+    dev_stop(c.d);
+}
+
+/*
+ * One SM of one block, blocks that store before their loop (never
+ * flushable), a bound of one cycle that nothing meets, and block 1 (in
+ * the way of the high-priority block) at the point where its drain
+ * estimate lies between one and two switch times: the switch is the
+ * faster, the drain the cheaper (half the switch's factor 2).  Chimera
+ * takes the faster.  A first run in switch mode measures the switch
+ * time: its event lasts exactly that.
+ */
+static void test_chimera_fastest_when_nothing_meets_bound(void)
+{
+    static const uint32_t len[] = { 10, 10 };
+    const char *props = "sm-count=1,sm-threads=128,mem-bandwidth=1";
+    struct simt_preempt_event ev;
+    ChEvent b0, b1, r0;
+    uint64_t t_switch, mean, drain_est, at;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, props, SIMT_PMODE_SWITCH, 1);
+    ch_launch(&c, len, ARRAY_SIZE(len), 1);
+    ch_wait_retired(&c, 0);
+    hp = ch_hp(&c, 1, CH_THREADS);
+    ch_finish(&c, hp, &ev);
+    g_assert_cmpuint(ev.switched, ==, 1);
+    t_switch = ev.done_cycle - ev.req_cycle;
+    dev_stop(c.d);
+
+    ch_start(&c, props, SIMT_PMODE_CHIMERA, 1);
+    ch_launch(&c, len, ARRAY_SIZE(len), 1);
+    r0 = ch_wait_retired(&c, 0);
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, 0, &b0));
+    g_assert_true(ch_find(&c, SIMT_TRACE_DISPATCH, 0, 1, &b1));
+    mean = r0.cycle - b0.cycle;
+    g_assert_cmpuint(mean, >, 3 * t_switch);
+    /* The default preset's 1000 MHz: a cycle is a nanosecond. */
+    at = b1.cycle + mean - 3 * t_switch / 2;
+    g_assert_cmpuint(at, >, cycle_now(c.d));
+    qtest_clock_step(c.d->qts, at - cycle_now(c.d));
+    hp = ch_hp(&c, 1, CH_THREADS);
+    ch_finish(&c, hp, &ev);
+    drain_est = mean - (ev.req_cycle - b1.cycle);
+    g_assert_cmpuint(drain_est, >, t_switch);
+    g_assert_cmpuint(drain_est, <, 2 * t_switch);
+    g_assert_cmpuint(ev.switched, ==, 1);
+    g_assert_cmpuint(ev.drained + ev.flushed + ev.light, ==, 0);
+    dev_stop(c.d);
+}
+
+/*
+ * As in the first case, but the blocks store before their loop: block
+ * 2, just started, would be flushed if it could (it has done less work
+ * than a switch costs on this slow memory); it may not, and goes by a
+ * context switch (within the raised bound and cheaper than its long
+ * drain), while block 1 drains.
+ */
+static void test_chimera_never_flushes_after_a_store(void)
+{
+    static const uint32_t len[] = { 10, 11, 11 };
+    struct simt_preempt_event ev;
+    ChEvent e;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(1) ",mem-bandwidth=2", SIMT_PMODE_CHIMERA, 100000);
+    ch_launch(&c, len, ARRAY_SIZE(len), 1);
+    ch_wait_retired(&c, 0);
+    /* Past block 2's store (a block placed this slice has run nothing). */
+    qtest_clock_step(c.d->qts, 1000);
+    hp = ch_hp(&c, 2, CH_THREADS);
+    ch_finish(&c, hp, &ev);
+    g_assert_cmpuint(ev.flushed, ==, 0);
+    g_assert_cmpuint(ev.drained, ==, 1);
+    g_assert_cmpuint(ev.switched, ==, 1);
+    g_assert_true(ch_find(&c, SIMT_TRACE_SAVE, 0, 2, &e));
+    dev_stop(c.d);
+}
+
 /*
  * Measurements (SIMT_BENCH_PREEMPT=1; bench/preempt-bench.sh runs it and
  * writes docs/preemption-results.rst).  The GTX480 preset; low-priority
@@ -1010,13 +1414,6 @@ typedef struct BenchRun {
     uint64_t save_latency;      /* median request to last victim off */
     uint32_t *out;              /* the low-priority kernel's results */
 } BenchRun;
-
-static uint64_t cycle_now(Dev *d)
-{
-    uint64_t lo = rd(d, SIMT_REG_CYCLE_LO);
-
-    return (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32 | lo;
-}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -1171,6 +1568,75 @@ static void bench_print(const char *shape, const char *mode,
                    100.0 * ((double)r->lp_cycles - lp_alone) / lp_alone);
 }
 
+/*
+ * Seed 000's comparison of its scheme (auto here) with Chimera, over
+ * every kernel shape: late responses pooled over all injections per
+ * bound, and the wasted work at 2 us.  Wasted work is what the
+ * low-priority kernel lost to the injections (its run time over its
+ * run alone), normalized per shape to that of flushing every victim as
+ * seed 000 normalizes its overhead, and averaged over the shapes where
+ * flushing lost any.
+ */
+typedef struct Seed000 {
+    uint32_t late[2][6], runs[2][6];    /* [auto, chimera][bound us] */
+    double lost_flush, lost[2];         /* this shape's, at 2 us */
+    double norm[2];                     /* summed over shapes */
+    uint32_t shapes;
+} Seed000;
+
+static void seed000_add(Seed000 *sd, unsigned mode, uint32_t us,
+                        const BenchRun *r, uint64_t hp_alone,
+                        uint64_t lp_alone)
+{
+    double lost = (double)r->lp_cycles - lp_alone;
+    int m = mode == SIMT_PMODE_AUTO ? 0 :
+            mode == SIMT_PMODE_CHIMERA ? 1 : -1;
+
+    if (mode == SIMT_PMODE_FLUSH) {
+        sd->lost_flush = lost;
+    }
+    if (m < 0) {
+        return;
+    }
+    for (uint32_t i = 0; i < r->n; i++) {
+        sd->late[m][us] += r->response[i] > hp_alone + us * BENCH_MHZ;
+    }
+    sd->runs[m][us] += r->n;
+    if (us == 2) {
+        sd->lost[m] = lost;
+    }
+}
+
+static void seed000_shape_done(Seed000 *sd)
+{
+    if (sd->lost_flush > 0) {
+        for (int m = 0; m < 2; m++) {
+            sd->norm[m] += sd->lost[m] / sd->lost_flush;
+        }
+        sd->shapes++;
+    }
+}
+
+static void seed000_print(const Seed000 *sd)
+{
+    static const char *const name[2] = { "auto", "chimera" };
+
+    for (uint32_t us = 2; us <= 5; us++) {
+        for (int m = 0; m < 2; m++) {
+            g_test_message("bench seed000_violations_%uus_%s: %.2f %%", us,
+                           name[m], 100.0 * sd->late[m][us] /
+                                    MAX(sd->runs[m][us], 1));
+        }
+    }
+    for (int m = 0; m < 2; m++) {
+        g_test_message("bench seed000_overhead_%s: %.3f of flush", name[m],
+                       sd->norm[m] / MAX(sd->shapes, 1));
+    }
+    g_test_message("bench seed000_overhead_auto_vs_chimera: %.1f %%",
+                   sd->norm[1] > 0 ? 100.0 * (1 - sd->norm[0] / sd->norm[1])
+                                   : 0.0);
+}
+
 static void bench_preempt(void)
 {
     static const struct { const char *name; unsigned mode; uint32_t us; }
@@ -1184,8 +1650,13 @@ static void bench_preempt(void)
         { "auto3us", SIMT_PMODE_AUTO, 3 },
         { "auto4us", SIMT_PMODE_AUTO, 4 },
         { "auto5us", SIMT_PMODE_AUTO, 5 },
+        { "chimera2us", SIMT_PMODE_CHIMERA, 2 },
+        { "chimera3us", SIMT_PMODE_CHIMERA, 3 },
+        { "chimera4us", SIMT_PMODE_CHIMERA, 4 },
+        { "chimera5us", SIMT_PMODE_CHIMERA, 5 },
     };
     const char *only = g_getenv("SIMT_BENCH_PREEMPT");
+    Seed000 seed = { 0 };
 
     for (size_t s = 0; s < ARRAY_SIZE(shapes); s++) {
         const Shape *sh = &shapes[s];
@@ -1217,8 +1688,14 @@ static void bench_preempt(void)
             g_free(run.out);
             bench_print(sh->name, modes[m].name, &run, hp.response[0],
                         alone.lp_cycles);
+            seed000_add(&seed, modes[m].mode, modes[m].us, &run,
+                        hp.response[0], alone.lp_cycles);
         }
+        seed000_shape_done(&seed);
         g_free(alone.out);
+    }
+    if (!strcmp(only, "1")) {
+        seed000_print(&seed);
     }
 }
 
@@ -1238,6 +1715,16 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/preempt/priority/switch", test_priority_switch);
     qtest_add_func("/simt/preempt/priority/light", test_priority_light);
     qtest_add_func("/simt/preempt/priority/auto", test_priority_auto);
+    qtest_add_func("/simt/preempt/chimera/sm-waits-for-drain-and-flush",
+                   test_chimera_sm_waits_for_drain_and_flush);
+    qtest_add_func("/simt/preempt/chimera/handed-sm-kept-until-event-ends",
+                   test_chimera_handed_sm_kept_until_event_ends);
+    qtest_add_func("/simt/preempt/chimera/picks-the-cheaper-sm",
+                   test_chimera_picks_the_cheaper_sm);
+    qtest_add_func("/simt/preempt/chimera/fastest-when-nothing-meets-bound",
+                   test_chimera_fastest_when_nothing_meets_bound);
+    qtest_add_func("/simt/preempt/chimera/never-flushes-after-a-store",
+                   test_chimera_never_flushes_after_a_store);
     qtest_add_func("/simt/preempt/request/drain", test_request_drain);
     qtest_add_func("/simt/preempt/request/switch", test_request_switch);
     qtest_add_func("/simt/preempt/request/light", test_request_light);
@@ -1245,6 +1732,10 @@ int main(int argc, char **argv)
                    test_request_subgrid_switch);
     qtest_add_func("/simt/preempt/request/subgrid-flush",
                    test_request_subgrid_flush);
+    qtest_add_func("/simt/preempt/request/switch-at-warp-sync",
+                   test_request_switch_wsync);
+    qtest_add_func("/simt/preempt/request/light-at-warp-sync",
+                   test_request_light_wsync);
     qtest_add_func("/simt/preempt/request/resident-counts-draining-blocks",
                    test_resident_draining);
     qtest_add_func("/simt/preempt/request/active-cycles-stop-while-suspended",

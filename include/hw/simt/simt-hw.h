@@ -30,7 +30,7 @@
 /* Identification: the ASCII bytes "SIMT" read as a little-endian word */
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
-#define SIMT_VERSION_MINOR          3
+#define SIMT_VERSION_MINOR          4
 #define SIMT_VERSION_VALUE \
     (((uint32_t)SIMT_VERSION_MAJOR << 16) | SIMT_VERSION_MINOR)
 
@@ -419,19 +419,23 @@ enum simt_mmu_fault {
  * area and restored later, on any SM) and lightweight switch (the same,
  * keeping only the registers live at the lanes' pcs, uniform and strided
  * ones compressed).  Auto chooses per block with seed 000's cost model
- * under PREEMPT_BOUND.  Triggers: a queue of higher priority whose kernel
- * cannot dispatch for lack of room (only as many blocks leave as it
- * needs); a PREEMPT_REQ; the time slice between kernels of equal
- * priority.  A mechanism that cannot be used on a block (flush after a
+ * under PREEMPT_BOUND.  Chimera (Park et al., as seed 000 describes it)
+ * chooses flush, context switch or drain per block from its progress,
+ * at SM granularity: the preemptor gets whole SMs, only once every
+ * victim block on them has left.  Triggers: a queue of higher priority
+ * whose kernel cannot dispatch for lack of room (only as many blocks
+ * leave as it needs; whole SMs for Chimera); a PREEMPT_REQ; the time
+ * slice between kernels of equal priority.  A mechanism that cannot be used on a block (flush after a
  * global store, a switch without save space) falls back to drain.
  */
 enum simt_preempt_mode {
-    SIMT_PMODE_NONE   = 0,      /* context: never preempted by priority */
-    SIMT_PMODE_DRAIN  = 1,
-    SIMT_PMODE_FLUSH  = 2,
-    SIMT_PMODE_SWITCH = 3,
-    SIMT_PMODE_LIGHT  = 4,
-    SIMT_PMODE_AUTO   = 5,
+    SIMT_PMODE_NONE    = 0,     /* context: never preempted by priority */
+    SIMT_PMODE_DRAIN   = 1,
+    SIMT_PMODE_FLUSH   = 2,
+    SIMT_PMODE_SWITCH  = 3,
+    SIMT_PMODE_LIGHT   = 4,
+    SIMT_PMODE_AUTO    = 5,
+    SIMT_PMODE_CHIMERA = 6,
     SIMT_PMODE_NR,
 };
 

@@ -86,6 +86,9 @@ typedef struct SimtKernel {
     uint64_t stat_insns;
     double stat_cpi_sum;
     double stat_cpi_sq;
+    /* of those placed from their start: Chimera's drain-time estimate */
+    uint32_t stat_time_blocks;
+    uint64_t stat_time_sum;
 } SimtKernel;
 
 /* How a resident block is leaving its SM. */
@@ -125,6 +128,12 @@ typedef struct SimtSM {
     uint32_t next_slot;         /* round-robin cursor */
     uint32_t next_warp;
     uint64_t save_busy;         /* saves and restores serialise up to here */
+    /*
+     * Chimera: queue + 1 of the preemptor this SM is handed to, until
+     * the event ends (0: none); no other kernel is placed on it, and the
+     * preemptor only once its victims have all left.
+     */
+    uint32_t handed_to;
 } SimtSM;
 
 typedef struct SimtQueue {

@@ -37,7 +37,9 @@
  * capability and preset values below; HIGH priority became privileged
  * and the job timeout counts only time spent running (docs/driver.rst);
  * the driver supports timeline syncobjs (DRIVER_SYNCOBJ_TIMELINE).
- * 0.4 added the subgrid of a LAUNCH (@first_block, @block_count).
+ * 0.4 added DRM_SIMT_PARAM_CONTEXTS and DRM_SIMT_PARAM_BUSY_CONTEXTS,
+ * DRM_SIMT_PREEMPT_CHIMERA, and the subgrid of a LAUNCH (@first_block,
+ * @block_count).
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -116,6 +118,9 @@ extern "C" {
 #define DRM_SIMT_PARAM_CYCLE		11	/* the device's cycle counter now */
 /* Since 0.3: */
 #define DRM_SIMT_PARAM_FILE_CONTEXTS	12	/* contexts one open file may hold */
+/* Since 0.4: how busy the device is now, for choosing among devices */
+#define DRM_SIMT_PARAM_CONTEXTS		13	/* contexts, of every process */
+#define DRM_SIMT_PARAM_BUSY_CONTEXTS	14	/* ... with unfinished submissions */
 
 /* DRM_SIMT_PARAM_CAPS bits (the device's CAPS register) */
 #define DRM_SIMT_CAP_MSIX		(1u << 0)
@@ -226,6 +231,7 @@ struct drm_simt_bo_info {
 #define DRM_SIMT_PREEMPT_SWITCH		4
 #define DRM_SIMT_PREEMPT_LIGHT		5
 #define DRM_SIMT_PREEMPT_AUTO		6
+#define DRM_SIMT_PREEMPT_CHIMERA	7	/* whole SMs, Park et al.; since 0.4 */
 
 /**
  * struct drm_simt_context_create - create a context
