@@ -264,20 +264,24 @@ overhead, and averaged over the kernels where anything was preempted
 SEED000_WHY = """\
 Where the figures differ from the seed's, and why:
 
-- Both schemes are late less often than in the seed, auto most of all.
-  These kernels' blocks are uniform (the same work, a steady rate), so
-  every drain estimate is close; the seed traces its violations to
-  drains mispredicted on irregular kernels (b+tree, srad) and to blocks
-  that may not be flushed, which only backprop's atomics reproduce here
-  (auto's few late responses are backprop's).  Auto also has the
-  lightweight switch and places high-priority blocks beside the blocks
-  still draining.
-- Chimera's late responses come from its SM granularity: it spends the
-  bound on an SM's slowest leaver (on this preset one context switch of
-  a pathfinder block takes most of 2 us, two of them serialized on one
-  SM most of 4 us), which leaves no slack for the wait until the slice
-  boundary at which the launch is seen and the one at which the
-  high-priority blocks are placed.
+- Auto is late less often than in the seed at every bound.  These
+  kernels' blocks are uniform (the same work, a steady rate), so every
+  drain estimate is close; the seed traces its violations to drains
+  mispredicted on irregular kernels (b+tree, srad) and to blocks that
+  may not be flushed, which only backprop's atomics reproduce here
+  (auto's few late responses are backprop's and pathfinder's).  Auto
+  also has the lightweight switch and places high-priority blocks beside
+  the blocks still draining.
+- Chimera is late more often than in the seed at 2 us (almost every
+  pathfinder injection) and at 4 and 5 us.  It spends the bound on an
+  SM's slowest leaver (on this preset one context switch of a
+  pathfinder block takes 2472 of the 2800 cycles of 2 us, two of them
+  serialized on one SM most of 4 us); the high-priority blocks are then
+  placed at the next slice boundary and share the device with the
+  low-priority blocks on the other SMs, and the deadline is the
+  high-priority kernel's time alone, 280 cycles (its launch is seen at
+  its doorbell's cycle), plus the bound, which leaves that little
+  slack.
 - The gap in wasted work is close to the seed's: Chimera empties whole
   SMs and so flushes most of their blocks, where auto frees only the
   room it needs, mostly by lightweight switches.  Both columns include
@@ -293,8 +297,9 @@ Differences from the seeds
   results come from GPGPU-Sim's cycle model; this device's timing model
   is coarser (docs/specs/simt.rst, "Timing model").
 - Preemption latency here includes up to one 100-cycle slice between a
-  block leaving and the next dispatch, and the high-priority launch is
-  seen at a slice boundary.
+  block leaving and the next dispatch (blocks that leave inside a slice
+  free their room at its end); the high-priority launch itself is seen
+  at its doorbell's cycle.
 - Auto chooses among flush, drain, full and lightweight switching with
   seed 000's cost model; the lightweight switch is the fourth technique
   the digest suggests (part C.2).

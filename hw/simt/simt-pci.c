@@ -156,8 +156,10 @@ static void simt_run_until(SimtState *s, uint64_t until, bool partial)
             return;
         }
     }
-    if (partial && s->slice_start < until && !simt_run_to(s, until)) {
-        return;
+    while (partial && s->slice_start < until) {
+        if (!simt_run_to(s, MIN(simt_slice_end(s), until))) {
+            return;
+        }
     }
     timer_mod(s->tick, simt_cycle_to_ns(s, simt_slice_end(s)));
 }
