@@ -43,6 +43,23 @@ HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/copy-benc
 echo "# preemption: seed 000 kernel shapes, 24 high-priority injections each"
 HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/preempt-bench.sh"
 
+# Seed 002's Table 1: a 512x512 matmul (1024 blocks) split into M = 4, 16
+# and 64 subkernels, each LAUNCH queued behind the one before (the device
+# side of libsimt's simt_launch_split: no host round trip), against the
+# unsplit kernel, in device time on the GTX480 preset.  The seed's
+# 1024x1024 row (4096 blocks, relative to M = 4): 0 %, 26 %, 340 %.
+echo "# seed 002: kernel splitting slowdown by subkernel size S (blocks)"
+split=$(cd "$qemu_build" &&
+        QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+        SIMT_KERNEL_DIR="$build/kernels" SIMT_BENCH_SPLIT=512,256,64,16 \
+            ./tests/qtest/simt-kernel-test --tap 2>/dev/null)
+if printf '%s\n' "$split" | grep -q '^not ok' ||
+   ! printf '%s\n' "$split" | grep -q '^# bench seed002_split_slowdown'; then
+    echo "bench: the kernel splitting run failed" >&2
+    exit 1
+fi
+printf '%s\n' "$split" | sed -n 's/^# \(bench .*\)/\1/p'
+
 # Launch latency and submission rate of an empty kernel, measured inside
 # the guest through libsimt (boots the guest).
 echo "# in-guest launch latency: simt-bench through libsimt, under TCG"

@@ -1150,6 +1150,98 @@ static void bench_spin(void)
                    r.end_cycle - r.start_cycle);
 }
 
+/*
+ * Run an n x n matmul on queue 0 as subgrids of @s blocks (0: unsplit),
+ * every LAUNCH queued behind the one before as libsimt's
+ * simt_launch_split submits them, but without the host's round trip;
+ * the device cycles from the first block's start to the last one's end.
+ */
+static uint64_t matmul_split_cycles(Dev *d, uint32_t n, uint32_t s,
+                                    const uint32_t args[4])
+{
+    enum { TILE = 16, AHEAD = 32 };
+    uint32_t blocks = (n / TILE) * (n / TILE);
+    uint32_t m = s ? DIV_ROUND_UP(blocks, s) : 1;
+    g_autofree uint32_t *idx = g_new(uint32_t, m);
+    struct simt_completion r;
+    uint64_t start = 0, end = 0;
+
+    for (uint32_t i = 0; i <= m + AHEAD; i++) {
+        /* Keep at most AHEAD launches queued: the ring holds 63. */
+        if (i >= AHEAD && i - AHEAD < m) {
+            uint32_t j = i - AHEAD;
+
+            g_assert_cmpuint(wait_queue(d, 0, idx[j]), !=, SIMT_QSTATE_ERROR);
+            read_record(d, 0, idx[j], &r);
+            g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+            start = j ? start : r.start_cycle;
+            end = r.end_cycle;
+        }
+        if (i < m) {
+            idx[i] = launch(d, 0, &(Launch) {
+                .kernel = "matmul", .grid = { n / TILE, n / TILE },
+                .block = { TILE, TILE },
+                .args = { args[0], args[1], args[2], args[3] },
+                .first_block = s ? i * s : 0,
+                .block_count = s ? MIN(s, blocks - i * s) : 0,
+            });
+        }
+    }
+    return end - start;
+}
+
+/*
+ * Bench mode ($SIMT_BENCH_SPLIT = "N,S1,S2,...", set by scripts/bench.sh):
+ * seed 002's Table 1 on the GTX480 preset, the slowdown of an n x n
+ * matmul split into subkernels of S blocks against the unsplit kernel,
+ * in device time.  The split runs' results are checked against the
+ * unsplit one's.
+ */
+static void bench_split(void)
+{
+    g_auto(GStrv) f = g_strsplit(g_getenv("SIMT_BENCH_SPLIT"), ",", 0);
+    uint32_t n = atoi(f[0]), args[4], bytes;
+    g_autofree float *a = NULL, *ref = NULL, *got = NULL;
+    Dev *d = dev_start("preset=gtx480");
+    uint64_t whole;
+
+    g_assert_cmpuint(n % 16, ==, 0);
+    bytes = n * n * 4;
+    a = g_new(float, n * n);
+    ref = g_new(float, n * n);
+    got = g_new(float, n * n);
+    for (uint32_t i = 0; i < n * n; i++) {
+        a[i] = (i % 17) * 0.25f - 2.0f;
+    }
+    use_image(d, "matmul");
+    args[0] = vram_alloc(d, a, bytes);
+    args[1] = vram_alloc(d, a, bytes);
+    args[2] = vram_alloc(d, NULL, bytes);
+    args[3] = n;
+    whole = matmul_split_cycles(d, n, 0, args);
+    vram_read(d, args[2], ref, bytes);
+    g_test_message("%ux%u matmul, %u blocks of 256 threads", n, n,
+                   (n / 16) * (n / 16));
+    g_test_message("bench seed002_split_unsplit_cycles: %" PRIu64 " cycles",
+                   whole);
+    for (int i = 1; f[i]; i++) {
+        uint32_t s = atoi(f[i]);
+        uint64_t t;
+
+        g_assert_cmpuint(s, >, 0);
+        memset(got, 0, bytes);
+        qpci_memwrite(d->dev, d->vram, args[2], got, bytes);
+        t = matmul_split_cycles(d, n, s, args);
+        vram_read(d, args[2], got, bytes);
+        g_assert_cmpmem(got, bytes, ref, bytes);
+        g_test_message("S = %u: M = %u subkernels, %" PRIu64 " cycles", s,
+                       DIV_ROUND_UP((n / 16) * (n / 16), s), t);
+        g_test_message("bench seed002_split_slowdown_S%u: %.1f %%", s,
+                       100.0 * ((double)t / whole - 1));
+    }
+    dev_stop(d);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1159,6 +1251,10 @@ int main(int argc, char **argv)
     }
     if (g_getenv("SIMT_BENCH_SPIN")) {
         qtest_add_func("/simt/bench/spin", bench_spin);
+        return g_test_run();
+    }
+    if (g_getenv("SIMT_BENCH_SPLIT")) {
+        qtest_add_func("/simt/bench/split", bench_split);
         return g_test_run();
     }
 
