@@ -60,6 +60,24 @@ if printf '%s\n' "$split" | grep -q '^not ok' ||
 fi
 printf '%s\n' "$split" | sed -n 's/^# \(bench .*\)/\1/p'
 
+# Seed 002's experiment 4.1 scaled down (Fig. 4b: about 600, 100 and 6 ms
+# for CUDA, RGEM and PKM under a 4096x4096 matmul): the mean response of
+# a high-priority job (upload, 64x64 matmul, download) arriving at 8
+# points of a low-priority one (2 MiB up, 256x256 matmul, 2 MiB down), in
+# device microseconds: copies in one chunk, 1 MiB chunks, chunks and the
+# matmul split into subkernels of 16 blocks, chunks and context switches.
+echo "# seed 002: high-priority response under a low-priority job with copies"
+hp=$(cd "$qemu_build" &&
+     QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+     SIMT_KERNEL_DIR="$build/kernels" SIMT_BENCH_HP=1 \
+         ./tests/qtest/simt-kernel-test --tap 2>/dev/null)
+if printf '%s\n' "$hp" | grep -q '^not ok' ||
+   ! printf '%s\n' "$hp" | grep -q '^# bench seed002_hp_response'; then
+    echo "bench: the high-priority response run failed" >&2
+    exit 1
+fi
+printf '%s\n' "$hp" | sed -n 's/^# \(bench .*\)/\1/p'
+
 # Launch latency and submission rate of an empty kernel, measured inside
 # the guest through libsimt (boots the guest).
 echo "# in-guest launch latency: simt-bench through libsimt, under TCG"
