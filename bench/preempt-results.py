@@ -283,19 +283,18 @@ Where the figures differ from the seed's, and why:
   drain estimate is close; the seed traces its violations to drains
   mispredicted on irregular kernels (b+tree, srad) and to blocks that
   may not be flushed, which only backprop's atomics reproduce here
-  (auto's few late responses are backprop's and pathfinder's).  Auto
+  (auto's few late responses are backprop's).  Auto
   also has the lightweight switch and places high-priority blocks beside
   the blocks still draining.
-- Chimera is late more often than in the seed at 2 us (almost every
-  pathfinder injection) and at 4 and 5 us.  It spends the bound on an
-  SM's slowest leaver (on this preset one context switch of a
-  pathfinder block takes 2472 of the 2800 cycles of 2 us, two of them
-  serialized on one SM most of 4 us); the high-priority blocks are then
-  placed at the next slice boundary and share the device with the
-  low-priority blocks on the other SMs, and the deadline is the
-  high-priority kernel's time alone, 280 cycles (its launch is seen at
-  its doorbell's cycle), plus the bound, which leaves that little
-  slack.
+- Chimera is late more often than in the seed at every bound.  It
+  spends the bound on an SM's slowest leaver (on this preset one
+  context switch of a pathfinder block takes 2472 of the 2800 cycles of
+  2 us, two of them serialized on one SM most of 4 us), and the
+  deadline is the high-priority kernel's time alone, 280 cycles (its
+  launch is seen at its doorbell's cycle), plus the bound: the
+  preemptor's blocks, placed once their SM is empty, have little slack
+  left, and a whole-SM drain or switch estimated just inside the bound
+  ends just outside it.
 - The gap in wasted work is close to the seed's: Chimera empties whole
   SMs and so flushes most of their blocks, where auto frees only the
   room it needs, mostly by lightweight switches.  Both columns include
@@ -311,9 +310,9 @@ Differences from the seeds
   results come from GPGPU-Sim's cycle model; this device's timing model
   is coarser (docs/specs/simt.rst, "Timing model").
 - Preemption latency here includes up to one 100-cycle slice between a
-  block leaving and the next dispatch (blocks that leave inside a slice
-  free their room at its end); the high-priority launch itself is seen
-  at its doorbell's cycle.
+  saved block leaving its SM and the next dispatch; blocks that finish,
+  drained ones included, free their room at their own cycle, and the
+  high-priority launch is seen at its doorbell's cycle.
 - Auto chooses among flush, drain, full and lightweight switching with
   seed 000's cost model; the lightweight switch is the fourth technique
   the digest suggests (part C.2).
