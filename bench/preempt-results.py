@@ -20,7 +20,7 @@ SHAPES = {
 
 LINE = re.compile(r"^bench preempt_([a-z]+)_([a-z0-9]+)_([a-z0-9_]+): "
                   r"(\S+) (.*)$")
-SEED = re.compile(r"^bench seed000_([a-z0-9_]+): (\S+) (.*)$")
+SEED = re.compile(r"^bench (seed00[04]_[a-z0-9_]+): (\S+) (.*)$")
 
 # Seed 000's Fig. 4.5 (digest A.4): violation rates in % at 2..5 us, and
 # its overhead normalized to flushing every preempted block at 2 us.
@@ -36,7 +36,7 @@ def parse(lines):
         m = LINE.match(line.strip())
         s = SEED.match(line.strip())
         if s:
-            seed[s.group(1)] = float(s.group(2))
+            seed[s.group(1).replace("seed000_", "", 1)] = float(s.group(2))
             continue
         if not m:
             sys.exit("preempt-results: stdin:%d: not a preemption figure: %s"
@@ -109,14 +109,25 @@ def main():
         if not sw or not li or not num(sw["saved"]) or not num(li["saved"]):
             continue
         full_b, light_b = num(sw["saved"]), num(li["saved"])
+        full_r, light_r = num(sw["reg_bytes"]), num(li["reg_bytes"])
         full_l, light_l = num(sw["save_latency"]), num(li["save_latency"])
-        rows.append([s, "%d" % full_b, "%d" % light_b,
+        rows.append([s, "%d" % full_r, "%d" % light_r,
+                     "%.1f" % (100 * (1 - light_r / full_r)),
+                     "%d" % full_b, "%d" % light_b,
                      "%.1f" % (100 * (1 - light_b / full_b)),
                      "%d" % full_l, "%d" % light_l,
                      "%.1f" % (100 * (1 - light_l / full_l))])
-    print(table(["kernel", "full B/event", "light B/event", "less %",
+    print(table(["kernel", "full regs B", "light regs B", "less %",
+                 "full B/event", "light B/event", "less %",
                  "full latency", "light latency", "lower %"], rows))
     print()
+    if "seed004_register_reduction" in seed:
+        print(table(["", "register context less", "latency lower"],
+                    [["here (mean of the kernels)",
+                      "%.1f %%" % seed["seed004_register_reduction"],
+                      "%.1f %%" % seed["seed004_latency_reduction"]],
+                     ["seed 004", "91.5 %", "59.7 %"]]))
+        print()
 
     print(AUTO)
     for s in shapes:
@@ -223,11 +234,14 @@ Lightweight against full context switch
 
 Per event, the bytes written by a full context switch (every register
 the kernel uses, all lanes) and by a lightweight one (only registers live
-at each warp's pcs, uniform and strided ones compressed, seed 004), and
-the median latency from the request until the last victim block is off
-its SM.  Seed 004 reports 91.5 % less register context and 59.7 % lower
-latency; the figures here count the whole record, shared memory
-included, which liveness cannot shrink.
+at each warp's pcs, uniform and strided ones compressed, seed 004): the
+register context alone (the warps' encoded entries, the event log's
+``reg_bytes``) and the whole record with shared and local memory, which
+liveness cannot shrink; and the median latency from the request until
+the last victim block is off its SM.  Seed 004 reports 91.5 % less
+register context and 59.7 % lower latency; ``make bench`` prints ours,
+averaged over the kernels, as ``seed004_register_reduction`` and
+``seed004_latency_reduction``.
 """
 
 AUTO = """\
@@ -269,19 +283,18 @@ Where the figures differ from the seed's, and why:
   drain estimate is close; the seed traces its violations to drains
   mispredicted on irregular kernels (b+tree, srad) and to blocks that
   may not be flushed, which only backprop's atomics reproduce here
-  (auto's few late responses are backprop's and pathfinder's).  Auto
+  (auto's few late responses are backprop's).  Auto
   also has the lightweight switch and places high-priority blocks beside
   the blocks still draining.
-- Chimera is late more often than in the seed at 2 us (almost every
-  pathfinder injection) and at 4 and 5 us.  It spends the bound on an
-  SM's slowest leaver (on this preset one context switch of a
-  pathfinder block takes 2472 of the 2800 cycles of 2 us, two of them
-  serialized on one SM most of 4 us); the high-priority blocks are then
-  placed at the next slice boundary and share the device with the
-  low-priority blocks on the other SMs, and the deadline is the
-  high-priority kernel's time alone, 280 cycles (its launch is seen at
-  its doorbell's cycle), plus the bound, which leaves that little
-  slack.
+- Chimera is late more often than in the seed at every bound.  It
+  spends the bound on an SM's slowest leaver (on this preset one
+  context switch of a pathfinder block takes 2472 of the 2800 cycles of
+  2 us, two of them serialized on one SM most of 4 us), and the
+  deadline is the high-priority kernel's time alone, 280 cycles (its
+  launch is seen at its doorbell's cycle), plus the bound: the
+  preemptor's blocks, placed once their SM is empty, have little slack
+  left, and a whole-SM drain or switch estimated just inside the bound
+  ends just outside it.
 - The gap in wasted work is close to the seed's: Chimera empties whole
   SMs and so flushes most of their blocks, where auto frees only the
   room it needs, mostly by lightweight switches.  Both columns include
@@ -297,9 +310,9 @@ Differences from the seeds
   results come from GPGPU-Sim's cycle model; this device's timing model
   is coarser (docs/specs/simt.rst, "Timing model").
 - Preemption latency here includes up to one 100-cycle slice between a
-  block leaving and the next dispatch (blocks that leave inside a slice
-  free their room at its end); the high-priority launch itself is seen
-  at its doorbell's cycle.
+  saved block leaving its SM and the next dispatch; blocks that finish,
+  drained ones included, free their room at their own cycle, and the
+  high-priority launch is seen at its doorbell's cycle.
 - Auto chooses among flush, drain, full and lightweight switching with
   seed 000's cost model; the lightweight switch is the fourth technique
   the digest suggests (part C.2).

@@ -333,6 +333,7 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     }
     g_array_append_val(k->saved, sv);
     p->ev.saved_bytes += bytes;
+    p->ev.reg_bytes += stats.reg_bytes;
     p->ev.occupied_bytes += simt_save_size(&slot->block, &full) +
                             k->local_block_bytes;
     p->saved_total += bytes;
@@ -932,6 +933,7 @@ static void event_finish(SimtState *s, uint64_t cycle)
         le.occupied_bytes = cpu_to_le32(ev->occupied_bytes);
         le.wasted_insns = cpu_to_le32(ev->wasted_insns);
         le.kept_bytes = cpu_to_le32(ev->kept_bytes);
+        le.reg_bytes = cpu_to_le32(ev->reg_bytes);
         le.req_cycle = cpu_to_le64(ev->req_cycle);
         le.dispatch_cycle = cpu_to_le64(ev->dispatch_cycle);
         le.done_cycle = cpu_to_le64(ev->done_cycle);

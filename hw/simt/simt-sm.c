@@ -7,9 +7,10 @@
  * turn and runs one for a burst of up to SIMT_BURST_INSNS warp
  * instructions; the burst costs the sum of its instructions' cycles (see
  * simt_insn_cycles in the core), and the port's clock advances by that
- * much.  The port with the earliest clock issues next, until every port
- * has passed the end of the slice.  docs/specs/simt.rst describes the
- * model and its limits.
+ * much.  The port with the earliest clock, of all SMs, issues next, until
+ * every port has passed the end of the slice; a block that retires frees
+ * its room at its own cycle.  docs/specs/simt.rst describes the model and
+ * its limits.
  */
 
 #include "qemu/osdep.h"
@@ -118,65 +119,101 @@ static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
     return false;
 }
 
-static void sm_run_slice(SimtState *s, SimtSM *sm, uint64_t start,
-                         uint64_t end)
+/* The earliest of @sm's issue ports. */
+static uint64_t *earliest_port(SimtState *s, SimtSM *sm)
 {
-    uint32_t nports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
+    uint64_t *port = &sm->port_cycle[0];
 
-    for (uint32_t p = 0; p < nports; p++) {
-        sm->port_cycle[p] = MAX(sm->port_cycle[p], start);
-    }
-    for (;;) {
-        uint64_t *port = &sm->port_cycle[0];
-        SimtSlot *slot;
-        SimtBlock *b;
-        unsigned warp;
-
-        for (uint32_t p = 1; p < nports; p++) {
-            if (sm->port_cycle[p] < *port) {
-                port = &sm->port_cycle[p];
-            }
-        }
-        if (*port >= end) {
-            return;
-        }
-        if (!next_warp(s, sm, *port, &slot, &warp)) {
-            /* Nothing can issue: idle until a restore ends, or the end. */
-            uint64_t wake = end;
-
-            for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_BLOCKS); i++) {
-                SimtSlot *r = &sm->slots[i];
-
-                if (r->used && r->ready_cycle > *port) {
-                    wake = MIN(wake, r->ready_cycle);
-                }
-            }
-            for (uint32_t p = 0; p < nports; p++) {
-                sm->port_cycle[p] = MAX(sm->port_cycle[p], wake);
-            }
-            if (wake == end) {
-                return;
-            }
-            continue;
-        }
-        b = &slot->block;
-        /* The cycle CSR reads the issuing port's clock. */
-        b->st.cycle = *port;
-        simt_warp_run(b, warp, SIMT_BURST_INSNS);
-        *port = MAX(b->st.cycle, *port + 1);
-        if (b->st.status != SIMT_RUNNING) {
-            retire_block(s, sm, slot, *port);
+    for (uint32_t p = 1; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
+        if (sm->port_cycle[p] < *port) {
+            port = &sm->port_cycle[p];
         }
     }
+    return port;
 }
 
+/*
+ * One step of @sm at its earliest port @port: a burst of one warp, or,
+ * if no warp can issue, idling until a restore ends or @end.  Returns
+ * the cycle a block retired at, or UINT64_MAX.
+ */
+static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
+                        uint64_t end)
+{
+    SimtSlot *slot;
+    SimtBlock *b;
+    unsigned warp;
+
+    if (!next_warp(s, sm, *port, &slot, &warp)) {
+        uint64_t wake = end;
+
+        for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_BLOCKS); i++) {
+            SimtSlot *r = &sm->slots[i];
+
+            if (r->used && r->ready_cycle > *port) {
+                wake = MIN(wake, r->ready_cycle);
+            }
+        }
+        for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
+            sm->port_cycle[p] = MAX(sm->port_cycle[p], wake);
+        }
+        return UINT64_MAX;
+    }
+    b = &slot->block;
+    /* The cycle CSR reads the issuing port's clock. */
+    b->st.cycle = *port;
+    simt_warp_run(b, warp, SIMT_BURST_INSNS);
+    *port = MAX(b->st.cycle, *port + 1);
+    if (b->st.status != SIMT_RUNNING) {
+        retire_block(s, sm, slot, *port);
+        return *port;
+    }
+    return UINT64_MAX;
+}
+
+/*
+ * Run the SMs over [start, end), all together in cycle order: the port
+ * with the earliest clock of any SM issues next.  A block's room is
+ * offered to the scheduler at the cycle it retired at, once every SM has
+ * come that far, so the next block starts then rather than at the end of
+ * the slice.
+ */
 void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
 {
-    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-        SimtSM *sm = &s->sms[i];
+    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+    uint64_t freed = UINT64_MAX;
 
-        if (sm->free_blocks != simt_cfg(s, SIMT_CFG_SM_BLOCKS)) {
-            sm_run_slice(s, sm, start, end);
+    for (uint32_t i = 0; i < nsm; i++) {
+        for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
+            s->sms[i].port_cycle[p] = MAX(s->sms[i].port_cycle[p], start);
         }
+    }
+    for (;;) {
+        SimtSM *best = NULL;
+        uint64_t *port = NULL, retired;
+
+        for (uint32_t i = 0; i < nsm; i++) {
+            SimtSM *sm = &s->sms[i];
+            uint64_t *p;
+
+            if (sm->free_blocks == simt_cfg(s, SIMT_CFG_SM_BLOCKS)) {
+                continue;
+            }
+            p = earliest_port(s, sm);
+            if (*p < end && (!best || *p < *port)) {
+                best = sm;
+                port = p;
+            }
+        }
+        if (freed != UINT64_MAX && (!best || *port >= freed)) {
+            simt_sched_dispatch(s, freed);
+            freed = UINT64_MAX;
+            continue;
+        }
+        if (!best) {
+            return;
+        }
+        retired = sm_step(s, best, port, end);
+        freed = MIN(freed, retired);
     }
 }

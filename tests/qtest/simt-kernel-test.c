@@ -863,6 +863,37 @@ static void test_doorbell_cycle(void)
     dev_stop(d);
 }
 
+/*
+ * A block's end takes effect at its own cycle: on one SM with one block
+ * slot, the blocks of a kernel run back to back, each starting at the
+ * cycle the one before retired, so n blocks take exactly n times one
+ * block's cycles, wherever the slice boundaries fall.
+ */
+static void test_block_end_cycle(void)
+{
+    static const uint32_t iters[] = { 37, 100, 333 };
+
+    for (size_t i = 0; i < ARRAY_SIZE(iters); i++) {
+        Dev *d = dev_start("sm-count=1,sm-blocks=1");
+        uint32_t out = vram_alloc(d, NULL, 8 * 64 * 4);
+        Launch l = {
+            .kernel = "spin", .grid = { 1 }, .block = { 64 },
+            .args = { out, iters[i] },
+        };
+        struct simt_completion one, eight;
+
+        run_ok(d, 0, &l, &one);
+        l.grid[0] = 8;
+        run_ok(d, 0, &l, &eight);
+        g_test_message("spin %u: one block %" PRIu64 " cycles, eight %"
+                       PRIu64, iters[i], one.end_cycle - one.start_cycle,
+                       eight.end_cycle - eight.start_cycle);
+        g_assert_cmpuint(eight.end_cycle - eight.start_cycle, ==,
+                         8 * (one.end_cycle - one.start_cycle));
+        dev_stop(d);
+    }
+}
+
 /* Presets set the SM limits; properties override single fields. */
 static void test_presets(void)
 {
@@ -1447,6 +1478,8 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/timing/deterministic", test_deterministic_cycles);
     qtest_add_func("/simt/timing/cycle-counter", test_cycle_counter);
     qtest_add_func("/simt/timing/doorbell-at-its-cycle", test_doorbell_cycle);
+    qtest_add_func("/simt/timing/block-end-at-its-cycle",
+                   test_block_end_cycle);
     qtest_add_func("/simt/timing/reset-clocks", test_reset_clocks);
     qtest_add_func("/simt/timing/model", test_timing_model);
     qtest_add_func("/simt/presets", test_presets);

@@ -153,6 +153,7 @@ static uint32_t read_events(Dev *d, struct simt_preempt_event *ev)
         ev[i].light = le16_to_cpu(ev[i].light);
         ev[i].saved_bytes = le32_to_cpu(ev[i].saved_bytes);
         ev[i].occupied_bytes = le32_to_cpu(ev[i].occupied_bytes);
+        ev[i].reg_bytes = le32_to_cpu(ev[i].reg_bytes);
         ev[i].req_cycle = le64_to_cpu(ev[i].req_cycle);
         ev[i].dispatch_cycle = le64_to_cpu(ev[i].dispatch_cycle);
         ev[i].done_cycle = le64_to_cpu(ev[i].done_cycle);
@@ -1412,6 +1413,7 @@ typedef struct BenchRun {
     Totals t;
     uint64_t wasted;
     uint64_t save_latency;      /* median request to last victim off */
+    uint64_t reg_bytes;         /* register entries saved, all events */
     uint32_t *out;              /* the low-priority kernel's results */
 } BenchRun;
 
@@ -1522,6 +1524,7 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
         r->t.light += events[i].light;
         r->t.saved += events[i].saved_bytes;
         r->t.occupied += events[i].occupied_bytes;
+        r->reg_bytes += events[i].reg_bytes;
         r->wasted += le32_to_cpu(events[i].wasted_insns);
         lat[i] = events[i].done_cycle - events[i].req_cycle;
     }
@@ -1562,6 +1565,8 @@ static void bench_print(const char *shape, const char *mode,
                    shape, mode, r->t.occupied / ev);
     g_test_message("bench preempt_%s_%s_save_latency: %" PRIu64 " cycles",
                    shape, mode, r->save_latency);
+    g_test_message("bench preempt_%s_%s_reg_bytes: %" PRIu64 " bytes/event",
+                   shape, mode, r->reg_bytes / ev);
     g_test_message("bench preempt_%s_%s_wasted: %" PRIu64
                    " warp-insns/event", shape, mode, r->wasted / ev);
     g_test_message("bench preempt_%s_%s_lp_slowdown: %.1f %%", shape, mode,
@@ -1637,6 +1642,44 @@ static void seed000_print(const Seed000 *sd)
                                    : 0.0);
 }
 
+/*
+ * Seed 004's figures: how much smaller the register context of a
+ * lightweight switch is than a full one's, and how much lower its
+ * latency (request to the last victim off), per event, averaged over
+ * the shapes where both switched anything.
+ */
+typedef struct Seed004 {
+    double reg_less, lat_lower;
+    uint32_t shapes;
+    double full_reg;            /* this shape's full switch, per event */
+    uint64_t full_latency;
+} Seed004;
+
+static void seed004_add(Seed004 *sd, unsigned mode, const BenchRun *r)
+{
+    double reg = r->events ? (double)r->reg_bytes / r->events : 0;
+
+    if (mode == SIMT_PMODE_SWITCH) {
+        sd->full_reg = reg;
+        sd->full_latency = r->save_latency;
+    } else if (mode == SIMT_PMODE_LIGHT && reg > 0 && sd->full_reg > 0 &&
+               sd->full_latency) {
+        sd->reg_less += 1 - reg / sd->full_reg;
+        sd->lat_lower += 1 - (double)r->save_latency / sd->full_latency;
+        sd->shapes++;
+    }
+}
+
+static void seed004_print(const Seed004 *sd)
+{
+    uint32_t n = MAX(sd->shapes, 1);
+
+    g_test_message("bench seed004_register_reduction: %.1f %%",
+                   100 * sd->reg_less / n);
+    g_test_message("bench seed004_latency_reduction: %.1f %%",
+                   100 * sd->lat_lower / n);
+}
+
 static void bench_preempt(void)
 {
     static const struct { const char *name; unsigned mode; uint32_t us; }
@@ -1657,6 +1700,7 @@ static void bench_preempt(void)
     };
     const char *only = g_getenv("SIMT_BENCH_PREEMPT");
     Seed000 seed = { 0 };
+    Seed004 seed4 = { 0 };
 
     for (size_t s = 0; s < ARRAY_SIZE(shapes); s++) {
         const Shape *sh = &shapes[s];
@@ -1690,12 +1734,14 @@ static void bench_preempt(void)
                         alone.lp_cycles);
             seed000_add(&seed, modes[m].mode, modes[m].us, &run,
                         hp.response[0], alone.lp_cycles);
+            seed004_add(&seed4, modes[m].mode, &run);
         }
         seed000_shape_done(&seed);
         g_free(alone.out);
     }
     if (!strcmp(only, "1")) {
         seed000_print(&seed);
+        seed004_print(&seed4);
     }
 }
 

@@ -489,7 +489,7 @@ struct simt_preempt_event {
     uint32_t occupied_bytes;    /* what full switches would have written */
     uint32_t wasted_insns;      /* warp instructions lost to flushes */
     uint32_t kept_bytes;        /* shared memory left in place on SMs */
-    uint32_t reserved;
+    uint32_t reg_bytes;         /* of saved_bytes, the register entries */
     uint64_t req_cycle;
     uint64_t dispatch_cycle;    /* preemptor's first block placed, or 0 */
     uint64_t done_cycle;        /* last victim block off its SM */
