@@ -38,6 +38,8 @@ SEED = {
     "seed001_colocated_slowdown": (3.58, "ratio", "transfer-bound B "
                                    "colocated over serial (32 threads)",
                                    "001 Table 4.1"),
+    "seed001_isolated_slowdown": (2.73, "ratio", "... isolated on the "
+                                  "empty SM (33 threads)", "001 Table 4.1"),
     "seed002_hp_response_none": (600000.0, "us", "high-priority response, "
                                  "no preemption", "002 Fig. 4(b)"),
     "seed002_hp_response_chunked": (100000.0, "us", "... chunked copies only",
@@ -75,6 +77,14 @@ WHY = {
         "wasted work here is the low-priority kernel's lost time, which "
         "also holds the high-priority kernels' own time "
         "(docs/preemption-results.rst)",
+    "seed001_colocated_slowdown":
+        "the timing model hides no latency and has no transfer path: a "
+        "warp instruction costs its SM's port the same cycles whatever "
+        "else runs, so a one-warp B block beside A's 16 warps gets a 17th "
+        "of the SM, where the seed's B is bound by far faults over PCIe; "
+        "colocated is still worse than isolated, as in the seed",
+    "seed001_isolated_slowdown":
+        "as colocated: B's 8 blocks share one SM's issue ports",
 }
 
 HEAD = """\
