@@ -33,30 +33,13 @@ SEED = {
                                        "000 Fig. 4.5"),
     "seed000_violations_5us_chimera": (1.28, "%", "... at 5 us",
                                        "000 Fig. 4.5"),
-    "seed002_hp_response_none":
-        "a waiting higher-priority kernel gets every block slot the "
-        "low-priority kernel frees (block level, even in mode none), and "
-        "the low-priority job is scaled down from the seed's 750 ms matmul "
-        "to about 1.1 ms (docs/driver.rst)",
-    "seed002_hp_response_chunked":
-        "as none; the 1 MiB chunks, about 190 us each, dominate",
-    "seed002_hp_response_split":
-        "as none",
-    "seed002_split_slowdown_S256":
-        "ours is against the unsplit kernel; the seed's reference is this "
-        "4-subkernel row itself",
-    "seed002_split_slowdown_S64":
-        "a 512 x 512 matmul (1024 blocks) against the seed's 1024 x 1024 "
-        "(4096), the subkernels queued on the device with no host round "
-        "trip between them (docs/driver.rst)",
-    "seed002_split_slowdown_S16":
-        "as with 16; the seed also pays a launch and a synchronisation per "
-        "subkernel, which grow with their number",
     "seed000_overhead_auto_vs_chimera": (25.3, "%", "less wasted work than "
                                          "Chimera at 2 us", "000 Fig. 4.3"),
     "seed001_colocated_slowdown": (3.58, "ratio", "transfer-bound B "
                                    "colocated over serial (32 threads)",
                                    "001 Table 4.1"),
+    "seed001_isolated_slowdown": (2.73, "ratio", "... isolated on the "
+                                  "empty SM (33 threads)", "001 Table 4.1"),
     "seed002_hp_response_none": (600000.0, "us", "high-priority response, "
                                  "no preemption", "002 Fig. 4(b)"),
     "seed002_hp_response_chunked": (100000.0, "us", "... chunked copies only",
@@ -119,6 +102,14 @@ WHY = {
         "wasted work here is the low-priority kernel's lost time, which "
         "also holds the high-priority kernels' own time "
         "(docs/preemption-results.rst)",
+    "seed001_colocated_slowdown":
+        "the timing model hides no latency and has no transfer path: a "
+        "warp instruction costs its SM's port the same cycles whatever "
+        "else runs, so a one-warp B block beside A's 16 warps gets a 17th "
+        "of the SM, where the seed's B is bound by far faults over PCIe; "
+        "colocated is still worse than isolated, as in the seed",
+    "seed001_isolated_slowdown":
+        "as colocated: B's 8 blocks share one SM's issue ports",
 }
 
 HEAD = """\

@@ -254,7 +254,7 @@ static unsigned int write_timeline(const char *mode, unsigned int lp_queue,
 		unsigned int q, sm, blk, lane;
 	} open_blk[65536];
 	static uint8_t lane_busy[64][64];
-	uint64_t first = 0, last = 0, cyc;
+	uint64_t first = 0, last = 0, lp_first = UINT64_MAX, cyc;
 	unsigned int type, q, sm, blk, events = 0, rows = 0;
 	struct timeline t = { 0 };
 	double scale;
@@ -270,15 +270,24 @@ static unsigned int write_timeline(const char *mode, unsigned int lp_queue,
 	memset(lane_busy, 0, sizeof(lane_busy));
 	if (nsm > 64 || slots > 64)
 		return 0;
-	/* First pass: the time range (records are not in cycle order). */
+	/*
+	 * First pass: the time range (records are not in cycle order).  The
+	 * window starts with the low-priority kernel's first block: the
+	 * high-priority kernels that ran while its process was still setting
+	 * up are not what the picture is about.
+	 */
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%" SCNu64 " %u %u %u %u", &cyc, &type, &q, &sm, &blk) != 5)
 			continue;
 		if (!rows++ || cyc < first)
 			first = cyc;
+		if (type == SIMT_TRACE_DISPATCH && q == lp_queue && cyc < lp_first)
+			lp_first = cyc;
 		last = cyc > last ? cyc : last;
 	}
 	rewind(f);
+	if (lp_first != UINT64_MAX)
+		first = lp_first;
 	if (last - first > (uint64_t)window_ms * 1000 * clock_mhz)
 		last = first + (uint64_t)window_ms * 1000 * clock_mhz;
 	scale = last > first ? 1000.0 / (last - first) : 1;
@@ -299,7 +308,7 @@ static unsigned int write_timeline(const char *mode, unsigned int lp_queue,
 
 		if (sscanf(line, "%" SCNu64 " %u %u %u %u", &cyc, &type, &q, &sm, &blk) != 5)
 			continue;
-		if (cyc > last)
+		if (cyc > last || cyc < first)
 			continue;
 		key = (q * 4096 + blk) % 65536;
 		if (type == SIMT_TRACE_DISPATCH || type == SIMT_TRACE_RESTORE) {

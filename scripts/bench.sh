@@ -31,6 +31,15 @@ printf '%s\n%s\n' "$core" "$device" | awk '
         printf "bench device_over_core_spin: %.2f ratio\n", dev / core
     }'
 
+# Seed 001's co-location: a memory-bound B beside A's blocks or on the SM
+# A left empty, against B alone (Turing-68 preset).
+echo "# seed 001: B colocated with A or isolated on the empty SM, over serial"
+(cd "$qemu_build" &&
+ QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+ SIMT_KERNEL_DIR="$build/kernels" SIMT_BENCH_COLOCATE=1 \
+     ./tests/qtest/simt-kernel-test --tap 2>/dev/null |
+ sed -n 's/^# \(bench .*\)/\1/p')
+
 # Copy engines: host-side throughput of 64 MiB copies, and the latency in
 # device cycles of a high-priority 4 KiB copy behind a 64 MiB one.
 echo "# copy engines: 64 MiB copies; high-priority copy latency by DMA chunk"

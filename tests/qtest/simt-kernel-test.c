@@ -1423,6 +1423,59 @@ static void bench_hp(void)
         g_test_message("bench seed002_hp_response_%s: %.1f us",
                        hp_mode_names[mode], (double)sum / HP_POINTS / mhz);
     }
+
+ * B's cycles in seed 001's co-location experiment (digest A.5) on the
+ * Turing-68 preset: B is 8 blocks of @b_threads threads each copying 64
+ * words per thread (memory-bound); with @with_a, A (67 blocks of 512
+ * threads copying 128 words each, in place) holds every SM but SM67
+ * first, so that B's blocks of 33 threads all land on SM67 (isolated)
+ * and those of 32 on SM67 and beside A's blocks (colocated).
+ */
+static uint64_t colocate_b_cycles(uint32_t b_threads, bool with_a)
+{
+    Dev *d = dev_start("preset=turing-68");
+    uint32_t nb = 8 * b_threads * 64, na = 67 * 512 * 128;
+    uint32_t bsrc, bdst, abuf = 0, aidx = 0, bidx;
+    struct simt_completion r;
+
+    bsrc = vram_alloc(d, NULL, nb * 4);
+    bdst = vram_alloc(d, NULL, nb * 4);
+    if (with_a) {
+        abuf = vram_alloc(d, NULL, na * 4);
+        aidx = launch(d, 0, &(Launch) {
+            .kernel = "copy_words", .grid = { 67 }, .block = { 512 },
+            .args = { abuf, abuf, na },
+        });
+    }
+    bidx = launch(d, 1, &(Launch) {
+        .kernel = "copy_words", .grid = { 8 }, .block = { b_threads },
+        .args = { bsrc, bdst, nb },
+    });
+    g_assert_cmpuint(wait_queue(d, 1, bidx), ==, SIMT_QSTATE_IDLE);
+    read_record(d, 1, bidx, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    if (with_a) {
+        /* A outlasts B: B ran beside it all the time. */
+        g_assert_false(queue_done(d, 0, aidx));
+    }
+    dev_stop(d);
+    return r.end_cycle - r.start_cycle;
+}
+
+/* Seed 001's "one thread fewer" figures (scripts/bench.sh). */
+static void bench_colocate(void)
+{
+    uint64_t serial32 = colocate_b_cycles(32, false);
+    uint64_t serial33 = colocate_b_cycles(33, false);
+    uint64_t coloc = colocate_b_cycles(32, true);
+    uint64_t iso = colocate_b_cycles(33, true);
+
+    g_test_message("bench seed001_serial_b32: %" PRIu64 " cycles", serial32);
+    g_test_message("bench seed001_serial_b33: %" PRIu64 " cycles", serial33);
+    g_test_message("bench seed001_isolated_slowdown: %.2f ratio",
+                   (double)iso / serial33);
+    g_test_message("bench seed001_colocated_slowdown: %.2f ratio",
+                   (double)coloc / serial32);
 }
 
 int main(int argc, char **argv)
@@ -1442,6 +1495,10 @@ int main(int argc, char **argv)
     }
     if (g_getenv("SIMT_BENCH_SPLIT")) {
         qtest_add_func("/simt/bench/split", bench_split);
+        return g_test_run();
+    }
+    if (g_getenv("SIMT_BENCH_COLOCATE")) {
+        qtest_add_func("/simt/bench/colocate", bench_colocate);
         return g_test_run();
     }
 
