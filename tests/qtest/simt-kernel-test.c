@@ -1423,7 +1423,9 @@ static void bench_hp(void)
         g_test_message("bench seed002_hp_response_%s: %.1f us",
                        hp_mode_names[mode], (double)sum / HP_POINTS / mhz);
     }
+}
 
+/*
  * B's cycles in seed 001's co-location experiment (digest A.5) on the
  * Turing-68 preset: B is 8 blocks of @b_threads threads each copying 64
  * words per thread (memory-bound); with @with_a, A (67 blocks of 512
