@@ -115,11 +115,13 @@ def main():
                      "%.1f" % (100 * (1 - light_r / full_r)),
                      "%d" % full_b, "%d" % light_b,
                      "%.1f" % (100 * (1 - light_b / full_b)),
-                     "%d" % full_l, "%d" % light_l,
+                     "%d (%d)" % (full_l, num(sw["save_bound"])),
+                     "%d (%d)" % (light_l, num(li["save_bound"])),
                      "%.1f" % (100 * (1 - light_l / full_l))])
     print(table(["kernel", "full regs B", "light regs B", "less %",
                  "full B/event", "light B/event", "less %",
-                 "full latency", "light latency", "lower %"], rows))
+                 "full latency (bound)", "light latency (bound)",
+                 "lower %"], rows))
     print()
     if "seed004_register_reduction" in seed:
         print(table(["", "register context less", "latency lower"],
@@ -238,7 +240,11 @@ at each warp's pcs, uniform and strided ones compressed, seed 004): the
 register context alone (the warps' encoded entries, the event log's
 ``reg_bytes``) and the whole record with shared and local memory, which
 liveness cannot shrink; and the median latency from the request until
-the last victim block is off its SM.  Seed 004 reports 91.5 % less
+the last victim block is off its SM, with its bound in parentheses: the
+busiest SM's saved bytes at that SM's share of the bandwidth
+(``save_bound`` in the event log, docs/specs/simt.rst, "Preemption
+timing"); the latency is more when the SM was still restoring blocks
+of the event before.  Seed 004 reports 91.5 % less
 register context and 59.7 % lower latency; ``make bench`` prints ours,
 averaged over the kernels, as ``seed004_register_reduction`` and
 ``seed004_latency_reduction``.

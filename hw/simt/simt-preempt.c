@@ -333,6 +333,7 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     }
     g_array_append_val(k->saved, sv);
     p->ev.saved_bytes += bytes;
+    sm->ev_saved += bytes;
     p->ev.reg_bytes += stats.reg_bytes;
     p->ev.occupied_bytes += simt_save_size(&slot->block, &full) +
                             k->local_block_bytes;
@@ -906,6 +907,12 @@ static void event_finish(SimtState *s, uint64_t cycle)
     if (!ev->done_cycle) {
         ev->done_cycle = ev->req_cycle;
     }
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        ev->save_bound = MAX(ev->save_bound,
+                             MIN(move_cycles(s, s->sms[i].ev_saved),
+                                 UINT32_MAX));
+        s->sms[i].ev_saved = 0;
+    }
     p->last = *ev;
     p->status = ev->status;
     p->active = false;
@@ -937,6 +944,7 @@ static void event_finish(SimtState *s, uint64_t cycle)
         le.req_cycle = cpu_to_le64(ev->req_cycle);
         le.dispatch_cycle = cpu_to_le64(ev->dispatch_cycle);
         le.done_cycle = cpu_to_le64(ev->done_cycle);
+        le.save_bound = cpu_to_le32(ev->save_bound);
         if (pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
             qemu_log_mask(LOG_GUEST_ERROR, "simt: event log at 0x%" PRIx64
                           " unreachable; logging stops\n", addr);

@@ -46,6 +46,7 @@ void simt_sched_reset(SimtState *s)
         memset(sm->port_cycle, 0,
                simt_cfg(s, SIMT_CFG_ISSUE_RATE) * sizeof(*sm->port_cycle));
         sm->save_busy = 0;
+        sm->ev_saved = 0;
         sm->next_slot = 0;
         sm->next_warp = 0;
         sm->handed_to = 0;

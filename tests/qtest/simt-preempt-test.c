@@ -157,6 +157,7 @@ static uint32_t read_events(Dev *d, struct simt_preempt_event *ev)
         ev[i].req_cycle = le64_to_cpu(ev[i].req_cycle);
         ev[i].dispatch_cycle = le64_to_cpu(ev[i].dispatch_cycle);
         ev[i].done_cycle = le64_to_cpu(ev[i].done_cycle);
+        ev[i].save_bound = le32_to_cpu(ev[i].save_bound);
     }
     return n;
 }
@@ -250,6 +251,10 @@ static Totals check_events(const struct simt_preempt_event *ev, uint32_t n)
         g_assert_cmphex(ev[i].victims, ==, 1);
         g_assert_cmpuint(ev[i].done_cycle, >=, ev[i].req_cycle);
         g_assert_cmpuint(ev[i].dispatch_cycle, >=, ev[i].req_cycle);
+        /* A save bound exactly when bytes were saved; never beaten. */
+        g_assert_cmpuint(ev[i].save_bound > 0, ==, ev[i].saved_bytes > 0);
+        g_assert_cmpuint(ev[i].done_cycle - ev[i].req_cycle, >=,
+                         ev[i].save_bound);
         g_assert_cmpuint(ev[i].drained + ev[i].flushed + ev[i].switched +
                          ev[i].light, >, 0);
         /* Only as many blocks leave as the high-priority kernel needs. */
@@ -1413,6 +1418,7 @@ typedef struct BenchRun {
     Totals t;
     uint64_t wasted;
     uint64_t save_latency;      /* median request to last victim off */
+    uint64_t save_bound;        /* median of the events' save_bound */
     uint64_t reg_bytes;         /* register entries saved, all events */
     uint32_t *out;              /* the low-priority kernel's results */
 } BenchRun;
@@ -1455,7 +1461,7 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
         .args = { out, hist, sh->work }, .regs = sh->regs,
     };
     struct simt_completion rec;
-    uint64_t lat[LOG_SIZE];
+    uint64_t lat[LOG_SIZE], bound_cycles[LOG_SIZE];
     uint64_t t0;
     uint32_t idx;
 
@@ -1527,8 +1533,12 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
         r->reg_bytes += events[i].reg_bytes;
         r->wasted += le32_to_cpu(events[i].wasted_insns);
         lat[i] = events[i].done_cycle - events[i].req_cycle;
+        bound_cycles[i] = events[i].save_bound;
+        /* The saves alone take that long: no event can end sooner. */
+        g_assert_cmpuint(lat[i], >=, bound_cycles[i]);
     }
     r->save_latency = median(lat, r->events);
+    r->save_bound = median(bound_cycles, r->events);
     dev_stop(d);
 }
 
@@ -1565,6 +1575,8 @@ static void bench_print(const char *shape, const char *mode,
                    shape, mode, r->t.occupied / ev);
     g_test_message("bench preempt_%s_%s_save_latency: %" PRIu64 " cycles",
                    shape, mode, r->save_latency);
+    g_test_message("bench preempt_%s_%s_save_bound: %" PRIu64 " cycles",
+                   shape, mode, r->save_bound);
     g_test_message("bench preempt_%s_%s_reg_bytes: %" PRIu64 " bytes/event",
                    shape, mode, r->reg_bytes / ev);
     g_test_message("bench preempt_%s_%s_wasted: %" PRIu64

@@ -493,6 +493,12 @@ struct simt_preempt_event {
     uint64_t req_cycle;
     uint64_t dispatch_cycle;    /* preemptor's first block placed, or 0 */
     uint64_t done_cycle;        /* last victim block off its SM */
+    /*
+     * What the saves of the event take at the least: the busiest SM's
+     * saved bytes over its share of the memory bandwidth, in cycles.
+     */
+    uint32_t save_bound;
+    uint32_t reserved;
 };
 
 /*
