@@ -234,16 +234,20 @@ static void put(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 	*len += n;
 }
 
-/*
- * Turn the device's timeline (debugfs "timeline": lines of cycle, type,
- * queue, SM, block) into DIR/timeline-MODE.json and .svg.  Returns the
- * number of preemption events seen.
- */
 /* SVG layout: a row per SM, a lane per block slot. */
 #define LANE_PX 5
 #define ROW_PX(slots) ((slots) * LANE_PX + 8)
 
-static unsigned int write_timeline(const char *mode, unsigned int lp_queue,
+/*
+ * Turn the device's timeline (debugfs "timeline": lines of cycle, type,
+ * queue, SM, block) into DIR/timeline-MODE.json and .svg, from the
+ * low-priority kernel's start cycle @lp_start on (the high-priority
+ * kernels that ran while its process was still setting up are not what
+ * the picture is about).  The low-priority kernel's queue is the one
+ * whose block was placed at @lp_start.  Returns the number of
+ * preemption events seen.
+ */
+static unsigned int write_timeline(const char *mode, uint64_t lp_start,
 				   unsigned int nsm, unsigned int slots)
 {
 	char path[512], line[128];
@@ -254,8 +258,9 @@ static unsigned int write_timeline(const char *mode, unsigned int lp_queue,
 		unsigned int q, sm, blk, lane;
 	} open_blk[65536];
 	static uint8_t lane_busy[64][64];
-	uint64_t first = 0, last = 0, lp_first = UINT64_MAX, cyc;
+	uint64_t first = 0, last = 0, cyc;
 	unsigned int type, q, sm, blk, events = 0, rows = 0;
+	unsigned int lp_queue = UINT32_MAX;
 	struct timeline t = { 0 };
 	double scale;
 
@@ -270,24 +275,18 @@ static unsigned int write_timeline(const char *mode, unsigned int lp_queue,
 	memset(lane_busy, 0, sizeof(lane_busy));
 	if (nsm > 64 || slots > 64)
 		return 0;
-	/*
-	 * First pass: the time range (records are not in cycle order).  The
-	 * window starts with the low-priority kernel's first block: the
-	 * high-priority kernels that ran while its process was still setting
-	 * up are not what the picture is about.
-	 */
+	/* First pass: the time range (records are not in cycle order). */
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%" SCNu64 " %u %u %u %u", &cyc, &type, &q, &sm, &blk) != 5)
 			continue;
 		if (!rows++ || cyc < first)
 			first = cyc;
-		if (type == SIMT_TRACE_DISPATCH && q == lp_queue && cyc < lp_first)
-			lp_first = cyc;
+		if (type == SIMT_TRACE_DISPATCH && cyc == lp_start)
+			lp_queue = q;
 		last = cyc > last ? cyc : last;
 	}
 	rewind(f);
-	if (lp_first != UINT64_MAX)
-		first = lp_first;
+	first = lp_start > first ? lp_start : first;
 	if (last - first > (uint64_t)window_ms * 1000 * clock_mhz)
 		last = first + (uint64_t)window_ms * 1000 * clock_mhz;
 	scale = last > first ? 1000.0 / (last - first) : 1;
@@ -423,30 +422,6 @@ static int preempt_counters(uint32_t *events, uint32_t *saved)
 	return got == 3 ? 0 : -1;
 }
 
-/*
- * The queue of process @pid's context, from debugfs contexts: the queue
- * is the first column, the pid the last.
- */
-static int queue_of(pid_t pid)
-{
-	char path[300], line[256];
-	int q = -1, qq;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/contexts", dbg);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *last = strrchr(line, ' ');
-
-		if (sscanf(line, "%d", &qq) == 1 && last && atoi(last) == pid)
-			q = qq;
-	}
-	fclose(f);
-	return q;
-}
-
 /* One run: the low-priority kernel in @mode, high-priority ones meanwhile. */
 static struct row run_mode(simt_device *dev, unsigned int m, const char *ref,
 			   unsigned int nsm, unsigned int slots, simt_context *hctx,
@@ -458,7 +433,7 @@ static struct row run_mode(simt_device *dev, unsigned int m, const char *ref,
 	struct row r = { .mode = modes[m].name, .ok = 1, .events = -1, .saved_per_event = -1 };
 	struct lp_report rep;
 	char path[300], c;
-	int fds[2], status, lp_queue, counted;
+	int fds[2], status, counted;
 	uint32_t ev0 = 0, sv0 = 0, ev1 = 0, sv1 = 0;
 	uint32_t *got = malloc(HP_BLOCKS * HP_THREADS * 4);
 	pid_t pid;
@@ -481,7 +456,6 @@ static struct row run_mode(simt_device *dev, unsigned int m, const char *ref,
 		fprintf(stderr, "simt-preempt-demo: the low-priority process failed\n");
 		exit(1);
 	}
-	lp_queue = queue_of(pid);
 	fcntl(fds[0], F_SETFL, O_NONBLOCK);
 	for (;;) {
 		struct simt_result res;
@@ -549,7 +523,7 @@ static struct row run_mode(simt_device *dev, unsigned int m, const char *ref,
 	r.med_cyc = pct(cyc, r.n, 50);
 	r.p99_cyc = pct(cyc, r.n, 99);
 	r.max_cyc = cyc[r.n - 1];
-	write_timeline(modes[m].name, lp_queue, nsm, slots);
+	write_timeline(modes[m].name, rep.start, nsm, slots);
 	free(got);
 	return r;
 }

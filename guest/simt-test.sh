@@ -491,6 +491,10 @@ t_preempt() {
 	grep -q '"cat": "saved"' /tmp/preempt-test/timeline-light.json || {
 		grep -o '"cat": "[a-z]*"' /tmp/preempt-test/timeline-light.json |
 			sort | uniq -c
+		wc -c /tmp/preempt-test/timeline-light.json
+		head -c 600 /tmp/preempt-test/timeline-light.json
+		echo
+		echo "timeline records now: $(wc -l < "$dbg/timeline")"
 		fail "the light timeline shows no saved block"
 	}
 }
