@@ -421,6 +421,34 @@ typedef struct SimtVictim {
 } SimtVictim;
 
 /*
+ * Of the @n usable options, the cheapest whose latency meets @bound, else
+ * the fastest (the one usable option at least, flush or drain, is always
+ * there): the rule auto and Chimera share.
+ */
+static void pick_option(SimtVictim *v, const SimtVictim *opt,
+                        const bool *usable, int n, uint32_t bound)
+{
+    int best = -1;
+
+    for (int i = 0; i < n; i++) {
+        bool fits = opt[i].lat <= bound;
+        bool best_fits = best >= 0 && opt[best].lat <= bound;
+
+        if (!usable[i]) {
+            continue;
+        }
+        if (best < 0 || (fits && !best_fits) ||
+            (fits && best_fits && opt[i].ovh < opt[best].ovh) ||
+            (!fits && !best_fits && opt[i].lat < opt[best].lat)) {
+            best = i;
+        }
+    }
+    v->mode = opt[best].mode;
+    v->lat = opt[best].lat;
+    v->ovh = opt[best].ovh;
+}
+
+/*
  * Seed 000's per-block choice: the cheapest mechanism whose latency meets
  * the bound, else the fastest.  Lightweight switching is a fourth
  * technique beside flush, context switch and drain (digest part C.2).
@@ -444,7 +472,6 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
         { .mode = SIMT_PMODE_DRAIN, .lat = COST_INF },
     };
     bool usable[4] = { flushable(k, slot), true, true, true };
-    int best = -1;
 
     for (int i = 1; i <= 2; i++) {
         SimtSaveSpec spec;
@@ -463,22 +490,7 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
 
         opt[3].lat = left * predicted_cpi(s, slot->queue, cycle);
     }
-    for (int i = 0; i < 4; i++) {
-        bool fits = opt[i].lat <= s->pre.bound;
-        bool best_fits = best >= 0 && opt[best].lat <= s->pre.bound;
-
-        if (!usable[i]) {
-            continue;
-        }
-        if (best < 0 || (fits && !best_fits) ||
-            (fits && best_fits && opt[i].ovh < opt[best].ovh) ||
-            (!fits && !best_fits && opt[i].lat < opt[best].lat)) {
-            best = i;
-        }
-    }
-    v->mode = opt[best].mode;
-    v->lat = opt[best].lat;
-    v->ovh = opt[best].ovh;
+    pick_option(v, opt, usable, 4, s->pre.bound);
 }
 
 /*
@@ -510,7 +522,6 @@ static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
     bool usable[3] = { flushable(k, slot), true, true };
     SimtSaveSpec spec;
     uint64_t bytes;
-    int best = -1;
 
     save_spec(k, SIMT_PMODE_SWITCH, &spec);
     bytes = simt_save_size(&slot->block, &spec) + k->local_block_bytes;
@@ -523,22 +534,7 @@ static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
         opt[2].lat = avg > elapsed ? avg - elapsed : 0;
         opt[2].ovh = ipc * opt[2].lat;
     }
-    for (int i = 0; i < 3; i++) {
-        bool fits = opt[i].lat <= s->pre.bound;
-        bool best_fits = best >= 0 && opt[best].lat <= s->pre.bound;
-
-        if (!usable[i]) {
-            continue;
-        }
-        if (best < 0 || (fits && !best_fits) ||
-            (fits && best_fits && opt[i].ovh < opt[best].ovh) ||
-            (!fits && !best_fits && opt[i].lat < opt[best].lat)) {
-            best = i;
-        }
-    }
-    v->mode = opt[best].mode;
-    v->lat = opt[best].lat;
-    v->ovh = opt[best].ovh;
+    pick_option(v, opt, usable, 3, s->pre.bound);
     if (v->mode == SIMT_PMODE_SWITCH) {
         *queued = v->lat;
     }
