@@ -425,8 +425,9 @@ enum simt_mmu_fault {
  * victim block on them has left.  Triggers: a queue of higher priority
  * whose kernel cannot dispatch for lack of room (only as many blocks
  * leave as it needs; whole SMs for Chimera); a PREEMPT_REQ; the time
- * slice between kernels of equal priority.  A mechanism that cannot be used on a block (flush after a
- * global store, a switch without save space) falls back to drain.
+ * slice between kernels of equal priority.  A mechanism that cannot be
+ * used on a block (flush after a global store, a switch without save
+ * space) falls back to drain.
  */
 enum simt_preempt_mode {
     SIMT_PMODE_NONE    = 0,     /* context: never preempted by priority */
