@@ -541,25 +541,40 @@ static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
 }
 
 /*
- * Order victims so that the cheapest go first: those whose estimate meets
- * the bound, then the least overhead, then the least latency (the auto
- * mode's estimates; other modes have none), then by their mechanism.
+ * Order of two estimates (latency, overhead): the one that meets @bound
+ * first, then the least overhead, then the least latency; 0 if equal.
+ */
+static int estimate_cmp(uint64_t xlat, double xovh, uint64_t ylat,
+                        double yovh, uint64_t bound)
+{
+    bool xin = xlat <= bound, yin = ylat <= bound;
+
+    if (xin != yin) {
+        return xin ? -1 : 1;
+    }
+    if (xovh != yovh) {
+        return xovh < yovh ? -1 : 1;
+    }
+    if (xlat != ylat) {
+        return xlat < ylat ? -1 : 1;
+    }
+    return 0;
+}
+
+/*
+ * Order victims so that the cheapest go first, by their estimates (the
+ * auto and Chimera modes'; other modes have none), then by their
+ * mechanism.
  */
 static gint victim_cmp(gconstpointer a, gconstpointer b, gpointer bound)
 {
     const SimtVictim *x = a, *y = b;
     const SimtBlockState *sx = &x->slot->block.st, *sy = &y->slot->block.st;
-    uint64_t l = *(const uint32_t *)bound;
-    bool xin = x->lat <= l, yin = y->lat <= l;
+    int c = estimate_cmp(x->lat, x->ovh, y->lat, y->ovh,
+                         *(const uint32_t *)bound);
 
-    if (xin != yin) {
-        return xin ? -1 : 1;
-    }
-    if (x->ovh != y->ovh) {
-        return x->ovh < y->ovh ? -1 : 1;
-    }
-    if (x->lat != y->lat) {
-        return x->lat < y->lat ? -1 : 1;
+    if (c) {
+        return c;
     }
     if (x->mode != y->mode) {
         return x->mode < y->mode ? -1 : 1;
@@ -686,24 +701,15 @@ typedef struct SimtSmPlan {
     double ovh;                 /* the victims' estimates summed */
 } SimtSmPlan;
 
-/*
- * SMs that meet the bound first, then the least overhead, then the least
- * latency, then the preset's order.
- */
+/* SMs by their estimates (estimate_cmp), then in the preset's order. */
 static gint plan_cmp(gconstpointer a, gconstpointer b, gpointer bound)
 {
     const SimtSmPlan *x = a, *y = b;
-    uint64_t l = *(const uint32_t *)bound;
-    bool xin = x->lat <= l, yin = y->lat <= l;
+    int c = estimate_cmp(x->lat, x->ovh, y->lat, y->ovh,
+                         *(const uint32_t *)bound);
 
-    if (xin != yin) {
-        return xin ? -1 : 1;
-    }
-    if (x->ovh != y->ovh) {
-        return x->ovh < y->ovh ? -1 : 1;
-    }
-    if (x->lat != y->lat) {
-        return x->lat < y->lat ? -1 : 1;
+    if (c) {
+        return c;
     }
     return x->order < y->order ? -1 : x->order > y->order;
 }
