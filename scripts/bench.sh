@@ -8,6 +8,23 @@ set -euo pipefail
 build=${HOST_BUILD:?HOST_BUILD must be set}
 qemu_build=${QEMU_BUILD:-${SIMT_CACHE:?SIMT_CACHE must be set}/qemu-build}
 
+# Run simt-kernel-test in the bench mode its environment variable VAR=VALUE
+# selects and print its "bench" lines; stop if a check failed or no line
+# "bench NAME..." came out.
+kernel_bench() {   # NAME, VAR=VALUE
+    local out
+    out=$(cd "$qemu_build" &&
+          env QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+              SIMT_KERNEL_DIR="$build/kernels" "$2" \
+              ./tests/qtest/simt-kernel-test --tap 2>/dev/null) || true
+    if printf '%s\n' "$out" | grep -q '^not ok' ||
+       ! printf '%s\n' "$out" | grep -q "^# bench $1"; then
+        echo "bench: the $1 run failed" >&2
+        exit 1
+    fi
+    printf '%s\n' "$out" | sed -n 's/^# \(bench .*\)/\1/p'
+}
+
 echo "# simt-core-bench: interpreter speed, hand-assembled kernels"
 "$build/bench/simt-core-bench"
 
@@ -17,11 +34,7 @@ grid="32 256 2100"
 echo "# device versus core: spin kernel, grid $grid (blocks threads iters)"
 core=$("$build/bench/simt-spin-bench" "$build/kernels/samples.elf" $grid)
 echo "$core"
-device=$(cd "$qemu_build" &&
-         QTEST_QEMU_BINARY=./qemu-system-x86_64 \
-         SIMT_KERNEL_DIR="$build/kernels" SIMT_BENCH_SPIN="${grid// /,}" \
-             ./tests/qtest/simt-kernel-test --tap 2>/dev/null |
-         sed -n 's/^# \(bench .*\)/\1/p')
+device=$(kernel_bench device_spin_time SIMT_BENCH_SPIN="${grid// /,}")
 echo "$device"
 printf '%s\n%s\n' "$core" "$device" | awk '
     /core_spin_time:/ { core = $3 }
@@ -34,11 +47,7 @@ printf '%s\n%s\n' "$core" "$device" | awk '
 # Seed 001's co-location: a memory-bound B beside A's blocks or on the SM
 # A left empty, against B alone (Turing-68 preset).
 echo "# seed 001: B colocated with A or isolated on the empty SM, over serial"
-(cd "$qemu_build" &&
- QTEST_QEMU_BINARY=./qemu-system-x86_64 \
- SIMT_KERNEL_DIR="$build/kernels" SIMT_BENCH_COLOCATE=1 \
-     ./tests/qtest/simt-kernel-test --tap 2>/dev/null |
- sed -n 's/^# \(bench .*\)/\1/p')
+kernel_bench seed001_colocated_slowdown SIMT_BENCH_COLOCATE=1
 
 # Copy engines: host-side throughput of 64 MiB copies, and the latency in
 # device cycles of a high-priority 4 KiB copy behind a 64 MiB one.
@@ -58,16 +67,7 @@ HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/preempt-b
 # unsplit kernel, in device time on the GTX480 preset.  The seed's
 # 1024x1024 row (4096 blocks, relative to M = 4): 0 %, 26 %, 340 %.
 echo "# seed 002: kernel splitting slowdown by subkernel size S (blocks)"
-split=$(cd "$qemu_build" &&
-        QTEST_QEMU_BINARY=./qemu-system-x86_64 \
-        SIMT_KERNEL_DIR="$build/kernels" SIMT_BENCH_SPLIT=512,256,64,16 \
-            ./tests/qtest/simt-kernel-test --tap 2>/dev/null)
-if printf '%s\n' "$split" | grep -q '^not ok' ||
-   ! printf '%s\n' "$split" | grep -q '^# bench seed002_split_slowdown'; then
-    echo "bench: the kernel splitting run failed" >&2
-    exit 1
-fi
-printf '%s\n' "$split" | sed -n 's/^# \(bench .*\)/\1/p'
+kernel_bench seed002_split_slowdown SIMT_BENCH_SPLIT=512,256,64,16
 
 # Seed 002's experiment 4.1 scaled down (Fig. 4b: about 600, 100 and 6 ms
 # for CUDA, RGEM and PKM under a 4096x4096 matmul): the mean response of
@@ -76,16 +76,7 @@ printf '%s\n' "$split" | sed -n 's/^# \(bench .*\)/\1/p'
 # device microseconds: copies in one chunk, 1 MiB chunks, chunks and the
 # matmul split into subkernels of 16 blocks, chunks and context switches.
 echo "# seed 002: high-priority response under a low-priority job with copies"
-hp=$(cd "$qemu_build" &&
-     QTEST_QEMU_BINARY=./qemu-system-x86_64 \
-     SIMT_KERNEL_DIR="$build/kernels" SIMT_BENCH_HP=1 \
-         ./tests/qtest/simt-kernel-test --tap 2>/dev/null)
-if printf '%s\n' "$hp" | grep -q '^not ok' ||
-   ! printf '%s\n' "$hp" | grep -q '^# bench seed002_hp_response'; then
-    echo "bench: the high-priority response run failed" >&2
-    exit 1
-fi
-printf '%s\n' "$hp" | sed -n 's/^# \(bench .*\)/\1/p'
+kernel_bench seed002_hp_response SIMT_BENCH_HP=1
 
 # Launch latency and submission rate of an empty kernel, measured inside
 # the guest through libsimt (boots the guest).
