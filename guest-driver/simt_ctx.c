@@ -11,12 +11,13 @@
  * per-queue priority do the scheduling; the price is that the device's
  * queue count bounds the number of live contexts.
  *
- * VRAM objects are mapped at their VRAM offset (identity), so a binding
- * needs no address allocator and the device address is a property of the
- * object.  System memory objects have a device address of their own too
- * (above VRAM, simt_gem.c); their pages are mapped one by one by DMA
- * address with SIMT_PTE_SYS.  Isolation comes from the page tables: a
- * context reaches only what is bound to it.
+ * Every object has a device address of its own (simt_vram.c), so a
+ * binding needs no address allocator and the address is a property of
+ * the object.  A VRAM object's pages map its VRAM, or its system pages
+ * while it is evicted, and simt_vram.c rewrites them when it moves;
+ * system memory objects' pages are mapped one by one by DMA address with
+ * SIMT_PTE_SYS.  Isolation comes from the page tables: a context reaches
+ * only what is bound to it.
  *
  * Lifetime: the file's xarray holds one reference, every ioctl working on
  * the context and every job of its scheduler hold another.  Destroying
@@ -118,44 +119,63 @@ static void simt_pt_unmap(struct simt_ctx *ctx, u64 addr, u64 size)
 }
 
 /*
- * Map @size bytes at @pa to device address @addr with PTE @bits: VRAM, or
- * with SIMT_PTE_SYS system memory at DMA address @pa.
+ * Second-level tables for [addr, addr + size), allocated (zeroed) where
+ * missing.  Tables stay until the context goes.
  */
-static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
-		       u32 bits)
+static int simt_pt_prepare(struct simt_ctx *ctx, u64 addr, u64 size)
 {
 	struct simt_device *sdev = ctx->sdev;
+	struct drm_mm_node *l2;
 	u64 a;
 	int ret;
 
 	lockdep_assert_held(&ctx->lock);
-	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE) {
+	for (a = addr & ~(u64)(SZ_4M - 1); a < addr + size; a += SZ_4M) {
 		unsigned int l1 = a >> 22;
-		struct drm_mm_node *l2 = ctx->pt_l2[l1];
 
-		if (!l2) {
-			l2 = kzalloc(sizeof(*l2), GFP_KERNEL);
-			if (!l2) {
-				ret = -ENOMEM;
-				goto err;
-			}
-			ret = simt_pt_alloc_zeroed(sdev, l2);
-			if (ret) {
-				kfree(l2);
-				goto err;
-			}
-			ctx->pt_l2[l1] = l2;
-			writel(simt_pte(l2->start, SIMT_PTE_V),
-			       sdev->vram + ctx->pt_root.start + l1 * 4);
+		if (ctx->pt_l2[l1])
+			continue;
+		l2 = kzalloc(sizeof(*l2), GFP_KERNEL);
+		if (!l2)
+			return -ENOMEM;
+		ret = simt_pt_alloc_zeroed(sdev, l2);
+		if (ret) {
+			kfree(l2);
+			return ret;
 		}
-		writel(simt_pte(pa + (a - addr), bits),
-		       sdev->vram + l2->start +
-		       ((a >> SIMT_PAGE_SHIFT) % SIMT_PT_ENTRIES) * 4);
+		ctx->pt_l2[l1] = l2;
+		writel(simt_pte(l2->start, SIMT_PTE_V),
+		       sdev->vram + ctx->pt_root.start + l1 * 4);
 	}
 	return 0;
+}
 
-err:
-	simt_pt_unmap(ctx, addr, a - addr);
+/*
+ * Write the leaves mapping @size bytes at @pa to device address @addr
+ * with PTE @bits: VRAM, or with SIMT_PTE_SYS system memory at DMA address
+ * @pa.  The tables are there (simt_pt_prepare()).  Under ctx->lock, or
+ * for a bound VRAM object's range under vram_lock (simt_vram.c).
+ */
+void simt_pt_write(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
+		   u32 bits)
+{
+	struct simt_device *sdev = ctx->sdev;
+	u64 a;
+
+	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE)
+		writel(simt_pte(pa + (a - addr), bits),
+		       sdev->vram + ctx->pt_l2[a >> 22]->start +
+		       ((a >> SIMT_PAGE_SHIFT) % SIMT_PT_ENTRIES) * 4);
+}
+
+/* Map @size bytes at @pa to device address @addr with PTE @bits. */
+static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
+		       u32 bits)
+{
+	int ret = simt_pt_prepare(ctx, addr, size);
+
+	if (!ret)
+		simt_pt_write(ctx, addr, pa, size, bits);
 	return ret;
 }
 
@@ -266,9 +286,9 @@ int simt_ctx_hw_init(struct simt_ctx *ctx)
 		simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_PREEMPT_MODE),
 			  simt_preempt_hw_mode(ctx->preempt_mode));
 		simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_SAVE_BASE),
-			  ctx->save_area.start);
+			  ctx->save_va.start);
 		simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_SAVE_SIZE),
-			  ctx->save_area.size);
+			  ctx->save_va.size);
 	}
 
 	simt_ctx_stop_queue(sdev, q);
@@ -355,6 +375,8 @@ static void simt_ctx_unbind_all(struct simt_ctx *ctx)
 
 	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry_safe(b, tmp, &ctx->binds, link) {
+		if (simt_bo_is_vram(b->obj))
+			simt_vram_unbind(ctx, b);
 		list_del(&b->link);
 		drm_gem_object_put(b->obj);
 		kfree(b);
@@ -362,6 +384,7 @@ static void simt_ctx_unbind_all(struct simt_ctx *ctx)
 	simt_pt_free(ctx);
 	if (drm_mm_node_allocated(&ctx->save_area))
 		simt_vram_free(ctx->sdev, &ctx->save_area);
+	simt_va_free(ctx->sdev, &ctx->save_va);
 }
 
 /*
@@ -434,25 +457,32 @@ void simt_device_load(struct simt_device *sdev, u32 *contexts, u32 *busy)
 }
 
 /*
- * The area the device saves the context's preempted blocks in, mapped at
- * its own VRAM address like an object.  Without one (no VRAM to spare)
- * the context still works: its blocks drain instead of being switched.
+ * The area the device saves the context's preempted blocks in: VRAM that
+ * never moves, mapped like an object at device addresses of its own.
+ * Without one (no VRAM to spare) the context still works: its blocks
+ * drain instead of being switched.
  */
 static void simt_ctx_save_area(struct simt_ctx *ctx)
 {
 	struct simt_device *sdev = ctx->sdev;
 	u64 size = simt_preempt_save_area_size(sdev);
+	int ret;
 
 	lockdep_assert_held(&ctx->lock);
 	if (!(sdev->caps & SIMT_CAP_PREEMPT) ||
 	    simt_vram_alloc_zeroed(sdev, &ctx->save_area, size))
 		goto none;
-	if (!simt_pt_map(ctx, ctx->save_area.start, ctx->save_area.start, size,
-			 SIMT_PTE_RWX))
+	mutex_lock(&sdev->vram_lock);
+	ret = simt_va_alloc(sdev, &ctx->save_va, size, ctx->save_area.start);
+	mutex_unlock(&sdev->vram_lock);
+	if (!ret && !simt_pt_map(ctx, ctx->save_va.start, ctx->save_area.start,
+				 size, SIMT_PTE_RWX))
 		return;
+	simt_va_free(sdev, &ctx->save_va);
 	simt_vram_free(sdev, &ctx->save_area);
 none:
 	memset(&ctx->save_area, 0, sizeof(ctx->save_area));
+	memset(&ctx->save_va, 0, sizeof(ctx->save_va));
 	drm_info_once(&sdev->drm, "no VRAM for a save area of %llu bytes: preempted blocks drain\n",
 		      size);
 }
@@ -736,21 +766,22 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		ret = -ENODEV;
 		goto out_unlock;
 	}
-	if (simt_bo_is_vram(obj))
-		ret = simt_pt_map(ctx, addr, simt_bo_device_addr(obj),
-				  obj->size, SIMT_PTE_RWX);
-	else
+	/* The binding keeps the lookup's reference. */
+	b->obj = obj;
+	b->addr = addr;
+	b->fixed = fixed;
+	if (!simt_bo_is_vram(obj)) {
 		ret = simt_pt_map_sys(ctx, addr, obj);
+	} else {
+		ret = simt_pt_prepare(ctx, addr, obj->size);
+		if (!ret)
+			simt_vram_bind(ctx, b);
+	}
 	/* Translations of unmapped pages are not cached, but be sure. */
 	simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
 	drm_dev_exit(idx);
 	if (ret)
 		goto out_unlock;
-
-	/* The binding keeps the lookup's reference. */
-	b->obj = obj;
-	b->addr = addr;
-	b->fixed = fixed;
 	list_add_tail(&b->link, &ctx->binds);
 	args->device_addr = addr;
 	mutex_unlock(&ctx->lock);
@@ -796,6 +827,8 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 	 * its VRAM handed to someone else.  If the device is gone there is
 	 * nothing to clear.
 	 */
+	if (simt_bo_is_vram(obj))
+		simt_vram_unbind(ctx, b);
 	if (drm_dev_enter(drm, &idx)) {
 		simt_pt_unmap(ctx, b->addr, obj->size);
 		simt_tlb_inv_ctx(ctx->sdev, ctx->hw_ctx);

@@ -111,7 +111,7 @@ static int simt_contexts_show(struct seq_file *m, void *unused)
 		seq_printf(m, " %7zu %7u %7u %7d save=0x%08llx+0x%llx run_ms=%llu\n",
 			   simt_ctx_pending(ctx), ctx->preempt_mode,
 			   READ_ONCE(ctx->error), ctx->pid,
-			   ctx->save_area.start, ctx->save_area.size,
+			   ctx->save_va.start, ctx->save_va.size,
 			   div_u64(READ_ONCE(ctx->wd_run_ns), NSEC_PER_MSEC));
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
@@ -122,7 +122,8 @@ DEFINE_SHOW_ATTRIBUTE(simt_contexts);
 
 static int simt_stats_show(struct seq_file *m, void *unused)
 {
-	struct simt_stats *st = &((struct simt_device *)m->private)->stats;
+	struct simt_device *sdev = m->private;
+	struct simt_stats *st = &sdev->stats;
 
 	seq_printf(m, "submissions %lld\n", atomic64_read(&st->submissions));
 	seq_printf(m, "completions %lld\n", atomic64_read(&st->completions));
@@ -134,6 +135,11 @@ static int simt_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "bytes_copied %lld\n", atomic64_read(&st->bytes_copied));
 	seq_printf(m, "kernels %lld\n", atomic64_read(&st->kernels));
 	seq_printf(m, "kernel_cycles %lld\n", atomic64_read(&st->kernel_cycles));
+	seq_printf(m, "evictions %lld\n", atomic64_read(&st->evictions));
+	seq_printf(m, "restores %lld\n", atomic64_read(&st->restores));
+	mutex_lock(&sdev->vram_lock);
+	seq_printf(m, "evicted_bytes %llu\n", sdev->evicted_bytes);
+	mutex_unlock(&sdev->vram_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(simt_stats);

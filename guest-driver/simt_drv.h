@@ -94,6 +94,8 @@ struct simt_stats {
 	atomic64_t bytes_copied;	/* by completed submissions */
 	atomic64_t kernels;		/* launches of completed submissions */
 	atomic64_t kernel_cycles;	/* their device cycles, end - start */
+	atomic64_t evictions;		/* VRAM objects moved to system memory */
+	atomic64_t restores;		/* ... and back into VRAM */
 };
 
 /* One MSI-X vector, serving one interrupt class. */
@@ -141,16 +143,16 @@ struct simt_device {
 	dma_addr_t pev_dma;
 	struct simt_trace_record *trace;
 	dma_addr_t trace_dma;
-	struct drm_mm vram_mm;
 	/*
-	 * Device addresses of system memory objects: above VRAM (rounded up
-	 * to a superpage) and below the shared and local windows, so they
-	 * meet neither VRAM objects nor fixed bindings.  Empty (size 0) if
-	 * VRAM reaches that far.
+	 * VRAM, and device addresses of objects and save areas (from the
+	 * fixed bindings' end to the shared and local windows), placement
+	 * of VRAM objects (simt_vram.c).
 	 */
-	struct drm_mm sys_va_mm;
-	u64 sys_va_size;
-	struct mutex vram_lock;		/* vram_mm, sys_va_mm */
+	struct drm_mm vram_mm;
+	struct drm_mm va_mm;
+	struct list_head vram_lru;	/* resident VRAM objects, LRU first */
+	u64 evicted_bytes;		/* of VRAM objects in system memory */
+	struct mutex vram_lock;		/* all of the above, see simt_vram.c */
 
 	/* Hardware contexts and queues (simt_ctx.c). */
 	u32 hw_ctx_count;
@@ -185,10 +187,21 @@ struct simt_file {
 	atomic64_t closed_cycles;
 };
 
-/* A buffer object in VRAM. */
+/*
+ * A buffer object of VRAM: its device addresses for life, and either its
+ * VRAM (resident, on the LRU) or system pages holding its contents
+ * (evicted: @pages set).  Placement and @binds under sdev->vram_lock.
+ */
 struct simt_vram_bo {
 	struct drm_gem_object base;
+	struct drm_mm_node va;
 	struct drm_mm_node node;
+	struct page **pages;
+	dma_addr_t *dma;
+	struct list_head lru;
+	struct list_head binds;		/* simt_bind.obj_link */
+	u64 evictions;			/* moves to system memory ... */
+	u64 restores;			/* ... and back */
 };
 
 /*
@@ -215,7 +228,8 @@ struct simt_ctx {
 	pid_t pid;			/* of the process that created it */
 	u32 priority;
 	u32 preempt_mode;		/* DRM_SIMT_PREEMPT_* */
-	struct drm_mm_node save_area;	/* VRAM, mapped at its own address */
+	struct drm_mm_node save_area;	/* VRAM ... */
+	struct drm_mm_node save_va;	/* ... mapped at these addresses */
 	u32 hw_ctx;
 	u32 hw_queue;
 
@@ -290,7 +304,9 @@ struct simt_result {
 };
 
 struct simt_bind {
-	struct list_head link;
+	struct list_head link;		/* in ctx->binds */
+	struct simt_ctx *ctx;
+	struct list_head obj_link;	/* a VRAM object's, see simt_vram.c */
 	struct drm_gem_object *obj;
 	u64 addr;			/* device address */
 	bool fixed;			/* at the caller's address */
@@ -345,8 +361,24 @@ struct drm_file;
 int simt_get_param_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file);
 
-/* simt_gem.c */
+/* simt_vram.c */
 int simt_vram_init(struct simt_device *sdev);
+int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
+		    u64 size);
+void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node);
+int simt_va_alloc(struct simt_device *sdev, struct drm_mm_node *va, u64 size,
+		  u64 want);
+void simt_va_free(struct simt_device *sdev, struct drm_mm_node *va);
+int simt_vram_bo_place(struct simt_device *sdev, struct simt_vram_bo *bo);
+void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo);
+unsigned long simt_vram_bo_pfn(struct simt_device *sdev,
+			       struct simt_vram_bo *bo, pgoff_t pgoff,
+			       bool *sys);
+void simt_vram_ctx_submit(struct simt_ctx *ctx);
+void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b);
+void simt_vram_unbind(struct simt_ctx *ctx, struct simt_bind *b);
+
+/* simt_gem.c */
 struct drm_printer;
 void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 bool simt_bo_is_vram(struct drm_gem_object *obj);
@@ -356,9 +388,6 @@ struct drm_gem_object *simt_gem_create_object(struct drm_device *drm,
 					      size_t size);
 int simt_bo_addr(struct drm_gem_object *obj, u64 offset, u64 *addr,
 		 u64 *contig, bool *host);
-int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
-		    u64 size);
-void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node);
 int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file);
 int simt_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
@@ -374,6 +403,8 @@ void simt_ctx_close_file(struct simt_file *sfile);
 void simt_ctx_stop_queue(struct simt_device *sdev, u32 q);
 void simt_device_load(struct simt_device *sdev, u32 *contexts, u32 *busy);
 void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx);
+void simt_pt_write(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
+		   u32 bits);
 int simt_ctx_hw_init(struct simt_ctx *ctx);
 int simt_context_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);

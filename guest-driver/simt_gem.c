@@ -4,12 +4,13 @@
  *
  * Two kinds, told apart by their drm_gem_object_funcs:
  *
- *  - VRAM objects: a range of device memory handed out by a drm_mm
- *    allocator.  The CPU reaches them through BAR2 (mmap gives a
- *    write-combined mapping of the BAR); the device reaches them through a
- *    context's page tables once they are bound (simt_ctx.c).  Their
- *    device address is their VRAM offset: every context that binds an
- *    object sees it at the same address, so userspace can put it in
+ *  - VRAM objects: device memory, or system pages while evicted
+ *    (simt_vram.c).  The CPU reaches them through BAR2 (mmap gives a
+ *    write-combined mapping of the BAR, filled in on faults so that it
+ *    can follow the object when it moves); the device reaches them
+ *    through a context's page tables once they are bound (simt_ctx.c).
+ *    Their device address is theirs for life: every context that binds
+ *    an object sees it at the same address, so userspace can put it in
  *    kernel arguments without asking per context.
  *
  *  - System memory objects: drm_gem_shmem objects whose pages are pinned
@@ -17,10 +18,8 @@
  *    addresses, one command per contiguous piece (simt_job.c).  Kernels
  *    reach them once they are bound: each page is mapped by its DMA
  *    address with SIMT_PTE_SYS (simt_ctx.c).  Their device address, the
- *    same in every context as for VRAM objects, comes from a second
- *    drm_mm over the device addresses between VRAM and the shared and
- *    local windows (sys_va_mm), taken at creation and freed with the
- *    object.  Pinned pages are charged to the creating process's locked
+ *    same in every context as for VRAM objects, comes from the same
+ *    allocator (va_mm), taken at creation and freed with the object.  Pinned pages are charged to the creating process's locked
  *    memory (RLIMIT_MEMLOCK, as for mlock() and RDMA memory regions)
  *    until the object is freed.
  *
@@ -46,83 +45,11 @@
 #include "simt_drv.h"
 #include "uapi/drm/simt_accel.h"
 
-static void simt_vram_mm_fini(struct drm_device *drm, void *arg)
-{
-	struct simt_device *sdev = arg;
-
-	/*
-	 * Runs when the last reference to the DRM device goes, after every
-	 * file (and with it every object and context) is gone; a node left
-	 * here would be a leak, and drm_mm_takedown() says so.
-	 */
-	drm_mm_takedown(&sdev->vram_mm);
-	if (sdev->sys_va_size)
-		drm_mm_takedown(&sdev->sys_va_mm);
-}
-
-int simt_vram_init(struct simt_device *sdev)
-{
-	struct pci_dev *pdev = sdev->pdev;
-	u64 size = min_t(u64, sdev->vram_size, sdev->vram_bar_size);
-	u64 start;
-	int ret;
-
-	sdev->vram_guard = size >= 16 * SIMT_VRAM_GUARD ? SIMT_VRAM_GUARD :
-			   SIMT_VRAM_GUARD_SMALL;
-	if (size <= sdev->vram_guard) {
-		drm_err(&sdev->drm, "VRAM of %llu bytes is too small\n", size);
-		return -ENODEV;
-	}
-
-	ret = pcim_request_region(pdev, SIMT_BAR_VRAM, SIMT_DRIVER_NAME);
-	if (ret) {
-		drm_err(&sdev->drm, "cannot claim VRAM BAR%d: %d\n",
-			SIMT_BAR_VRAM, ret);
-		return ret;
-	}
-	sdev->vram_bar_start = pci_resource_start(pdev, SIMT_BAR_VRAM);
-	sdev->vram = devm_ioremap_wc(&pdev->dev, sdev->vram_bar_start, size);
-	if (!sdev->vram) {
-		drm_err(&sdev->drm, "cannot map VRAM BAR%d\n", SIMT_BAR_VRAM);
-		return -ENOMEM;
-	}
-
-	ret = drmm_mutex_init(&sdev->drm, &sdev->vram_lock);
-	if (ret)
-		return ret;
-	drm_mm_init(&sdev->vram_mm, sdev->vram_guard, size - sdev->vram_guard);
-	start = round_up(sdev->vram_size, SIMT_SUPERPAGE_SIZE);
-	if (start < SIMT_SHARED_BASE) {
-		sdev->sys_va_size = SIMT_SHARED_BASE - start;
-		drm_mm_init(&sdev->sys_va_mm, start, sdev->sys_va_size);
-	}
-	return drmm_add_action_or_reset(&sdev->drm, simt_vram_mm_fini, sdev);
-}
-
-int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
-		    u64 size)
-{
-	int ret;
-
-	mutex_lock(&sdev->vram_lock);
-	ret = drm_mm_insert_node_generic(&sdev->vram_mm, node, size,
-					 SIMT_PAGE_SIZE, 0, DRM_MM_INSERT_BEST);
-	mutex_unlock(&sdev->vram_lock);
-	return ret;
-}
-
-void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node)
-{
-	mutex_lock(&sdev->vram_lock);
-	drm_mm_remove_node(node);
-	mutex_unlock(&sdev->vram_lock);
-}
-
 static void simt_vram_bo_free(struct drm_gem_object *obj)
 {
 	struct simt_vram_bo *bo = to_simt_vram_bo(obj);
 
-	simt_vram_free(to_simt(obj->dev), &bo->node);
+	simt_vram_bo_release(to_simt(obj->dev), bo);
 	drm_gem_object_release(obj);
 	kfree(bo);
 }
@@ -130,10 +57,6 @@ static void simt_vram_bo_free(struct drm_gem_object *obj)
 static int simt_vram_bo_mmap(struct drm_gem_object *obj,
 			     struct vm_area_struct *vma)
 {
-	struct simt_device *sdev = to_simt(obj->dev);
-	struct simt_vram_bo *bo = to_simt_vram_bo(obj);
-	unsigned long pfn;
-
 	/*
 	 * A private writable mapping of I/O memory would need copy-on-write
 	 * pages that do not exist; only shared mappings make sense.
@@ -143,19 +66,58 @@ static int simt_vram_bo_mmap(struct drm_gem_object *obj,
 		return -EINVAL;
 	}
 
-	/* From the fake mmap offset to a page offset inside the object. */
-	vma->vm_pgoff -= drm_vma_node_start(&obj->vma_node);
+	/* Pages come in on faults: the object may move (simt_vram.c). */
 	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_page_prot = pgprot_writecombine(vm_get_page_prot(vma->vm_flags));
+	return 0;
+}
 
-	pfn = (sdev->vram_bar_start + bo->node.start) >> PAGE_SHIFT;
-	return io_remap_pfn_range(vma, vma->vm_start, pfn + vma->vm_pgoff,
-				  vma->vm_end - vma->vm_start,
-				  vma->vm_page_prot);
+/* Pages mapped per fault, as TTM prefaults: a fault per page is slow. */
+#define SIMT_FAULT_AROUND	256
+
+/*
+ * Map the faulting page, and those after it in the mapping, where the
+ * object is now: BAR2 write-combined, or its system pages (cached, as PAT
+ * keeps RAM) while it is evicted.  A move zaps them again.
+ */
+static vm_fault_t simt_vram_bo_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct drm_gem_object *obj = vma->vm_private_data;
+	struct simt_device *sdev = to_simt(obj->dev);
+	struct simt_vram_bo *bo = to_simt_vram_bo(obj);
+	pgoff_t first = vmf->pgoff - drm_vma_node_start(&obj->vma_node);
+	pgoff_t npages = obj->size >> PAGE_SHIFT, i;
+	unsigned long addr = vmf->address, pfn;
+	vm_fault_t ret = VM_FAULT_NOPAGE;
+	pgprot_t prot;
+	bool sys;
+	int idx;
+
+	if (first >= npages)
+		return VM_FAULT_SIGBUS;
+	if (!drm_dev_enter(obj->dev, &idx))
+		return VM_FAULT_SIGBUS;
+	mutex_lock(&sdev->vram_lock);
+	for (i = first; i < npages && i < first + SIMT_FAULT_AROUND &&
+	     addr < vma->vm_end; i++, addr += PAGE_SIZE) {
+		pfn = simt_vram_bo_pfn(sdev, bo, i, &sys);
+		prot = sys ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
+		ret = vmf_insert_pfn_prot(vma, addr, pfn, prot);
+		/* Only the faulting page must succeed; the others may be there. */
+		if (i > first)
+			ret = VM_FAULT_NOPAGE;
+		else if (ret != VM_FAULT_NOPAGE)
+			break;
+	}
+	mutex_unlock(&sdev->vram_lock);
+	drm_dev_exit(idx);
+	return ret;
 }
 
 /* The mapping holds a reference on the object, as drm_gem_mmap() expects. */
 static const struct vm_operations_struct simt_vram_vm_ops = {
+	.fault	= simt_vram_bo_fault,
 	.open	= drm_gem_vm_open,
 	.close	= drm_gem_vm_close,
 };
@@ -169,7 +131,9 @@ static struct dma_buf *simt_vram_bo_export(struct drm_gem_object *obj,
 
 static enum drm_gem_object_status simt_bo_status(struct drm_gem_object *obj)
 {
-	/* VRAM objects and pinned system pages are always there. */
+	/* Pinned system pages are always there, VRAM objects unless evicted. */
+	if (simt_bo_is_vram(obj) && READ_ONCE(to_simt_vram_bo(obj)->pages))
+		return 0;
 	return DRM_GEM_OBJECT_RESIDENT;
 }
 
@@ -198,7 +162,7 @@ u64 simt_bo_device_addr(struct drm_gem_object *obj)
 	struct simt_sys_bo *bo;
 
 	if (simt_bo_is_vram(obj))
-		return to_simt_vram_bo(obj)->node.start;
+		return to_simt_vram_bo(obj)->va.start;
 	bo = to_simt_sys_bo(obj);
 	return drm_mm_node_allocated(&bo->va) ? bo->va.start : 0;
 }
@@ -234,11 +198,7 @@ static void simt_sys_bo_free(struct drm_gem_object *obj)
 	struct simt_device *sdev = to_simt(obj->dev);
 	struct simt_sys_bo *bo = to_simt_sys_bo(obj);
 
-	if (drm_mm_node_allocated(&bo->va)) {
-		mutex_lock(&sdev->vram_lock);
-		drm_mm_remove_node(&bo->va);
-		mutex_unlock(&sdev->vram_lock);
-	}
+	simt_va_free(sdev, &bo->va);
 	if (bo->mm) {
 		account_locked_vm(bo->mm, obj->size >> PAGE_SHIFT, false);
 		mmdrop(bo->mm);
@@ -275,7 +235,8 @@ struct drm_gem_object *simt_gem_create_object(struct drm_device *drm,
 /*
  * The address of byte @offset of @obj as a copy command takes it, and
  * how many bytes from there are contiguous: a device address for VRAM
- * (@host false), a DMA address for system memory (@host true).
+ * objects (@host false; where the object is does not matter), a DMA
+ * address for system memory (@host true).
  */
 int simt_bo_addr(struct drm_gem_object *obj, u64 offset, u64 *addr,
 		 u64 *contig, bool *host)
@@ -288,7 +249,7 @@ int simt_bo_addr(struct drm_gem_object *obj, u64 offset, u64 *addr,
 		return -EINVAL;
 
 	if (simt_bo_is_vram(obj)) {
-		*addr = to_simt_vram_bo(obj)->node.start + offset;
+		*addr = to_simt_vram_bo(obj)->va.start + offset;
 		*contig = obj->size - offset;
 		*host = false;
 		return 0;
@@ -313,29 +274,18 @@ static struct drm_gem_object *simt_vram_bo_create(struct simt_device *sdev,
 						  u64 size)
 {
 	struct simt_vram_bo *bo;
-	int idx, ret;
+	int ret;
 
 	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
-
-	ret = simt_vram_alloc(sdev, &bo->node, size);
-	if (ret) {
-		kfree(bo);
-		return ERR_PTR(ret == -ENOSPC ? -ENOMEM : ret);
-	}
-
 	drm_gem_private_object_init(&sdev->drm, &bo->base, size);
 	bo->base.funcs = &simt_vram_bo_funcs;
-
-	/* The previous owner's data must not leak to the next one. */
-	if (!drm_dev_enter(&sdev->drm, &idx)) {
+	ret = simt_vram_bo_place(sdev, bo);
+	if (ret) {
 		drm_gem_object_put(&bo->base);
-		return ERR_PTR(-ENODEV);
+		return ERR_PTR(ret);
 	}
-	memset_io(sdev->vram + bo->node.start, 0, size);
-	drm_dev_exit(idx);
-
 	return &bo->base;
 }
 
@@ -380,16 +330,12 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 	 * A device address for VM_BIND.  Without one (the space is full)
 	 * the object still serves copies; binding it is ENOSPC.
 	 */
-	if (sdev->sys_va_size) {
-		mutex_lock(&sdev->vram_lock);
-		ret = drm_mm_insert_node_generic(&sdev->sys_va_mm, &bo->va,
-						 size, SIMT_PAGE_SIZE, 0,
-						 DRM_MM_INSERT_BEST);
-		mutex_unlock(&sdev->vram_lock);
-		if (ret)
-			drm_dbg(&sdev->drm, "no device address for a system object of %llu bytes\n",
-				size);
-	}
+	mutex_lock(&sdev->vram_lock);
+	ret = simt_va_alloc(sdev, &bo->va, size, 0);
+	mutex_unlock(&sdev->vram_lock);
+	if (ret)
+		drm_dbg(&sdev->drm, "no device address for a system object of %llu bytes\n",
+			size);
 	return &shmem->base;
 }
 
@@ -475,12 +421,18 @@ int simt_bo_info_ioctl(struct drm_device *drm, void *data,
 	return 0;
 }
 
-/* The file's objects by region, for fdinfo (drm-usage-stats). */
+/*
+ * The file's objects by region, for fdinfo (drm-usage-stats): VRAM
+ * objects count as resident only while in VRAM; how much of them is in
+ * system memory and how often they moved follow as simt- keys.
+ */
 void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct drm_memory_stats vram = { }, sys = { };
+	u64 evicted = 0, evictions = 0, restores = 0;
 	struct drm_memory_stats *st;
 	struct drm_gem_object *obj;
+	struct simt_vram_bo *bo;
 	int id;
 
 	spin_lock(&file->table_lock);
@@ -490,9 +442,20 @@ void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 			st->shared += obj->size;
 		else
 			st->private += obj->size;
-		st->resident += obj->size;
+		if (simt_bo_status(obj) & DRM_GEM_OBJECT_RESIDENT)
+			st->resident += obj->size;
+		if (st == &vram) {
+			bo = to_simt_vram_bo(obj);
+			if (READ_ONCE(bo->pages))
+				evicted += obj->size;
+			evictions += READ_ONCE(bo->evictions);
+			restores += READ_ONCE(bo->restores);
+		}
 	}
 	spin_unlock(&file->table_lock);
 	drm_print_memory_stats(p, &vram, DRM_GEM_OBJECT_RESIDENT, "vram");
 	drm_print_memory_stats(p, &sys, DRM_GEM_OBJECT_RESIDENT, "system");
+	drm_printf(p, "simt-evicted-vram:\t%llu KiB\n", evicted >> 10);
+	drm_printf(p, "simt-evictions:\t%llu\n", evictions);
+	drm_printf(p, "simt-restores:\t%llu\n", restores);
 }

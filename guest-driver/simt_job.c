@@ -1196,6 +1196,8 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 		ret = ctx->closed ? -ENOENT : -EIO;
 		goto out_free;
 	}
+	/* Seed 003: the context's evicted objects come back when it runs. */
+	simt_vram_ctx_submit(ctx);
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
 	job->seqno = ++ctx->seqno;

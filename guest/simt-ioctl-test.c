@@ -765,6 +765,52 @@ static void test_bo_memlock(void)
 	printf("RLIMIT_MEMLOCK: system objects counted without CAP_IPC_LOCK, not with it\n");
 }
 
+static long long fdinfo_num(int f, const char *key, const char *unit);
+
+/*
+ * Two objects of 3/4 of VRAM both exist (since 0.5): the first, idle, is
+ * evicted to system memory when the second is created, keeps its
+ * contents, and its CPU mapping follows it there; fdinfo counts the move.
+ */
+static void test_bo_oversubscribed(uint64_t vram)
+{
+	const uint64_t size = vram / 4 * 3, pages = size / 4096;
+	long long ev0, ev1, evicted, resident;
+	uint32_t big, h, *m, *m2, bad = 0;
+	uint64_t p;
+
+	ev0 = fdinfo_num(fd, "simt-evictions", "");
+	big = bo_new(size, DRM_SIMT_BO_VRAM);
+	m = (uint32_t *)bo_map(big, size);
+	for (p = 0; p < pages; p++)
+		m[p * 1024 + p % 1024] = 0x5eed0000u ^ (uint32_t)p;
+	CHECK(bo_create(size, DRM_SIMT_BO_VRAM, &h) == 0,
+	      "a second 3/4-of-VRAM object was refused");
+	ev1 = fdinfo_num(fd, "simt-evictions", "");
+	evicted = fdinfo_num(fd, "simt-evicted-vram", NULL);
+	resident = fdinfo_num(fd, "drm-resident-vram", NULL);
+	CHECK(ev1 == ev0 + 1 && evicted == (long long)size &&
+	      resident == (long long)size,
+	      "after the second object: %lld evictions (before %lld), %lld bytes evicted, %lld resident",
+	      ev1, ev0, evicted, resident);
+	m2 = h ? (uint32_t *)bo_map(h, size) : NULL;
+	for (p = 0; m2 && p < pages; p++)
+		bad += m2[p * 1024 + p % 1024] != 0;
+	for (p = 0; p < pages; p++)
+		bad += m[p * 1024 + p % 1024] != (0x5eed0000u ^ (uint32_t)p);
+	CHECK(!bad, "%u words wrong in the evicted object or not zero in the new one", bad);
+	printf("two objects of 3/4 of VRAM: %lld eviction, %lld bytes in system memory, contents kept through the mapping\n",
+	       ev1 - ev0, evicted);
+	if (m2)
+		munmap(m2, size);
+	munmap(m, size);
+	bo_close(h);
+	bo_close(big);
+	CHECK(fdinfo_num(fd, "simt-evicted-vram", NULL) == 0 &&
+	      fdinfo_num(fd, "drm-total-vram", NULL) == 0,
+	      "both objects freed, VRAM still counted in fdinfo");
+}
+
 static void test_bo(void)
 {
 	uint64_t vram = get_param(DRM_SIMT_PARAM_VRAM_SIZE);
@@ -772,7 +818,7 @@ static void test_bo(void)
 	struct drm_simt_bo_info i;
 	struct drm_simt_bo_mmap_offset o;
 	struct drm_gem_close gc;
-	uint32_t h, big;
+	uint32_t h;
 
 	test_bo_kind(DRM_SIMT_BO_VRAM, "VRAM");
 	test_bo_kind(DRM_SIMT_BO_SYSTEM, "system");
@@ -792,13 +838,7 @@ static void test_bo(void)
 	c = (struct drm_simt_bo_create){ .size = 1ull << 50, .flags = DRM_SIMT_BO_SYSTEM };
 	EXPECT(DRM_IOCTL_SIMT_BO_CREATE, &c, E2BIG);
 
-	/* Two objects of 3/4 of VRAM cannot both fit. */
-	big = bo_new(vram / 4 * 3, DRM_SIMT_BO_VRAM);
-	CHECK(bo_create(vram / 4 * 3, DRM_SIMT_BO_VRAM, &h) == -ENOMEM,
-	      "a second 3/4-of-VRAM object was not refused with ENOMEM");
-	bo_close(big);
-	h = bo_new(vram / 4 * 3, DRM_SIMT_BO_VRAM);	/* freed: fits again */
-	bo_close(h);
+	test_bo_oversubscribed(vram);
 
 	i = (struct drm_simt_bo_info){ .handle = 0 };
 	EXPECT(DRM_IOCTL_SIMT_BO_INFO, &i, ENOENT);

@@ -39,7 +39,11 @@
  * the driver supports timeline syncobjs (DRIVER_SYNCOBJ_TIMELINE).
  * 0.4 added DRM_SIMT_PARAM_CONTEXTS and DRM_SIMT_PARAM_BUSY_CONTEXTS,
  * DRM_SIMT_PREEMPT_CHIMERA, and the subgrid of a LAUNCH (@first_block,
- * @block_count).
+ * @block_count).  0.5 oversubscribes VRAM: a VRAM BO_CREATE that finds
+ * no room evicts idle contexts' objects to system memory (or starts
+ * there) instead of failing with ENOMEM, and a VRAM object's device
+ * address is no longer its VRAM offset (it never changes, wherever the
+ * object is).
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -50,7 +54,8 @@
  * The model, in short (docs/driver.rst has the long version):
  *  - Buffer objects (BOs) live in device memory (VRAM) or in system memory.
  *    Both can be mapped into the process (BO_MMAP_OFFSET, then mmap(2) on
- *    the device node).
+ *    the device node).  VRAM objects of idle contexts move to system
+ *    memory when VRAM is full and back when their context submits.
  *  - A context is a device address space plus a hardware queue.  Contexts
  *    belong to the open file that created them and die with it.
  *  - VM_BIND maps a BO into a context's address space.  Its device
@@ -89,7 +94,7 @@ extern "C" {
 #endif
 
 #define DRM_SIMT_UAPI_MAJOR		0
-#define DRM_SIMT_UAPI_MINOR		4
+#define DRM_SIMT_UAPI_MINOR		5
 
 #define DRM_SIMT_GET_PARAM		0x00
 #define DRM_SIMT_BO_CREATE		0x01

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * simt: VRAM placement, oversubscribed (seed 003).
+ *
+ * Device addresses and VRAM are two allocators: every object (VRAM or
+ * system memory) and every save area has a range of device addresses
+ * (va_mm) for its whole life, and a VRAM object has VRAM (vram_mm) only
+ * while it is *resident*.  Contexts map a VRAM object's device addresses
+ * to its VRAM, or, while it is *evicted*, to system pages holding its
+ * contents (SIMT_PTE_SYS leaves): kernels and copies reach it either way,
+ * and nothing the user was given changes when it moves.  A resident
+ * object gets the device address equal to its VRAM offset when that
+ * range is free, which keeps addresses readable in dumps.
+ *
+ * When VRAM is full, objects are evicted in least-recently-submitted
+ * order, but only *movable* ones: every context that binds them is idle
+ * (no submission in flight, its "CPU phase" in seed 003's words), so the
+ * device cannot be reading or writing them.  A SUBMIT brings its
+ * context's evicted objects back if they can move and room can be made
+ * without evicting the context's own objects; otherwise they stay in
+ * system memory, where kernels reach them at the cost of VRAM (PCIe is
+ * not modelled).  A new object that finds no room starts evicted, so an
+ * allocation fails only when system memory does (at most half the RAM
+ * is spent on evicted objects).  Copies are done by the CPU through
+ * BAR2; CPU mappings are zapped before a move and fault in again at the
+ * new place (simt_gem.c).
+ *
+ * Locking: sdev->vram_lock covers both allocators, every object's
+ * placement, its list of bindings and the LRU.  It nests inside a
+ * context's lock and never takes one, so an eviction may rewrite the
+ * leaves of any context whose bindings it finds on an object's list:
+ * bindings leave that list (under vram_lock) before their page tables
+ * are cleared or freed.  A context's in-flight count rises before its
+ * SUBMIT restores objects and falls only after its work has finished,
+ * so "idle" read under vram_lock cannot turn busy under a move.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/highmem.h>
+#include <linux/io.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+#include <drm/drm_vma_manager.h>
+
+#include "simt_drv.h"
+
+#define SIMT_PTE_RWX	(SIMT_PTE_V | SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X)
+
+static void simt_vram_mm_fini(struct drm_device *drm, void *arg)
+{
+	struct simt_device *sdev = arg;
+
+	/*
+	 * Runs when the last reference to the DRM device goes, after every
+	 * file (and with it every object and context) is gone; a node left
+	 * here would be a leak, and drm_mm_takedown() says so.
+	 */
+	drm_mm_takedown(&sdev->vram_mm);
+	drm_mm_takedown(&sdev->va_mm);
+}
+
+int simt_vram_init(struct simt_device *sdev)
+{
+	struct pci_dev *pdev = sdev->pdev;
+	u64 size = min_t(u64, sdev->vram_size, sdev->vram_bar_size);
+	int ret;
+
+	sdev->vram_guard = size >= 16 * SIMT_VRAM_GUARD ? SIMT_VRAM_GUARD :
+			   SIMT_VRAM_GUARD_SMALL;
+	if (size <= sdev->vram_guard) {
+		drm_err(&sdev->drm, "VRAM of %llu bytes is too small\n", size);
+		return -ENODEV;
+	}
+
+	ret = pcim_request_region(pdev, SIMT_BAR_VRAM, SIMT_DRIVER_NAME);
+	if (ret) {
+		drm_err(&sdev->drm, "cannot claim VRAM BAR%d: %d\n",
+			SIMT_BAR_VRAM, ret);
+		return ret;
+	}
+	sdev->vram_bar_start = pci_resource_start(pdev, SIMT_BAR_VRAM);
+	sdev->vram = devm_ioremap_wc(&pdev->dev, sdev->vram_bar_start, size);
+	if (!sdev->vram) {
+		drm_err(&sdev->drm, "cannot map VRAM BAR%d\n", SIMT_BAR_VRAM);
+		return -ENOMEM;
+	}
+
+	ret = drmm_mutex_init(&sdev->drm, &sdev->vram_lock);
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&sdev->vram_lru);
+	drm_mm_init(&sdev->vram_mm, sdev->vram_guard, size - sdev->vram_guard);
+	/* Below the guard: fixed bindings; from 3 GiB: the windows. */
+	drm_mm_init(&sdev->va_mm, sdev->vram_guard,
+		    SIMT_SHARED_BASE - sdev->vram_guard);
+	return drmm_add_action_or_reset(&sdev->drm, simt_vram_mm_fini, sdev);
+}
+
+/*
+ * Device addresses for @size bytes: at @want if that range is free
+ * (@want 0: no wish), else the highest free range, away from the VRAM
+ * offsets later objects may want.  Under vram_lock.
+ */
+int simt_va_alloc(struct simt_device *sdev, struct drm_mm_node *va, u64 size,
+		  u64 want)
+{
+	lockdep_assert_held(&sdev->vram_lock);
+	if (want) {
+		va->start = want;
+		va->size = size;
+		if (!drm_mm_reserve_node(&sdev->va_mm, va))
+			return 0;
+		memset(va, 0, sizeof(*va));
+	}
+	return drm_mm_insert_node_generic(&sdev->va_mm, va, size,
+					  SIMT_PAGE_SIZE, 0, DRM_MM_INSERT_HIGH);
+}
+
+void simt_va_free(struct simt_device *sdev, struct drm_mm_node *va)
+{
+	mutex_lock(&sdev->vram_lock);
+	if (drm_mm_node_allocated(va))
+		drm_mm_remove_node(va);
+	mutex_unlock(&sdev->vram_lock);
+}
+
+/*
+ * Can @bo move?  Every context binding it is idle, except @keep, the
+ * context whose submission asks for room: its objects stay where they
+ * are (@keep_stays), or move for it (only its submission is in flight).
+ */
+static bool simt_vram_bo_movable(struct simt_vram_bo *bo,
+				 struct simt_ctx *keep, bool keep_stays)
+{
+	struct simt_bind *b;
+
+	list_for_each_entry(b, &bo->binds, obj_link) {
+		if (b->ctx == keep) {
+			if (keep_stays)
+				return false;
+		} else if (atomic_read(&b->ctx->inflight)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Point every binding of @bo at its current place, and flush the TLBs. */
+static void simt_vram_bo_remap(struct simt_device *sdev,
+			       struct simt_vram_bo *bo)
+{
+	struct simt_bind *b;
+	u64 i, pages = bo->base.size >> SIMT_PAGE_SHIFT;
+
+	list_for_each_entry(b, &bo->binds, obj_link) {
+		if (bo->pages) {
+			for (i = 0; i < pages; i++)
+				simt_pt_write(b->ctx, b->addr + i * SIMT_PAGE_SIZE,
+					      bo->dma[i], SIMT_PAGE_SIZE,
+					      SIMT_PTE_RWX | SIMT_PTE_SYS);
+		} else {
+			simt_pt_write(b->ctx, b->addr, bo->node.start,
+				      bo->base.size, SIMT_PTE_RWX);
+		}
+		simt_tlb_inv_ctx(sdev, b->ctx->hw_ctx);
+	}
+}
+
+/* System pages of an evicted object, unmapped for DMA and freed. */
+static void simt_vram_bo_pages_free(struct simt_device *sdev,
+				    struct simt_vram_bo *bo)
+{
+	u64 i, pages = bo->base.size >> SIMT_PAGE_SHIFT;
+
+	for (i = 0; i < pages && bo->pages[i]; i++) {
+		if (bo->dma[i])
+			dma_unmap_page(&sdev->pdev->dev, bo->dma[i],
+				       SIMT_PAGE_SIZE, DMA_BIDIRECTIONAL);
+		__free_page(bo->pages[i]);
+	}
+	kvfree(bo->pages);
+	kvfree(bo->dma);
+	bo->pages = NULL;
+	bo->dma = NULL;
+	sdev->evicted_bytes -= bo->base.size;
+}
+
+/*
+ * System pages for all of @bo, filled from its VRAM (@from_vram) or
+ * zeroed, and mapped for the device.  The device MMU reaches DMA
+ * addresses below 16 GiB only.
+ */
+static int simt_vram_bo_pages_alloc(struct simt_device *sdev,
+				    struct simt_vram_bo *bo, bool from_vram)
+{
+	u64 i, pages = bo->base.size >> SIMT_PAGE_SHIFT;
+	u64 limit = ((u64)totalram_pages() << PAGE_SHIFT) / 2;
+	struct device *dev = &sdev->pdev->dev;
+	gfp_t gfp = GFP_HIGHUSER | __GFP_NOWARN | __GFP_RETRY_MAYFAIL;
+
+	BUILD_BUG_ON(PAGE_SIZE != SIMT_PAGE_SIZE);
+	if (sdev->evicted_bytes + bo->base.size > limit)
+		return -ENOMEM;
+	bo->pages = kvcalloc(pages, sizeof(*bo->pages), GFP_KERNEL);
+	bo->dma = kvcalloc(pages, sizeof(*bo->dma), GFP_KERNEL);
+	sdev->evicted_bytes += bo->base.size;
+	if (!bo->pages || !bo->dma)
+		goto err;
+
+	for (i = 0; i < pages; i++) {
+		struct page *page = alloc_page(gfp | (from_vram ? 0 : __GFP_ZERO));
+		dma_addr_t dma;
+
+		if (!page)
+			goto err;
+		bo->pages[i] = page;
+		if (from_vram) {
+			void *p = kmap_local_page(page);
+
+			memcpy_fromio(p, sdev->vram + bo->node.start +
+				      i * SIMT_PAGE_SIZE, SIMT_PAGE_SIZE);
+			kunmap_local(p);
+		}
+		dma = dma_map_page(dev, page, 0, SIMT_PAGE_SIZE,
+				   DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dev, dma))
+			goto err;
+		bo->dma[i] = dma;
+		if (dma + SIMT_PAGE_SIZE > (1ull << (22 + SIMT_PAGE_SHIFT))) {
+			dev_warn_ratelimited(dev, "page at DMA address %pad is out of the device MMU's reach: VRAM object not evicted\n",
+					     &dma);
+			goto err;
+		}
+	}
+	return 0;
+
+err:
+	if (bo->pages && bo->dma) {
+		simt_vram_bo_pages_free(sdev, bo);
+	} else {
+		kvfree(bo->pages);
+		kvfree(bo->dma);
+		bo->pages = NULL;
+		bo->dma = NULL;
+		sdev->evicted_bytes -= bo->base.size;
+	}
+	return -ENOMEM;
+}
+
+/* Forget the CPU's mappings of @bo: they fault in at its new place. */
+static void simt_vram_bo_zap(struct simt_device *sdev, struct simt_vram_bo *bo)
+{
+	drm_vma_node_unmap(&bo->base.vma_node, sdev->drm.anon_inode->i_mapping);
+}
+
+/* Move resident, movable @bo to system memory; under vram_lock. */
+static int simt_vram_bo_evict(struct simt_device *sdev,
+			      struct simt_vram_bo *bo)
+{
+	int ret;
+
+	simt_vram_bo_zap(sdev, bo);
+	ret = simt_vram_bo_pages_alloc(sdev, bo, true);
+	if (ret)
+		return ret;
+	simt_vram_bo_remap(sdev, bo);
+	list_del_init(&bo->lru);
+	drm_mm_remove_node(&bo->node);
+	bo->evictions++;
+	atomic64_inc(&sdev->stats.evictions);
+	return 0;
+}
+
+/*
+ * VRAM for @node, evicting movable objects not bound to @keep, least
+ * recently submitted first, until it fits.  Under vram_lock, inside
+ * drm_dev_enter().
+ */
+static int simt_vram_alloc_evict(struct simt_device *sdev,
+				 struct drm_mm_node *node, u64 size,
+				 struct simt_ctx *keep)
+{
+	struct simt_vram_bo *bo, *next;
+	int ret;
+
+	lockdep_assert_held(&sdev->vram_lock);
+	ret = drm_mm_insert_node_generic(&sdev->vram_mm, node, size,
+					 SIMT_PAGE_SIZE, 0, DRM_MM_INSERT_BEST);
+	if (ret != -ENOSPC)
+		return ret;
+	list_for_each_entry_safe(bo, next, &sdev->vram_lru, lru) {
+		if (!simt_vram_bo_movable(bo, keep, true) ||
+		    simt_vram_bo_evict(sdev, bo))
+			continue;
+		ret = drm_mm_insert_node_generic(&sdev->vram_mm, node, size,
+						 SIMT_PAGE_SIZE, 0,
+						 DRM_MM_INSERT_BEST);
+		if (ret != -ENOSPC)
+			return ret;
+	}
+	return -ENOSPC;
+}
+
+/* VRAM for the driver's own use (page tables, save areas). */
+int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
+		    u64 size)
+{
+	int idx, ret = -ENODEV;
+
+	if (!drm_dev_enter(&sdev->drm, &idx))
+		return ret;
+	mutex_lock(&sdev->vram_lock);
+	ret = simt_vram_alloc_evict(sdev, node, size, NULL);
+	mutex_unlock(&sdev->vram_lock);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node)
+{
+	mutex_lock(&sdev->vram_lock);
+	drm_mm_remove_node(node);
+	mutex_unlock(&sdev->vram_lock);
+}
+
+/*
+ * Place new object @bo: zeroed VRAM if room can be made, else zeroed
+ * system pages; then its device addresses.
+ */
+int simt_vram_bo_place(struct simt_device *sdev, struct simt_vram_bo *bo)
+{
+	u64 size = bo->base.size;
+	int idx, ret;
+
+	INIT_LIST_HEAD(&bo->lru);
+	INIT_LIST_HEAD(&bo->binds);
+	if (!drm_dev_enter(&sdev->drm, &idx))
+		return -ENODEV;
+	mutex_lock(&sdev->vram_lock);
+	ret = simt_vram_alloc_evict(sdev, &bo->node, size, NULL);
+	if (!ret) {
+		/* The previous owner's data must not leak to the next one. */
+		memset_io(sdev->vram + bo->node.start, 0, size);
+		list_add_tail(&bo->lru, &sdev->vram_lru);
+	} else if (ret == -ENOSPC) {
+		ret = simt_vram_bo_pages_alloc(sdev, bo, false);
+	}
+	if (!ret) {
+		ret = simt_va_alloc(sdev, &bo->va, size,
+				    bo->pages ? 0 : bo->node.start);
+		if (ret)
+			ret = -ENOSPC;
+	}
+	mutex_unlock(&sdev->vram_lock);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/* Give back whatever @bo holds: VRAM or system pages, device addresses. */
+void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo)
+{
+	mutex_lock(&sdev->vram_lock);
+	WARN_ON(!list_empty(&bo->binds));
+	if (bo->pages)
+		simt_vram_bo_pages_free(sdev, bo);
+	if (drm_mm_node_allocated(&bo->node)) {
+		list_del(&bo->lru);
+		drm_mm_remove_node(&bo->node);
+	}
+	if (drm_mm_node_allocated(&bo->va))
+		drm_mm_remove_node(&bo->va);
+	mutex_unlock(&sdev->vram_lock);
+}
+
+/* Bring evicted, movable @bo back for @keep's submission, if room allows. */
+static void simt_vram_bo_restore(struct simt_device *sdev,
+				 struct simt_vram_bo *bo, struct simt_ctx *keep)
+{
+	u64 i, pages = bo->base.size >> SIMT_PAGE_SHIFT;
+	struct device *dev = &sdev->pdev->dev;
+
+	if (!simt_vram_bo_movable(bo, keep, false) ||
+	    simt_vram_alloc_evict(sdev, &bo->node, bo->base.size, keep))
+		return;
+	simt_vram_bo_zap(sdev, bo);
+	for (i = 0; i < pages; i++) {
+		void *p;
+
+		dma_unmap_page(dev, bo->dma[i], SIMT_PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+		bo->dma[i] = 0;
+		p = kmap_local_page(bo->pages[i]);
+		memcpy_toio(sdev->vram + bo->node.start + i * SIMT_PAGE_SIZE,
+			    p, SIMT_PAGE_SIZE);
+		kunmap_local(p);
+	}
+	simt_vram_bo_pages_free(sdev, bo);
+	simt_vram_bo_remap(sdev, bo);
+	list_add_tail(&bo->lru, &sdev->vram_lru);
+	bo->restores++;
+	atomic64_inc(&sdev->stats.restores);
+}
+
+/*
+ * @ctx is about to submit: its VRAM objects become the most recently
+ * used, and the evicted ones come back if they can.  Only when this is
+ * its one submission in flight: earlier work may still be using them
+ * where they are.  Under ctx->lock.
+ */
+void simt_vram_ctx_submit(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+	bool alone = atomic_read(&ctx->inflight) == 1;
+	struct simt_vram_bo *bo;
+	struct simt_bind *b;
+	int idx;
+
+	lockdep_assert_held(&ctx->lock);
+	if (!drm_dev_enter(&sdev->drm, &idx))
+		return;
+	mutex_lock(&sdev->vram_lock);
+	list_for_each_entry(b, &ctx->binds, link) {
+		if (!simt_bo_is_vram(b->obj))
+			continue;
+		bo = to_simt_vram_bo(b->obj);
+		if (!bo->pages)
+			list_move_tail(&bo->lru, &sdev->vram_lru);
+		else if (alone)
+			simt_vram_bo_restore(sdev, bo, ctx);
+	}
+	mutex_unlock(&sdev->vram_lock);
+	drm_dev_exit(idx);
+}
+
+/*
+ * Map VRAM object @obj into @ctx at @addr (tables prepared) and put the
+ * binding on the object's list, both at once with respect to moves.
+ */
+void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b)
+{
+	struct simt_device *sdev = ctx->sdev;
+	struct simt_vram_bo *bo = to_simt_vram_bo(b->obj);
+	u64 i, pages = b->obj->size >> SIMT_PAGE_SHIFT;
+
+	mutex_lock(&sdev->vram_lock);
+	if (bo->pages) {
+		for (i = 0; i < pages; i++)
+			simt_pt_write(ctx, b->addr + i * SIMT_PAGE_SIZE,
+				      bo->dma[i], SIMT_PAGE_SIZE,
+				      SIMT_PTE_RWX | SIMT_PTE_SYS);
+	} else {
+		simt_pt_write(ctx, b->addr, bo->node.start, b->obj->size,
+			      SIMT_PTE_RWX);
+	}
+	b->ctx = ctx;
+	list_add_tail(&b->obj_link, &bo->binds);
+	mutex_unlock(&sdev->vram_lock);
+}
+
+/* Take binding @b of a VRAM object off its list, before its leaves go. */
+void simt_vram_unbind(struct simt_ctx *ctx, struct simt_bind *b)
+{
+	mutex_lock(&ctx->sdev->vram_lock);
+	list_del(&b->obj_link);
+	mutex_unlock(&ctx->sdev->vram_lock);
+}
+
+/* The fault handler's view: a pfn for page @pgoff of @bo, where it is. */
+unsigned long simt_vram_bo_pfn(struct simt_device *sdev,
+			       struct simt_vram_bo *bo, pgoff_t pgoff,
+			       bool *sys)
+{
+	lockdep_assert_held(&sdev->vram_lock);
+	*sys = bo->pages;
+	if (bo->pages)
+		return page_to_pfn(bo->pages[pgoff]);
+	return ((sdev->vram_bar_start + bo->node.start) >> PAGE_SHIFT) + pgoff;
+}
