@@ -353,6 +353,7 @@ static void simt_ctx_release_work(struct work_struct *work)
 
 	/* simt_ctx_close() has finished the entity. */
 	drm_sched_fini(&ctx->sched);
+	dma_fence_put(ctx->last_job);
 	simt_ctx_results_free(ctx);
 	simt_ctx_free_mem(ctx);
 	mutex_destroy(&ctx->lock);

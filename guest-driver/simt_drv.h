@@ -150,6 +150,8 @@ struct simt_device {
 	 */
 	struct drm_mm vram_mm;
 	struct drm_mm va_mm;
+	u64 vram_mm_size;		/* bytes vram_mm hands out ... */
+	u64 vram_used;			/* ... and has handed out */
 	struct list_head vram_lru;	/* resident VRAM objects, LRU first */
 	u64 evicted_bytes;		/* of VRAM objects in system memory */
 	struct mutex vram_lock;		/* all of the above, see simt_vram.c */
@@ -282,6 +284,9 @@ struct simt_ctx {
 	u32 wd_active;			/* ... the queue's ACTIVE_CYCLES ... */
 	u32 wd_cycle;			/* ... and the device's cycle counter */
 
+	/* Finished fence of the last job armed, under sdev->vram_lock. */
+	struct dma_fence *last_job;
+
 	struct drm_mm_node pt_root;
 	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */
 	struct list_head binds;
@@ -374,7 +379,7 @@ void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo);
 unsigned long simt_vram_bo_pfn(struct simt_device *sdev,
 			       struct simt_vram_bo *bo, pgoff_t pgoff,
 			       bool *sys);
-void simt_vram_ctx_submit(struct simt_ctx *ctx);
+void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished);
 void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b);
 void simt_vram_unbind(struct simt_ctx *ctx, struct simt_bind *b);
 

@@ -415,6 +415,8 @@ int simt_bo_info_ioctl(struct drm_device *drm, void *data,
 		return -ENOENT;
 
 	args->flags = simt_bo_is_vram(obj) ? DRM_SIMT_BO_VRAM : DRM_SIMT_BO_SYSTEM;
+	if (!(simt_bo_status(obj) & DRM_GEM_OBJECT_RESIDENT))
+		args->flags |= DRM_SIMT_BO_EVICTED;
 	args->size = obj->size;
 	args->device_addr = simt_bo_device_addr(obj);
 	drm_gem_object_put(obj);

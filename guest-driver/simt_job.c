@@ -1196,10 +1196,10 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 		ret = ctx->closed ? -ENOENT : -EIO;
 		goto out_free;
 	}
-	/* Seed 003: the context's evicted objects come back when it runs. */
-	simt_vram_ctx_submit(ctx);
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
+	/* Seed 003: the context's evicted objects come back when it runs. */
+	simt_vram_ctx_submit(ctx, finished);
 	job->seqno = ++ctx->seqno;
 	WARN_ON_ONCE(finished->seqno != job->seqno);
 	spin_lock_irqsave(&ctx->fence_lock, flags);

@@ -14,10 +14,11 @@
  *
  * When VRAM is full, objects are evicted in least-recently-submitted
  * order, but only *movable* ones: every context that binds them is idle
- * (no submission in flight, its "CPU phase" in seed 003's words), so the
- * device cannot be reading or writing them.  A SUBMIT brings its
- * context's evicted objects back if they can move and room can be made
- * without evicting the context's own objects; otherwise they stay in
+ * (the last job it armed has finished, its "CPU phase" in seed 003's
+ * words), so the device cannot be reading or writing them.  A SUBMIT
+ * brings its context's evicted objects back if the context was idle, the
+ * objects can move and room can be made without evicting the context's
+ * own objects; otherwise they stay in
  * system memory, where kernels reach them at the cost of VRAM (PCIe is
  * not modelled).  A new object that finds no room starts evicted, so an
  * allocation fails only when system memory does (at most half the RAM
@@ -30,9 +31,10 @@
  * context's lock and never takes one, so an eviction may rewrite the
  * leaves of any context whose bindings it finds on an object's list:
  * bindings leave that list (under vram_lock) before their page tables
- * are cleared or freed.  A context's in-flight count rises before its
- * SUBMIT restores objects and falls only after its work has finished,
- * so "idle" read under vram_lock cannot turn busy under a move.
+ * are cleared or freed.  A SUBMIT records its job's finished fence as
+ * the context's last job under vram_lock, after arming the job and
+ * before pushing it, so a context seen idle under vram_lock cannot run
+ * anything until the lock is released.
  */
 
 #include <linux/dma-mapping.h>
@@ -93,7 +95,8 @@ int simt_vram_init(struct simt_device *sdev)
 	if (ret)
 		return ret;
 	INIT_LIST_HEAD(&sdev->vram_lru);
-	drm_mm_init(&sdev->vram_mm, sdev->vram_guard, size - sdev->vram_guard);
+	sdev->vram_mm_size = size - sdev->vram_guard;
+	drm_mm_init(&sdev->vram_mm, sdev->vram_guard, sdev->vram_mm_size);
 	/* Below the guard: fixed bindings; from 3 GiB: the windows. */
 	drm_mm_init(&sdev->va_mm, sdev->vram_guard,
 		    SIMT_SHARED_BASE - sdev->vram_guard);
@@ -128,6 +131,30 @@ void simt_va_free(struct simt_device *sdev, struct drm_mm_node *va)
 	mutex_unlock(&sdev->vram_lock);
 }
 
+static int simt_vram_insert(struct simt_device *sdev, struct drm_mm_node *node,
+			    u64 size)
+{
+	int ret = drm_mm_insert_node_generic(&sdev->vram_mm, node, size,
+					     SIMT_PAGE_SIZE, 0,
+					     DRM_MM_INSERT_BEST);
+
+	if (!ret)
+		sdev->vram_used += size;
+	return ret;
+}
+
+static void simt_vram_remove(struct simt_device *sdev, struct drm_mm_node *node)
+{
+	sdev->vram_used -= node->size;
+	drm_mm_remove_node(node);
+}
+
+/* Has the last job @ctx armed finished (or has it none)?  Under vram_lock. */
+static bool simt_ctx_idle(struct simt_ctx *ctx)
+{
+	return !ctx->last_job || dma_fence_is_signaled(ctx->last_job);
+}
+
 /*
  * Can @bo move?  Every context binding it is idle, except @keep, the
  * context whose submission asks for room: its objects stay where they
@@ -142,7 +169,7 @@ static bool simt_vram_bo_movable(struct simt_vram_bo *bo,
 		if (b->ctx == keep) {
 			if (keep_stays)
 				return false;
-		} else if (atomic_read(&b->ctx->inflight)) {
+		} else if (!simt_ctx_idle(b->ctx)) {
 			return false;
 		}
 	}
@@ -269,7 +296,7 @@ static int simt_vram_bo_evict(struct simt_device *sdev,
 		return ret;
 	simt_vram_bo_remap(sdev, bo);
 	list_del_init(&bo->lru);
-	drm_mm_remove_node(&bo->node);
+	simt_vram_remove(sdev, &bo->node);
 	bo->evictions++;
 	atomic64_inc(&sdev->stats.evictions);
 	return 0;
@@ -277,28 +304,32 @@ static int simt_vram_bo_evict(struct simt_device *sdev,
 
 /*
  * VRAM for @node, evicting movable objects not bound to @keep, least
- * recently submitted first, until it fits.  Under vram_lock, inside
+ * recently submitted first, until it fits.  Nothing is evicted if even
+ * all of them would not make room.  Under vram_lock, inside
  * drm_dev_enter().
  */
 static int simt_vram_alloc_evict(struct simt_device *sdev,
 				 struct drm_mm_node *node, u64 size,
 				 struct simt_ctx *keep)
 {
+	u64 room = sdev->vram_mm_size - sdev->vram_used;
 	struct simt_vram_bo *bo, *next;
 	int ret;
 
 	lockdep_assert_held(&sdev->vram_lock);
-	ret = drm_mm_insert_node_generic(&sdev->vram_mm, node, size,
-					 SIMT_PAGE_SIZE, 0, DRM_MM_INSERT_BEST);
+	ret = simt_vram_insert(sdev, node, size);
 	if (ret != -ENOSPC)
 		return ret;
+	list_for_each_entry(bo, &sdev->vram_lru, lru)
+		if (simt_vram_bo_movable(bo, keep, true))
+			room += bo->base.size;
+	if (room < size)
+		return -ENOSPC;
 	list_for_each_entry_safe(bo, next, &sdev->vram_lru, lru) {
 		if (!simt_vram_bo_movable(bo, keep, true) ||
 		    simt_vram_bo_evict(sdev, bo))
 			continue;
-		ret = drm_mm_insert_node_generic(&sdev->vram_mm, node, size,
-						 SIMT_PAGE_SIZE, 0,
-						 DRM_MM_INSERT_BEST);
+		ret = simt_vram_insert(sdev, node, size);
 		if (ret != -ENOSPC)
 			return ret;
 	}
@@ -323,7 +354,7 @@ int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
 void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node)
 {
 	mutex_lock(&sdev->vram_lock);
-	drm_mm_remove_node(node);
+	simt_vram_remove(sdev, node);
 	mutex_unlock(&sdev->vram_lock);
 }
 
@@ -369,7 +400,7 @@ void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo)
 		simt_vram_bo_pages_free(sdev, bo);
 	if (drm_mm_node_allocated(&bo->node)) {
 		list_del(&bo->lru);
-		drm_mm_remove_node(&bo->node);
+		simt_vram_remove(sdev, &bo->node);
 	}
 	if (drm_mm_node_allocated(&bo->va))
 		drm_mm_remove_node(&bo->va);
@@ -406,34 +437,40 @@ static void simt_vram_bo_restore(struct simt_device *sdev,
 }
 
 /*
- * @ctx is about to submit: its VRAM objects become the most recently
- * used, and the evicted ones come back if they can.  Only when this is
- * its one submission in flight: earlier work may still be using them
- * where they are.  Under ctx->lock.
+ * @ctx has armed a job (@finished is its finished fence) and is about to
+ * push it: its VRAM objects become the most recently used, and the
+ * evicted ones come back if they can, but only if the context was idle:
+ * earlier work may still be using them where they are.  From here the
+ * context is busy until the job has finished.  Under ctx->lock.
  */
-void simt_vram_ctx_submit(struct simt_ctx *ctx)
+void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished)
 {
 	struct simt_device *sdev = ctx->sdev;
-	bool alone = atomic_read(&ctx->inflight) == 1;
 	struct simt_vram_bo *bo;
 	struct simt_bind *b;
+	bool idle;
 	int idx;
 
 	lockdep_assert_held(&ctx->lock);
-	if (!drm_dev_enter(&sdev->drm, &idx))
-		return;
 	mutex_lock(&sdev->vram_lock);
+	idle = simt_ctx_idle(ctx);
+	dma_fence_put(ctx->last_job);
+	ctx->last_job = dma_fence_get(finished);
+	if (!drm_dev_enter(&sdev->drm, &idx)) {
+		mutex_unlock(&sdev->vram_lock);
+		return;
+	}
 	list_for_each_entry(b, &ctx->binds, link) {
 		if (!simt_bo_is_vram(b->obj))
 			continue;
 		bo = to_simt_vram_bo(b->obj);
 		if (!bo->pages)
 			list_move_tail(&bo->lru, &sdev->vram_lru);
-		else if (alone)
+		else if (idle)
 			simt_vram_bo_restore(sdev, bo, ctx);
 	}
-	mutex_unlock(&sdev->vram_lock);
 	drm_dev_exit(idx);
+	mutex_unlock(&sdev->vram_lock);
 }
 
 /*

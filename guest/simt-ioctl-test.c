@@ -2312,6 +2312,135 @@ static void test_responsive(void)
 }
 
 /*
+ * ---- evict: oversubscribed VRAM (0.5, seed 003).  Two objects of 5/8
+ * of VRAM, A in context 1 and B in context 2, cannot both be resident:
+ * creating B evicts idle A; a kernel of context 2 runs on B; context 1's
+ * next kernel brings A back (evicting idle B) and finds its data; a
+ * third context binding both runs on the one left in system memory.
+ * Device addresses never change, mappings follow the objects, and every
+ * result is checked ----
+ */
+#define EVICT_N		4096u
+#define EVICT_REGION	(EVICT_N * 4u)
+
+/* Fill regions 0 and 1 of mapped object @m with @seed's inputs. */
+static void evict_fill(float *m, uint64_t size, uint32_t seed)
+{
+	uint32_t i;
+
+	for (i = 0; i < EVICT_N; i++) {
+		m[i] = (float)(i + seed);
+		m[EVICT_N + i] = (float)(seed * 3) - i * 0.5f;
+	}
+	/* A sentinel in the last word: the whole object moves. */
+	m[size / 4 - 1] = (float)seed;
+}
+
+/* Is region @r of @m the sum of regions @x and @y (and the sentinel there)? */
+static uint32_t evict_check(const float *m, uint64_t size, uint32_t seed,
+			    uint32_t r, uint32_t x, uint32_t y)
+{
+	uint32_t i, bad = m[size / 4 - 1] != (float)seed;
+
+	for (i = 0; i < EVICT_N; i++)
+		bad += m[r * EVICT_N + i] != m[x * EVICT_N + i] + m[y * EVICT_N + i];
+	return bad;
+}
+
+/* vecadd of @ki in its context: region @r = region @x + region @y of @addr. */
+static int evict_vecadd(struct kimg *ki, uint64_t addr, uint32_t r, uint32_t x,
+			uint32_t y)
+{
+	const uint32_t grid[3] = { EVICT_N / 128, 1, 1 }, block[3] = { 128, 1, 1 };
+	const uint32_t args[8] = { addr + x * EVICT_REGION, addr + y * EVICT_REGION,
+				   addr + r * EVICT_REGION, EVICT_N };
+
+	return kimg_run(ki, ki->ctx, "vecadd", grid, block, args);
+}
+
+static bool evicted(uint32_t h)
+{
+	return bo_info(h).flags & DRM_SIMT_BO_EVICTED;
+}
+
+static void test_evict(void)
+{
+	const uint64_t vram = get_param(DRM_SIMT_PARAM_VRAM_SIZE);
+	const uint64_t size = vram / 8 * 5;
+	long long ev0, rs0, ev, rs;
+	uint64_t da, db, da3, db3;
+	struct kimg k1, k2, k3;
+	uint32_t c1, c2, c3, a, b;
+	float *ma, *mb;
+
+	ev0 = fdinfo_num(fd, "simt-evictions", "");
+	rs0 = fdinfo_num(fd, "simt-restores", "");
+	c1 = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	c2 = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	c3 = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	if (kimg_load(&k1, "vecadd.elf", c1) || kimg_load(&k2, "vecadd.elf", c2) ||
+	    kimg_load(&k3, "vecadd.elf", c3))
+		return;
+
+	a = bo_new(size, DRM_SIMT_BO_VRAM);
+	da = bind(c1, a);
+	ma = (float *)bo_map(a, size);
+	evict_fill(ma, size, 1);
+	CHECK(!evict_vecadd(&k1, da, 2, 0, 1), "context 1's first kernel");
+	CHECK(!evicted(a), "A evicted before anything asked for room");
+
+	b = bo_new(size, DRM_SIMT_BO_VRAM);
+	CHECK(evicted(a) && !evicted(b), "after B's creation: A %s, B %s",
+	      evicted(a) ? "evicted" : "resident", evicted(b) ? "evicted" : "resident");
+	CHECK(bo_info(a).device_addr == da, "A's device address changed when it was evicted");
+	/* A is used through system pages by nobody; its mapping follows it. */
+	CHECK(!evict_check(ma, size, 1, 2, 0, 1), "A's data after its eviction");
+	db = bind(c2, b);
+	mb = (float *)bo_map(b, size);
+	evict_fill(mb, size, 7);
+	CHECK(!evict_vecadd(&k2, db, 2, 0, 1), "context 2's kernel");
+	CHECK(!evict_check(mb, size, 7, 2, 0, 1), "context 2's results in B");
+
+	/* Context 1 runs again: A comes back, idle B goes. */
+	CHECK(!evict_vecadd(&k1, da, 3, 0, 2), "context 1's second kernel");
+	CHECK(!evicted(a) && evicted(b), "after context 1's second kernel: A %s, B %s",
+	      evicted(a) ? "evicted" : "resident", evicted(b) ? "evicted" : "resident");
+	CHECK(!evict_check(ma, size, 1, 2, 0, 1) && !evict_check(ma, size, 1, 3, 0, 2),
+	      "context 1's results in A after its restore");
+	CHECK(!evict_check(mb, size, 7, 2, 0, 1), "B's data after its eviction");
+	ev = fdinfo_num(fd, "simt-evictions", "") - ev0;
+	rs = fdinfo_num(fd, "simt-restores", "") - rs0;
+	printf("two objects of 5/8 of VRAM used in turn by two contexts: %lld evictions, %lld restores\n",
+	       ev, rs);
+	CHECK(ev >= 2 && rs >= 1, "%lld evictions and %lld restores, expected 2 and 1 at least",
+	      ev, rs);
+
+	/* Context 3 binds both: they cannot both be in VRAM, and it runs anyway. */
+	da3 = bind(c3, a);
+	db3 = bind(c3, b);
+	CHECK(da3 == da && db3 == db, "the objects are at other addresses in context 3");
+	CHECK(!evict_vecadd(&k3, da, 4, 2, 3) && !evict_vecadd(&k3, db, 3, 2, 0),
+	      "context 3's kernels on A and B");
+	CHECK(evicted(a) != evicted(b), "context 3 ran with A %s and B %s",
+	      evicted(a) ? "evicted" : "resident", evicted(b) ? "evicted" : "resident");
+	CHECK(!evict_check(ma, size, 1, 4, 2, 3) && !evict_check(mb, size, 7, 3, 2, 0),
+	      "context 3's results, one object in system memory");
+	printf("a context binding both ran with %s in system memory\n", evicted(a) ? "A" : "B");
+
+	munmap(ma, size);
+	munmap(mb, size);
+	kimg_free(&k1);
+	kimg_free(&k2);
+	kimg_free(&k3);
+	ctx_destroy(c1);
+	ctx_destroy(c2);
+	ctx_destroy(c3);
+	bo_close(a);
+	bo_close(b);
+	CHECK(fdinfo_num(fd, "simt-evicted-vram", NULL) == 0, "evicted memory left after freeing");
+}
+
+/*
  * ---- syncobj: SUBMIT hands its fence to a DRM syncobj; the generic
  * syncobj ioctls wait for it, a sync_file shows its error ----
  */
@@ -4140,6 +4269,7 @@ static const struct {
 	{ "launch", test_launch },
 	{ "samples", test_samples },
 	{ "sysmem", test_sysmem },
+	{ "evict", test_evict },
 	{ "syncobj", test_syncobj },
 	{ "hang", test_hang },
 	{ "multi", test_multi },

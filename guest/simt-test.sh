@@ -37,6 +37,7 @@ t_fault
 t_launch
 t_samples
 t_sysmem
+t_evict
 t_syncobj
 t_hang
 t_multi
@@ -372,6 +373,9 @@ d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results
 
 t_sysmem() { ioctl_group sysmem; }
 d_sysmem="vecadd with code, inputs and output in system memory objects bound through the device MMU; EEXIST, isolation, unbind then fault"
+
+t_evict() { ioctl_group evict; }
+d_evict="oversubscribed VRAM: two 5/8-of-VRAM objects of two contexts evicted and restored in turn, kernel results and contents kept, addresses unchanged, a context binding both runs with one in system memory"
 
 t_syncobj() { ioctl_group syncobj; }
 d_syncobj="SUBMIT hands its fence to a DRM syncobj: SYNCOBJ_WAIT, errors in the fence, bad handles"

@@ -126,7 +126,7 @@ append+=" simtguest.timeout=$guest_limit"
 [ -n "${EXTRA_APPEND:-}" ] && append+=" $EXTRA_APPEND"
 
 args=(
-    -M "$GUEST_MACHINE" -accel tcg -cpu max -m 512 -smp 2
+    -M "$GUEST_MACHINE" -accel tcg -cpu max -m 1024 -smp 2
     -nographic -vga none -nic none -no-reboot
     -L "$fw"
     -kernel "$kernel" -initrd "$initrd" -append "$append"

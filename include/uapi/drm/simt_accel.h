@@ -158,6 +158,8 @@ struct drm_simt_get_param {
 /* Placement of a buffer object: exactly one of these. */
 #define DRM_SIMT_BO_VRAM		(1u << 0)	/* device memory */
 #define DRM_SIMT_BO_SYSTEM		(1u << 1)	/* system memory */
+/* BO_INFO only (since 0.5): a VRAM object now evicted to system memory. */
+#define DRM_SIMT_BO_EVICTED		(1u << 2)
 
 /**
  * struct drm_simt_bo_create - allocate a buffer object
@@ -197,15 +199,17 @@ struct drm_simt_bo_mmap_offset {
 /**
  * struct drm_simt_bo_info - describe a buffer object
  * @handle: in
- * @flags: out, its placement (DRM_SIMT_BO_VRAM or DRM_SIMT_BO_SYSTEM)
+ * @flags: out, its placement (DRM_SIMT_BO_VRAM or DRM_SIMT_BO_SYSTEM),
+ *	with DRM_SIMT_BO_EVICTED for a VRAM object in system memory now
  * @size: out, bytes (after rounding)
  * @device_addr: out, the device address the object has in every context
- *	it is bound to without DRM_SIMT_VM_BIND_FIXED (VM_BIND).  For a VRAM
- *	object its VRAM offset; for a system memory object (since 0.2; was
- *	0) a range the driver gives it at creation, above VRAM and below
- *	3 GiB, so it meets no VRAM object and no fixed binding; 0 if the
- *	driver had no room left, then the object cannot be bound at its own
- *	address.  Device address 0 is never a valid object address.
+ *	it is bound to without DRM_SIMT_VM_BIND_FIXED (VM_BIND): a range the
+ *	driver gives it at creation, below 3 GiB, that meets no other object
+ *	and no fixed binding, and stays the object's wherever it is (before
+ *	0.5 a VRAM object's was its VRAM offset; before 0.2 a system memory
+ *	object's was 0).  0 if the driver had no room left for a system
+ *	memory object: then it cannot be bound at its own address.  Device
+ *	address 0 is never a valid object address.
  */
 struct drm_simt_bo_info {
 	__u32 handle;
