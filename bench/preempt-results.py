@@ -240,11 +240,12 @@ at each warp's pcs, uniform and strided ones compressed, seed 004): the
 register context alone (the warps' encoded entries, the event log's
 ``reg_bytes``) and the whole record with shared and local memory, which
 liveness cannot shrink; and the median latency from the request until
-the last victim block is off its SM, with its bound in parentheses: the
-busiest SM's saved bytes at that SM's share of the bandwidth
-(``save_bound`` in the event log, docs/specs/simt.rst, "Preemption
-timing"); the latency is more when the SM was still restoring blocks
-of the event before.  Seed 004 reports 91.5 % less
+the last victim block is off its SM, with its bound in parentheses: over
+the SMs, the most of an SM's saved bytes at its share of the bandwidth
+plus the time its first save waited for the saves and restores already
+queued on it, restores of the event before (``save_bound`` in the event
+log, docs/specs/simt.rst, "Preemption timing"); only a drained victim
+leaving later makes the latency more.  Seed 004 reports 91.5 % less
 register context and 59.7 % lower latency; ``make bench`` prints ours,
 averaged over the kernels, as ``seed004_register_reduction`` and
 ``seed004_latency_reduction``.

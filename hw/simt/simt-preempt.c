@@ -319,6 +319,9 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     }
 
     slot->leave = SIMT_LEAVE_SAVE;
+    if (!sm->ev_saved) {
+        sm->ev_wait = MAX(cycle, sm->save_busy) - p->ev.req_cycle;
+    }
     slot->leave_cycle = MAX(cycle, sm->save_busy) + move_cycles(s, bytes);
     sm->save_busy = slot->leave_cycle;
     sv = (SimtSaved) {
@@ -910,10 +913,15 @@ static void event_finish(SimtState *s, uint64_t cycle)
         ev->done_cycle = ev->req_cycle;
     }
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-        ev->save_bound = MAX(ev->save_bound,
-                             MIN(move_cycles(s, s->sms[i].ev_saved),
-                                 UINT32_MAX));
-        s->sms[i].ev_saved = 0;
+        SimtSM *sm = &s->sms[i];
+        uint64_t bound = sm->ev_wait + move_cycles(s, sm->ev_saved);
+
+        if (sm->ev_saved && bound > ev->save_bound) {
+            ev->save_bound = MIN(bound, UINT32_MAX);
+            ev->queue_wait = MIN(sm->ev_wait, UINT32_MAX);
+        }
+        sm->ev_saved = 0;
+        sm->ev_wait = 0;
     }
     p->last = *ev;
     p->status = ev->status;
@@ -947,6 +955,7 @@ static void event_finish(SimtState *s, uint64_t cycle)
         le.dispatch_cycle = cpu_to_le64(ev->dispatch_cycle);
         le.done_cycle = cpu_to_le64(ev->done_cycle);
         le.save_bound = cpu_to_le32(ev->save_bound);
+        le.queue_wait = cpu_to_le32(ev->queue_wait);
         if (pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
             qemu_log_mask(LOG_GUEST_ERROR, "simt: event log at 0x%" PRIx64
                           " unreachable; logging stops\n", addr);

@@ -47,6 +47,7 @@ void simt_sched_reset(SimtState *s)
                simt_cfg(s, SIMT_CFG_ISSUE_RATE) * sizeof(*sm->port_cycle));
         sm->save_busy = 0;
         sm->ev_saved = 0;
+        sm->ev_wait = 0;
         sm->next_slot = 0;
         sm->next_warp = 0;
         sm->handed_to = 0;

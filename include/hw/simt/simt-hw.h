@@ -495,11 +495,13 @@ struct simt_preempt_event {
     uint64_t dispatch_cycle;    /* preemptor's first block placed, or 0 */
     uint64_t done_cycle;        /* last victim block off its SM */
     /*
-     * What the saves of the event take at the least: the busiest SM's
-     * saved bytes over its share of the memory bandwidth, in cycles.
+     * What the saves of the event take at the least, in cycles: over the
+     * SMs, the most of an SM's saved bytes over its share of the memory
+     * bandwidth plus @queue_wait, the time its first save waited for
+     * that SM's earlier saves and restores.
      */
     uint32_t save_bound;
-    uint32_t reserved;
+    uint32_t queue_wait;
 };
 
 /*

@@ -129,6 +129,7 @@ typedef struct SimtSM {
     uint32_t next_warp;
     uint64_t save_busy;         /* saves and restores serialise up to here */
     uint64_t ev_saved;          /* bytes saved from here in this event */
+    uint64_t ev_wait;           /* its first save's wait, from the request */
     /*
      * Chimera: queue + 1 of the preemptor this SM is handed to, until
      * the event ends (0: none); no other kernel is placed on it, and the
