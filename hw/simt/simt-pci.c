@@ -19,6 +19,8 @@
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
+#include "system/cpu-timers.h"
+#include "system/qtest.h"
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-hw.h"
 #include "trace.h"
@@ -83,11 +85,18 @@ static int64_t simt_cycle_to_ns(SimtState *s, uint64_t cycle)
            (muldiv64(cycle, 1000, mhz) * mhz < cycle * 1000);
 }
 
-/* Where a slice that starts now ends (shorter while blocks are saved). */
+/*
+ * Where a slice that starts now ends: shorter while blocks are saved, and
+ * at the cycle a saved block leaves its SM, so that its room is free from
+ * that cycle.
+ */
 static uint64_t simt_slice_end(SimtState *s)
 {
-    return s->slice_start + (simt_preempt_busy(s) ? SIMT_PREEMPT_SLICE_CYCLES
-                                                  : SIMT_SLICE_CYCLES);
+    if (!simt_preempt_busy(s)) {
+        return s->slice_start + SIMT_SLICE_CYCLES;
+    }
+    return MIN(s->slice_start + SIMT_PREEMPT_SLICE_CYCLES,
+               simt_preempt_next_leave(s, s->slice_start));
 }
 
 /*
@@ -103,6 +112,8 @@ static bool simt_run_slice(SimtState *s, uint64_t end)
     waiting = simt_queues_process(s, start);
     simt_preempt_check(s, start);
     simt_sched_dispatch(s, start);
+    /* An event that starts now shortens the slice. */
+    end = MIN(end, simt_slice_end(s));
     simt_queues_slice_begin(s);
     simt_sm_run_slice(s, start, end);
     simt_dma_run_slice(s, start, end);
@@ -135,15 +146,18 @@ static bool simt_run_to(SimtState *s, uint64_t end)
  * engine's present (simt_catch_up), so a doorbell or a preemption request
  * takes effect at its own cycle and an interrupt is never raised before
  * the cycle of its event.  Under qtest and -icount virtual time stands
- * still while this runs, so results and cycle counts are deterministic.
- * When virtual time follows the host (plain TCG, KVM) and the engine is
- * slower than real time, slices fall due faster than they run: the
- * engine lags, runs due slices for up to SIMT_TICK_BUDGET_NS of host
+ * still while this runs and every due slice runs, so results and cycle
+ * counts are deterministic (host time must not decide where the engine
+ * stops).  When virtual time follows the host (plain TCG, KVM) and the
+ * engine is slower than real time, slices fall due faster than they run:
+ * the engine lags, runs due slices for up to SIMT_TICK_BUDGET_NS of host
  * time, and leaves the guest as much time again before the next tick.
  */
 static void simt_run_until(SimtState *s, uint64_t until, bool partial)
 {
     int64_t host_start = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+    /* Virtual time waits for the engine: no budget, nothing host-timed. */
+    bool budget = !qtest_enabled() && !icount_enabled();
     int64_t spent;
 
     while (simt_slice_end(s) <= until) {
@@ -151,7 +165,8 @@ static void simt_run_until(SimtState *s, uint64_t until, bool partial)
             return;
         }
         spent = qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - host_start;
-        if (simt_slice_end(s) <= until && spent >= SIMT_TICK_BUDGET_NS) {
+        if (budget && simt_slice_end(s) <= until &&
+            spent >= SIMT_TICK_BUDGET_NS) {
             timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + spent);
             return;
         }

@@ -1009,6 +1009,26 @@ void simt_preempt_check(SimtState *s, uint64_t cycle)
     }
 }
 
+/* The first cycle after @cycle at which a saved block leaves its SM. */
+uint64_t simt_preempt_next_leave(SimtState *s, uint64_t cycle)
+{
+    uint64_t next = UINT64_MAX;
+
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
+            SimtSlot *slot = &sm->slots[j];
+
+            if (slot->used && slot->leave == SIMT_LEAVE_SAVE &&
+                slot->leave_cycle > cycle) {
+                next = MIN(next, slot->leave_cycle);
+            }
+        }
+    }
+    return next;
+}
+
 void simt_preempt_advance(SimtState *s, uint64_t cycle)
 {
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {

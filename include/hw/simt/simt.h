@@ -306,6 +306,7 @@ bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val);
 void simt_preempt_check(SimtState *s, uint64_t cycle);
 /* Saved blocks leave their SMs; an event ends.  At every slice end. */
 void simt_preempt_advance(SimtState *s, uint64_t cycle);
+uint64_t simt_preempt_next_leave(SimtState *s, uint64_t cycle);
 /* Blocks are leaving or being restored: run short slices. */
 bool simt_preempt_busy(SimtState *s);
 /* May the kernel of queue @q dispatch (its context is not suspended)? */
