@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# In-guest benchmark: boots the guest with simtguest.mode=bench, where
+# In-guest benchmarks: boots the guest with simtguest.mode=bench, where
 # simt-bench (guest/simt-bench.c) runs as the unprivileged user through
 # libsimt: the submission-to-completion latency of an empty kernel
 # (median, guest microseconds, and device cycles from the cycle counter
 # before the launch to the launch's end) and the launches per second queued
 # back to back.  The guest runs under TCG, so the microseconds are those
-# of an emulated machine.  Each figure is printed on its own line as
-# "bench NAME: VALUE UNIT", with simt-bench's comments before them.
+# of an emulated machine.
+#
+# Then seed 003's multi-tenancy figures (guest/simt-share-bench.c, the
+# bench seed003_* lines): a second guest with two devices of 64 MiB of
+# VRAM (the least with room for kernel images, so that jobs of 60 % of it
+# conflict) clocked at 10 MHz, slow enough for the device model to keep
+# up with virtual time under TCG, so that kernels and copies take their
+# modelled time; makespans are guest wall time.  SEED003_ONLY=1 runs only
+# this part.
+#
+# Each figure is printed on its own line as "bench NAME: VALUE UNIT",
+# with the programs' comments before them.
 #
 # Needs the guest image (scripts/guest-build.sh, run here) and QEMU with
 # the device ($QEMU, as for scripts/guest-run.sh).
@@ -18,15 +28,29 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/guest-build.sh" >&2
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-rc=0
-SIMT_GUEST_NOBUILD=1 GUEST_TIMEOUT=${GUEST_TIMEOUT:-300} \
-    "$top/scripts/guest-run.sh" bench > "$log" 2>&1 || rc=$?
-out=$(tr -d '\r' < "$log" | sed -n '/^=== simt bench ===/,/^=== simt bench done/p')
-figures=$(printf '%s\n' "$out" | grep '^bench guest_' || true)
-if [ "$rc" != 0 ] || [ -z "$figures" ]; then
-    echo "guest-bench: the in-guest benchmark failed; the end of its log:" >&2
-    tr -d '\r' < "$log" | tail -n 30 >&2
-    exit 1
+
+# Boot a bench guest (environment: what guest-run.sh takes) and print the
+# comments and the "bench PATTERN" lines of its benchmark; stop if it
+# failed or printed none.
+guest_bench() {   # PATTERN
+    local rc=0 out figures
+    SIMT_GUEST_NOBUILD=1 GUEST_TIMEOUT=${GUEST_TIMEOUT:-300} \
+        "$top/scripts/guest-run.sh" bench > "$log" 2>&1 || rc=$?
+    out=$(tr -d '\r' < "$log" | sed -n '/^=== simt bench ===/,/^=== simt bench done/p')
+    figures=$(printf '%s\n' "$out" | grep "^bench $1" || true)
+    if [ "$rc" != 0 ] || [ -z "$figures" ]; then
+        echo "guest-bench: the in-guest benchmark failed; the end of its log:" >&2
+        tr -d '\r' < "$log" | tail -n 30 >&2
+        exit 1
+    fi
+    printf '%s\n' "$out" | grep '^# ' || true
+    printf '%s\n' "$figures"
+}
+
+if [ -z "${SEED003_ONLY:-}" ]; then
+    guest_bench guest_
 fi
-printf '%s\n' "$out" | grep '^# ' || true
-printf '%s\n' "$figures"
+echo "# seed 003: multi-tenancy, serialized against shared, one device against two"
+SIMT_DEVICES=2 SIMT_DEVICE=simt,vram-size=64M,clock-mhz=10 \
+    EXTRA_APPEND="simtguest.bench=share ${EXTRA_APPEND:-}" GUEST_TIMEOUT=600 \
+    guest_bench seed003_

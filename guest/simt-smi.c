@@ -4,7 +4,8 @@
  * doing, as far as the driver tells an ordinary user: GET_PARAM through
  * libsimt, the interrupt counts of /proc/interrupts, the processes that
  * have a node open (those of other users only for root), and the live
- * contexts of debugfs, which only root can read.  See usage().
+ * contexts and the VRAM evictions of debugfs, which only root can read.
+ * See usage().
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -37,16 +38,20 @@ static void usage(FILE *f)
 "  -p, --processes    also the usage of each process with the device open,\n"
 "                     from /proc/PID/fdinfo (the driver's drm-usage-stats):\n"
 "                     open files, contexts, compute time of its completed\n"
-"                     kernels, VRAM and system memory of its objects; '-'\n"
-"                     where the driver does not report it (before 0.3);\n"
-"                     with -k: dev0.usageN=pid P comm C files F contexts N\n"
-"                     compute_ns T cycles Y vram B system B\n"
+"                     kernels, VRAM and system memory of its objects, how\n"
+"                     much of its VRAM objects is evicted to system memory\n"
+"                     now and how often they moved out and back; '-' where\n"
+"                     the driver does not report it (before 0.3, before\n"
+"                     oversubscription); with -k: dev0.usageN=pid P comm C\n"
+"                     files F contexts N compute_ns T cycles Y vram B\n"
+"                     system B evicted B evictions N restores N\n"
 "  -d, --device NODE  only this node\n"
 "  -h, --help         this text\n"
 "\n"
 "What an ordinary user sees: everything but the other users' processes\n"
-"and the contexts, which the driver shows in debugfs, readable by root\n"
-"only.  The load line counts every process's contexts on the device and\n"
+"and what the driver shows in debugfs, readable by root only: the contexts\n"
+"and how often VRAM objects were evicted to system memory and restored\n"
+"(a line shown only when it can be read).  The load line counts every process's contexts on the device and\n"
 "those with submissions not yet finished (driver interface 0.4).\n");
 }
 
@@ -221,6 +226,7 @@ struct usage {
 	unsigned long long client[MAX_CLIENTS];
 	/* sums; -1 while no client of the process reported the key */
 	long long contexts, engine_ns, cycles, vram, system;
+	long long evicted, evictions, restores;	/* oversubscribed VRAM */
 };
 
 static void usage_add(long long *sum, long long v)
@@ -260,6 +266,7 @@ static void usage_fd(const char *pid, const char *fd, void *arg)
 	struct usage *u = arg;
 	char path[600], line[256];
 	long long contexts = -1, engine = -1, cycles = -1, vram = -1, sys = -1;
+	long long evicted = -1, evictions = -1, restores = -1;
 	unsigned long long id = 0;
 	int have_id = 0;
 	unsigned int i;
@@ -290,6 +297,12 @@ static void usage_fd(const char *pid, const char *fd, void *arg)
 			vram = parse_size(v);
 		} else if (!strcmp(line, "drm-total-system")) {
 			sys = parse_size(v);
+		} else if (!strcmp(line, "simt-evicted-vram")) {
+			evicted = parse_size(v);
+		} else if (!strcmp(line, "simt-evictions")) {
+			evictions = strtoll(v, NULL, 10);
+		} else if (!strcmp(line, "simt-restores")) {
+			restores = strtoll(v, NULL, 10);
 		}
 	}
 	fclose(f);
@@ -311,6 +324,12 @@ static void usage_fd(const char *pid, const char *fd, void *arg)
 		usage_add(&u->vram, vram);
 	if (sys >= 0)
 		usage_add(&u->system, sys);
+	if (evicted >= 0)
+		usage_add(&u->evicted, evicted);
+	if (evictions >= 0)
+		usage_add(&u->evictions, evictions);
+	if (restores >= 0)
+		usage_add(&u->restores, restores);
 }
 
 /* @v bytes as "12 KiB", "3.5 MiB"; "-" if unknown. */
@@ -354,36 +373,85 @@ static void usage_table(int idx, const char *node)
 	if (stat(node, &want) || !(proc = opendir("/proc")))
 		return;
 	if (!kv)
-		printf("  %-16s %7s %-15s %5s %8s %12s %10s %10s\n", "usage", "pid", "command",
-		       "files", "contexts", "compute ms", "VRAM", "system");
+		printf("  %-16s %7s %-15s %5s %8s %12s %10s %10s %10s %9s\n", "usage", "pid",
+		       "command", "files", "contexts", "compute ms", "VRAM", "system", "evicted",
+		       "out/back");
 	while ((de = readdir(proc))) {
 		struct usage u = { .contexts = -1, .engine_ns = -1, .cycles = -1,
-				   .vram = -1, .system = -1 };
-		char b1[32], b2[32], b3[32], b4[32];
+				   .vram = -1, .system = -1, .evicted = -1,
+				   .evictions = -1, .restores = -1 };
+		char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], moves[72];
 
 		if (!other_process(de) ||
 		    node_fds(de->d_name, want.st_rdev, &hidden, usage_fd, &u) <= 0 || !u.files)
 			continue;
 		proc_comm(de->d_name, comm, sizeof(comm));
-		if (kv)
+		if (kv) {
 			printf("dev%d.usage%u=pid %s comm %s files %u contexts %s compute_ns %s "
-			       "cycles %s vram %s system %s\n", idx, shown, de->d_name, comm, u.files,
+			       "cycles %s vram %s system %s ", idx, shown, de->d_name, comm, u.files,
 			       fmt_num(u.contexts, "%.0f", 1, b1, sizeof(b1)),
 			       fmt_num(u.engine_ns, "%.0f", 1, b2, sizeof(b2)),
 			       fmt_num(u.cycles, "%.0f", 1, b3, sizeof(b3)),
 			       fmt_num(u.vram, "%.0f", 1, b4, sizeof(b4)),
 			       fmt_num(u.system, "%.0f", 1, path, sizeof(path)));
-		else
-			printf("  %16s %7s %-15s %5u %8s %12s %10s %10s\n", "", de->d_name, comm,
-			       u.files, fmt_num(u.contexts, "%.0f", 1, b1, sizeof(b1)),
+			printf("evicted %s evictions %s restores %s\n",
+			       fmt_num(u.evicted, "%.0f", 1, b5, sizeof(b5)),
+			       fmt_num(u.evictions, "%.0f", 1, b6, sizeof(b6)),
+			       fmt_num(u.restores, "%.0f", 1, b7, sizeof(b7)));
+		} else {
+			snprintf(moves, sizeof(moves), "%s/%s",
+				 fmt_num(u.evictions, "%.0f", 1, b6, sizeof(b6)),
+				 fmt_num(u.restores, "%.0f", 1, b7, sizeof(b7)));
+			printf("  %16s %7s %-15s %5u %8s %12s %10s %10s %10s %9s\n", "",
+			       de->d_name, comm, u.files,
+			       fmt_num(u.contexts, "%.0f", 1, b1, sizeof(b1)),
 			       fmt_num(u.engine_ns, "%.3f", 1e6, b2, sizeof(b2)),
 			       fmt_bytes(u.vram, b3, sizeof(b3)),
-			       fmt_bytes(u.system, b4, sizeof(b4)));
+			       fmt_bytes(u.system, b4, sizeof(b4)),
+			       fmt_bytes(u.evicted, b5, sizeof(b5)), moves);
+		}
 		shown++;
 	}
 	closedir(proc);
 	field(idx, "usage_processes", "usage of", "%u process%s%s", shown, shown == 1 ? "" : "es",
 	      hidden ? " (other users' processes: root only)" : "");
+}
+
+/*
+ * VRAM objects moved out of the VRAM and back (oversubscription), from
+ * debugfs's stats: nothing if this user cannot read it or the driver
+ * does not count them.
+ */
+static void vram_moves(int idx, const char *pci)
+{
+	long long evictions = -1, restores = -1, evicted = -1;
+	char path[256], key[64], b[32];
+	long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/accel/%s/stats", pci);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fscanf(f, "%63s %lld", key, &v) == 2) {
+		if (!strcmp(key, "evictions"))
+			evictions = v;
+		else if (!strcmp(key, "restores"))
+			restores = v;
+		else if (!strcmp(key, "evicted_bytes"))
+			evicted = v;
+	}
+	fclose(f);
+	if (evictions < 0 || restores < 0 || evicted < 0)
+		return;
+	if (kv) {
+		field(idx, "evictions", "", "%lld", evictions);
+		field(idx, "restores", "", "%lld", restores);
+		field(idx, "evicted_bytes", "", "%lld", evicted);
+	} else {
+		field(idx, "", "VRAM evictions", "%lld evictions, %lld restores, %s evicted now",
+		      evictions, restores, fmt_bytes(evicted, b, sizeof(b)));
+	}
 }
 
 /* The live contexts from debugfs, or why they cannot be shown. */
@@ -534,6 +602,7 @@ static int show(int idx, const char *node)
 	if (usage_opt)
 		usage_table(idx, info.node);
 	contexts(idx, info.pci_address, info.max_contexts);
+	vram_moves(idx, info.pci_address);
 	simt_device_close(dev);
 	return 0;
 }

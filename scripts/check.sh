@@ -96,6 +96,17 @@ run_guest() {
     rc=$?
     check_tap guest-3dev "$results/guest-3dev.log"
     [ $rc = 0 ] || { echo "  3-device guest run failed (log: $results/guest-3dev-run.out)"; status=1; }
+    # Oversubscribed VRAM on a device with 64 MiB of it (the least that leaves
+    # kernel images their 4 MiB below the objects): processes that
+    # together allocate several times the VRAM, every result checked, and
+    # simt-smi's view of the evictions.
+    GUEST_LOG="$results/guest-osub.log" SIMT_GUEST_NOBUILD=1 \
+        SIMT_DEVICE=simt,vram-size=64M \
+        EXTRA_APPEND="simtguest.tests=oversub_tenants,oversub_single,oversub_smi,log_clean" \
+        "$top/scripts/guest-run.sh" test > "$results/guest-osub-run.out" 2>&1
+    rc=$?
+    check_tap guest-osub "$results/guest-osub.log"
+    [ $rc = 0 ] || { echo "  oversubscription guest run failed (log: $results/guest-osub-run.out)"; status=1; }
 }
 
 for s in $suites; do
