@@ -379,7 +379,8 @@ void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo);
 unsigned long simt_vram_bo_pfn(struct simt_device *sdev,
 			       struct simt_vram_bo *bo, pgoff_t pgoff,
 			       bool *sys);
-void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished);
+void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished,
+			  bool launches);
 void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b);
 void simt_vram_unbind(struct simt_ctx *ctx, struct simt_bind *b);
 

@@ -1077,6 +1077,17 @@ static int simt_submit_check(struct drm_device *drm,
 	return 0;
 }
 
+/* Does @job launch a kernel? */
+static bool simt_job_launches(const struct simt_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->cmd_count; i++)
+		if (job->cmds[i].type == DRM_SIMT_CMD_LAUNCH)
+			return true;
+	return false;
+}
+
 /* Room for one more submission of @ctx, waiting up to a second for it. */
 static int simt_inflight_reserve(struct simt_ctx *ctx)
 {
@@ -1198,8 +1209,8 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 	}
 	drm_sched_job_arm(&job->base);
 	finished = dma_fence_get(&job->base.s_fence->finished);
-	/* Seed 003: the context's evicted objects come back when it runs. */
-	simt_vram_ctx_submit(ctx, finished);
+	/* Seed 003: the context's evicted objects come back for a kernel. */
+	simt_vram_ctx_submit(ctx, finished, simt_job_launches(job));
 	job->seqno = ++ctx->seqno;
 	WARN_ON_ONCE(finished->seqno != job->seqno);
 	spin_lock_irqsave(&ctx->fence_lock, flags);

@@ -438,12 +438,15 @@ static void simt_vram_bo_restore(struct simt_device *sdev,
 
 /*
  * @ctx has armed a job (@finished is its finished fence) and is about to
- * push it: its VRAM objects become the most recently used, and the
- * evicted ones come back if they can, but only if the context was idle:
- * earlier work may still be using them where they are.  From here the
- * context is busy until the job has finished.  Under ctx->lock.
+ * push it: its VRAM objects become the most recently used, and if the
+ * job launches a kernel (@launches; as in seed 003, copies do not bring
+ * anything back) the evicted ones come back if they can, but only if the
+ * context was idle: earlier work may still be using them where they
+ * are.  From here the context is busy until the job has finished.
+ * Under ctx->lock.
  */
-void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished)
+void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished,
+			  bool launches)
 {
 	struct simt_device *sdev = ctx->sdev;
 	struct simt_vram_bo *bo;
@@ -466,7 +469,7 @@ void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished)
 		bo = to_simt_vram_bo(b->obj);
 		if (!bo->pages)
 			list_move_tail(&bo->lru, &sdev->vram_lru);
-		else if (idle)
+		else if (idle && launches)
 			simt_vram_bo_restore(sdev, bo, ctx);
 	}
 	drm_dev_exit(idx);
