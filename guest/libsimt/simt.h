@@ -237,8 +237,11 @@ typedef struct simt_buffer simt_buffer;
 /*
  * Allocate @size bytes of device memory (rounded up to 4 KiB, zeroed)
  * and bind it into @ctx.  Size 0 is SIMT_ERROR_INVALID_VALUE; more than
- * the device's VRAM is SIMT_ERROR_TOO_LARGE; more than is free now,
- * SIMT_ERROR_OUT_OF_MEMORY.
+ * the device's VRAM is SIMT_ERROR_TOO_LARGE.  VRAM can be oversubscribed
+ * (driver interface 0.5): when it is full the driver moves idle
+ * contexts' buffers to system memory, so SIMT_ERROR_OUT_OF_MEMORY means
+ * the system memory it may spend on them ran out (an older driver says
+ * it when the VRAM free now is too little).
  */
 simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **buf);
 
