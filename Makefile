@@ -9,7 +9,7 @@ SIMT_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/simt
 HOST_BUILD ?= $(CURDIR)/build/host
 export SIMT_CACHE HOST_BUILD
 
-.PHONY: all setup qemu host guest check run bench clean
+.PHONY: all setup qemu host guest check run bench lab lab-check clean
 
 all: qemu host guest
 
@@ -38,6 +38,14 @@ run: qemu guest
 
 bench: qemu host guest
 	@scripts/bench.sh
+
+# The labs of docs/labs/: LAB=placement runs its experiment (lab) or its
+# grader (lab-check), on POLICY=NAME[,NAME...] or the device's own.
+lab: qemu host
+	@scripts/lab.sh run $(LAB)
+
+lab-check: qemu host
+	@scripts/lab.sh check $(LAB) $(POLICY)
 
 clean:
 	rm -rf build

@@ -156,7 +156,7 @@ The seeds' headline results beside ours
        bench/seed-results.py bench.log > docs/seed-results.rst
 
 Each row is a figure one of the five research documents (``seed 000`` to
-``seed 004``, see ``docs/`` and the design notes) reports, the same
+``seed 004``, see ``docs/design.rst``) reports, the same
 figure measured on this device by ``make bench`` (the line
 ``bench NAME: VALUE UNIT`` it prints), and, where the two differ by more
 than 25 %, why.  The seeds' numbers come from their papers' hardware or

@@ -16,9 +16,9 @@
  * order, but only *movable* ones: every context that binds them is idle
  * (the last job it armed has finished, its "CPU phase" in seed 003's
  * words), so the device cannot be reading or writing them.  A SUBMIT
- * brings its context's evicted objects back if the context was idle, the
- * objects can move and room can be made without evicting the context's
- * own objects; otherwise they stay in
+ * that launches a kernel brings its context's evicted objects back if
+ * the context was idle, the objects can move and room can be made
+ * without evicting the context's own objects; otherwise they stay in
  * system memory, where kernels reach them at the cost of VRAM (PCIe is
  * not modelled).  A new object that finds no room starts evicted, so an
  * allocation fails only when system memory does (at most half the RAM

@@ -23,6 +23,7 @@
 #include "system/qtest.h"
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-hw.h"
+#include "hw/simt/simt-placement.h"
 #include "trace.h"
 
 static bool simt_use_msix(SimtState *s)
@@ -407,6 +408,9 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
     case SIMT_REG_BLOCKS_DONE:
         val = s->blocks_done;
         break;
+    case SIMT_REG_PLACE_ERRORS:
+        val = s->place_errors;
+        break;
     case SIMT_REG_CONTEXT_COUNT:
         val = simt_cfg(s, SIMT_CFG_CONTEXTS);
         break;
@@ -518,12 +522,6 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
                           "by software (wrote 0x%x)\n", val);
         }
         break;
-    case SIMT_REG_ID:
-    case SIMT_REG_VERSION:
-    case SIMT_REG_CAPS:
-    case SIMT_REG_SM_COUNT:
-    case SIMT_REG_VRAM_SIZE_LO:
-    case SIMT_REG_VRAM_SIZE_HI:
     case SIMT_REG_DMA_CHUNK:
         if (!is_power_of_2(val) || val < SIMT_MIN_DMA_CHUNK ||
             val > SIMT_MAX_DMA_CHUNK) {
@@ -543,6 +541,12 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     case SIMT_REG_TLB_INV:
         simt_mmu_tlb_invalidate(s, val);
         break;
+    case SIMT_REG_ID:
+    case SIMT_REG_VERSION:
+    case SIMT_REG_CAPS:
+    case SIMT_REG_SM_COUNT:
+    case SIMT_REG_VRAM_SIZE_LO:
+    case SIMT_REG_VRAM_SIZE_HI:
     case SIMT_REG_IRQ_COUNT:
     case SIMT_REG_CYCLE_LO ... SIMT_REG_COPY_ENGINES:
     case SIMT_REG_COPY_BW:
@@ -550,6 +554,7 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     case SIMT_REG_PREEMPT_STATUS:
     case SIMT_REG_PEV_COUNT:
     case SIMT_REG_TRACE_COUNT ... SIMT_REG_PREEMPT_EVENTS:
+    case SIMT_REG_PLACE_ERRORS:
         qemu_log_mask(LOG_GUEST_ERROR,
                       "simt: write 0x%x to read-only register 0x%"
                       HWADDR_PRIx " ignored\n", val, addr);
@@ -594,6 +599,14 @@ static bool simt_check_properties(SimtState *s, Error **errp)
             error_append_hint(errp, " %s", simt_preset_name(i));
         }
         error_append_hint(errp, "\n");
+        return false;
+    }
+    s->placement = simt_placement_find(s->placement_name ?
+                                       s->placement_name : "most-room");
+    if (!s->placement) {
+        error_setg(errp, "simt: unknown placement policy '%s'",
+                   s->placement_name);
+        error_append_hint(errp, "Policies: %s\n", simt_placement_names());
         return false;
     }
     simt_preset_config(s->preset, &s->cfg);
@@ -823,6 +836,7 @@ static const VMStateDescription vmstate_simt = {
 
 static const Property simt_properties[] = {
     DEFINE_PROP_STRING("preset", SimtState, preset_name),
+    DEFINE_PROP_STRING("placement", SimtState, placement_name),
     DEFINE_PROP_SIZE("vram-size", SimtState, vram_size, 256 * MiB),
 };
 
@@ -902,6 +916,9 @@ static void simt_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "preset",
         "machine modelled: default, gtx480, pascal-5, volta-80, turing-68 "
         "or ampere-82");
+    object_class_property_set_description(klass, "placement",
+        "block placement policy (hw/simt/simt-placement.c): most-room "
+        "(default), round-robin or least-loaded");
     object_class_property_set_description(klass, "vram-size",
         "device memory bytes, a power of two from 1 MiB to 4 GiB");
     simt_class_add_cfg_props(klass);

@@ -7,14 +7,18 @@
  * launch among equals) is at the head; only the head dispatches, and it
  * stays there until all its blocks are dispatched; then the next kernel
  * uses what is left (seed 001, digest A.2).  Where: one block at a time on
- * the SM with room for the most further blocks of that kernel, ties going
- * to the first SM in the preset's order (seed 001's "most room" policy,
- * digest A.3).  An SM holds blocks of at most kernel-slots kernels.
+ * the SM the device's placement policy picks among those with room
+ * (simt-placement.c; by default the SM with room for the most further
+ * blocks of that kernel, ties going to the first SM in the preset's
+ * order: seed 001's "most room" policy, digest A.3).  An SM holds blocks
+ * of at most kernel-slots kernels.
  */
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/error-report.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-placement.h"
 #include "trace.h"
 
 void simt_sched_init(SimtState *s)
@@ -23,6 +27,7 @@ void simt_sched_init(SimtState *s)
 
     s->sm_order = g_new(uint32_t, nsm);
     simt_config_sm_order(&s->cfg, s->sm_order);
+    s->place_room = g_new(uint32_t, nsm);
     s->sms = g_new0(SimtSM, nsm);
     for (uint32_t i = 0; i < nsm; i++) {
         SimtSM *sm = &s->sms[i];
@@ -52,6 +57,8 @@ void simt_sched_reset(SimtState *s)
         sm->next_warp = 0;
         sm->handed_to = 0;
     }
+    s->place_next = 0;
+    s->place_errors = 0;
 }
 
 void simt_sched_free(SimtState *s)
@@ -69,6 +76,8 @@ void simt_sched_free(SimtState *s)
     }
     g_free(s->sms);
     g_free(s->sm_order);
+    g_free(s->place_room);
+    s->place_room = NULL;
     s->sms = NULL;
     s->sm_order = NULL;
 }
@@ -266,28 +275,50 @@ int simt_sched_head(SimtState *s)
     return best;
 }
 
-/* The SM with room for the most blocks of queue @q's kernel, or NULL. */
-static SimtSM *most_room(SimtState *s, unsigned q)
+/*
+ * The SM for the next block of queue @q's kernel, as the placement
+ * policy picks it among the SMs with room, or NULL if none has any.
+ */
+static SimtSM *place_where(SimtState *s, unsigned q)
 {
     SimtKernel *k = &s->queues[q].kernel;
-    SimtSM *best = NULL;
-    uint32_t best_room = 0;
+    uint32_t n = simt_cfg(s, SIMT_CFG_SM_COUNT);
+    uint32_t *room = s->place_room;
+    int first = -1;
+    unsigned pick;
 
-    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-        SimtSM *sm = &s->sms[s->sm_order[i]];
-        uint32_t room = sm_room(s, sm, q, k);
+    for (uint32_t i = 0; i < n; i++) {
+        unsigned sm = s->sm_order[i];
 
-        if (room > best_room) {
-            best = sm;
-            best_room = room;
+        room[sm] = sm_room(s, &s->sms[sm], q, k);
+        if (room[sm] && first < 0) {
+            first = sm;
         }
     }
-    return best;
+    if (first < 0) {
+        return NULL;
+    }
+    pick = s->placement->pick(s, q, room);
+    if (pick >= n || !room[pick]) {
+        warn_report_once("simt: placement policy '%s' picked SM %u, which "
+                         "has no room; using SM %d", s->placement->name,
+                         pick, first);
+        s->place_errors++;
+        pick = first;
+    }
+    return &s->sms[pick];
 }
 
 bool simt_sched_has_room(SimtState *s, unsigned q)
 {
-    return most_room(s, q) != NULL;
+    SimtKernel *k = &s->queues[q].kernel;
+
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        if (sm_room(s, &s->sms[i], q, k)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 void simt_sched_dispatch(SimtState *s, uint64_t cycle)
@@ -299,7 +330,7 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
 
         /* Saved blocks first, then flushed ones, then new ones. */
         while (kernel_ready(s, q)) {
-            SimtSM *best = most_room(s, q);
+            SimtSM *best = place_where(s, q);
             SimtSaved sv;
             uint32_t linear;
 

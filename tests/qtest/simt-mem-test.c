@@ -490,6 +490,29 @@ static void test_copy_sizes(void)
     dev_stop(d);
 }
 
+/*
+ * The identification registers are read-only: a write, even of a value
+ * DMA_CHUNK would take, changes neither them nor the chunk size.
+ */
+static void test_ident_writes_ignored(void)
+{
+    static const uint32_t regs[] = {
+        SIMT_REG_ID, SIMT_REG_VERSION, SIMT_REG_CAPS, SIMT_REG_SM_COUNT,
+        SIMT_REG_VRAM_SIZE_LO, SIMT_REG_VRAM_SIZE_HI,
+    };
+    Dev *d = mem_dev_start(NULL);
+
+    for (size_t i = 0; i < ARRAY_SIZE(regs); i++) {
+        uint32_t before = rd(d, regs[i]);
+
+        wr(d, regs[i], SIMT_MIN_DMA_CHUNK);
+        g_assert_cmphex(rd(d, regs[i]), ==, before);
+        g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==,
+                         SIMT_DEFAULT_DMA_CHUNK);
+    }
+    dev_stop(d);
+}
+
 /* Small chunks: a copy of many chunks, and the chunk counter. */
 static void test_copy_chunks(void)
 {
@@ -2285,6 +2308,8 @@ int main(int argc, char **argv)
     }
 
     qtest_add_func("/simt/copy/sizes", test_copy_sizes);
+    qtest_add_func("/simt/copy/ident-writes-leave-the-chunk-size",
+                   test_ident_writes_ignored);
     qtest_add_func("/simt/copy/chunks", test_copy_chunks);
     qtest_add_func("/simt/copy/vram-edges", test_copy_vram_edges);
     qtest_add_func("/simt/copy/past-edge", test_copy_past_edge);

@@ -193,6 +193,7 @@ struct SimtState {
 
     /* properties */
     char *preset_name;
+    char *placement_name;
     uint32_t cfg_override[SIMT_CFG_NR];
     uint32_t cfg_overridden;    /* bit per SimtConfigField */
     uint64_t vram_size;
@@ -201,6 +202,10 @@ struct SimtState {
     int preset;
     SimtConfig cfg;
     uint32_t *sm_order;         /* tie-break order */
+    const struct SimtPlacement *placement;  /* where blocks go */
+    uint32_t place_next;        /* the placement policy's own state */
+    uint32_t *place_room;       /* per SM, blocks that fit (scheduler) */
+    uint32_t place_errors;      /* PLACE_ERRORS */
     SimtMem mem;                /* what kernels' global accesses reach */
     SimtTiming timing;          /* instruction costs on this machine */
 

@@ -1,0 +1,284 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: the labs' graders and experiments (docs/labs/).
+ *
+ * Without SIMT_LAB this is a grader: for every block placement policy
+ * named in $SIMT_LAB_POLICIES (comma-separated; by default the device's
+ * own: most-room, round-robin, least-loaded) it checks the properties a
+ * correct policy must have.  make check runs it on the device's
+ * policies; `make lab-check LAB=placement POLICY=NAME` on a student's.
+ *
+ * With SIMT_LAB=placement it runs the lab's experiment instead and prints
+ * its table (`make lab LAB=placement`).
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bswap.h"
+#include "simt-qtest.h"
+
+#define TRACE_ADDR          0x500000
+#define TRACE_SIZE          16384
+#define EMPTY               0xffffffffu
+
+static const char *const default_policies[] = {
+    "most-room", "round-robin", "least-loaded",
+};
+
+static Dev *policy_start(const char *policy, const char *preset)
+{
+    g_autofree char *props = g_strdup_printf("preset=%s,placement=%s",
+                                             preset, policy);
+    Dev *d = dev_start(props);
+
+    wr(d, SIMT_REG_TRACE_LO, TRACE_ADDR);
+    wr(d, SIMT_REG_TRACE_HI, 0);
+    wr(d, SIMT_REG_TRACE_SIZE, TRACE_SIZE);
+    return d;
+}
+
+/* The timeline written so far; *n records. */
+static struct simt_trace_record *timeline(Dev *d, uint32_t *n)
+{
+    struct simt_trace_record *t;
+
+    *n = rd(d, SIMT_REG_TRACE_COUNT);
+    g_assert_cmpuint(*n, <=, TRACE_SIZE);
+    t = g_new(struct simt_trace_record, *n);
+    qtest_memread(d->qts, TRACE_ADDR, t, *n * sizeof(*t));
+    return t;
+}
+
+/*
+ * Every block runs exactly once, on a real SM: a kernel of several waves
+ * of blocks records the SM of each.  Returns where they ran in @sm_of.
+ */
+static void blocks_run_once(const char *policy, uint32_t *sm_of,
+                            uint32_t blocks)
+{
+    Dev *d = policy_start(policy, "pascal-5");
+    g_autofree uint32_t *init = g_new(uint32_t, blocks);
+    uint32_t out;
+    struct simt_completion r;
+
+    memset(init, 0xff, blocks * 4);
+    out = vram_alloc(d, init, blocks * 4);
+    run_ok(d, 0, &(Launch) {
+        .kernel = "record_sm", .grid = { blocks }, .block = { 96 },
+        .args = { out },
+    }, &r);
+    vram_read(d, out, sm_of, blocks * 4);
+    for (uint32_t b = 0; b < blocks; b++) {
+        g_assert_cmpuint(sm_of[b], !=, EMPTY);
+        g_assert_cmpuint(sm_of[b], <, d->nsm);
+    }
+    g_assert_cmpuint(rd(d, SIMT_REG_PLACE_ERRORS), ==, 0);
+    dev_stop(d);
+}
+
+/* Every block runs once, and the same policy places the same way twice. */
+static void check_runs_once_deterministic(gconstpointer data)
+{
+    const char *policy = data;
+    const uint32_t blocks = 5 * 32 * 3;     /* three waves on pascal-5 */
+    g_autofree uint32_t *a = g_new(uint32_t, blocks);
+    g_autofree uint32_t *b = g_new(uint32_t, blocks);
+
+    blocks_run_once(policy, a, blocks);
+    blocks_run_once(policy, b, blocks);
+    g_assert_cmpmem(a, blocks * 4, b, blocks * 4);
+}
+
+/*
+ * Work conserving: a kernel whose blocks all fit at once has every block
+ * placed at the cycle its first one was (no block waits while an SM has
+ * room), and uses every SM it needs to.
+ */
+static void check_work_conserving(gconstpointer data)
+{
+    const char *policy = data;
+    Dev *d = policy_start(policy, "pascal-5");
+    /* 2048 threads an SM: 8 blocks of 1024 threads need 4 SMs' worth. */
+    uint32_t out = vram_alloc(d, NULL, 8 * 4);
+    g_autofree struct simt_trace_record *t = NULL;
+    struct simt_completion r;
+    uint64_t first = UINT64_MAX;
+    uint32_t n, placed = 0;
+
+    run_ok(d, 0, &(Launch) {
+        .kernel = "hold", .grid = { 8 }, .block = { 1024 },
+        .args = { out, 2000 },
+    }, &r);
+    t = timeline(d, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (t[i].type != SIMT_TRACE_DISPATCH) {
+            continue;
+        }
+        first = MIN(first, le64_to_cpu(t[i].cycle));
+        g_assert_cmpuint(le64_to_cpu(t[i].cycle), ==, first);
+        placed++;
+    }
+    g_assert_cmpuint(placed, ==, 8);
+    g_assert_cmpuint(rd(d, SIMT_REG_PLACE_ERRORS), ==, 0);
+    dev_stop(d);
+}
+
+/*
+ * Room respected: behind a kernel that fills some SMs, a second kernel's
+ * blocks all go where they fit, and both kernels' results are complete.
+ */
+static void check_room_respected(gconstpointer data)
+{
+    const char *policy = data;
+    Dev *d = policy_start(policy, "pascal-5");
+    uint32_t aout = vram_alloc(d, NULL, 6 * 4), bout, init[20];
+    uint32_t ai, bi, got[20];
+    struct simt_completion r;
+
+    memset(init, 0xff, sizeof(init));
+    bout = vram_alloc(d, init, sizeof(init));
+    /* A: three SMs' worth of 2048 threads. */
+    ai = launch(d, 0, &(Launch) {
+        .kernel = "hold", .grid = { 6 }, .block = { 1024 },
+        .args = { aout, 20000 },
+    });
+    bi = launch(d, 1, &(Launch) {
+        .kernel = "record_sm", .grid = { 20 }, .block = { 512 },
+        .args = { bout },
+    });
+    g_assert_cmpuint(wait_queue(d, 1, bi), ==, SIMT_QSTATE_IDLE);
+    read_record(d, 1, bi, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    g_assert_cmpuint(wait_queue(d, 0, ai), ==, SIMT_QSTATE_IDLE);
+    vram_read(d, bout, got, sizeof(got));
+    for (uint32_t b = 0; b < 20; b++) {
+        g_assert_cmpuint(got[b], <, d->nsm);
+    }
+    /* Every pick had room: the scheduler never had to correct one. */
+    g_assert_cmpuint(rd(d, SIMT_REG_PLACE_ERRORS), ==, 0);
+    dev_stop(d);
+}
+
+/* ---- the experiment (SIMT_LAB=placement) ---- */
+
+typedef struct Colocation {
+    uint64_t cycles;            /* B's, first block placed to last retired */
+    uint32_t beside_a;          /* B's blocks placed on an SM holding A's */
+    uint32_t sms;               /* SMs B's blocks ran on */
+} Colocation;
+
+/*
+ * Seed 001's co-location experiment (digest A.5) on Turing-68: A (67
+ * blocks of 512 threads copying in place) first, then B (8 blocks of
+ * @b_threads threads copying 64 words each, memory-bound).  Most room
+ * puts B's 33-thread blocks all on A's empty SM67 and its 32-thread ones
+ * there and beside A's blocks.
+ */
+static Colocation colocate(const char *policy, uint32_t b_threads,
+                           bool with_a)
+{
+    Dev *d = policy_start(policy, "turing-68");
+    uint32_t nb = 8 * b_threads * 64, na = 67 * 512 * 128, n;
+    uint32_t bsrc = vram_alloc(d, NULL, nb * 4);
+    uint32_t bdst = vram_alloc(d, NULL, nb * 4), bidx;
+    g_autofree struct simt_trace_record *t = NULL;
+    g_autofree bool *has_a = g_new0(bool, d->nsm);
+    g_autofree bool *has_b = g_new0(bool, d->nsm);
+    struct simt_completion r;
+    Colocation c = { 0 };
+
+    if (with_a) {
+        uint32_t abuf = vram_alloc(d, NULL, na * 4);
+
+        launch(d, 0, &(Launch) {
+            .kernel = "copy_words", .grid = { 67 }, .block = { 512 },
+            .args = { abuf, abuf, na },
+        });
+    }
+    bidx = launch(d, 1, &(Launch) {
+        .kernel = "copy_words", .grid = { 8 }, .block = { b_threads },
+        .args = { bsrc, bdst, nb },
+    });
+    g_assert_cmpuint(wait_queue(d, 1, bidx), ==, SIMT_QSTATE_IDLE);
+    read_record(d, 1, bidx, &r);
+    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
+    c.cycles = r.end_cycle - r.start_cycle;
+    t = timeline(d, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        uint16_t sm = le16_to_cpu(t[i].sm);
+
+        if (t[i].type != SIMT_TRACE_DISPATCH || sm >= d->nsm) {
+            continue;
+        }
+        if (t[i].queue == 0) {
+            has_a[sm] = true;
+        } else {
+            c.beside_a += has_a[sm];
+            c.sms += !has_b[sm];
+            has_b[sm] = true;
+        }
+    }
+    dev_stop(d);
+    return c;
+}
+
+static void lab_placement(gconstpointer data)
+{
+    const char *const *policies = data;
+
+    g_test_message("lab placement: seed 001's co-location on turing-68, "
+                   "B = 8 memory-bound blocks behind A = 67 blocks of 512 "
+                   "threads");
+    g_test_message("%-14s %9s %12s %12s %9s %10s %6s", "policy", "B threads",
+                   "B alone", "B beside A", "slowdown", "B beside A", "B SMs");
+    g_test_message("%-14s %9s %12s %12s %9s %10s %6s", "", "", "cycles",
+                   "cycles", "", "blocks", "");
+    for (uint32_t i = 0; policies[i]; i++) {
+        for (uint32_t bt = 32; bt <= 33; bt++) {
+            Colocation alone = colocate(policies[i], bt, false);
+            Colocation with = colocate(policies[i], bt, true);
+
+            g_test_message("%-14s %9u %12" PRIu64 " %12" PRIu64 " %9.2f "
+                           "%10u %6u", policies[i], bt, alone.cycles,
+                           with.cycles, (double)with.cycles / alone.cycles,
+                           with.beside_a, with.sms);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *list = g_getenv("SIMT_LAB_POLICIES");
+    const char *lab = g_getenv("SIMT_LAB");
+    g_auto(GStrv) policies = NULL;
+
+    g_test_init(&argc, &argv, NULL);
+    if (!simt_qtest_init()) {
+        return g_test_run();
+    }
+    policies = list && *list ? g_strsplit(list, ",", 0) :
+               g_strdupv((char **)(const char *const[]) {
+                   default_policies[0], default_policies[1],
+                   default_policies[2], NULL });
+    if (lab) {
+        g_assert_cmpstr(lab, ==, "placement");
+        qtest_add_data_func("/simt/lab/placement/experiment", policies,
+                            lab_placement);
+        return g_test_run();
+    }
+    for (uint32_t i = 0; policies[i]; i++) {
+        g_autofree char *a = g_strdup_printf(
+            "/simt/lab/placement/%s/every-block-once-and-deterministic",
+            policies[i]);
+        g_autofree char *b = g_strdup_printf(
+            "/simt/lab/placement/%s/work-conserving", policies[i]);
+        g_autofree char *c = g_strdup_printf(
+            "/simt/lab/placement/%s/room-respected-results-complete",
+            policies[i]);
+
+        qtest_add_data_func(a, policies[i], check_runs_once_deterministic);
+        qtest_add_data_func(b, policies[i], check_work_conserving);
+        qtest_add_data_func(c, policies[i], check_room_respected);
+    }
+    return g_test_run();
+}
