@@ -40,7 +40,8 @@ check)
     out=$(run_test 2>&1) && rc=0 || rc=$?
     printf '%s\n' "$out" | grep -E '^(ok|not ok)|ERROR|assertion' || true
     pass=$(printf '%s\n' "$out" | grep -c '^ok' || true)
-    fail=$(printf '%s\n' "$out" | grep -c '^not ok' || true)
+    # A failed assertion ends the program: its "Bail out!" is a failure too.
+    fail=$(printf '%s\n' "$out" | grep -c -E '^(not ok|Bail out!)' || true)
     echo "lab $lab: $pass passed, $fail failed"
     [ "$rc" = 0 ] && [ "$fail" = 0 ] && [ "$pass" -gt 0 ]
     ;;
