@@ -30,7 +30,7 @@
 /* Identification: the ASCII bytes "SIMT" read as a little-endian word */
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
-#define SIMT_VERSION_MINOR          4
+#define SIMT_VERSION_MINOR          5
 #define SIMT_VERSION_VALUE \
     (((uint32_t)SIMT_VERSION_MAJOR << 16) | SIMT_VERSION_MINOR)
 
