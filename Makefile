@@ -42,7 +42,7 @@ bench: qemu host guest
 # The labs of docs/labs/: LAB=placement runs its experiment (lab) or its
 # grader (lab-check), on POLICY=NAME[,NAME...] or the device's own.
 lab: qemu host
-	@scripts/lab.sh run $(LAB)
+	@scripts/lab.sh run $(LAB) $(POLICY)
 
 lab-check: qemu host
 	@scripts/lab.sh check $(LAB) $(POLICY)

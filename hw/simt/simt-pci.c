@@ -24,6 +24,7 @@
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-placement.h"
+#include "hw/simt/simt-preempt-choice.h"
 #include "trace.h"
 
 static bool simt_use_msix(SimtState *s)
@@ -408,8 +409,8 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
     case SIMT_REG_BLOCKS_DONE:
         val = s->blocks_done;
         break;
-    case SIMT_REG_PLACE_ERRORS:
-        val = s->place_errors;
+    case SIMT_REG_POLICY_ERRORS:
+        val = s->policy_errors;
         break;
     case SIMT_REG_CONTEXT_COUNT:
         val = simt_cfg(s, SIMT_CFG_CONTEXTS);
@@ -554,7 +555,7 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     case SIMT_REG_PREEMPT_STATUS:
     case SIMT_REG_PEV_COUNT:
     case SIMT_REG_TRACE_COUNT ... SIMT_REG_PREEMPT_EVENTS:
-    case SIMT_REG_PLACE_ERRORS:
+    case SIMT_REG_POLICY_ERRORS:
         qemu_log_mask(LOG_GUEST_ERROR,
                       "simt: write 0x%x to read-only register 0x%"
                       HWADDR_PRIx " ignored\n", val, addr);
@@ -599,6 +600,16 @@ static bool simt_check_properties(SimtState *s, Error **errp)
             error_append_hint(errp, " %s", simt_preset_name(i));
         }
         error_append_hint(errp, "\n");
+        return false;
+    }
+    s->preempt_choice = simt_preempt_choice_find(s->preempt_choice_name ?
+                                                 s->preempt_choice_name :
+                                                 "cheapest-in-bound");
+    if (!s->preempt_choice) {
+        error_setg(errp, "simt: unknown preemption choice '%s'",
+                   s->preempt_choice_name);
+        error_append_hint(errp, "Choices: %s\n",
+                          simt_preempt_choice_names());
         return false;
     }
     s->placement = simt_placement_find(s->placement_name ?
@@ -837,6 +848,7 @@ static const VMStateDescription vmstate_simt = {
 static const Property simt_properties[] = {
     DEFINE_PROP_STRING("preset", SimtState, preset_name),
     DEFINE_PROP_STRING("placement", SimtState, placement_name),
+    DEFINE_PROP_STRING("preempt-choice", SimtState, preempt_choice_name),
     DEFINE_PROP_SIZE("vram-size", SimtState, vram_size, 256 * MiB),
 };
 
@@ -919,6 +931,10 @@ static void simt_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "placement",
         "block placement policy (hw/simt/simt-placement.c): most-room "
         "(default), round-robin or least-loaded");
+    object_class_property_set_description(klass, "preempt-choice",
+        "auto mode's per-block mechanism choice "
+        "(hw/simt/simt-preempt-choice.c): cheapest-in-bound (default), "
+        "fastest or cheapest");
     object_class_property_set_description(klass, "vram-size",
         "device memory bytes, a power of two from 1 MiB to 4 GiB");
     simt_class_add_cfg_props(klass);

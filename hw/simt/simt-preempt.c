@@ -17,8 +17,10 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/error-report.h"
 #include "hw/pci/pci_device.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-preempt-choice.h"
 #include "hw/simt/simt-save.h"
 #include "trace.h"
 
@@ -424,32 +426,32 @@ typedef struct SimtVictim {
 } SimtVictim;
 
 /*
- * Of the @n usable options, the cheapest whose latency meets @bound, else
- * the fastest (the one usable option at least, flush or drain, is always
- * there): the rule auto and Chimera share.
+ * One of the @n options (the one usable option at least, flush or drain,
+ * is always there) as @policy picks it; a pick that is out of range or
+ * not usable is overruled by seed 000's rule and counted.
  */
-static void pick_option(SimtVictim *v, const SimtVictim *opt,
-                        const bool *usable, int n, uint32_t bound)
+static void pick_option(SimtState *s, SimtVictim *v,
+                        const SimtPreemptOption *opt, unsigned n,
+                        const SimtPreemptChoice *policy)
 {
-    int best = -1;
+    unsigned best = policy->choose(opt, n, s->pre.bound);
 
-    for (int i = 0; i < n; i++) {
-        bool fits = opt[i].lat <= bound;
-        bool best_fits = best >= 0 && opt[best].lat <= bound;
-
-        if (!usable[i]) {
-            continue;
-        }
-        if (best < 0 || (fits && !best_fits) ||
-            (fits && best_fits && opt[i].ovh < opt[best].ovh) ||
-            (!fits && !best_fits && opt[i].lat < opt[best].lat)) {
-            best = i;
-        }
+    if (best >= n || !opt[best].usable) {
+        warn_report_once("simt: preemption choice '%s' picked option %u of "
+                         "%u, not usable; using seed 000's rule",
+                         policy->name, best, n);
+        s->policy_errors++;
+        best = simt_preempt_choose_in_bound(opt, n, s->pre.bound);
     }
     v->mode = opt[best].mode;
     v->lat = opt[best].lat;
     v->ovh = opt[best].ovh;
 }
+
+/* Chimera's rule is seed 000's, whatever the preempt-choice property. */
+static const SimtPreemptChoice chimera_rule = {
+    "chimera", "seed 000's rule", simt_preempt_choose_in_bound,
+};
 
 /*
  * Seed 000's per-block choice: the cheapest mechanism whose latency meets
@@ -468,13 +470,13 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
     uint64_t queued = sm->save_busy > cycle ? sm->save_busy - cycle : 0;
     uint64_t room = (uint64_t)s->contexts[k->ctx].save_size -
                     simt_preempt_save_used(s, k->ctx);
-    SimtVictim opt[4] = {
-        { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns },
+    SimtPreemptOption opt[4] = {
+        { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns,
+          .usable = flushable(k, slot) },
         { .mode = SIMT_PMODE_LIGHT },
         { .mode = SIMT_PMODE_SWITCH },
-        { .mode = SIMT_PMODE_DRAIN, .lat = COST_INF },
+        { .mode = SIMT_PMODE_DRAIN, .lat = COST_INF, .usable = true },
     };
-    bool usable[4] = { flushable(k, slot), true, true, true };
 
     for (int i = 1; i <= 2; i++) {
         SimtSaveSpec spec;
@@ -485,7 +487,7 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
         bytes = simt_save_size(&slot->block, &spec) + k->local_block_bytes;
         opt[i].lat = queued + move_cycles(s, bytes);
         opt[i].ovh = ipc * 2 * opt[i].lat;
-        usable[i] = bytes <= room;
+        opt[i].usable = bytes <= room;
     }
     if (k->stat_blocks) {
         uint64_t avg = k->stat_insns / k->stat_blocks;
@@ -493,7 +495,7 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
 
         opt[3].lat = left * predicted_cpi(s, slot->queue, cycle);
     }
-    pick_option(v, opt, usable, 4, s->pre.bound);
+    pick_option(s, v, opt, 4, s->preempt_choice);
 }
 
 /*
@@ -517,12 +519,13 @@ static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
     double ipc = (double)(st->warp_insns - slot->dispatch_insns) / elapsed;
     uint64_t room = (uint64_t)s->contexts[k->ctx].save_size -
                     simt_preempt_save_used(s, k->ctx);
-    SimtVictim opt[3] = {
-        { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns },
+    SimtPreemptOption opt[3] = {
+        { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns,
+          .usable = flushable(k, slot) },
         { .mode = SIMT_PMODE_SWITCH },
-        { .mode = SIMT_PMODE_DRAIN, .lat = COST_INF, .ovh = COST_INF },
+        { .mode = SIMT_PMODE_DRAIN, .lat = COST_INF, .ovh = COST_INF,
+          .usable = true },
     };
-    bool usable[3] = { flushable(k, slot), true, true };
     SimtSaveSpec spec;
     uint64_t bytes;
 
@@ -530,14 +533,14 @@ static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
     bytes = simt_save_size(&slot->block, &spec) + k->local_block_bytes;
     opt[1].lat = *queued + move_cycles(s, bytes);
     opt[1].ovh = ipc * 2 * opt[1].lat;
-    usable[1] = bytes <= room;
+    opt[1].usable = bytes <= room;
     if (k->stat_time_blocks) {
         uint64_t avg = k->stat_time_sum / k->stat_time_blocks;
 
         opt[2].lat = avg > elapsed ? avg - elapsed : 0;
         opt[2].ovh = ipc * opt[2].lat;
     }
-    pick_option(v, opt, usable, 3, s->pre.bound);
+    pick_option(s, v, opt, 3, &chimera_rule);
     if (v->mode == SIMT_PMODE_SWITCH) {
         *queued = v->lat;
     }

@@ -58,7 +58,7 @@ void simt_sched_reset(SimtState *s)
         sm->handed_to = 0;
     }
     s->place_next = 0;
-    s->place_errors = 0;
+    s->policy_errors = 0;
 }
 
 void simt_sched_free(SimtState *s)
@@ -303,7 +303,7 @@ static SimtSM *place_where(SimtState *s, unsigned q)
         warn_report_once("simt: placement policy '%s' picked SM %u, which "
                          "has no room; using SM %d", s->placement->name,
                          pick, first);
-        s->place_errors++;
+        s->policy_errors++;
         pick = first;
     }
     return &s->sms[pick];

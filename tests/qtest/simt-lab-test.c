@@ -72,7 +72,7 @@ static void blocks_run_once(const char *policy, uint32_t *sm_of,
         g_assert_cmpuint(sm_of[b], !=, EMPTY);
         g_assert_cmpuint(sm_of[b], <, d->nsm);
     }
-    g_assert_cmpuint(rd(d, SIMT_REG_PLACE_ERRORS), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_POLICY_ERRORS), ==, 0);
     dev_stop(d);
 }
 
@@ -119,7 +119,7 @@ static void check_work_conserving(gconstpointer data)
         placed++;
     }
     g_assert_cmpuint(placed, ==, 8);
-    g_assert_cmpuint(rd(d, SIMT_REG_PLACE_ERRORS), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_POLICY_ERRORS), ==, 0);
     dev_stop(d);
 }
 
@@ -155,7 +155,7 @@ static void check_room_respected(gconstpointer data)
         g_assert_cmpuint(got[b], <, d->nsm);
     }
     /* Every pick had room: the scheduler never had to correct one. */
-    g_assert_cmpuint(rd(d, SIMT_REG_PLACE_ERRORS), ==, 0);
+    g_assert_cmpuint(rd(d, SIMT_REG_POLICY_ERRORS), ==, 0);
     dev_stop(d);
 }
 

@@ -99,7 +99,7 @@
 #define SIMT_REG_PREEMPT_RESTORED   0x00e4  /* RO: bytes restored */
 #define SIMT_REG_PREEMPT_WASTED     0x00e8  /* RO: warp insns flushed */
 #define SIMT_REG_PREEMPT_EVENTS     0x00ec  /* RO: events started */
-#define SIMT_REG_PLACE_ERRORS       0x00f0  /* RO: bad placement picks */
+#define SIMT_REG_POLICY_ERRORS      0x00f0  /* RO: overruled policy picks */
 
 /*
  * Writing any other value to SIMT_REG_RESET is ignored, so that a stray

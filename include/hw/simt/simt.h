@@ -205,7 +205,9 @@ struct SimtState {
     const struct SimtPlacement *placement;  /* where blocks go */
     uint32_t place_next;        /* the placement policy's own state */
     uint32_t *place_room;       /* per SM, blocks that fit (scheduler) */
-    uint32_t place_errors;      /* PLACE_ERRORS */
+    uint32_t policy_errors;     /* POLICY_ERRORS */
+    char *preempt_choice_name;
+    const struct SimtPreemptChoice *preempt_choice;  /* auto's choice */
     SimtMem mem;                /* what kernels' global accesses reach */
     SimtTiming timing;          /* instruction costs on this machine */
 

@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: the auto mode's per-block choice of preemption mechanism.
+ *
+ * For each victim block the preemption engine (simt-preempt.c) estimates
+ * four options: flush (no latency, loses the work done), lightweight and
+ * full context switch (the save's bytes at the SM's bandwidth share,
+ * after what is queued there; lose the work the SM could have done
+ * meanwhile) and drain (the block's expected remaining time; loses
+ * nothing).  The policy the "preempt-choice" property names picks one
+ * (default "cheapest-in-bound", seed 000's rule, with which every figure
+ * in docs/ was measured).  Chimera keeps seed 000's rule whatever the
+ * property says.
+ *
+ * To add a policy (docs/labs/preempt-choice.rst): write a choose function
+ * below, add it to simt_preempt_choices[], rebuild, and run the device
+ * with preempt-choice=NAME.  A policy sees only its arguments (the
+ * options' modes are simt-hw.h's SIMT_PMODE_*).
+ */
+
+#include "qemu/osdep.h"
+#include "hw/simt/simt-hw.h"
+#include "hw/simt/simt-preempt-choice.h"
+
+/*
+ * Seed 000: the cheapest usable option whose latency meets @bound, else
+ * the fastest.
+ */
+unsigned simt_preempt_choose_in_bound(const SimtPreemptOption *opt,
+                                      unsigned n, uint32_t bound)
+{
+    int best = -1;
+
+    for (unsigned i = 0; i < n; i++) {
+        bool fits = opt[i].lat <= bound;
+        bool best_fits = best >= 0 && opt[best].lat <= bound;
+
+        if (!opt[i].usable) {
+            continue;
+        }
+        if (best < 0 || (fits && !best_fits) ||
+            (fits && best_fits && opt[i].ovh < opt[best].ovh) ||
+            (!fits && !best_fits && opt[i].lat < opt[best].lat)) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* The usable option that is off its SM soonest; ties: the cheaper. */
+static unsigned choose_fastest(const SimtPreemptOption *opt, unsigned n,
+                               uint32_t bound)
+{
+    int best = -1;
+
+    for (unsigned i = 0; i < n; i++) {
+        if (opt[i].usable &&
+            (best < 0 || opt[i].lat < opt[best].lat ||
+             (opt[i].lat == opt[best].lat && opt[i].ovh < opt[best].ovh))) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* The usable option that loses the least work, whatever its latency. */
+static unsigned choose_cheapest(const SimtPreemptOption *opt, unsigned n,
+                                uint32_t bound)
+{
+    int best = -1;
+
+    for (unsigned i = 0; i < n; i++) {
+        if (opt[i].usable &&
+            (best < 0 || opt[i].ovh < opt[best].ovh ||
+             (opt[i].ovh == opt[best].ovh && opt[i].lat < opt[best].lat))) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* ---- the policies the "preempt-choice" property can name ---- */
+static const SimtPreemptChoice simt_preempt_choices[] = {
+    { "cheapest-in-bound", "least lost work within the bound, else fastest "
+      "(seed 000)", simt_preempt_choose_in_bound },
+    { "fastest", "least latency", choose_fastest },
+    { "cheapest", "least lost work, ignoring the bound", choose_cheapest },
+};
+
+const SimtPreemptChoice *simt_preempt_choice_find(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(simt_preempt_choices); i++) {
+        if (!strcmp(simt_preempt_choices[i].name, name)) {
+            return &simt_preempt_choices[i];
+        }
+    }
+    return NULL;
+}
+
+const char *simt_preempt_choice_names(void)
+{
+    static char names[256];
+
+    if (!names[0]) {
+        for (size_t i = 0; i < ARRAY_SIZE(simt_preempt_choices); i++) {
+            g_strlcat(names, i ? " " : "", sizeof(names));
+            g_strlcat(names, simt_preempt_choices[i].name, sizeof(names));
+        }
+    }
+    return names;
+}
