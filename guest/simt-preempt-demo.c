@@ -4,8 +4,12 @@
  * high-priority kernels from another process, once per preemption mode,
  * with every result checked.  Prints a table of the high-priority
  * response times and the low-priority slowdown, and writes a timeline of
- * each run (blocks on SMs, copies, preemptions) as Chrome trace-event
- * JSON (opens in Perfetto or chrome://tracing) and as an SVG picture.
+ * each run (blocks on SMs, preemptions) as Chrome trace-event JSON (opens
+ * in Perfetto or chrome://tracing) and as an SVG picture (a time axis in
+ * microseconds and device cycles, a legend, the preemption events
+ * labelled by mechanism and one of them magnified in a second strip),
+ * and summary.svg: the distributions of the high-priority response
+ * times of every mode (docs/guest.rst describes the pictures).
  *
  *   simt-preempt-demo [--lp-iters N] [--gap-us N] [--modes LIST]
  *                     [--window-ms N] [--out DIR] [--check]
@@ -280,12 +284,15 @@ struct plog {
 	unsigned int seq, drained, flushed, switched, light;
 };
 
-/* SVG layout: strips of a row per SM and a lane per block slot. */
+/*
+ * SVG layout: strips of a row per SM and a lane per block slot, lanes
+ * taller in the inset.
+ */
 #define SVG_W 1100
 #define X0 70
 #define PLOT_W 1000
-#define LANE_PX 5
-#define ROW_PX(slots) ((slots) * LANE_PX + 8)
+#define LANE_PX(inset) ((inset) ? 8 : 5)
+#define ROW_PX(slots, inset) ((slots) * LANE_PX(inset) + 8)
 #define AXIS_PX 48
 #define MIN_HP_PX 2.0
 #define COL_LP "#4a7fd4"
@@ -447,7 +454,10 @@ static void draw_axis(struct text *s, const struct tl *t, uint64_t c0, uint64_t 
 	    X0, y + 40, clock_mhz);
 }
 
-/* Preemption events in @c0..@c1 as bands from request to last victim off. */
+/*
+ * Preemption events in @c0..@c1 as bands from request to last victim
+ * off: a bar above the strip and, under the blocks, where slots are free.
+ */
 static void draw_spans(struct text *s, const struct tl *t, uint64_t c0, uint64_t c1,
 		       double y0, unsigned int h)
 {
@@ -460,8 +470,8 @@ static void draw_spans(struct text *s, const struct tl *t, uint64_t c0, uint64_t
 		if (e->req > c1 || end < c0)
 			continue;
 		put(s, "<rect class=\"preempt-span\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		    "height=\"%u\" fill=\"%s\" fill-opacity=\"0.45\"/>\n",
-		    strip_x(a, c0, c1), y0 - 2, w > 1 ? w : 1, h - 4, COL_EVENT);
+		    "height=\"%u\" fill=\"%s\"/>\n",
+		    strip_x(a, c0, c1), y0 - 8, w > 1 ? w : 1, h, COL_EVENT);
 	}
 }
 
@@ -476,27 +486,24 @@ static void draw_strip(struct text *s, const struct tl *t, uint64_t c0, uint64_t
 		       double y0, int inset)
 {
 	double scale = (double)PLOT_W / (c1 - c0), label_end = -1e9;
-	unsigned int h = t->nsm * ROW_PX(t->slots), i;
+	unsigned int row = ROW_PX(t->slots, inset), lane = LANE_PX(inset);
+	unsigned int h = t->nsm * row, i;
 
 	put(s, "<g class=\"strip %s\">\n", inset ? "inset" : "main");
 	for (i = 0; i < t->nsm; i++)
 		put(s, "<rect class=\"sm-row\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%u\" "
 		    "fill=\"#f2f2f2\"/>\n<text x=\"8\" y=\"%.1f\">SM %u</text>\n",
-		    X0, y0 + i * ROW_PX(t->slots), PLOT_W, t->slots * LANE_PX,
-		    y0 + i * ROW_PX(t->slots) + 10, i);
-	/* Low-priority blocks, events over them, high-priority ones on top. */
-	for (int pass = 0; pass < 3; pass++) {
-		if (pass == 1) {
-			draw_spans(s, t, c0, c1, y0, h);
-			continue;
-		}
+		    X0, y0 + i * row, PLOT_W, t->slots * lane, y0 + i * row + 10, i);
+	draw_spans(s, t, c0, c1, y0, h);
+	/* Low-priority blocks, then high-priority ones on top. */
+	for (int pass = 0; pass < 2; pass++) {
 		for (i = 0; i < t->nstays; i++) {
 			const struct stay *st = &t->stays[i];
 			uint64_t end = st->out ? st->end : t->last, a, b;
 			int hp = st->q != t->lp_queue;
 			double x, w, y;
 
-			if (hp != (pass == 2) || end < c0 || st->start > c1)
+			if (hp != pass || end < c0 || st->start > c1)
 				continue;
 			a = st->start > c0 ? st->start : c0;
 			b = end < c1 ? end : c1;
@@ -506,20 +513,20 @@ static void draw_strip(struct text *s, const struct tl *t, uint64_t c0, uint64_t
 				w = MIN_HP_PX;
 			else if (w < 0.5)
 				w = 0.5;
-			y = y0 + st->sm * ROW_PX(t->slots) + st->lane * LANE_PX;
+			y = y0 + st->sm * row + st->lane * lane;
 			put(s, "<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			    "height=\"%d\" fill=\"%s\"/>\n",
+			    "height=\"%u\" fill=\"%s\"/>\n",
 			    hp ? "hp-block" : st->out == SIMT_TRACE_FLUSH ? "lp-block flushed" :
-			    "lp-block", x, y, w, LANE_PX - 1,
+			    "lp-block", x, y, w, lane - 1,
 			    hp ? COL_HP : st->out == SIMT_TRACE_FLUSH ? COL_FLUSHED : COL_LP);
 			if (!hp && st->out == SIMT_TRACE_SAVE && end <= c1)
 				put(s, "<rect class=\"saved-mark\" x=\"%.1f\" y=\"%.1f\" "
-				    "width=\"2\" height=\"%d\" fill=\"%s\"/>\n",
-				    w > 2 ? x + w - 2 : x, y, LANE_PX - 1, COL_SAVED);
+				    "width=\"2\" height=\"%u\" fill=\"%s\"/>\n",
+				    w > 2 ? x + w - 2 : x, y, lane - 1, COL_SAVED);
 			if (!hp && st->in == SIMT_TRACE_RESTORE && st->start >= c0)
 				put(s, "<rect class=\"restored-mark\" x=\"%.1f\" y=\"%.1f\" "
-				    "width=\"2\" height=\"%d\" fill=\"%s\"/>\n", x, y,
-				    LANE_PX - 1, COL_RESTORED);
+				    "width=\"2\" height=\"%u\" fill=\"%s\"/>\n", x, y,
+				    lane - 1, COL_RESTORED);
 		}
 	}
 	for (i = 0; i < t->nev; i++) {
@@ -633,7 +640,7 @@ static const struct pevent *inset_event(const struct tl *t, uint64_t *c0, uint64
 static void write_svg(const struct tl *t, const char *path)
 {
 	struct text s = { 0 }, body = { 0 };
-	unsigned int h = t->nsm * ROW_PX(t->slots), rows;
+	unsigned int h = t->nsm * ROW_PX(t->slots, 0), hi = t->nsm * ROW_PX(t->slots, 1), rows;
 	const struct pevent *e;
 	uint64_t i0 = 0, i1 = 0;
 	double y, y_inset;
@@ -671,8 +678,8 @@ static void write_svg(const struct tl *t, const char *path)
 		    (i0 - t->first) / (double)clock_mhz, (i1 - t->first) / (double)clock_mhz,
 		    e->seq, e->what, e->done - e->req);
 		draw_strip(&body, t, i0, i1, y_inset, 1);
-		draw_axis(&body, t, i0, i1, y_inset + h + 2);
-		y = y_inset + h + 2 + AXIS_PX;
+		draw_axis(&body, t, i0, i1, y_inset + hi + 2);
+		y = y_inset + hi + 2 + AXIS_PX;
 	} else {
 		put(&body, "<text class=\"no-inset\" x=\"10\" y=\"%.1f\">no preemption event "
 		    "ends in this window: nothing to zoom into</text>\n", y_inset - 26);
