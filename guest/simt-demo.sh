@@ -62,8 +62,9 @@ if [ "$rc" != 0 ]; then
 fi
 
 # Preemption: a long low-priority kernel and a stream of high-priority
-# ones from another process, once per mode; the timelines go back to the
-# host as base64 between markers (scripts/guest-run.sh decodes them).
+# ones from another process, once per mode; the timelines and the summary
+# of the response times go back to the host as base64 between markers
+# (scripts/guest-run.sh decodes them).
 echo "=== preemption demo ==="
 out=/tmp/simt-demo
 # Without preemption the high-priority kernels wait seconds of guest time
@@ -76,7 +77,7 @@ if ! simt-preempt-demo --out "$out" --check; then
 	exit 1
 fi
 echo "$old_timeout" > "$param"
-for f in "$out"/timeline-*; do
+for f in "$out"/timeline-* "$out"/summary.svg; do
 	echo "=== simt-file $(basename "$f") ==="
 	base64 "$f"
 	echo "=== simt-file-end ==="

@@ -54,6 +54,7 @@ t_close
 t_fdinfo
 t_light
 t_preempt
+t_preempt_pictures
 t_preempt_params
 t_node_perms
 t_node_denied
@@ -466,13 +467,9 @@ d_fdinfo="fdinfo: DRM usage keys, compute time and cycles grow with a kernel, me
 t_light() { ioctl_group light; }
 d_light="light saves fewer bytes: a low-priority kernel with its live table preempted by high-priority ones saves fewer bytes per block in mode LIGHT than SWITCH"
 
-# The preemption demo, short: a long kernel of low priority, a stream of
-# high-priority ones from another process, once per mode, every result
-# checked, preemption at least 10 times faster than waiting.
-t_preempt() {
-	bound || fail "not bound"
-	dbg=$(simt_debugfs_dir "$DEV")
-	before=$(awk '$1 == "events" { print $2 }' "$dbg/preempt")
+# The preemption demo, short, every mode, into /tmp/preempt-test.
+PREEMPT_MODES="none drain flush switch light auto chimera"
+preempt_demo_short() {
 	# Without preemption a high-priority kernel waits for the whole long
 	# one, which a loaded host can stretch: that is no hang (the timeout
 	# below still bounds the test).
@@ -483,11 +480,22 @@ t_preempt() {
 		--out /tmp/preempt-test --check
 	rc=$?
 	echo "$old" > $param
-	[ $rc = 0 ] || fail "the demo failed"
+	return $rc
+}
+
+# The preemption demo, short: a long kernel of low priority, a stream of
+# high-priority ones from another process, once per mode, every result
+# checked, preemption at least 10 times faster than waiting.
+t_preempt() {
+	bound || fail "not bound"
+	dbg=$(simt_debugfs_dir "$DEV")
+	before=$(awk '$1 == "events" { print $2 }' "$dbg/preempt")
+	rm -rf /tmp/preempt-test
+	preempt_demo_short || fail "the demo failed"
 	after=$(awk '$1 == "events" { print $2 }' "$dbg/preempt")
 	[ "$after" -gt "$before" ] || fail "no preemption events ($before -> $after)"
 	tail -5 "$dbg/preempt"
-	for m in none drain flush switch light auto chimera; do
+	for m in $PREEMPT_MODES; do
 		grep -q traceEvents "/tmp/preempt-test/timeline-$m.json" &&
 		grep -q '<svg' "/tmp/preempt-test/timeline-$m.svg" ||
 			fail "no timeline for mode $m"
@@ -503,6 +511,71 @@ t_preempt() {
 	}
 }
 d_preempt="preemption demo (short): high-priority response 10x faster with preemption, every result checked, events in debugfs, timelines written"
+
+# The pictures the short demo wrote (t_preempt's run, else one of its
+# own), read by simt-svg-check: well-formed SVG, and the series each
+# must show, counted by class.  Damaged copies must be refused, so that
+# the checks are known to catch a missing axis or series.
+t_preempt_pictures() {
+	d=/tmp/preempt-test
+	if [ ! -f $d/summary.svg ]; then
+		bound || fail "not bound"
+		preempt_demo_short || fail "the demo failed"
+	fi
+	for m in $PREEMPT_MODES; do
+		# Axis with ticks labelled in us and cycles, the legend's six
+		# entries, low-priority blocks.
+		set -- 'axis>=1' 'axis-tick>=4' 'axis-label-us>=4' 'axis-label-cyc>=4' \
+			legend=1 legend-lp=1 legend-hp=1 legend-flushed=1 legend-saved=1 \
+			legend-restored=1 legend-preempt=1 'lp-block>=1' 'strip>=1' main=1
+		case $m in
+		none)
+			# Never preempted: no event, nothing to zoom into.
+			set -- "$@" preempt=0 preempt-span=0 inset=0 no-inset=1 ;;
+		drain) ;;
+		*)
+			# High-priority blocks, events marked and labelled, one
+			# of them zoomed (a second strip with its own axis).
+			set -- "$@" 'hp-block>=1' 'preempt>=1' 'preempt-label>=1' \
+				'preempt-span>=1' inset=1 inset-range=1 strip=2 axis=2 ;;
+		esac
+		case $m in
+		switch|light) set -- "$@" 'saved-mark>=1' 'restored-mark>=1' ;;
+		flush) set -- "$@" 'flushed>=1' saved-mark=0 ;;
+		esac
+		echo "timeline-$m.svg: $(simt-svg-check $d/timeline-$m.svg "$@" 2>&1 |
+			tr '\n' ' ')"
+		simt-svg-check $d/timeline-$m.svg "$@" > /dev/null ||
+			fail "timeline-$m.svg lacks what it must show"
+		grep -o '<text class="preempt-label"[^>]*>[^<]*' $d/timeline-$m.svg |
+			head -2 | sed 's/.*>/  event label: /'
+	done
+	# The summary: the distributions, per panel two axes and a series per
+	# mode, and a legend entry per mode.
+	set -- axis=4 'axis-label-us>=4' legend=1 legend-item=7 cdf-series=14
+	for m in $PREEMPT_MODES; do
+		set -- "$@" cdf-$m=2
+	done
+	echo "summary.svg: $(simt-svg-check $d/summary.svg "$@" 2>&1 | tr '\n' ' ')"
+	simt-svg-check $d/summary.svg "$@" > /dev/null ||
+		fail "summary.svg lacks what it must show"
+	# Damaged copies: without the axes, a mode's series, the
+	# high-priority blocks, or cut short.
+	sed '/<g class="axis">/,/<\/g>/d' $d/timeline-light.svg > /tmp/bad.svg
+	simt-svg-check /tmp/bad.svg 'axis>=1' 2>&1 && fail "a timeline without axis passes"
+	sed '/class="cdf-series cdf-auto"/d' $d/summary.svg > /tmp/bad.svg
+	simt-svg-check /tmp/bad.svg cdf-series=14 cdf-auto=2 2>&1 &&
+		fail "a summary without auto's series passes"
+	sed 's/class="hp-block"/class="lp-block"/' $d/timeline-switch.svg > /tmp/bad.svg
+	simt-svg-check /tmp/bad.svg 'hp-block>=1' 2>&1 &&
+		fail "a timeline without high-priority blocks passes"
+	head -c $(($(wc -c < $d/summary.svg) / 2)) $d/summary.svg > /tmp/bad.svg
+	simt-svg-check /tmp/bad.svg 2>&1 && fail "half a summary passes"
+	sed 's/<\/text>//' $d/timeline-none.svg > /tmp/bad.svg
+	simt-svg-check /tmp/bad.svg 2>&1 && fail "unclosed elements pass"
+	rm -f /tmp/bad.svg
+}
+d_preempt_pictures="preemption pictures (simt-svg-check): every mode's timeline SVG is well-formed with a time axis in us and cycles, a legend, and where the mode preempts high-priority blocks, labelled preemption marks and a zoomed inset; summary.svg has one response-time CDF series per mode in each panel; copies without axis, series or blocks are refused"
 
 # The policy parameters reach the device with the next context.
 t_preempt_params() {

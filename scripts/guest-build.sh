@@ -134,7 +134,7 @@ for src in "$repo"/guest/*.c; do
     done
     if [ ! -x "$prog" ] || [ "$stale" = 1 ]; then
         log "building $(basename "$prog")"
-        gcc "${cflags[@]}" -o "$prog.tmp" "$src" "$lib"
+        gcc "${cflags[@]}" -o "$prog.tmp" "$src" "$lib" -lm
         mv "$prog.tmp" "$prog"
     fi
 done
