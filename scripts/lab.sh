@@ -5,7 +5,7 @@
 #   scripts/lab.sh run LAB [POLICY]    the lab's experiment: prints its table
 #   scripts/lab.sh check LAB [POLICY]  its grader, on POLICY (a comma list)
 #                                      or on the device's own policies
-# Labs: placement, preempt-choice.
+# Labs: placement, preempt-choice, liveness.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,10 +24,15 @@ placement)
 preempt-choice)
     test=simt-preempt-test select=(-r /x86_64/simt/preempt/choice)
     policies=${policy:-cheapest-in-bound,fastest,cheapest} ;;
+liveness)
+    test= ;;
 *)
-    die "unknown lab '$lab' (labs: placement, preempt-choice; see docs/labs/)" ;;
+    die "unknown lab '$lab' (labs: placement, preempt-choice, liveness; see docs/labs/)" ;;
 esac
-[ -x "$qemu_build/tests/qtest/$test" ] || die "$test not built (run make qemu)"
+if [ -n "$test" ]; then
+    [ -x "$qemu_build/tests/qtest/$test" ] || die "$test not built (run make qemu)"
+fi
+save_kernels=$host_build/tests/kernels/test-save-kernels
 
 run_test() {
     (cd "$qemu_build" &&
@@ -64,9 +69,38 @@ preempt_choice_table() {
     done
 }
 
+# Seed 004's saving, per kernel and optimisation level: the lightweight
+# records' bytes as a share of full ones over thousands of switches.
+liveness_table() {
+    local opt col
+    local -a sets=("O0:$host_build/tests/kernels/O0-*.elf"
+                   "O2:$host_build/kernels/*.elf"
+                   "Os:$host_build/tests/kernels/Os-*.elf"
+                   "O3:$host_build/tests/kernels/O3-*.elf")
+    [ -x "$save_kernels" ] || die "test-save-kernels not built (run make host)"
+    echo "lab liveness: lightweight record bytes as % of a full switch's, per kernel"
+    for col in "${sets[@]}"; do
+        opt=${col%%:*}
+        # shellcheck disable=SC2086
+        "$save_kernels" ${col#*:} 2>&1 |
+            sed -n 's/^# \([a-z_]*\): [0-9]* switches.*light records \([0-9.]*\)% of full$/\1 \2/p' |
+            awk -v opt="$opt" '{ print NR, opt, $1, $2 }'
+    done | awk '
+        { name[$1] = $3; pct[$1, $2] = $4; if ($1 > n) n = $1 }
+        END {
+            printf "%-3s %-16s %7s %7s %7s %7s\n", "#", "kernel", "-O0", "-O2", "-Os", "-O3"
+            for (i = 1; i <= n; i++)
+                printf "%-3d %-16s %6s%% %6s%% %6s%% %6s%%\n", i, name[i],
+                    pct[i, "O0"], pct[i, "O2"], pct[i, "Os"], pct[i, "O3"]
+        }'
+}
+
 case $what in
 run)
     case $lab in
+    liveness)
+        liveness_table
+        ;;
     placement)
         # The experiment's table is in the test's messages.
         out=$(SIMT_LAB=$lab run_test 2>&1) ||
@@ -79,7 +113,13 @@ run)
     esac
     ;;
 check)
-    out=$(run_test "${select[@]}" 2>&1) && rc=0 || rc=$?
+    if [ "$lab" = liveness ]; then
+        # Every kernel's results identical with and without switches.
+        [ -x "$save_kernels" ] || die "test-save-kernels not built (run make host)"
+        out=$("$save_kernels" "$host_build"/kernels/*.elf 2>&1) && rc=0 || rc=$?
+    else
+        out=$(run_test "${select[@]}" 2>&1) && rc=0 || rc=$?
+    fi
     printf '%s\n' "$out" | grep -E '^(ok|not ok)|ERROR|assertion' || true
     pass=$(printf '%s\n' "$out" | grep -c '^ok' || true)
     # A failed assertion ends the program: its "Bail out!" is a failure too.
