@@ -5,7 +5,7 @@
 #   scripts/lab.sh run LAB [POLICY]    the lab's experiment: prints its table
 #   scripts/lab.sh check LAB [POLICY]  its grader, on POLICY (a comma list)
 #                                      or on the device's own policies
-# Labs: placement, preempt-choice, liveness.
+# Labs: placement, preempt-choice, chunks, liveness.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,15 +19,18 @@ die() { echo "lab: $*" >&2; exit 2; }
 what=$1 lab=$2 policy=${3:-}
 case $lab in
 placement)
-    test=simt-lab-test select=()
+    test=simt-lab-test select=(-r /x86_64/simt/lab/placement)
     policies=${policy:-most-room,round-robin,least-loaded} ;;
+chunks)
+    test=simt-lab-test select=(-r /x86_64/simt/lab/chunks)
+    policies=${policy:-priority,fifo,round-robin} ;;
 preempt-choice)
     test=simt-preempt-test select=(-r /x86_64/simt/preempt/choice)
     policies=${policy:-cheapest-in-bound,fastest,cheapest} ;;
 liveness)
     test= ;;
 *)
-    die "unknown lab '$lab' (labs: placement, preempt-choice, liveness; see docs/labs/)" ;;
+    die "unknown lab '$lab' (labs: placement, preempt-choice, chunks, liveness; see docs/labs/)" ;;
 esac
 if [ -n "$test" ]; then
     [ -x "$qemu_build/tests/qtest/$test" ] || die "$test not built (run make qemu)"
@@ -38,6 +41,7 @@ run_test() {
     (cd "$qemu_build" &&
      QTEST_QEMU_BINARY=./qemu-system-x86_64 \
      SIMT_KERNEL_DIR="$host_build/kernels" SIMT_LAB_POLICIES="$policies" \
+     SIMT_LAB_COPY_POLICIES="$policies" \
          "./tests/qtest/$test" --tap -k "$@")
 }
 
@@ -101,7 +105,7 @@ run)
     liveness)
         liveness_table
         ;;
-    placement)
+    placement|chunks)
         # The experiment's table is in the test's messages.
         out=$(SIMT_LAB=$lab run_test 2>&1) ||
             { printf '%s\n' "$out" >&2; die "the experiment failed"; }

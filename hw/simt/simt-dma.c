@@ -8,15 +8,18 @@
  * VRAM, or system memory again by DMA for SIMT_PTE_SYS pages), or within
  * device memory, is carried out by one engine at a time in
  * chunks of DMA_CHUNK bytes.  A chunk takes ceil(bytes / copy-bandwidth)
- * cycles of its engine; at each chunk boundary the engine picks the
+ * cycles of its engine; at each chunk boundary the engine takes the copy
+ * the device's copy policy picks (simt-copy-policy.c; by default the
  * highest-priority pending copy, which may preempt the one it was moving,
- * so a high-priority copy waits at most one chunk (seed 002, digest B.4).
+ * so a high-priority copy waits at most one chunk: seed 002, digest B.4).
  */
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "hw/pci/pci_device.h"
+#include "qemu/error-report.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-copy-policy.h"
 #include "trace.h"
 
 static SimtCopy *copy_of(SimtState *s, unsigned q)
@@ -182,26 +185,37 @@ static uint32_t move(SimtState *s, unsigned q, SimtCopy *c, uint64_t n)
     return SIMT_QERR_NONE;
 }
 
-/* The pending copy an engine takes next: highest priority, then oldest. */
+/*
+ * The copy an engine moves next, or -1: the copy policy's pick among the
+ * engine's @current copy and those pending on no engine.
+ */
 static int next_copy(SimtState *s, int current)
 {
-    int best = current;
+    SimtCopyPending p[SIMT_MAX_QUEUES];
+    unsigned n = 0, pick;
 
     for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
-        SimtCopy *c = copy_of(s, q), *b;
+        SimtCopy *c = copy_of(s, q);
 
-        if (!c->active || c->engine >= 0) {
-            continue;
-        }
-        b = best < 0 ? NULL : copy_of(s, best);
-        /* The copy being moved keeps its engine against equals. */
-        if (!b || c->priority > b->priority ||
-            (c->priority == b->priority && best != current &&
-             c->seq < b->seq)) {
-            best = q;
+        if (c->active && ((int)q == current || c->engine < 0)) {
+            p[n++] = (SimtCopyPending) {
+                .queue = q, .priority = c->priority, .seq = c->seq,
+                .left = c->size - c->done, .current = (int)q == current,
+            };
         }
     }
-    return best;
+    if (!n) {
+        return -1;
+    }
+    pick = s->copy_policy->next(p, n);
+    if (pick >= n) {
+        warn_report_once("simt: copy policy '%s' picked copy %u of %u; "
+                         "using the priority policy", s->copy_policy->name,
+                         pick, n);
+        s->policy_errors++;
+        pick = simt_copy_next_by_priority(p, n);
+    }
+    return p[pick].queue;
 }
 
 static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)

@@ -25,6 +25,7 @@
 #include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-placement.h"
 #include "hw/simt/simt-preempt-choice.h"
+#include "hw/simt/simt-copy-policy.h"
 #include "trace.h"
 
 static bool simt_use_msix(SimtState *s)
@@ -612,6 +613,14 @@ static bool simt_check_properties(SimtState *s, Error **errp)
                           simt_preempt_choice_names());
         return false;
     }
+    s->copy_policy = simt_copy_policy_find(s->copy_policy_name ?
+                                           s->copy_policy_name : "priority");
+    if (!s->copy_policy) {
+        error_setg(errp, "simt: unknown copy policy '%s'",
+                   s->copy_policy_name);
+        error_append_hint(errp, "Policies: %s\n", simt_copy_policy_names());
+        return false;
+    }
     s->placement = simt_placement_find(s->placement_name ?
                                        s->placement_name : "most-room");
     if (!s->placement) {
@@ -849,6 +858,7 @@ static const Property simt_properties[] = {
     DEFINE_PROP_STRING("preset", SimtState, preset_name),
     DEFINE_PROP_STRING("placement", SimtState, placement_name),
     DEFINE_PROP_STRING("preempt-choice", SimtState, preempt_choice_name),
+    DEFINE_PROP_STRING("copy-policy", SimtState, copy_policy_name),
     DEFINE_PROP_SIZE("vram-size", SimtState, vram_size, 256 * MiB),
 };
 
@@ -935,6 +945,10 @@ static void simt_class_init(ObjectClass *klass, void *data)
         "auto mode's per-block mechanism choice "
         "(hw/simt/simt-preempt-choice.c): cheapest-in-bound (default), "
         "fastest or cheapest");
+    object_class_property_set_description(klass, "copy-policy",
+        "which pending copy a copy engine moves next "
+        "(hw/simt/simt-copy-policy.c): priority (default), fifo or "
+        "round-robin");
     object_class_property_set_description(klass, "vram-size",
         "device memory bytes, a power of two from 1 MiB to 4 GiB");
     simt_class_add_cfg_props(klass);

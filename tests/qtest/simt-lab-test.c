@@ -9,12 +9,17 @@
  * correct policy must have.  make check runs it on the device's
  * policies; `make lab-check LAB=placement POLICY=NAME` on a student's.
  *
- * With SIMT_LAB=placement it runs the lab's experiment instead and prints
- * its table (`make lab LAB=placement`).
+ * The copy policies (the chunks lab) are graded the same way, on
+ * $SIMT_LAB_COPY_POLICIES or the device's own (priority, fifo,
+ * round-robin).
+ *
+ * With SIMT_LAB=placement or SIMT_LAB=chunks it runs that lab's
+ * experiment instead and prints its table (`make lab LAB=...`).
  */
 
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
+#include "qemu/units.h"
 #include "simt-qtest.h"
 
 #define TRACE_ADDR          0x500000
@@ -24,6 +29,11 @@
 static const char *const default_policies[] = {
     "most-room", "round-robin", "least-loaded",
 };
+
+#define HOST_SRC            0x1000000
+#define VRAM_BIG_SRC        0x2000000
+#define VRAM_SMALL_DST      0x6000000
+#define VRAM_BIG_DST        0x8000000
 
 static Dev *policy_start(const char *policy, const char *preset)
 {
@@ -246,11 +256,184 @@ static void lab_placement(gconstpointer data)
     }
 }
 
+/* ---- the chunks lab: copy policies ---- */
+
+static Dev *copy_start(const char *policy, uint32_t chunk)
+{
+    g_autofree char *props = g_strdup_printf("copy-engines=1,copy-policy=%s",
+                                             policy);
+    Dev *d = dev_start(props);
+
+    wr(d, SIMT_REG_DMA_CHUNK, chunk);
+    g_assert_cmpuint(rd(d, SIMT_REG_DMA_CHUNK), ==, chunk);
+    wr(d, SIMT_REG_TRACE_LO, TRACE_ADDR);
+    wr(d, SIMT_REG_TRACE_HI, 0);
+    wr(d, SIMT_REG_TRACE_SIZE, TRACE_SIZE);
+    return d;
+}
+
+static uint32_t copy_submit(Dev *d, unsigned q, uint32_t flags, uint64_t src,
+                            uint64_t dst, uint64_t size)
+{
+    struct simt_cmd_copy c = {
+        .opcode = SIMT_CMD_COPY, .flags = flags,
+        .src = src, .dst = dst, .size = size,
+    };
+
+    return submit(d, q, &c);
+}
+
+/* Cycles from queue @q's copy submission to its end, from the timeline. */
+static uint64_t copy_cycles(Dev *d, unsigned q, uint64_t *submitted)
+{
+    g_autofree struct simt_trace_record *t = NULL;
+    uint64_t start = 0, end = 0;
+    uint32_t n;
+
+    t = timeline(d, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (t[i].queue == q && t[i].type == SIMT_TRACE_COPY) {
+            start = le64_to_cpu(t[i].cycle);
+        } else if (t[i].queue == q && t[i].type == SIMT_TRACE_COPY_DONE) {
+            end = le64_to_cpu(t[i].cycle);
+        }
+    }
+    g_assert_cmpuint(end, >=, start);
+    if (submitted) {
+        *submitted = start;
+    }
+    return end - start;
+}
+
+static void fill_pattern(uint8_t *buf, size_t len, uint32_t seed)
+{
+    for (size_t i = 0; i < len; i++) {
+        buf[i] = (uint8_t)((i * 131 + seed) ^ (i >> 9));
+    }
+}
+
+/*
+ * Every byte arrives: large copies of queues 0 and 2, a small one of
+ * queue 1 at the highest priority and one from guest memory of queue 3,
+ * all at once on one engine in small chunks; every destination checked,
+ * and the engine never idle while copies wait (the last ends after
+ * exactly the cycles of all their chunks).
+ */
+static void check_copies_intact(gconstpointer data)
+{
+    const char *policy = data;
+    const uint32_t chunk = 64 * KiB, big = 4 * MiB, small = 16 * KiB;
+    Dev *d = copy_start(policy, chunk);
+    uint32_t bw = rd(d, SIMT_REG_COPY_BW);
+    g_autofree uint8_t *a = g_malloc(big), *b = g_malloc(big);
+    g_autofree uint8_t *h = g_malloc(small), *got = g_malloc(big);
+    g_autofree struct simt_trace_record *t = NULL;
+    uint64_t first = UINT64_MAX, last = 0, cycles = 0;
+    uint32_t idx[4], n;
+
+    fill_pattern(a, big, 1);
+    fill_pattern(b, big, 2);
+    fill_pattern(h, small, 3);
+    qtest_bufwrite(d->qts, d->vram.addr + VRAM_BIG_SRC, a, big);
+    qtest_bufwrite(d->qts, d->vram.addr + VRAM_BIG_SRC + big, b, big);
+    qtest_bufwrite(d->qts, HOST_SRC, h, small);
+    qwr(d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    idx[0] = copy_submit(d, 0, 0, VRAM_BIG_SRC, VRAM_BIG_DST, big);
+    idx[2] = copy_submit(d, 2, 0, VRAM_BIG_SRC + big, VRAM_BIG_DST + big,
+                         big);
+    idx[1] = copy_submit(d, 1, SIMT_CMDF_SRC_HOST, HOST_SRC, VRAM_SMALL_DST,
+                         small);
+    idx[3] = copy_submit(d, 3, SIMT_CMDF_SRC_HOST, HOST_SRC,
+                         VRAM_SMALL_DST + small, small);
+    for (unsigned q = 0; q < 4; q++) {
+        g_assert_cmpuint(wait_queue(d, q, idx[q]), ==, SIMT_QSTATE_IDLE);
+    }
+    qtest_memread(d->qts, d->vram.addr + VRAM_BIG_DST, got, big);
+    g_assert_cmpmem(got, big, a, big);
+    qtest_memread(d->qts, d->vram.addr + VRAM_BIG_DST + big, got, big);
+    g_assert_cmpmem(got, big, b, big);
+    for (uint32_t i = 0; i < 2; i++) {
+        qtest_memread(d->qts, d->vram.addr + VRAM_SMALL_DST + i * small, got,
+                      small);
+        g_assert_cmpmem(got, small, h, small);
+    }
+    /* Work conserving: all chunks back to back from the first submission. */
+    t = timeline(d, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (t[i].type == SIMT_TRACE_COPY) {
+            first = MIN(first, le64_to_cpu(t[i].cycle));
+        } else if (t[i].type == SIMT_TRACE_COPY_DONE) {
+            last = MAX(last, le64_to_cpu(t[i].cycle));
+        }
+    }
+    cycles = 2 * (big / chunk) * DIV_ROUND_UP(chunk, bw) +
+             2 * DIV_ROUND_UP(small, bw);
+    g_assert_cmpuint(last - first, ==, cycles);
+    g_assert_cmpuint(rd(d, SIMT_REG_POLICY_ERRORS), ==, 0);
+    dev_stop(d);
+}
+
+/* One run of the experiment: a 4 KiB high-priority copy during 64 MiB. */
+typedef struct ChunkRun {
+    uint64_t hp;                /* the small copy's cycles */
+    uint64_t lp;                /* the large copy's */
+    uint32_t switches;          /* the engine's switches between copies */
+} ChunkRun;
+
+static ChunkRun chunk_run(const char *policy, uint32_t chunk)
+{
+    Dev *d = copy_start(policy, chunk);
+    uint32_t bidx, sidx;
+    ChunkRun r;
+
+    qwr(d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    bidx = copy_submit(d, 0, 0, VRAM_BIG_SRC, VRAM_BIG_DST, 64 * MiB);
+    /* A third of the way in (the default clock: a cycle a nanosecond). */
+    qtest_clock_step(d->qts, 64 * MiB / rd(d, SIMT_REG_COPY_BW) / 3);
+    sidx = copy_submit(d, 1, SIMT_CMDF_SRC_HOST, HOST_SRC, VRAM_SMALL_DST,
+                       4 * KiB);
+    g_assert_cmpuint(wait_queue(d, 1, sidx), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(wait_queue(d, 0, bidx), ==, SIMT_QSTATE_IDLE);
+    r.hp = copy_cycles(d, 1, NULL);
+    r.lp = copy_cycles(d, 0, NULL);
+    r.switches = rd(d, SIMT_COPY_REG(0, SIMT_EREG_SWITCHES));
+    g_assert_cmpuint(rd(d, SIMT_REG_POLICY_ERRORS), ==, 0);
+    dev_stop(d);
+    return r;
+}
+
+static void lab_chunks(gconstpointer data)
+{
+    const char *const *policies = data;
+    static const uint32_t chunks[] = {
+        16 * KiB, 256 * KiB, 1 * MiB, 4 * MiB, 64 * MiB,
+    };
+
+    g_test_message("lab chunks: a 4 KiB high-priority copy submitted a "
+                   "third into a 64 MiB low-priority copy, one engine");
+    g_test_message("%-12s %9s %12s %12s %9s", "policy", "chunk KiB",
+                   "HP cycles", "LP cycles", "switches");
+    for (uint32_t i = 0; policies[i]; i++) {
+        for (size_t c = 0; c < ARRAY_SIZE(chunks); c++) {
+            ChunkRun r = chunk_run(policies[i], chunks[c]);
+
+            g_test_message("%-12s %9u %12" PRIu64 " %12" PRIu64 " %9u",
+                           policies[i], (unsigned)(chunks[c] / KiB), r.hp, r.lp,
+                           r.switches);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *list = g_getenv("SIMT_LAB_POLICIES");
+    const char *copy_list = g_getenv("SIMT_LAB_COPY_POLICIES");
     const char *lab = g_getenv("SIMT_LAB");
     g_auto(GStrv) policies = NULL;
+    g_auto(GStrv) copy_policies = g_strsplit(copy_list && *copy_list ?
+                                             copy_list :
+                                             "priority,fifo,round-robin",
+                                             ",", 0);
 
     g_test_init(&argc, &argv, NULL);
     if (!simt_qtest_init()) {
@@ -260,11 +443,23 @@ int main(int argc, char **argv)
                g_strdupv((char **)(const char *const[]) {
                    default_policies[0], default_policies[1],
                    default_policies[2], NULL });
+    if (lab && !strcmp(lab, "chunks")) {
+        qtest_add_data_func("/simt/lab/chunks/experiment", copy_policies,
+                            lab_chunks);
+        return g_test_run();
+    }
     if (lab) {
         g_assert_cmpstr(lab, ==, "placement");
         qtest_add_data_func("/simt/lab/placement/experiment", policies,
                             lab_placement);
         return g_test_run();
+    }
+    for (uint32_t i = 0; copy_policies[i]; i++) {
+        g_autofree char *path = g_strdup_printf(
+            "/simt/lab/chunks/%s/every-byte-arrives-engine-never-idle",
+            copy_policies[i]);
+
+        qtest_add_data_func(path, copy_policies[i], check_copies_intact);
     }
     for (uint32_t i = 0; policies[i]; i++) {
         g_autofree char *a = g_strdup_printf(

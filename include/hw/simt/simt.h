@@ -207,6 +207,8 @@ struct SimtState {
     uint32_t *place_room;       /* per SM, blocks that fit (scheduler) */
     uint32_t policy_errors;     /* POLICY_ERRORS */
     char *preempt_choice_name;
+    char *copy_policy_name;
+    const struct SimtCopyPolicy *copy_policy;       /* copies' order */
     const struct SimtPreemptChoice *preempt_choice;  /* auto's choice */
     SimtMem mem;                /* what kernels' global accesses reach */
     SimtTiming timing;          /* instruction costs on this machine */
