@@ -5,7 +5,7 @@
 #   scripts/lab.sh run LAB [POLICY]    the lab's experiment: prints its table
 #   scripts/lab.sh check LAB [POLICY]  its grader, on POLICY (a comma list)
 #                                      or on the device's own policies
-# Labs: placement, preempt-choice, chunks, liveness.
+# Labs: placement, mechanisms, preempt-choice, chunks, liveness.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,13 +24,17 @@ placement)
 chunks)
     test=simt-lab-test select=(-r /x86_64/simt/lab/chunks)
     policies=${policy:-priority,fifo,round-robin} ;;
+mechanisms)
+    # POLICY here names low-priority kernel shapes (simt-preempt-test.c).
+    test=simt-preempt-test select=(-r /x86_64/simt/preempt/priority)
+    policies=${policy:-pathfinder,streamcluster,backprop} ;;
 preempt-choice)
     test=simt-preempt-test select=(-r /x86_64/simt/preempt/choice)
     policies=${policy:-cheapest-in-bound,fastest,cheapest} ;;
 liveness)
     test= ;;
 *)
-    die "unknown lab '$lab' (labs: placement, preempt-choice, chunks, liveness; see docs/labs/)" ;;
+    die "unknown lab '$lab' (labs: placement, mechanisms, preempt-choice, chunks, liveness; see docs/labs/)" ;;
 esac
 if [ -n "$test" ]; then
     [ -x "$qemu_build/tests/qtest/$test" ] || die "$test not built (run make qemu)"
@@ -73,6 +77,33 @@ preempt_choice_table() {
     done
 }
 
+# Seed 000's mechanisms, one at a time, per low-priority kernel shape:
+# how soon the high-priority kernel starts and ends, how much is saved or
+# lost per event, and what the low-priority kernel pays.
+mechanisms_table() {
+    local shape mode out
+    echo "lab mechanisms: GTX480 preset, 24 high-priority kernels per run; cycles at 1400 MHz"
+    printf '%-14s %-7s %9s %9s %7s %10s %10s %8s\n' kernel mode dispatch response \
+        "late 2us" "saved B" "lost insns" "LP slower"
+    for shape in ${policies//,/ }; do
+        out=$(cd "$qemu_build" &&
+              QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+              SIMT_KERNEL_DIR="$host_build/kernels" SIMT_BENCH_PREEMPT=$shape \
+              SIMT_BENCH_MODES=none,drain,flush,switch,light \
+                  "./tests/qtest/$test" --tap 2>&1) ||
+            { printf '%s\n' "$out" >&2; die "the experiment failed for $shape"; }
+        [ -n "$(printf '%s\n' "$out" | grep "bench preempt_${shape}_")" ] ||
+            die "no kernel shape '$shape' in simt-preempt-test.c's shapes[]"
+        for mode in none drain flush switch light; do
+            get() { printf '%s\n' "$out" |
+                    sed -n "s/^# bench preempt_${shape}_${mode}_$1: \([^ ]*\).*/\1/p"; }
+            printf '%-14s %-7s %9s %9s %7s%% %10s %10s %7s%%\n' "$shape" "$mode" \
+                "$(get dispatch)" "$(get response)" "$(get violations_2us)" \
+                "$(get saved)" "$(get wasted)" "$(get lp_slowdown)"
+        done
+    done
+}
+
 # Seed 004's saving, per kernel and optimisation level: the lightweight
 # records' bytes as a share of full ones over thousands of switches.
 liveness_table() {
@@ -105,6 +136,9 @@ run)
     liveness)
         liveness_table
         ;;
+    mechanisms)
+        mechanisms_table
+        ;;
     placement|chunks)
         # The experiment's table is in the test's messages.
         out=$(SIMT_LAB=$lab run_test 2>&1) ||
@@ -117,7 +151,26 @@ run)
     esac
     ;;
 check)
-    if [ "$lab" = liveness ]; then
+    if [ "$lab" = mechanisms ]; then
+        # Each shape preempted by every mechanism: the bench asserts that
+        # the low-priority results equal a run alone, and the device's own
+        # priority tests run beside it.
+        n=0 out=$(run_test "${select[@]}" 2>&1) && rc=0 || rc=$?
+        for shape in ${policies//,/ }; do
+            n=$((n + 1))
+            bench=$(cd "$qemu_build" &&
+                    QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+                    SIMT_KERNEL_DIR="$host_build/kernels" SIMT_BENCH_PREEMPT=$shape \
+                    SIMT_BENCH_MODES=drain,flush,switch,light \
+                        "./tests/qtest/$test" --tap 2>&1) || bench=
+            if printf '%s\n' "$bench" | grep -q "bench preempt_${shape}_light_"; then
+                out+=$'\n'"ok $n - $shape: low-priority results identical to a run alone under drain, flush, switch and light"
+            else
+                out+=$'\n'"not ok $n - $shape: the bench failed or has no such shape"
+                rc=1
+            fi
+        done
+    elif [ "$lab" = liveness ]; then
         # Every kernel's results identical with and without switches.
         [ -x "$save_kernels" ] || die "test-save-kernels not built (run make host)"
         out=$("$save_kernels" "$host_build"/kernels/*.elf 2>&1) && rc=0 || rc=$?
