@@ -32,9 +32,11 @@ check: qemu host guest
 	@scripts/check.sh
 
 # A shell in the guest with a terminal, else the demo script (scriptable).
-# DEVICES=N gives the guest N simt devices (/dev/accel/accel0..N-1).
+# DEVICES=N gives the guest N simt devices (/dev/accel/accel0..N-1);
+# SHARE=DIR mounts the host directory DIR on /share in the guest.
 run: qemu guest
-	@SIMT_GUEST_NOBUILD=1 SIMT_DEVICES=$(or $(DEVICES),1) scripts/guest-run.sh
+	@SIMT_GUEST_NOBUILD=1 SIMT_DEVICES=$(or $(DEVICES),1) SIMT_SHARE=$(SHARE) \
+	    scripts/guest-run.sh
 
 bench: qemu host guest
 	@scripts/bench.sh

@@ -33,6 +33,31 @@ simt_load_modules() {
 	fi
 }
 
+# The host directory shared with the guest (make run SHARE=DIR): QEMU's
+# virtio-9p device with this mount tag (scripts/guest-run.sh), mounted by
+# init at SIMT_SHARE_DIR when the kernel command line has
+# simtguest.share=TAG.  The 9p modules and the ones they need are in the
+# initramfs, listed in load order in /lib/simt/share-modules.
+SIMT_SHARE_TAG=simtshare
+SIMT_SHARE_DIR=/share
+
+# simt_mount_share TAG: load the 9p modules and mount the share TAG at
+# SIMT_SHARE_DIR; bounded in time.  Says why on failure.
+simt_mount_share() {
+	for rel in $(cat /lib/simt/share-modules); do
+		m=$(basename "$rel" .ko | tr - _)
+		[ -d "/sys/module/$m" ] && continue
+		timeout 60 insmod "$MODDIR/$rel" ||
+			{ echo "simt-guest: insmod $m.ko failed"; return 1; }
+	done
+	mkdir -p "$SIMT_SHARE_DIR"
+	# msize: 512 KiB messages instead of the default 128 KiB make
+	# reading a module or an image of a few MiB quicker.
+	timeout 60 mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 \
+		"$1" "$SIMT_SHARE_DIR" ||
+		{ echo "simt-guest: mounting the share '$1' on $SIMT_SHARE_DIR failed"; return 1; }
+}
+
 # Print the PCI address of the first simt device (nothing if none).
 simt_pci_dev() {
 	for d in /sys/bus/pci/devices/*; do

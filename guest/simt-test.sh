@@ -980,6 +980,82 @@ t_log_clean() {
 }
 d_log_clean="whole kernel log clean (no warning, oops or bug splat)"
 
+# ---- a host directory shared with the guest (not in the list above:
+# scripts/check.sh boots a guest of its own with a directory that
+# tests/share/share-prepare.sh filled, mounted on /share) ----
+
+SH=$SIMT_SHARE_DIR
+
+# share_square: simt-run the shared image's "square" as the user, every
+# value checked against i * i + K and against the host interpreter's dump
+share_square() {
+	[ -r "$SH/square.k" ] || fail "no $SH/square.k: is the share mounted?"
+	k=$(cat "$SH/square.k")
+	out=$(simt_as_user "timeout 30 simt-run $SH/square.elf square --grid 8 --block 128 --arg buf:4000 --arg 1000 --dump 0") ||
+		{ echo "$out"; fail "simt-run $SH/square.elf failed"; }
+	echo "$out" | head -3
+	echo "..."
+	echo "$out" | awk -v k="$k" '
+		/^a0: u32\[1000\]/ { hdr = 1; next }
+		/^ *[0-9]+:/ { for (f = 2; f <= NF; f++) { if ($f != n * n + k) bad++; n++ } }
+		END { if (!hdr || n != 1000 || bad) { printf "%d values, %d wrong\n", n, bad; exit 1 } }' ||
+		fail "square from the share gave wrong results (K = $k)"
+	echo "$out" | grep -E '^ *[0-9]+:' > /tmp/square.dev
+	cmp /tmp/square.dev "$SH/square.expect" ||
+		fail "the device's values differ from the host interpreter's ($SH/square.expect)"
+	echo "1000 values right (i * i + $k), the same as the host's simt-run"
+}
+
+t_share_mounted() {
+	grep " $SH " /proc/mounts || fail "nothing is mounted on $SH"
+	grep -q "^$SIMT_SHARE_TAG $SH 9p " /proc/mounts ||
+		fail "$SH is not the 9p share '$SIMT_SHARE_TAG'"
+	ls -l "$SH"
+	for f in square.elf square.expect square.k square-prog simt.ko; do
+		simt_as_user "test -r $SH/$f" || fail "$SIMT_USER cannot read $SH/$f"
+	done
+	simt_as_user "ls $SH" | grep -qx square.elf || fail "$SIMT_USER cannot list $SH"
+	simt_as_user "cat $SH/square.c" | grep -q "KERNEL void square" ||
+		fail "$SIMT_USER cannot read the kernel's source $SH/square.c"
+}
+d_share_mounted="share: the host directory is mounted on /share (virtio-9p) and the unprivileged user reads it"
+
+t_share_run() { share_square; }
+d_share_run="share: a kernel compiled on the host at test time runs from /share with simt-run as the user, every value right and equal to the host interpreter's"
+
+t_share_program() {
+	k=$(cat "$SH/square.k") || fail "no $SH/square.k: is the share mounted?"
+	out=$(simt_as_user "timeout 30 $SH/square-prog $SH/square.elf $k" 2>&1)
+	rc=$?
+	echo "$out"
+	[ "$rc" -eq 0 ] || fail "square-prog failed (status $rc)"
+	[ "$out" = "square-prog: 1000 values right" ] || fail "unexpected output"
+}
+d_share_program="share: a libsimt program built on the host runs from /share as the user and checks the shared kernel's results"
+
+t_share_reload() {
+	[ -r "$SH/simt.ko" ] || fail "no $SH/simt.ko: is the share mounted?"
+	mark=$(log_mark)
+	timeout 30 rmmod simt || fail "rmmod simt failed or timed out"
+	[ ! -d /sys/module/simt ] || fail "simt still loaded after rmmod"
+	wait_for '[ ! -e /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 still there"
+	timeout 60 insmod "$SH/simt.ko" || fail "insmod $SH/simt.ko failed"
+	log_since "$mark"
+	[ -d /sys/module/simt ] || fail "simt is not loaded"
+	wait_for bound 5 || fail "the device is not bound after insmod $SH/simt.ko"
+	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	log_since "$mark" | grep -q "simt $DEV: simt device version" ||
+		fail "the shared module did not probe the device (no identification line)"
+	[ "$(sysval irq_test_count)" -ge 1 ] || fail "no test interrupt at probe"
+	fire_test_irq || fail "test interrupt failed after the reload"
+	node_perms
+	log_clean_since "$mark"
+}
+d_share_reload="share: rmmod simt, insmod /share/simt.ko: the device probes again (identification, test interrupt), node root:render 0660"
+
+t_share_run_reloaded() { share_square; }
+d_share_run_reloaded="share: after the reload from /share the shared kernel runs again with simt-run as the user, every value right"
+
 # ---- runner ----
 
 # EXTRA_APPEND=simtguest.tests=preempt,hang runs only those (in order).

@@ -125,6 +125,7 @@ config_opts=(
     --python=/usr/bin/python3 --target-list=x86_64-softmmu
     --without-default-devices --with-devices-x86_64=simt
     --without-default-features --enable-fdt=system --enable-pixman
+    --enable-virtfs --enable-attr
     --disable-docs --disable-user --disable-xen --disable-werror
     --disable-install-blobs
     --firmwarepath=/usr/share/seabios:/usr/share/qemu

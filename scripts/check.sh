@@ -107,6 +107,25 @@ run_guest() {
     rc=$?
     check_tap guest-osub "$results/guest-osub.log"
     [ $rc = 0 ] || { echo "  oversubscription guest run failed (log: $results/guest-osub-run.out)"; status=1; }
+    # A host directory shared with the guest (make run SHARE=DIR): a
+    # kernel and a libsimt program compiled now on the host and the
+    # module guest-build.sh built, run and loaded from /share.
+    local share
+    share=$(mktemp -d "${TMPDIR:-/tmp}/simt-share.XXXXXX")
+    if "$top/tests/share/share-prepare.sh" "$share" > "$results/guest-share-prepare.out" 2>&1; then
+        GUEST_LOG="$results/guest-share.log" SIMT_GUEST_NOBUILD=1 SIMT_SHARE="$share" \
+            EXTRA_APPEND="simtguest.tests=share_mounted,share_run,share_program,share_reload,share_run_reloaded,log_clean" \
+            "$top/scripts/guest-run.sh" test > "$results/guest-share-run.out" 2>&1
+        rc=$?
+        check_tap guest-share "$results/guest-share.log"
+        [ $rc = 0 ] || { echo "  shared-directory guest run failed (log: $results/guest-share-run.out)"; status=1; }
+    else
+        cat "$results/guest-share-prepare.out"
+        echo "guest-share (preparing the shared directory failed): 0 passed, 1 failed" |
+            tee "$results/guest-share.summary" | sed "s/^/  /"
+        status=1
+    fi
+    rm -rf "$share"
 }
 
 for s in $suites; do

@@ -5,7 +5,8 @@
 # scripts/guest-fetch.sh extracted) and the busybox initramfs
 #   ${SIMT_CACHE}/guest/initrd.cpio.gz
 # holding busybox and its applet links, drm.ko and the DRM helper modules
-# simt.ko needs (decompressed), simt.ko, the static programs built from
+# simt.ko needs (decompressed), simt.ko, the 9p modules that mount a host
+# directory shared with the guest, the static programs built from
 # guest/*.c, the kernel images of the host build (build/host/kernels), the
 # guest scripts (guest/) and the hardware contract's numbers as shell
 # variables (simt-hw.env, generated from include/hw/simt/simt-hw.h).
@@ -170,9 +171,53 @@ for m in drm drm_kms_helper drm_shmem_helper scheduler/gpu-sched; do
     dep_kos+=("$ko")
 done
 
+# ---- the 9p modules, for a host directory shared with the guest ----
+# guest-run.sh with SIMT_SHARE (make run SHARE=DIR) gives the guest a
+# virtio-9p device; guest/init mounts it with these.  virtio-pci is built
+# into Debian's kernel; 9p.ko and 9pnet_virtio.ko are modules, and what
+# they depend on (9pnet.ko, netfs.ko on 6.12) is found with modinfo, so
+# that another kernel's dependencies are followed too.  They are kept
+# under their paths in the module tree, decompressed, and their load
+# order (dependencies first, paths relative to the module tree) goes to
+# lib/simt/share-modules.
+command -v modinfo >/dev/null || PATH=$PATH:/sbin
+command -v modinfo >/dev/null || die "modinfo not found (install kmod: scripts/setup-host.sh)"
+share_order=()
+share_seen=" "
+share_add() {   # module name: its dependencies first, then itself
+    local name=$1 f dep
+    case $share_seen in *" $name "*) return 0 ;; esac
+    share_seen+="$name "
+    f=$(find "$kroot/lib/modules/$kver/kernel" -name "$name.ko*" | head -1)
+    [ -n "$f" ] || die "$name.ko not found in $kroot/lib/modules/$kver (needed to mount a share)"
+    for dep in $(modinfo -F depends "$f" | tr , ' '); do
+        share_add "$dep"
+    done
+    share_order+=("$f")
+}
+share_add 9pnet_virtio
+share_add 9p
+share_kos=()
+for src_ko in "${share_order[@]}"; do
+    rel=${src_ko#"$kroot/lib/modules/$kver/"}
+    rel=${rel%.xz}; rel=${rel%.zst}; rel=${rel%.gz}
+    ko=$gdir/build/modules/$rel
+    if [ ! -f "$ko" ] || [ "$src_ko" -nt "$ko" ]; then
+        mkdir -p "$(dirname "$ko")"
+        case $src_ko in
+        *.xz) xz -dc "$src_ko" > "$ko.tmp" ;;
+        *.zst) zstd -dcq "$src_ko" > "$ko.tmp" ;;
+        *.gz) gzip -dc "$src_ko" > "$ko.tmp" ;;
+        *) cp "$src_ko" "$ko.tmp" ;;
+        esac
+        mv "$ko.tmp" "$ko"
+    fi
+    share_kos+=("$rel")
+done
+
 # ---- the initramfs ----
 out=$gdir/initrd.cpio.gz
-inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${progs[@]}" "${kernels[@]}" "$repo"/guest/* "$here/guest-build.sh")
+inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${share_kos[@]/#/$gdir/build/modules/}" "${progs[@]}" "${kernels[@]}" "$repo"/guest/* "$here/guest-build.sh")
 if [ -f "$out" ]; then
     stale=0
     for f in "${inputs[@]}"; do
@@ -220,6 +265,11 @@ for ko in "${dep_kos[@]}"; do
     cp "$ko" "$mdir/kernel/drivers/gpu/drm/"
 done
 cp "$bdir/simt.ko" "$mdir/extra/simt.ko"
+for rel in "${share_kos[@]}"; do
+    mkdir -p "$mdir/$(dirname "$rel")"
+    cp "$gdir/build/modules/$rel" "$mdir/$rel"
+    echo "$rel"
+done > "$stage/lib/simt/share-modules"
 for f in modules.order modules.builtin modules.builtin.modinfo; do
     [ -f "$kroot/lib/modules/$kver/$f" ] && cp "$kroot/lib/modules/$kver/$f" "$mdir/"
 done

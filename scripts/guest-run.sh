@@ -27,6 +27,11 @@
 #                    (default 300; 900 for the demo, whose preemption part
 #                    runs a 100 ms kernel six times under TCG)
 #   GUEST_LOG        where the test log goes (default ${SIMT_CACHE}/guest/test.log)
+#   SIMT_SHARE       a host directory to share with the guest (make run
+#                    SHARE=DIR): QEMU's virtio-9p, mounted by the guest's
+#                    init on /share; the guest sees the host's owners and
+#                    modes, so what the user should read must be readable
+#                    by others (docs/guest.rst, "Bringing your own")
 #   SIMT_GUEST_NOBUILD=1  do not run scripts/guest-build.sh first
 set -euo pipefail
 
@@ -66,6 +71,17 @@ esac
 if [ -n "$SIMT_DEVICE" ]; then
     "$QEMU" -device "${SIMT_DEVICE%%,*},help" >/dev/null 2>&1 ||
         die "$QEMU has no '${SIMT_DEVICE%%,*}' device"
+fi
+
+share= share_tag=simtshare
+if [ -n "${SIMT_SHARE:-}" ]; then
+    [ -d "$SIMT_SHARE" ] || die "SIMT_SHARE=$SIMT_SHARE is not a directory"
+    share=$(cd "$SIMT_SHARE" && pwd -P)
+    case $share in
+    *,*) die "SIMT_SHARE=$SIMT_SHARE: QEMU cannot share a path with a comma" ;;
+    esac
+    "$QEMU" -device virtio-9p-pci,help >/dev/null 2>&1 ||
+        die "$QEMU has no virtio-9p-pci device (rebuild it: scripts/build-qemu.sh)"
 fi
 
 if [ -z "${SIMT_GUEST_NOBUILD:-}" ]; then
@@ -123,6 +139,7 @@ fi
 guest_limit=$(( GUEST_TIMEOUT > 60 ? GUEST_TIMEOUT - 30 : GUEST_TIMEOUT ))
 append+=" simtguest.timeout=$guest_limit"
 [ -n "$SIMT_DEVICE" ] && append+=" simtguest.devices=$SIMT_DEVICES"
+[ -n "$share" ] && append+=" simtguest.share=$share_tag"
 [ -n "${EXTRA_APPEND:-}" ] && append+=" $EXTRA_APPEND"
 
 args=(
@@ -135,6 +152,13 @@ if [ -n "$SIMT_DEVICE" ]; then
     for ((i = 0; i < SIMT_DEVICES; i++)); do
         args+=(-device "$SIMT_DEVICE")
     done
+fi
+# After the simt devices, so that their PCI addresses do not move.
+# security_model=none: the guest sees the host's owners and modes; what
+# it creates gets the guest user's owner when QEMU runs as root, else
+# QEMU's user's.
+if [ -n "$share" ]; then
+    args+=(-virtfs "local,path=$share,mount_tag=$share_tag,security_model=none")
 fi
 # shellcheck disable=SC2206
 [ -n "${EXTRA_QEMU_ARGS:-}" ] && args+=($EXTRA_QEMU_ARGS)
