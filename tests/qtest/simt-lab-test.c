@@ -411,13 +411,13 @@ static void lab_chunks(gconstpointer data)
 
     g_test_message("lab chunks: a 4 KiB high-priority copy submitted a "
                    "third into a 64 MiB low-priority copy, one engine");
-    g_test_message("%-12s %9s %12s %12s %9s", "policy", "chunk KiB",
+    g_test_message("%-16s %9s %12s %12s %9s", "policy", "chunk KiB",
                    "HP cycles", "LP cycles", "switches");
     for (uint32_t i = 0; policies[i]; i++) {
         for (size_t c = 0; c < ARRAY_SIZE(chunks); c++) {
             ChunkRun r = chunk_run(policies[i], chunks[c]);
 
-            g_test_message("%-12s %9u %12" PRIu64 " %12" PRIu64 " %9u",
+            g_test_message("%-16s %9u %12" PRIu64 " %12" PRIu64 " %9u",
                            policies[i], (unsigned)(chunks[c] / KiB), r.hp, r.lp,
                            r.switches);
         }
