@@ -37,6 +37,11 @@ run_docs() {
     /usr/bin/python3 "$top/scripts/check-docs.py" "$top/docs" \
         > "$results/docs.tap" 2>&1
     check_tap docs "$results/docs.tap" --end-marker= --no-kernel-check
+    # The labs' charts, drawn from the tables their pages quote.
+    /usr/bin/python3 "$top/scripts/check-lab-plots.py" "$top/docs/labs" \
+        > "$results/lab-plots.tap" 2>&1
+    check_tap lab-plots "$results/lab-plots.tap" --end-marker= \
+        --no-kernel-check
 }
 
 run_unit() {

@@ -3,6 +3,7 @@
 #
 # The labs of docs/labs/ (make lab / make lab-check):
 #   scripts/lab.sh run LAB [POLICY]    the lab's experiment: prints its table
+#                                      and draws it in build/labs/LAB.svg
 #   scripts/lab.sh check LAB [POLICY]  its grader, on POLICY (a comma list)
 #                                      or on the device's own policies
 # Labs: placement, mechanisms, preempt-choice, chunks, liveness.
@@ -132,6 +133,13 @@ liveness_table() {
 
 case $what in
 run)
+    mkdir -p "$top/build/labs"
+    table=$top/build/labs/$lab.txt
+    "$0" table "$lab" "$policy" | tee "$table"
+    python3 "$top/scripts/lab-plot.py" "$lab" "$table" > "$top/build/labs/$lab.svg"
+    echo "picture: build/labs/$lab.svg (table: build/labs/$lab.txt)"
+    ;;
+table)
     case $lab in
     liveness)
         liveness_table
