@@ -43,10 +43,10 @@ bench: qemu host guest
 
 # The labs of docs/labs/: LAB=placement runs its experiment (lab) or its
 # grader (lab-check), on POLICY=NAME[,NAME...] or the device's own.
-lab: qemu host
+lab: qemu host guest
 	@scripts/lab.sh run $(LAB) $(POLICY)
 
-lab-check: qemu host
+lab-check: qemu host guest
 	@scripts/lab.sh check $(LAB) $(POLICY)
 
 clean:

@@ -135,6 +135,7 @@ static int simt_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "bytes_copied %lld\n", atomic64_read(&st->bytes_copied));
 	seq_printf(m, "kernels %lld\n", atomic64_read(&st->kernels));
 	seq_printf(m, "kernel_cycles %lld\n", atomic64_read(&st->kernel_cycles));
+	seq_printf(m, "fair_holds %lld\n", atomic64_read(&st->fair_holds));
 	seq_printf(m, "evictions %lld\n", atomic64_read(&st->evictions));
 	seq_printf(m, "restores %lld\n", atomic64_read(&st->restores));
 	mutex_lock(&sdev->vram_lock);

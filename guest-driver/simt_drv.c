@@ -286,7 +286,7 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 		dev_err(dev, "cannot register the DRM device: %d\n", ret);
 		goto err_irq;
 	}
-
+	simt_fair_init(sdev);
 	return 0;
 
 err_irq:
@@ -308,6 +308,7 @@ static void simt_remove(struct pci_dev *pdev)
 	drm_dev_unplug(&sdev->drm);
 	simt_irq_fini(sdev);
 	simt_hw_reset(sdev);
+	simt_fair_fini(sdev);
 	simt_job_fini(sdev);
 }
 

@@ -94,6 +94,7 @@ struct simt_stats {
 	atomic64_t bytes_copied;	/* by completed submissions */
 	atomic64_t kernels;		/* launches of completed submissions */
 	atomic64_t kernel_cycles;	/* their device cycles, end - start */
+	atomic64_t fair_holds;		/* fair-share holds (simt_fair.c) */
 	atomic64_t evictions;		/* VRAM objects moved to system memory */
 	atomic64_t restores;		/* ... and back into VRAM */
 };
@@ -178,6 +179,22 @@ struct simt_device {
 	struct work_struct reset_work;	/* asked for through debugfs */
 	struct rw_semaphore reset_sem;
 	struct simt_stats stats;
+
+	/*
+	 * The context scheduling policy (simt_fair.c): while @hold is set,
+	 * jobs of contexts above @hold_prio wait for it; all under fair_lock
+	 * (also @hold's fence lock).
+	 */
+	struct delayed_work fair_work;
+	spinlock_t fair_lock;
+	u64 fair_context;
+	u64 fair_seqno;
+	struct dma_fence *hold;
+	struct simt_ctx *hold_ctx;	/* the starved context, referenced */
+	u32 hold_prio;
+	u32 hold_active;		/* its ACTIVE_CYCLES when the hold began */
+	u64 hold_done;			/* ... and its completed seqno */
+	u64 hold_ns;
 };
 
 /* Per open file. */
@@ -276,6 +293,14 @@ struct simt_ctx {
 	struct list_head pending;
 	struct simt_result *results;
 	atomic64_t cycles;		/* of completed kernels (fdinfo) */
+
+	/*
+	 * simt_fair.c: ACTIVE_CYCLES and the completed seqno at the last
+	 * check, and since when the context has waited.
+	 */
+	u32 fair_active;
+	u64 fair_done;
+	u64 fair_since;
 
 	/* The watchdog's view of the oldest unfinished submission. */
 	u64 wd_seqno;
@@ -433,6 +458,11 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 int simt_wait_ioctl(struct drm_device *drm, void *data,
 		    struct drm_file *file);
+
+/* simt_fair.c */
+void simt_fair_init(struct simt_device *sdev);
+void simt_fair_fini(struct simt_device *sdev);
+struct dma_fence *simt_fair_prepare_job(struct simt_ctx *ctx);
 
 /* simt_debugfs.c */
 void simt_debugfs_init(struct simt_device *sdev);

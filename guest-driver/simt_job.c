@@ -732,7 +732,15 @@ static enum drm_gpu_sched_stat simt_timedout_job(struct drm_sched_job *sched_job
 	return stat;
 }
 
+/* The context scheduling policy may hold the job back (simt_fair.c). */
+static struct dma_fence *simt_prepare_job(struct drm_sched_job *sched_job,
+					  struct drm_sched_entity *entity)
+{
+	return simt_fair_prepare_job(to_simt_job(sched_job)->ctx);
+}
+
 static const struct drm_sched_backend_ops simt_sched_ops = {
+	.prepare_job = simt_prepare_job,
 	.run_job = simt_run_job,
 	.timedout_job = simt_timedout_job,
 	.free_job = simt_free_job,

@@ -436,10 +436,10 @@ static char *read_text(const char *path)
  * the driver has no such line, and the tests that need it check it.
  */
 enum { ST_SUBMISSIONS, ST_COMPLETIONS, ST_ERRORS, ST_TIMEOUTS, ST_RESETS,
-       ST_BYTES, ST_KERNELS, ST_CYCLES, ST_QUEUE_STOPS, ST_NR };
+       ST_BYTES, ST_KERNELS, ST_CYCLES, ST_QUEUE_STOPS, ST_FAIR_HOLDS, ST_NR };
 static const char *const stat_names[ST_NR] = {
 	"submissions", "completions", "errors", "timeouts", "resets",
-	"bytes_copied", "kernels", "kernel_cycles", "queue_stops",
+	"bytes_copied", "kernels", "kernel_cycles", "queue_stops", "fair_holds",
 };
 #define ST_REQUIRED ST_QUEUE_STOPS	/* the counters every version has */
 
@@ -470,6 +470,7 @@ static int stats_read(long long st[ST_NR])
 		return -1;
 	}
 	st[ST_QUEUE_STOPS] = -1;
+	st[ST_FAIR_HOLDS] = -1;
 	while (fscanf(f, "%63s %lld", name, &v) == 2)
 		for (i = 0; i < ST_NR; i++)
 			if (!strcmp(name, stat_names[i])) {
@@ -2871,6 +2872,108 @@ static void spin_free(struct spinjob *j, int ctx_alive)
 	j->loaded = 0;
 }
 
+/*
+ * ---- fair: the context scheduling policy (module parameter
+ * sched_policy).  A stream of 40 high-priority spin kernels, two in
+ * flight at all times, each filling every block slot, and one
+ * low-priority spin kernel of the same shape submitted just after the
+ * stream starts.  With "priority" the low-priority kernel gets only the
+ * slots the others' kernels leave free at their ends and ends late in
+ * the stream; with "fair-share" (starve_ms 30, share_ms 20) the driver
+ * holds the high-priority jobs back once it has waited 30 ms, it ends
+ * early, and debugfs counts the holds.  Every result is checked. ----
+ */
+#define FAIR_HP 40
+
+/* One run: how many high-priority kernels ended before the low one. */
+static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
+{
+	uint32_t sms = get_param(DRM_SIMT_PARAM_SM_COUNT);
+	uint32_t slots = get_param(DRM_SIMT_PARAM_SM_BLOCKS);
+	uint64_t seq[FAIR_HP], lseq, lend;
+	uint32_t hp, lp, i, bad;
+	struct spinjob jh, jl;
+	struct drm_simt_wait w;
+	long long st0[ST_NR], st1[ST_NR];
+	int ok = 0;
+
+	*hp_before = 0;
+	*holds = -1;
+	if (mod_param_set("sched_policy", policy) || stats_read(st0))
+		return -1;
+	hp = ctx_new(DRM_SIMT_PRIORITY_HIGH);
+	lp = ctx_new(DRM_SIMT_PRIORITY_LOW);
+	if (spin_setup(&jh, hp, sms * slots, 32, 3000) ||
+	    spin_setup(&jl, lp, sms * slots, 32, 3000))
+		goto out;
+	CHECK(submit(hp, &jh.cmd, 1, &seq[0]) == 0 &&
+	      submit(hp, &jh.cmd, 1, &seq[1]) == 0 &&
+	      submit(lp, &jl.cmd, 1, &lseq) == 0, "%s: the first submissions", policy);
+	for (i = 2; i < FAIR_HP; i++) {
+		CHECK(wait_seq(hp, seq[i - 2], 60 * SEC_NS, &w) == 0 && !w.error,
+		      "%s: high-priority kernel %u", policy, i - 2);
+		CHECK(submit(hp, &jh.cmd, 1, &seq[i]) == 0, "%s: submit %u", policy, i);
+	}
+	CHECK(wait_seq(lp, lseq, 60 * SEC_NS, &w) == 0 && !w.error,
+	      "%s: the low-priority kernel", policy);
+	lend = w.end_cycle;
+	for (i = 0; i < FAIR_HP; i++) {
+		CHECK(wait_seq(hp, seq[i], 60 * SEC_NS, &w) == 0 && !w.error,
+		      "%s: high-priority kernel %u", policy, i);
+		*hp_before += w.end_cycle < lend;
+	}
+	bad = spin_wrong(&jh, 1) + spin_wrong(&jl, 1);
+	CHECK(bad == 0, "%s: %u wrong results", policy, bad);
+	if (stats_read(st1) == 0)
+		*holds = st1[ST_FAIR_HOLDS] - st0[ST_FAIR_HOLDS];
+	ok = 1;
+out:
+	spin_free(&jh, 1);
+	spin_free(&jl, 1);
+	ctx_destroy(hp);
+	ctx_destroy(lp);
+	return ok ? 0 : -1;
+}
+
+static void test_fair(void)
+{
+	const char *policy = getenv("SIMTGUEST_SCHED_POLICY");
+	char old[32] = "", starve[16] = "", share[16] = "";
+	uint32_t prio_before, fair_before;
+	long long prio_holds, fair_holds;
+
+	/* The policy to compare with priority: fair-share, or a lab's. */
+	if (!policy || !*policy)
+		policy = "fair-share";
+	CHECK(mod_param_get("sched_policy", old, sizeof(old)) == 0 &&
+	      !strcmp(old, "priority"), "sched_policy is '%s', expected priority", old);
+	mod_param_get("starve_ms", starve, sizeof(starve));
+	mod_param_get("share_ms", share, sizeof(share));
+	CHECK(mod_param_set("starve_ms", "30") == 0 &&
+	      mod_param_set("share_ms", "20") == 0, "cannot set starve_ms, share_ms");
+	CHECK(mod_param_set("sched_policy", "no-such-policy") != 0,
+	      "an unknown policy was taken");
+	if (!fair_run("priority", &prio_before, &prio_holds) &&
+	    !fair_run(policy, &fair_before, &fair_holds)) {
+		printf("low-priority kernel behind %u of %u high-priority kernels with priority "
+		       "(%lld holds), behind %u with %s (%lld holds)\n",
+		       prio_before, FAIR_HP, prio_holds, fair_before, policy, fair_holds);
+		printf("lab driver-sched: policy %s behind %u holds %lld\n", "priority",
+		       prio_before, prio_holds);
+		printf("lab driver-sched: policy %s behind %u holds %lld\n", policy,
+		       fair_before, fair_holds);
+		CHECK(prio_holds == 0, "priority held jobs back %lld times", prio_holds);
+		CHECK(fair_holds >= 1, "%s never held a job back", policy);
+		CHECK(2 * fair_before < prio_before,
+		      "%s: behind %u high-priority kernels, priority: %u",
+		      policy, fair_before, prio_before);
+	}
+	CHECK(mod_param_set("sched_policy", old[0] ? old : "priority") == 0 &&
+	      mod_param_set("starve_ms", starve[0] ? starve : "100") == 0 &&
+	      mod_param_set("share_ms", share[0] ? share : "20") == 0,
+	      "cannot restore the scheduling parameters");
+}
+
 /* SUBMIT with every 0.3 field; 0 or -errno. */
 static int submit_x(int f, uint32_t ctx, struct drm_simt_cmd *cmds, uint32_t n,
 		    uint32_t flags, const struct drm_simt_sync *in, uint32_t nin,
@@ -4270,6 +4373,7 @@ static const struct {
 	{ "samples", test_samples },
 	{ "sysmem", test_sysmem },
 	{ "evict", test_evict },
+	{ "fair", test_fair },
 	{ "syncobj", test_syncobj },
 	{ "hang", test_hang },
 	{ "multi", test_multi },

@@ -38,6 +38,7 @@ t_launch
 t_samples
 t_sysmem
 t_evict
+t_fair
 t_syncobj
 t_hang
 t_multi
@@ -376,6 +377,8 @@ t_sysmem() { ioctl_group sysmem; }
 d_sysmem="vecadd with code, inputs and output in system memory objects bound through the device MMU; EEXIST, isolation, unbind then fault"
 
 t_evict() { ioctl_group evict; }
+t_fair() { ioctl_group fair; }
+d_fair="scheduling policy: a low-priority kernel behind a stream of high-priority ones ends late with priority and early with fair-share (holds counted), every result right, unknown policy refused"
 d_evict="oversubscribed VRAM: two 5/8-of-VRAM objects of two contexts evicted and restored in turn, kernel results and contents kept, addresses unchanged, a context binding both runs with one in system memory"
 
 t_syncobj() { ioctl_group syncobj; }

@@ -16,7 +16,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 NS = "{http://www.w3.org/2000/svg}"
-LABS = ["placement", "mechanisms", "preempt-choice", "chunks", "liveness"]
+LABS = ["placement", "mechanisms", "preempt-choice", "driver-sched",
+        "chunks", "liveness"]
 plot = pathlib.Path(__file__).with_name("lab-plot.py")
 docs = pathlib.Path(sys.argv[1])
 n = failed = 0

@@ -9,6 +9,7 @@ optimisation level):
   placement       B's slowdown beside A, per policy and B block size (bars)
   mechanisms      high-priority response, per mechanism and kernel (bars, log)
   preempt-choice  late responses against the bound, per policy and kernel
+  driver-sched    high-priority kernels ending before the low-priority one
   chunks          high-priority copy latency against the chunk size (log-log)
   liveness        lightweight record bytes as % of full, per kernel and level
 
@@ -73,6 +74,10 @@ def series_of(lab, text, name):
             if len(f) < 7 or f[3] != "us":
                 fail(where, "expected policy kernel N us ...")
             add("%s %s" % (f[0], f[1]), num(f[2], where), num(f[4], where))
+        elif lab == "driver-sched":
+            if len(f) != 3:
+                fail(where, "expected 3 fields")
+            add(f[0], "LP kernel", num(f[1], where))
         elif lab == "chunks":
             if len(f) != 5:
                 fail(where, "expected 5 fields")
@@ -91,6 +96,9 @@ def series_of(lab, text, name):
                        "", "median response, cycles", False, True, True),
         "preempt-choice": ("Preemption choice: late responses",
                            "bound, us", "late, %", False, False, False),
+        "driver-sched": ("Driver scheduling: high-priority kernels ending "
+                         "before the low-priority one", "",
+                         "of 40", False, False, True),
         "chunks": ("Chunked copies: 4 KiB high-priority copy latency",
                    "chunk, KiB", "latency, cycles", True, True, False),
         "liveness": ("Liveness: lightweight record bytes (seed 004)",

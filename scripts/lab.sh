@@ -6,7 +6,7 @@
 #                                      and draws it in build/labs/LAB.svg
 #   scripts/lab.sh check LAB [POLICY]  its grader, on POLICY (a comma list)
 #                                      or on the device's own policies
-# Labs: placement, mechanisms, preempt-choice, chunks, liveness.
+# Labs: placement, mechanisms, preempt-choice, driver-sched, chunks, liveness.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,10 +32,13 @@ mechanisms)
 preempt-choice)
     test=simt-preempt-test select=(-r /x86_64/simt/preempt/choice)
     policies=${policy:-cheapest-in-bound,fastest,cheapest} ;;
+driver-sched)
+    # In the guest: the driver's policy against priority (simt_fair.c).
+    test= policies=${policy:-fair-share} ;;
 liveness)
     test= ;;
 *)
-    die "unknown lab '$lab' (labs: placement, mechanisms, preempt-choice, chunks, liveness; see docs/labs/)" ;;
+    die "unknown lab '$lab' (labs: placement, mechanisms, preempt-choice, driver-sched, chunks, liveness; see docs/labs/)" ;;
 esac
 if [ -n "$test" ]; then
     [ -x "$qemu_build/tests/qtest/$test" ] || die "$test not built (run make qemu)"
@@ -105,6 +108,31 @@ mechanisms_table() {
     done
 }
 
+# The guest's fair test: priority against $policies, in a booted guest.
+driver_sched_boot() {
+    local log=$top/build/labs/driver-sched.tap
+    mkdir -p "$top/build/labs"
+    GUEST_LOG="$log" SIMT_GUEST_NOBUILD=1 \
+        EXTRA_APPEND="simtguest.tests=fair,log_clean simtguest.sched_policy=$policies" \
+        "$top/scripts/guest-run.sh" test > "$log.out" 2>&1 || true
+    [ -s "$log" ] || die "the guest did not run (log: $log.out)"
+    tr -d '\r' < "$log"
+}
+
+driver_sched_table() {
+    local out
+    out=$(driver_sched_boot)
+    echo "lab driver-sched: a low-priority kernel behind a stream of 40 high-priority ones"
+    printf '%-16s %10s %6s\n' policy "LP behind" holds
+    printf '%s\n' "$out" |
+        sed -n 's/^# lab driver-sched: policy \([^ ]*\) behind \([0-9]*\) holds \(-\?[0-9]*\)$/\1 \2 \3/p' |
+        while read -r p behind holds; do
+            printf '%-16s %10s %6s\n' "$p" "$behind" "$holds"
+        done
+    printf '%s\n' "$out" | grep -q '^ok 1 ' ||
+        { printf '%s\n' "$out" | grep -E '^(not ok|# FAIL)' >&2; die "the guest's fair test failed"; }
+}
+
 # Seed 004's saving, per kernel and optimisation level: the lightweight
 # records' bytes as a share of full ones over thousands of switches.
 liveness_table() {
@@ -147,6 +175,9 @@ table)
     mechanisms)
         mechanisms_table
         ;;
+    driver-sched)
+        driver_sched_table
+        ;;
     placement|chunks)
         # The experiment's table is in the test's messages.
         out=$(SIMT_LAB=$lab run_test 2>&1) ||
@@ -178,6 +209,8 @@ check)
                 rc=1
             fi
         done
+    elif [ "$lab" = driver-sched ]; then
+        out=$(driver_sched_boot) && rc=0 || rc=$?
     elif [ "$lab" = liveness ]; then
         # Every kernel's results identical with and without switches.
         [ -x "$save_kernels" ] || die "test-save-kernels not built (run make host)"
