@@ -16,6 +16,7 @@
 
 #include "qemu/osdep.h"
 #include "hw/simt/simt-copy-policy.h"
+#include "hw/simt/simt-policy.h"
 
 /*
  * Seed 002: the highest queue priority first, so that a high-priority
@@ -82,25 +83,7 @@ static const SimtCopyPolicy simt_copy_policies[] = {
       next_round_robin },
 };
 
-const SimtCopyPolicy *simt_copy_policy_find(const char *name)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(simt_copy_policies); i++) {
-        if (!strcmp(simt_copy_policies[i].name, name)) {
-            return &simt_copy_policies[i];
-        }
-    }
-    return NULL;
-}
-
-const char *simt_copy_policy_names(void)
-{
-    static char names[256];
-
-    if (!names[0]) {
-        for (size_t i = 0; i < ARRAY_SIZE(simt_copy_policies); i++) {
-            g_strlcat(names, i ? " " : "", sizeof(names));
-            g_strlcat(names, simt_copy_policies[i].name, sizeof(names));
-        }
-    }
-    return names;
-}
+const SimtPolicyTable simt_copy_policy_table = {
+    "copy policy", simt_copy_policies, ARRAY_SIZE(simt_copy_policies),
+    sizeof(simt_copy_policies[0]),
+};

@@ -23,9 +23,7 @@
 #include "system/qtest.h"
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-hw.h"
-#include "hw/simt/simt-placement.h"
-#include "hw/simt/simt-preempt-choice.h"
-#include "hw/simt/simt-copy-policy.h"
+#include "hw/simt/simt-policy.h"
 #include "trace.h"
 
 static bool simt_use_msix(SimtState *s)
@@ -603,30 +601,20 @@ static bool simt_check_properties(SimtState *s, Error **errp)
         error_append_hint(errp, "\n");
         return false;
     }
-    s->preempt_choice = simt_preempt_choice_find(s->preempt_choice_name ?
-                                                 s->preempt_choice_name :
-                                                 "cheapest-in-bound");
-    if (!s->preempt_choice) {
-        error_setg(errp, "simt: unknown preemption choice '%s'",
-                   s->preempt_choice_name);
-        error_append_hint(errp, "Choices: %s\n",
-                          simt_preempt_choice_names());
-        return false;
-    }
-    s->copy_policy = simt_copy_policy_find(s->copy_policy_name ?
-                                           s->copy_policy_name : "priority");
-    if (!s->copy_policy) {
-        error_setg(errp, "simt: unknown copy policy '%s'",
-                   s->copy_policy_name);
-        error_append_hint(errp, "Policies: %s\n", simt_copy_policy_names());
-        return false;
-    }
-    s->placement = simt_placement_find(s->placement_name ?
-                                       s->placement_name : "most-room");
+    /* The policies the properties name; each table's first by default. */
+    s->placement = simt_policy_pick(&simt_placement_table,
+                                    s->placement_name, errp);
     if (!s->placement) {
-        error_setg(errp, "simt: unknown placement policy '%s'",
-                   s->placement_name);
-        error_append_hint(errp, "Policies: %s\n", simt_placement_names());
+        return false;
+    }
+    s->preempt_choice = simt_policy_pick(&simt_preempt_choice_table,
+                                         s->preempt_choice_name, errp);
+    if (!s->preempt_choice) {
+        return false;
+    }
+    s->copy_policy = simt_policy_pick(&simt_copy_policy_table,
+                                      s->copy_policy_name, errp);
+    if (!s->copy_policy) {
         return false;
     }
     simt_preset_config(s->preset, &s->cfg);

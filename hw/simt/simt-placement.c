@@ -21,6 +21,7 @@
 #include "qemu/osdep.h"
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-placement.h"
+#include "hw/simt/simt-policy.h"
 
 /*
  * Seed 001's "most room": the SM with room for the most further blocks
@@ -89,25 +90,7 @@ static const SimtPlacement simt_placements[] = {
     { "least-loaded", "fewest resident warps", pick_least_loaded },
 };
 
-const SimtPlacement *simt_placement_find(const char *name)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(simt_placements); i++) {
-        if (!strcmp(simt_placements[i].name, name)) {
-            return &simt_placements[i];
-        }
-    }
-    return NULL;
-}
-
-const char *simt_placement_names(void)
-{
-    static char names[256];
-
-    if (!names[0]) {
-        for (size_t i = 0; i < ARRAY_SIZE(simt_placements); i++) {
-            g_strlcat(names, i ? " " : "", sizeof(names));
-            g_strlcat(names, simt_placements[i].name, sizeof(names));
-        }
-    }
-    return names;
-}
+const SimtPolicyTable simt_placement_table = {
+    "placement policy", simt_placements, ARRAY_SIZE(simt_placements),
+    sizeof(simt_placements[0]),
+};

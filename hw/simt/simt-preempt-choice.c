@@ -22,6 +22,7 @@
 #include "qemu/osdep.h"
 #include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-preempt-choice.h"
+#include "hw/simt/simt-policy.h"
 
 /*
  * Seed 000: the cheapest usable option whose latency meets @bound, else
@@ -88,25 +89,7 @@ static const SimtPreemptChoice simt_preempt_choices[] = {
     { "cheapest", "least lost work, ignoring the bound", choose_cheapest },
 };
 
-const SimtPreemptChoice *simt_preempt_choice_find(const char *name)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(simt_preempt_choices); i++) {
-        if (!strcmp(simt_preempt_choices[i].name, name)) {
-            return &simt_preempt_choices[i];
-        }
-    }
-    return NULL;
-}
-
-const char *simt_preempt_choice_names(void)
-{
-    static char names[256];
-
-    if (!names[0]) {
-        for (size_t i = 0; i < ARRAY_SIZE(simt_preempt_choices); i++) {
-            g_strlcat(names, i ? " " : "", sizeof(names));
-            g_strlcat(names, simt_preempt_choices[i].name, sizeof(names));
-        }
-    }
-    return names;
-}
+const SimtPolicyTable simt_preempt_choice_table = {
+    "preemption choice", simt_preempt_choices,
+    ARRAY_SIZE(simt_preempt_choices), sizeof(simt_preempt_choices[0]),
+};

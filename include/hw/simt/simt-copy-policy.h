@@ -31,10 +31,7 @@ typedef struct SimtCopyPolicy {
     unsigned (*next)(const SimtCopyPending *p, unsigned n);
 } SimtCopyPolicy;
 
-/* The policy called @name, or NULL. */
-const SimtCopyPolicy *simt_copy_policy_find(const char *name);
-/* The policies' names, separated by spaces, for messages. */
-const char *simt_copy_policy_names(void);
+/* simt-policy.h's simt_copy_policy_table lists them. */
 /* The default: highest priority, the current copy keeps it among equals. */
 unsigned simt_copy_next_by_priority(const SimtCopyPending *p, unsigned n);
 

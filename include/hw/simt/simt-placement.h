@@ -25,9 +25,6 @@ typedef struct SimtPlacement {
     unsigned (*pick)(SimtState *s, unsigned q, const uint32_t *room);
 } SimtPlacement;
 
-/* The policy called @name, or NULL. */
-const SimtPlacement *simt_placement_find(const char *name);
-/* The policies' names, separated by spaces, for messages. */
-const char *simt_placement_names(void);
+/* simt-policy.h's simt_placement_table lists them. */
 
 #endif

@@ -33,10 +33,7 @@ typedef struct SimtPreemptChoice {
                        uint32_t bound);
 } SimtPreemptChoice;
 
-/* The policy called @name, or NULL. */
-const SimtPreemptChoice *simt_preempt_choice_find(const char *name);
-/* The policies' names, separated by spaces, for messages. */
-const char *simt_preempt_choice_names(void);
+/* simt-policy.h's simt_preempt_choice_table lists them. */
 /* Seed 000's rule, the default: also Chimera's, whatever the property. */
 unsigned simt_preempt_choose_in_bound(const SimtPreemptOption *opt,
                                       unsigned n, uint32_t bound);
