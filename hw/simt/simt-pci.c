@@ -907,6 +907,23 @@ static void simt_class_add_cfg_props(ObjectClass *klass)
     }
 }
 
+/*
+ * A config-space write can release pending MSI-X messages (clearing the
+ * function mask or enabling MSI-X).  One aimed at the device's own BARs
+ * must not act on the device, any more than its DMA may (simt_tick):
+ * the re-entrancy guard is engaged, so such a message is dropped.
+ */
+static void simt_config_write(PCIDevice *pdev, uint32_t addr, uint32_t val,
+                              int len)
+{
+    MemReentrancyGuard *guard = &DEVICE(pdev)->mem_reentrancy_guard;
+    bool engaged = guard->engaged_in_io;
+
+    guard->engaged_in_io = true;
+    pci_default_write_config(pdev, addr, val, len);
+    guard->engaged_in_io = engaged;
+}
+
 static void simt_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
@@ -915,6 +932,7 @@ static void simt_class_init(ObjectClass *klass, void *data)
 
     pc->realize = simt_realize;
     pc->exit = simt_exit;
+    pc->config_write = simt_config_write;
     pc->vendor_id = SIMT_PCI_VENDOR_ID;
     pc->device_id = SIMT_PCI_DEVICE_ID;
     pc->revision = SIMT_PCI_REVISION;

@@ -803,6 +803,62 @@ static uint64_t cycle_read(Dev *d)
 }
 
 /*
+ * The cycle counter never goes backwards whatever happens between two
+ * reads: idle time, a queue set up and enabled on an idle device, a NOP
+ * doorbelled there, a kernel running across slice ends, a read in the
+ * middle of a slice, and after a reset (cycle 0 is the reset; from there
+ * on it grows again).
+ */
+static void test_cycle_never_backwards(void)
+{
+    uint8_t nop[SIMT_CMD_SIZE] = { SIMT_CMD_NOP };
+    Dev *d = dev_start(NULL);
+    uint32_t out = vram_alloc(d, NULL, 4096);
+    Launch busy = {
+        .kernel = "spin", .grid = { 1 }, .block = { 32 },
+        .args = { out, 20000 },
+    };
+    uint64_t last = cycle_read(d), c;
+    uint32_t idx;
+
+#define CYCLE_AFTER(what) do {                                        \
+        c = cycle_read(d);                                            \
+        g_test_message("%s: cycle %" PRIu64, (what), c);              \
+        g_assert_cmpuint(c, >=, last);                                \
+        last = c;                                                     \
+    } while (0)
+
+    qtest_clock_step(d->qts, 1500);
+    CYCLE_AFTER("idle 1500 ns");
+    queue_setup(d, 2, 0);
+    CYCLE_AFTER("queue 2 enabled");
+    idx = submit(d, 2, nop);
+    CYCLE_AFTER("NOP doorbell");
+    g_assert_cmpuint(wait_queue(d, 2, idx), ==, SIMT_QSTATE_IDLE);
+    CYCLE_AFTER("NOP done");
+    idx = launch(d, 0, &busy);
+    CYCLE_AFTER("kernel doorbell");
+    for (int i = 0; i < 5; i++) {
+        qtest_clock_step(d->qts, 777);
+        CYCLE_AFTER("mid-slice read");
+    }
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    CYCLE_AFTER("kernel done");
+    wr(d, SIMT_REG_RESET, SIMT_RESET_MAGIC);
+    last = 0;
+    CYCLE_AFTER("reset");
+    g_assert_cmpuint(c, <, 1000);
+    qtest_clock_step(d->qts, 5000);
+    CYCLE_AFTER("idle after reset");
+    queue_setup(d, 0, 0);
+    CYCLE_AFTER("queue 0 enabled after reset");
+    idx = submit(d, 0, nop);
+    CYCLE_AFTER("NOP doorbell after reset");
+#undef CYCLE_AFTER
+    dev_stop(d);
+}
+
+/*
  * A doorbell takes effect at its own cycle: on an idle device, and on one
  * running another kernel in the middle of its engine slice, a kernel's
  * first block starts at the cycle its doorbell was written, for doorbells
@@ -1536,6 +1592,8 @@ int main(int argc, char **argv)
                    test_active_cycles_reset);
     qtest_add_func("/simt/timing/deterministic", test_deterministic_cycles);
     qtest_add_func("/simt/timing/cycle-counter", test_cycle_counter);
+    qtest_add_func("/simt/timing/cycle-never-backwards",
+                   test_cycle_never_backwards);
     qtest_add_func("/simt/timing/doorbell-at-its-cycle", test_doorbell_cycle);
     qtest_add_func("/simt/timing/block-end-at-its-cycle",
                    test_block_end_cycle);

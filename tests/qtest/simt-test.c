@@ -249,6 +249,53 @@ static void test_msix_test_interrupt(void)
     simt_stop(&t);
 }
 
+/*
+ * The device must not act on itself through its own MSI-X messages: a
+ * vector aimed at BAR0's RESET register with the reset magic as data,
+ * left pending under the function mask, then released by clearing the
+ * mask with a config-space write, does not reset the device.
+ */
+static void test_msix_self_message(void)
+{
+    SimtTest t = simt_start(NULL);
+    QPCIDevice *dev = t.dev;
+    uint8_t cap;
+    uint16_t ctrl;
+    uint64_t entry;
+
+    qpci_msix_enable(dev);
+    cap = qpci_find_capability(dev, PCI_CAP_ID_MSIX, 0);
+    g_assert_cmpuint(cap, !=, 0);
+    entry = dev->msix_table_off + SIMT_IRQ_TEST * PCI_MSIX_ENTRY_SIZE;
+    qpci_io_writel(dev, dev->msix_table_bar, entry + PCI_MSIX_ENTRY_LOWER_ADDR,
+                   (uint32_t)(t.regs.addr + SIMT_REG_RESET));
+    qpci_io_writel(dev, dev->msix_table_bar, entry + PCI_MSIX_ENTRY_UPPER_ADDR,
+                   (uint32_t)((t.regs.addr + SIMT_REG_RESET) >> 32));
+    qpci_io_writel(dev, dev->msix_table_bar, entry + PCI_MSIX_ENTRY_DATA,
+                   SIMT_RESET_MAGIC);
+    qpci_io_writel(dev, dev->msix_table_bar,
+                   entry + PCI_MSIX_ENTRY_VECTOR_CTRL, 0);
+
+    /* Pending under the function mask. */
+    ctrl = qpci_config_readw(dev, cap + PCI_MSIX_FLAGS);
+    qpci_config_writew(dev, cap + PCI_MSIX_FLAGS,
+                       ctrl | PCI_MSIX_FLAGS_MASKALL);
+    wr(&t, SIMT_REG_SCRATCH, 0x5e1f);
+    wr(&t, SIMT_REG_IRQ_MASK, SIMT_IRQ_ALL);
+    wr(&t, SIMT_REG_IRQ_RAISE, SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+    g_assert_true(qpci_msix_pending(dev, SIMT_IRQ_TEST));
+
+    /* Released by a config-space write: the device must not see it. */
+    qpci_config_writew(dev, cap + PCI_MSIX_FLAGS,
+                       ctrl & ~PCI_MSIX_FLAGS_MASKALL);
+    g_assert_cmphex(rd(&t, SIMT_REG_SCRATCH), ==, 0x5e1f);
+    g_assert_cmphex(rd(&t, SIMT_REG_IRQ_MASK), ==, SIMT_IRQ_ALL);
+    g_assert_cmphex(rd(&t, SIMT_REG_IRQ_STATUS), ==,
+                    SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+    qpci_msix_disable(dev);
+    simt_stop(&t);
+}
+
 static void test_bad_accesses(void)
 {
     SimtTest t = simt_start(NULL);
@@ -357,6 +404,8 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/scratch", test_scratch);
     qtest_add_func("/simt/reset", test_reset);
     qtest_add_func("/simt/msix-test-interrupt", test_msix_test_interrupt);
+    qtest_add_func("/simt/msix-message-to-itself-ignored",
+                   test_msix_self_message);
     qtest_add_func("/simt/bad-accesses", test_bad_accesses);
     qtest_add_func("/simt/bad-properties", test_bad_properties);
     qtest_add_func("/simt/property-help", test_property_help);
