@@ -9,7 +9,7 @@ SIMT_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/simt
 HOST_BUILD ?= $(CURDIR)/build/host
 export SIMT_CACHE HOST_BUILD
 
-.PHONY: all setup qemu host guest check run bench lab lab-check clean
+.PHONY: all setup qemu host guest check run bench lab lab-check fuzz clean
 
 all: qemu host guest
 
@@ -48,6 +48,11 @@ lab: qemu host guest
 
 lab-check: qemu host guest
 	@scripts/lab.sh check $(LAB) $(POLICY)
+
+# QEMU's generic-fuzz target on the device: clang, libFuzzer, ASan and
+# UBSan, in a build of its own; FUZZ_SECONDS=N (600 by default).
+fuzz: qemu
+	@scripts/fuzz.sh
 
 clean:
 	rm -rf build
