@@ -121,15 +121,9 @@ done
 hook "$src/tests/qtest/meson.build" "${qtest_hooks[@]}"
 
 # Configure once per set of options.
-config_opts=(
-    --python=/usr/bin/python3 --target-list=x86_64-softmmu
-    --without-default-devices --with-devices-x86_64=simt
-    --without-default-features --enable-fdt=system --enable-pixman
-    --enable-virtfs --enable-attr
-    --disable-docs --disable-user --disable-xen --disable-werror
-    --disable-install-blobs
-    --firmwarepath=/usr/share/seabios:/usr/share/qemu
-)
+# shellcheck source=scripts/qemu-options.sh
+. "$top/scripts/qemu-options.sh"
+config_opts=("${qemu_config_opts[@]}")
 config_id=$(printf '%s\n' "$src" "${config_opts[@]}" "${QEMU_CONFIGURE_EXTRA:-}" | sha1sum | cut -c1-12)
 if [ "$(cat "$build/.simt-config" 2>/dev/null)" != "$config_id" ]; then
     log "configuring $src in $build"

@@ -30,16 +30,10 @@ src=$(ls -d "$SIMT_CACHE"/src/qemu-*/ 2>/dev/null | head -1)
 src=${src%/}
 [ -n "$src" ] && [ -d "$src/hw/simt" ] || die "no QEMU source with the simt overlay (run make qemu)"
 
-config_opts=(
-    --python=/usr/bin/python3 --target-list=x86_64-softmmu
-    --without-default-devices --with-devices-x86_64=simt
-    --without-default-features --enable-fdt=system --enable-pixman
-    --enable-virtfs --enable-attr
-    --disable-docs --disable-user --disable-xen --disable-werror
-    --disable-install-blobs
-    --cc=clang --cxx=clang++ --enable-fuzzing --enable-asan --enable-ubsan
-    --firmwarepath=/usr/share/seabios:/usr/share/qemu
-)
+# shellcheck source=scripts/qemu-options.sh
+. "$top/scripts/qemu-options.sh"
+config_opts=("${qemu_config_opts[@]}"
+    --cc=clang --cxx=clang++ --enable-fuzzing --enable-asan --enable-ubsan)
 config_id=$(printf '%s\n' "$src" "${config_opts[@]}" | sha1sum | cut -c1-12)
 if [ "$(cat "$build/.simt-config" 2>/dev/null)" != "$config_id" ]; then
     log "configuring $src in $build (clang, libFuzzer, ASan, UBSan)"
