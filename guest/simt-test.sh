@@ -978,6 +978,30 @@ t_unbind_busy() {
 }
 d_unbind_busy="unbind while the node, debugfs and a busy context are open, then bind again"
 
+# Run only under scripts/guest-run.sh with SIMT_MIGRATE=1, which migrates
+# the whole VM into a second QEMU when asked on the console.
+t_migrate_resume() {
+	run="simt-run /lib/simt/kernels/spin.elf spin --grid 32 --block 256 --arg buf:32k --arg 50000 --dump 0:x32"
+	t0=$(date +%s)
+	ref=$(timeout 300 $run | md5sum) || fail "the reference run failed"
+	echo "the reference run took $(($(date +%s) - t0)) s"
+	$run > /tmp/migrate.out 2>&1 &
+	p=$!
+	wait_for 'simt-smi -k | grep -q "^dev0.queues_busy=1"' 30 ||
+		fail "the kernel does not run"
+	echo "=== simt migrate now ===" > /dev/ttyS0
+	read -r ack < /dev/ttyS0 || fail "no word from the host"
+	[ "$ack" = migrated ] || fail "the host said '$ack', not 'migrated'"
+	kill -0 $p 2> /dev/null ||
+		fail "the kernel had ended before the switch-over: make it longer"
+	echo "the kernel was running when the VM moved to the second QEMU"
+	wait $p || { cat /tmp/migrate.out; fail "simt-run failed after the migration"; }
+	got=$(md5sum < /tmp/migrate.out)
+	[ "$got" = "$ref" ] || fail "the result differs from the run without migration"
+	echo "result identical to the run without migration ($(wc -l < /tmp/migrate.out) lines)"
+}
+d_migrate_resume="migration: the VM migrated into a second QEMU while simt-run runs a long kernel; the kernel goes on, its result identical to a run without migration"
+
 t_log_clean() {
 	log_clean_since 0
 }

@@ -119,6 +119,14 @@ run_guest() {
     rc=$?
     check_tap guest-osub "$results/guest-osub.log"
     [ $rc = 0 ] || { echo "  oversubscription guest run failed (log: $results/guest-osub-run.out)"; status=1; }
+    # The whole VM migrated into a second QEMU in the middle of a kernel
+    # (scripts/guest-migrate.py): the kernel's result is still right.
+    GUEST_LOG="$results/guest-migrate.log" SIMT_GUEST_NOBUILD=1 SIMT_MIGRATE=1 \
+        EXTRA_APPEND="simtguest.tests=migrate_resume,log_clean" \
+        "$top/scripts/guest-run.sh" test > "$results/guest-migrate-run.out" 2>&1
+    rc=$?
+    check_tap guest-migrate "$results/guest-migrate.log"
+    [ $rc = 0 ] || { echo "  migrating guest run failed (log: $results/guest-migrate-run.out)"; status=1; }
     # A host directory shared with the guest (make run SHARE=DIR): a
     # kernel and a libsimt program compiled now on the host and the
     # module guest-build.sh built, run and loaded from /share.

@@ -27,6 +27,9 @@
 #                    (default 300; 900 for the demo, whose preemption part
 #                    runs a 100 ms kernel six times under TCG)
 #   GUEST_LOG        where the test log goes (default ${SIMT_CACHE}/guest/test.log)
+#   SIMT_MIGRATE     test mode: migrate the running guest into a second QEMU
+#                    when it prints "=== simt migrate now ===" (the test
+#                    migrate_resume; scripts/guest-migrate.py)
 #   SIMT_SHARE       a host directory to share with the guest (make run
 #                    SHARE=DIR): QEMU's virtio-9p, mounted by the guest's
 #                    init on /share; the guest sees the host's owners and
@@ -212,8 +215,14 @@ test)
     log "booting the test guest (log: $out, limit ${GUEST_TIMEOUT} s)"
     start=$(date +%s)
     rc=0
-    timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 |
-        tee "$out" || rc=$?
+    if [ -n "${SIMT_MIGRATE:-}" ]; then
+        # Migrated into a second QEMU when the guest asks (migrate_resume).
+        /usr/bin/python3 "$here/guest-migrate.py" "$out" "$GUEST_TIMEOUT" \
+            "$QEMU" "${args[@]}" || rc=$?
+    else
+        timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 |
+            tee "$out" || rc=$?
+    fi
     log "guest finished in $(( $(date +%s) - start )) s (QEMU status $rc)"
     check=0
     /usr/bin/python3 "$here/tap-check.py" --name guest "$out" || check=$?

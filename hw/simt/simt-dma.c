@@ -18,6 +18,7 @@
 #include "qemu/log.h"
 #include "hw/pci/pci_device.h"
 #include "qemu/error-report.h"
+#include "migration/vmstate.h"
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-copy-policy.h"
 #include "trace.h"
@@ -309,3 +310,39 @@ uint32_t simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg)
         return 0;
     }
 }
+
+/* A copy, mid-chunk or waiting for an engine. */
+const VMStateDescription vmstate_simt_copy = {
+    .name = "simt/copy",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(active, SimtCopy),
+        VMSTATE_INT32(engine, SimtCopy),
+        VMSTATE_UINT32(flags, SimtCopy),
+        VMSTATE_UINT32(ctx, SimtCopy),
+        VMSTATE_UINT32(priority, SimtCopy),
+        VMSTATE_UINT64(seq, SimtCopy),
+        VMSTATE_UINT64(src, SimtCopy),
+        VMSTATE_UINT64(dst, SimtCopy),
+        VMSTATE_UINT64(size, SimtCopy),
+        VMSTATE_UINT64(done, SimtCopy),
+        VMSTATE_BOOL(finished, SimtCopy),
+        VMSTATE_UINT32(error, SimtCopy),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+const VMStateDescription vmstate_simt_engine = {
+    .name = "simt/copy-engine",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_INT32(queue, SimtEngine),
+        VMSTATE_UINT64(cycle, SimtEngine),
+        VMSTATE_UINT64(bytes, SimtEngine),
+        VMSTATE_UINT32(chunks, SimtEngine),
+        VMSTATE_UINT32(switches, SimtEngine),
+        VMSTATE_END_OF_LIST()
+    },
+};

@@ -14,6 +14,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "hw/pci/pci_device.h"
+#include "migration/vmstate.h"
 #include "hw/simt/simt.h"
 #include "trace.h"
 
@@ -256,9 +257,15 @@ void simt_mmu_view_init(SimtMmuView *v, SimtState *s, unsigned ctx,
                         SimtMem *mem)
 {
     memset(v, 0, sizeof(*v));
-    v->s = s;
     v->ctx = ctx;
-    if (simt_mmu_bare(s, ctx)) {
+    v->bare = simt_mmu_bare(s, ctx);
+    simt_mmu_view_attach(v, s, mem);
+}
+
+void simt_mmu_view_attach(SimtMmuView *v, SimtState *s, SimtMem *mem)
+{
+    v->s = s;
+    if (v->bare) {
         *mem = s->mem;
     } else {
         memset(mem, 0, sizeof(*mem));
@@ -387,3 +394,20 @@ void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
         break;
     }
 }
+
+/* The TLB migrates with the rest, so that stale entries stay stale. */
+const VMStateDescription vmstate_simt_tlb_entry = {
+    .name = "simt/tlb-entry",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(valid, SimtTlbEntry),
+        VMSTATE_UINT8(ctx, SimtTlbEntry),
+        VMSTATE_UINT8(perm, SimtTlbEntry),
+        VMSTATE_BOOL(super, SimtTlbEntry),
+        VMSTATE_BOOL(sys, SimtTlbEntry),
+        VMSTATE_UINT32(vpn, SimtTlbEntry),
+        VMSTATE_UINT32(pfn, SimtTlbEntry),
+        VMSTATE_END_OF_LIST()
+    },
+};

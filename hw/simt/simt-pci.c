@@ -708,35 +708,98 @@ static void simt_reset_hold(Object *obj, ResetType type)
 }
 
 /*
- * Blocks resident on SMs are not migrated yet: refuse rather than lose
- * them.  An idle device (queues idle, waiting or stopped) migrates.
+ * Migration carries everything the device holds while it works: kernels
+ * and their resident blocks, copies mid-chunk, the preemption event under
+ * way, saved blocks, the TLB and the engine's clock.  Only the decoded
+ * instructions are dropped; kernels decode their code again.
  */
-static int simt_pre_save(void *opaque)
+static int simt_pre_load(void *opaque)
 {
-    SimtState *s = opaque;
-
-    bool kernels = false;
-
-    for (unsigned q = 0; q < SIMT_MAX_QUEUES; q++) {
-        kernels |= s->queues[q].kernel.active;
-    }
-    /* Launched kernels, resident or saved, are not migrated yet. */
-    if (kernels || simt_sm_any_resident(s) || simt_dma_busy(s) ||
-        s->pre.active) {
-        error_report("simt: cannot migrate while kernels or copies run");
-        return -EBUSY;
-    }
+    /* Loading replaces the work under way (loadvm in a running VM). */
+    simt_reset_state(opaque, "migration");
     return 0;
 }
 
-/* The TLB is not migrated: it starts empty, which is always correct. */
 static int simt_post_load(void *opaque, int version_id)
 {
     SimtState *s = opaque;
 
-    memset(s->tlb, 0, sizeof(s->tlb));
+    if (!simt_queues_post_load(s) || !simt_sched_post_load(s)) {
+        error_report("simt: the migration stream holds work this device "
+                     "cannot have run");
+        return -EINVAL;
+    }
     return 0;
 }
+
+/* The work subsection: sent once the device has run anything. */
+static bool simt_work_needed(void *opaque)
+{
+    SimtState *s = opaque;
+
+    return s->launch_seq || s->copy_seq || s->pre.events;
+}
+
+/* Arrays are sized by the configuration: both ends must have the same. */
+typedef struct SimtConfigCheck {
+    SimtState *parent;
+    uint32_t field[SIMT_CFG_NR];
+} SimtConfigCheck;
+
+static int simt_config_check_pre_save(void *opaque)
+{
+    SimtConfigCheck *c = opaque;
+
+    memcpy(c->field, c->parent->cfg.field, sizeof(c->field));
+    return 0;
+}
+
+static int simt_config_check_post_load(void *opaque, int version_id)
+{
+    SimtConfigCheck *c = opaque;
+
+    if (memcmp(c->field, c->parent->cfg.field, sizeof(c->field))) {
+        error_report("simt: the migration stream comes from a device with "
+                     "another configuration (preset or machine properties)");
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_simt_config_check = {
+    .name = "simt/config",
+    .pre_save = simt_config_check_pre_save,
+    .post_load = simt_config_check_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(field, SimtConfigCheck, SIMT_CFG_NR),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_simt_work = {
+    .name = "simt/work",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = simt_work_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_WITH_TMP(SimtState, SimtConfigCheck,
+                         vmstate_simt_config_check),
+        VMSTATE_STRUCT_ARRAY(queues, SimtState, SIMT_MAX_QUEUES, 1,
+                             vmstate_simt_queue_work, SimtQueue),
+        VMSTATE_STRUCT_VARRAY_POINTER_UINT32(sms, SimtState,
+                                             cfg.field[SIMT_CFG_SM_COUNT],
+                                             vmstate_simt_sm, SimtSM),
+        VMSTATE_UINT32(place_next, SimtState),
+        VMSTATE_UINT32(policy_errors, SimtState),
+        VMSTATE_STRUCT_ARRAY(engines, SimtState, SIMT_MAX_COPY_ENGINES, 1,
+                             vmstate_simt_engine, SimtEngine),
+        VMSTATE_STRUCT(pre, SimtState, 1, vmstate_simt_preempt_work,
+                       SimtPreempt),
+        VMSTATE_STRUCT_ARRAY(tlb, SimtState, SIMT_TLB_ENTRIES, 1,
+                             vmstate_simt_tlb_entry, SimtTlbEntry),
+        VMSTATE_END_OF_LIST()
+    },
+};
 
 static const VMStateDescription vmstate_simt_context = {
     .name = "simt/context",
@@ -778,7 +841,7 @@ static const VMStateDescription vmstate_simt_queue = {
     },
 };
 
-/* The preemption engine's registers; the last event's figures are not kept. */
+/* The preemption engine's registers; its work is in simt/work. */
 static const VMStateDescription vmstate_simt_preempt = {
     .name = "simt/preempt",
     .version_id = 1,
@@ -810,7 +873,7 @@ static const VMStateDescription vmstate_simt = {
     .name = "simt",
     .version_id = 3,
     .minimum_version_id = 3,
-    .pre_save = simt_pre_save,
+    .pre_load = simt_pre_load,
     .post_load = simt_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, SimtState),
@@ -839,6 +902,10 @@ static const VMStateDescription vmstate_simt = {
         VMSTATE_UINT64(copy_seq, SimtState),
         VMSTATE_STRUCT(pre, SimtState, 1, vmstate_simt_preempt, SimtPreempt),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * const []) {
+        &vmstate_simt_work,
+        NULL
     },
 };
 

@@ -19,6 +19,8 @@
 #include "qemu/log.h"
 #include "qemu/error-report.h"
 #include "hw/pci/pci_device.h"
+#include "migration/qemu-file-types.h"
+#include "migration/vmstate.h"
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-preempt-choice.h"
 #include "hw/simt/simt-save.h"
@@ -228,6 +230,7 @@ void simt_preempt_kernel_end(SimtState *s, unsigned q)
     }
     g_free(k->live);
     k->live = NULL;
+    k->live_count = 0;
 }
 
 static void save_spec(SimtKernel *k, unsigned mode, SimtSaveSpec *spec)
@@ -333,7 +336,9 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     if (keep) {
         /* The slot's release leaves the bytes allocated: see there. */
         sv.shared = slot->shared;
+        sv.shared_bytes = slot->shared_bytes;
         slot->shared = NULL;
+        slot->shared_bytes = 0;
         p->ev.kept_bytes += k->launch.shared_size;
     }
     g_array_append_val(k->saved, sv);
@@ -1284,3 +1289,147 @@ bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val)
     }
     return true;
 }
+
+static const VMStateDescription vmstate_simt_preempt_event = {
+    .name = "simt/preempt-event",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(seq, struct simt_preempt_event),
+        VMSTATE_UINT8(trigger, struct simt_preempt_event),
+        VMSTATE_UINT8(mode, struct simt_preempt_event),
+        VMSTATE_UINT8(status, struct simt_preempt_event),
+        VMSTATE_UINT8(preemptor, struct simt_preempt_event),
+        VMSTATE_UINT32(victims, struct simt_preempt_event),
+        VMSTATE_UINT16(drained, struct simt_preempt_event),
+        VMSTATE_UINT16(flushed, struct simt_preempt_event),
+        VMSTATE_UINT16(switched, struct simt_preempt_event),
+        VMSTATE_UINT16(light, struct simt_preempt_event),
+        VMSTATE_UINT32(saved_bytes, struct simt_preempt_event),
+        VMSTATE_UINT32(occupied_bytes, struct simt_preempt_event),
+        VMSTATE_UINT32(wasted_insns, struct simt_preempt_event),
+        VMSTATE_UINT32(kept_bytes, struct simt_preempt_event),
+        VMSTATE_UINT32(reg_bytes, struct simt_preempt_event),
+        VMSTATE_UINT64(req_cycle, struct simt_preempt_event),
+        VMSTATE_UINT64(dispatch_cycle, struct simt_preempt_event),
+        VMSTATE_UINT64(done_cycle, struct simt_preempt_event),
+        VMSTATE_UINT32(save_bound, struct simt_preempt_event),
+        VMSTATE_UINT32(queue_wait, struct simt_preempt_event),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/* A saved block, or a save-area extent, with any shared memory kept. */
+const VMStateDescription vmstate_simt_saved = {
+    .name = "simt/saved",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(block, SimtSaved),
+        VMSTATE_UINT32(offset, SimtSaved),
+        VMSTATE_UINT32(bytes, SimtSaved),
+        VMSTATE_UINT32(shared_bytes, SimtSaved),
+        VMSTATE_VBUFFER_ALLOC_UINT32(shared, SimtSaved, 1, NULL,
+                                     shared_bytes),
+        VMSTATE_UINT32(sm, SimtSaved),
+        VMSTATE_UINT64(ready, SimtSaved),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/*
+ * GArrays of SimtSaved (saved blocks, extents) and of uint32_t (blocks to
+ * run again): a count, then the elements.  A NULL array is empty, and an
+ * empty one stays NULL on load.
+ */
+#define SIMT_MIGRATE_MAX_LIST   (1u << 24)
+
+static int put_list(QEMUFile *f, void *pv, size_t size,
+                    const VMStateField *field, JSONWriter *vmdesc)
+{
+    GArray *a = *(GArray **)pv;
+    uint32_t n = a ? a->len : 0;
+
+    qemu_put_be32(f, n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (field->vmsd) {
+            int ret = vmstate_save_state(f, field->vmsd,
+                                         &g_array_index(a, SimtSaved, i),
+                                         NULL);
+            if (ret) {
+                return ret;
+            }
+        } else {
+            qemu_put_be32(f, g_array_index(a, uint32_t, i));
+        }
+    }
+    return 0;
+}
+
+static int get_list(QEMUFile *f, void *pv, size_t size,
+                    const VMStateField *field)
+{
+    GArray **pa = pv;
+    uint32_t n = qemu_get_be32(f);
+    size_t elem = field->vmsd ? sizeof(SimtSaved) : sizeof(uint32_t);
+
+    if (n > SIMT_MIGRATE_MAX_LIST) {
+        return -EINVAL;
+    }
+    if (!*pa && n) {
+        *pa = g_array_new(false, false, elem);
+    }
+    if (*pa) {
+        g_array_set_size(*pa, 0);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (field->vmsd) {
+            SimtSaved sv = { 0 };
+            int ret = vmstate_load_state(f, field->vmsd, &sv,
+                                         field->vmsd->version_id);
+            if (ret) {
+                return ret;
+            }
+            g_array_append_val(*pa, sv);
+        } else {
+            uint32_t v = qemu_get_be32(f);
+
+            g_array_append_val(*pa, v);
+        }
+    }
+    return 0;
+}
+
+const VMStateInfo simt_vmstate_info_list = {
+    .name = "simt-list",
+    .get = get_list,
+    .put = put_list,
+};
+
+/* The event under way and the save areas in use. */
+const VMStateDescription vmstate_simt_preempt_work = {
+    .name = "simt/preempt-work",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT(last, SimtPreempt, 1, vmstate_simt_preempt_event,
+                       struct simt_preempt_event),
+        VMSTATE_BOOL(active, SimtPreempt),
+        VMSTATE_UINT32(pending, SimtPreempt),
+        VMSTATE_STRUCT(ev, SimtPreempt, 1, vmstate_simt_preempt_event,
+                       struct simt_preempt_event),
+        VMSTATE_INT32(slice_victim, SimtPreempt),
+        VMSTATE_UINT32(status, SimtPreempt),
+        {
+            .name = "extents",
+            .num = SIMT_MAX_CONTEXTS,
+            .info = &simt_vmstate_info_list,
+            .vmsd = &vmstate_simt_saved,
+            .size = sizeof(GArray *),
+            .flags = VMS_ARRAY,
+            .offset = offsetof(SimtPreempt, extents),
+        },
+        VMSTATE_END_OF_LIST()
+    },
+};
+

@@ -13,6 +13,8 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "hw/pci/pci_device.h"
+#include "migration/qemu-file-types.h"
+#include "migration/vmstate.h"
 #include "hw/simt/simt.h"
 #include "trace.h"
 
@@ -562,4 +564,201 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
                       "or unknown register 0x%x ignored\n", q, reg);
         break;
     }
+}
+
+static const VMStateDescription vmstate_simt_launch = {
+    .name = "simt/launch",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(entry, SimtLaunch),
+        VMSTATE_UINT32(code_base, SimtLaunch),
+        VMSTATE_UINT32(code_size, SimtLaunch),
+        VMSTATE_UINT32_ARRAY(block_dim, SimtLaunch, 3),
+        VMSTATE_UINT32_ARRAY(grid_dim, SimtLaunch, 3),
+        VMSTATE_UINT32(shared_size, SimtLaunch),
+        VMSTATE_UINT32(local_size, SimtLaunch),
+        VMSTATE_UINT32_ARRAY(args, SimtLaunch, SIMT_ARG_REGS),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_simt_grid_result = {
+    .name = "simt/grid-result",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(fault, SimtGridResult),
+        VMSTATE_UINT32(fault_pc, SimtGridResult),
+        VMSTATE_UINT32(fault_addr, SimtGridResult),
+        VMSTATE_UINT32_ARRAY(fault_block, SimtGridResult, 3),
+        VMSTATE_UINT32(fault_warp, SimtGridResult),
+        VMSTATE_UINT32(fault_lane, SimtGridResult),
+        VMSTATE_UINT64(warp_insns, SimtGridResult),
+        VMSTATE_UINT64(thread_insns, SimtGridResult),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/* The drain-time statistics are doubles: their bit patterns migrate. */
+static int get_double(QEMUFile *f, void *pv, size_t size,
+                      const VMStateField *field)
+{
+    uint64_t bits = qemu_get_be64(f);
+
+    memcpy(pv, &bits, sizeof(bits));
+    return 0;
+}
+
+static int put_double(QEMUFile *f, void *pv, size_t size,
+                      const VMStateField *field, JSONWriter *vmdesc)
+{
+    uint64_t bits;
+
+    memcpy(&bits, pv, sizeof(bits));
+    qemu_put_be64(f, bits);
+    return 0;
+}
+
+static const VMStateInfo vmstate_info_double = {
+    .name = "double",
+    .get = get_double,
+    .put = put_double,
+};
+
+#define VMSTATE_DOUBLE(_f, _s) \
+    VMSTATE_SINGLE(_f, _s, 0, vmstate_info_double, double)
+
+/*
+ * A kernel in flight.  Its decoded instructions and the pointers of its
+ * memory view are rebuilt on load (simt_queues_post_load); its live
+ * table migrates, since the guest may have changed the memory it came from.
+ */
+static const VMStateDescription vmstate_simt_kernel = {
+    .name = "simt/kernel",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(active, SimtKernel),
+        VMSTATE_UINT32(priority, SimtKernel),
+        VMSTATE_UINT64(seq, SimtKernel),
+        VMSTATE_STRUCT(launch, SimtKernel, 1, vmstate_simt_launch,
+                       SimtLaunch),
+        VMSTATE_UINT32(code.base, SimtKernel),
+        VMSTATE_UINT32(code.size, SimtKernel),
+        VMSTATE_UINT64(record, SimtKernel),
+        VMSTATE_UINT32(view.ctx, SimtKernel),
+        VMSTATE_BOOL(view.bare, SimtKernel),
+        VMSTATE_UINT32(flags, SimtKernel),
+        VMSTATE_UINT32(threads, SimtKernel),
+        VMSTATE_UINT32(warps, SimtKernel),
+        VMSTATE_UINT32(regs, SimtKernel),
+        VMSTATE_UINT32(local_base, SimtKernel),
+        VMSTATE_UINT32(local_block_bytes, SimtKernel),
+        VMSTATE_UINT32(total_blocks, SimtKernel),
+        VMSTATE_UINT32(next_block, SimtKernel),
+        VMSTATE_UINT32(end_block, SimtKernel),
+        VMSTATE_UINT32(resident, SimtKernel),
+        VMSTATE_UINT32(retired, SimtKernel),
+        VMSTATE_BOOL(started, SimtKernel),
+        VMSTATE_UINT64(start_cycle, SimtKernel),
+        VMSTATE_UINT64(end_cycle, SimtKernel),
+        VMSTATE_UINT64(thread_insns, SimtKernel),
+        VMSTATE_UINT64(warp_insns, SimtKernel),
+        VMSTATE_STRUCT(fault, SimtKernel, 1, vmstate_simt_grid_result,
+                       SimtGridResult),
+        VMSTATE_UINT32(ctx, SimtKernel),
+        VMSTATE_UINT32(int_regs, SimtKernel),
+        VMSTATE_UINT32(fp_regs, SimtKernel),
+        VMSTATE_UINT32(live_count, SimtKernel),
+        VMSTATE_VARRAY_UINT32_ALLOC(live, SimtKernel, live_count, 1,
+                                    vmstate_info_uint64, uint64_t),
+        {
+            .name = "redo",
+            .info = &simt_vmstate_info_list,
+            .size = sizeof(GArray *),
+            .flags = VMS_SINGLE,
+            .offset = offsetof(SimtKernel, redo),
+        },
+        {
+            .name = "saved",
+            .info = &simt_vmstate_info_list,
+            .vmsd = &vmstate_simt_saved,
+            .size = sizeof(GArray *),
+            .flags = VMS_SINGLE,
+            .offset = offsetof(SimtKernel, saved),
+        },
+        VMSTATE_UINT64(run_since, SimtKernel),
+        VMSTATE_UINT32(stat_blocks, SimtKernel),
+        VMSTATE_UINT64(stat_insns, SimtKernel),
+        VMSTATE_DOUBLE(stat_cpi_sum, SimtKernel),
+        VMSTATE_DOUBLE(stat_cpi_sq, SimtKernel),
+        VMSTATE_UINT32(stat_time_blocks, SimtKernel),
+        VMSTATE_UINT64(stat_time_sum, SimtKernel),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/* What a queue is doing: its kernel and its copy. */
+const VMStateDescription vmstate_simt_queue_work = {
+    .name = "simt/queue-work",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT(kernel, SimtQueue, 1, vmstate_simt_kernel, SimtKernel),
+        VMSTATE_STRUCT(copy, SimtQueue, 1, vmstate_simt_copy, SimtCopy),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/*
+ * After migration: kernels decode their code again and reach memory
+ * through their context as at launch.  False if the stream is not one
+ * this device could have written.
+ */
+bool simt_queues_post_load(SimtState *s)
+{
+    for (unsigned e = 0; e < SIMT_MAX_COPY_ENGINES; e++) {
+        if (s->engines[e].queue < -1 ||
+            s->engines[e].queue >= SIMT_MAX_QUEUES) {
+            return false;
+        }
+    }
+    for (unsigned q = 0; q < SIMT_MAX_QUEUES; q++) {
+        SimtKernel *k = &s->queues[q].kernel;
+        SimtCopy *c = &s->queues[q].copy;
+        int engines = simt_cfg(s, SIMT_CFG_COPY_ENGINES);
+
+        if (c->active && (c->ctx >= SIMT_MAX_CONTEXTS || c->engine < -1 ||
+                          c->engine >= engines)) {
+            return false;
+        }
+        if (!k->active) {
+            continue;
+        }
+        if (k->ctx >= SIMT_MAX_CONTEXTS || k->view.ctx != k->ctx ||
+            k->warps != simt_launch_warps(&k->launch) ||
+            (k->live && k->live_count != k->launch.code_size / 4) ||
+            simt_code_init(&k->code, k->code.base, k->code.size)) {
+            return false;
+        }
+        k->code.timing = &s->timing;
+        simt_mmu_view_attach(&k->view, s, &k->mem);
+        if (!k->redo) {
+            k->redo = g_array_new(false, false, sizeof(uint32_t));
+        }
+        if (!k->saved) {
+            k->saved = g_array_new(false, false, sizeof(SimtSaved));
+        }
+        for (guint i = 0; i < k->saved->len; i++) {
+            SimtSaved *sv = &g_array_index(k->saved, SimtSaved, i);
+
+            if (sv->sm >= simt_cfg(s, SIMT_CFG_SM_COUNT) ||
+                (sv->shared &&
+                 sv->shared_bytes != MAX(k->launch.shared_size, 1))) {
+                return false;
+            }
+        }
+    }
+    return true;
 }

@@ -17,6 +17,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/error-report.h"
+#include "migration/vmstate.h"
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-placement.h"
 #include "trace.h"
@@ -38,8 +39,10 @@ void simt_sched_init(SimtState *s)
         sm->free_blocks = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
         sm->free_regs = simt_cfg(s, SIMT_CFG_SM_REGS);
         sm->free_shared = simt_cfg(s, SIMT_CFG_SM_SHARED);
-        sm->slots = g_new0(SimtSlot, simt_cfg(s, SIMT_CFG_SM_BLOCKS));
-        sm->port_cycle = g_new0(uint64_t, simt_cfg(s, SIMT_CFG_ISSUE_RATE));
+        sm->nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
+        sm->slots = g_new0(SimtSlot, sm->nslots);
+        sm->nports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
+        sm->port_cycle = g_new0(uint64_t, sm->nports);
     }
 }
 
@@ -186,7 +189,8 @@ static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     slot->linear = linear;
     slot->dispatch_cycle = start;
     slot->warps = g_new(SimtWarp, k->warps);
-    slot->shared = g_malloc(MAX(k->launch.shared_size, 1));
+    slot->shared_bytes = MAX(k->launch.shared_size, 1);
+    slot->shared = g_malloc(slot->shared_bytes);
     simt_block_init(&slot->block, &k->launch, &desc, &k->code, &k->mem,
                     slot->warps, slot->shared);
 
@@ -242,6 +246,7 @@ void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
     g_free(slot->shared);
     slot->warps = NULL;
     slot->shared = NULL;
+    slot->shared_bytes = 0;
     slot->used = false;
 }
 
@@ -431,4 +436,152 @@ void simt_sched_evict_kernel(SimtState *s, unsigned q, uint64_t cycle)
             }
         }
     }
+}
+
+/* Resident blocks migrate whole: registers, lanes' state and shared memory. */
+static const VMStateDescription vmstate_simt_warp = {
+    .name = "simt/warp",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_2DARRAY(x, SimtWarp, 32, SIMT_WARP_SIZE),
+        VMSTATE_UINT32_2DARRAY(f, SimtWarp, 32, SIMT_WARP_SIZE),
+        VMSTATE_UINT32_ARRAY(pc, SimtWarp, SIMT_WARP_SIZE),
+        VMSTATE_UINT32_ARRAY(fcsr, SimtWarp, SIMT_WARP_SIZE),
+        VMSTATE_UINT32_ARRAY(resv_addr, SimtWarp, SIMT_WARP_SIZE),
+        VMSTATE_UINT32_ARRAY(resv_val, SimtWarp, SIMT_WARP_SIZE),
+        VMSTATE_UINT32(resv_mask, SimtWarp),
+        VMSTATE_UINT32(exited, SimtWarp),
+        VMSTATE_UINT32(waiting, SimtWarp),
+        VMSTATE_UINT32(wsync, SimtWarp),
+        VMSTATE_UINT32(warp_id, SimtWarp),
+        VMSTATE_UINT64(instret, SimtWarp),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_simt_block_state = {
+    .name = "simt/block",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(desc.block_idx, SimtBlockState, 3),
+        VMSTATE_UINT32(desc.smid, SimtBlockState),
+        VMSTATE_UINT32(desc.local_addr, SimtBlockState),
+        VMSTATE_UINT32(nthreads, SimtBlockState),
+        VMSTATE_UINT32(nwarps, SimtBlockState),
+        VMSTATE_UINT32(nexited, SimtBlockState),
+        VMSTATE_UINT32(nwaiting, SimtBlockState),
+        VMSTATE_UINT32(next_warp, SimtBlockState),
+        VMSTATE_UINT32(status, SimtBlockState),
+        VMSTATE_UINT32(fault, SimtBlockState),
+        VMSTATE_UINT32(fault_pc, SimtBlockState),
+        VMSTATE_UINT32(fault_addr, SimtBlockState),
+        VMSTATE_UINT32(fault_warp, SimtBlockState),
+        VMSTATE_UINT32(fault_lane, SimtBlockState),
+        VMSTATE_UINT32(barriers, SimtBlockState),
+        VMSTATE_UINT32(wrote_global, SimtBlockState),
+        VMSTATE_UINT64(cycle, SimtBlockState),
+        VMSTATE_UINT64(warp_insns, SimtBlockState),
+        VMSTATE_UINT64(thread_insns, SimtBlockState),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static bool slot_used(void *opaque, int version_id)
+{
+    return ((SimtSlot *)opaque)->used;
+}
+
+static const VMStateDescription vmstate_simt_slot = {
+    .name = "simt/slot",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_BOOL(used, SimtSlot),
+        VMSTATE_UINT32(queue, SimtSlot),
+        VMSTATE_UINT32(linear, SimtSlot),
+        VMSTATE_UINT32(leave, SimtSlot),
+        VMSTATE_BOOL(in_event, SimtSlot),
+        VMSTATE_UINT64(leave_cycle, SimtSlot),
+        VMSTATE_UINT64(ready_cycle, SimtSlot),
+        VMSTATE_UINT64(dispatch_cycle, SimtSlot),
+        VMSTATE_UINT64(dispatch_insns, SimtSlot),
+        VMSTATE_STRUCT(block.st, SimtSlot, 1, vmstate_simt_block_state,
+                       SimtBlockState),
+        {
+            /* block.st.nwarps warps, allocated on load */
+            .name = "warps",
+            .field_exists = slot_used,
+            .num_offset = vmstate_offset_value(SimtSlot, block.st.nwarps,
+                                               uint32_t),
+            .vmsd = &vmstate_simt_warp,
+            .size = sizeof(SimtWarp),
+            .flags = VMS_STRUCT | VMS_VARRAY_UINT32 | VMS_POINTER | VMS_ALLOC,
+            .offset = vmstate_offset_pointer(SimtSlot, warps, SimtWarp),
+        },
+        VMSTATE_UINT32(shared_bytes, SimtSlot),
+        VMSTATE_VBUFFER_ALLOC_UINT32(shared, SimtSlot, 1, slot_used,
+                                     shared_bytes),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+const VMStateDescription vmstate_simt_sm = {
+    .name = "simt/sm",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(free_threads, SimtSM),
+        VMSTATE_UINT32(free_warps, SimtSM),
+        VMSTATE_UINT32(free_blocks, SimtSM),
+        VMSTATE_UINT32(free_regs, SimtSM),
+        VMSTATE_UINT32(free_shared, SimtSM),
+        VMSTATE_UINT32(kernels, SimtSM),
+        VMSTATE_UINT16_ARRAY(blocks_of, SimtSM, SIMT_MAX_QUEUES),
+        VMSTATE_STRUCT_VARRAY_POINTER_UINT32(slots, SimtSM, nslots,
+                                             vmstate_simt_slot, SimtSlot),
+        VMSTATE_VARRAY_UINT32(port_cycle, SimtSM, nports, 1,
+                              vmstate_info_uint64, uint64_t),
+        VMSTATE_UINT32(next_slot, SimtSM),
+        VMSTATE_UINT32(next_warp, SimtSM),
+        VMSTATE_UINT64(save_busy, SimtSM),
+        VMSTATE_UINT64(ev_saved, SimtSM),
+        VMSTATE_UINT64(ev_wait, SimtSM),
+        VMSTATE_UINT32(handed_to, SimtSM),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+/*
+ * After migration: the blocks point at their kernels again.  False if the
+ * stream holds a block that no kernel of this device can own.
+ */
+bool simt_sched_post_load(SimtState *s)
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        for (uint32_t n = 0; n < sm->nslots; n++) {
+            SimtSlot *slot = &sm->slots[n];
+            SimtKernel *k;
+
+            if (!slot->used) {
+                continue;
+            }
+            k = slot->queue < SIMT_MAX_QUEUES ?
+                &s->queues[slot->queue].kernel : NULL;
+            if (!k || !k->active || slot->block.st.nwarps != k->warps ||
+                (slot->shared &&
+                 slot->shared_bytes != MAX(k->launch.shared_size, 1))) {
+                return false;
+            }
+            slot->block.warps = slot->warps;
+            slot->block.shared = slot->shared;
+            slot->block.launch = &k->launch;
+            slot->block.code = &k->code;
+            slot->block.mem = &k->mem;
+        }
+    }
+    return true;
 }

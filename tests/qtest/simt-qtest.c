@@ -6,6 +6,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/host-utils.h"
+#include "qobject/qdict.h"
 #include "simt-qtest.h"
 
 /* Kernel images of $SIMT_KERNEL_DIR, loaded on first use. */
@@ -107,8 +108,9 @@ Dev *dev_start(const char *props)
 {
     Dev *d = g_new0(Dev, 1);
 
+    d->props = g_strdup(props ? props : "");
     d->qts = qtest_initf("-M q35 -nodefaults -device simt,addr=04.0%s%s",
-                         props ? "," : "", props ? props : "");
+                         props ? "," : "", d->props);
     d->bus = qpci_new_pc(d->qts, NULL);
     d->dev = qpci_device_find(d->bus, SIMT_DEVFN);
     g_assert_nonnull(d->dev);
@@ -135,7 +137,76 @@ void dev_stop(Dev *d)
     g_free(d->dev);
     qpci_free_pc(d->bus);
     qtest_quit(d->qts);
+    g_free(d->props);
     g_free(d);
+}
+
+/* Wait for the MIGRATION event that ends a migration; assert it succeeded. */
+static void migration_wait(QTestState *qts)
+{
+    for (;;) {
+        QDict *ev = qtest_qmp_eventwait_ref(qts, "MIGRATION");
+        const char *status = qdict_get_str(qdict_get_qdict(ev, "data"),
+                                           "status");
+        bool done = !strcmp(status, "completed");
+
+        g_assert_cmpstr(status, !=, "failed");
+        qobject_unref(ev);
+        if (done) {
+            return;
+        }
+    }
+}
+
+static void migration_events_on(QTestState *qts)
+{
+    qtest_qmp_assert_success(qts, "{ 'execute': 'migrate-set-capabilities',"
+                             "  'arguments': { 'capabilities': ["
+                             "    { 'capability': 'events', 'state': true }"
+                             "  ] } }");
+}
+
+void dev_migrate(Dev *d, int64_t now)
+{
+    g_autofree char *dir = g_dir_make_tmp("simt-migrate-XXXXXX", NULL);
+    g_autofree char *file = g_build_filename(dir, "state", NULL);
+    g_autofree char *uri = g_strdup_printf("file:%s", file);
+    QTestState *to;
+    QDict *rsp;
+
+    g_assert_nonnull(dir);
+    migration_events_on(d->qts);
+    qtest_qmp_assert_success(d->qts, "{ 'execute': 'migrate',"
+                             "  'arguments': { 'uri': %s } }", uri);
+    migration_wait(d->qts);
+
+    /*
+     * The qtest accelerator's clock is not part of the stream (a real
+     * machine's is): the new QEMU starts at the time the old one stopped.
+     */
+    to = qtest_initf("-M q35 -nodefaults -device simt,addr=04.0%s%s "
+                     "-incoming defer", d->props[0] ? "," : "", d->props);
+    g_assert_cmpint(qtest_clock_set(to, now), ==, now);
+    migration_events_on(to);
+    qtest_qmp_assert_success(to, "{ 'execute': 'migrate-incoming',"
+                             "  'arguments': { 'uri': %s } }", uri);
+    migration_wait(to);
+    rsp = qtest_qmp_assert_success_ref(to, "{ 'execute': 'query-status' }");
+    if (strcmp(qdict_get_str(rsp, "status"), "running")) {
+        qtest_qmp_assert_success(to, "{ 'execute': 'cont' }");
+    }
+    qobject_unref(rsp);
+
+    /* The BARs kept their addresses: only the QEMU behind them changed. */
+    g_free(d->dev);
+    qpci_free_pc(d->bus);
+    qtest_quit(d->qts);
+    d->qts = to;
+    d->bus = qpci_new_pc(to, NULL);
+    d->dev = qpci_device_find(d->bus, SIMT_DEVFN);
+    g_assert_nonnull(d->dev);
+    unlink(file);
+    rmdir(dir);
 }
 
 uint32_t vram_alloc(Dev *d, const void *data, size_t len)

@@ -47,6 +47,7 @@ typedef struct Dev {
     uint32_t nsm, sm_blocks;
     uint32_t pt_next, page_next;    /* simt-mem-test's page pools */
     const struct simt_image *img;   /* the image in VRAM */
+    char *props;                    /* of the -device option, for dev_migrate */
 } Dev;
 
 typedef struct Launch {
@@ -80,6 +81,12 @@ void queue_setup(Dev *d, unsigned q, uint32_t prio);
 /* A device with @props (may be NULL), every queue enabled, "samples". */
 Dev *dev_start(const char *props);
 void dev_stop(Dev *d);
+/*
+ * Migrate the machine to a second QEMU started with the same options, at
+ * virtual time @now (the clock's, which qtest cannot read without moving
+ * it), and go on with it (the first one quits).
+ */
+void dev_migrate(Dev *d, int64_t now);
 /* Put kernel image @name and its live table in VRAM. */
 void use_image(Dev *d, const char *name);
 

@@ -7,6 +7,7 @@
 #ifndef HW_SIMT_DMA_H
 #define HW_SIMT_DMA_H
 
+#include "migration/vmstate.h"
 #include "hw/simt/simt-hw.h"
 
 /* Bytes moved per host step; pieces never cross a device page. */
@@ -48,5 +49,7 @@ void simt_dma_cancel(SimtState *s, unsigned q);
 void simt_dma_run_slice(SimtState *s, uint64_t start, uint64_t end);
 bool simt_dma_busy(SimtState *s);
 uint32_t simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg);
+extern const VMStateDescription vmstate_simt_copy;
+extern const VMStateDescription vmstate_simt_engine;
 
 #endif /* HW_SIMT_DMA_H */

@@ -7,6 +7,7 @@
 #ifndef HW_SIMT_MMU_H
 #define HW_SIMT_MMU_H
 
+#include "migration/vmstate.h"
 #include "hw/simt/simt-core.h"
 
 #define SIMT_TLB_ENTRIES        256
@@ -44,6 +45,7 @@ typedef struct SimtMmuView {
     uint32_t fault_addr;
     uint8_t fault_access;       /* enum simt_access */
     uint8_t fault_reason;       /* enum simt_mmu_fault */
+    bool bare;                  /* the context was bare at launch */
 } SimtMmuView;
 
 typedef struct SimtState SimtState;
@@ -71,10 +73,13 @@ void simt_mmu_fault(SimtState *s, unsigned ctx, unsigned q, uint32_t addr,
 /* Memory of a kernel running in a translated context. */
 void simt_mmu_view_init(SimtMmuView *v, SimtState *s, unsigned ctx,
                         SimtMem *mem);
+/* Point @mem at @v again (after migration): v->ctx and v->bare are kept. */
+void simt_mmu_view_attach(SimtMmuView *v, SimtState *s, SimtMem *mem);
 void simt_mmu_reset(SimtState *s);
 uint32_t simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg);
 void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
                         uint32_t val);
 void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd);
+extern const VMStateDescription vmstate_simt_tlb_entry;
 
 #endif /* HW_SIMT_MMU_H */

@@ -8,6 +8,7 @@
 
 #include "hw/pci/pci_device.h"
 #include "qom/object.h"
+#include "migration/vmstate.h"
 #include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-config.h"
 #include "hw/simt/simt-core.h"
@@ -40,6 +41,7 @@ typedef struct SimtSaved {
      * @sm, and the block comes back there.  NULL: saved in the record.
      */
     uint8_t *shared;
+    uint32_t shared_bytes;      /* allocated at @shared, 0: none */
     uint32_t sm;
     uint64_t ready;             /* cycle its record is complete */
 } SimtSaved;
@@ -111,7 +113,8 @@ typedef struct SimtSlot {
     uint64_t dispatch_insns;    /* warp_insns then (a restored block's) */
     SimtBlock block;
     SimtWarp *warps;
-    uint8_t *shared;
+    uint8_t *shared;            /* NULL while a save keeps it in place */
+    uint32_t shared_bytes;      /* allocated at @shared */
 } SimtSlot;
 
 typedef struct SimtSM {
@@ -124,7 +127,9 @@ typedef struct SimtSM {
     uint32_t kernels;           /* distinct kernels resident */
     uint16_t blocks_of[SIMT_MAX_QUEUES];
     SimtSlot *slots;            /* SM_BLOCKS entries */
+    uint32_t nslots;
     uint64_t *port_cycle;       /* per issue port: time issued up to */
+    uint32_t nports;
     uint32_t next_slot;         /* round-robin cursor */
     uint32_t next_warp;
     uint64_t save_busy;         /* saves and restores serialise up to here */
@@ -276,6 +281,9 @@ void simt_queues_slice_begin(SimtState *s);
 /* The slice of @cycles ends: add them to the queues whose work ran. */
 void simt_queues_slice_end(SimtState *s, uint64_t cycles);
 bool simt_queues_busy(SimtState *s);
+/* Migration: queues' kernels and copies; rebuild what is not migrated. */
+extern const VMStateDescription vmstate_simt_queue_work;
+bool simt_queues_post_load(SimtState *s);
 
 /* simt-sched.c: the block scheduler */
 void simt_sched_init(SimtState *s);
@@ -300,6 +308,10 @@ bool simt_sched_is_lower(SimtState *s, unsigned hq, unsigned q);
 bool simt_sched_lower_resident(SimtState *s, unsigned q);
 /* A resident kernel of @q's priority whose time slice is over, or -1. */
 int simt_sched_slice_over(SimtState *s, unsigned q, uint64_t cycle);
+
+/* Migration: an SM, its slots and their blocks; rebuild their pointers. */
+extern const VMStateDescription vmstate_simt_sm;
+bool simt_sched_post_load(SimtState *s);
 
 /* simt-sm.c: running resident blocks under the timing model */
 /* Run every SM over device cycles [start, end). */
@@ -338,5 +350,10 @@ void simt_trace_event(SimtState *s, unsigned type, unsigned q, unsigned sm,
 /* PSTATE and SAVE_USED of context @ctx. */
 uint32_t simt_preempt_ctx_state(SimtState *s, unsigned ctx);
 uint32_t simt_preempt_save_used(SimtState *s, unsigned ctx);
+/* Migration: the event under way and save areas in use; saved blocks. */
+extern const VMStateDescription vmstate_simt_preempt_work;
+extern const VMStateDescription vmstate_simt_saved;
+/* A GArray of SimtSaved (field's vmsd: vmstate_simt_saved) or uint32_t. */
+extern const VMStateInfo simt_vmstate_info_list;
 
 #endif /* HW_SIMT_SIMT_H */
