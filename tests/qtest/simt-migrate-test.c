@@ -26,10 +26,12 @@
 #define HOST_SRC            0x1000000
 #define COPY_BYTES          (3 * MiB + 123)
 
-/* VRAM: save area of context 0. */
+/* VRAM: save area of context 0, its page table. */
 #define VRAM_SAVE           0x2800000
 #define SAVE_SIZE           (16 * MiB)
+#define VRAM_PT             0x7f00000
 
+#define VRAM_BYTES          (128 * MiB)
 #define PROPS               "vram-size=128M"
 /* The clock advances in steps of this many ns between actions. */
 #define STEP_NS             20000
@@ -44,6 +46,7 @@
 typedef struct Scenario {
     const char *name;
     int mode;                   /* context 0's preemption mode; -1: samples */
+    bool translated;            /* context 0 through a page table */
     unsigned migrations;
 } Scenario;
 
@@ -54,6 +57,11 @@ typedef struct Outcome {
     int64_t end_ns;
     unsigned migrations;        /* done */
     uint32_t events;            /* preemption events */
+    /*
+     * Translations: the destination decodes code again, and in a
+     * translated context its fetches are translations too.
+     */
+    uint32_t translations;
     uint64_t cycle0;            /* device cycle at the start */
     uint32_t mhz;
     struct simt_preempt_event ev[LOG_SIZE];
@@ -146,6 +154,20 @@ static void copy_from_host(Run *r, unsigned q, uint32_t dst)
     };
 
     note_cmd(r, q, submit(r->d, q, &c));
+}
+
+/* Context 0 sees VRAM through an identity map of superpages. */
+static void translate(Run *r)
+{
+    uint32_t pt[1024] = { 0 };
+
+    for (uint32_t i = 0; i < VRAM_BYTES / SIMT_SUPERPAGE_SIZE; i++) {
+        pt[i] = cpu_to_le32((i << 10) << SIMT_PTE_PPN_SHIFT | SIMT_PTE_V |
+                            SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X);
+    }
+    qpci_memwrite(r->d->dev, r->d->vram, VRAM_PT, pt, sizeof(pt));
+    wr(r->d, SIMT_CTX_REG(0, SIMT_CREG_PT),
+       SIMT_PT_SV32 | VRAM_PT >> SIMT_PAGE_SHIFT);
 }
 
 /* Sample kernels on queues 0..2 and a copy on queue 3, all at once. */
@@ -242,8 +264,7 @@ static void collect(Run *r, Outcome *o)
         { "PEV_DONE_LATENCY", SIMT_REG_PEV_DONE_LATENCY },
         { "TRACE_COUNT", SIMT_REG_TRACE_COUNT },
         { "IRQ_COUNT", SIMT_REG_IRQ_COUNT },
-        { "TLB_HITS", SIMT_REG_TLB_HITS },
-        { "TLB_MISSES", SIMT_REG_TLB_MISSES },
+        { "MMU_FAULTS", SIMT_REG_MMU_FAULTS },
         { "POLICY_ERRORS", SIMT_REG_POLICY_ERRORS },
     };
     Dev *d = r->d;
@@ -304,6 +325,9 @@ static void run(const Scenario *sc, const int64_t *mig_at, unsigned nmig,
     o->parts = g_ptr_array_new_with_free_func(
         (GDestroyNotify)g_byte_array_unref);
     r.d = dev_start(PROPS);
+    if (sc->translated) {
+        translate(&r);
+    }
     wr(r.d, SIMT_REG_PEV_LOG_LO, LOG_ADDR);
     wr(r.d, SIMT_REG_PEV_LOG_HI, 0);
     wr(r.d, SIMT_REG_PEV_LOG_SIZE, LOG_SIZE);
@@ -331,6 +355,8 @@ static void run(const Scenario *sc, const int64_t *mig_at, unsigned nmig,
     o->end_ns = r.now - r.t0;
     o->migrations = r.next_mig;
     o->events = MIN(rd(r.d, SIMT_REG_PEV_COUNT), LOG_SIZE);
+    o->translations = rd(r.d, SIMT_REG_TLB_HITS) +
+                      rd(r.d, SIMT_REG_TLB_MISSES);
     qtest_memread(r.d->qts, LOG_ADDR, o->ev, o->events * sizeof(o->ev[0]));
     collect(&r, o);
     for (unsigned i = 0; i < r.ncmds; i++) {
@@ -371,7 +397,7 @@ static void test_scenario(gconstpointer data)
      * with preemption, every other one at a random cycle inside one of
      * the reference run's preemption events.
      */
-    rng_state = 0x5eed + sc->mode;
+    rng_state = 0x5eed + sc->mode * 2 + sc->translated;
     for (unsigned i = 0; i < sc->migrations; i++) {
         if (sc->mode >= 0 && i % 2 && ref->events) {
             const struct simt_preempt_event *e = &ref->ev[rng() %
@@ -397,14 +423,18 @@ static void test_scenario(gconstpointer data)
     run(sc, at, sc->migrations, mig);
     g_test_message("%s: %u migrations in %" PRId64 " ns of device work, "
                    "%u of them during one of %u preemption events; "
-                   "%u parts compared", sc->name, sc->migrations,
-                   ref->end_ns, in_event, ref->events, ref->parts->len);
+                   "%u parts compared; %u translations, %u after migrating",
+                   sc->name, sc->migrations, ref->end_ns, in_event,
+                   ref->events, ref->parts->len, ref->translations,
+                   mig->translations);
     /* The preemption scenarios preempt many times, and migrate mid-event. */
     if (sc->mode >= 0) {
         g_assert_cmpuint(ref->events, >=, HP_RUNS / 2);
         g_assert_cmpuint(in_event, >, 0);
     }
     g_assert_cmpint(mig->end_ns, ==, ref->end_ns);
+    g_assert_cmpuint(mig->translations, >=, ref->translations);
+    g_assert_cmpuint(ref->translations > 0, ==, sc->translated);
     g_assert_cmpuint(mig->migrations, ==, sc->migrations);
     g_assert_cmpuint(mig->parts->len, ==, ref->parts->len);
     for (unsigned i = 0; i < ref->parts->len; i++) {
@@ -422,12 +452,13 @@ static void test_scenario(gconstpointer data)
 }
 
 static const Scenario scenarios[] = {
-    { "samples-and-copies", -1, 10 },
-    { "preempt-drain", SIMT_PMODE_DRAIN, 8 },
-    { "preempt-flush", SIMT_PMODE_FLUSH, 8 },
-    { "preempt-switch", SIMT_PMODE_SWITCH, 8 },
-    { "preempt-light", SIMT_PMODE_LIGHT, 8 },
-    { "preempt-auto", SIMT_PMODE_AUTO, 8 },
+    { "samples-and-copies", -1, false, 5 },
+    { "samples-and-copies-translated", -1, true, 5 },
+    { "preempt-drain", SIMT_PMODE_DRAIN, false, 8 },
+    { "preempt-flush", SIMT_PMODE_FLUSH, false, 8 },
+    { "preempt-switch", SIMT_PMODE_SWITCH, false, 8 },
+    { "preempt-light", SIMT_PMODE_LIGHT, false, 8 },
+    { "preempt-auto", SIMT_PMODE_AUTO, true, 8 },
 };
 
 int main(int argc, char **argv)
