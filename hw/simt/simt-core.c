@@ -459,6 +459,7 @@ int simt_code_init(SimtCode *code, uint32_t base, uint32_t size)
     code->size = size;
     code->insns = NULL;
     code->timing = NULL;
+    code->reference = false;
     if (base % 4 || size % 4) {
         return -1;
     }
@@ -966,8 +967,8 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
         }                                                               \
     } while (0)
 
-/* fp operation over the group's lanes; flags accrue per lane. */
-#define FPU(dst, expr)                                                  \
+/* fp operation over lanes @M of the group; flags accrue per lane. */
+#define FPU_M(M, dst, expr)                                             \
     do {                                                                \
         const uint32_t *fa = w->f[in->rs1];                             \
         const uint32_t *fb = w->f[in->rs2];                             \
@@ -976,21 +977,130 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
         const unsigned srm = in->rm;                                    \
         uint32_t t[SIMT_WARP_SIZE];                                     \
         (void)fa; (void)fb; (void)fc; (void)xa;                         \
-        LANES_FOR(G, i) {                                               \
+        LANES_FOR(M, i) {                                               \
             uint32_t *fl = &w->fcsr[i];                                 \
             unsigned rm = srm == SIMT_RM_DYN ? *fl >> 5 & 7 : srm;      \
             (void)rm;                                                   \
             t[i] = (expr);                                              \
         }                                                               \
-        commit(dst, t, G, lm);                                          \
+        commit_lanes(dst, t, M);                                        \
     } while (0)
 
-#define FPU_F(expr)   FPU(w->f[in->rd], expr)
+#define FPU(dst, expr)  FPU_M(G, dst, expr)
+#define FPU_F(expr)     FPU(w->f[in->rd], expr)
+
+/*
+ * fadd, fsub, fmul and the fmadd family: the host's fast path first
+ * (fp_fast), @expr, the exact operation, for the lanes it leaves.
+ */
+#define FPU_FAST(expr)                                                  \
+    do {                                                                \
+        uint32_t rest_ = fp_fast(b, w, in, G, lm);                      \
+        if (rest_) {                                                    \
+            FPU_M(rest_, w->f[in->rd], expr);                           \
+        }                                                               \
+    } while (0)
 #define FPU_X(expr)                                                     \
     do {                                                                \
         uint32_t scratch[SIMT_WARP_SIZE];                               \
         FPU(in->rd ? w->x[in->rd] : scratch, expr);                     \
     } while (0)
+
+/* Write t[] to the lanes of @mask. */
+static void commit_lanes(uint32_t *d, const uint32_t *t, uint32_t mask)
+{
+    int i;
+
+    if (mask == SIMT_FULL_MASK) {
+        memcpy(d, t, SIMT_WARP_SIZE * sizeof(*d));
+        return;
+    }
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        uint32_t sel = -(uint32_t)((mask & lane_bit[i]) != 0);
+
+        d[i] = (t[i] & sel) | (d[i] & ~sel);
+    }
+}
+
+static const uint32_t f32_one[SIMT_WARP_SIZE] = {
+    [0 ... SIMT_WARP_SIZE - 1] = 0x3f800000u,
+};
+static const uint32_t f32_minus_zero[SIMT_WARP_SIZE] = {
+    [0 ... SIMT_WARP_SIZE - 1] = 0x80000000u,
+};
+
+/* @n with every lane's sign flipped, in @buf. */
+static const uint32_t *negated(const uint32_t *n, uint32_t *buf)
+{
+    int i;
+
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        buf[i] = n[i] ^ 0x80000000u;
+    }
+    return buf;
+}
+
+/*
+ * fadd, fsub, fmul and the fmadd family as a * b + c, when every lane of
+ * the group rounds to nearest even: simt_f32_fma_rne_warp does the lanes
+ * it can do exactly, all at once.  Returns the lanes left to the exact
+ * operation.
+ */
+static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
+                        uint32_t G, const uint32_t *lm)
+{
+    const uint32_t *fa = w->f[in->rs1], *fb = w->f[in->rs2];
+    const uint32_t *fc = w->f[in->rs3];
+    uint32_t na[SIMT_WARP_SIZE], nc[SIMT_WARP_SIZE], t[SIMT_WARP_SIZE];
+    uint32_t frm = 0, inexact, rest;
+    int i;
+
+    if (b->code->reference) {
+        return G;
+    }
+    if (in->rm == SIMT_RM_DYN) {
+        for (i = 0; i < SIMT_WARP_SIZE; i++) {
+            frm |= (w->fcsr[i] >> 5 & 7) & lm[i];
+        }
+    } else {
+        frm = in->rm;
+    }
+    if (frm != SIMT_RM_RNE) {
+        return G;
+    }
+    switch (in->op) {
+    case OP_FADD:
+        fc = fb;
+        fb = f32_one;
+        break;
+    case OP_FSUB:
+        fc = negated(fb, nc);
+        fb = f32_one;
+        break;
+    case OP_FMUL:
+        fc = f32_minus_zero;
+        break;
+    case OP_FMSUB:
+        fc = negated(fc, nc);
+        break;
+    case OP_FNMSUB:
+        fa = negated(fa, na);
+        break;
+    case OP_FNMADD:
+        fa = negated(fa, na);
+        fc = negated(fc, nc);
+        break;
+    default:
+        break;
+    }
+    rest = simt_f32_fma_rne_warp(t, fa, fb, fc, G, &inexact);
+    commit_lanes(w->f[in->rd], t, G & ~rest);
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        w->fcsr[i] |= -(uint32_t)((inexact & lane_bit[i]) != 0) &
+                      SIMT_FFLAG_NX;
+    }
+    return rest;
+}
 
 /* Dynamic rounding with a reserved frm is an illegal instruction. */
 static bool dyn_rm_bad(const SimtWarp *w, const SimtInsn *in,
@@ -1491,26 +1601,26 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
-            FPU_F(simt_f32_fma(fa[i] ^ na, fb[i], fc[i] ^ nc, rm, fl));
+            FPU_FAST(simt_f32_fma(fa[i] ^ na, fb[i], fc[i] ^ nc, rm, fl));
             break;
         }
         case OP_FADD:
             if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
-            FPU_F(simt_f32_add(fa[i], fb[i], rm, fl));
+            FPU_FAST(simt_f32_add(fa[i], fb[i], rm, fl));
             break;
         case OP_FSUB:
             if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
-            FPU_F(simt_f32_sub(fa[i], fb[i], rm, fl));
+            FPU_FAST(simt_f32_sub(fa[i], fb[i], rm, fl));
             break;
         case OP_FMUL:
             if (dyn_rm_bad(w, in, lm)) {
                 goto illegal;
             }
-            FPU_F(simt_f32_mul(fa[i], fb[i], rm, fl));
+            FPU_FAST(simt_f32_mul(fa[i], fb[i], rm, fl));
             break;
         case OP_FDIV:
             if (dyn_rm_bad(w, in, lm)) {

@@ -604,3 +604,108 @@ uint32_t simt_u32_to_f32(uint32_t v, int rm, uint32_t *flags)
     }
     return round_pack(0, 0, v, rm, flags);
 }
+
+/*
+ * The warp fast path, in GCC and clang vector types: four lanes per
+ * operation, using only operations that SSE2 (and NEON) have on 64-bit
+ * lanes, so that nothing falls back to scalar code.  On x86 hosts with
+ * AVX2 the same code is compiled a second time for it.
+ */
+typedef uint32_t v4su __attribute__((vector_size(16)));
+typedef int32_t v4si __attribute__((vector_size(16)));
+typedef float v4sf __attribute__((vector_size(16)));
+typedef double v4df __attribute__((vector_size(32)));
+typedef int64_t v4di __attribute__((vector_size(32)));
+typedef uint64_t v4du __attribute__((vector_size(32)));
+
+/* Lanes holding zero or a normal number: no NaN, infinity or subnormal. */
+static inline __attribute__((always_inline)) v4si zero_or_normal(v4su x)
+{
+    v4su e = (x >> 23) & 0xff;
+
+    return ((x & F32_ABS) == 0) | ((e != 0) & (e != 0xff));
+}
+
+static inline __attribute__((always_inline))
+uint32_t fma_rne_warp(uint32_t *d, const uint32_t *a, const uint32_t *b,
+                      const uint32_t *c, uint32_t mask, uint32_t *inexact)
+{
+    uint32_t done = 0, nx = 0;
+
+    for (unsigned q = 0; q < SIMT_F32_WARP; q += 4) {
+        v4su ua, ub, uc, ur;
+        v4df x, y, z, p, s, bv, e, so;
+        v4di u, need, away, nxd;
+        v4sf r;
+        v4si ok, nxs;
+
+        memcpy(&ua, a + q, sizeof(ua));
+        memcpy(&ub, b + q, sizeof(ub));
+        memcpy(&uc, c + q, sizeof(uc));
+        ok = zero_or_normal(ua) & zero_or_normal(ub) & zero_or_normal(uc);
+        x = __builtin_convertvector((v4sf)ua, v4df);
+        y = __builtin_convertvector((v4sf)ub, v4df);
+        z = __builtin_convertvector((v4sf)uc, v4df);
+        /* The product is exact; TwoSum makes the sum exact as s + e. */
+        p = x * y;
+        s = p + z;
+        bv = s - p;
+        e = (p - (s - bv)) + (z - bv);
+        /*
+         * s rounded to odd (round_to_odd), then once to binary32: an even
+         * s with a residue moves one unit towards it, up in magnitude when
+         * e has s's sign.
+         */
+        u = (v4di)s;
+        need = (e != 0) & ~-(u & 1);
+        away = (v4di)((v4du)(u ^ (v4di)e) >> 63);
+        u += need & (1 - 2 * away);
+        so = (v4df)u;
+        r = __builtin_convertvector(so, v4sf);
+        ur = (v4su)r;
+        /* An odd so (e != 0) is never a binary32: inexact then too. */
+        nxd = __builtin_convertvector(r, v4df) != so;
+        nxs = __builtin_convertvector(nxd, v4si);
+        /*
+         * A normal result above the smallest normal cannot be tiny,
+         * overflowed or invalid: inexact is its only possible flag.
+         */
+        ok &= ((ur >> 23 & 0xff) != 0xff) & ((ur & F32_ABS) > 0x00800000);
+        memcpy(d + q, &ur, sizeof(ur));
+        for (unsigned k = 0; k < 4; k++) {
+            done |= (uint32_t)(ok[k] & 1) << (q + k);
+            nx |= (uint32_t)(nxs[k] & 1) << (q + k);
+        }
+    }
+    done &= mask;
+    *inexact = nx & done;
+    return mask & ~done;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+static __attribute__((target("avx2")))
+uint32_t fma_rne_warp_avx2(uint32_t *d, const uint32_t *a, const uint32_t *b,
+                           const uint32_t *c, uint32_t mask,
+                           uint32_t *inexact)
+{
+    return fma_rne_warp(d, a, b, c, mask, inexact);
+}
+#endif
+
+uint32_t simt_f32_fma_rne_warp(uint32_t *d, const uint32_t *a,
+                               const uint32_t *b, const uint32_t *c,
+                               uint32_t mask, uint32_t *inexact)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    static int avx2 = -1;
+
+    if (avx2 < 0) {
+        __builtin_cpu_init();
+        avx2 = __builtin_cpu_supports("avx2");
+    }
+    if (avx2) {
+        return fma_rne_warp_avx2(d, a, b, c, mask, inexact);
+    }
+#endif
+    return fma_rne_warp(d, a, b, c, mask, inexact);
+}

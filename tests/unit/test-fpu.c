@@ -383,9 +383,85 @@ static void check_cases(void)
        fl == SIMT_FFLAG_NV, "fcvt.wu.s: NaN gives all ones");
 }
 
+/*
+ * The round-to-nearest-even warp fast path (simt_f32_fma_rne_warp)
+ * against the exact functions, lane by lane: fadd (b = 1), fsub (c
+ * negated), fmul (c = -0) and fmadd, over random masks.  Every lane it
+ * takes has the exact function's result and flags; it takes the bulk of
+ * ordinary operands, and leaves every lane whose operands or result are
+ * special, subnormal or at the smallest normal.
+ */
+static void check_warp_fast(int op, unsigned warps)
+{
+    static const char *const names[] = { "fadd", "fsub", "fmul", "fmadd" };
+    uint32_t a[32], b[32], c[32], d[32];
+    unsigned bad = 0, taken = 0, lanes = 0, wrongly_left = 0;
+
+    fesetround(FE_TONEAREST);
+    for (unsigned n = 0; n < warps; n++) {
+        uint32_t mask = n % 4 ? rnd() | rnd() << 16 : 0xffffffffu;
+        uint32_t nx, rest;
+
+        for (int i = 0; i < 32; i++) {
+            /* Half the warps ordinary numbers, half the biased mix. */
+            a[i] = n % 2 ? operand() : (rnd() & 0x8fffffff) | 0x30000000;
+            b[i] = op < 2 ? 0x3f800000u
+                          : n % 2 ? operand()
+                                  : (rnd() & 0x8fffffff) | 0x30000000;
+            c[i] = op == 2 ? 0x80000000u
+                           : n % 2 ? operand()
+                                   : (rnd() & 0x8fffffff) | 0x30000000;
+            if (op == 1) {
+                c[i] ^= 0x80000000u;
+            }
+        }
+        rest = simt_f32_fma_rne_warp(d, a, b, c, mask, &nx);
+        bad += (rest & ~mask) != 0 || (nx & ~mask & ~rest) != 0;
+        for (int i = 0; i < 32; i++) {
+            uint32_t bit = 1u << i, flags = 0, want;
+            bool special;
+
+            if (!(mask & bit)) {
+                continue;
+            }
+            want = simt_f32_fma(a[i], b[i], c[i], SIMT_RM_RNE, &flags);
+            lanes++;
+            special = (want & 0x7fffffff) <= 0x00800000 ||
+                      (want & 0x7f800000) == 0x7f800000 ||
+                      (a[i] & 0x7f800000) == 0 || (b[i] & 0x7f800000) == 0 ||
+                      (c[i] & 0x7f800000) == 0 ||
+                      (a[i] & 0x7f800000) == 0x7f800000 ||
+                      (b[i] & 0x7f800000) == 0x7f800000 ||
+                      (c[i] & 0x7f800000) == 0x7f800000;
+            if (rest & bit) {
+                wrongly_left += !special;
+                continue;
+            }
+            taken++;
+            if (d[i] != want ||
+                flags != (nx & bit ? SIMT_FFLAG_NX : 0)) {
+                if (bad++ < 5) {
+                    printf("# %s 0x%08x 0x%08x 0x%08x: 0x%08x nx %d, want "
+                           "0x%08x flags 0x%x\n", names[op], a[i], b[i], c[i],
+                         d[i], !!(nx & bit), want, flags);
+                }
+            }
+        }
+    }
+    ok(bad == 0, "%s fast path: %u of %u lanes taken, every one exact with "
+       "its flags", names[op], taken, lanes);
+    ok(wrongly_left == 0 && taken > lanes / 2, "%s fast path leaves only "
+       "special, zero, subnormal and smallest-normal lanes (%u others left)",
+       names[op], wrongly_left);
+}
+
 int main(void)
 {
     int op, rm;
+
+    for (op = 0; op < 4; op++) {
+        check_warp_fast(op, 100000);
+    }
 
     for (op = 0; op < T_NR; op++) {
         for (rm = 0; rm <= SIMT_RM_RMM; rm++) {

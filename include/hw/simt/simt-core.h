@@ -170,6 +170,11 @@ typedef struct SimtCode {
     SimtInsn *insns;
     /* NULL: every instruction costs one cycle.  Set before running. */
     const SimtTiming *timing;
+    /*
+     * Every instruction on its reference path, none on a fast path: the
+     * differential tests compare the two.  False after simt_code_init.
+     */
+    bool reference;
 } SimtCode;
 
 typedef struct SimtBlock {

@@ -53,4 +53,21 @@ uint32_t simt_f32_to_u32(uint32_t a, int rm, uint32_t *flags);
 uint32_t simt_i32_to_f32(uint32_t v, int rm, uint32_t *flags);
 uint32_t simt_u32_to_f32(uint32_t v, int rm, uint32_t *flags);
 
+#define SIMT_F32_WARP       32
+
+/*
+ * d[i] = a[i] * b[i] + c[i] rounded to nearest even, for the lanes i of
+ * @mask, computed with the host's floating point four lanes at a time:
+ * fadd (b = 1), fsub, fmul (c = -0) and the fmadd family (signs flipped
+ * beforehand).  It takes the lanes whose operands are zero or normal and
+ * whose result is normal and above the smallest normal, where the result
+ * is the exact one and inexact is the only possible flag; those lanes'
+ * inexact flags go to *inexact.  Returns the lanes of @mask it left for
+ * simt_f32_fma and friends; d[] of other lanes is scratch.  Needs the
+ * host's default rounding mode.
+ */
+uint32_t simt_f32_fma_rne_warp(uint32_t *d, const uint32_t *a,
+                               const uint32_t *b, const uint32_t *c,
+                               uint32_t mask, uint32_t *inexact);
+
 #endif /* HW_SIMT_FPU_H */
