@@ -1052,7 +1052,8 @@ static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
     const uint32_t *fa = w->f[in->rs1], *fb = w->f[in->rs2];
     const uint32_t *fc = w->f[in->rs3];
     uint32_t na[SIMT_WARP_SIZE], nc[SIMT_WARP_SIZE], t[SIMT_WARP_SIZE];
-    uint32_t frm = 0, inexact, rest;
+    uint32_t nx[SIMT_WARP_SIZE], left[SIMT_WARP_SIZE];
+    uint32_t frm = 0, rest = 0;
     int i;
 
     if (b->code->reference) {
@@ -1093,12 +1094,13 @@ static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
     default:
         break;
     }
-    rest = simt_f32_fma_rne_warp(t, fa, fb, fc, G, &inexact);
-    commit_lanes(w->f[in->rd], t, G & ~rest);
+    simt_f32_fma_rne_warp(t, nx, left, fa, fb, fc);
     for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        w->fcsr[i] |= -(uint32_t)((inexact & lane_bit[i]) != 0) &
-                      SIMT_FFLAG_NX;
+        rest |= left[i] & lane_bit[i];
+        w->fcsr[i] |= nx[i] & ~left[i] & lm[i];
     }
+    rest &= G;
+    commit_lanes(w->f[in->rd], t, G & ~rest);
     return rest;
 }
 

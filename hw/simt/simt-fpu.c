@@ -618,31 +618,20 @@ typedef double v4df __attribute__((vector_size(32)));
 typedef int64_t v4di __attribute__((vector_size(32)));
 typedef uint64_t v4du __attribute__((vector_size(32)));
 
-/* Lanes holding zero or a normal number: no NaN, infinity or subnormal. */
-static inline __attribute__((always_inline)) v4si zero_or_normal(v4su x)
-{
-    v4su e = (x >> 23) & 0xff;
-
-    return ((x & F32_ABS) == 0) | ((e != 0) & (e != 0xff));
-}
-
 static inline __attribute__((always_inline))
-uint32_t fma_rne_warp(uint32_t *d, const uint32_t *a, const uint32_t *b,
-                      const uint32_t *c, uint32_t mask, uint32_t *inexact)
+void fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
+                  const uint32_t *a, const uint32_t *b, const uint32_t *c)
 {
-    uint32_t done = 0, nx = 0;
-
     for (unsigned q = 0; q < SIMT_F32_WARP; q += 4) {
-        v4su ua, ub, uc, ur;
+        v4su ua, ub, uc, ur, exp;
         v4df x, y, z, p, s, bv, e, so;
-        v4di u, need, away, nxd;
+        v4di u, need, away;
         v4sf r;
-        v4si ok, nxs;
 
         memcpy(&ua, a + q, sizeof(ua));
         memcpy(&ub, b + q, sizeof(ub));
         memcpy(&uc, c + q, sizeof(uc));
-        ok = zero_or_normal(ua) & zero_or_normal(ub) & zero_or_normal(uc);
+        /* binary64 holds every binary32, subnormals included, exactly. */
         x = __builtin_convertvector((v4sf)ua, v4df);
         y = __builtin_convertvector((v4sf)ub, v4df);
         z = __builtin_convertvector((v4sf)uc, v4df);
@@ -663,38 +652,36 @@ uint32_t fma_rne_warp(uint32_t *d, const uint32_t *a, const uint32_t *b,
         so = (v4df)u;
         r = __builtin_convertvector(so, v4sf);
         ur = (v4su)r;
-        /* An odd so (e != 0) is never a binary32: inexact then too. */
-        nxd = __builtin_convertvector(r, v4df) != so;
-        nxs = __builtin_convertvector(nxd, v4si);
-        /*
-         * A normal result above the smallest normal cannot be tiny,
-         * overflowed or invalid: inexact is its only possible flag.
-         */
-        ok &= ((ur >> 23 & 0xff) != 0xff) & ((ur & F32_ABS) > 0x00800000);
         memcpy(d + q, &ur, sizeof(ur));
-        for (unsigned k = 0; k < 4; k++) {
-            done |= (uint32_t)(ok[k] & 1) << (q + k);
-            nx |= (uint32_t)(nxs[k] & 1) << (q + k);
-        }
+        /* An odd so (e != 0) is never a binary32: inexact then too. */
+        ur = (v4su)__builtin_convertvector(
+            __builtin_convertvector(r, v4df) != so, v4si);
+        ur &= SIMT_FFLAG_NX;
+        memcpy(nx + q, &ur, sizeof(ur));
+        /*
+         * A NaN or infinite operand, or an overflow, gives a NaN or an
+         * infinity; a normal result above the smallest normal cannot be
+         * tiny, and inexact is then its only possible flag.  Every other
+         * result is left to the exact path.
+         */
+        exp = (v4su)r & F32_INF;
+        ur = (v4su)((exp == F32_INF) | (((v4su)r & F32_ABS) <= 0x00800000));
+        memcpy(left + q, &ur, sizeof(ur));
     }
-    done &= mask;
-    *inexact = nx & done;
-    return mask & ~done;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 static __attribute__((target("avx2")))
-uint32_t fma_rne_warp_avx2(uint32_t *d, const uint32_t *a, const uint32_t *b,
-                           const uint32_t *c, uint32_t mask,
-                           uint32_t *inexact)
+void fma_rne_warp_avx2(uint32_t *d, uint32_t *nx, uint32_t *left,
+                       const uint32_t *a, const uint32_t *b, const uint32_t *c)
 {
-    return fma_rne_warp(d, a, b, c, mask, inexact);
+    fma_rne_warp(d, nx, left, a, b, c);
 }
 #endif
 
-uint32_t simt_f32_fma_rne_warp(uint32_t *d, const uint32_t *a,
-                               const uint32_t *b, const uint32_t *c,
-                               uint32_t mask, uint32_t *inexact)
+void simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
+                           const uint32_t *a, const uint32_t *b,
+                           const uint32_t *c)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     static int avx2 = -1;
@@ -704,8 +691,9 @@ uint32_t simt_f32_fma_rne_warp(uint32_t *d, const uint32_t *a,
         avx2 = __builtin_cpu_supports("avx2");
     }
     if (avx2) {
-        return fma_rne_warp_avx2(d, a, b, c, mask, inexact);
+        fma_rne_warp_avx2(d, nx, left, a, b, c);
+        return;
     }
 #endif
-    return fma_rne_warp(d, a, b, c, mask, inexact);
+    fma_rne_warp(d, nx, left, a, b, c);
 }

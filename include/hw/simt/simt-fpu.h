@@ -56,18 +56,17 @@ uint32_t simt_u32_to_f32(uint32_t v, int rm, uint32_t *flags);
 #define SIMT_F32_WARP       32
 
 /*
- * d[i] = a[i] * b[i] + c[i] rounded to nearest even, for the lanes i of
- * @mask, computed with the host's floating point four lanes at a time:
+ * d[i] = a[i] * b[i] + c[i] rounded to nearest even, for the 32 lanes of
+ * a warp, computed with the host's floating point four lanes at a time:
  * fadd (b = 1), fsub, fmul (c = -0) and the fmadd family (signs flipped
- * beforehand).  It takes the lanes whose operands are zero or normal and
- * whose result is normal and above the smallest normal, where the result
- * is the exact one and inexact is the only possible flag; those lanes'
- * inexact flags go to *inexact.  Returns the lanes of @mask it left for
- * simt_f32_fma and friends; d[] of other lanes is scratch.  Needs the
- * host's default rounding mode.
+ * beforehand).  Where the result is a normal number above the smallest
+ * normal it is the exact one and inexact is its only possible flag:
+ * left[i] = 0, d[i] the result, nx[i] SIMT_FFLAG_NX or 0.  Elsewhere
+ * left[i] = all ones, and the lane is for simt_f32_fma and friends.  Needs
+ * the host's default rounding mode, without flush-to-zero.
  */
-uint32_t simt_f32_fma_rne_warp(uint32_t *d, const uint32_t *a,
-                               const uint32_t *b, const uint32_t *c,
-                               uint32_t mask, uint32_t *inexact);
+void simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
+                           const uint32_t *a, const uint32_t *b,
+                           const uint32_t *c);
 
 #endif /* HW_SIMT_FPU_H */
