@@ -91,9 +91,23 @@ static uint32_t b_type(int32_t imm, unsigned rs2, unsigned rs1, unsigned f3)
                            7 << 12 | (d) << 7 | 0x43)
 #define FSW(s, a, v)    ((s_type(v, s, a) & ~0x7fu) | 0x27)
 
+/*
+ * Set for --riscv-linux: the kernels as plain riscv32 code, their thread
+ * index from x27, where the program that calls them keeps it.
+ */
+static bool linux_user;
+
 /* x5 = global thread index */
 static void thread_index(Prog *p)
 {
+    if (linux_user) {
+        /* as many instructions as the device's prologue */
+        emit(p, ADDI(5, 27, 0));
+        for (int i = 0; i < 4; i++) {
+            emit(p, ADDI(0, 0, 0));
+        }
+        return;
+    }
     emit(p, CSRR(5, SIMT_CSR_TID_X));
     emit(p, CSRR(6, SIMT_CSR_CTAID_X));
     emit(p, CSRR(7, SIMT_CSR_NTID_X));
@@ -228,8 +242,12 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Run the kernel until at least 0.5 s have passed; thread-insn/s. */
-static double measure(void (*kernel)(Prog *), uint8_t *mem, unsigned blocks)
+/*
+ * Run the kernel until at least 0.5 s have passed; thread-insn/s, and
+ * the instructions one thread runs in *per_thread.
+ */
+static double measure(void (*kernel)(Prog *), uint8_t *mem, unsigned blocks,
+                      uint64_t *per_thread)
 {
     static Prog p;
     SimtMem m = { .flat = mem, .flat_size = MEM_SIZE };
@@ -256,7 +274,37 @@ static double measure(void (*kernel)(Prog *), uint8_t *mem, unsigned blocks)
         insns += r.thread_insns;
         t = now() - t0;
     } while (t < 0.5);
+    *per_thread = r.thread_insns / (blocks * l.block_dim[0]);
     return insns / t;
+}
+
+/*
+ * The kernel as a static riscv32 Linux program (GNU assembler source) that
+ * runs it for @threads threads one after another, for qemu-riscv32: the
+ * same instruction stream as on the device, one thread at a time.
+ */
+static void print_linux_program(void (*kernel)(Prog *), uint64_t per_thread,
+                                unsigned threads)
+{
+    static Prog p;
+
+    linux_user = true;
+    p.n = 0;
+    kernel(&p);
+    printf("# insns_per_thread %" PRIu64 "\n", per_thread);
+    printf("# threads %u\n", threads);
+    printf("\t.text\n\t.globl _start\n_start:\n"
+           "\tlla x10, buf\n\tli x11, 0x400000\n\tadd x11, x11, x10\n"
+           "\tli x27, 0\n\tli x26, %u\n"
+           "1:\tcall kernel\n\taddi x27, x27, 1\n\tbne x27, x26, 1b\n"
+           "\tli x10, 0\n\tli x17, 93\n\tecall\n"
+           "\t.balign 4\nkernel:\n", threads);
+    for (unsigned i = 0; i < p.n; i++) {
+        printf("\t.word 0x%08x\n", p.w[i]);
+    }
+    /* outputs of every thread, and the memory kernel's input words */
+    printf("\t.bss\n\t.balign 16\nbuf:\t.space %u\n",
+           0x400000 + 4 * threads + 64);
 }
 
 int main(int argc, char **argv)
@@ -272,18 +320,40 @@ int main(int argc, char **argv)
         { "core_fp", kernel_fp, 16 },
     };
     uint8_t *mem = calloc(1, MEM_SIZE);
-    unsigned i;
+    bool program = argc == 4 && !strcmp(argv[1], "--riscv-linux");
+    const char *pick = program ? argv[2] : argc > 1 ? argv[1] : NULL;
+    unsigned i, found = 0;
+    uint64_t per_thread;
 
     if (!mem) {
         return 1;
     }
+    if ((argc > 2 && !program) || (program && atoi(argv[3]) < 1)) {
+        fprintf(stderr, "usage: simt-core-bench [NAME]\n"
+                "       simt-core-bench --riscv-linux NAME THREADS\n");
+        return 2;
+    }
     /* An argument picks one benchmark, e.g. for perf. */
     for (i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
-        if (argc < 2 || !strcmp(argv[1], benches[i].name)) {
-            printf("bench %s: %.3e thread-insn/s\n", benches[i].name,
-                   measure(benches[i].kernel, mem, benches[i].blocks));
+        double rate;
+
+        if (pick && strcmp(pick, benches[i].name)) {
+            continue;
+        }
+        found++;
+        rate = measure(benches[i].kernel, mem, benches[i].blocks,
+                       &per_thread);
+        if (program) {
+            print_linux_program(benches[i].kernel, per_thread,
+                                atoi(argv[3]));
+        } else {
+            printf("bench %s: %.3e thread-insn/s\n", benches[i].name, rate);
         }
     }
     free(mem);
+    if (!found) {
+        fprintf(stderr, "simt-core-bench: no benchmark '%s'\n", pick);
+        return 2;
+    }
     return 0;
 }

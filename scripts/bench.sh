@@ -27,6 +27,9 @@ kernel_bench() {   # NAME, VAR=VALUE
 
 echo "# simt-core-bench: interpreter speed, hand-assembled kernels"
 "$build/bench/simt-core-bench"
+echo "# the interpreter against qemu-riscv32's JIT on the same loops"
+"$(dirname "$0")/setup-host.sh" bench
+HOST_BUILD="$build" "$(dirname "$0")/../bench/core-vs-qemu.sh"
 
 # The same grid of the spin kernel (about 1e8 thread-instructions) on the
 # interpreter alone and through the whole device in QEMU.
