@@ -930,20 +930,37 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
 }
 
 /* 32-lane ALU operation on a = x[rs1], c = x[rs2], imm; writes x[rd]. */
+/*
+ * A full warp writing a register it does not read computes straight into
+ * it (the rows are distinct, hence restrict), unless the code runs on its
+ * reference paths; otherwise into a temporary, then a masked copy.
+ */
 #define ALU(expr)                                                       \
     do {                                                                \
-        const uint32_t *a = w->x[in->rs1];                              \
-        const uint32_t *c = w->x[in->rs2];                              \
         const uint32_t imm = in->imm;                                   \
-        uint32_t t[SIMT_WARP_SIZE];                                     \
-        (void)a; (void)c; (void)imm;                                    \
+        (void)imm;                                                      \
         if (!in->rd) {                                                  \
             break;                                                      \
         }                                                               \
-        for (int i = 0; i < SIMT_WARP_SIZE; i++) {                      \
-            t[i] = (expr);                                              \
+        if (fast && G == SIMT_FULL_MASK && in->rd != in->rs1 &&         \
+            in->rd != in->rs2) {                                        \
+            const uint32_t *restrict a = w->x[in->rs1];                 \
+            const uint32_t *restrict c = w->x[in->rs2];                 \
+            uint32_t *restrict d = w->x[in->rd];                        \
+            (void)a; (void)c;                                           \
+            for (int i = 0; i < SIMT_WARP_SIZE; i++) {                  \
+                d[i] = (expr);                                          \
+            }                                                           \
+        } else {                                                        \
+            const uint32_t *a = w->x[in->rs1];                          \
+            const uint32_t *c = w->x[in->rs2];                          \
+            uint32_t t[SIMT_WARP_SIZE];                                 \
+            (void)a; (void)c;                                           \
+            for (int i = 0; i < SIMT_WARP_SIZE; i++) {                  \
+                t[i] = (expr);                                          \
+            }                                                           \
+            commit(w->x[in->rd], t, G, lm);                             \
         }                                                               \
-        commit(w->x[in->rd], t, G, lm);                                 \
     } while (0)
 
 /* Conditional branch: the group follows, stays or splits. */
@@ -1275,6 +1292,7 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
 {
     SimtBlockState *st = &b->st;
     const SimtCode *code = b->code;
+    const bool fast = !code->reference;
     const bool direct = flat_direct(b->mem);
     uint8_t *flat = b->mem->flat;
     const uint32_t flat_base = b->mem->flat_base;

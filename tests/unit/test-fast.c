@@ -2,7 +2,9 @@
 /*
  * simt: the warp interpreter's fast paths against its reference paths.
  *
- * Random programs of integer and fp32 instructions (every rounding mode,
+ * Random programs of integer and fp32 instructions (every integer
+ * operation, with destinations that are and are not sources; every fp32
+ * rounding mode,
  * static and dynamic, frm changes, fflags reads, branches on per-lane
  * bits so that warps diverge) run from random register contents on
  * blocks with some lanes exited, once with SimtCode.reference set (every
@@ -63,6 +65,17 @@ static unsigned rm_field(void)
     return rms[rnd() % 10];
 }
 
+/* funct7, funct3 of the register-register integer operations */
+static const unsigned int_ops[18][2] = {
+    { 0, 0 }, { 0x20, 0 }, { 0, 1 }, { 0, 2 }, { 0, 3 }, { 0, 4 },
+    { 0, 5 }, { 0x20, 5 }, { 0, 6 }, { 0, 7 },
+    { 1, 0 }, { 1, 1 }, { 1, 2 }, { 1, 3 }, { 1, 4 }, { 1, 5 }, { 1, 6 },
+    { 1, 7 },
+};
+/* funct3 of addi, slli, slti, sltiu, xori, srli/srai, and their immediates */
+static const unsigned imm_f3[6] = { 0, 1, 2, 3, 4, 5 };
+static const uint32_t imm_mask[6] = { 0xfff, 0x1f, 0xfff, 0xfff, 0xfff, 0x41f };
+
 static void random_program(Prog *p)
 {
     p->n = 0;
@@ -100,11 +113,12 @@ static void random_program(Prog *p)
         case 13:
             emit(p, FCVT_S_W(FR(a), XR(b), rm_field()));
             break;
-        case 14:
-            emit(p, ADD(XR(a), XR(b), XR(c)));
-            break;
-        case 15:
-            emit(p, MUL(XR(a), XR(b), XR(c)));
+        case 14: case 15:
+            /* every integer operation, sources and destination at random */
+            emit(p, d % 3 ? OP(int_ops[b % 18][0], int_ops[b % 18][1],
+                               XR(a), XR(c), XR(d / 3))
+                          : enc_i(c & imm_mask[b % 6], XR(d / 3),
+                                  imm_f3[b % 6], XR(a), 0x13));
             break;
         case 16:
             /* a new frm; now and then a reserved one, illegal for dyn */
