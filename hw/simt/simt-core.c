@@ -942,11 +942,21 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
         if (!in->rd) {                                                  \
             break;                                                      \
         }                                                               \
-        if (fast && G == SIMT_FULL_MASK && in->rd != in->rs1 &&         \
-            in->rd != in->rs2) {                                        \
+        if (fast && G == SIMT_FULL_MASK && in->rd != in->rs2 &&         \
+            in->rd != in->rs1) {                                        \
             const uint32_t *restrict a = w->x[in->rs1];                 \
             const uint32_t *restrict c = w->x[in->rs2];                 \
             uint32_t *restrict d = w->x[in->rd];                        \
+            (void)a; (void)c;                                           \
+            for (int i = 0; i < SIMT_WARP_SIZE; i++) {                  \
+                d[i] = (expr);                                          \
+            }                                                           \
+        } else if (fast && G == SIMT_FULL_MASK && in->rd != in->rs2) {  \
+            /* rd = rs1 (a counter, an accumulator): lane i reads and   \
+             * writes only element i */                                 \
+            const uint32_t *restrict c = w->x[in->rs2];                 \
+            uint32_t *restrict d = w->x[in->rd];                        \
+            const uint32_t *a = d;                                      \
             (void)a; (void)c;                                           \
             for (int i = 0; i < SIMT_WARP_SIZE; i++) {                  \
                 d[i] = (expr);                                          \
