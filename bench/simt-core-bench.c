@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * simt: emulation speed of the warp interpreter on one host core, in
- * thread-instructions per second, for an ALU-bound, a memory-bound, a
- * divergent and an fp32 kernel (hand-assembled, so nothing but the core
- * is needed).
+ * thread-instructions per second, for an ALU-bound, a memory-bound (also
+ * through a page table, as in a translated context), a divergent and an
+ * fp32 kernel (hand-assembled, so nothing but the core is needed).
  * Time is this process's CPU time, so that other load on a shared machine
  * does not count against the interpreter.
  *
@@ -234,6 +234,68 @@ static void kernel_divergent(Prog *p)
     emit(p, RET);
 }
 
+/*
+ * core_mem_mmu's memory: the same bytes behind an identity page table of
+ * 4 KiB pages, looked up on every access as a translated context's are
+ * (through SimtMemOps; the device's MMU has its TLB in that place).
+ */
+typedef struct Xlate {
+    uint8_t *mem;
+    uint32_t pte[MEM_SIZE / SIMT_MEM_PAGE_SIZE];    /* pfn << 1 | valid */
+    uint64_t translations;
+} Xlate;
+
+static uint8_t *xlate(Xlate *x, uint32_t addr)
+{
+    uint32_t vpn = addr / SIMT_MEM_PAGE_SIZE;
+
+    if (vpn >= MEM_SIZE / SIMT_MEM_PAGE_SIZE || !(x->pte[vpn] & 1)) {
+        return NULL;
+    }
+    x->translations++;
+    return x->mem + (x->pte[vpn] >> 1) * SIMT_MEM_PAGE_SIZE +
+           addr % SIMT_MEM_PAGE_SIZE;
+}
+
+static int xlate_load(void *opaque, uint32_t addr, unsigned size,
+                      uint32_t *val)
+{
+    uint8_t *p = xlate(opaque, addr);
+
+    if (!p) {
+        return SIMT_FAULT_PAGE;
+    }
+    *val = 0;
+    memcpy(val, p, size);       /* little-endian host */
+    return SIMT_FAULT_NONE;
+}
+
+static int xlate_store(void *opaque, uint32_t addr, unsigned size,
+                       uint32_t val)
+{
+    uint8_t *p = xlate(opaque, addr);
+
+    if (!p) {
+        return SIMT_FAULT_PAGE;
+    }
+    memcpy(p, &val, size);
+    return SIMT_FAULT_NONE;
+}
+
+static uint8_t *xlate_page(void *opaque, uint32_t addr, bool store,
+                           unsigned lanes)
+{
+    Xlate *x = opaque;
+    uint8_t *p = xlate(x, addr);
+
+    x->translations += p ? lanes - 1 : 0;
+    return p;
+}
+
+static const SimtMemOps xlate_ops = {
+    .load = xlate_load, .store = xlate_store, .page = xlate_page,
+};
+
 static double now(void)
 {
     struct timespec ts;
@@ -247,10 +309,19 @@ static double now(void)
  * the instructions one thread runs in *per_thread.
  */
 static double measure(void (*kernel)(Prog *), uint8_t *mem, unsigned blocks,
-                      uint64_t *per_thread)
+                      bool translated, uint64_t *per_thread)
 {
     static Prog p;
+    static Xlate x;
     SimtMem m = { .flat = mem, .flat_size = MEM_SIZE };
+
+    if (translated) {
+        x.mem = mem;
+        for (uint32_t i = 0; i < MEM_SIZE / SIMT_MEM_PAGE_SIZE; i++) {
+            x.pte[i] = i << 1 | 1;
+        }
+        m = (SimtMem) { .ops = &xlate_ops, .opaque = &x };
+    }
     SimtLaunch l = {
         .entry = CODE, .code_base = CODE,
         .block_dim = { 256, 1, 1 }, .grid_dim = { blocks, 1, 1 },
@@ -313,12 +384,15 @@ int main(int argc, char **argv)
         const char *name;
         void (*kernel)(Prog *);
         unsigned blocks;
+        bool translated;
     } benches[] = {
-        { "core_alu", kernel_alu, 16 },
-        { "core_mem", kernel_mem, 64 },
-        { "core_divergent", kernel_divergent, 16 },
-        { "core_fp", kernel_fp, 16 },
+        { "core_alu", kernel_alu, 16, false },
+        { "core_mem", kernel_mem, 64, false },
+        { "core_mem_mmu", kernel_mem, 64, true },
+        { "core_divergent", kernel_divergent, 16, false },
+        { "core_fp", kernel_fp, 16, false },
     };
+    double mem_bare = 0;
     uint8_t *mem = calloc(1, MEM_SIZE);
     bool program = argc == 4 && !strcmp(argv[1], "--riscv-linux");
     const char *pick = program ? argv[2] : argc > 1 ? argv[1] : NULL;
@@ -342,12 +416,19 @@ int main(int argc, char **argv)
         }
         found++;
         rate = measure(benches[i].kernel, mem, benches[i].blocks,
-                       &per_thread);
+                       benches[i].translated, &per_thread);
         if (program) {
             print_linux_program(benches[i].kernel, per_thread,
                                 atoi(argv[3]));
-        } else {
-            printf("bench %s: %.3e thread-insn/s\n", benches[i].name, rate);
+            continue;
+        }
+        printf("bench %s: %.3e thread-insn/s\n", benches[i].name, rate);
+        if (!strcmp(benches[i].name, "core_mem")) {
+            mem_bare = rate;
+        } else if (benches[i].translated && mem_bare) {
+            /* the same kernel bare over translated, from this run */
+            printf("bench core_mem_mmu_slowdown: %.2f ratio\n",
+                   mem_bare / rate);
         }
     }
     free(mem);

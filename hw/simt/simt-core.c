@@ -891,6 +891,35 @@ static inline bool all_flat(const SimtMem *m, const uint32_t *a, int32_t imm,
     return !bad;
 }
 
+/*
+ * Host memory for a group's access when every lane of @lm accesses,
+ * naturally aligned, the page of lane @first, outside the shared and local
+ * windows, and the callbacks map that page (SimtMemOps.page): one
+ * translation for the whole warp.  NULL: go lane by lane.
+ */
+static uint8_t *one_page(const SimtMem *m, const uint32_t *a, int32_t imm,
+                         unsigned size, const uint32_t *lm, unsigned first,
+                         unsigned lanes, bool store)
+{
+    uint32_t addr0 = a[first] + imm;
+    uint32_t page = addr0 & ~(SIMT_MEM_PAGE_SIZE - 1);
+    uint32_t bad = 0;
+    int i;
+
+    if (!m->ops || !m->ops->page ||
+        page - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW ||
+        page - SIMT_LOCAL_BASE < SIMT_LOCAL_WINDOW) {
+        return NULL;
+    }
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        uint32_t addr = a[i] + imm;
+
+        bad |= ((addr & (size - 1)) |
+                ((addr ^ addr0) & ~(SIMT_MEM_PAGE_SIZE - 1))) & lm[i];
+    }
+    return bad ? NULL : m->ops->page(m->opaque, page, store, lanes);
+}
+
 /* The flat region is usable directly if it avoids both windows. */
 static bool flat_direct(const SimtMem *m)
 {
@@ -1308,6 +1337,7 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
     const uint32_t flat_base = b->mem->flat_base;
     SimtWarp *w;
     uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
+    uint8_t *host;
     uint64_t n = 0;
     unsigned base_tid = warp * SIMT_WARP_SIZE;
 
@@ -1495,6 +1525,15 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
                     t[i] = ld_le(flat + (a[i] + in->imm - flat_base),
                                  in->size);
                 }
+            } else if (fast &&
+                       (host = one_page(b->mem, a, in->imm, in->size, lm,
+                                        __builtin_ctz(G), nG, false))) {
+                uint32_t page = (a[__builtin_ctz(G)] + in->imm) &
+                                ~(SIMT_MEM_PAGE_SIZE - 1);
+
+                LANES_FOR(G, i) {
+                    t[i] = ld_le(host + (a[i] + in->imm - page), in->size);
+                }
             } else {
                 LANES_FOR(G, i) {
                     uint32_t addr = a[i] + in->imm;
@@ -1534,6 +1573,17 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
                 LANES_FOR(G, i) {
                     st_le(flat + (a[i] + in->imm - flat_base), in->size,
                           v[i]);
+                }
+                break;
+            }
+            if (fast &&
+                (host = one_page(b->mem, a, in->imm, in->size, lm,
+                                 __builtin_ctz(G), nG, true))) {
+                uint32_t page = (a[__builtin_ctz(G)] + in->imm) &
+                                ~(SIMT_MEM_PAGE_SIZE - 1);
+
+                LANES_FOR(G, i) {
+                    st_le(host + (a[i] + in->imm - page), in->size, v[i]);
                 }
                 break;
             }

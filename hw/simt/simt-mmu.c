@@ -247,10 +247,38 @@ static int view_fetch(void *opaque, uint32_t addr, uint32_t *val)
     return SIMT_FAULT_NONE;
 }
 
+/*
+ * A warp's accesses to one page: served from VRAM when the page is in the
+ * TLB, in VRAM and allowed, each lane's translation counted as the hit it
+ * would be; anything else (a miss, a system page, a fault) goes lane by
+ * lane, through the walk and the fault reporting.
+ */
+QEMU_BUILD_BUG_ON(SIMT_MEM_PAGE_SIZE != SIMT_PAGE_SIZE);
+
+static uint8_t *view_page(void *opaque, uint32_t va, bool store,
+                          unsigned lanes)
+{
+    SimtMmuView *v = opaque;
+    SimtState *s = v->s;
+    uint32_t vpn = va >> SIMT_PAGE_SHIFT;
+    SimtTlbEntry *e = tlb_slot(s, v->ctx, vpn);
+    uint64_t pa = (uint64_t)e->pfn << SIMT_PAGE_SHIFT;
+    int access = store ? SIMT_ACCESS_STORE : SIMT_ACCESS_LOAD;
+
+    if (simt_mmu_bare(s, v->ctx) || !e->valid || e->ctx != v->ctx ||
+        e->vpn != vpn || e->sys || !(e->perm & access_perm(access)) ||
+        pa + SIMT_PAGE_SIZE > s->vram_size) {
+        return NULL;
+    }
+    s->tlb_hits += lanes;
+    return s->mem.flat + pa;
+}
+
 static const SimtMemOps simt_mmu_ops = {
     .load = view_load,
     .store = view_store,
     .fetch = view_fetch,
+    .page = view_page,
 };
 
 void simt_mmu_view_init(SimtMmuView *v, SimtState *s, unsigned ctx,

@@ -2,15 +2,17 @@
 /*
  * simt: the warp interpreter's fast paths against its reference paths.
  *
- * Random programs of integer and fp32 instructions (every integer
- * operation, with destinations that are and are not sources; every fp32
- * rounding mode,
+ * Random programs of integer, memory and fp32 instructions (every integer
+ * operation, with destinations that are and are not sources; loads and
+ * stores of every size, coalesced in a page or spread over pages,
+ * misaligned now and then, in flat memory or through a page table with
+ * read-only and unmapped pages; every fp32 rounding mode,
  * static and dynamic, frm changes, fflags reads, branches on per-lane
  * bits so that warps diverge) run from random register contents on
  * blocks with some lanes exited, once with SimtCode.reference set (every
  * instruction on its exact path) and once without (the fast paths).
- * Every register, program counter, fcsr and counter of every warp must
- * be identical.
+ * Every register, program counter, fcsr and counter of every warp, every
+ * byte of memory and the number of translations must be identical.
  */
 
 #include "simt-test.h"
@@ -20,11 +22,86 @@
 #define THREADS         64
 #define WARPS           (THREADS / SIMT_WARP_SIZE)
 
-/* Registers the programs use: x8..x15, the branch bits in x20, f1..f15. */
+/*
+ * Registers the programs use: x8..x15, the branch bits in x20, a lane's
+ * data address in x21, f1..f15.
+ */
 #define XR(n)           (8 + (n) % 8)
 #define FR(n)           (1 + (n) % 15)
 #define X_BITS          20
+#define X_ADDR          21
 #define X_TMP           16
+
+/*
+ * Data: 256 KiB at DATA_VA.  Half the programs see memory flat, half
+ * through a page table (as a translated context does) that maps the data
+ * pages shuffled, some read-only, some not at all.
+ */
+#define DATA_VA         0x100000u
+#define DATA_PAGES      64
+#define PAGE            SIMT_MEM_PAGE_SIZE
+#define PTE_V           1u
+#define PTE_W           2u
+
+typedef struct Xlate {
+    uint8_t *mem;
+    uint32_t pte[T_MEM_SIZE / PAGE];    /* pfn << 2 | PTE_W | PTE_V */
+    uint64_t translations;
+} Xlate;
+
+static uint8_t *xlate(Xlate *x, uint32_t addr, bool store)
+{
+    uint32_t pte = addr / PAGE < T_MEM_SIZE / PAGE ? x->pte[addr / PAGE] : 0;
+
+    x->translations++;
+    if (!(pte & PTE_V) || (store && !(pte & PTE_W))) {
+        return NULL;
+    }
+    return x->mem + (pte >> 2) * PAGE + addr % PAGE;
+}
+
+static int xlate_load(void *opaque, uint32_t addr, unsigned size,
+                      uint32_t *val)
+{
+    uint8_t *p = xlate(opaque, addr, false);
+
+    if (!p) {
+        return SIMT_FAULT_PAGE;
+    }
+    *val = 0;
+    memcpy(val, p, size);
+    return SIMT_FAULT_NONE;
+}
+
+static int xlate_store(void *opaque, uint32_t addr, unsigned size,
+                       uint32_t val)
+{
+    uint8_t *p = xlate(opaque, addr, true);
+
+    if (!p) {
+        return SIMT_FAULT_PAGE;
+    }
+    memcpy(p, &val, size);
+    return SIMT_FAULT_NONE;
+}
+
+/* Only what would succeed lane by lane, counted as those lanes would be. */
+static uint8_t *xlate_page(void *opaque, uint32_t addr, bool store,
+                           unsigned lanes)
+{
+    Xlate *x = opaque;
+    uint32_t pte = x->pte[addr / PAGE];
+
+    if (!(pte & PTE_V) || (store && !(pte & PTE_W))) {
+        return NULL;
+    }
+    x->translations += lanes;
+    return x->mem + (pte >> 2) * PAGE;
+}
+
+static const SimtMemOps xlate_ops = {
+    .load = xlate_load, .store = xlate_store, .page = xlate_page,
+};
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
@@ -76,13 +153,36 @@ static const unsigned int_ops[18][2] = {
 static const unsigned imm_f3[6] = { 0, 1, 2, 3, 4, 5 };
 static const uint32_t imm_mask[6] = { 0xfff, 0x1f, 0xfff, 0xfff, 0xfff, 0x41f };
 
+/* A load or store; now and then misaligned for its size. */
+static uint32_t mem_op(unsigned a, unsigned b, unsigned c)
+{
+    int32_t off = (int32_t)(c % 64) * 4 - 128 + (c % 64 ? 0 : 1 + b % 3);
+
+    switch (b % 8) {
+    case 0:
+        return LB(XR(a), X_ADDR, off);
+    case 1:
+        return LHU(XR(a), X_ADDR, off & ~1);
+    case 2:
+        return SH(XR(a), X_ADDR, off & ~1);
+    case 3:
+        return FLW(FR(a), X_ADDR, off);
+    case 4:
+        return FSW(FR(a), X_ADDR, off);
+    case 5:
+        return SW(XR(a), X_ADDR, off);
+    default:
+        return LW(XR(a), X_ADDR, off);
+    }
+}
+
 static void random_program(Prog *p)
 {
     p->n = 0;
     while (p->n < PROG_INSNS) {
         unsigned a = rnd(), b = rnd(), c = rnd(), d = rnd();
 
-        switch (rnd() % 20) {
+        switch (rnd() % 22) {
         case 0: case 1: case 2:
             emit(p, FADD(FR(a), FR(b), FR(c), rm_field()));
             break;
@@ -127,6 +227,10 @@ static void random_program(Prog *p)
         case 17:
             emit(p, CSRR(XR(a), 0x001));
             break;
+        case 18: case 19:
+            /* loads and stores of every size near the lane's address */
+            emit(p, mem_op(a, b, c));
+            break;
         default:
             /* lanes whose bit is clear skip the next one to three */
             emit(p, ANDI(X_TMP, X_BITS, 1u << (a % 11)));
@@ -144,19 +248,29 @@ typedef struct Run {
     SimtWarp w[WARPS];
     SimtBlockState st;
     uint8_t shared[64];
+    uint8_t *mem;               /* its own copy of the machine's memory */
+    Xlate x;
     uint64_t converged_insns;   /* thread insns had no lane branched off */
 } Run;
 
-static void run(Machine *mc, const SimtWarp *init, bool reference, Run *r)
+static void run(Machine *mc, const SimtWarp *init, const Xlate *pt,
+                bool reference, Run *r)
 {
     SimtBlockDesc desc = { .local_addr = T_LOCAL };
+    SimtMem m = { .flat = r->mem, .flat_size = T_MEM_SIZE };
     unsigned live[WARPS];
     SimtCode code;
     SimtBlock b;
 
+    memcpy(r->mem, mc->mem, T_MEM_SIZE);
+    if (pt) {
+        r->x = *pt;
+        r->x.mem = r->mem;
+        m = (SimtMem) { .ops = &xlate_ops, .opaque = &r->x };
+    }
     simt_code_init(&code, mc->l.code_base, mc->l.code_size);
     code.reference = reference;
-    simt_block_init(&b, &mc->l, &desc, &code, &mc->m, r->w, r->shared);
+    simt_block_init(&b, &mc->l, &desc, &code, &m, r->w, r->shared);
     for (unsigned w = 0; w < WARPS; w++) {
         uint32_t exited = r->w[w].exited;
 
@@ -173,28 +287,73 @@ static void run(Machine *mc, const SimtWarp *init, bool reference, Run *r)
     simt_code_destroy(&code);
 }
 
+/* The page table: code and stack identity, data shuffled and holed. */
+static void page_table(Xlate *x)
+{
+    memset(x, 0, sizeof(*x));
+    for (uint32_t i = 0; i < T_MEM_SIZE / PAGE; i++) {
+        x->pte[i] = i << 2 | PTE_W | PTE_V;
+    }
+    for (uint32_t i = 0; i < DATA_PAGES; i++) {
+        uint32_t r = rnd() % 16;
+
+        x->pte[DATA_VA / PAGE + i] =
+            ((DATA_VA / PAGE + (i * 37) % DATA_PAGES) << 2) |
+            (r ? PTE_V : 0) | (r > 1 ? PTE_W : 0);
+    }
+}
+
+/* A lane's data address: coalesced in one page, or spread over pages. */
+static uint32_t lane_address(unsigned mode, uint32_t page, unsigned lane)
+{
+    switch (mode) {
+    case 0:
+        return DATA_VA + page * PAGE + 256 + lane * 4;
+    case 1:
+        return DATA_VA + page * PAGE + 256 + (lane % 4) * 4;
+    case 2:
+        return DATA_VA + ((page + lane / 8) % DATA_PAGES) * PAGE + 1024;
+    default:
+        return DATA_VA + (rnd() % DATA_PAGES) * PAGE + 512 + rnd() % 256 * 4;
+    }
+}
+
 int main(void)
 {
     static Prog p;
     static SimtWarp init[WARPS];
     static Run ref, fast;
+    static Xlate pt;
     Machine mc;
-    unsigned bad = 0, faulted = 0, diverged = 0;
-    uint64_t insns = 0;
+    unsigned bad = 0, faulted = 0, diverged = 0, translated = 0;
+    uint64_t insns = 0, translations = 0;
 
+    ref.mem = malloc(T_MEM_SIZE);
+    fast.mem = malloc(T_MEM_SIZE);
+    assert(ref.mem && fast.mem);
     for (unsigned n = 0; n < PROGRAMS; n++) {
+        bool paged = n % 2;
+
         machine_init(&mc, 1 + rnd() % THREADS);
         mc.l.shared_size = 0;
         random_program(&p);
         machine_load(&mc, &p);
+        for (uint32_t i = 0; i < DATA_PAGES * PAGE; i += 4) {
+            wr32(&mc, DATA_VA + i, rnd());
+        }
+        page_table(&pt);
         memset(init, 0, sizeof(init));
         for (unsigned w = 0; w < WARPS; w++) {
+            unsigned mode = rnd() % 4;
+            uint32_t page = rnd() % DATA_PAGES;
+
             for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
                 for (unsigned k = 1; k < 32; k++) {
                     init[w].x[k][i] = k >= 8 && k < 16 ? rnd() : 0;
                     init[w].f[k][i] = fp_value();
                 }
                 init[w].x[X_BITS][i] = rnd();
+                init[w].x[X_ADDR][i] = lane_address(mode, page, i);
                 /* frm: nearest-even in most warps, mixed in some */
                 init[w].fcsr[i] = (n % 3 ? 0 : rnd() % 5) << 5 | rnd() % 32;
                 init[w].x[1][i] = SIMT_EXIT_RA;
@@ -202,10 +361,19 @@ int main(void)
             }
             init[w].warp_id = w;
         }
-        run(&mc, init, true, &ref);
-        run(&mc, init, false, &fast);
+        run(&mc, init, paged ? &pt : NULL, true, &ref);
+        run(&mc, init, paged ? &pt : NULL, false, &fast);
         if (memcmp(ref.w, fast.w, sizeof(ref.w)) ||
-            memcmp(&ref.st, &fast.st, sizeof(ref.st))) {
+            memcmp(&ref.st, &fast.st, sizeof(ref.st)) ||
+            memcmp(ref.mem, fast.mem, T_MEM_SIZE) ||
+            (paged && ref.x.translations != fast.x.translations)) {
+            if (bad < 3) {
+                printf("# program %u (%s): memory %s, translations %" PRIu64
+                       "/%" PRIu64 "\n", n, paged ? "paged" : "flat",
+                       memcmp(ref.mem, fast.mem, T_MEM_SIZE) ? "differs"
+                                                             : "same",
+                       ref.x.translations, fast.x.translations);
+            }
             if (bad++ < 3) {
                 for (unsigned w = 0; w < WARPS; w++) {
                     for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
@@ -228,16 +396,22 @@ int main(void)
                 }
             }
         }
+        translated += paged;
+        translations += paged ? ref.x.translations : 0;
         faulted += ref.st.status == SIMT_FAULTED;
         diverged += ref.st.thread_insns < ref.converged_insns;
         insns += ref.st.thread_insns;
         machine_free(&mc);
     }
     ok(bad == 0, "%u random programs (%" PRIu64 " thread instructions, %u "
-       "with diverged warps, %u ending in a fault): every register, pc, "
-       "fcsr and counter identical on the fast and reference paths",
-       PROGRAMS, insns, diverged, faulted);
+       "with diverged warps, %u ending in a fault, %u through a page table "
+       "with %" PRIu64 " translations): every register, pc, fcsr, counter, "
+       "memory byte and translation count identical on the fast and "
+       "reference paths", PROGRAMS, insns, diverged, faulted, translated,
+       translations);
     ok(diverged > PROGRAMS / 2 && faulted < PROGRAMS / 2,
        "the programs diverge, and most run to their end");
+    free(ref.mem);
+    free(fast.mem);
     return done_testing();
 }

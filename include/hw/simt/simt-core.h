@@ -40,7 +40,18 @@ typedef struct SimtMemOps {
     int (*store)(void *opaque, uint32_t addr, unsigned size, uint32_t val);
     /* Instruction fetch (4 bytes); NULL: fetch with @load. */
     int (*fetch)(void *opaque, uint32_t addr, uint32_t *val);
+    /*
+     * Optional: host memory for the whole SIMT_MEM_PAGE_SIZE page at
+     * @addr (aligned), for @lanes loads (or stores) that would each
+     * succeed through @load (@store) without any other effect than
+     * @lanes translations, which it counts; else NULL and no effect, and
+     * each lane goes through @load or @store.
+     */
+    uint8_t *(*page)(void *opaque, uint32_t addr, bool store,
+                     unsigned lanes);
 } SimtMemOps;
+
+#define SIMT_MEM_PAGE_SIZE          4096u
 
 typedef struct SimtMem {
     uint8_t *flat;
