@@ -981,7 +981,9 @@ d_unbind_busy="unbind while the node, debugfs and a busy context are open, then 
 # Run only under scripts/guest-run.sh with SIMT_MIGRATE=1, which migrates
 # the whole VM into a second QEMU when asked on the console.
 t_migrate_resume() {
-	run="simt-run /lib/simt/kernels/spin.elf spin --grid 32 --block 256 --arg buf:32k --arg 50000 --dump 0:x32"
+	# 2048 blocks in many waves: results land in VRAM all along the
+	# migration, not only after it
+	run="simt-run /lib/simt/kernels/spin.elf spin --grid 2048 --block 64 --arg buf:512k --arg 5000 --dump 0:x32"
 	t0=$(date +%s)
 	ref=$(timeout 300 $run | md5sum) || fail "the reference run failed"
 	echo "the reference run took $(($(date +%s) - t0)) s"

@@ -115,6 +115,9 @@ def main():
                 src.kill()
                 return 124
         qmp = Qmp(socks[0], deadline)
+        # Slow enough that the guest and the device go on working for a
+        # while during the copy, whose pages must then be sent again.
+        qmp.cmd('migrate-set-parameters', **{'max-bandwidth': 64 << 20})
         t0 = time.time()
         qmp.cmd('migrate', uri='file:' + state)
         status = wait_state(qmp, 'query-migrate', 'status',

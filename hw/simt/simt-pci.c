@@ -21,6 +21,7 @@
 #include "migration/vmstate.h"
 #include "system/cpu-timers.h"
 #include "system/qtest.h"
+#include "system/runstate.h"
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-policy.h"
@@ -640,6 +641,22 @@ static bool simt_check_properties(SimtState *s, Error **errp)
     return true;
 }
 
+/*
+ * Kernels, copies and saves write VRAM through its host mapping, which the
+ * dirty log does not see: when the VM stops to be migrated or saved, all
+ * of VRAM is marked for sending again, so that what the device wrote
+ * during a live migration's copy reaches the destination.
+ */
+static void simt_vm_state_change(void *opaque, bool running, RunState state)
+{
+    SimtState *s = opaque;
+
+    if (!running && (state == RUN_STATE_FINISH_MIGRATE ||
+                     state == RUN_STATE_SAVE_VM)) {
+        memory_region_set_dirty(&s->vram, 0, s->vram_size);
+    }
+}
+
 static void simt_realize(PCIDevice *pdev, Error **errp)
 {
     SimtState *s = SIMT(pdev);
@@ -681,6 +698,7 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
     }
 
     s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, simt_tick, s);
+    s->vm_state = qemu_add_vm_change_state_handler(simt_vm_state_change, s);
     s->bounce = g_malloc(SIMT_DMA_BOUNCE);
     simt_timing_init(s);
     simt_sched_init(s);
@@ -698,6 +716,8 @@ static void simt_exit(PCIDevice *pdev)
     simt_sched_free(s);
     timer_free(s->tick);
     s->tick = NULL;
+    qemu_del_vm_change_state_handler(s->vm_state);
+    s->vm_state = NULL;
     g_free(s->bounce);
     s->bounce = NULL;
 }

@@ -195,6 +195,7 @@ struct SimtState {
     MemoryRegion regs;
     MemoryRegion vram;
     QEMUTimer *tick;
+    VMChangeStateEntry *vm_state;
 
     /* properties */
     char *preset_name;
