@@ -1108,21 +1108,19 @@ static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
     const uint32_t *fa = w->f[in->rs1], *fb = w->f[in->rs2];
     const uint32_t *fc = w->f[in->rs3];
     uint32_t na[SIMT_WARP_SIZE], nc[SIMT_WARP_SIZE], t[SIMT_WARP_SIZE];
-    uint32_t nx[SIMT_WARP_SIZE], left[SIMT_WARP_SIZE];
-    uint32_t frm = 0, rest = 0;
+    uint32_t nx[SIMT_WARP_SIZE], left[SIMT_WARP_SIZE], *d = t;
+    uint32_t frm = 0, sticky = ~0u, any_left = 0, rest = 0;
     int i;
 
     if (b->code->reference) {
         return G;
     }
-    if (in->rm == SIMT_RM_DYN) {
-        for (i = 0; i < SIMT_WARP_SIZE; i++) {
-            frm |= (w->fcsr[i] >> 5 & 7) & lm[i];
-        }
-    } else {
-        frm = in->rm;
+    /* fflags are sticky: lanes whose NX is set need no new inexact flag. */
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        frm |= (w->fcsr[i] >> 5) & lm[i];
+        sticky &= w->fcsr[i] | ~lm[i];
     }
-    if (frm != SIMT_RM_RNE) {
+    if ((in->rm == SIMT_RM_DYN ? frm : in->rm) != SIMT_RM_RNE) {
         return G;
     }
     switch (in->op) {
@@ -1150,13 +1148,34 @@ static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
     default:
         break;
     }
-    simt_f32_fma_rne_warp(t, nx, left, fa, fb, fc);
-    for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        rest |= left[i] & lane_bit[i];
-        w->fcsr[i] |= nx[i] & ~left[i] & lm[i];
+    /*
+     * A full warp writes its destination directly unless that is a
+     * source: lanes left to the exact path are rewritten by it, from
+     * sources this did not touch.
+     */
+    if (G == SIMT_FULL_MASK && in->rd != in->rs1 && in->rd != in->rs2 &&
+        in->rd != in->rs3) {
+        d = w->f[in->rd];
     }
-    rest &= G;
-    commit_lanes(w->f[in->rd], t, G & ~rest);
+    simt_f32_fma_rne_warp(d, sticky & SIMT_FFLAG_NX ? NULL : nx, left,
+                          fa, fb, fc);
+    for (i = 0; i < SIMT_WARP_SIZE; i++) {
+        any_left |= left[i] & lm[i];
+    }
+    if (any_left) {
+        for (i = 0; i < SIMT_WARP_SIZE; i++) {
+            rest |= left[i] & lane_bit[i];
+        }
+        rest &= G;
+    }
+    if (!(sticky & SIMT_FFLAG_NX)) {
+        for (i = 0; i < SIMT_WARP_SIZE; i++) {
+            w->fcsr[i] |= nx[i] & ~left[i] & lm[i];
+        }
+    }
+    if (d == t) {
+        commit_lanes(w->f[in->rd], t, G & ~rest);
+    }
     return rest;
 }
 

@@ -13,6 +13,9 @@
 #include <float.h>
 #include <math.h>
 #include "hw/simt/simt-fpu.h"
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 /* TwoSum and exact products need strict binary64 evaluation. */
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
@@ -653,11 +656,13 @@ void fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
         r = __builtin_convertvector(so, v4sf);
         ur = (v4su)r;
         memcpy(d + q, &ur, sizeof(ur));
-        /* An odd so (e != 0) is never a binary32: inexact then too. */
-        ur = (v4su)__builtin_convertvector(
-            __builtin_convertvector(r, v4df) != so, v4si);
-        ur &= SIMT_FFLAG_NX;
-        memcpy(nx + q, &ur, sizeof(ur));
+        if (nx) {
+            /* An odd so (e != 0) is never a binary32: inexact then too. */
+            ur = (v4su)__builtin_convertvector(
+                __builtin_convertvector(r, v4df) != so, v4si);
+            ur &= SIMT_FFLAG_NX;
+            memcpy(nx + q, &ur, sizeof(ur));
+        }
         /*
          * A NaN or infinite operand, or an overflow, gives a NaN or an
          * infinity; a normal result above the smallest normal cannot be
@@ -677,6 +682,33 @@ void fma_rne_warp_avx2(uint32_t *d, uint32_t *nx, uint32_t *left,
 {
     fma_rne_warp(d, nx, left, a, b, c);
 }
+
+/*
+ * Without inexact flags, on a host with a fused multiply-add: its single
+ * rounding to nearest even is the exact result, eight lanes at a time.
+ */
+static __attribute__((target("avx2,fma")))
+void fma_rne_warp_fma3(uint32_t *d, uint32_t *left, const uint32_t *a,
+                       const uint32_t *b, const uint32_t *c)
+{
+    const __m256i abs = _mm256_set1_epi32(F32_ABS);
+    const __m256i inf = _mm256_set1_epi32(F32_INF);
+    const __m256i above_min = _mm256_set1_epi32(0x00800001);
+
+    for (unsigned q = 0; q < SIMT_F32_WARP; q += 8) {
+        __m256 r = _mm256_fmadd_ps(_mm256_loadu_ps((const float *)a + q),
+                                   _mm256_loadu_ps((const float *)b + q),
+                                   _mm256_loadu_ps((const float *)c + q));
+        __m256i u = _mm256_castps_si256(r);
+        __m256i special = _mm256_cmpeq_epi32(_mm256_and_si256(u, inf), inf);
+        __m256i small = _mm256_cmpgt_epi32(above_min,
+                                           _mm256_and_si256(u, abs));
+
+        _mm256_storeu_si256((__m256i *)(d + q), u);
+        _mm256_storeu_si256((__m256i *)(left + q),
+                            _mm256_or_si256(special, small));
+    }
+}
 #endif
 
 void simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
@@ -684,11 +716,16 @@ void simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
                            const uint32_t *c)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    static int avx2 = -1;
+    static int avx2 = -1, fma3;
 
     if (avx2 < 0) {
         __builtin_cpu_init();
+        fma3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
         avx2 = __builtin_cpu_supports("avx2");
+    }
+    if (!nx && fma3) {
+        fma_rne_warp_fma3(d, left, a, b, c);
+        return;
     }
     if (avx2) {
         fma_rne_warp_avx2(d, nx, left, a, b, c);

@@ -389,12 +389,13 @@ static void check_cases(void)
  * negated), fmul (c = -0) and fmadd.  Every lane it takes has the exact
  * function's result and flags; it takes every lane whose exact result is
  * a normal above the smallest normal with no flag but inexact, and leaves
- * the others.
+ * the others; without flags (the host's fused multiply-add where it has
+ * one) it takes the same lanes with the same results.
  */
 static void check_warp_fast(int op, unsigned warps)
 {
     static const char *const names[] = { "fadd", "fsub", "fmul", "fmadd" };
-    uint32_t a[32], b[32], c[32], d[32], nx[32], left[32];
+    uint32_t a[32], b[32], c[32], d[32], nx[32], left[32], d2[32], left2[32];
     unsigned bad = 0, taken = 0, lanes = 0, wrongly_left = 0;
 
     fesetround(FE_TONEAREST);
@@ -413,6 +414,17 @@ static void check_warp_fast(int op, unsigned warps)
             }
         }
         simt_f32_fma_rne_warp(d, nx, left, a, b, c);
+        /* Without flags (all already set): the same results and lanes. */
+        simt_f32_fma_rne_warp(d2, NULL, left2, a, b, c);
+        for (int i = 0; i < 32; i++) {
+            if (left2[i] != left[i] || (!left[i] && d2[i] != d[i])) {
+                if (bad++ < 5) {
+                    printf("# %s without flags 0x%08x 0x%08x 0x%08x: 0x%08x "
+                           "left %x, with flags 0x%08x left %x\n", names[op],
+                           a[i], b[i], c[i], d2[i], left2[i], d[i], left[i]);
+                }
+            }
+        }
         for (int i = 0; i < 32; i++) {
             uint32_t flags = 0;
             uint32_t want = simt_f32_fma(a[i], b[i], c[i], SIMT_RM_RNE,

@@ -61,7 +61,8 @@ uint32_t simt_u32_to_f32(uint32_t v, int rm, uint32_t *flags);
  * fadd (b = 1), fsub, fmul (c = -0) and the fmadd family (signs flipped
  * beforehand).  Where the result is a normal number above the smallest
  * normal it is the exact one and inexact is its only possible flag:
- * left[i] = 0, d[i] the result, nx[i] SIMT_FFLAG_NX or 0.  Elsewhere
+ * left[i] = 0, d[i] the result, nx[i] SIMT_FFLAG_NX or 0 (@nx may be NULL
+ * when every lane's inexact flag is already set, which is faster).  Elsewhere
  * left[i] = all ones, and the lane is for simt_f32_fma and friends.  Needs
  * the host's default rounding mode, without flush-to-zero.
  */
