@@ -90,7 +90,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     /* Bare contexts see VRAM; translated ones all below the windows. */
     uint64_t limit = simt_mmu_bare(s, ctx) ? s->mem.flat_size
                                            : SIMT_SHARED_BASE;
-    uint64_t blocks, local_end;
+    uint64_t blocks, local_bytes, local_end;
     const char *why;
 
     if ((c->flags & ~SIMT_CMDF_LAUNCH_ALL) ||
@@ -133,11 +133,13 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     k->warps = simt_launch_warps(l);
     k->regs = c->regs * k->threads;
     k->local_base = c->local_base;
-    k->local_block_bytes = k->threads * l->local_size;
+    /* Up to 1024 threads of 256 MiB each: 64 bits until checked. */
+    local_bytes = (uint64_t)k->threads * l->local_size;
     local_end = (uint64_t)c->local_base +
         (uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) *
-        simt_cfg(s, SIMT_CFG_SM_BLOCKS) * k->local_block_bytes;
-    if (k->local_block_bytes && local_end > limit) {
+        simt_cfg(s, SIMT_CFG_SM_BLOCKS) * local_bytes;
+    k->local_block_bytes = local_bytes;
+    if (local_bytes > UINT32_MAX || (local_bytes && local_end > limit)) {
         qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: local memory "
                       "[0x%x, 0x%" PRIx64 ") is outside VRAM\n",
                       q, c->local_base, local_end);
