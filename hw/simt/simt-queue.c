@@ -536,8 +536,14 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
             break;
         }
         qu->tail = val;
-        if (enabled && qu->state == SIMT_QSTATE_IDLE && val != qu->head) {
-            queue_set_state(s, q, SIMT_QSTATE_BUSY);
+        /*
+         * Between commands, HEAD == TAIL is idle: also when a TAIL that
+         * overran the ring (size commands queued) caught up with HEAD.
+         */
+        if (enabled && !qu->kernel.active && !qu->copy.active &&
+            (qu->state == SIMT_QSTATE_IDLE || qu->state == SIMT_QSTATE_BUSY)) {
+            queue_set_state(s, q, val != qu->head ? SIMT_QSTATE_BUSY
+                                                  : SIMT_QSTATE_IDLE);
         }
         simt_kick(s);
         break;
