@@ -18,6 +18,14 @@
 #include "hw/simt/simt.h"
 #include "trace.h"
 
+/*
+ * Commands a queue starts in one fetch pass, two passes per engine slice
+ * (at its start and at its end): however long the ring and however
+ * cheap its commands (NOPs, SIGNALs, WAITs already met), a slice costs
+ * the host at most this many command fetches per queue.
+ */
+#define SIMT_FETCH_CMDS         64
+
 static void queue_set_state(SimtState *s, unsigned q, uint32_t state)
 {
     SimtQueue *qu = &s->queues[q];
@@ -344,8 +352,9 @@ bool simt_queues_process(SimtState *s, uint64_t cycle)
             qu->copy.active) {
             continue;
         }
-        /* At most one lap of the ring per tick: bounded work. */
-        for (uint32_t n = 0; n < qu->size && qu->head != qu->tail; n++) {
+        /* At most SIMT_FETCH_CMDS commands, less than a lap: bounded. */
+        for (uint32_t n = 0; n < MIN(qu->size, SIMT_FETCH_CMDS) &&
+             qu->head != qu->tail; n++) {
             if (!queue_run_cmd(s, q, cycle)) {
                 break;
             }
