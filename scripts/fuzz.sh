@@ -10,7 +10,11 @@
 # on both cores, and prints
 #   fuzz: N executions, E edges, M crashes
 # Inputs that crash are kept in $SIMT_CACHE/fuzz/crashes; the corpus grows
-# in $SIMT_CACHE/fuzz/corpus from one run to the next.
+# in $SIMT_CACHE/fuzz/corpus from one run to the next.  Seeds made by
+# scripts/fuzz-seeds.py (ring setup, doorbells, NOP, SIGNAL/WAIT, COPY,
+# LAUNCH, page tables, preemption, MSI-X: the qtests' register traffic as
+# generic-fuzz operations) are written afresh to $SIMT_CACHE/fuzz/seeds
+# and given to libFuzzer as a second, read-only corpus directory.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,15 +57,17 @@ ninja -C "$build" -j "${SIMT_JOBS:-2}" qemu-fuzz-x86_64 > "$build/build.log" 2>&
 
 mkdir -p "$work/corpus" "$work/crashes" "$work/logs"
 rm -f "$work/logs"/fuzz-*.log
+rm -rf "$work/seeds"
+python3 "$top/scripts/fuzz-seeds.py" "$work/seeds" || die "scripts/fuzz-seeds.py failed"
 # Small sizes: VRAM-sized buffers stay cheap, every execution is short.
 export QEMU_FUZZ_ARGS="-M q35 -nodefaults -device simt,vram-size=1M,sm-count=2,sm-blocks=4,kernel-slots=2,copy-engines=1"
 export QEMU_FUZZ_OBJECTS="simt*"
-log "generic-fuzz on simt for $seconds s, $jobs jobs (corpus $work/corpus)"
+log "generic-fuzz on simt for $seconds s, $jobs jobs (corpus $work/corpus, seeds $work/seeds)"
 (cd "$work/logs" &&
  timeout $((seconds + 120)) "$build/qemu-fuzz-x86_64" --fuzz-target=generic-fuzz \
      -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" \
      -print_final_stats=1 -artifact_prefix="$work/crashes/" \
-     "$work/corpus" > "$work/logs/driver.log" 2>&1) || true
+     "$work/corpus" "$work/seeds" > "$work/logs/driver.log" 2>&1) || true
 
 execs=0 edges=0
 for f in "$work/logs"/fuzz-*.log; do

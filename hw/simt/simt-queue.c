@@ -18,6 +18,14 @@
 #include "hw/simt/simt.h"
 #include "trace.h"
 
+/*
+ * Commands a queue starts in one fetch pass, two passes per engine slice
+ * (at its start and at its end): however long the ring and however
+ * cheap its commands (NOPs, SIGNALs, WAITs already met), a slice costs
+ * the host at most this many command fetches per queue.
+ */
+#define SIMT_FETCH_CMDS         64
+
 static void queue_set_state(SimtState *s, unsigned q, uint32_t state)
 {
     SimtQueue *qu = &s->queues[q];
@@ -90,7 +98,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     /* Bare contexts see VRAM; translated ones all below the windows. */
     uint64_t limit = simt_mmu_bare(s, ctx) ? s->mem.flat_size
                                            : SIMT_SHARED_BASE;
-    uint64_t blocks, local_end;
+    uint64_t blocks, local_bytes, local_end;
     const char *why;
 
     if ((c->flags & ~SIMT_CMDF_LAUNCH_ALL) ||
@@ -133,11 +141,13 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     k->warps = simt_launch_warps(l);
     k->regs = c->regs * k->threads;
     k->local_base = c->local_base;
-    k->local_block_bytes = k->threads * l->local_size;
+    /* Up to 1024 threads of 256 MiB each: 64 bits until checked. */
+    local_bytes = (uint64_t)k->threads * l->local_size;
     local_end = (uint64_t)c->local_base +
         (uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) *
-        simt_cfg(s, SIMT_CFG_SM_BLOCKS) * k->local_block_bytes;
-    if (k->local_block_bytes && local_end > limit) {
+        simt_cfg(s, SIMT_CFG_SM_BLOCKS) * local_bytes;
+    k->local_block_bytes = local_bytes;
+    if (local_bytes > UINT32_MAX || (local_bytes && local_end > limit)) {
         qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: local memory "
                       "[0x%x, 0x%" PRIx64 ") is outside VRAM\n",
                       q, c->local_base, local_end);
@@ -342,8 +352,9 @@ bool simt_queues_process(SimtState *s, uint64_t cycle)
             qu->copy.active) {
             continue;
         }
-        /* At most one lap of the ring per tick: bounded work. */
-        for (uint32_t n = 0; n < qu->size && qu->head != qu->tail; n++) {
+        /* At most SIMT_FETCH_CMDS commands, less than a lap: bounded. */
+        for (uint32_t n = 0; n < MIN(qu->size, SIMT_FETCH_CMDS) &&
+             qu->head != qu->tail; n++) {
             if (!queue_run_cmd(s, q, cycle)) {
                 break;
             }
@@ -534,8 +545,14 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
             break;
         }
         qu->tail = val;
-        if (enabled && qu->state == SIMT_QSTATE_IDLE && val != qu->head) {
-            queue_set_state(s, q, SIMT_QSTATE_BUSY);
+        /*
+         * Between commands, HEAD == TAIL is idle: also when a TAIL that
+         * overran the ring (size commands queued) caught up with HEAD.
+         */
+        if (enabled && !qu->kernel.active && !qu->copy.active &&
+            (qu->state == SIMT_QSTATE_IDLE || qu->state == SIMT_QSTATE_BUSY)) {
+            queue_set_state(s, q, val != qu->head ? SIMT_QSTATE_BUSY
+                                                  : SIMT_QSTATE_IDLE);
         }
         simt_kick(s);
         break;
