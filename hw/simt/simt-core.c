@@ -1047,11 +1047,17 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
 
 /*
  * fadd, fsub, fmul and the fmadd family: the host's fast path first
- * (fp_fast), @expr, the exact operation, for the lanes it leaves.
+ * (fp_fast), @expr, the exact operation, for the lanes it leaves.  The
+ * fast path takes nothing unless every lane rounds to nearest even, so a
+ * reserved dynamic rounding mode (an illegal instruction) is looked for
+ * only when it took nothing.
  */
 #define FPU_FAST(expr)                                                  \
     do {                                                                \
         uint32_t rest_ = fp_fast(b, w, in, G, lm);                      \
+        if (rest_ == G && dyn_rm_bad(w, in, lm)) {                      \
+            goto illegal;                                               \
+        }                                                               \
         if (rest_) {                                                    \
             FPU_M(rest_, w->f[in->rd], expr);                           \
         }                                                               \
@@ -1697,28 +1703,16 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             uint32_t nc = in->op == OP_FMSUB || in->op == OP_FNMADD ?
                           0x80000000u : 0;
 
-            if (dyn_rm_bad(w, in, lm)) {
-                goto illegal;
-            }
             FPU_FAST(simt_f32_fma(fa[i] ^ na, fb[i], fc[i] ^ nc, rm, fl));
             break;
         }
         case OP_FADD:
-            if (dyn_rm_bad(w, in, lm)) {
-                goto illegal;
-            }
             FPU_FAST(simt_f32_add(fa[i], fb[i], rm, fl));
             break;
         case OP_FSUB:
-            if (dyn_rm_bad(w, in, lm)) {
-                goto illegal;
-            }
             FPU_FAST(simt_f32_sub(fa[i], fb[i], rm, fl));
             break;
         case OP_FMUL:
-            if (dyn_rm_bad(w, in, lm)) {
-                goto illegal;
-            }
             FPU_FAST(simt_f32_mul(fa[i], fb[i], rm, fl));
             break;
         case OP_FDIV:
