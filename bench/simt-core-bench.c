@@ -15,6 +15,7 @@
 #include "qemu/osdep.h"
 #include <time.h>
 #include "hw/simt/simt-core.h"
+#include "simt-xlate.h"
 
 #define MEM_SIZE    (16u << 20)
 #define CODE        0x1000u
@@ -234,68 +235,6 @@ static void kernel_divergent(Prog *p)
     emit(p, RET);
 }
 
-/*
- * core_mem_mmu's memory: the same bytes behind an identity page table of
- * 4 KiB pages, looked up on every access as a translated context's are
- * (through SimtMemOps; the device's MMU has its TLB in that place).
- */
-typedef struct Xlate {
-    uint8_t *mem;
-    uint32_t pte[MEM_SIZE / SIMT_MEM_PAGE_SIZE];    /* pfn << 1 | valid */
-    uint64_t translations;
-} Xlate;
-
-static uint8_t *xlate(Xlate *x, uint32_t addr)
-{
-    uint32_t vpn = addr / SIMT_MEM_PAGE_SIZE;
-
-    if (vpn >= MEM_SIZE / SIMT_MEM_PAGE_SIZE || !(x->pte[vpn] & 1)) {
-        return NULL;
-    }
-    x->translations++;
-    return x->mem + (x->pte[vpn] >> 1) * SIMT_MEM_PAGE_SIZE +
-           addr % SIMT_MEM_PAGE_SIZE;
-}
-
-static int xlate_load(void *opaque, uint32_t addr, unsigned size,
-                      uint32_t *val)
-{
-    uint8_t *p = xlate(opaque, addr);
-
-    if (!p) {
-        return SIMT_FAULT_PAGE;
-    }
-    *val = 0;
-    memcpy(val, p, size);       /* little-endian host */
-    return SIMT_FAULT_NONE;
-}
-
-static int xlate_store(void *opaque, uint32_t addr, unsigned size,
-                       uint32_t val)
-{
-    uint8_t *p = xlate(opaque, addr);
-
-    if (!p) {
-        return SIMT_FAULT_PAGE;
-    }
-    memcpy(p, &val, size);
-    return SIMT_FAULT_NONE;
-}
-
-static uint8_t *xlate_page(void *opaque, uint32_t addr, bool store,
-                           unsigned lanes)
-{
-    Xlate *x = opaque;
-    uint8_t *p = xlate(x, addr);
-
-    x->translations += p ? lanes - 1 : 0;
-    return p;
-}
-
-static const SimtMemOps xlate_ops = {
-    .load = xlate_load, .store = xlate_store, .page = xlate_page,
-};
-
 static double now(void)
 {
     struct timespec ts;
@@ -316,11 +255,9 @@ static double measure(void (*kernel)(Prog *), uint8_t *mem, unsigned blocks,
     SimtMem m = { .flat = mem, .flat_size = MEM_SIZE };
 
     if (translated) {
-        x.mem = mem;
-        for (uint32_t i = 0; i < MEM_SIZE / SIMT_MEM_PAGE_SIZE; i++) {
-            x.pte[i] = i << 1 | 1;
-        }
-        m = (SimtMem) { .ops = &xlate_ops, .opaque = &x };
+        /* as in a translated context: a lookup on every access */
+        xlate_identity(&x, mem, MEM_SIZE);
+        m = xlate_mem(&x);
     }
     SimtLaunch l = {
         .entry = CODE, .code_base = CODE,

@@ -176,3 +176,11 @@ int run_body(const uint32_t *body, unsigned len, unsigned n,
     machine_free(&mc);
     return fault;
 }
+
+uint32_t xorshift(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state >> 16;
+}

@@ -15,6 +15,9 @@
 bool ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int done_testing(void);
 
+/* xorshift64: the next pseudo-random 32 bits of *state (not 0) */
+uint32_t xorshift(uint64_t *state);
+
 /* Encoders */
 static inline uint32_t enc_r(unsigned f7, unsigned rs2, unsigned rs1,
                              unsigned f3, unsigned rd, unsigned opc)

@@ -16,6 +16,7 @@
  */
 
 #include "simt-test.h"
+#include "simt-xlate.h"
 
 #define PROGRAMS        3000
 #define PROG_INSNS      48
@@ -40,77 +41,12 @@
 #define DATA_VA         0x100000u
 #define DATA_PAGES      64
 #define PAGE            SIMT_MEM_PAGE_SIZE
-#define PTE_V           1u
-#define PTE_W           2u
-
-typedef struct Xlate {
-    uint8_t *mem;
-    uint32_t pte[T_MEM_SIZE / PAGE];    /* pfn << 2 | PTE_W | PTE_V */
-    uint64_t translations;
-} Xlate;
-
-static uint8_t *xlate(Xlate *x, uint32_t addr, bool store)
-{
-    uint32_t pte = addr / PAGE < T_MEM_SIZE / PAGE ? x->pte[addr / PAGE] : 0;
-
-    x->translations++;
-    if (!(pte & PTE_V) || (store && !(pte & PTE_W))) {
-        return NULL;
-    }
-    return x->mem + (pte >> 2) * PAGE + addr % PAGE;
-}
-
-static int xlate_load(void *opaque, uint32_t addr, unsigned size,
-                      uint32_t *val)
-{
-    uint8_t *p = xlate(opaque, addr, false);
-
-    if (!p) {
-        return SIMT_FAULT_PAGE;
-    }
-    *val = 0;
-    memcpy(val, p, size);
-    return SIMT_FAULT_NONE;
-}
-
-static int xlate_store(void *opaque, uint32_t addr, unsigned size,
-                       uint32_t val)
-{
-    uint8_t *p = xlate(opaque, addr, true);
-
-    if (!p) {
-        return SIMT_FAULT_PAGE;
-    }
-    memcpy(p, &val, size);
-    return SIMT_FAULT_NONE;
-}
-
-/* Only what would succeed lane by lane, counted as those lanes would be. */
-static uint8_t *xlate_page(void *opaque, uint32_t addr, bool store,
-                           unsigned lanes)
-{
-    Xlate *x = opaque;
-    uint32_t pte = x->pte[addr / PAGE];
-
-    if (!(pte & PTE_V) || (store && !(pte & PTE_W))) {
-        return NULL;
-    }
-    x->translations += lanes;
-    return x->mem + (pte >> 2) * PAGE;
-}
-
-static const SimtMemOps xlate_ops = {
-    .load = xlate_load, .store = xlate_store, .page = xlate_page,
-};
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 
 static uint32_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state >> 16;
+    return xorshift(&rng_state);
 }
 
 /* Mostly ordinary numbers, some zeros, subnormals, huge values and NaNs. */
@@ -266,7 +202,7 @@ static void run(Machine *mc, const SimtWarp *init, const Xlate *pt,
     if (pt) {
         r->x = *pt;
         r->x.mem = r->mem;
-        m = (SimtMem) { .ops = &xlate_ops, .opaque = &r->x };
+        m = xlate_mem(&r->x);
     }
     simt_code_init(&code, mc->l.code_base, mc->l.code_size);
     code.reference = reference;
@@ -290,16 +226,13 @@ static void run(Machine *mc, const SimtWarp *init, const Xlate *pt,
 /* The page table: code and stack identity, data shuffled and holed. */
 static void page_table(Xlate *x)
 {
-    memset(x, 0, sizeof(*x));
-    for (uint32_t i = 0; i < T_MEM_SIZE / PAGE; i++) {
-        x->pte[i] = i << 2 | PTE_W | PTE_V;
-    }
+    xlate_identity(x, NULL, T_MEM_SIZE);
     for (uint32_t i = 0; i < DATA_PAGES; i++) {
         uint32_t r = rnd() % 16;
 
         x->pte[DATA_VA / PAGE + i] =
             ((DATA_VA / PAGE + (i * 37) % DATA_PAGES) << 2) |
-            (r ? PTE_V : 0) | (r > 1 ? PTE_W : 0);
+            (r ? XLATE_V : 0) | (r > 1 ? XLATE_W : 0);
     }
 }
 

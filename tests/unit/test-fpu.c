@@ -32,10 +32,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint32_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state >> 16;
+    return xorshift(&rng_state);
 }
 
 static float f_of(uint32_t u)
