@@ -7,6 +7,23 @@
 
 SIMT_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/simt
 HOST_BUILD ?= $(CURDIR)/build/host
+CHECK_NEEDS = qemu host guest
+
+# SANITIZE=1: QEMU and the host programs built with AddressSanitizer and
+# UBSan in build directories of their own (the normal builds are never
+# touched), any report fatal; make check then runs the docs, unit and qtest
+# suites (scripts/check.sh skips the guest one: it boots the guest with the
+# normal QEMU, under TCG).
+ifeq ($(SANITIZE),1)
+QEMU_BUILD := $(SIMT_CACHE)/qemu-asan
+HOST_BUILD := $(CURDIR)/build/host-asan
+SIMT_QEMU_SANITIZE := 1
+SIMT_SANITIZE := 1
+HOST_MESON_OPTS := -Db_sanitize=address,undefined \
+    -Dc_args='-g -fno-sanitize-recover=undefined -fno-omit-frame-pointer'
+CHECK_NEEDS = qemu host
+export QEMU_BUILD SIMT_QEMU_SANITIZE SIMT_SANITIZE
+endif
 export SIMT_CACHE HOST_BUILD
 
 .PHONY: all setup qemu host guest check run bench lab lab-check fuzz clean
@@ -21,14 +38,14 @@ qemu: setup
 
 host: setup
 	@if [ ! -f $(HOST_BUILD)/build.ninja ]; then \
-	    meson setup $(HOST_BUILD) $(CURDIR); fi
+	    meson setup $(HOST_MESON_OPTS) $(HOST_BUILD) $(CURDIR); fi
 	@ninja -C $(HOST_BUILD)
 
 guest: setup
 	@scripts/guest-fetch.sh
 	@scripts/guest-build.sh
 
-check: qemu host guest
+check: $(CHECK_NEEDS)
 	@scripts/check.sh
 
 # A shell in the guest with a terminal, else the demo script (scriptable).

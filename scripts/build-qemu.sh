@@ -8,6 +8,11 @@
 # a checkout of the user's own.  Our files are copied onto that tree (only
 # when their content changed, so ninja rebuilds only what changed) and a
 # few hook lines are added to QEMU's Kconfig and meson files.
+#
+# The build goes to QEMU_BUILD ($SIMT_CACHE/qemu-build by default);
+# SIMT_QEMU_SANITIZE=1 adds AddressSanitizer and UBSan to the configure
+# options (make check SANITIZE=1 builds so in $SIMT_CACHE/qemu-asan, from
+# the same source tree and overlay).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -124,6 +129,14 @@ hook "$src/tests/qtest/meson.build" "${qtest_hooks[@]}"
 # shellcheck source=scripts/qemu-options.sh
 . "$top/scripts/qemu-options.sh"
 config_opts=("${qemu_config_opts[@]}")
+# make check SANITIZE=1: AddressSanitizer and UBSan (gcc), a UBSan report
+# fatal rather than a log line; only then are options added, so the
+# normal build's config id stays what it was.
+if [ "${SIMT_QEMU_SANITIZE:-0}" = 1 ]; then
+    config_opts+=(--enable-asan --enable-ubsan
+                  --extra-cflags=-fno-sanitize-recover=undefined
+                  --extra-cflags=-fno-omit-frame-pointer)
+fi
 config_id=$(printf '%s\n' "$src" "${config_opts[@]}" "${QEMU_CONFIGURE_EXTRA:-}" | sha1sum | cut -c1-12)
 if [ "$(cat "$build/.simt-config" 2>/dev/null)" != "$config_id" ]; then
     log "configuring $src in $build"

@@ -54,7 +54,7 @@ static void round_trip(void)
     struct simt_meta meta;
     uint8_t *note;
     size_t len;
-    char err[256];
+    char err[256] = "";
     uint32_t i;
     bool same = true;
 
@@ -155,7 +155,7 @@ static void check_image(const char *path)
     struct simt_image img;
     struct sm_program prog;
     struct sm_result res;
-    char err[512];
+    char err[512] = "";
     uint32_t i;
     bool ok;
 
