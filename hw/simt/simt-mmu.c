@@ -16,6 +16,7 @@
 #include "hw/pci/pci_device.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-irq.h"
 #include "trace.h"
 
 bool simt_mmu_bare(SimtState *s, unsigned ctx)

@@ -19,256 +19,29 @@
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
-#include "system/cpu-timers.h"
-#include "system/qtest.h"
 #include "system/runstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-engine.h"
+#include "hw/simt/simt-irq.h"
 #include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-policy.h"
 #include "trace.h"
-
-static bool simt_use_msix(SimtState *s)
-{
-    return msix_enabled(PCI_DEVICE(s));
-}
-
-/*
- * Without MSI-X the device falls back to a level-triggered INTx line that
- * is high while any unmasked status bit is set.
- */
-static void simt_update_intx(SimtState *s)
-{
-    PCIDevice *pdev = PCI_DEVICE(s);
-
-    pci_set_irq(pdev, !simt_use_msix(s) && (s->irq_status & s->irq_mask));
-}
-
-/* Send one message per newly pending, unmasked class. */
-static void simt_deliver(SimtState *s, uint32_t newly_pending)
-{
-    uint32_t bits = newly_pending & s->irq_mask;
-
-    for (unsigned int cls = 0; cls < SIMT_IRQ_NR; cls++) {
-        if (!(bits & SIMT_IRQ_BIT(cls))) {
-            continue;
-        }
-        trace_simt_irq_deliver(cls, simt_use_msix(s));
-        if (simt_use_msix(s)) {
-            msix_notify(PCI_DEVICE(s), cls);
-        }
-        s->irq_count++;
-    }
-    simt_update_intx(s);
-}
-
-void simt_irq_raise(SimtState *s, unsigned int cls)
-{
-    uint32_t bit = SIMT_IRQ_BIT(cls);
-    uint32_t newly = bit & ~s->irq_status;
-
-    s->irq_status |= bit;
-    trace_simt_irq_raise(cls, s->irq_status, s->irq_mask);
-    simt_deliver(s, newly);
-}
-
-uint64_t simt_now_cycle(SimtState *s)
-{
-    int64_t ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->time_base_ns;
-
-    return muldiv64(ns, simt_cfg(s, SIMT_CFG_CLOCK_MHZ), 1000);
-}
-
-/* Virtual time at which device cycle @cycle begins (rounded up). */
-static int64_t simt_cycle_to_ns(SimtState *s, uint64_t cycle)
-{
-    uint32_t mhz = simt_cfg(s, SIMT_CFG_CLOCK_MHZ);
-
-    return s->time_base_ns + muldiv64(cycle, 1000, mhz) +
-           (muldiv64(cycle, 1000, mhz) * mhz < cycle * 1000);
-}
-
-/*
- * Where a slice that starts now ends: shorter while blocks are saved, and
- * at the cycle a saved block leaves its SM, so that its room is free from
- * that cycle.
- */
-static uint64_t simt_slice_end(SimtState *s)
-{
-    if (!simt_preempt_busy(s)) {
-        return s->slice_start + SIMT_SLICE_CYCLES;
-    }
-    return MIN(s->slice_start + SIMT_PREEMPT_SLICE_CYCLES,
-               simt_preempt_next_leave(s, s->slice_start));
-}
-
-/*
- * Run device cycles [slice_start, end): queues fetch commands, the
- * scheduler places blocks, SMs and copy engines run.  True while there
- * is work left.
- */
-static bool simt_run_slice(SimtState *s, uint64_t end)
-{
-    uint64_t start = s->slice_start;
-    bool waiting;
-
-    waiting = simt_queues_process(s, start);
-    simt_preempt_check(s, start);
-    simt_sched_dispatch(s, start);
-    /* An event that starts now shortens the slice. */
-    end = MIN(end, simt_slice_end(s));
-    simt_queues_slice_begin(s);
-    simt_sm_run_slice(s, start, end);
-    simt_dma_run_slice(s, start, end);
-    simt_queues_slice_end(s, end - start);
-    /* Queues whose kernels or copies finished can go on at once. */
-    waiting |= simt_queues_process(s, end);
-    simt_preempt_advance(s, end);
-    simt_sched_dispatch(s, end);
-    s->slice_start = end;
-    return waiting || simt_queues_busy(s) || s->pre.active ||
-           s->pre.requested;
-}
-
-/* Run [slice_start, end); false, and the engine stopped, once idle. */
-static bool simt_run_to(SimtState *s, uint64_t end)
-{
-    if (simt_run_slice(s, end)) {
-        return true;
-    }
-    s->ticking = false;
-    timer_del(s->tick);
-    return false;
-}
-
-/*
- * Run the engine up to cycle @until: the slices that have ended by then,
- * and with @partial the one under way up to @until.  The engine is never
- * ahead of virtual time: a slice runs once virtual time has reached its
- * end (the timer), or up to now when a register access needs the
- * engine's present (simt_catch_up), so a doorbell or a preemption request
- * takes effect at its own cycle and an interrupt is never raised before
- * the cycle of its event.  Under qtest and -icount virtual time stands
- * still while this runs and every due slice runs, so results and cycle
- * counts are deterministic (host time must not decide where the engine
- * stops).  When virtual time follows the host (plain TCG, KVM) and the
- * engine is slower than real time, slices fall due faster than they run:
- * the engine lags, runs due slices for up to SIMT_TICK_BUDGET_NS of host
- * time, and leaves the guest as much time again before the next tick.
- */
-static void simt_run_until(SimtState *s, uint64_t until, bool partial)
-{
-    int64_t host_start = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
-    /* Virtual time waits for the engine: no budget, nothing host-timed. */
-    bool budget = !qtest_enabled() && !icount_enabled();
-    int64_t spent;
-
-    while (simt_slice_end(s) <= until) {
-        if (!simt_run_to(s, simt_slice_end(s))) {
-            return;
-        }
-        spent = qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - host_start;
-        if (budget && simt_slice_end(s) <= until &&
-            spent >= SIMT_TICK_BUDGET_NS) {
-            timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + spent);
-            return;
-        }
-    }
-    while (partial && s->slice_start < until) {
-        if (!simt_run_to(s, MIN(simt_slice_end(s), until))) {
-            return;
-        }
-    }
-    timer_mod(s->tick, simt_cycle_to_ns(s, simt_slice_end(s)));
-}
-
-static void simt_tick_run(SimtState *s)
-{
-    simt_run_until(s, simt_now_cycle(s), false);
-}
-
-static void simt_tick(void *opaque)
-{
-    SimtState *s = opaque;
-    MemReentrancyGuard *guard = &DEVICE(s)->mem_reentrancy_guard;
-    bool engaged = guard->engaged_in_io;
-
-    /*
-     * The device's DMA (copies, kernels' system pages, rings and records)
-     * goes to guest-chosen addresses, which may be the device's own
-     * registers.  As in a guarded bottom half, such an access fails
-     * (a DMA error) instead of re-entering the device mid-slice.
-     */
-    guard->engaged_in_io = true;
-    simt_tick_run(s);
-    guard->engaged_in_io = engaged;
-}
-
-void simt_kick(SimtState *s)
-{
-    if (s->ticking) {
-        return;
-    }
-    /* The engine was idle: its next slice starts now. */
-    s->slice_start = MAX(simt_now_cycle(s), s->slice_start);
-    s->ticking = true;
-    timer_mod(s->tick, simt_cycle_to_ns(s, simt_slice_end(s)));
-}
-
-/*
- * Before a register write that may change what the engine does, run it
- * up to the current cycle, so that the write takes effect at its own
- * cycle rather than at the end of the slice under way.
- */
-static void simt_catch_up(SimtState *s)
-{
-    if (s->ticking) {
-        simt_run_until(s, simt_now_cycle(s), true);
-    }
-}
 
 /* Engine state back to power-on values; VRAM contents are kept. */
 static void simt_reset_state(SimtState *s, const char *why)
 {
     trace_simt_reset(why);
-    if (s->tick) {
-        timer_del(s->tick);
-    }
-    s->ticking = false;
+    simt_engine_reset(s);
     simt_queues_reset(s);
     simt_mmu_reset(s);
     simt_dma_reset(s);
     simt_preempt_reset(s);
     simt_sched_reset(s);
     s->scratch = 0;
-    s->irq_status = 0;
-    s->irq_mask = 0;
-    s->irq_count = 0;
     s->cycle_hi_latch = 0;
     s->blocks_done = 0;
     s->launch_seq = 0;
-    s->slice_start = 0;
-    s->time_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    simt_update_intx(s);
-}
-
-/*
- * The instruction costs of the timing model (docs/specs/simt.rst): global
- * memory also pays for its bytes at the SM's equal share of the VRAM
- * bandwidth, as seed 000 models it.
- */
-static void simt_timing_init(SimtState *s)
-{
-    static const uint8_t cost[SIMT_IC_NR] = {
-        [SIMT_IC_ALU] = 1, [SIMT_IC_BRANCH] = 1, [SIMT_IC_MUL] = 2,
-        [SIMT_IC_DIV] = 8, [SIMT_IC_FPU] = 1, [SIMT_IC_FDIV] = 8,
-        [SIMT_IC_MEM] = 2, [SIMT_IC_ATOMIC] = 4, [SIMT_IC_SYNC] = 1,
-    };
-
-    memcpy(s->timing.cost, cost, sizeof(cost));
-    s->timing.global_cost = 2;
-    s->timing.byte_cost_fx16 =
-        DIV_ROUND_UP((uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) << 16,
-                     simt_cfg(s, SIMT_CFG_MEM_BW));
+    simt_irq_reset(s);
 }
 
 static bool simt_reg_access_ok(hwaddr addr, unsigned size, bool write)
@@ -357,11 +130,7 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
          * has reached, so that the counter agrees with the cycles in
          * completion records and events and with ACTIVE_CYCLES.
          */
-        uint64_t now;
-
-        simt_catch_up(s);
-        now = s->ticking ? MIN(simt_now_cycle(s), s->slice_start)
-                         : MAX(simt_now_cycle(s), s->slice_start);
+        uint64_t now = simt_engine_cycle(s);
 
         s->cycle_hi_latch = now >> 32;
         val = now;
@@ -471,7 +240,7 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     if (addr != SIMT_REG_SCRATCH && addr != SIMT_REG_RESET &&
         addr != SIMT_REG_IRQ_STATUS && addr != SIMT_REG_IRQ_MASK &&
         addr != SIMT_REG_IRQ_RAISE) {
-        simt_catch_up(s);
+        simt_engine_catch_up(s);
     }
     if (addr >= SIMT_QUEUE_BASE &&
         addr < SIMT_QUEUE_REG(simt_cfg(s, SIMT_CFG_QUEUES), 0)) {
@@ -504,14 +273,14 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         break;
     case SIMT_REG_IRQ_STATUS:
         s->irq_status &= ~val;
-        simt_update_intx(s);
+        simt_irq_update(s);
         break;
     case SIMT_REG_IRQ_MASK: {
         uint32_t unmasked = val & ~s->irq_mask;
 
         s->irq_mask = val & SIMT_IRQ_ALL;
         /* Classes that were pending while masked fire when unmasked. */
-        simt_deliver(s, s->irq_status & unmasked);
+        simt_irq_deliver(s, s->irq_status & unmasked);
         break;
     }
     case SIMT_REG_IRQ_RAISE:
@@ -697,10 +466,10 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
         msix_vector_use(pdev, v);
     }
 
-    s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, simt_tick, s);
+    simt_engine_init(s);
     s->vm_state = qemu_add_vm_change_state_handler(simt_vm_state_change, s);
     s->bounce = g_malloc(SIMT_DMA_BOUNCE);
-    simt_timing_init(s);
+    simt_sm_timing_init(s);
     simt_sched_init(s);
     simt_preempt_init(s);
     simt_reset_state(s, "realize");
@@ -714,8 +483,7 @@ static void simt_exit(PCIDevice *pdev)
     msix_uninit_exclusive_bar(pdev);
     simt_reset_state(s, "unplug");
     simt_sched_free(s);
-    timer_free(s->tick);
-    s->tick = NULL;
+    simt_engine_free(s);
     qemu_del_vm_change_state_handler(s->vm_state);
     s->vm_state = NULL;
     g_free(s->bounce);

@@ -22,6 +22,8 @@
 #include "migration/qemu-file-types.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-irq.h"
+#include "hw/simt/simt-engine.h"
 #include "hw/simt/simt-preempt-choice.h"
 #include "hw/simt/simt-save.h"
 #include "trace.h"

@@ -16,6 +16,8 @@
 #include "migration/qemu-file-types.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-irq.h"
+#include "hw/simt/simt-engine.h"
 #include "trace.h"
 
 /*

@@ -217,3 +217,23 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
         freed = MIN(freed, retired);
     }
 }
+
+/*
+ * The instruction costs of the timing model (docs/specs/simt.rst): global
+ * memory also pays for its bytes at the SM's equal share of the VRAM
+ * bandwidth, as seed 000 models it.
+ */
+void simt_sm_timing_init(SimtState *s)
+{
+    static const uint8_t cost[SIMT_IC_NR] = {
+        [SIMT_IC_ALU] = 1, [SIMT_IC_BRANCH] = 1, [SIMT_IC_MUL] = 2,
+        [SIMT_IC_DIV] = 8, [SIMT_IC_FPU] = 1, [SIMT_IC_FDIV] = 8,
+        [SIMT_IC_MEM] = 2, [SIMT_IC_ATOMIC] = 4, [SIMT_IC_SYNC] = 1,
+    };
+
+    memcpy(s->timing.cost, cost, sizeof(cost));
+    s->timing.global_cost = 2;
+    s->timing.byte_cost_fx16 =
+        DIV_ROUND_UP((uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) << 16,
+                     simt_cfg(s, SIMT_CFG_MEM_BW));
+}

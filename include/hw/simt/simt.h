@@ -258,14 +258,6 @@ static inline uint32_t simt_cfg(const SimtState *s, SimtConfigField f)
     return s->cfg.field[f];
 }
 
-/* simt-pci.c */
-/* Latch an interrupt of class @cls and deliver it if it is unmasked. */
-void simt_irq_raise(SimtState *s, unsigned int cls);
-/* The device cycle counter now. */
-uint64_t simt_now_cycle(SimtState *s);
-/* Make sure the engine's timer runs: there is work to do. */
-void simt_kick(SimtState *s);
-
 /* simt-queue.c: registers, command processor, kernel completion */
 uint32_t simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg);
 void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
@@ -315,6 +307,8 @@ extern const VMStateDescription vmstate_simt_sm;
 bool simt_sched_post_load(SimtState *s);
 
 /* simt-sm.c: running resident blocks under the timing model */
+/* The instruction costs of this machine (SimtState.timing). */
+void simt_sm_timing_init(SimtState *s);
 /* Run every SM over device cycles [start, end). */
 void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end);
 bool simt_sm_any_resident(SimtState *s);

@@ -1,0 +1,27 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: the engine's clock and slices (simt-engine.c).
+ */
+#ifndef HW_SIMT_SIMT_ENGINE_H
+#define HW_SIMT_SIMT_ENGINE_H
+
+typedef struct SimtState SimtState;
+
+/* The device cycle counter now, in virtual time. */
+uint64_t simt_now_cycle(SimtState *s);
+/* Make sure the engine's timer runs: there is work to do. */
+void simt_kick(SimtState *s);
+/*
+ * Before a register access that may change what the engine does (or
+ * reads its present), run it up to the current cycle.
+ */
+void simt_engine_catch_up(SimtState *s);
+/* The CYCLE register: the cycle the engine has reached. */
+uint64_t simt_engine_cycle(SimtState *s);
+void simt_engine_init(SimtState *s);
+void simt_engine_free(SimtState *s);
+/* Stopped, at cycle 0 now. */
+void simt_engine_reset(SimtState *s);
+
+#endif /* HW_SIMT_SIMT_ENGINE_H */
