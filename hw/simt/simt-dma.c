@@ -20,6 +20,7 @@
 #include "qemu/error-report.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-err.h"
 #include "hw/simt/simt-copy-policy.h"
 #include "trace.h"
 
@@ -80,12 +81,17 @@ uint32_t simt_dma_submit(SimtState *s, unsigned q,
         cmd->src + cmd->size < cmd->src || cmd->dst + cmd->size < cmd->dst ||
         (!src_host && cmd->src + cmd->size > (1ull << 32)) ||
         (!dst_host && cmd->dst + cmd->size > (1ull << 32))) {
+        SIMT_GUEST_ERR(simt_err_copy_fields, "queue %u: COPY with flags 0x%x"
+                       " of %" PRIu64 " bytes from 0x%" PRIx64 " to 0x%" PRIx64
+                       ": unknown flags, or a range that wraps or leaves the "
+                       "device's 4 GiB", q, cmd->flags, cmd->size, cmd->src,
+                       cmd->dst);
         return SIMT_QERR_BAD_COMMAND;
     }
     if ((!src_host && !bare_range_ok(s, ctx, cmd->src, cmd->size)) ||
         (!dst_host && !bare_range_ok(s, ctx, cmd->dst, cmd->size))) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: copy of %" PRIu64
-                      " bytes beyond VRAM\n", q, cmd->size);
+        SIMT_GUEST_ERR(simt_err_copy_vram, "queue %u: copy of %" PRIu64
+                       " bytes beyond VRAM", q, cmd->size);
         return SIMT_QERR_DMA;
     }
     *c = (SimtCopy) {
@@ -158,6 +164,8 @@ static uint32_t move(SimtState *s, unsigned q, SimtCopy *c, uint64_t n)
         }
         if (src_host) {
             if (pci_dma_read(pdev, src, s->bounce, len) != MEMTX_OK) {
+                SIMT_GUEST_ERR(simt_err_copy_dma, "queue %u: copy source "
+                               "0x%" PRIx64 " unreachable by DMA", q, src);
                 return SIMT_QERR_DMA;
             }
         } else {
@@ -170,6 +178,8 @@ static uint32_t move(SimtState *s, unsigned q, SimtCopy *c, uint64_t n)
         }
         if (dst_host) {
             if (pci_dma_write(pdev, dst, s->bounce, len) != MEMTX_OK) {
+                SIMT_GUEST_ERR(simt_err_copy_dma, "queue %u: copy destination "
+                               "0x%" PRIx64 " unreachable by DMA", q, dst);
                 return SIMT_QERR_DMA;
             }
         } else {
@@ -305,8 +315,8 @@ uint32_t simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg)
     case SIMT_EREG_QUEUE:
         return en->queue;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: copy engine %u: read of "
-                      "unknown register 0x%x\n", e, reg);
+        SIMT_GUEST_ERR(simt_err_engine_reg_read, "copy engine %u: read of "
+                       "unknown register 0x%x", e, reg);
         return 0;
     }
 }

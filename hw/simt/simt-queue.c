@@ -16,6 +16,7 @@
 #include "migration/qemu-file-types.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-err.h"
 #include "hw/simt/simt-irq.h"
 #include "hw/simt/simt-engine.h"
 #include "trace.h"
@@ -105,6 +106,8 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
 
     if ((c->flags & ~SIMT_CMDF_LAUNCH_ALL) ||
         !all_zero(c->reserved, ARRAY_SIZE(c->reserved))) {
+        SIMT_GUEST_ERR(simt_err_launch_fields, "queue %u: LAUNCH with flags "
+                       "0x%x or reserved words set", q, c->flags);
         return SIMT_QERR_BAD_COMMAND;
     }
     memset(k, 0, sizeof(*k));
@@ -119,23 +122,25 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
 
     why = simt_launch_check(l);
     if (why) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: bad launch: %s\n",
-                      q, why);
+        SIMT_GUEST_ERR(simt_err_launch_bad, "queue %u: bad launch: %s",
+                       q, why);
         return SIMT_QERR_BAD_COMMAND;
     }
     blocks = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
     if (c->regs < 1 || c->regs > 64 || blocks > UINT32_MAX ||
         c->code_size > SIMT_MAX_CODE_SIZE ||
         (uint64_t)c->code_addr + c->code_size > limit) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: launch with bad "
-                      "registers, grid or code range\n", q);
+        SIMT_GUEST_ERR(simt_err_launch_range, "queue %u: launch with bad "
+                       "registers (%u), grid (%" PRIu64 " blocks) or code "
+                       "range [0x%x, +0x%x)", q, c->regs, blocks,
+                       c->code_addr, c->code_size);
         return SIMT_QERR_BAD_COMMAND;
     }
     if (c->block_count ? (uint64_t)c->first_block + c->block_count > blocks
                        : c->first_block != 0) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: subgrid of %u "
-                      "blocks from block %u is outside the grid of %" PRIu64
-                      " blocks\n", q, c->block_count, c->first_block, blocks);
+        SIMT_GUEST_ERR(simt_err_launch_subgrid, "queue %u: subgrid of %u "
+                       "blocks from block %u is outside the grid of %" PRIu64
+                       " blocks", q, c->block_count, c->first_block, blocks);
         return SIMT_QERR_BAD_COMMAND;
     }
 
@@ -150,18 +155,20 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
         simt_cfg(s, SIMT_CFG_SM_BLOCKS) * local_bytes;
     k->local_block_bytes = local_bytes;
     if (local_bytes > UINT32_MAX || (local_bytes && local_end > limit)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: local memory "
-                      "[0x%x, 0x%" PRIx64 ") is outside VRAM\n",
-                      q, c->local_base, local_end);
+        SIMT_GUEST_ERR(simt_err_launch_local, "queue %u: local memory "
+                       "[0x%x, 0x%" PRIx64 ") is outside VRAM",
+                       q, c->local_base, local_end);
         return SIMT_QERR_BAD_COMMAND;
     }
     if (!simt_sched_fits_empty(s, k)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: a block of %u "
-                      "threads, %u registers and %u shared bytes fits on "
-                      "no SM\n", q, k->threads, k->regs, l->shared_size);
+        SIMT_GUEST_ERR(simt_err_launch_no_room, "queue %u: a block of %u "
+                       "threads, %u registers and %u shared bytes fits on "
+                       "no SM", q, k->threads, k->regs, l->shared_size);
         return SIMT_QERR_BAD_LAUNCH;
     }
     if (simt_code_init(&k->code, l->code_base, l->code_size)) {
+        SIMT_GUEST_ERR(simt_err_launch_code, "queue %u: no room to decode "
+                       "code [0x%x, +0x%x)", q, l->code_base, l->code_size);
         return SIMT_QERR_BAD_COMMAND;
     }
     k->code.timing = &s->timing;
@@ -170,8 +177,8 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     k->int_regs = c->int_regs;
     k->fp_regs = c->fp_regs;
     if (c->live_addr && !simt_preempt_load_live(s, q, c->live_addr)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: live table at 0x%x "
-                      "is unreachable\n", q, c->live_addr);
+        SIMT_GUEST_ERR(simt_err_launch_live, "queue %u: live table at 0x%x "
+                       "is unreachable", q, c->live_addr);
         simt_code_destroy(&k->code);
         return SIMT_QERR_BAD_COMMAND;
     }
@@ -229,12 +236,14 @@ void simt_kernel_finish(SimtState *s, unsigned q)
     simt_code_destroy(&k->code);
     simt_preempt_kernel_end(s, q);
     if (!write_record(s, k, status)) {
+        SIMT_GUEST_ERR(simt_err_record_dma, "queue %u: completion record at "
+                       "0x%" PRIx64 " unreachable by DMA", q, k->record);
         queue_fail(s, q, SIMT_QERR_DMA);
     } else if (status != SIMT_QERR_NONE) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: kernel fault %s "
-                      "at pc 0x%x addr 0x%x\n", q,
-                      simt_fault_name(k->fault.fault), k->fault.fault_pc,
-                      k->fault.fault_addr);
+        SIMT_GUEST_ERR(simt_err_kernel_fault, "queue %u: kernel fault %s "
+                       "at pc 0x%x addr 0x%x", q,
+                       simt_fault_name(k->fault.fault), k->fault.fault_pc,
+                       k->fault.fault_addr);
         queue_fail(s, q, status);
     } else {
         queue_complete_cmd(s, q, k->flags);
@@ -268,6 +277,8 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
     uint32_t err;
 
     if (pci_dma_read(PCI_DEVICE(s), addr, &cmd, sizeof(cmd)) != MEMTX_OK) {
+        SIMT_GUEST_ERR(simt_err_ring_dma, "queue %u: command %u at 0x%"
+                       PRIx64 " unreachable by DMA", q, qu->head, addr);
         queue_fail(s, q, SIMT_QERR_DMA);
         return false;
     }
@@ -279,6 +290,10 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
     switch (cmd.w[0]) {
     case SIMT_CMD_NOP:
         if ((cmd.w[1] & ~SIMT_CMDF_ALL) || !all_zero(&cmd.w[2], 30)) {
+            SIMT_GUEST_ERR(simt_err_cmd_fields, "queue %u: command %u "
+                           "(opcode %u) with flags 0x%x, reserved words set "
+                           "or a misaligned address", q, qu->head, cmd.w[0],
+                           cmd.w[1]);
             queue_fail(s, q, SIMT_QERR_BAD_COMMAND);
             return false;
         }
@@ -291,11 +306,17 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
         sem = cmd.w[4] | (uint64_t)cmd.w[5] << 32;
         if ((cmd.w[1] & ~SIMT_CMDF_ALL) || (addr & 7) ||
             !all_zero(cmd.signal.reserved, ARRAY_SIZE(cmd.signal.reserved))) {
+            SIMT_GUEST_ERR(simt_err_cmd_fields, "queue %u: command %u "
+                           "(opcode %u) with flags 0x%x, reserved words set "
+                           "or a misaligned address", q, qu->head, cmd.w[0],
+                           cmd.w[1]);
             queue_fail(s, q, SIMT_QERR_BAD_COMMAND);
             return false;
         }
         if (cmd.w[0] == SIMT_CMD_SIGNAL) {
             if (!dma_write64(s, addr, sem)) {
+                SIMT_GUEST_ERR(simt_err_sem_dma, "queue %u: semaphore at 0x%"
+                               PRIx64 " unreachable by DMA", q, addr);
                 queue_fail(s, q, SIMT_QERR_DMA);
                 return false;
             }
@@ -303,6 +324,8 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
             uint64_t cur;
 
             if (!dma_read64(s, addr, &cur)) {
+                SIMT_GUEST_ERR(simt_err_sem_dma, "queue %u: semaphore at 0x%"
+                               PRIx64 " unreachable by DMA", q, addr);
                 queue_fail(s, q, SIMT_QERR_DMA);
                 return false;
             }
@@ -317,8 +340,15 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
         cmd.copy.src = cmd.w[2] | (uint64_t)cmd.w[3] << 32;
         cmd.copy.dst = cmd.w[4] | (uint64_t)cmd.w[5] << 32;
         cmd.copy.size = cmd.w[6] | (uint64_t)cmd.w[7] << 32;
-        err = all_zero(cmd.copy.reserved, ARRAY_SIZE(cmd.copy.reserved)) ?
-              simt_dma_submit(s, q, &cmd.copy, cycle) : SIMT_QERR_BAD_COMMAND;
+        if (!all_zero(cmd.copy.reserved, ARRAY_SIZE(cmd.copy.reserved))) {
+            SIMT_GUEST_ERR(simt_err_cmd_fields, "queue %u: command %u "
+                           "(opcode %u) with flags 0x%x, reserved words set "
+                           "or a misaligned address", q, qu->head, cmd.w[0],
+                           cmd.w[1]);
+            queue_fail(s, q, SIMT_QERR_BAD_COMMAND);
+            return false;
+        }
+        err = simt_dma_submit(s, q, &cmd.copy, cycle);
         if (err) {
             queue_fail(s, q, err);
             return false;
@@ -335,8 +365,8 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
         queue_set_state(s, q, SIMT_QSTATE_BUSY);
         return false;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: unknown command "
-                      "0x%x at index %u\n", q, cmd.w[0], qu->head);
+        SIMT_GUEST_ERR(simt_err_cmd_opcode, "queue %u: unknown command "
+                       "0x%x at index %u", q, cmd.w[0], qu->head);
         queue_fail(s, q, SIMT_QERR_BAD_OPCODE);
         return false;
     }
@@ -445,8 +475,8 @@ static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
     bool enable = val & SIMT_QCTL_ENABLE;
 
     if (val & ~(SIMT_QCTL_ENABLE | SIMT_QCTL_RESET)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: reserved CONTROL "
-                      "bits 0x%x ignored\n", q, val);
+        SIMT_GUEST_ERR(simt_err_control, "queue %u: reserved CONTROL "
+                       "bits 0x%x ignored", q, val);
     }
     if (!enable) {
         queue_stop(s, q);
@@ -463,13 +493,16 @@ static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
         return;
     }
     if (qu->state == SIMT_QSTATE_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: enable while in "
-                      "error; reset it first\n", q);
+        SIMT_GUEST_ERR(simt_err_enable_in_error, "queue %u: enable while "
+                       "in error; reset it first", q);
         return;
     }
     if (!is_power_of_2(qu->size) || qu->size < SIMT_MIN_QUEUE_SIZE ||
         qu->size > SIMT_MAX_QUEUE_SIZE || (qu->base % SIMT_CMD_SIZE) ||
         qu->head >= qu->size || qu->tail >= qu->size) {
+        SIMT_GUEST_ERR(simt_err_ring, "queue %u: ring of %u entries at 0x%"
+                       PRIx64 ", HEAD %u, TAIL %u", q, qu->size, qu->base,
+                       qu->head, qu->tail);
         queue_fail(s, q, SIMT_QERR_BAD_RING);
         return;
     }
@@ -512,8 +545,8 @@ uint32_t simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg)
     case SIMT_QREG_ACTIVE_CYCLES:
         return qu->active_cycles;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: read of unknown "
-                      "register 0x%x\n", q, reg);
+        SIMT_GUEST_ERR(simt_err_queue_reg_read, "queue %u: read of unknown "
+                       "register 0x%x", q, reg);
         return 0;
     }
 }
@@ -529,8 +562,8 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
     case SIMT_QREG_BASE_HI:
     case SIMT_QREG_SIZE:
         if (enabled) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: ring register "
-                          "0x%x written while enabled; ignored\n", q, reg);
+            SIMT_GUEST_ERR(simt_err_ring_busy, "queue %u: ring register "
+                           "0x%x written while enabled; ignored", q, reg);
         } else if (reg == SIMT_QREG_BASE_LO) {
             qu->base = deposit64(qu->base, 0, 32, val);
         } else if (reg == SIMT_QREG_BASE_HI) {
@@ -541,9 +574,8 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
         break;
     case SIMT_QREG_TAIL:
         if (enabled && val >= qu->size) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: TAIL %u beyond "
-                          "the ring's %u entries; ignored\n", q, val,
-                          qu->size);
+            SIMT_GUEST_ERR(simt_err_tail, "queue %u: TAIL %u beyond the "
+                           "ring of %u entries; ignored", q, val, qu->size);
             break;
         }
         qu->tail = val;
@@ -560,8 +592,8 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
         break;
     case SIMT_QREG_PRIORITY:
         if (val > SIMT_MAX_PRIORITY) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: priority %u "
-                          "above %u; clamped\n", q, val, SIMT_MAX_PRIORITY);
+            SIMT_GUEST_ERR(simt_err_priority, "queue %u: priority %u above "
+                           "%u; clamped", q, val, SIMT_MAX_PRIORITY);
             val = SIMT_MAX_PRIORITY;
         }
         qu->priority = val;
@@ -571,16 +603,16 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
         break;
     case SIMT_QREG_CONTEXT:
         if (enabled || val >= simt_cfg(s, SIMT_CFG_CONTEXTS)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: context %u "
-                          "rejected (queue enabled, or no such context)\n",
-                          q, val);
+            SIMT_GUEST_ERR(simt_err_queue_context, "queue %u: context %u "
+                           "rejected (queue enabled, or no such context)",
+                           q, val);
         } else {
             qu->ctx = val;
         }
         break;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: write to read-only "
-                      "or unknown register 0x%x ignored\n", q, reg);
+        SIMT_GUEST_ERR(simt_err_queue_reg_write, "queue %u: write to "
+                       "read-only or unknown register 0x%x ignored", q, reg);
         break;
     }
 }
