@@ -16,6 +16,7 @@
 #include "hw/pci/pci_device.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-err.h"
 #include "hw/simt/simt-irq.h"
 #include "trace.h"
 
@@ -150,8 +151,8 @@ int simt_mmu_phys_rw(SimtState *s, uint64_t pa, bool sys, void *buf,
                               : pci_dma_read(PCI_DEVICE(s), pa, buf, len);
 
         if (r != MEMTX_OK) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: system page at 0x%" PRIx64
-                          " is unreachable by DMA\n", pa);
+            SIMT_GUEST_ERR(simt_err_sys_page_dma, "system page at 0x%"
+                           PRIx64 " is unreachable by DMA", pa);
             return SIMT_MMU_BEYOND;
         }
         return 0;
@@ -325,8 +326,8 @@ void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd)
                                   : e->vpn != vpn);
             break;
         default:
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: unknown TLB invalidate "
-                          "command %u\n", cmd);
+            SIMT_GUEST_ERR(simt_err_tlb_inv, "unknown TLB invalidate "
+                           "command %u", cmd);
             return;
         }
     }
@@ -375,8 +376,8 @@ uint32_t simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg)
     case SIMT_CREG_SAVE_USED:
         return simt_preempt_save_used(s, ctx);
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: read of unknown "
-                      "register 0x%x\n", ctx, reg);
+        SIMT_GUEST_ERR(simt_err_ctx_reg_read, "context %u: read of unknown "
+                       "register 0x%x", ctx, reg);
         return 0;
     }
 }
@@ -410,16 +411,16 @@ void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
         break;
     case SIMT_CREG_PREEMPT_MODE:
         if (val >= SIMT_PMODE_NR) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: preemption "
-                          "mode %u does not exist; ignored\n", ctx, val);
+            SIMT_GUEST_ERR(simt_err_ctx_preempt_mode, "context %u: "
+                           "preemption mode %u does not exist; ignored",
+                           ctx, val);
         } else {
             c->preempt_mode = val;
         }
         break;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: write to "
-                      "read-only or unknown register 0x%x ignored\n",
-                      ctx, reg);
+        SIMT_GUEST_ERR(simt_err_ctx_reg_write, "context %u: write to "
+                       "read-only or unknown register 0x%x ignored", ctx, reg);
         break;
     }
 }

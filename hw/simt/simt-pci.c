@@ -21,6 +21,7 @@
 #include "migration/vmstate.h"
 #include "system/runstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-err.h"
 #include "hw/simt/simt-engine.h"
 #include "hw/simt/simt-irq.h"
 #include "hw/simt/simt-hw.h"
@@ -49,10 +50,9 @@ static bool simt_reg_access_ok(hwaddr addr, unsigned size, bool write)
     if (size == 4 && !(addr & 3)) {
         return true;
     }
-    qemu_log_mask(LOG_GUEST_ERROR,
-                  "simt: %s of size %u at unaligned or odd offset 0x%"
-                  HWADDR_PRIx " ignored\n",
-                  write ? "write" : "read", size, addr);
+    SIMT_GUEST_ERR(simt_err_reg_access, "%s of size %u at unaligned or odd "
+                   "offset 0x%" HWADDR_PRIx " ignored",
+                   write ? "write" : "read", size, addr);
     return false;
 }
 
@@ -216,8 +216,8 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         break;
     default:
         if (!simt_preempt_reg_read(s, addr, &val)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: read of unknown register "
-                          "0x%" HWADDR_PRIx "\n", addr);
+            SIMT_GUEST_ERR(simt_err_reg_read, "read of unknown register "
+                           "0x%" HWADDR_PRIx, addr);
             val = 0;
         }
         break;
@@ -266,9 +266,8 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         if (val == SIMT_RESET_MAGIC) {
             simt_reset_state(s, "register");
         } else {
-            qemu_log_mask(LOG_GUEST_ERROR,
-                          "simt: reset register written with 0x%x, "
-                          "not the reset magic; ignored\n", val);
+            SIMT_GUEST_ERR(simt_err_reset_magic, "reset register written "
+                           "with 0x%x, not the reset magic; ignored", val);
         }
         break;
     case SIMT_REG_IRQ_STATUS:
@@ -287,17 +286,16 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         if (val == SIMT_IRQ_BIT(SIMT_IRQ_TEST)) {
             simt_irq_raise(s, SIMT_IRQ_TEST);
         } else {
-            qemu_log_mask(LOG_GUEST_ERROR,
-                          "simt: only the test interrupt can be raised "
-                          "by software (wrote 0x%x)\n", val);
+            SIMT_GUEST_ERR(simt_err_irq_raise, "only the test interrupt can "
+                           "be raised by software (wrote 0x%x)", val);
         }
         break;
     case SIMT_REG_DMA_CHUNK:
         if (!is_power_of_2(val) || val < SIMT_MIN_DMA_CHUNK ||
             val > SIMT_MAX_DMA_CHUNK) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: DMA chunk of %u bytes "
-                          "refused (a power of two from 4 KiB to 64 MiB)\n",
-                          val);
+            SIMT_GUEST_ERR(simt_err_dma_chunk, "DMA chunk of %u bytes "
+                           "refused (a power of two from 4 KiB to 64 MiB)",
+                           val);
         } else {
             s->dma_chunk = val;
         }
@@ -325,15 +323,13 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     case SIMT_REG_PEV_COUNT:
     case SIMT_REG_TRACE_COUNT ... SIMT_REG_PREEMPT_EVENTS:
     case SIMT_REG_POLICY_ERRORS:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "simt: write 0x%x to read-only register 0x%"
-                      HWADDR_PRIx " ignored\n", val, addr);
+        SIMT_GUEST_ERR(simt_err_reg_read_only, "write 0x%x to read-only "
+                       "register 0x%" HWADDR_PRIx " ignored", val, addr);
         break;
     default:
         if (!simt_preempt_reg_write(s, addr, val)) {
-            qemu_log_mask(LOG_GUEST_ERROR,
-                          "simt: write 0x%x to unknown register 0x%"
-                          HWADDR_PRIx " ignored\n", val, addr);
+            SIMT_GUEST_ERR(simt_err_reg_write, "write 0x%x to unknown "
+                           "register 0x%" HWADDR_PRIx " ignored", val, addr);
         }
         break;
     }

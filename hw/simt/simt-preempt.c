@@ -22,6 +22,7 @@
 #include "migration/qemu-file-types.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-err.h"
 #include "hw/simt/simt-irq.h"
 #include "hw/simt/simt-engine.h"
 #include "hw/simt/simt-preempt-choice.h"
@@ -78,8 +79,8 @@ void simt_trace_event(SimtState *s, unsigned type, unsigned q, unsigned sm,
     addr = p->trace_base +
            (uint64_t)(p->trace_count & (p->trace_size - 1)) * sizeof(r);
     if (pci_dma_write(PCI_DEVICE(s), addr, &r, sizeof(r)) != MEMTX_OK) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: timeline ring at 0x%" PRIx64
-                      " unreachable; tracing stops\n", addr);
+        SIMT_GUEST_ERR(simt_err_timeline_dma, "timeline ring at 0x%" PRIx64
+                       " unreachable; tracing stops", addr);
         p->trace_size = 0;
         return;
     }
@@ -303,9 +304,9 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     rec = simt_save_size(&slot->block, &spec);
     bytes = rec + k->local_block_bytes;
     if (bytes > UINT32_MAX || !save_alloc(s, k->ctx, bytes, &off)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: save area of %u "
-                      "bytes has no room for %zu more; block drains\n",
-                      k->ctx, c->save_size, bytes);
+        SIMT_GUEST_ERR(simt_err_save_space, "context %u: save area of %u "
+                       "bytes has no room for %zu more; block drains",
+                       k->ctx, c->save_size, bytes);
         event_error(s, SIMT_PERR_SAVE_SPACE);
         return false;
     }
@@ -318,9 +319,9 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     g_free(buf);
     if (!ok) {
         save_free(s, k->ctx, off);
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: context %u: save area at "
-                      "0x%x is not writable; block drains\n",
-                      k->ctx, c->save_base + off);
+        SIMT_GUEST_ERR(simt_err_save_write, "context %u: save area at "
+                       "0x%x is not writable; block drains",
+                       k->ctx, c->save_base + off);
         event_error(s, SIMT_PERR_SAVE_FAULT);
         return false;
     }
@@ -967,8 +968,8 @@ static void event_finish(SimtState *s, uint64_t cycle)
         le.save_bound = cpu_to_le32(ev->save_bound);
         le.queue_wait = cpu_to_le32(ev->queue_wait);
         if (pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: event log at 0x%" PRIx64
-                          " unreachable; logging stops\n", addr);
+            SIMT_GUEST_ERR(simt_err_event_log_dma, "event log at 0x%" PRIx64
+                           " unreachable; logging stops", addr);
             p->log_size = 0;
         } else {
             p->log_count++;
@@ -1115,8 +1116,8 @@ bool simt_preempt_restore(SimtState *s, unsigned q, const SimtSaved *sv,
     }
     save_free(s, k->ctx, sv->offset);
     if (why) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: queue %u: block %u cannot be "
-                      "restored: %s\n", q, sv->block, why);
+        SIMT_GUEST_ERR(simt_err_restore, "queue %u: block %u cannot be "
+                       "restored: %s", q, sv->block, why);
         return false;
     }
     slot->ready_cycle = MAX(slot->dispatch_cycle, sm->save_busy) +
@@ -1138,7 +1139,7 @@ static void request(SimtState *s, uint32_t val)
         ctx >= simt_cfg(s, SIMT_CFG_CONTEXTS) || mode >= SIMT_PMODE_NR ||
         (SIMT_PREQ_OP(val) != SIMT_PREQ_PREEMPT &&
          SIMT_PREQ_OP(val) != SIMT_PREQ_RESUME)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "simt: bad PREEMPT_REQ 0x%x\n", val);
+        SIMT_GUEST_ERR(simt_err_preempt_req, "bad PREEMPT_REQ 0x%x", val);
         p->status = SIMT_PERR_BAD_REQ;
         return;
     }
@@ -1264,8 +1265,8 @@ bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val)
         break;
     case SIMT_REG_PEV_LOG_SIZE:
         if (!ring_size_ok(val)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: event log size %u is not "
-                          "a power of two up to 2^20; logging off\n", val);
+            SIMT_GUEST_ERR(simt_err_event_log_size, "event log size %u is "
+                           "not a power of two up to 2^20; logging off", val);
             val = 0;
         }
         p->log_size = val;
@@ -1279,8 +1280,8 @@ bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val)
         break;
     case SIMT_REG_TRACE_SIZE:
         if (!ring_size_ok(val)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "simt: timeline size %u is not "
-                          "a power of two up to 2^20; tracing off\n", val);
+            SIMT_GUEST_ERR(simt_err_timeline_size, "timeline size %u is not "
+                           "a power of two up to 2^20; tracing off", val);
             val = 0;
         }
         p->trace_size = val;
