@@ -162,6 +162,8 @@ void simt_pt_write(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
 	struct simt_device *sdev = ctx->sdev;
 	u64 a;
 
+	lockdep_assert(lockdep_is_held(&ctx->lock) ||
+		       lockdep_is_held(&sdev->vram_lock));
 	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE)
 		writel(simt_pte(pa + (a - addr), bits),
 		       sdev->vram + ctx->pt_l2[a >> 22]->start +

@@ -152,6 +152,7 @@ static void simt_vram_remove(struct simt_device *sdev, struct drm_mm_node *node)
 /* Has the last job @ctx armed finished (or has it none)?  Under vram_lock. */
 static bool simt_ctx_idle(struct simt_ctx *ctx)
 {
+	lockdep_assert_held(&ctx->sdev->vram_lock);
 	return !ctx->last_job || dma_fence_is_signaled(ctx->last_job);
 }
 
@@ -290,6 +291,7 @@ static int simt_vram_bo_evict(struct simt_device *sdev,
 {
 	int ret;
 
+	lockdep_assert_held(&sdev->vram_lock);
 	simt_vram_bo_zap(sdev, bo);
 	ret = simt_vram_bo_pages_alloc(sdev, bo, true);
 	if (ret)
