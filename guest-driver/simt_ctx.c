@@ -62,7 +62,6 @@ unsigned int simt_file_contexts = 8;
 module_param_named(file_contexts, simt_file_contexts, uint, 0644);
 MODULE_PARM_DESC(file_contexts, "contexts one open file may hold at once");
 
-#define SIMT_PT_ENTRIES		(SIMT_PAGE_SIZE / sizeof(u32))
 #define SIMT_PTE_RWX		(SIMT_PTE_V | SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X)
 
 static u32 simt_pte(u64 vram_addr, u32 bits)
@@ -110,11 +109,11 @@ static void simt_pt_unmap(struct simt_ctx *ctx, u64 addr, u64 size)
 
 	lockdep_assert_held(&ctx->lock);
 	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE) {
-		struct drm_mm_node *l2 = ctx->pt_l2[a >> 22];
+		struct drm_mm_node *l2 = ctx->pt_l2[SIMT_VPN1(a)];
 
 		if (l2)
 			writel(0, sdev->vram + l2->start +
-			       ((a >> SIMT_PAGE_SHIFT) % SIMT_PT_ENTRIES) * 4);
+			       SIMT_VPN0(a) * 4);
 	}
 }
 
@@ -131,7 +130,7 @@ static int simt_pt_prepare(struct simt_ctx *ctx, u64 addr, u64 size)
 
 	lockdep_assert_held(&ctx->lock);
 	for (a = addr & ~(u64)(SZ_4M - 1); a < addr + size; a += SZ_4M) {
-		unsigned int l1 = a >> 22;
+		unsigned int l1 = SIMT_VPN1(a);
 
 		if (ctx->pt_l2[l1])
 			continue;
@@ -166,8 +165,8 @@ void simt_pt_write(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
 		       lockdep_is_held(&sdev->vram_lock));
 	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE)
 		writel(simt_pte(pa + (a - addr), bits),
-		       sdev->vram + ctx->pt_l2[a >> 22]->start +
-		       ((a >> SIMT_PAGE_SHIFT) % SIMT_PT_ENTRIES) * 4);
+		       sdev->vram + ctx->pt_l2[SIMT_VPN1(a)]->start +
+		       SIMT_VPN0(a) * 4);
 }
 
 /* Map @size bytes at @pa to device address @addr with PTE @bits. */

@@ -38,8 +38,8 @@ static int simt_info_show(struct seq_file *m, void *unused)
 	unsigned int i;
 	int idx;
 
-	seq_printf(m, "version:   %u.%u\n", sdev->version >> 16,
-		   sdev->version & 0xffff);
+	seq_printf(m, "version:   %u.%u\n", SIMT_VERSION_GET_MAJOR(sdev->version),
+		   SIMT_VERSION_GET_MINOR(sdev->version));
 	seq_printf(m, "caps:      0x%08x\n", sdev->caps);
 	seq_printf(m, "sm_count:  %u\n", sdev->sm_count);
 	seq_printf(m, "vram_size: %llu\n", sdev->vram_size);

@@ -134,8 +134,8 @@ static int simt_identify(struct simt_device *sdev)
 	}
 
 	sdev->version = simt_rd32(sdev, SIMT_REG_VERSION);
-	major = sdev->version >> 16;
-	minor = sdev->version & 0xffff;
+	major = SIMT_VERSION_GET_MAJOR(sdev->version);
+	minor = SIMT_VERSION_GET_MINOR(sdev->version);
 	/* Version 0.2 has the queues' RESIDENT and ACTIVE_CYCLES registers. */
 	if (major != SIMT_VERSION_MAJOR || minor < SIMT_VERSION_MINOR) {
 		dev_err(dev, "device version %u.%u is not supported (driver needs %u.%u or a later %u.x), not binding\n",

@@ -919,7 +919,7 @@ static int simt_launch_check(struct drm_device *drm, u32 i,
 		drm_dbg(drm, "command %u: bad code range or entry\n", i);
 		return -EINVAL;
 	}
-	if (!l->regs || l->regs > 64 || l->local_size % 16) {
+	if (!l->regs || l->regs > SIMT_MAX_REGS || l->local_size % 16) {
 		drm_dbg(drm, "command %u: bad regs or local size\n", i);
 		return -EINVAL;
 	}

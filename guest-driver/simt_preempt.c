@@ -158,7 +158,7 @@ static int simt_preempt_show(struct seq_file *m, void *unused)
 			   e->trigger < ARRAY_SIZE(simt_trigger_names) &&
 			   simt_trigger_names[e->trigger] ?
 			   simt_trigger_names[e->trigger] : "?",
-			   e->status, e->preemptor == 0xff ? -1 : e->preemptor,
+			   e->status, e->preemptor == SIMT_NO_PREEMPTOR ? -1 : e->preemptor,
 			   le32_to_cpu(e->victims), le16_to_cpu(e->drained),
 			   le16_to_cpu(e->flushed), le16_to_cpu(e->switched),
 			   le16_to_cpu(e->light), le32_to_cpu(e->saved_bytes),

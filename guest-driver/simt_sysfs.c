@@ -33,8 +33,8 @@ static ssize_t version_show(struct device *dev, struct device_attribute *attr,
 {
 	struct simt_device *sdev = dev_to_simt(dev);
 
-	return sysfs_emit(buf, "%u.%u\n", sdev->version >> 16,
-			  sdev->version & 0xffff);
+	return sysfs_emit(buf, "%u.%u\n", SIMT_VERSION_GET_MAJOR(sdev->version),
+			  SIMT_VERSION_GET_MINOR(sdev->version));
 }
 static DEVICE_ATTR_RO(version);
 

@@ -106,7 +106,7 @@ uint32_t simt_dma_submit(SimtState *s, unsigned q,
         .size = cmd->size,
     };
     trace_simt_copy_submit(q, cmd->src, cmd->dst, cmd->size, cycle);
-    simt_trace_event(s, SIMT_TRACE_COPY, q, 0xffff, 0, cycle);
+    simt_trace_event(s, SIMT_TRACE_COPY, q, SIMT_TRACE_NO_SM, 0, cycle);
     return SIMT_QERR_NONE;
 }
 

@@ -39,7 +39,7 @@ static int walk(SimtState *s, unsigned ctx, uint32_t va, SimtTlbEntry *e)
 {
     uint64_t table = (uint64_t)(s->contexts[ctx].pt & SIMT_PT_PPN_MASK) <<
                      SIMT_PAGE_SHIFT;
-    uint32_t vpn1 = va >> 22, vpn0 = (va >> 12) & 0x3ff;
+    uint32_t vpn1 = SIMT_VPN1(va), vpn0 = SIMT_VPN0(va);
     uint32_t pte;
     uint64_t pfn;
     bool super = false;
@@ -56,7 +56,7 @@ static int walk(SimtState *s, unsigned ctx, uint32_t va, SimtTlbEntry *e)
     }
     if (pte & (SIMT_PTE_R | SIMT_PTE_X)) {
         /* A superpage: its PPN[0] must be zero. */
-        if ((pte >> SIMT_PTE_PPN_SHIFT) & 0x3ff) {
+        if (SIMT_PTE_PPN0(pte)) {
             return SIMT_MMU_MALFORMED;
         }
         pfn = ((uint64_t)(pte >> 20) << 10) | vpn0;

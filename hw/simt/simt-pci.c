@@ -780,6 +780,13 @@ static void simt_class_init(ObjectClass *klass, void *data)
     DeviceClass *dc = DEVICE_CLASS(klass);
     PCIDeviceClass *pc = PCI_DEVICE_CLASS(klass);
     ResettableClass *rc = RESETTABLE_CLASS(klass);
+    /* The presets' names, from their table (simt-preset.c) */
+    g_autoptr(GString) preset_desc = g_string_new("machine modelled:");
+
+    for (int i = 0; i < SIMT_PRESET_NR; i++) {
+        g_string_append_printf(preset_desc, "%s %s", i ? "," : "",
+                               simt_preset_name(i));
+    }
 
     pc->realize = simt_realize;
     pc->exit = simt_exit;
@@ -792,9 +799,7 @@ static void simt_class_init(ObjectClass *klass, void *data)
     dc->desc = "SIMT accelerator (preemptible GPU model)";
     dc->vmsd = &vmstate_simt;
     device_class_set_props(dc, simt_properties);
-    object_class_property_set_description(klass, "preset",
-        "machine modelled: default, gtx480, pascal-5, volta-80, turing-68 "
-        "or ampere-82");
+    object_class_property_set_description(klass, "preset", preset_desc->str);
     object_class_property_set_description(klass, "placement",
         "block placement policy (hw/simt/simt-placement.c): most-room "
         "(default), round-robin or least-loaded");

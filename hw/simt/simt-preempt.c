@@ -269,7 +269,7 @@ static bool keep_shared(SimtState *s, const SimtKernel *k, unsigned mode)
     SimtPreempt *p = &s->pre;
 
     return mode == SIMT_PMODE_LIGHT && k->launch.shared_size &&
-           p->ev.preemptor != 0xff &&
+           p->ev.preemptor != SIMT_NO_PREEMPTOR &&
            !s->queues[p->ev.preemptor].kernel.launch.shared_size;
 }
 
@@ -660,12 +660,13 @@ static void event_start(SimtState *s, unsigned trigger, unsigned mode,
     p->ev.seq = p->events++;
     p->ev.trigger = trigger;
     p->ev.mode = mode;
-    p->ev.preemptor = preemptor < 0 ? 0xff : preemptor;
+    p->ev.preemptor = preemptor < 0 ? SIMT_NO_PREEMPTOR : preemptor;
     p->ev.req_cycle = cycle;
     p->active = true;
     p->pending = 0;
     trace_simt_preempt_start(p->ev.seq, trigger, mode, preemptor, cycle);
-    simt_trace_event(s, SIMT_TRACE_PREEMPT, preemptor < 0 ? 0xff : preemptor,
+    simt_trace_event(s, SIMT_TRACE_PREEMPT,
+                     preemptor < 0 ? SIMT_NO_PREEMPTOR : preemptor,
                      0, p->ev.seq, cycle);
 }
 

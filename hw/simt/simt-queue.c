@@ -127,7 +127,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
         return SIMT_QERR_BAD_COMMAND;
     }
     blocks = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
-    if (c->regs < 1 || c->regs > 64 || blocks > UINT32_MAX ||
+    if (c->regs < 1 || c->regs > SIMT_MAX_REGS || blocks > UINT32_MAX ||
         c->code_size > SIMT_MAX_CODE_SIZE ||
         (uint64_t)c->code_addr + c->code_size > limit) {
         SIMT_GUEST_ERR(simt_err_launch_range, "queue %u: launch with bad "

@@ -988,7 +988,7 @@ static Walk ref_walk(H *h, uint32_t pt, uint32_t va)
     uint32_t pte;
     bool ok;
 
-    pte = pt_rd(h, table + (va >> 22) * 4, &ok);
+    pte = pt_rd(h, table + SIMT_VPN1(va) * 4, &ok);
     if (!ok) {
         return (Walk) { SIMT_MMU_BEYOND };
     }
@@ -999,13 +999,13 @@ static Walk ref_walk(H *h, uint32_t pt, uint32_t va)
         return (Walk) { SIMT_MMU_MALFORMED };
     }
     if (pte & (SIMT_PTE_R | SIMT_PTE_X)) {
-        if ((pte >> SIMT_PTE_PPN_SHIFT) & 0x3ff) {
+        if (SIMT_PTE_PPN0(pte)) {
             return (Walk) { SIMT_MMU_MALFORMED };
         }
-        pfn = ((uint64_t)(pte >> 20) << 10) | ((va >> 12) & 0x3ff);
+        pfn = ((uint64_t)(pte >> 20) << 10) | SIMT_VPN0(va);
     } else {
         table = (uint64_t)(pte >> SIMT_PTE_PPN_SHIFT) << SIMT_PAGE_SHIFT;
-        pte = pt_rd(h, table + ((va >> 12) & 0x3ff) * 4, &ok);
+        pte = pt_rd(h, table + SIMT_VPN0(va) * 4, &ok);
         if (!ok) {
             return (Walk) { SIMT_MMU_BEYOND };
         }

@@ -31,8 +31,13 @@
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
 #define SIMT_VERSION_MINOR          5
+/* VERSION reads major << 16 | minor */
+#define SIMT_VERSION_OF(major, minor) \
+    (((uint32_t)(major) << 16) | (uint32_t)(minor))
+#define SIMT_VERSION_GET_MAJOR(v)   ((uint32_t)(v) >> 16)
+#define SIMT_VERSION_GET_MINOR(v)   ((uint32_t)(v) & 0xffff)
 #define SIMT_VERSION_VALUE \
-    (((uint32_t)SIMT_VERSION_MAJOR << 16) | SIMT_VERSION_MINOR)
+    SIMT_VERSION_OF(SIMT_VERSION_MAJOR, SIMT_VERSION_MINOR)
 
 /* BAR0 register offsets */
 #define SIMT_REG_ID                 0x0000  /* RO: SIMT_ID_MAGIC */
@@ -251,6 +256,9 @@ enum simt_cmd_opcode {
  */
 #define SIMT_MAX_CODE_SIZE          (4u << 20)  /* bytes of one kernel's code */
 
+/* Registers per thread a LAUNCH may declare (x and f of RV32F) */
+#define SIMT_MAX_REGS               64
+
 struct simt_cmd_launch {
     uint32_t opcode;
     uint32_t flags;
@@ -262,7 +270,7 @@ struct simt_cmd_launch {
     uint32_t block[3];
     uint32_t shared_size;       /* bytes per block */
     uint32_t local_size;        /* bytes per thread, multiple of 16 */
-    uint32_t regs;              /* registers per thread, 1..64 */
+    uint32_t regs;              /* registers per thread, 1..SIMT_MAX_REGS */
     uint32_t local_base;
     uint32_t args[SIMT_ARG_REGS];
     /*
@@ -404,7 +412,16 @@ enum simt_mmu_fault {
 #define SIMT_PTE_PPN_SHIFT          10
 #define SIMT_PAGE_SHIFT             12
 #define SIMT_PAGE_SIZE              (1u << SIMT_PAGE_SHIFT)
-#define SIMT_SUPERPAGE_SIZE         (1u << 22)
+#define SIMT_SUPERPAGE_SHIFT        22
+#define SIMT_SUPERPAGE_SIZE         (1u << SIMT_SUPERPAGE_SHIFT)
+/* Sv32: 1024 4-byte entries per table; a VA's first- and second-level index */
+#define SIMT_PT_LEVEL_ENTRIES       1024
+#define SIMT_VPN1(va)               ((uint32_t)(va) >> SIMT_SUPERPAGE_SHIFT)
+#define SIMT_VPN0(va) \
+    (((uint32_t)(va) >> SIMT_PAGE_SHIFT) & (SIMT_PT_LEVEL_ENTRIES - 1))
+/* A PTE's page number, and its low 10 bits (0 in a superpage leaf) */
+#define SIMT_PTE_PPN(pte)           ((uint32_t)(pte) >> SIMT_PTE_PPN_SHIFT)
+#define SIMT_PTE_PPN0(pte)          (SIMT_PTE_PPN(pte) & (SIMT_PT_LEVEL_ENTRIES - 1))
 
 /* TLB_INV commands */
 #define SIMT_TLB_INV_ALL            1   /* every entry */
@@ -476,12 +493,14 @@ enum simt_preempt_trigger {
 };
 
 /* One entry of the event log ring (PEV_LOG), written when an event ends */
+#define SIMT_NO_PREEMPTOR           0xff
+
 struct simt_preempt_event {
     uint32_t seq;               /* events started before this one */
     uint8_t trigger;            /* enum simt_preempt_trigger */
     uint8_t mode;               /* enum simt_preempt_mode asked for */
     uint8_t status;             /* enum simt_preempt_error */
-    uint8_t preemptor;          /* queue that needed room, 0xff: none */
+    uint8_t preemptor;          /* queue needing room; SIMT_NO_PREEMPTOR */
     uint32_t victims;           /* bit q: queue q's kernel lost blocks */
     uint16_t drained;           /* blocks, per mechanism used */
     uint16_t flushed;
@@ -518,7 +537,7 @@ enum simt_trace_type {
     SIMT_TRACE_RESTORE  = 5,    /* saved block placed again */
     SIMT_TRACE_PREEMPT  = 6,    /* event started; block = event seq */
     SIMT_TRACE_PREEMPT_DONE = 7,
-    SIMT_TRACE_COPY     = 8,    /* copy submitted; sm = 0xffff */
+    SIMT_TRACE_COPY     = 8,    /* copy submitted; sm = SIMT_TRACE_NO_SM */
     SIMT_TRACE_COPY_DONE = 9,   /* copy ended; sm = engine */
     SIMT_TRACE_KERNEL_DONE = 10, /* block = blocks retired */
 };
@@ -527,9 +546,10 @@ struct simt_trace_record {
     uint64_t cycle;
     uint8_t type;               /* enum simt_trace_type */
     uint8_t queue;
-    uint16_t sm;
+    uint16_t sm;                /* or SIMT_TRACE_NO_SM */
     uint32_t block;             /* linear block index in the grid */
 };
+#define SIMT_TRACE_NO_SM            0xffff
 
 /*
  * Save area records: one per switched block, at an offset of the
@@ -606,5 +626,16 @@ struct simt_save_warp {
 #define SIMT_MIN_DMA_CHUNK          4096
 #define SIMT_MAX_DMA_CHUNK          (64u << 20)
 #define SIMT_DEFAULT_DMA_CHUNK      (1u << 20)
+
+/* The wire formats' sizes, fixed by the contract */
+_Static_assert(sizeof(struct simt_cmd_launch) == SIMT_CMD_SIZE, "LAUNCH");
+_Static_assert(sizeof(struct simt_cmd_signal) == SIMT_CMD_SIZE, "SIGNAL");
+_Static_assert(sizeof(struct simt_cmd_wait) == SIMT_CMD_SIZE, "WAIT");
+_Static_assert(sizeof(struct simt_cmd_copy) == SIMT_CMD_SIZE, "COPY");
+_Static_assert(sizeof(struct simt_completion) == 64, "completion record");
+_Static_assert(sizeof(struct simt_preempt_event) == 72, "event log entry");
+_Static_assert(sizeof(struct simt_trace_record) == 16, "timeline record");
+_Static_assert(sizeof(struct simt_save_block) == 64, "save record header");
+_Static_assert(sizeof(struct simt_save_warp) == 48, "save record warp");
 
 #endif /* SIMT_HW_H */
