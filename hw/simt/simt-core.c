@@ -18,6 +18,7 @@
 
 #include "qemu/osdep.h"
 #include "hw/simt/simt-core.h"
+#include "hw/simt/simt-le.h"
 #include "hw/simt/simt-fpu.h"
 
 /* Warp instructions a warp runs before simt_block_run moves on. */
@@ -70,29 +71,20 @@ struct SimtInsn {
     int32_t imm;
 };
 
-/* Little-endian memory helpers */
+/* Little-endian memory accesses of 1, 2 or 4 bytes */
 static inline uint32_t ld_le(const uint8_t *p, unsigned size)
 {
-    switch (size) {
-    case 1:
-        return p[0];
-    case 2:
-        return p[0] | (uint32_t)p[1] << 8;
-    default:
-        return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-               (uint32_t)p[3] << 24;
-    }
+    return size == 1 ? p[0] : size == 2 ? simt_le16(p) : simt_le32(p);
 }
 
 static inline void st_le(uint8_t *p, unsigned size, uint32_t v)
 {
-    p[0] = v;
-    if (size > 1) {
-        p[1] = v >> 8;
-    }
-    if (size > 2) {
-        p[2] = v >> 16;
-        p[3] = v >> 24;
+    if (size == 1) {
+        p[0] = v;
+    } else if (size == 2) {
+        simt_put_le16(p, v);
+    } else {
+        simt_put_le32(p, v);
     }
 }
 

@@ -9,6 +9,7 @@
 
 #include "qemu/osdep.h"
 #include "hw/simt/simt-save.h"
+#include "hw/simt/simt-le.h"
 
 #define HDR_BYTES       sizeof(struct simt_save_block)
 #define WHDR_BYTES      sizeof(struct simt_save_warp)
@@ -23,42 +24,6 @@ _Static_assert(SIMT_SAVE_ENTRIES == ENTRY_FCSR + 1, "entry numbering");
 
 #define BLK(f)  offsetof(struct simt_save_block, f)
 #define WRP(f)  offsetof(struct simt_save_warp, f)
-
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = v;
-    p[1] = v >> 8;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = v;
-    p[1] = v >> 8;
-    p[2] = v >> 16;
-    p[3] = v >> 24;
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    put32(p, v);
-    put32(p + 4, v >> 32);
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-    return p[0] | p[1] << 8;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    return get32(p) | (uint64_t)get32(p + 4) << 32;
-}
 
 /* The 32 lanes of entry @n: pc, x1..x31, f0..f31, fcsr */
 static const uint32_t *entry_src(const SimtWarp *w, unsigned n)
@@ -241,18 +206,18 @@ static uint8_t *put_entry(uint8_t *p, const uint32_t *v, unsigned pattern,
     switch (pattern) {
     case SIMT_SAVE_UNIFORM:
         for (g = 0; g < SIMT_WARP_SIZE; g += pag, p += 4) {
-            put32(p, v[g]);
+            simt_put_le32(p, v[g]);
         }
         break;
     case SIMT_SAVE_STRIDED:
         for (g = 0; g < SIMT_WARP_SIZE; g += pag, p += 8) {
-            put32(p, v[g]);
-            put32(p + 4, pag > 1 ? v[g + 1] - v[g] : 0);
+            simt_put_le32(p, v[g]);
+            simt_put_le32(p + 4, pag > 1 ? v[g + 1] - v[g] : 0);
         }
         break;
     case SIMT_SAVE_RAW:
         for (i = 0; i < SIMT_WARP_SIZE; i++, p += 4) {
-            put32(p, v[i]);
+            simt_put_le32(p, v[i]);
         }
         break;
     }
@@ -270,13 +235,13 @@ static void get_entry(uint32_t *v, const uint8_t *p, unsigned pattern,
     case SIMT_SAVE_UNIFORM:
         for (g = 0; g < SIMT_WARP_SIZE; g += pag, p += 4) {
             for (j = 0; j < pag; j++) {
-                v[g + j] = get32(p);
+                v[g + j] = simt_le32(p);
             }
         }
         break;
     case SIMT_SAVE_STRIDED:
         for (g = 0; g < SIMT_WARP_SIZE; g += pag, p += 8) {
-            uint32_t base = get32(p), stride = get32(p + 4);
+            uint32_t base = simt_le32(p), stride = simt_le32(p + 4);
 
             for (j = 0; j < pag; j++) {
                 v[g + j] = base + j * stride;
@@ -285,7 +250,7 @@ static void get_entry(uint32_t *v, const uint8_t *p, unsigned pattern,
         break;
     default:
         for (j = 0; j < SIMT_WARP_SIZE; j++, p += 4) {
-            v[j] = get32(p);
+            v[j] = simt_le32(p);
         }
         break;
     }
@@ -317,34 +282,35 @@ size_t simt_save_encode(const SimtBlock *b, uint32_t block,
     }
 
     memset(p, 0, HDR_BYTES);
-    put32(p + BLK(magic), SIMT_SAVE_MAGIC);
-    put16(p + BLK(format), spec->format);
-    put16(p + BLK(pag), spec->pag);
-    put32(p + BLK(bytes), bytes);
-    put32(p + BLK(block), block);
-    put32(p + BLK(nwarps), st->nwarps);
-    put32(p + BLK(nthreads), st->nthreads);
-    put32(p + BLK(shared_bytes), shared);
-    put32(p + BLK(nexited), st->nexited);
-    put32(p + BLK(nwaiting), st->nwaiting);
-    put32(p + BLK(barriers), st->barriers);
-    put32(p + BLK(flags), st->wrote_global ? SIMT_SAVEF_WROTE_GLOBAL : 0);
-    put64(p + BLK(warp_insns), st->warp_insns);
-    put64(p + BLK(thread_insns), st->thread_insns);
+    simt_put_le32(p + BLK(magic), SIMT_SAVE_MAGIC);
+    simt_put_le16(p + BLK(format), spec->format);
+    simt_put_le16(p + BLK(pag), spec->pag);
+    simt_put_le32(p + BLK(bytes), bytes);
+    simt_put_le32(p + BLK(block), block);
+    simt_put_le32(p + BLK(nwarps), st->nwarps);
+    simt_put_le32(p + BLK(nthreads), st->nthreads);
+    simt_put_le32(p + BLK(shared_bytes), shared);
+    simt_put_le32(p + BLK(nexited), st->nexited);
+    simt_put_le32(p + BLK(nwaiting), st->nwaiting);
+    simt_put_le32(p + BLK(barriers), st->barriers);
+    simt_put_le32(p + BLK(flags),
+                  st->wrote_global ? SIMT_SAVEF_WROTE_GLOBAL : 0);
+    simt_put_le64(p + BLK(warp_insns), st->warp_insns);
+    simt_put_le64(p + BLK(thread_insns), st->thread_insns);
     p += HDR_BYTES;
 
     for (wi = 0; wi < st->nwarps; wi++) {
         const SimtWarp *w = &b->warps[wi];
 
         memset(p, 0, WHDR_BYTES);
-        put32(p + WRP(exited), w->exited);
-        put32(p + WRP(waiting), w->waiting);
-        put32(p + WRP(wsync), w->wsync);
-        put32(p + WRP(resv_mask), w->resv_mask);
-        put32(p + WRP(warp_id), w->warp_id);
-        put64(p + WRP(instret), w->instret);
+        simt_put_le32(p + WRP(exited), w->exited);
+        simt_put_le32(p + WRP(waiting), w->waiting);
+        simt_put_le32(p + WRP(wsync), w->wsync);
+        simt_put_le32(p + WRP(resv_mask), w->resv_mask);
+        simt_put_le32(p + WRP(warp_id), w->warp_id);
+        simt_put_le64(p + WRP(instret), w->instret);
         for (i = 0; i < PATTERN_WORDS; i++) {
-            put32(p + WRP(pattern) + 4 * i, pat[wi][i]);
+            simt_put_le32(p + WRP(pattern) + 4 * i, pat[wi][i]);
         }
         p += WHDR_BYTES;
         warp_start = p;
@@ -392,14 +358,14 @@ static const char *decode_warp(SimtBlock *b, unsigned wi, unsigned format,
     }
     *pos += WHDR_BYTES;
     memset(w, 0, sizeof(*w));
-    w->exited = get32(h + WRP(exited));
-    w->waiting = get32(h + WRP(waiting));
-    w->wsync = get32(h + WRP(wsync));
-    w->resv_mask = get32(h + WRP(resv_mask));
-    w->warp_id = get32(h + WRP(warp_id));
-    w->instret = get64(h + WRP(instret));
+    w->exited = simt_le32(h + WRP(exited));
+    w->waiting = simt_le32(h + WRP(waiting));
+    w->wsync = simt_le32(h + WRP(wsync));
+    w->resv_mask = simt_le32(h + WRP(resv_mask));
+    w->warp_id = simt_le32(h + WRP(warp_id));
+    w->instret = simt_le64(h + WRP(instret));
     for (i = 0; i < PATTERN_WORDS; i++) {
-        pat[i] = get32(h + WRP(pattern) + 4 * i);
+        pat[i] = simt_le32(h + WRP(pattern) + 4 * i);
     }
     if (w->warp_id != wi) {
         return "warp id is not the warp's index";
@@ -462,33 +428,33 @@ const char *simt_save_decode(SimtBlock *b, uint32_t block, const uint8_t *in,
     if (len < HDR_BYTES) {
         return "record shorter than its header";
     }
-    if (get32(in + BLK(magic)) != SIMT_SAVE_MAGIC) {
+    if (simt_le32(in + BLK(magic)) != SIMT_SAVE_MAGIC) {
         return "bad magic";
     }
-    format = get16(in + BLK(format));
+    format = simt_le16(in + BLK(format));
     if (format != SIMT_SAVE_FULL && format != SIMT_SAVE_LIGHT) {
         return "unknown format";
     }
-    pag = get16(in + BLK(pag));
+    pag = simt_le16(in + BLK(pag));
     if (!pag_ok(pag)) {
         return "group size not a power of two from 1 to 32";
     }
-    if (get32(in + BLK(bytes)) != len || len % 4) {
+    if (simt_le32(in + BLK(bytes)) != len || len % 4) {
         return "record size mismatch";
     }
-    if (get32(in + BLK(block)) != block) {
+    if (simt_le32(in + BLK(block)) != block) {
         return "record of another block";
     }
-    if (get32(in + BLK(nwarps)) != st->nwarps ||
-        get32(in + BLK(nthreads)) != st->nthreads) {
+    if (simt_le32(in + BLK(nwarps)) != st->nwarps ||
+        simt_le32(in + BLK(nthreads)) != st->nthreads) {
         return "block shape mismatch";
     }
-    shared = get32(in + BLK(shared_bytes));
+    shared = simt_le32(in + BLK(shared_bytes));
     if (shared && shared != b->launch->shared_size) {
         return "shared memory size mismatch";
     }
-    flags = get32(in + BLK(flags));
-    if ((flags & ~SIMT_SAVEF_WROTE_GLOBAL) || get32(in + BLK(reserved))) {
+    flags = simt_le32(in + BLK(flags));
+    if ((flags & ~SIMT_SAVEF_WROTE_GLOBAL) || simt_le32(in + BLK(reserved))) {
         return "unknown flags or reserved bits set";
     }
 
@@ -499,8 +465,8 @@ const char *simt_save_decode(SimtBlock *b, uint32_t block, const uint8_t *in,
             return err;
         }
     }
-    if (nexited != get32(in + BLK(nexited)) ||
-        nwaiting != get32(in + BLK(nwaiting))) {
+    if (nexited != simt_le32(in + BLK(nexited)) ||
+        nwaiting != simt_le32(in + BLK(nwaiting))) {
         return "thread counts disagree with the warps";
     }
     /*
@@ -536,9 +502,9 @@ const char *simt_save_decode(SimtBlock *b, uint32_t block, const uint8_t *in,
     st->fault_addr = 0;
     st->fault_warp = 0;
     st->fault_lane = 0;
-    st->barriers = get32(in + BLK(barriers));
+    st->barriers = simt_le32(in + BLK(barriers));
     st->wrote_global = !!(flags & SIMT_SAVEF_WROTE_GLOBAL);
-    st->warp_insns = get64(in + BLK(warp_insns));
-    st->thread_insns = get64(in + BLK(thread_insns));
+    st->warp_insns = simt_le64(in + BLK(warp_insns));
+    st->thread_insns = simt_le64(in + BLK(thread_insns));
     return NULL;
 }

@@ -16,6 +16,7 @@
 
 #include "simt-elf.h"
 #include "tap.h"
+#include "hw/simt/simt-le.h"
 
 static const char *tool;
 static char tmpdir[] = "/tmp/simt-meta-test.XXXXXX";
@@ -82,25 +83,6 @@ static void write_file(const char *path, const uint8_t *data, size_t len)
     }
 }
 
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = v;
-    p[1] = v >> 8;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = v;
-    p[1] = v >> 8;
-    p[2] = v >> 16;
-    p[3] = v >> 24;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* Run simt-meta on @path; it must fail naming the file and @why. */
 static void expect_refused(const char *name, const char *path,
                            const char *why)
@@ -134,9 +116,9 @@ static void patched(const char *name, const uint8_t *data, size_t len,
     if (size == 1) {
         copy[off] = val;
     } else if (size == 2) {
-        put16(copy + off, val);
+        simt_put_le16(copy + off, val);
     } else {
-        put32(copy + off, val);
+        simt_put_le32(copy + off, val);
     }
     snprintf(path, sizeof(path), "%s/%s.elf", tmpdir, name);
     write_file(path, copy, len);
@@ -157,7 +139,7 @@ static size_t section_header(const uint8_t *data, size_t len,
     memcpy(copy, data, len);
     if (simt_elf_parse(&elf, "copy", copy, len, err, sizeof(err)) == 0 &&
         (s = simt_elf_section_by_name(&elf, name))) {
-        off = get32(data + 32) + (size_t)(s - elf.sections) * 40;
+        off = simt_le32(data + 32) + (size_t)(s - elf.sections) * 40;
     }
     simt_elf_free(&elf);
     return off;
@@ -203,7 +185,7 @@ static void bad_kernels(int n, char **paths)
             /* without the ELF flag, the code itself gives RVC away */
             if (read_file(path, &data, &len)) {
                 patched("rvc-unflagged", data, len, 36,
-                        get32(data + 36) & ~1u, 4, "compressed");
+                        simt_le32(data + 36) & ~1u, 4, "compressed");
                 free(data);
             }
         }

@@ -12,21 +12,9 @@
 
 #include "simt-meta.h"
 #include "tap.h"
+#include "hw/simt/simt-le.h"
 
 #define NOTE_DESC   20      /* note header (12) + "SIMT\0" padded (8) */
-
-static uint32_t get32(const uint8_t *p)
-{
-    return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = v;
-    p[1] = v >> 8;
-    p[2] = v >> 16;
-    p[3] = v >> 24;
-}
 
 static void round_trip(void)
 {
@@ -59,14 +47,14 @@ static void round_trip(void)
     bool same = true;
 
     if (!tap_check(sm_note_build(&prog, &res, &note, &len) == 0 &&
-                   len % 4 == 0 && get32(note) == 5 &&
-                   get32(note + 8) == SIMT_NOTE_TYPE_META &&
+                   len % 4 == 0 && simt_le32(note) == 5 &&
+                   simt_le32(note + 8) == SIMT_NOTE_TYPE_META &&
                    memcmp(note + 12, "SIMT", 5) == 0,
                    "note built with name SIMT, type %u",
                    SIMT_NOTE_TYPE_META)) {
         return;
     }
-    if (tap_check(simt_meta_parse(&meta, note + NOTE_DESC, get32(note + 4),
+    if (tap_check(simt_meta_parse(&meta, note + NOTE_DESC, simt_le32(note + 4),
                                   err, sizeof(err)) == 0,
                   "note parsed back %s", err)) {
         same = meta.h.version == SIMT_META_VERSION &&
@@ -113,14 +101,14 @@ static void round_trip(void)
             { "kernel name offset", 52, 0x10000 },
             { "kernel entry outside its range", 56, 0x3000 },
         };
-        uint32_t desc_len = get32(note + 4);
+        uint32_t desc_len = simt_le32(note + 4);
         uint8_t *copy = malloc(desc_len);
 
         for (i = 0; copy && i < sizeof(damage) / sizeof(damage[0]); i++) {
             int r;
 
             memcpy(copy, note + NOTE_DESC, desc_len);
-            put32(copy + damage[i].offset, damage[i].value);
+            simt_put_le32(copy + damage[i].offset, damage[i].value);
             err[0] = 0;
             r = simt_meta_parse(&meta, copy, desc_len, err, sizeof(err));
             tap_check(r < 0 && err[0], "damaged %s refused: %s",
@@ -134,7 +122,7 @@ static void round_trip(void)
                   "truncated note refused: %s", err);
         /* preemption points must ascend */
         memcpy(copy, note + NOTE_DESC, desc_len);
-        put32(copy + get32(copy + 40), 0x2008);
+        simt_put_le32(copy + simt_le32(copy + 40), 0x2008);
         tap_check(simt_meta_parse(&meta, copy, desc_len, err,
                                   sizeof(err)) < 0,
                   "unsorted preemption points refused: %s", err);

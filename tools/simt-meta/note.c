@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "elf-defs.h"
+#include "hw/simt/simt-le.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -22,31 +23,6 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-static void wr16(uint8_t *p, uint16_t v)
-{
-    p[0] = v;
-    p[1] = v >> 8;
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-    p[0] = v;
-    p[1] = v >> 8;
-    p[2] = v >> 16;
-    p[3] = v >> 24;
-}
-
-static uint16_t rd16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
-           ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 /* ELF features a kernel image must not use, with the reason. */
@@ -133,11 +109,11 @@ int sm_program_from_image(const struct simt_image *img,
         return fail(err, errlen, "%s: out of memory", elf->path);
     }
     for (i = 0; i < prog->ninsns; i++) {
-        words[i] = rd32(img->bytes + (img->code_start - img->base) + 4 * i);
+        words[i] = simt_le32(img->bytes + (img->code_start - img->base) + 4 * i);
     }
     /* A pointer to shared memory kept in data hides from code analysis. */
     for (i = 0; i + 4 <= img->size; i += 4) {
-        uint32_t addr = img->base + i, v = rd32(img->bytes + i);
+        uint32_t addr = img->base + i, v = simt_le32(img->bytes + i);
 
         if ((addr < img->code_start || addr >= img->code_end) &&
             v >= SIMT_SHARED_BASE &&
@@ -254,25 +230,25 @@ int sm_note_build(const struct sm_program *prog, const struct sm_result *res,
     if (!buf) {
         return -1;
     }
-    wr32(buf, sizeof(SIMT_NOTE_NAME));
-    wr32(buf + 4, desc_size);
-    wr32(buf + 8, SIMT_NOTE_TYPE_META);
+    simt_put_le32(buf, sizeof(SIMT_NOTE_NAME));
+    simt_put_le32(buf + 4, desc_size);
+    simt_put_le32(buf + 8, SIMT_NOTE_TYPE_META);
     memcpy(buf + 12, SIMT_NOTE_NAME, sizeof(SIMT_NOTE_NAME));
     desc = buf + 12 + NOTE_NAME_PADDED;
 
-    wr32(desc, SIMT_META_VERSION);
-    wr32(desc + 4, META_HEADER_BYTES);
-    wr32(desc + 8, res->nkernels);
-    wr32(desc + 12, META_HEADER_BYTES);
-    wr32(desc + 16, META_KERNEL_BYTES);
-    wr32(desc + 20, prog->base);
-    wr32(desc + 24, prog->base + 4 * prog->ninsns);
-    wr32(desc + 28, live_off);
-    wr32(desc + 32, str_off);
-    wr32(desc + 36, strtab_size);
-    wr32(desc + 40, pp_off);
-    wr32(desc + 44, res->npp);
-    wr32(desc + 48, res->pp_interval);
+    simt_put_le32(desc, SIMT_META_VERSION);
+    simt_put_le32(desc + 4, META_HEADER_BYTES);
+    simt_put_le32(desc + 8, res->nkernels);
+    simt_put_le32(desc + 12, META_HEADER_BYTES);
+    simt_put_le32(desc + 16, META_KERNEL_BYTES);
+    simt_put_le32(desc + 20, prog->base);
+    simt_put_le32(desc + 24, prog->base + 4 * prog->ninsns);
+    simt_put_le32(desc + 28, live_off);
+    simt_put_le32(desc + 32, str_off);
+    simt_put_le32(desc + 36, strtab_size);
+    simt_put_le32(desc + 40, pp_off);
+    simt_put_le32(desc + 44, res->npp);
+    simt_put_le32(desc + 48, res->pp_interval);
 
     off = 1;
     for (i = 0; i < res->nkernels; i++) {
@@ -280,27 +256,27 @@ int sm_note_build(const struct sm_program *prog, const struct sm_result *res,
         uint8_t *k = desc + META_HEADER_BYTES + i * META_KERNEL_BYTES;
         size_t nlen = strlen(res->kernels[i].name) + 1;
 
-        wr32(k, off);
-        wr32(k + 4, m->entry);
-        wr32(k + 8, m->code_start);
-        wr32(k + 12, m->code_end);
-        wr32(k + 16, m->int_regs_used);
-        wr32(k + 20, m->fp_regs_used);
-        wr32(k + 24, m->shared_bytes);
-        wr32(k + 28, m->local_bytes);
-        wr32(k + 32, m->flags);
-        wr32(k + 36, m->load_origins);
-        wr32(k + 40, m->store_origins);
-        wr32(k + 44, m->insn_count);
+        simt_put_le32(k, off);
+        simt_put_le32(k + 4, m->entry);
+        simt_put_le32(k + 8, m->code_start);
+        simt_put_le32(k + 12, m->code_end);
+        simt_put_le32(k + 16, m->int_regs_used);
+        simt_put_le32(k + 20, m->fp_regs_used);
+        simt_put_le32(k + 24, m->shared_bytes);
+        simt_put_le32(k + 28, m->local_bytes);
+        simt_put_le32(k + 32, m->flags);
+        simt_put_le32(k + 36, m->load_origins);
+        simt_put_le32(k + 40, m->store_origins);
+        simt_put_le32(k + 44, m->insn_count);
         memcpy(desc + str_off + off, res->kernels[i].name, nlen);
         off += nlen;
     }
     for (i = 0; i < prog->ninsns; i++) {
-        wr32(desc + live_off + 8 * i, (uint32_t)res->live[i]);
-        wr32(desc + live_off + 8 * i + 4, (uint32_t)(res->live[i] >> 32));
+        simt_put_le32(desc + live_off + 8 * i, (uint32_t)res->live[i]);
+        simt_put_le32(desc + live_off + 8 * i + 4, (uint32_t)(res->live[i] >> 32));
     }
     for (i = 0; i < res->npp; i++) {
-        wr32(desc + pp_off + 4 * i, res->pp[i]);
+        simt_put_le32(desc + pp_off + 4 * i, res->pp[i]);
     }
     *note = buf;
     return 0;
@@ -322,9 +298,9 @@ int sm_elf_write_note(const struct simt_elf *elf, const uint8_t *note,
                       size_t errlen)
 {
     const struct simt_elf_section *shstr, *old_note;
-    uint32_t shoff = rd32(elf->data + 32);
-    uint16_t shnum = rd16(elf->data + 48);
-    uint16_t shstrndx = rd16(elf->data + 50);
+    uint32_t shoff = simt_le32(elf->data + 32);
+    uint16_t shnum = simt_le16(elf->data + 48);
+    uint16_t shstrndx = simt_le16(elf->data + 50);
     uint32_t note_name, nshnum = shnum;
     size_t cap, pos = elf->size, note_off, str_off, str_size, sh_at;
     char tmp[4096];
@@ -336,7 +312,7 @@ int sm_elf_write_note(const struct simt_elf *elf, const uint8_t *note,
     old_note = simt_elf_section_by_name(elf, SIMT_NOTE_SECTION);
     str_size = shstr->size;
     if (old_note) {
-        note_name = rd32(elf->data + shoff +
+        note_name = simt_le32(elf->data + shoff +
                          (old_note - elf->sections) * ELF32_SHDR_SIZE);
     } else {
         note_name = shstr->size;
@@ -361,21 +337,21 @@ int sm_elf_write_note(const struct simt_elf *elf, const uint8_t *note,
     sh_at = append(out, &pos, elf->data + shoff,
                    (size_t)shnum * ELF32_SHDR_SIZE);
     sh = out + sh_at;
-    wr32(sh + shstrndx * ELF32_SHDR_SIZE + 16, str_off);
-    wr32(sh + shstrndx * ELF32_SHDR_SIZE + 20, str_size);
+    simt_put_le32(sh + shstrndx * ELF32_SHDR_SIZE + 16, str_off);
+    simt_put_le32(sh + shstrndx * ELF32_SHDR_SIZE + 20, str_size);
     sh += (old_note ? (size_t)(old_note - elf->sections) : shnum) *
           ELF32_SHDR_SIZE;
     memset(sh, 0, ELF32_SHDR_SIZE);
-    wr32(sh, note_name);
-    wr32(sh + 4, ELF_SHT_NOTE);
-    wr32(sh + 16, note_off);
-    wr32(sh + 20, len);
-    wr32(sh + 32, 4);
+    simt_put_le32(sh, note_name);
+    simt_put_le32(sh + 4, ELF_SHT_NOTE);
+    simt_put_le32(sh + 16, note_off);
+    simt_put_le32(sh + 20, len);
+    simt_put_le32(sh + 32, 4);
     if (!old_note) {
         pos += ELF32_SHDR_SIZE;
     }
-    wr32(out + 32, sh_at);
-    wr16(out + 48, nshnum);
+    simt_put_le32(out + 32, sh_at);
+    simt_put_le16(out + 48, nshnum);
 
     snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
     f = fopen(tmp, "wb");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "elf-defs.h"
+#include "hw/simt/simt-le.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -26,17 +27,6 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-static uint16_t rd16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) |
-           ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 
 /* Does [off, off + len) lie within a buffer of @size bytes? */
@@ -92,13 +82,13 @@ static int parse_sections(struct simt_elf *elf, uint32_t shoff,
         const uint8_t *sh = elf->data + shoff + i * shentsize;
         struct simt_elf_section *s = &elf->sections[i];
 
-        s->type = rd32(sh + 4);
-        s->flags = rd32(sh + 8);
-        s->addr = rd32(sh + 12);
-        s->offset = rd32(sh + 16);
-        s->size = rd32(sh + 20);
-        s->link = rd32(sh + 24);
-        s->entsize = rd32(sh + 36);
+        s->type = simt_le32(sh + 4);
+        s->flags = simt_le32(sh + 8);
+        s->addr = simt_le32(sh + 12);
+        s->offset = simt_le32(sh + 16);
+        s->size = simt_le32(sh + 20);
+        s->link = simt_le32(sh + 24);
+        s->entsize = simt_le32(sh + 36);
         if (s->type != ELF_SHT_NOBITS && s->type != ELF_SHT_NULL &&
             !in_bounds(elf->size, s->offset, s->size)) {
             return fail(err, errlen, "%s: section %u lies beyond end of file",
@@ -106,7 +96,7 @@ static int parse_sections(struct simt_elf *elf, uint32_t shoff,
         }
     }
     for (i = 0; i < shnum; i++) {
-        uint32_t name = rd32(elf->data + shoff + i * shentsize);
+        uint32_t name = simt_le32(elf->data + shoff + i * shentsize);
 
         elf->sections[i].name = str_at(elf, &elf->sections[shstrndx], name);
         if (!elf->sections[i].name) {
@@ -139,12 +129,12 @@ static int parse_segments(struct simt_elf *elf, uint32_t phoff,
         const uint8_t *ph = elf->data + phoff + i * phentsize;
         struct simt_elf_segment *s = &elf->segments[i];
 
-        s->type = rd32(ph);
-        s->offset = rd32(ph + 4);
-        s->vaddr = rd32(ph + 8);
-        s->filesz = rd32(ph + 16);
-        s->memsz = rd32(ph + 20);
-        s->flags = rd32(ph + 24);
+        s->type = simt_le32(ph);
+        s->offset = simt_le32(ph + 4);
+        s->vaddr = simt_le32(ph + 8);
+        s->filesz = simt_le32(ph + 16);
+        s->memsz = simt_le32(ph + 20);
+        s->flags = simt_le32(ph + 24);
         if (s->type != ELF_PT_LOAD) {
             continue;
         }
@@ -188,16 +178,16 @@ static int parse_symbols(struct simt_elf *elf, char *err, size_t errlen)
         const uint8_t *st = elf->data + symtab->offset + i * ELF32_SYM_SIZE;
         struct simt_elf_symbol *sym = &elf->symbols[i];
 
-        sym->name = str_at(elf, strtab, rd32(st));
+        sym->name = str_at(elf, strtab, simt_le32(st));
         if (!sym->name) {
             return fail(err, errlen, "%s: symbol %u has a bad name",
                         elf->path, i);
         }
-        sym->value = rd32(st + 4);
-        sym->size = rd32(st + 8);
+        sym->value = simt_le32(st + 4);
+        sym->size = simt_le32(st + 8);
         sym->type = st[12] & 0xf;
         sym->bind = st[12] >> 4;
-        sym->shndx = rd16(st + 14);
+        sym->shndx = simt_le16(st + 14);
     }
     return 0;
 }
@@ -223,12 +213,12 @@ int simt_elf_parse(struct simt_elf *elf, const char *path, uint8_t *data,
     if (eh[5] != ELF_DATA2LSB) {
         return fail(err, errlen, "%s: not little-endian", path);
     }
-    machine = rd16(eh + 18);
+    machine = simt_le16(eh + 18);
     if (machine != ELF_EM_RISCV) {
         return fail(err, errlen, "%s: machine %u, want RISC-V (%u)",
                     path, machine, ELF_EM_RISCV);
     }
-    elf->type = rd16(eh + 16);
+    elf->type = simt_le16(eh + 16);
     if (elf->type == ELF_ET_REL) {
         return fail(err, errlen,
                     "%s: relocatable object; link it with kernels/simt.ld",
@@ -239,12 +229,12 @@ int simt_elf_parse(struct simt_elf *elf, const char *path, uint8_t *data,
                     "%s: ELF type %u, want a static executable (ET_EXEC)",
                     path, elf->type);
     }
-    elf->entry = rd32(eh + 24);
-    elf->flags = rd32(eh + 36);
-    if (parse_segments(elf, rd32(eh + 28), rd16(eh + 42), rd16(eh + 44),
+    elf->entry = simt_le32(eh + 24);
+    elf->flags = simt_le32(eh + 36);
+    if (parse_segments(elf, simt_le32(eh + 28), simt_le16(eh + 42), simt_le16(eh + 44),
                        err, errlen) < 0 ||
-        parse_sections(elf, rd32(eh + 32), rd16(eh + 46), rd16(eh + 48),
-                       rd16(eh + 50), err, errlen) < 0 ||
+        parse_sections(elf, simt_le32(eh + 32), simt_le16(eh + 46), simt_le16(eh + 48),
+                       simt_le16(eh + 50), err, errlen) < 0 ||
         parse_symbols(elf, err, errlen) < 0) {
         return -1;
     }
@@ -344,9 +334,9 @@ int simt_elf_find_meta(const struct simt_elf *elf, const uint8_t **desc,
                     elf->path, SIMT_NOTE_SECTION);
     }
     p = elf->data + s->offset;
-    namesz = rd32(p);
-    descsz = rd32(p + 4);
-    type = rd32(p + 8);
+    namesz = simt_le32(p);
+    descsz = simt_le32(p + 4);
+    type = simt_le32(p + 8);
     desc_off = 12 + ((sizeof(SIMT_NOTE_NAME) + 3) & ~3u);
     if (namesz != sizeof(SIMT_NOTE_NAME) || s->size < desc_off ||
         memcmp(p + 12, SIMT_NOTE_NAME, sizeof(SIMT_NOTE_NAME)) != 0 ||
@@ -372,19 +362,19 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
     if (len < sizeof(*h)) {
         return fail(err, errlen, "metadata note too short");
     }
-    h->version = rd32(desc);
-    h->header_size = rd32(desc + 4);
-    h->nkernels = rd32(desc + 8);
-    h->kernel_offset = rd32(desc + 12);
-    h->kernel_size = rd32(desc + 16);
-    h->code_start = rd32(desc + 20);
-    h->code_end = rd32(desc + 24);
-    h->live_offset = rd32(desc + 28);
-    h->strtab_offset = rd32(desc + 32);
-    h->strtab_size = rd32(desc + 36);
-    h->pp_offset = rd32(desc + 40);
-    h->pp_count = rd32(desc + 44);
-    h->pp_interval = rd32(desc + 48);
+    h->version = simt_le32(desc);
+    h->header_size = simt_le32(desc + 4);
+    h->nkernels = simt_le32(desc + 8);
+    h->kernel_offset = simt_le32(desc + 12);
+    h->kernel_size = simt_le32(desc + 16);
+    h->code_start = simt_le32(desc + 20);
+    h->code_end = simt_le32(desc + 24);
+    h->live_offset = simt_le32(desc + 28);
+    h->strtab_offset = simt_le32(desc + 32);
+    h->strtab_size = simt_le32(desc + 36);
+    h->pp_offset = simt_le32(desc + 40);
+    h->pp_count = simt_le32(desc + 44);
+    h->pp_interval = simt_le32(desc + 48);
     if (h->version != SIMT_META_VERSION) {
         return fail(err, errlen, "metadata version %u, this reader knows %u",
                     h->version, SIMT_META_VERSION);
@@ -417,10 +407,10 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
     for (i = 0; i < meta->nlive; i++) {
         const uint8_t *p = desc + h->live_offset + i * 8;
 
-        meta->live[i] = rd32(p) | ((uint64_t)rd32(p + 4) << 32);
+        meta->live[i] = simt_le32(p) | ((uint64_t)simt_le32(p + 4) << 32);
     }
     for (i = 0; i < h->pp_count; i++) {
-        meta->pp[i] = rd32(desc + h->pp_offset + 4 * i);
+        meta->pp[i] = simt_le32(desc + h->pp_offset + 4 * i);
         if (meta->pp[i] < h->code_start || meta->pp[i] >= h->code_end ||
             (meta->pp[i] & 3) || (i > 0 && meta->pp[i] <= meta->pp[i - 1])) {
             simt_meta_free(meta);
@@ -431,18 +421,18 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
         const uint8_t *p = desc + h->kernel_offset + i * h->kernel_size;
         struct simt_kernel_info *k = &meta->kernels[i];
 
-        k->m.name = rd32(p);
-        k->m.entry = rd32(p + 4);
-        k->m.code_start = rd32(p + 8);
-        k->m.code_end = rd32(p + 12);
-        k->m.int_regs_used = rd32(p + 16);
-        k->m.fp_regs_used = rd32(p + 20);
-        k->m.shared_bytes = rd32(p + 24);
-        k->m.local_bytes = rd32(p + 28);
-        k->m.flags = rd32(p + 32);
-        k->m.load_origins = rd32(p + 36);
-        k->m.store_origins = rd32(p + 40);
-        k->m.insn_count = rd32(p + 44);
+        k->m.name = simt_le32(p);
+        k->m.entry = simt_le32(p + 4);
+        k->m.code_start = simt_le32(p + 8);
+        k->m.code_end = simt_le32(p + 12);
+        k->m.int_regs_used = simt_le32(p + 16);
+        k->m.fp_regs_used = simt_le32(p + 20);
+        k->m.shared_bytes = simt_le32(p + 24);
+        k->m.local_bytes = simt_le32(p + 28);
+        k->m.flags = simt_le32(p + 32);
+        k->m.load_origins = simt_le32(p + 36);
+        k->m.store_origins = simt_le32(p + 40);
+        k->m.insn_count = simt_le32(p + 44);
         if (k->m.name >= h->strtab_size ||
             k->m.code_start < h->code_start || k->m.code_end > h->code_end ||
             k->m.entry < k->m.code_start || k->m.entry >= k->m.code_end) {

@@ -10,6 +10,7 @@
 
 #include "rv-decode.h"
 #include "simt-meta.h"
+#include "hw/simt/simt-le.h"
 
 static void usage(FILE *out)
 {
@@ -148,8 +149,7 @@ static void dump(const struct simt_image *img, const struct sm_program *prog,
 static int meta_from_note(const uint8_t *note, struct simt_meta *meta,
                           char *err, size_t errlen)
 {
-    uint32_t descsz = note[4] | note[5] << 8 | note[6] << 16 |
-                      (uint32_t)note[7] << 24;
+    uint32_t descsz = simt_le32(note + 4);
 
     return simt_meta_parse(meta, note + 20, descsz, err, errlen);
 }
