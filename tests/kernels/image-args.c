@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "image-args.h"
-#include "tap.h"
+#include "../tap.h"
 
 static const char *const *images;
 static int nimages;

@@ -21,7 +21,7 @@
 #include "image-args.h"
 #include "../qtest/simt-divergent-ref.h"
 #include "simt-elf.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define MEM_SIZE        (16u << 20)
 #define MAX_WARP_INSNS  (200u * 1000 * 1000)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "tap.h"
+#include "../tap.h"
 
 static const struct {
     const char *name, *message;

@@ -10,7 +10,7 @@
 
 #include "rv-asm.h"
 #include "simt-meta.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define BASE    0x1000u
 #define X(r)    RV_X_(r)

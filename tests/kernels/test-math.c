@@ -22,7 +22,7 @@
 #include "hw/simt/simt-core.h"
 #include "image-args.h"
 #include "simt-elf.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define MEM_SIZE        (16u << 20)
 #define MAX_WARP_INSNS  (500u * 1000 * 1000)
@@ -545,7 +545,7 @@ int main(int argc, char **argv)
                   "over %u inputs (worst %.3f ulp)", f->name, f->form,
                   sum[i].bound, in.n, sum[i].worst);
     }
-    tap_diag("");
+    tap_diag("%s", "");
     tap_diag("math summary: worst error in ulp against the host libm");
     tap_diag("%-12s %-22s %7s %10s %7s", "function", "form", "inputs",
              "worst-ulp", "bound");

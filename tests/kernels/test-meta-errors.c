@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "simt-elf.h"
-#include "tap.h"
+#include "../tap.h"
 #include "hw/simt/simt-le.h"
 
 static const char *tool;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "simt-meta.h"
-#include "tap.h"
+#include "../tap.h"
 #include "hw/simt/simt-le.h"
 
 #define NOTE_DESC   20      /* note header (12) + "SIMT\0" padded (8) */

@@ -14,7 +14,7 @@
 #include "rv-asm.h"
 #include "scramble.h"
 #include "simt-meta.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define BASE        0x10000u
 #define MEM_SIZE    (1u << 20)

@@ -18,7 +18,7 @@
 #include "hw/simt/simt-save.h"
 #include "image-args.h"
 #include "simt-elf.h"
-#include "tap.h"
+#include "../tap.h"
 
 #define MEM_SIZE        (4u << 20)
 #define MAX_BURSTS      (1u << 20)

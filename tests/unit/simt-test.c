@@ -1,36 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * simt unit tests: shared TAP output and program harness.
+ * simt unit tests: the shared program harness.
  */
 
 #include "simt-test.h"
-
-static unsigned test_count, test_failed;
-
-bool ok(bool cond, const char *fmt, ...)
-{
-    va_list ap;
-
-    test_count++;
-    printf("%sok %u - ", cond ? "" : "not ", test_count);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-    if (!cond) {
-        test_failed++;
-    }
-    return cond;
-}
-
-int done_testing(void)
-{
-    printf("1..%u\n", test_count);
-    if (test_failed) {
-        printf("# %u of %u tests failed\n", test_failed, test_count);
-    }
-    return test_failed ? 1 : 0;
-}
 
 unsigned emit(Prog *p, uint32_t w)
 {

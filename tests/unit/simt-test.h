@@ -10,10 +10,11 @@
 #include "qemu/osdep.h"
 #include "hw/simt/simt-core.h"
 #include "hw/simt/simt-fpu.h"
+#include "../tap.h"
 
-/* TAP */
-bool ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-int done_testing(void);
+/* TAP (tests/tap.h) */
+#define ok(...)             tap_check(__VA_ARGS__)
+#define done_testing()      tap_done()
 
 /* xorshift64: the next pseudo-random 32 bits of *state (not 0) */
 uint32_t xorshift(uint64_t *state);

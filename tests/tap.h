@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Minimal TAP output for the kernel toolchain tests: one line per check,
- * the plan at the end, exit status 1 if anything failed.
+ * Minimal TAP output for the host tests (unit, kernel toolchain): one
+ * line per check, the plan at the end, exit status 1 if anything failed.
  */
 #ifndef SIMT_TESTS_TAP_H
 #define SIMT_TESTS_TAP_H
@@ -11,6 +11,11 @@
 #include <stdio.h>
 
 static unsigned tap_count, tap_failed;
+
+static inline bool tap_check(bool ok, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static inline void tap_diag(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
 
 static inline bool tap_check(bool ok, const char *fmt, ...)
 {
@@ -40,6 +45,9 @@ static inline void tap_diag(const char *fmt, ...)
 static inline int tap_done(void)
 {
     printf("1..%u\n", tap_count);
+    if (tap_failed) {
+        printf("# %u of %u tests failed\n", tap_failed, tap_count);
+    }
     return tap_failed ? 1 : 0;
 }
 
