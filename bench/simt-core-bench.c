@@ -16,6 +16,7 @@
 #include <time.h>
 #include "hw/simt/simt-core.h"
 #include "simt-xlate.h"
+#include "rv32-enc.h"
 
 #define MEM_SIZE    (16u << 20)
 #define CODE        0x1000u
@@ -33,64 +34,6 @@ static unsigned emit(Prog *p, uint32_t w)
     return p->n++;
 }
 
-static uint32_t r_type(unsigned f7, unsigned rs2, unsigned rs1, unsigned f3,
-                       unsigned rd)
-{
-    return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | 0x33;
-}
-
-static uint32_t i_type(int32_t imm, unsigned rs1, unsigned f3, unsigned rd,
-                       unsigned opc)
-{
-    return (uint32_t)imm << 20 | rs1 << 15 | f3 << 12 | rd << 7 | opc;
-}
-
-static uint32_t s_type(int32_t imm, unsigned rs2, unsigned rs1)
-{
-    return ((uint32_t)imm >> 5 & 0x7f) << 25 | rs2 << 20 | rs1 << 15 |
-           2 << 12 | ((uint32_t)imm & 0x1f) << 7 | 0x23;
-}
-
-static uint32_t b_type(int32_t imm, unsigned rs2, unsigned rs1, unsigned f3)
-{
-    uint32_t u = imm;
-
-    return (u >> 12 & 1) << 31 | (u >> 5 & 0x3f) << 25 | rs2 << 20 |
-           rs1 << 15 | f3 << 12 | (u >> 1 & 0xf) << 8 | (u >> 11 & 1) << 7 |
-           0x63;
-}
-
-#define ADD(d, a, b)    r_type(0, b, a, 0, d)
-#define SUB(d, a, b)    r_type(0x20, b, a, 0, d)
-#define XOR(d, a, b)    r_type(0, b, a, 4, d)
-#define OR(d, a, b)     r_type(0, b, a, 6, d)
-#define AND(d, a, b)    r_type(0, b, a, 7, d)
-#define SLTU(d, a, b)   r_type(0, b, a, 3, d)
-#define MUL(d, a, b)    r_type(1, b, a, 0, d)
-#define ADDI(d, a, v)   i_type(v, a, 0, d, 0x13)
-#define SLLI(d, a, v)   i_type(v, a, 1, d, 0x13)
-#define SRLI(d, a, v)   i_type(v, a, 5, d, 0x13)
-#define ANDI(d, a, v)   i_type(v, a, 7, d, 0x13)
-#define LW(d, a, v)     i_type(v, a, 2, d, 0x03)
-#define SW(s, a, v)     s_type(v, s, a)
-#define CSRR(d, csr)    i_type(csr, 0, 2, d, 0x73)
-#define LUI(d, v)       ((uint32_t)(v) & 0xfffff000u | (d) << 7 | 0x37)
-#define BNE(a, b, off)  b_type(off, b, a, 1)
-#define BEQ(a, b, off)  b_type(off, b, a, 0)
-#define BLTU(a, b, off) b_type(off, b, a, 6)
-#define JAL0(off)       (((uint32_t)(off) >> 20 & 1) << 31 | \
-                         ((uint32_t)(off) >> 1 & 0x3ff) << 21 | 0x6f)
-#define RET             i_type(0, 1, 0, 0, 0x67)
-#define FCVT_S_W(d, a)  (0x68u << 25 | (a) << 15 | 7 << 12 | (d) << 7 | 0x53)
-#define FADD(d, a, b)   (0x00u << 25 | (b) << 20 | (a) << 15 | 7 << 12 | \
-                         (d) << 7 | 0x53)
-#define FMUL(d, a, b)   (0x08u << 25 | (b) << 20 | (a) << 15 | 7 << 12 | \
-                         (d) << 7 | 0x53)
-#define FDIV(d, a, b)   (0x0cu << 25 | (b) << 20 | (a) << 15 | 7 << 12 | \
-                         (d) << 7 | 0x53)
-#define FMADD(d, a, b, c) ((uint32_t)(c) << 27 | (b) << 20 | (a) << 15 | \
-                           7 << 12 | (d) << 7 | 0x43)
-#define FSW(s, a, v)    ((s_type(v, s, a) & ~0x7fu) | 0x27)
 
 /*
  * Set for --riscv-linux: the kernels as plain riscv32 code, their thread
@@ -180,19 +123,19 @@ static void kernel_fp(Prog *p)
 
     thread_index(p);
     emit(p, ADDI(5, 5, 1));
-    emit(p, FCVT_S_W(1, 5));
+    emit(p, FCVT_S_W(1, 5, RM_DYN));
     emit(p, ADDI(6, 0, 3));
-    emit(p, FCVT_S_W(2, 6));
-    emit(p, FDIV(2, 1, 2));
-    emit(p, FDIV(2, 2, 1));             /* 1/3, rounded */
-    emit(p, FMUL(3, 1, 2));
+    emit(p, FCVT_S_W(2, 6, RM_DYN));
+    emit(p, FDIV(2, 1, 2, RM_DYN));
+    emit(p, FDIV(2, 2, 1, RM_DYN));             /* 1/3, rounded */
+    emit(p, FMUL(3, 1, 2, RM_DYN));
     emit(p, ADDI(8, 0, 500));
-    top = emit(p, FMADD(4, 1, 2, 3));
+    top = emit(p, FMADD(4, 1, 2, 3, RM_DYN));
     for (k = 0; k < 7; k++) {
-        emit(p, FMADD(5 + k, 4 + k, 2, 1));
+        emit(p, FMADD(5 + k, 4 + k, 2, 1, RM_DYN));
     }
-    emit(p, FADD(3, 11, 3));
-    emit(p, FMUL(12, 3, 2));
+    emit(p, FADD(3, 11, 3, RM_DYN));
+    emit(p, FMUL(12, 3, 2, RM_DYN));
     emit(p, ADDI(8, 8, -1));
     emit(p, BNE(8, 0, ((int)top - (int)p->n) * 4));
     emit(p, SLLI(5, 5, 2));
@@ -228,7 +171,7 @@ static void kernel_divergent(Prog *p)
     join = emit(p, ADDI(8, 8, -1));
     emit(p, BNE(8, 0, ((int)top - (int)p->n) * 4));
     p->w[br] = BEQ(12, 0, ((int)jmp + 1 - (int)br) * 4);
-    p->w[jmp] = JAL0(((int)join - (int)jmp) * 4);
+    p->w[jmp] = J(((int)join - (int)jmp) * 4);
     emit(p, SLLI(5, 5, 2));
     emit(p, ADD(5, 5, 10));
     emit(p, SW(9, 5, 0));

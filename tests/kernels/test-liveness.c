@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rv-asm.h"
+#include "../rv32-enc.h"
 #include "simt-meta.h"
 #include "../tap.h"
 
@@ -116,7 +116,7 @@ static void loop(void)
     const uint32_t code[] = {
         FMV_W_X(FT0, ZERO),     /* 0 */
         FLW(FT1, A0, 0),        /* 1: loop head */
-        FADD(FT0, FT0, FT1),    /* 2 */
+        FADD(FT0, FT0, FT1, RM_DYN),    /* 2 */
         ADDI(A0, A0, 4),        /* 3 */
         BNE(A0, A1, -12),       /* 4: to 1 */
         FMV_X_W(A0, FT0),       /* 5 */
@@ -296,11 +296,11 @@ static void stack_bound(void)
         ADDI(SP, SP, 32),       /* 5 */
         RET,                    /* 6 */
         RET,                    /* 7  pad function */
-        LUI(T0, 1),             /* 8  g: 4096-byte frame */
+        LUI(T0, 0x1000),             /* 8  g: 4096-byte frame */
         SUB(SP, SP, T0),        /* 9 */
         ADDI(SP, SP, -48),      /* 10 */
         ADDI(SP, SP, 48),       /* 11 */
-        LUI(T0, 1),             /* 12 */
+        LUI(T0, 0x1000),             /* 12 */
         ADD(SP, SP, T0),        /* 13 */
         RET,                    /* 14 */
         ADDI(SP, SP, -16),      /* 15 h */
@@ -364,10 +364,10 @@ static void idempotence(void)
         LW(A2, A0, 0), SW(A1, A2, 0), RET,
     };
     const uint32_t atomic[] = {
-        AMOADD(A2, A1, A0), RET,
+        AMOADD(A2, A0, A1), RET,
     };
     const uint32_t shared_atomic[] = {
-        LUI(A2, SIMT_SHARED_BASE >> 12), AMOADD(A3, A1, A2), SW(A3, A0, 0),
+        LUI(A2, SIMT_SHARED_BASE), AMOADD(A3, A2, A1), SW(A3, A0, 0),
         RET,
     };
     const uint32_t spilled_pointer[] = {
@@ -421,7 +421,7 @@ static void idempotence(void)
 static void shared_use(void)
 {
     const uint32_t code[] = {
-        LUI(A2, SIMT_SHARED_BASE >> 12),    /* 0  k1 */
+        LUI(A2, SIMT_SHARED_BASE),    /* 0  k1 */
         SW(A0, A2, 16),                     /* 1 */
         RET,                                /* 2 */
         SW(A0, A1, 0),                      /* 3  k2 */
@@ -466,7 +466,7 @@ static void refused(void)
     const uint32_t float_param[] = { FSW(FA0, A0, 0), RET };
     const uint32_t falls_off[] = { ADDI(A0, A0, 1) };
     const uint32_t ecall[] = { 0x00000073, RET };
-    const uint32_t double_add[] = { rv_r(0x01, 1, 1, 7, 1, 0x53), RET };
+    const uint32_t double_add[] = { enc_r(0x01, 1, 1, 7, 1, 0x53), RET };
     struct {
         const char *name;
         const uint32_t *code;

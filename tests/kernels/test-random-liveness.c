@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rv-asm.h"
+#include "../rv32-enc.h"
 #include "scramble.h"
 #include "simt-meta.h"
 #include "../tap.h"
@@ -80,7 +80,7 @@ static void patch_branch(struct gen *g, uint32_t at, uint32_t to)
 {
     uint32_t x = g->code[at];
 
-    g->code[at] = rv_b(4 * ((int32_t)to - (int32_t)at), (x >> 20) & 31,
+    g->code[at] = enc_b(4 * ((int32_t)to - (int32_t)at), (x >> 20) & 31,
                        (x >> 15) & 31, (x >> 12) & 7);
 }
 
@@ -96,7 +96,7 @@ static void alu(struct gen *g)
     if (rnd(g, 2)) {
         const uint32_t *op = r_ops[rnd(g, 16)];
 
-        emit(g, rv_r(op[0], b, a, op[1], rd, 0x33));
+        emit(g, enc_r(op[0], b, a, op[1], rd, 0x33));
     } else {
         uint32_t f3 = rnd(g, 8);
         int32_t imm = (int32_t)rnd(g, 4096) - 2048;
@@ -104,7 +104,7 @@ static void alu(struct gen *g)
         if (f3 == 1 || f3 == 5) {
             imm = (int32_t)rnd(g, 32) | (f3 == 5 && rnd(g, 2) ? 0x400 : 0);
         }
-        emit(g, rv_i(imm, a, f3, rd, 0x13));
+        emit(g, enc_i(imm, a, f3, rd, 0x13));
     }
 }
 
@@ -112,13 +112,13 @@ static void fp(struct gen *g)
 {
     switch (rnd(g, 6)) {
     case 0: case 1: case 2:     /* fadd/fsub/fmul, dynamic rounding */
-        emit(g, rv_r(rnd(g, 3) << 2, rf(g), rf(g), 7, rf(g), 0x53));
+        emit(g, enc_r(rnd(g, 3) << 2, rf(g), rf(g), 7, rf(g), 0x53));
         break;
     case 3:                     /* fcvt.s.w */
-        emit(g, rv_r(0x68, 0, rx(g), 7, rf(g), 0x53));
+        emit(g, enc_r(0x68, 0, rx(g), 7, rf(g), 0x53));
         break;
     case 4:                     /* fcvt.w.s, round towards zero */
-        emit(g, rv_r(0x60, 0, rf(g), 1, rx(g), 0x53));
+        emit(g, enc_r(0x60, 0, rf(g), 1, rx(g), 0x53));
         break;
     default:                    /* fmv.x.w or fmv.w.x */
         emit(g, rnd(g, 2) ? FMV_X_W(rx(g), rf(g)) : FMV_W_X(rf(g), rx(g)));
@@ -143,14 +143,14 @@ static void statement(struct gen *g, unsigned depth, bool helper)
     } else if (k < 64) {
         /* warp shuffle (xor) or ballot */
         emit(g, rnd(g, 2) ?
-             rv_r(SIMT_SHFL_XOR, rx(g), rx(g), SIMT_F3_SHFL, rx(g),
+             enc_r(SIMT_SHFL_XOR, rx(g), rx(g), SIMT_F3_SHFL, rx(g),
                   SIMT_OPC_CUSTOM0) :
-             rv_r(SIMT_VOTE_BALLOT, 0, rx(g), SIMT_F3_VOTE, rx(g),
+             enc_r(SIMT_VOTE_BALLOT, 0, rx(g), SIMT_F3_VOTE, rx(g),
                   SIMT_OPC_CUSTOM0));
     } else if (k < 76 && depth < 3) {
         uint32_t br = g->n, jump;
 
-        emit(g, rv_b(0, rx(g), rx(g), rnd(g, 2) ? 4 : 0));  /* blt/beq */
+        emit(g, enc_b(0, rx(g), rx(g), rnd(g, 2) ? 4 : 0));  /* blt/beq */
         block(g, depth + 1, 1 + rnd(g, 4), helper);
         if (rnd(g, 2)) {
             jump = g->n;
@@ -176,7 +176,7 @@ static void statement(struct gen *g, unsigned depth, bool helper)
         emit(g, JAL(RA, 0));
     } else if (k < 97 && !helper && g->nexits < 64) {
         g->exits[g->nexits++] = g->n;
-        emit(g, rv_b(0, rx(g), rx(g), 1));                   /* bne */
+        emit(g, enc_b(0, rx(g), rx(g), 1));                   /* bne */
     } else {
         alu(g);
     }
@@ -219,11 +219,11 @@ static void generate(struct gen *g, struct sm_func *funcs)
     for (i = 1; i < NX; i++) {
         emit(g, ADDI(data_x[i], ZERO, (int32_t)rnd(g, 2048) - 1024));
         emit(g, MUL(data_x[i], data_x[i], T0));
-        emit(g, rv_i((int32_t)rnd(g, 2048) - 1024, data_x[i], 4,
+        emit(g, enc_i((int32_t)rnd(g, 2048) - 1024, data_x[i], 4,
                      data_x[i], 0x13));                 /* xori */
     }
     for (i = 0; i < NF; i++) {
-        emit(g, rv_r(0x68, 0, rx(g), 7, data_f[i], 0x53));
+        emit(g, enc_r(0x68, 0, rx(g), 7, data_f[i], 0x53));
     }
 
     block(g, 0, 6 + rnd(g, 14), false);
