@@ -226,6 +226,13 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
     return val;
 }
 
+/* How each global register is accessed, from the contract's one list */
+static const uint8_t simt_reg_access_of[SIMT_GLOBAL_REGS_END / 4] = {
+#define SIMT_REG_ACCESS(off, access) [(off) / 4] = (access),
+    SIMT_GLOBAL_REGS(SIMT_REG_ACCESS)
+#undef SIMT_REG_ACCESS
+};
+
 static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
                            unsigned size)
 {
@@ -256,6 +263,12 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
 
         simt_ctx_reg_write(s, off / SIMT_CTX_STRIDE, off % SIMT_CTX_STRIDE,
                            val);
+        return;
+    }
+    if (addr < SIMT_GLOBAL_REGS_END &&
+        simt_reg_access_of[addr / 4] == SIMT_RA_RO) {
+        SIMT_GUEST_ERR(simt_err_reg_read_only, "write 0x%x to read-only "
+                       "register 0x%" HWADDR_PRIx " ignored", val, addr);
         return;
     }
     switch (addr) {
@@ -308,23 +321,6 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         break;
     case SIMT_REG_TLB_INV:
         simt_mmu_tlb_invalidate(s, val);
-        break;
-    case SIMT_REG_ID:
-    case SIMT_REG_VERSION:
-    case SIMT_REG_CAPS:
-    case SIMT_REG_SM_COUNT:
-    case SIMT_REG_VRAM_SIZE_LO:
-    case SIMT_REG_VRAM_SIZE_HI:
-    case SIMT_REG_IRQ_COUNT:
-    case SIMT_REG_CYCLE_LO ... SIMT_REG_COPY_ENGINES:
-    case SIMT_REG_COPY_BW:
-    case SIMT_REG_TLB_HITS ... SIMT_REG_MMU_FAULTS:
-    case SIMT_REG_PREEMPT_STATUS:
-    case SIMT_REG_PEV_COUNT:
-    case SIMT_REG_TRACE_COUNT ... SIMT_REG_PREEMPT_EVENTS:
-    case SIMT_REG_POLICY_ERRORS:
-        SIMT_GUEST_ERR(simt_err_reg_read_only, "write 0x%x to read-only "
-                       "register 0x%" HWADDR_PRIx " ignored", val, addr);
         break;
     default:
         if (!simt_preempt_reg_write(s, addr, val)) {

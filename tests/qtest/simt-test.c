@@ -131,6 +131,73 @@ static void test_scratch(void)
     simt_stop(&t);
 }
 
+/* The contract's list of global registers (SIMT_GLOBAL_REGS) */
+static const struct {
+    uint32_t off;
+    unsigned access;
+} global_regs[] = {
+#define GLOBAL_REG(off, access) { off, access },
+    SIMT_GLOBAL_REGS(GLOBAL_REG)
+#undef GLOBAL_REG
+};
+
+/* Every readable global register, in offset order. */
+static void read_globals(SimtTest *t, uint32_t *v)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(global_regs); i++) {
+        v[i] = global_regs[i].access == SIMT_RA_WO ? 0 :
+               rd(t, global_regs[i].off);
+    }
+}
+
+/*
+ * Every register the contract calls read-only, written with all ones,
+ * zero and values other registers would take (a DMA chunk size, a
+ * preemption mode, an interrupt mask), leaves every global register as
+ * it was; write-only ones read 0.
+ */
+static void test_read_only_writes(void)
+{
+    static const uint32_t values[] = {
+        0xffffffff, 0, SIMT_MIN_DMA_CHUNK, 1, SIMT_IRQ_ALL,
+    };
+    SimtTest t = simt_start(NULL);
+    uint32_t before[ARRAY_SIZE(global_regs)], after[ARRAY_SIZE(global_regs)];
+    unsigned ro = 0;
+
+    /* Something in the writable ones, so that a stray write would show */
+    wr(&t, SIMT_REG_SCRATCH, 0x5eed);
+    wr(&t, SIMT_REG_IRQ_MASK, SIMT_IRQ_BIT(SIMT_IRQ_QUEUE));
+    wr(&t, SIMT_REG_PREEMPT_BOUND, 12345);
+    read_globals(&t, before);
+    for (size_t i = 0; i < ARRAY_SIZE(global_regs); i++) {
+        if (global_regs[i].access == SIMT_RA_WO) {
+            g_assert_cmphex(rd(&t, global_regs[i].off), ==, 0);
+        }
+        if (global_regs[i].access != SIMT_RA_RO) {
+            continue;
+        }
+        ro++;
+        for (size_t v = 0; v < ARRAY_SIZE(values); v++) {
+            wr(&t, global_regs[i].off, values[v]);
+            read_globals(&t, after);
+            for (size_t j = 0; j < ARRAY_SIZE(global_regs); j++) {
+                if (after[j] != before[j]) {
+                    g_test_message("writing 0x%x to 0x%x changed 0x%x from "
+                                   "0x%x to 0x%x", values[v],
+                                   global_regs[i].off, global_regs[j].off,
+                                   before[j], after[j]);
+                }
+            }
+            g_assert_cmpmem(after, sizeof(after), before, sizeof(before));
+        }
+    }
+    g_test_message("%u read-only registers, %zu values each", ro,
+                   ARRAY_SIZE(values));
+    g_assert_cmpuint(ro, >, 40);
+    simt_stop(&t);
+}
+
 static void test_reset(void)
 {
     SimtTest t = simt_start(NULL);
@@ -402,6 +469,8 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/identification", test_identification);
     qtest_add_func("/simt/bar-sizes", test_bar_sizes);
     qtest_add_func("/simt/scratch", test_scratch);
+    qtest_add_func("/simt/registers/read-only-writes-change-nothing",
+                   test_read_only_writes);
     qtest_add_func("/simt/reset", test_reset);
     qtest_add_func("/simt/msix-test-interrupt", test_msix_test_interrupt);
     qtest_add_func("/simt/msix-message-to-itself-ignored",

@@ -107,6 +107,83 @@
 #define SIMT_REG_POLICY_ERRORS      0x00f0  /* RO: overruled policy picks */
 
 /*
+ * How each global register (0x000 to 0x0ff) is accessed, listed once for
+ * the device's decode and the tests: X(offset, access).  A write to a
+ * read-only register changes nothing (a guest error); a read of a
+ * write-only one reads 0.
+ */
+enum simt_reg_access {
+    SIMT_RA_RO = 1,             /* read-only */
+    SIMT_RA_RW,                 /* read and write */
+    SIMT_RA_RW1C,               /* read, write 1 to clear */
+    SIMT_RA_WO,                 /* write-only: a command */
+};
+
+#define SIMT_GLOBAL_REGS(X) \
+    X(SIMT_REG_ID, SIMT_RA_RO) \
+    X(SIMT_REG_VERSION, SIMT_RA_RO) \
+    X(SIMT_REG_CAPS, SIMT_RA_RO) \
+    X(SIMT_REG_SM_COUNT, SIMT_RA_RO) \
+    X(SIMT_REG_VRAM_SIZE_LO, SIMT_RA_RO) \
+    X(SIMT_REG_VRAM_SIZE_HI, SIMT_RA_RO) \
+    X(SIMT_REG_SCRATCH, SIMT_RA_RW) \
+    X(SIMT_REG_RESET, SIMT_RA_WO) \
+    X(SIMT_REG_IRQ_STATUS, SIMT_RA_RW1C) \
+    X(SIMT_REG_IRQ_MASK, SIMT_RA_RW) \
+    X(SIMT_REG_IRQ_RAISE, SIMT_RA_WO) \
+    X(SIMT_REG_IRQ_COUNT, SIMT_RA_RO) \
+    X(SIMT_REG_CYCLE_LO, SIMT_RA_RO) \
+    X(SIMT_REG_CYCLE_HI, SIMT_RA_RO) \
+    X(SIMT_REG_CLOCK_MHZ, SIMT_RA_RO) \
+    X(SIMT_REG_PRESET, SIMT_RA_RO) \
+    X(SIMT_REG_SM_THREADS, SIMT_RA_RO) \
+    X(SIMT_REG_SM_WARPS, SIMT_RA_RO) \
+    X(SIMT_REG_SM_BLOCKS, SIMT_RA_RO) \
+    X(SIMT_REG_SM_REGS, SIMT_RA_RO) \
+    X(SIMT_REG_SM_SHARED, SIMT_RA_RO) \
+    X(SIMT_REG_KERNEL_SLOTS, SIMT_RA_RO) \
+    X(SIMT_REG_QUEUE_COUNT, SIMT_RA_RO) \
+    X(SIMT_REG_MEM_BW, SIMT_RA_RO) \
+    X(SIMT_REG_BLOCKS_RESIDENT, SIMT_RA_RO) \
+    X(SIMT_REG_BLOCKS_DONE, SIMT_RA_RO) \
+    X(SIMT_REG_CONTEXT_COUNT, SIMT_RA_RO) \
+    X(SIMT_REG_COPY_ENGINES, SIMT_RA_RO) \
+    X(SIMT_REG_DMA_CHUNK, SIMT_RA_RW) \
+    X(SIMT_REG_COPY_BW, SIMT_RA_RO) \
+    X(SIMT_REG_TLB_INV_CTX, SIMT_RA_RW) \
+    X(SIMT_REG_TLB_INV_ADDR, SIMT_RA_RW) \
+    X(SIMT_REG_TLB_INV, SIMT_RA_WO) \
+    X(SIMT_REG_TLB_HITS, SIMT_RA_RO) \
+    X(SIMT_REG_TLB_MISSES, SIMT_RA_RO) \
+    X(SIMT_REG_MMU_FAULTS, SIMT_RA_RO) \
+    X(SIMT_REG_PREEMPT_BOUND, SIMT_RA_RW) \
+    X(SIMT_REG_PREEMPT_REQ, SIMT_RA_WO) \
+    X(SIMT_REG_PREEMPT_STATUS, SIMT_RA_RO) \
+    X(SIMT_REG_TIMESLICE, SIMT_RA_RW) \
+    X(SIMT_REG_PEV_COUNT, SIMT_RA_RO) \
+    X(SIMT_REG_PEV_LOG_LO, SIMT_RA_RW) \
+    X(SIMT_REG_PEV_LOG_HI, SIMT_RA_RW) \
+    X(SIMT_REG_PEV_LOG_SIZE, SIMT_RA_RW) \
+    X(SIMT_REG_TRACE_LO, SIMT_RA_RW) \
+    X(SIMT_REG_TRACE_HI, SIMT_RA_RW) \
+    X(SIMT_REG_TRACE_SIZE, SIMT_RA_RW) \
+    X(SIMT_REG_TRACE_COUNT, SIMT_RA_RO) \
+    X(SIMT_REG_PEV_LATENCY, SIMT_RA_RO) \
+    X(SIMT_REG_PEV_DONE_LATENCY, SIMT_RA_RO) \
+    X(SIMT_REG_PEV_DRAINED, SIMT_RA_RO) \
+    X(SIMT_REG_PEV_FLUSHED, SIMT_RA_RO) \
+    X(SIMT_REG_PEV_SWITCHED, SIMT_RA_RO) \
+    X(SIMT_REG_PEV_LIGHT, SIMT_RA_RO) \
+    X(SIMT_REG_PEV_SAVED_BYTES, SIMT_RA_RO) \
+    X(SIMT_REG_PEV_WASTED, SIMT_RA_RO) \
+    X(SIMT_REG_PREEMPT_SAVED, SIMT_RA_RO) \
+    X(SIMT_REG_PREEMPT_RESTORED, SIMT_RA_RO) \
+    X(SIMT_REG_PREEMPT_WASTED, SIMT_RA_RO) \
+    X(SIMT_REG_PREEMPT_EVENTS, SIMT_RA_RO) \
+    X(SIMT_REG_POLICY_ERRORS, SIMT_RA_RO)
+#define SIMT_GLOBAL_REGS_END        0x0100
+
+/*
  * Writing any other value to SIMT_REG_RESET is ignored, so that a stray
  * write cannot reset the device.
  */
