@@ -222,6 +222,23 @@ static bool write_record(SimtState *s, const SimtKernel *k, uint32_t status)
            MEMTX_OK;
 }
 
+/* Queue @q's kernel is over: its decoded code and saved blocks go. */
+static void kernel_release(SimtState *s, unsigned q)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+
+    k->active = false;
+    simt_code_destroy(&k->code);
+    simt_preempt_kernel_end(s, q);
+}
+
+void simt_kernel_abort(SimtState *s, unsigned q, uint64_t cycle)
+{
+    s->queues[q].kernel.end_cycle = cycle;
+    simt_sched_evict_kernel(s, q, cycle);
+    simt_kernel_finish(s, q);
+}
+
 void simt_kernel_finish(SimtState *s, unsigned q)
 {
     SimtQueue *qu = &s->queues[q];
@@ -232,9 +249,7 @@ void simt_kernel_finish(SimtState *s, unsigned q)
                      k->end_cycle);
     trace_simt_kernel_done(q, k->fault.fault, k->start_cycle, k->end_cycle,
                            k->thread_insns);
-    k->active = false;
-    simt_code_destroy(&k->code);
-    simt_preempt_kernel_end(s, q);
+    kernel_release(s, q);
     if (!write_record(s, k, status)) {
         SIMT_GUEST_ERR(simt_err_record_dma, "queue %u: completion record at "
                        "0x%" PRIx64 " unreachable by DMA", q, k->record);
@@ -445,9 +460,7 @@ static void queue_stop(SimtState *s, unsigned q)
 
     if (qu->kernel.active) {
         simt_sched_evict_kernel(s, q, s->slice_start);
-        simt_code_destroy(&qu->kernel.code);
-        simt_preempt_kernel_end(s, q);
-        qu->kernel.active = false;
+        kernel_release(s, q);
     }
     simt_dma_cancel(s, q);
     qu->control &= ~SIMT_QCTL_ENABLE;

@@ -208,9 +208,7 @@ static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
         k->fault.fault = SIMT_FAULT_SAVE_AREA;
         memcpy(k->fault.fault_block, desc.block_idx,
                sizeof(k->fault.fault_block));
-        k->end_cycle = start;
-        simt_sched_evict_kernel(s, q, start);
-        simt_kernel_finish(s, q);
+        simt_kernel_abort(s, q, start);
         return false;
     }
     if (!k->started || start < k->start_cycle) {

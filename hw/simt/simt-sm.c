@@ -53,9 +53,7 @@ static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
         memcpy(f->fault_block, st->desc.block_idx, sizeof(f->fault_block));
         f->fault_warp = st->fault_warp;
         f->fault_lane = st->fault_lane;
-        k->end_cycle = cycle;
-        simt_sched_evict_kernel(s, q, cycle);
-        simt_kernel_finish(s, q);
+        simt_kernel_abort(s, q, cycle);
         return;
     }
 

@@ -264,8 +264,14 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
                           uint32_t val);
 /* Fetch and run commands of every ready queue; true if a queue waits. */
 bool simt_queues_process(SimtState *s, uint64_t cycle);
-/* A kernel's last block retired, or the kernel faulted. */
+/* A kernel's last block retired (or it was aborted): write its record. */
 void simt_kernel_finish(SimtState *s, unsigned q);
+/*
+ * The one way a kernel ends before its blocks do (a fault, a save record
+ * that cannot be restored): at @cycle its blocks leave the SMs and its
+ * completion record says why.
+ */
+void simt_kernel_abort(SimtState *s, unsigned q, uint64_t cycle);
 /* Queue @q's copy ended, with a queue error or 0. */
 void simt_queue_copy_done(SimtState *s, unsigned q, uint32_t error);
 void simt_queues_reset(SimtState *s);
