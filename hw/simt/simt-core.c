@@ -884,23 +884,23 @@ static inline bool all_flat(const SimtMem *m, const uint32_t *a, int32_t imm,
 }
 
 /*
- * Host memory for a group's access when every lane of @lm accesses,
- * naturally aligned, the page of lane @first, outside the shared and local
- * windows, and the callbacks map that page (SimtMemOps.page): one
- * translation for the whole warp.  NULL: go lane by lane.
+ * Host memory for group @G's access when every lane (@lm) accesses,
+ * naturally aligned, one page outside the shared and local windows, and
+ * the callbacks map that page (SimtMemOps.page): one translation for the
+ * whole warp, the page's address in *@page.  NULL: go lane by lane.
  */
 static uint8_t *one_page(const SimtMem *m, const uint32_t *a, int32_t imm,
-                         unsigned size, const uint32_t *lm, unsigned first,
-                         unsigned lanes, bool store)
+                         unsigned size, uint32_t G, const uint32_t *lm,
+                         bool store, uint32_t *page)
 {
-    uint32_t addr0 = a[first] + imm;
-    uint32_t page = addr0 & ~(SIMT_MEM_PAGE_SIZE - 1);
+    uint32_t addr0 = a[__builtin_ctz(G)] + imm;
     uint32_t bad = 0;
     int i;
 
+    *page = addr0 & ~(SIMT_MEM_PAGE_SIZE - 1);
     if (!m->ops || !m->ops->page ||
-        page - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW ||
-        page - SIMT_LOCAL_BASE < SIMT_LOCAL_WINDOW) {
+        *page - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW ||
+        *page - SIMT_LOCAL_BASE < SIMT_LOCAL_WINDOW) {
         return NULL;
     }
     for (i = 0; i < SIMT_WARP_SIZE; i++) {
@@ -909,7 +909,8 @@ static uint8_t *one_page(const SimtMem *m, const uint32_t *a, int32_t imm,
         bad |= ((addr & (size - 1)) |
                 ((addr ^ addr0) & ~(SIMT_MEM_PAGE_SIZE - 1))) & lm[i];
     }
-    return bad ? NULL : m->ops->page(m->opaque, page, store, lanes);
+    return bad ? NULL : m->ops->page(m->opaque, *page, store,
+                                     __builtin_popcount(G));
 }
 
 /* The flat region is usable directly if it avoids both windows. */
@@ -973,8 +974,7 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
                 d[i] = (expr);                                          \
             }                                                           \
         } else if (fast && G == SIMT_FULL_MASK && in->rd != in->rs2) {  \
-            /* rd = rs1 (a counter, an accumulator): lane i reads and   \
-             * writes only element i */                                 \
+            /* rd = rs1 (a counter): lane i reads and writes i only */ \
             const uint32_t *restrict c = w->x[in->rs2];                 \
             uint32_t *restrict d = w->x[in->rd];                        \
             const uint32_t *a = d;                                      \
@@ -1354,7 +1354,6 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
     const uint32_t flat_base = b->mem->flat_base;
     SimtWarp *w;
     uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
-    uint8_t *host;
     uint64_t n = 0;
     unsigned base_tid = warp * SIMT_WARP_SIZE;
 
@@ -1542,19 +1541,18 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
                     t[i] = ld_le(flat + (a[i] + in->imm - flat_base),
                                  in->size);
                 }
-            } else if (fast &&
-                       (host = one_page(b->mem, a, in->imm, in->size, lm,
-                                        __builtin_ctz(G), nG, false))) {
-                uint32_t page = (a[__builtin_ctz(G)] + in->imm) &
-                                ~(SIMT_MEM_PAGE_SIZE - 1);
-
-                LANES_FOR(G, i) {
-                    t[i] = ld_le(host + (a[i] + in->imm - page), in->size);
-                }
             } else {
+                uint32_t page;
+                uint8_t *host = fast ? one_page(b->mem, a, in->imm, in->size,
+                                                G, lm, false, &page) : NULL;
+
                 LANES_FOR(G, i) {
                     uint32_t addr = a[i] + in->imm;
 
+                    if (host) {
+                        t[i] = ld_le(host + (addr - page), in->size);
+                        continue;
+                    }
                     fault = mem_load(b, base_tid + i, addr, in->size, &t[i]);
                     if (fault) {
                         block_fault(b, fault, P, addr, warp, i);
@@ -1579,6 +1577,8 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             const uint32_t *a = w->x[in->rs1];
             const uint32_t *v = in->op == OP_FSW ? w->f[in->rs2]
                                                  : w->x[in->rs2];
+            uint8_t *host;
+            uint32_t page;
 
             st->cycle += global_cycles(code->timing,
                                        a[__builtin_ctz(G)] + in->imm,
@@ -1593,20 +1593,15 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
                 }
                 break;
             }
-            if (fast &&
-                (host = one_page(b->mem, a, in->imm, in->size, lm,
-                                 __builtin_ctz(G), nG, true))) {
-                uint32_t page = (a[__builtin_ctz(G)] + in->imm) &
-                                ~(SIMT_MEM_PAGE_SIZE - 1);
-
-                LANES_FOR(G, i) {
-                    st_le(host + (a[i] + in->imm - page), in->size, v[i]);
-                }
-                break;
-            }
+            host = fast ? one_page(b->mem, a, in->imm, in->size, G, lm,
+                                   true, &page) : NULL;
             LANES_FOR(G, i) {
                 uint32_t addr = a[i] + in->imm;
 
+                if (host) {
+                    st_le(host + (addr - page), in->size, v[i]);
+                    continue;
+                }
                 fault = mem_store(b, base_tid + i, addr, in->size, v[i]);
                 if (fault) {
                     block_fault(b, fault, P, addr, warp, i);

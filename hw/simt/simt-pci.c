@@ -226,12 +226,20 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
     return val;
 }
 
-/* How each global register is accessed, from the contract's one list */
-static const uint8_t simt_reg_access_of[SIMT_GLOBAL_REGS_END / 4] = {
-#define SIMT_REG_ACCESS(off, access) [(off) / 4] = (access),
-    SIMT_GLOBAL_REGS(SIMT_REG_ACCESS)
-#undef SIMT_REG_ACCESS
+/* The global registers' access, from the contract's one list */
+static const struct simt_reg_desc simt_global_regs[] = {
+    SIMT_GLOBAL_REGS(SIMT_REG_DESC)
 };
+
+static bool simt_reg_read_only(hwaddr addr)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(simt_global_regs); i++) {
+        if (simt_global_regs[i].offset == addr) {
+            return simt_global_regs[i].access == SIMT_RA_RO;
+        }
+    }
+    return false;
+}
 
 static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
                            unsigned size)
@@ -265,8 +273,7 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
                            val);
         return;
     }
-    if (addr < SIMT_GLOBAL_REGS_END &&
-        simt_reg_access_of[addr / 4] == SIMT_RA_RO) {
+    if (simt_reg_read_only(addr)) {
         SIMT_GUEST_ERR(simt_err_reg_read_only, "write 0x%x to read-only "
                        "register 0x%" HWADDR_PRIx " ignored", val, addr);
         return;

@@ -276,6 +276,17 @@ void simt_queue_copy_done(SimtState *s, unsigned q, uint32_t error)
     }
 }
 
+/* The command at HEAD has bad flags or fields: its queue stops. */
+static bool cmd_fields_bad(SimtState *s, unsigned q, uint32_t opcode,
+                           uint32_t flags)
+{
+    SIMT_GUEST_ERR(simt_err_cmd_fields, "queue %u: command %u (opcode %u) "
+                   "with flags 0x%x, reserved words set or a misaligned "
+                   "address", q, s->queues[q].head, opcode, flags);
+    queue_fail(s, q, SIMT_QERR_BAD_COMMAND);
+    return false;
+}
+
 /* Run one command at HEAD; false if the queue cannot go on for now. */
 static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
 {
@@ -305,12 +316,7 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
     switch (cmd.w[0]) {
     case SIMT_CMD_NOP:
         if ((cmd.w[1] & ~SIMT_CMDF_ALL) || !all_zero(&cmd.w[2], 30)) {
-            SIMT_GUEST_ERR(simt_err_cmd_fields, "queue %u: command %u "
-                           "(opcode %u) with flags 0x%x, reserved words set "
-                           "or a misaligned address", q, qu->head, cmd.w[0],
-                           cmd.w[1]);
-            queue_fail(s, q, SIMT_QERR_BAD_COMMAND);
-            return false;
+            return cmd_fields_bad(s, q, cmd.w[0], cmd.w[1]);
         }
         queue_complete_cmd(s, q, cmd.w[1]);
         return true;
@@ -321,12 +327,7 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
         sem = cmd.w[4] | (uint64_t)cmd.w[5] << 32;
         if ((cmd.w[1] & ~SIMT_CMDF_ALL) || (addr & 7) ||
             !all_zero(cmd.signal.reserved, ARRAY_SIZE(cmd.signal.reserved))) {
-            SIMT_GUEST_ERR(simt_err_cmd_fields, "queue %u: command %u "
-                           "(opcode %u) with flags 0x%x, reserved words set "
-                           "or a misaligned address", q, qu->head, cmd.w[0],
-                           cmd.w[1]);
-            queue_fail(s, q, SIMT_QERR_BAD_COMMAND);
-            return false;
+            return cmd_fields_bad(s, q, cmd.w[0], cmd.w[1]);
         }
         if (cmd.w[0] == SIMT_CMD_SIGNAL) {
             if (!dma_write64(s, addr, sem)) {
@@ -356,12 +357,7 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
         cmd.copy.dst = cmd.w[4] | (uint64_t)cmd.w[5] << 32;
         cmd.copy.size = cmd.w[6] | (uint64_t)cmd.w[7] << 32;
         if (!all_zero(cmd.copy.reserved, ARRAY_SIZE(cmd.copy.reserved))) {
-            SIMT_GUEST_ERR(simt_err_cmd_fields, "queue %u: command %u "
-                           "(opcode %u) with flags 0x%x, reserved words set "
-                           "or a misaligned address", q, qu->head, cmd.w[0],
-                           cmd.w[1]);
-            queue_fail(s, q, SIMT_QERR_BAD_COMMAND);
-            return false;
+            return cmd_fields_bad(s, q, cmd.w[0], cmd.w[1]);
         }
         err = simt_dma_submit(s, q, &cmd.copy, cycle);
         if (err) {

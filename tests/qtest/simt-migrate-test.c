@@ -275,6 +275,7 @@ static void collect(Run *r, Outcome *o)
         char name[64];
 
         read_record(d, r->cmds[i].q, r->cmds[i].idx, &rec);
+        g_assert_cmpuint(rec.status, ==, SIMT_QERR_NONE);
         snprintf(name, sizeof(name), "record of queue %u command %u",
                  r->cmds[i].q, r->cmds[i].idx);
         add_part(o, name, &rec, sizeof(rec));
@@ -359,12 +360,6 @@ static void run(const Scenario *sc, const int64_t *mig_at, unsigned nmig,
                       rd(r.d, SIMT_REG_TLB_MISSES);
     qtest_memread(r.d->qts, LOG_ADDR, o->ev, o->events * sizeof(o->ev[0]));
     collect(&r, o);
-    for (unsigned i = 0; i < r.ncmds; i++) {
-        struct simt_completion rec;
-
-        read_record(r.d, r.cmds[i].q, r.cmds[i].idx, &rec);
-        g_assert_cmpuint(rec.status, ==, SIMT_QERR_NONE);
-    }
     dev_stop(r.d);
 }
 

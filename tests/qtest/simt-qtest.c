@@ -108,9 +108,9 @@ Dev *dev_start(const char *props)
 {
     Dev *d = g_new0(Dev, 1);
 
-    d->props = g_strdup(props ? props : "");
-    d->qts = qtest_initf("-M q35 -nodefaults -device simt,addr=04.0%s%s",
-                         props ? "," : "", d->props);
+    d->args = g_strdup_printf("-M q35 -nodefaults -device simt,addr=04.0%s%s",
+                              props ? "," : "", props ? props : "");
+    d->qts = qtest_init(d->args);
     d->bus = qpci_new_pc(d->qts, NULL);
     d->dev = qpci_device_find(d->bus, SIMT_DEVFN);
     g_assert_nonnull(d->dev);
@@ -137,7 +137,7 @@ void dev_stop(Dev *d)
     g_free(d->dev);
     qpci_free_pc(d->bus);
     qtest_quit(d->qts);
-    g_free(d->props);
+    g_free(d->args);
     g_free(d);
 }
 
@@ -184,8 +184,7 @@ void dev_migrate(Dev *d, int64_t now)
      * The qtest accelerator's clock is not part of the stream (a real
      * machine's is): the new QEMU starts at the time the old one stopped.
      */
-    to = qtest_initf("-M q35 -nodefaults -device simt,addr=04.0%s%s "
-                     "-incoming defer", d->props[0] ? "," : "", d->props);
+    to = qtest_initf("%s -incoming defer", d->args);
     g_assert_cmpint(qtest_clock_set(to, now), ==, now);
     migration_events_on(to);
     qtest_qmp_assert_success(to, "{ 'execute': 'migrate-incoming',"

@@ -47,7 +47,7 @@ typedef struct Dev {
     uint32_t nsm, sm_blocks;
     uint32_t pt_next, page_next;    /* simt-mem-test's page pools */
     const struct simt_image *img;   /* the image in VRAM */
-    char *props;                    /* of the -device option, for dev_migrate */
+    char *args;                     /* QEMU's options, for dev_migrate */
 } Dev;
 
 typedef struct Launch {

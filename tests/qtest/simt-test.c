@@ -132,13 +132,8 @@ static void test_scratch(void)
 }
 
 /* The contract's list of global registers (SIMT_GLOBAL_REGS) */
-static const struct {
-    uint32_t off;
-    unsigned access;
-} global_regs[] = {
-#define GLOBAL_REG(off, access) { off, access },
-    SIMT_GLOBAL_REGS(GLOBAL_REG)
-#undef GLOBAL_REG
+static const struct simt_reg_desc global_regs[] = {
+    SIMT_GLOBAL_REGS(SIMT_REG_DESC)
 };
 
 /* Every readable global register, in offset order. */
@@ -146,7 +141,7 @@ static void read_globals(SimtTest *t, uint32_t *v)
 {
     for (size_t i = 0; i < ARRAY_SIZE(global_regs); i++) {
         v[i] = global_regs[i].access == SIMT_RA_WO ? 0 :
-               rd(t, global_regs[i].off);
+               rd(t, global_regs[i].offset);
     }
 }
 
@@ -172,20 +167,20 @@ static void test_read_only_writes(void)
     read_globals(&t, before);
     for (size_t i = 0; i < ARRAY_SIZE(global_regs); i++) {
         if (global_regs[i].access == SIMT_RA_WO) {
-            g_assert_cmphex(rd(&t, global_regs[i].off), ==, 0);
+            g_assert_cmphex(rd(&t, global_regs[i].offset), ==, 0);
         }
         if (global_regs[i].access != SIMT_RA_RO) {
             continue;
         }
         ro++;
         for (size_t v = 0; v < ARRAY_SIZE(values); v++) {
-            wr(&t, global_regs[i].off, values[v]);
+            wr(&t, global_regs[i].offset, values[v]);
             read_globals(&t, after);
             for (size_t j = 0; j < ARRAY_SIZE(global_regs); j++) {
                 if (after[j] != before[j]) {
                     g_test_message("writing 0x%x to 0x%x changed 0x%x from "
                                    "0x%x to 0x%x", values[v],
-                                   global_regs[i].off, global_regs[j].off,
+                                   global_regs[i].offset, global_regs[j].offset,
                                    before[j], after[j]);
                 }
             }

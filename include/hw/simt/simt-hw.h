@@ -183,6 +183,13 @@ enum simt_reg_access {
     X(SIMT_REG_POLICY_ERRORS, SIMT_RA_RO)
 #define SIMT_GLOBAL_REGS_END        0x0100
 
+/* SIMT_GLOBAL_REGS(SIMT_REG_DESC) initialises an array of these */
+struct simt_reg_desc {
+    uint16_t offset;
+    uint8_t access;             /* enum simt_reg_access */
+};
+#define SIMT_REG_DESC(off, access)  { (off), (access) },
+
 /*
  * Writing any other value to SIMT_REG_RESET is ignored, so that a stray
  * write cannot reset the device.
@@ -498,7 +505,8 @@ enum simt_mmu_fault {
     (((uint32_t)(va) >> SIMT_PAGE_SHIFT) & (SIMT_PT_LEVEL_ENTRIES - 1))
 /* A PTE's page number, and its low 10 bits (0 in a superpage leaf) */
 #define SIMT_PTE_PPN(pte)           ((uint32_t)(pte) >> SIMT_PTE_PPN_SHIFT)
-#define SIMT_PTE_PPN0(pte)          (SIMT_PTE_PPN(pte) & (SIMT_PT_LEVEL_ENTRIES - 1))
+#define SIMT_PTE_PPN0(pte) \
+    (SIMT_PTE_PPN(pte) & (SIMT_PT_LEVEL_ENTRIES - 1))
 
 /* TLB_INV commands */
 #define SIMT_TLB_INV_ALL            1   /* every entry */
