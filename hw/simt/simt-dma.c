@@ -20,8 +20,12 @@
 #include "qemu/error-report.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-queue.h"
+#include "hw/simt/simt-mmu.h"
+#include "hw/simt/simt-dma.h"
 #include "hw/simt/simt-err.h"
 #include "hw/simt/simt-copy-policy.h"
+#include "hw/simt/simt-timeline.h"
 #include "trace.h"
 
 static SimtCopy *copy_of(SimtState *s, unsigned q)
@@ -106,7 +110,7 @@ uint32_t simt_dma_submit(SimtState *s, unsigned q,
         .size = cmd->size,
     };
     trace_simt_copy_submit(q, cmd->src, cmd->dst, cmd->size, cycle);
-    simt_trace_event(s, SIMT_TRACE_COPY, q, SIMT_TRACE_NO_SM, 0, cycle);
+    simt_timeline_record(s, SIMT_TRACE_COPY, q, SIMT_TRACE_NO_SM, 0, cycle);
     return SIMT_QERR_NONE;
 }
 
@@ -255,7 +259,7 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
             en->queue = -1;
             c->active = false;
             trace_simt_copy_done(q, c->error, en->cycle);
-            simt_trace_event(s, SIMT_TRACE_COPY_DONE, q, e, 0, en->cycle);
+            simt_timeline_record(s, SIMT_TRACE_COPY_DONE, q, e, 0, en->cycle);
             simt_queue_copy_done(s, q, c->error);
         }
         if (en->cycle >= end) {

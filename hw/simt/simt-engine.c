@@ -13,6 +13,11 @@
 #include "system/qtest.h"
 #include "hw/qdev-core.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-queue.h"
+#include "hw/simt/simt-sched.h"
+#include "hw/simt/simt-preempt.h"
+#include "hw/simt/simt-sm.h"
+#include "hw/simt/simt-dma.h"
 #include "hw/simt/simt-engine.h"
 
 uint64_t simt_now_cycle(SimtState *s)

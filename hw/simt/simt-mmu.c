@@ -16,9 +16,33 @@
 #include "hw/pci/pci_device.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-preempt.h"
+#include "hw/simt/simt-mmu.h"
 #include "hw/simt/simt-err.h"
 #include "hw/simt/simt-irq.h"
 #include "trace.h"
+
+bool simt_mmu_ctx_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,
+                     uint64_t len, bool write)
+{
+    while (len) {
+        uint64_t n = MIN(len, SIMT_PAGE_SIZE - (va & (SIMT_PAGE_SIZE - 1)));
+        uint64_t pa;
+        bool sys;
+
+        if (va + n > (1ull << 32) ||
+            simt_mmu_translate(s, ctx, va, write ? SIMT_ACCESS_STORE
+                                                 : SIMT_ACCESS_LOAD,
+                               &pa, &sys) ||
+            simt_mmu_phys_rw(s, pa, sys, buf, n, write)) {
+            return false;
+        }
+        buf += n;
+        va += n;
+        len -= n;
+    }
+    return true;
+}
 
 bool simt_mmu_bare(SimtState *s, unsigned ctx)
 {
@@ -438,6 +462,25 @@ const VMStateDescription vmstate_simt_tlb_entry = {
         VMSTATE_BOOL(sys, SimtTlbEntry),
         VMSTATE_UINT32(vpn, SimtTlbEntry),
         VMSTATE_UINT32(pfn, SimtTlbEntry),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+const VMStateDescription vmstate_simt_context = {
+    .name = "simt/context",
+    .version_id = 2,
+    .minimum_version_id = 2,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(pt, SimtContext),
+        VMSTATE_UINT32(priority, SimtContext),
+        VMSTATE_UINT32(save_base, SimtContext),
+        VMSTATE_UINT32(save_size, SimtContext),
+        VMSTATE_UINT32(fault, SimtContext),
+        VMSTATE_UINT32(fault_addr, SimtContext),
+        VMSTATE_UINT32(fault_pc, SimtContext),
+        VMSTATE_UINT32(fault_queue, SimtContext),
+        VMSTATE_UINT32(preempt_mode, SimtContext),
+        VMSTATE_BOOL(suspended, SimtContext),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -21,6 +21,13 @@
 #include "migration/vmstate.h"
 #include "system/runstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-queue.h"
+#include "hw/simt/simt-sched.h"
+#include "hw/simt/simt-preempt.h"
+#include "hw/simt/simt-sm.h"
+#include "hw/simt/simt-timeline.h"
+#include "hw/simt/simt-mmu.h"
+#include "hw/simt/simt-dma.h"
 #include "hw/simt/simt-err.h"
 #include "hw/simt/simt-engine.h"
 #include "hw/simt/simt-irq.h"
@@ -37,6 +44,7 @@ static void simt_reset_state(SimtState *s, const char *why)
     simt_mmu_reset(s);
     simt_dma_reset(s);
     simt_preempt_reset(s);
+    simt_timeline_reset(s);
     simt_sched_reset(s);
     s->scratch = 0;
     s->cycle_hi_latch = 0;
@@ -172,7 +180,7 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
     case SIMT_REG_BLOCKS_RESIDENT:
         val = 0;
         for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-            val += simt_cfg(s, SIMT_CFG_SM_BLOCKS) - s->sms[i].free_blocks;
+            val += simt_cfg(s, SIMT_CFG_SM_BLOCKS) - s->sms[i].room.blocks;
         }
         break;
     case SIMT_REG_BLOCKS_DONE:
@@ -215,7 +223,8 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         val = 0;   /* write-only */
         break;
     default:
-        if (!simt_preempt_reg_read(s, addr, &val)) {
+        if (!simt_preempt_reg_read(s, addr, &val) &&
+            !simt_timeline_reg_read(s, addr, &val)) {
             SIMT_GUEST_ERR(simt_err_reg_read, "read of unknown register "
                            "0x%" HWADDR_PRIx, addr);
             val = 0;
@@ -330,7 +339,8 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         simt_mmu_tlb_invalidate(s, val);
         break;
     default:
-        if (!simt_preempt_reg_write(s, addr, val)) {
+        if (!simt_preempt_reg_write(s, addr, val) &&
+            !simt_timeline_reg_write(s, addr, val)) {
             SIMT_GUEST_ERR(simt_err_reg_write, "write 0x%x to unknown "
                            "register 0x%" HWADDR_PRIx " ignored", val, addr);
         }
@@ -588,78 +598,15 @@ static const VMStateDescription vmstate_simt_work = {
     },
 };
 
-static const VMStateDescription vmstate_simt_context = {
-    .name = "simt/context",
-    .version_id = 2,
-    .minimum_version_id = 2,
-    .fields = (const VMStateField[]) {
-        VMSTATE_UINT32(pt, SimtContext),
-        VMSTATE_UINT32(priority, SimtContext),
-        VMSTATE_UINT32(save_base, SimtContext),
-        VMSTATE_UINT32(save_size, SimtContext),
-        VMSTATE_UINT32(fault, SimtContext),
-        VMSTATE_UINT32(fault_addr, SimtContext),
-        VMSTATE_UINT32(fault_pc, SimtContext),
-        VMSTATE_UINT32(fault_queue, SimtContext),
-        VMSTATE_UINT32(preempt_mode, SimtContext),
-        VMSTATE_BOOL(suspended, SimtContext),
-        VMSTATE_END_OF_LIST()
-    },
-};
-
-static const VMStateDescription vmstate_simt_queue = {
-    .name = "simt/queue",
-    .version_id = 2,
-    .minimum_version_id = 2,
-    .fields = (const VMStateField[]) {
-        VMSTATE_UINT64(base, SimtQueue),
-        VMSTATE_UINT32(size, SimtQueue),
-        VMSTATE_UINT32(head, SimtQueue),
-        VMSTATE_UINT32(tail, SimtQueue),
-        VMSTATE_UINT32(priority, SimtQueue),
-        VMSTATE_UINT32(control, SimtQueue),
-        VMSTATE_UINT32(state, SimtQueue),
-        VMSTATE_UINT32(error, SimtQueue),
-        VMSTATE_UINT32(error_cmd, SimtQueue),
-        VMSTATE_UINT32(completed, SimtQueue),
-        VMSTATE_UINT32(ctx, SimtQueue),
-        VMSTATE_UINT32(active_cycles, SimtQueue),
-        VMSTATE_END_OF_LIST()
-    },
-};
-
-/* The preemption engine's registers; its work is in simt/work. */
-static const VMStateDescription vmstate_simt_preempt = {
-    .name = "simt/preempt",
-    .version_id = 1,
-    .minimum_version_id = 1,
-    .fields = (const VMStateField[]) {
-        VMSTATE_UINT32(bound, SimtPreempt),
-        VMSTATE_UINT32(timeslice, SimtPreempt),
-        VMSTATE_UINT64(log_base, SimtPreempt),
-        VMSTATE_UINT32(log_size, SimtPreempt),
-        VMSTATE_UINT32(log_count, SimtPreempt),
-        VMSTATE_UINT64(trace_base, SimtPreempt),
-        VMSTATE_UINT32(trace_size, SimtPreempt),
-        VMSTATE_UINT32(trace_count, SimtPreempt),
-        VMSTATE_UINT32(events, SimtPreempt),
-        VMSTATE_UINT32(saved_total, SimtPreempt),
-        VMSTATE_UINT32(restored_total, SimtPreempt),
-        VMSTATE_UINT32(wasted_total, SimtPreempt),
-        VMSTATE_UINT64(requested, SimtPreempt),
-        VMSTATE_UINT8_ARRAY(req_mode, SimtPreempt, SIMT_MAX_CONTEXTS),
-        VMSTATE_END_OF_LIST()
-    },
-};
-
 /*
- * Nested structures carry no version in the stream: a changed one (the
- * queue's, at 2) bumps this version, so that an old stream is refused.
+ * Nested structures carry no version in the stream: a changed one bumps
+ * this version, so that an old stream is refused (4: the timeline's
+ * registers left the preemption engine's).
  */
 static const VMStateDescription vmstate_simt = {
     .name = "simt",
-    .version_id = 3,
-    .minimum_version_id = 3,
+    .version_id = 4,
+    .minimum_version_id = 4,
     .pre_load = simt_pre_load,
     .post_load = simt_post_load,
     .fields = (const VMStateField[]) {
@@ -688,6 +635,8 @@ static const VMStateDescription vmstate_simt = {
         VMSTATE_UINT32(dma_chunk, SimtState),
         VMSTATE_UINT64(copy_seq, SimtState),
         VMSTATE_STRUCT(pre, SimtState, 1, vmstate_simt_preempt, SimtPreempt),
+        VMSTATE_STRUCT(timeline, SimtState, 1, vmstate_simt_timeline,
+                       SimtTimeline),
         VMSTATE_END_OF_LIST()
     },
     .subsections = (const VMStateDescription * const []) {

@@ -12,8 +12,9 @@
  * To add a policy (docs/labs/placement.rst): write a pick function below,
  * add it to simt_placements[], rebuild, and run the device with
  * placement=NAME.  What a policy may read: the SMs (s->sms[i], their
- * free_* resources, blocks_of[q], kernels), the kernel (s->queues[q].kernel),
- * the preset's SM order (s->sm_order) and the configuration (simt_cfg).
+ * room: what is free, blocks_of[q], kernels), the kernel
+ * (s->queues[q].kernel), the preset's SM order (s->sm_order) and the
+ * configuration (simt_cfg).
  * It must not change them; s->place_next is its own state, reset with
  * the device.
  */
@@ -73,8 +74,8 @@ static unsigned pick_least_loaded(SimtState *s, unsigned q,
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
         unsigned sm = s->sm_order[i];
 
-        if (room[sm] && (best < 0 || s->sms[sm].free_warps >
-                                     s->sms[best].free_warps)) {
+        if (room[sm] && (best < 0 || s->sms[sm].room.warps >
+                                     s->sms[best].room.warps)) {
             best = sm;
         }
     }

@@ -22,11 +22,15 @@
 #include "migration/qemu-file-types.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-sched.h"
+#include "hw/simt/simt-preempt.h"
+#include "hw/simt/simt-mmu.h"
 #include "hw/simt/simt-err.h"
 #include "hw/simt/simt-irq.h"
 #include "hw/simt/simt-engine.h"
 #include "hw/simt/simt-preempt-choice.h"
 #include "hw/simt/simt-save.h"
+#include "hw/simt/simt-timeline.h"
 #include "trace.h"
 
 #define COST_INF    UINT64_MAX
@@ -58,59 +62,6 @@ static uint64_t move_cycles(SimtState *s, uint64_t bytes)
 {
     return DIV_ROUND_UP(bytes * simt_cfg(s, SIMT_CFG_SM_COUNT),
                         simt_cfg(s, SIMT_CFG_MEM_BW));
-}
-
-void simt_trace_event(SimtState *s, unsigned type, unsigned q, unsigned sm,
-                      uint32_t block, uint64_t cycle)
-{
-    SimtPreempt *p = &s->pre;
-    struct simt_trace_record r = {
-        .cycle = cpu_to_le64(cycle),
-        .type = type,
-        .queue = q,
-        .sm = cpu_to_le16(sm),
-        .block = cpu_to_le32(block),
-    };
-    uint64_t addr;
-
-    if (!p->trace_size) {
-        return;
-    }
-    addr = p->trace_base +
-           (uint64_t)(p->trace_count & (p->trace_size - 1)) * sizeof(r);
-    if (pci_dma_write(PCI_DEVICE(s), addr, &r, sizeof(r)) != MEMTX_OK) {
-        SIMT_GUEST_ERR(simt_err_timeline_dma, "timeline ring at 0x%" PRIx64
-                       " unreachable; tracing stops", addr);
-        p->trace_size = 0;
-        return;
-    }
-    p->trace_count++;
-}
-
-/*
- * Copy @len bytes between @buf and context @ctx's memory at @va (VRAM,
- * or system memory for SIMT_PTE_SYS pages).
- */
-static bool ctx_mem_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,
-                       uint64_t len, bool write)
-{
-    while (len) {
-        uint64_t n = MIN(len, SIMT_PAGE_SIZE - (va & (SIMT_PAGE_SIZE - 1)));
-        uint64_t pa;
-        bool sys;
-
-        if (va + n > (1ull << 32) ||
-            simt_mmu_translate(s, ctx, va, write ? SIMT_ACCESS_STORE
-                                                 : SIMT_ACCESS_LOAD,
-                               &pa, &sys) ||
-            simt_mmu_phys_rw(s, pa, sys, buf, n, write)) {
-            return false;
-        }
-        buf += n;
-        va += n;
-        len -= n;
-    }
-    return true;
 }
 
 /* First fit in context @ctx's save area; extents are kept by offset. */
@@ -190,26 +141,6 @@ bool simt_preempt_busy(SimtState *s)
     return false;
 }
 
-bool simt_preempt_load_live(SimtState *s, unsigned q, uint32_t addr)
-{
-    SimtKernel *k = &s->queues[q].kernel;
-    uint32_t n = k->launch.code_size / 4;
-
-    k->live = g_new(uint64_t, n);
-    k->live_count = n;
-    if (!ctx_mem_rw(s, k->ctx, addr, (uint8_t *)k->live,
-                    (uint64_t)n * sizeof(uint64_t), false)) {
-        g_free(k->live);
-        k->live = NULL;
-        k->live_count = 0;
-        return false;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        k->live[i] = le64_to_cpu(k->live[i]);
-    }
-    return true;
-}
-
 void simt_preempt_kernel_end(SimtState *s, unsigned q)
 {
     SimtKernel *k = &s->queues[q].kernel;
@@ -220,8 +151,7 @@ void simt_preempt_kernel_end(SimtState *s, unsigned q)
 
             save_free(s, k->ctx, sv->offset);
             if (sv->shared) {
-                s->sms[sv->sm].free_shared += k->launch.shared_size;
-                g_free(sv->shared);
+                simt_sched_drop_kept(s, sv, k);
             }
         }
         g_array_free(k->saved, true);
@@ -312,10 +242,10 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     }
     buf = g_malloc(bytes);
     simt_save_encode(&slot->block, slot->linear, &spec, buf, rec, &stats);
-    ok = ctx_mem_rw(s, k->ctx, slot->block.st.desc.local_addr, buf + rec,
-                    k->local_block_bytes, false) &&
-         ctx_mem_rw(s, k->ctx, (uint64_t)c->save_base + off, buf, bytes,
-                    true);
+    ok = simt_mmu_ctx_rw(s, k->ctx, slot->block.st.desc.local_addr,
+                         buf + rec, k->local_block_bytes, false) &&
+         simt_mmu_ctx_rw(s, k->ctx, (uint64_t)c->save_base + off, buf,
+                         bytes, true);
     g_free(buf);
     if (!ok) {
         save_free(s, k->ctx, off);
@@ -376,8 +306,8 @@ static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
         p->wasted_total += insns;
         g_array_append_val(k->redo, slot->linear);
         trace_simt_preempt_flush(slot->queue, slot->linear, sm->id, insns);
-        simt_trace_event(s, SIMT_TRACE_FLUSH, slot->queue, sm->id,
-                         slot->linear, cycle);
+        simt_timeline_record(s, SIMT_TRACE_FLUSH, slot->queue, sm->id,
+                             slot->linear, cycle);
         simt_sched_release(s, sm, slot, cycle);
         return;
     }
@@ -665,38 +595,18 @@ static void event_start(SimtState *s, unsigned trigger, unsigned mode,
     p->active = true;
     p->pending = 0;
     trace_simt_preempt_start(p->ev.seq, trigger, mode, preemptor, cycle);
-    simt_trace_event(s, SIMT_TRACE_PREEMPT,
-                     preemptor < 0 ? SIMT_NO_PREEMPTOR : preemptor,
-                     0, p->ev.seq, cycle);
+    simt_timeline_record(s, SIMT_TRACE_PREEMPT,
+                         preemptor < 0 ? SIMT_NO_PREEMPTOR : preemptor,
+                         0, p->ev.seq, cycle);
 }
 
-/* Resources of an SM as the victim selection sees them. */
-typedef struct SimtRoom {
-    uint32_t threads, warps, blocks, regs, shared, kernels;
-    uint16_t blocks_of[SIMT_MAX_QUEUES];
-} SimtRoom;
-
-static bool room_fits(SimtState *s, const SimtRoom *r, unsigned q,
-                      const SimtKernel *k)
+/* @room as it would be once @slot's block left its SM. */
+static void room_give_victim(SimtState *s, SimtRoom *room,
+                             const SimtSlot *slot)
 {
-    return (r->blocks_of[q] || r->kernels < simt_cfg(s, SIMT_CFG_KERNEL_SLOTS))
-        && r->threads >= k->threads && r->warps >= k->warps &&
-        r->blocks >= 1 && r->regs >= k->regs &&
-        r->shared >= k->launch.shared_size;
-}
+    SimtNeed n = simt_block_need(&s->queues[slot->queue].kernel);
 
-static void room_add(SimtRoom *r, unsigned q, const SimtKernel *k, int sign)
-{
-    r->threads += sign * (int)k->threads;
-    r->warps += sign * (int)k->warps;
-    r->blocks += sign;
-    r->regs += sign * (int)k->regs;
-    r->shared += sign * (int)k->launch.shared_size;
-    if (sign < 0 && !r->blocks_of[q]++) {
-        r->kernels++;
-    } else if (sign > 0 && !--r->blocks_of[q]) {
-        r->kernels--;
-    }
+    simt_room_give(room, slot->queue, &n);
 }
 
 /* Whether @slot's block is one @victim_ok accepts and is not leaving. */
@@ -742,22 +652,17 @@ static uint32_t chimera_preempt_for(SimtState *s, unsigned hq,
                                                       unsigned),
                                     uint64_t cycle)
 {
-    SimtKernel *hk = &s->queues[hq].kernel;
+    SimtNeed need = simt_block_need(&s->queues[hq].kernel);
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
     g_autofree SimtSmPlan *plan = g_new(SimtSmPlan, nsm);
     uint32_t nplan = 0;
 
     for (uint32_t i = 0; i < nsm; i++) {
         SimtSM *sm = &s->sms[s->sm_order[i]];
-        SimtRoom room = {
-            .threads = sm->free_threads, .warps = sm->free_warps,
-            .blocks = sm->free_blocks, .regs = sm->free_regs,
-            .shared = sm->free_shared, .kernels = sm->kernels,
-        };
+        SimtRoom room = sm->room;
         SimtSmPlan *pl = &plan[nplan];
         uint64_t queued = save_queue(sm, cycle);
 
-        memcpy(room.blocks_of, sm->blocks_of, sizeof(room.blocks_of));
         *pl = (SimtSmPlan) { .sm = sm, .order = i };
         for (uint32_t j = 0; j < simt_cfg(s, SIMT_CFG_SM_BLOCKS); j++) {
             SimtSlot *slot = &sm->slots[j];
@@ -769,10 +674,10 @@ static uint32_t chimera_preempt_for(SimtState *s, unsigned hq,
             victim_mode(s, sm, &v, 0, &queued, cycle);
             pl->lat = MAX(pl->lat, v.lat);
             pl->ovh += v.ovh;
-            room_add(&room, slot->queue, &s->queues[slot->queue].kernel, 1);
+            room_give_victim(s, &room, slot);
         }
-        while (pl->gain < needed && room_fits(s, &room, hq, hk)) {
-            room_add(&room, hq, hk, -1);
+        while (pl->gain < needed && simt_room_fits(s, &room, hq, &need)) {
+            simt_room_take(&room, hq, &need);
             pl->gain++;
         }
         if (pl->gain) {
@@ -828,7 +733,7 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
                             bool (*victim_ok)(SimtState *, unsigned, unsigned),
                             unsigned mode, uint64_t cycle)
 {
-    SimtKernel *hk = &s->queues[hq].kernel;
+    SimtNeed need = simt_block_need(&s->queues[hq].kernel);
     uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
     g_autofree SimtVictim *cand = NULL;
 
@@ -838,15 +743,10 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
     cand = g_new(SimtVictim, nslots);
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT) && needed; i++) {
         SimtSM *sm = &s->sms[s->sm_order[i]];
-        SimtRoom room = {
-            .threads = sm->free_threads, .warps = sm->free_warps,
-            .blocks = sm->free_blocks, .regs = sm->free_regs,
-            .shared = sm->free_shared, .kernels = sm->kernels,
-        };
+        SimtRoom room = sm->room;
         uint32_t n = 0, taken = 0, useful = 0;
         uint64_t queued = save_queue(sm, cycle);
 
-        memcpy(room.blocks_of, sm->blocks_of, sizeof(room.blocks_of));
         for (uint32_t j = 0; j < nslots; j++) {
             SimtSlot *slot = &sm->slots[j];
 
@@ -859,15 +759,12 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
         }
         g_qsort_with_data(cand, n, sizeof(*cand), victim_cmp, &s->pre.bound);
         while (needed) {
-            if (room_fits(s, &room, hq, hk)) {
-                room_add(&room, hq, hk, -1);
+            if (simt_room_fits(s, &room, hq, &need)) {
+                simt_room_take(&room, hq, &need);
                 needed--;
                 useful = taken;
             } else if (taken < n) {
-                SimtSlot *slot = cand[taken++].slot;
-
-                room_add(&room, slot->queue, &s->queues[slot->queue].kernel,
-                         1);
+                room_give_victim(s, &room, cand[taken++].slot);
             } else {
                 break;
             }
@@ -945,8 +842,8 @@ static void event_finish(SimtState *s, uint64_t cycle)
     trace_simt_preempt_done(ev->seq, ev->status, ev->drained, ev->flushed,
                             ev->switched, ev->light,
                             ev->dispatch_cycle, ev->done_cycle);
-    simt_trace_event(s, SIMT_TRACE_PREEMPT_DONE, ev->preemptor, 0, ev->seq,
-                     ev->done_cycle);
+    simt_timeline_record(s, SIMT_TRACE_PREEMPT_DONE, ev->preemptor, 0, ev->seq,
+                         ev->done_cycle);
     if (p->log_size) {
         uint64_t addr = p->log_base +
             (uint64_t)(p->log_count & (p->log_size - 1)) * sizeof(le);
@@ -1053,8 +950,8 @@ void simt_preempt_advance(SimtState *s, uint64_t cycle)
                 slot->leave_cycle > cycle) {
                 continue;
             }
-            simt_trace_event(s, SIMT_TRACE_SAVE, slot->queue, sm->id,
-                             slot->linear, slot->leave_cycle);
+            simt_timeline_record(s, SIMT_TRACE_SAVE, slot->queue, sm->id,
+                                 slot->linear, slot->leave_cycle);
             simt_sched_release(s, sm, slot, slot->leave_cycle);
         }
     }
@@ -1097,8 +994,8 @@ bool simt_preempt_restore(SimtState *s, unsigned q, const SimtSaved *sv,
     uint32_t rec = sv->bytes - k->local_block_bytes;
     const char *why = NULL;
 
-    if (!ctx_mem_rw(s, k->ctx, (uint64_t)c->save_base + sv->offset, buf,
-                    sv->bytes, false)) {
+    if (!simt_mmu_ctx_rw(s, k->ctx, (uint64_t)c->save_base + sv->offset,
+                         buf, sv->bytes, false)) {
         why = "save area unreadable";
     } else if (k->launch.shared_size && rec >= sizeof(struct simt_save_block) &&
                !ldl_le_p(buf + offsetof(struct simt_save_block,
@@ -1107,8 +1004,8 @@ bool simt_preempt_restore(SimtState *s, unsigned q, const SimtSaved *sv,
     } else {
         why = simt_save_decode(&slot->block, sv->block, buf, rec);
     }
-    if (!why && !ctx_mem_rw(s, k->ctx, slot->block.st.desc.local_addr,
-                            buf + rec, k->local_block_bytes, true)) {
+    if (!why && !simt_mmu_ctx_rw(s, k->ctx, slot->block.st.desc.local_addr,
+                                 buf + rec, k->local_block_bytes, true)) {
         why = "local memory unwritable";
     }
     if (sv->shared) {
@@ -1156,11 +1053,6 @@ static void request(SimtState *s, uint32_t val)
     simt_kick(s);
 }
 
-static bool ring_size_ok(uint32_t val)
-{
-    return !val || (is_power_of_2(val) && val <= (1u << 20));
-}
-
 bool simt_preempt_reg_read(SimtState *s, hwaddr addr, uint32_t *val)
 {
     SimtPreempt *p = &s->pre;
@@ -1189,18 +1081,6 @@ bool simt_preempt_reg_read(SimtState *s, hwaddr addr, uint32_t *val)
         break;
     case SIMT_REG_PEV_LOG_SIZE:
         *val = p->log_size;
-        break;
-    case SIMT_REG_TRACE_LO:
-        *val = p->trace_base;
-        break;
-    case SIMT_REG_TRACE_HI:
-        *val = p->trace_base >> 32;
-        break;
-    case SIMT_REG_TRACE_SIZE:
-        *val = p->trace_size;
-        break;
-    case SIMT_REG_TRACE_COUNT:
-        *val = p->trace_count;
         break;
     case SIMT_REG_PEV_LATENCY:
         *val = dispatch - l->req_cycle;
@@ -1265,28 +1145,13 @@ bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val)
         p->log_base = deposit64(p->log_base, 32, 32, val);
         break;
     case SIMT_REG_PEV_LOG_SIZE:
-        if (!ring_size_ok(val)) {
+        if (!SIMT_RING_RECORDS_OK(val)) {
             SIMT_GUEST_ERR(simt_err_event_log_size, "event log size %u is "
                            "not a power of two up to 2^20; logging off", val);
             val = 0;
         }
         p->log_size = val;
         p->log_count = 0;
-        break;
-    case SIMT_REG_TRACE_LO:
-        p->trace_base = deposit64(p->trace_base, 0, 32, val);
-        break;
-    case SIMT_REG_TRACE_HI:
-        p->trace_base = deposit64(p->trace_base, 32, 32, val);
-        break;
-    case SIMT_REG_TRACE_SIZE:
-        if (!ring_size_ok(val)) {
-            SIMT_GUEST_ERR(simt_err_timeline_size, "timeline size %u is not "
-                           "a power of two up to 2^20; tracing off", val);
-            val = 0;
-        }
-        p->trace_size = val;
-        p->trace_count = 0;
         break;
     default:
         return false;
@@ -1437,3 +1302,23 @@ const VMStateDescription vmstate_simt_preempt_work = {
     },
 };
 
+/* The preemption engine's registers; its work is in simt/work. */
+const VMStateDescription vmstate_simt_preempt = {
+    .name = "simt/preempt",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(bound, SimtPreempt),
+        VMSTATE_UINT32(timeslice, SimtPreempt),
+        VMSTATE_UINT64(log_base, SimtPreempt),
+        VMSTATE_UINT32(log_size, SimtPreempt),
+        VMSTATE_UINT32(log_count, SimtPreempt),
+        VMSTATE_UINT32(events, SimtPreempt),
+        VMSTATE_UINT32(saved_total, SimtPreempt),
+        VMSTATE_UINT32(restored_total, SimtPreempt),
+        VMSTATE_UINT32(wasted_total, SimtPreempt),
+        VMSTATE_UINT64(requested, SimtPreempt),
+        VMSTATE_UINT8_ARRAY(req_mode, SimtPreempt, SIMT_MAX_CONTEXTS),
+        VMSTATE_END_OF_LIST()
+    },
+};

@@ -16,9 +16,15 @@
 #include "migration/qemu-file-types.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-queue.h"
+#include "hw/simt/simt-sched.h"
+#include "hw/simt/simt-preempt.h"
+#include "hw/simt/simt-mmu.h"
+#include "hw/simt/simt-dma.h"
 #include "hw/simt/simt-err.h"
 #include "hw/simt/simt-irq.h"
 #include "hw/simt/simt-engine.h"
+#include "hw/simt/simt-timeline.h"
 #include "trace.h"
 
 /*
@@ -89,6 +95,27 @@ static bool dma_write64(SimtState *s, uint64_t addr, uint64_t val)
     uint64_t le = cpu_to_le64(val);
 
     return pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) == MEMTX_OK;
+}
+
+/* Read a kernel's live table at launch; false if it is unreachable. */
+static bool load_live(SimtState *s, unsigned q, uint32_t addr)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+    uint32_t n = k->launch.code_size / 4;
+
+    k->live = g_new(uint64_t, n);
+    k->live_count = n;
+    if (!simt_mmu_ctx_rw(s, k->ctx, addr, (uint8_t *)k->live,
+                         (uint64_t)n * sizeof(uint64_t), false)) {
+        g_free(k->live);
+        k->live = NULL;
+        k->live_count = 0;
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        k->live[i] = le64_to_cpu(k->live[i]);
+    }
+    return true;
 }
 
 /* Check a LAUNCH and build its kernel; a queue error code on failure. */
@@ -176,7 +203,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     k->ctx = ctx;
     k->int_regs = c->int_regs;
     k->fp_regs = c->fp_regs;
-    if (c->live_addr && !simt_preempt_load_live(s, q, c->live_addr)) {
+    if (c->live_addr && !load_live(s, q, c->live_addr)) {
         SIMT_GUEST_ERR(simt_err_launch_live, "queue %u: live table at 0x%x "
                        "is unreachable", q, c->live_addr);
         simt_code_destroy(&k->code);
@@ -245,8 +272,8 @@ void simt_kernel_finish(SimtState *s, unsigned q)
     SimtKernel *k = &qu->kernel;
     uint32_t status = k->fault.fault ? SIMT_QERR_FAULT : SIMT_QERR_NONE;
 
-    simt_trace_event(s, SIMT_TRACE_KERNEL_DONE, q, 0, k->retired,
-                     k->end_cycle);
+    simt_timeline_record(s, SIMT_TRACE_KERNEL_DONE, q, 0, k->retired,
+                         k->end_cycle);
     trace_simt_kernel_done(q, k->fault.fault, k->start_cycle, k->end_cycle,
                            k->thread_insns);
     kernel_release(s, q);
@@ -822,3 +849,24 @@ bool simt_queues_post_load(SimtState *s)
     }
     return true;
 }
+
+const VMStateDescription vmstate_simt_queue = {
+    .name = "simt/queue",
+    .version_id = 2,
+    .minimum_version_id = 2,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(base, SimtQueue),
+        VMSTATE_UINT32(size, SimtQueue),
+        VMSTATE_UINT32(head, SimtQueue),
+        VMSTATE_UINT32(tail, SimtQueue),
+        VMSTATE_UINT32(priority, SimtQueue),
+        VMSTATE_UINT32(control, SimtQueue),
+        VMSTATE_UINT32(state, SimtQueue),
+        VMSTATE_UINT32(error, SimtQueue),
+        VMSTATE_UINT32(error_cmd, SimtQueue),
+        VMSTATE_UINT32(completed, SimtQueue),
+        VMSTATE_UINT32(ctx, SimtQueue),
+        VMSTATE_UINT32(active_cycles, SimtQueue),
+        VMSTATE_END_OF_LIST()
+    },
+};

@@ -19,7 +19,11 @@
 #include "qemu/error-report.h"
 #include "migration/vmstate.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-queue.h"
+#include "hw/simt/simt-sched.h"
+#include "hw/simt/simt-preempt.h"
 #include "hw/simt/simt-placement.h"
+#include "hw/simt/simt-timeline.h"
 #include "trace.h"
 
 void simt_sched_init(SimtState *s)
@@ -34,11 +38,7 @@ void simt_sched_init(SimtState *s)
         SimtSM *sm = &s->sms[i];
 
         sm->id = i;
-        sm->free_threads = simt_cfg(s, SIMT_CFG_SM_THREADS);
-        sm->free_warps = simt_cfg(s, SIMT_CFG_SM_WARPS);
-        sm->free_blocks = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
-        sm->free_regs = simt_cfg(s, SIMT_CFG_SM_REGS);
-        sm->free_shared = simt_cfg(s, SIMT_CFG_SM_SHARED);
+        simt_room_empty_sm(s, &sm->room);
         sm->nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
         sm->slots = g_new0(SimtSlot, sm->nslots);
         sm->nports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
@@ -85,9 +85,94 @@ void simt_sched_free(SimtState *s)
     s->sm_order = NULL;
 }
 
+void simt_room_empty_sm(SimtState *s, SimtRoom *r)
+{
+    *r = (SimtRoom) {
+        .threads = simt_cfg(s, SIMT_CFG_SM_THREADS),
+        .warps = simt_cfg(s, SIMT_CFG_SM_WARPS),
+        .blocks = simt_cfg(s, SIMT_CFG_SM_BLOCKS),
+        .regs = simt_cfg(s, SIMT_CFG_SM_REGS),
+        .shared = simt_cfg(s, SIMT_CFG_SM_SHARED),
+    };
+}
+
+SimtNeed simt_block_need(const SimtKernel *k)
+{
+    return (SimtNeed) {
+        .threads = k->threads, .warps = k->warps, .regs = k->regs,
+        .shared = k->launch.shared_size,
+    };
+}
+
 static uint32_t room_for(uint32_t free, uint32_t need)
 {
     return need ? free / need : UINT32_MAX;
+}
+
+uint32_t simt_room_fits(SimtState *s, const SimtRoom *r, unsigned q,
+                        const SimtNeed *n)
+{
+    uint32_t room;
+
+    if (!r->blocks_of[q] && r->kernels >= simt_cfg(s, SIMT_CFG_KERNEL_SLOTS)) {
+        return 0;
+    }
+    room = room_for(r->threads, n->threads);
+    room = MIN(room, room_for(r->warps, n->warps));
+    room = MIN(room, r->blocks);
+    room = MIN(room, room_for(r->regs, n->regs));
+    return MIN(room, room_for(r->shared, n->shared));
+}
+
+void simt_room_take(SimtRoom *r, unsigned q, const SimtNeed *n)
+{
+    r->threads -= n->threads;
+    r->warps -= n->warps;
+    r->blocks--;
+    r->regs -= n->regs;
+    r->shared -= n->shared;
+    if (!r->blocks_of[q]++) {
+        r->kernels++;
+    }
+}
+
+void simt_room_give(SimtRoom *r, unsigned q, const SimtNeed *n)
+{
+    r->threads += n->threads;
+    r->warps += n->warps;
+    r->blocks++;
+    r->regs += n->regs;
+    r->shared += n->shared;
+    if (!--r->blocks_of[q]) {
+        r->kernels--;
+    }
+}
+
+bool simt_sched_sm_empty(SimtState *s, const SimtSM *sm)
+{
+    return sm->room.blocks == simt_cfg(s, SIMT_CFG_SM_BLOCKS);
+}
+
+void simt_sched_drop_kept(SimtState *s, SimtSaved *sv, const SimtKernel *k)
+{
+    s->sms[sv->sm].room.shared += k->launch.shared_size;
+    g_free(sv->shared);
+    sv->shared = NULL;
+    sv->shared_bytes = 0;
+}
+
+/*
+ * What block @sv (NULL: a block from its start) of @k takes when placed:
+ * shared memory kept in place for it is already taken.
+ */
+static SimtNeed place_need(const SimtKernel *k, const SimtSaved *sv)
+{
+    SimtNeed n = simt_block_need(k);
+
+    if (sv && sv->shared) {
+        n.shared = 0;
+    }
+    return n;
 }
 
 /* Whether blocks of a Chimera event are still leaving @sm. */
@@ -101,40 +186,26 @@ static bool sm_emptying(SimtState *s, const SimtSM *sm)
     return false;
 }
 
-/* How many more blocks of @k fit on @sm right now. */
+/* How many more blocks of queue @q that each take @n fit on @sm now. */
 static uint32_t sm_room(SimtState *s, const SimtSM *sm, unsigned q,
-                        const SimtKernel *k)
+                        const SimtNeed *n)
 {
-    uint32_t room;
-
-    if (!sm->blocks_of[q] &&
-        sm->kernels >= simt_cfg(s, SIMT_CFG_KERNEL_SLOTS)) {
-        return 0;
-    }
     /* An SM Chimera hands over is the preemptor's, once it is empty. */
     if (sm->handed_to &&
         (sm->handed_to != q + 1 || sm_emptying(s, sm))) {
         return 0;
     }
-    room = room_for(sm->free_threads, k->threads);
-    room = MIN(room, room_for(sm->free_warps, k->warps));
-    room = MIN(room, sm->free_blocks);
-    room = MIN(room, room_for(sm->free_regs, k->regs));
-    room = MIN(room, room_for(sm->free_shared, k->launch.shared_size));
-    return room;
+    return simt_room_fits(s, &sm->room, q, n);
 }
 
 uint32_t simt_sched_fits_empty(SimtState *s, const SimtKernel *k)
 {
-    uint32_t room;
+    SimtRoom empty;
+    SimtNeed n = simt_block_need(k);
 
-    room = room_for(simt_cfg(s, SIMT_CFG_SM_THREADS), k->threads);
-    room = MIN(room, room_for(simt_cfg(s, SIMT_CFG_SM_WARPS), k->warps));
-    room = MIN(room, simt_cfg(s, SIMT_CFG_SM_BLOCKS));
-    room = MIN(room, room_for(simt_cfg(s, SIMT_CFG_SM_REGS), k->regs));
-    room = MIN(room, room_for(simt_cfg(s, SIMT_CFG_SM_SHARED),
-                              k->launch.shared_size));
-    return room;
+    simt_room_empty_sm(s, &empty);
+    /* No kernel is on an empty SM, so whose the kernel is does not matter. */
+    return simt_room_fits(s, &empty, 0, &n);
 }
 
 static void block_index(const SimtKernel *k, uint32_t linear, uint32_t *idx)
@@ -157,6 +228,7 @@ static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
     SimtSlot *slot = NULL;
     SimtBlockDesc desc = { .smid = sm->id };
+    SimtNeed need = place_need(k, sv);
     uint32_t k_slot;
     uint64_t start;
 
@@ -194,14 +266,7 @@ static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     simt_block_init(&slot->block, &k->launch, &desc, &k->code, &k->mem,
                     slot->warps, slot->shared);
 
-    sm->free_threads -= k->threads;
-    sm->free_warps -= k->warps;
-    sm->free_blocks--;
-    sm->free_regs -= k->regs;
-    sm->free_shared -= k->launch.shared_size;
-    if (!sm->blocks_of[q]++) {
-        sm->kernels++;
-    }
+    simt_room_take(&sm->room, q, &need);
     k->resident++;
 
     if (sv && !simt_preempt_restore(s, q, sv, sm, slot)) {
@@ -217,8 +282,8 @@ static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     }
     trace_simt_block_dispatch(q, desc.block_idx[0], desc.block_idx[1],
                               desc.block_idx[2], sm->id, k_slot, cycle);
-    simt_trace_event(s, sv ? SIMT_TRACE_RESTORE : SIMT_TRACE_DISPATCH, q,
-                     sm->id, linear, start);
+    simt_timeline_record(s, sv ? SIMT_TRACE_RESTORE : SIMT_TRACE_DISPATCH, q,
+                         sm->id, linear, start);
     simt_preempt_placed(s, q, sm, slot, start);
     return true;
 }
@@ -227,18 +292,14 @@ void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
                         uint64_t cycle)
 {
     SimtKernel *k = &s->queues[slot->queue].kernel;
-    /* Shared memory kept in place stays allocated: see SimtSaved. */
-    bool kept = slot->leave == SIMT_LEAVE_SAVE && !slot->shared;
+    SimtNeed need = simt_block_need(k);
 
-    simt_preempt_slot_free(s, slot, cycle);
-    sm->free_threads += k->threads;
-    sm->free_warps += k->warps;
-    sm->free_blocks++;
-    sm->free_regs += k->regs;
-    sm->free_shared += kept ? 0 : k->launch.shared_size;
-    if (!--sm->blocks_of[slot->queue]) {
-        sm->kernels--;
+    /* Shared memory kept in place stays taken: see SimtSaved. */
+    if (slot->leave == SIMT_LEAVE_SAVE && !slot->shared) {
+        need.shared = 0;
     }
+    simt_preempt_slot_free(s, slot, cycle);
+    simt_room_give(&sm->room, slot->queue, &need);
     k->resident--;
     g_free(slot->warps);
     g_free(slot->shared);
@@ -290,10 +351,12 @@ static SimtSM *place_where(SimtState *s, unsigned q)
     int first = -1;
     unsigned pick;
 
+    SimtNeed need = simt_block_need(k);
+
     for (uint32_t i = 0; i < n; i++) {
         unsigned sm = s->sm_order[i];
 
-        room[sm] = sm_room(s, &s->sms[sm], q, k);
+        room[sm] = sm_room(s, &s->sms[sm], q, &need);
         if (room[sm] && first < 0) {
             first = sm;
         }
@@ -314,10 +377,10 @@ static SimtSM *place_where(SimtState *s, unsigned q)
 
 bool simt_sched_has_room(SimtState *s, unsigned q)
 {
-    SimtKernel *k = &s->queues[q].kernel;
+    SimtNeed need = simt_block_need(&s->queues[q].kernel);
 
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-        if (sm_room(s, &s->sms[i], q, k)) {
+        if (sm_room(s, &s->sms[i], q, &need)) {
             return true;
         }
     }
@@ -349,10 +412,10 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
                 }
                 if (sv.shared) {
                     /* Back to its SM, onto its shared memory. */
+                    SimtNeed need = place_need(k, &sv);
+
                     best = &s->sms[sv.sm];
-                    best->free_shared += k->launch.shared_size;
-                    if (!sm_room(s, best, q, k)) {
-                        best->free_shared -= k->launch.shared_size;
+                    if (!sm_room(s, best, q, &need)) {
                         return;
                     }
                 }
@@ -530,13 +593,13 @@ const VMStateDescription vmstate_simt_sm = {
     .version_id = 1,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
-        VMSTATE_UINT32(free_threads, SimtSM),
-        VMSTATE_UINT32(free_warps, SimtSM),
-        VMSTATE_UINT32(free_blocks, SimtSM),
-        VMSTATE_UINT32(free_regs, SimtSM),
-        VMSTATE_UINT32(free_shared, SimtSM),
-        VMSTATE_UINT32(kernels, SimtSM),
-        VMSTATE_UINT16_ARRAY(blocks_of, SimtSM, SIMT_MAX_QUEUES),
+        VMSTATE_UINT32(room.threads, SimtSM),
+        VMSTATE_UINT32(room.warps, SimtSM),
+        VMSTATE_UINT32(room.blocks, SimtSM),
+        VMSTATE_UINT32(room.regs, SimtSM),
+        VMSTATE_UINT32(room.shared, SimtSM),
+        VMSTATE_UINT32(room.kernels, SimtSM),
+        VMSTATE_UINT16_ARRAY(room.blocks_of, SimtSM, SIMT_MAX_QUEUES),
         VMSTATE_STRUCT_VARRAY_POINTER_UINT32(slots, SimtSM, nslots,
                                              vmstate_simt_slot, SimtSlot),
         VMSTATE_VARRAY_UINT32(port_cycle, SimtSM, nports, 1,

@@ -15,12 +15,17 @@
 
 #include "qemu/osdep.h"
 #include "hw/simt/simt.h"
+#include "hw/simt/simt-queue.h"
+#include "hw/simt/simt-sched.h"
+#include "hw/simt/simt-sm.h"
+#include "hw/simt/simt-mmu.h"
+#include "hw/simt/simt-timeline.h"
 #include "trace.h"
 
 bool simt_sm_any_resident(SimtState *s)
 {
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-        if (s->sms[i].free_blocks != simt_cfg(s, SIMT_CFG_SM_BLOCKS)) {
+        if (!simt_sched_sm_empty(s, &s->sms[i])) {
             return true;
         }
     }
@@ -73,7 +78,7 @@ static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
         k->stat_time_blocks++;
         k->stat_time_sum += cycle - slot->dispatch_cycle;
     }
-    simt_trace_event(s, SIMT_TRACE_RETIRE, q, sm->id, slot->linear, cycle);
+    simt_timeline_record(s, SIMT_TRACE_RETIRE, q, sm->id, slot->linear, cycle);
     simt_sched_release(s, sm, slot, cycle);
     s->blocks_done++;
     k->retired++;
@@ -194,7 +199,7 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
             SimtSM *sm = &s->sms[i];
             uint64_t *p;
 
-            if (sm->free_blocks == simt_cfg(s, SIMT_CFG_SM_BLOCKS)) {
+            if (simt_sched_sm_empty(s, sm)) {
                 continue;
             }
             p = earliest_port(s, sm);

@@ -6,6 +6,13 @@
 #ifndef HW_SIMT_SIMT_ENGINE_H
 #define HW_SIMT_SIMT_ENGINE_H
 
+/* Device cycles the engine advances per timer tick (bounded host work). */
+#define SIMT_SLICE_CYCLES       1000
+/* Host time one tick may spend catching up when the engine lags. */
+#define SIMT_TICK_BUDGET_NS     (1000 * 1000)
+/* Slice length while blocks are leaving or being restored: finer timing. */
+#define SIMT_PREEMPT_SLICE_CYCLES 100
+
 typedef struct SimtState SimtState;
 
 /* The device cycle counter now, in virtual time. */

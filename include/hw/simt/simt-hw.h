@@ -90,6 +90,10 @@
 #define SIMT_REG_TRACE_HI           0x00b4  /*     guest physical */
 #define SIMT_REG_TRACE_SIZE         0x00b8  /* RW: records, 2^n; 0 = off */
 #define SIMT_REG_TRACE_COUNT        0x00bc  /* RO: records written */
+/* PEV_LOG_SIZE and TRACE_SIZE: 0 (off) or a power of two up to this */
+#define SIMT_MAX_RING_RECORDS       (1u << 20)
+#define SIMT_RING_RECORDS_OK(n) \
+    ((n) == 0 || (((n) & ((n) - 1)) == 0 && (n) <= SIMT_MAX_RING_RECORDS))
 /* The last completed event (struct simt_preempt_event has them all) */
 #define SIMT_REG_PEV_LATENCY        0x00c0  /* RO: request to dispatch */
 #define SIMT_REG_PEV_DONE_LATENCY   0x00c4  /* RO: request to last off */

@@ -66,6 +66,13 @@ int simt_mmu_translate(SimtState *s, unsigned ctx, uint32_t va, int access,
  */
 int simt_mmu_phys_rw(SimtState *s, uint64_t pa, bool sys, void *buf,
                      uint64_t len, bool write);
+/*
+ * Copy @len bytes between @buf and context @ctx's memory at @va (VRAM,
+ * or system memory for SIMT_PTE_SYS pages); false if a page of it does
+ * not translate for the access or is out of reach.
+ */
+bool simt_mmu_ctx_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,
+                     uint64_t len, bool write);
 bool simt_mmu_bare(SimtState *s, unsigned ctx);
 /* Record a fault in context @ctx (the first one stays) and interrupt. */
 void simt_mmu_fault(SimtState *s, unsigned ctx, unsigned q, uint32_t addr,
@@ -81,5 +88,7 @@ void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
                         uint32_t val);
 void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd);
 extern const VMStateDescription vmstate_simt_tlb_entry;
+/* A context's registers. */
+extern const VMStateDescription vmstate_simt_context;
 
 #endif /* HW_SIMT_MMU_H */

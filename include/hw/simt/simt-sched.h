@@ -1,0 +1,128 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: the block scheduler and the SMs' room (simt-sched.c).
+ */
+#ifndef HW_SIMT_SIMT_SCHED_H
+#define HW_SIMT_SIMT_SCHED_H
+
+#include "migration/vmstate.h"
+#include "hw/simt/simt-hw.h"
+#include "hw/simt/simt-core.h"
+
+/*
+ * What is free on an SM for blocks to take, and whose blocks are on it.
+ * The scheduler changes an SM's room; victim selection works on copies.
+ */
+typedef struct SimtRoom {
+    uint32_t threads;
+    uint32_t warps;
+    uint32_t blocks;
+    uint32_t regs;
+    uint32_t shared;            /* bytes */
+    uint32_t kernels;           /* distinct kernels with blocks on it */
+    uint16_t blocks_of[SIMT_MAX_QUEUES];
+} SimtRoom;
+
+/* What one block of a kernel takes. */
+typedef struct SimtNeed {
+    uint32_t threads;
+    uint32_t warps;
+    uint32_t regs;
+    uint32_t shared;
+} SimtNeed;
+
+/* How a resident block is leaving its SM. */
+enum simt_leave {
+    SIMT_LEAVE_NONE = 0,
+    SIMT_LEAVE_DRAIN,           /* runs to completion, then leaves */
+    SIMT_LEAVE_SAVE,            /* stopped; its record is being written */
+};
+
+/* A block slot of an SM. */
+typedef struct SimtSlot {
+    bool used;
+    uint32_t queue;             /* whose kernel the block belongs to */
+    uint32_t linear;            /* block index in the grid */
+    uint32_t leave;             /* enum simt_leave */
+    bool in_event;              /* a victim of the current preemption */
+    uint64_t leave_cycle;       /* SIMT_LEAVE_SAVE: off the SM then */
+    uint64_t ready_cycle;       /* restored: issues from then on */
+    uint64_t dispatch_cycle;
+    uint64_t dispatch_insns;    /* warp_insns then (a restored block's) */
+    SimtBlock block;
+    SimtWarp *warps;
+    uint8_t *shared;            /* NULL while a save keeps it in place */
+    uint32_t shared_bytes;      /* allocated at @shared */
+} SimtSlot;
+
+typedef struct SimtSM {
+    uint32_t id;
+    SimtRoom room;
+    SimtSlot *slots;            /* SM_BLOCKS entries */
+    uint32_t nslots;
+    uint64_t *port_cycle;       /* per issue port: time issued up to */
+    uint32_t nports;
+    uint32_t next_slot;         /* round-robin cursor */
+    uint32_t next_warp;
+    uint64_t save_busy;         /* saves and restores serialise up to here */
+    uint64_t ev_saved;          /* bytes saved from here in this event */
+    uint64_t ev_wait;           /* its first save's wait, from the request */
+    /*
+     * Chimera: queue + 1 of the preemptor this SM is handed to, until
+     * the event ends (0: none); no other kernel is placed on it, and the
+     * preemptor only once its victims have all left.
+     */
+    uint32_t handed_to;
+} SimtSM;
+
+typedef struct SimtState SimtState;
+typedef struct SimtKernel SimtKernel;
+typedef struct SimtSaved SimtSaved;
+
+void simt_sched_init(SimtState *s);
+void simt_sched_free(SimtState *s);
+/* The SMs' clocks back to cycle 0 with the device's (all slots free). */
+void simt_sched_reset(SimtState *s);
+/* Place blocks of ready kernels on SMs, most room first. */
+void simt_sched_dispatch(SimtState *s, uint64_t cycle);
+/* Blocks of one kernel an empty SM can hold (0: the kernel cannot run). */
+uint32_t simt_sched_fits_empty(SimtState *s, const SimtKernel *k);
+/* Take every block of queue @q's kernel off the SMs. */
+void simt_sched_evict_kernel(SimtState *s, unsigned q, uint64_t cycle);
+void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
+                        uint64_t cycle);
+/* The ready kernel that dispatches next, or -1. */
+int simt_sched_head(SimtState *s);
+/* Whether some SM has room for a block of queue @q's kernel now. */
+bool simt_sched_has_room(SimtState *s, unsigned q);
+/* May queue @q's kernel be preempted for queue @hq's by priority? */
+bool simt_sched_is_lower(SimtState *s, unsigned hq, unsigned q);
+/* Whether blocks of kernels that may be preempted for @q's are on SMs. */
+bool simt_sched_lower_resident(SimtState *s, unsigned q);
+/* A resident kernel of @q's priority whose time slice is over, or -1. */
+int simt_sched_slice_over(SimtState *s, unsigned q, uint64_t cycle);
+
+/* Migration: an SM, its slots and their blocks; rebuild their pointers. */
+extern const VMStateDescription vmstate_simt_sm;
+bool simt_sched_post_load(SimtState *s);
+
+/* An empty SM's room. */
+void simt_room_empty_sm(SimtState *s, SimtRoom *r);
+/* What a block of @k takes. */
+SimtNeed simt_block_need(const SimtKernel *k);
+/* How many blocks of queue @q, each taking @n, fit in @r (kernel slots too). */
+uint32_t simt_room_fits(SimtState *s, const SimtRoom *r, unsigned q,
+                        const SimtNeed *n);
+/* A block of queue @q arrives in @r, or leaves it. */
+void simt_room_take(SimtRoom *r, unsigned q, const SimtNeed *n);
+void simt_room_give(SimtRoom *r, unsigned q, const SimtNeed *n);
+/* No block is on @sm. */
+bool simt_sched_sm_empty(SimtState *s, const SimtSM *sm);
+/*
+ * Saved block @sv of @k will not come back: the shared memory kept for it
+ * on its SM (sv->shared) is freed.
+ */
+void simt_sched_drop_kept(SimtState *s, SimtSaved *sv, const SimtKernel *k);
+
+#endif /* HW_SIMT_SIMT_SCHED_H */

@@ -1,0 +1,20 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: the SMs running their blocks (simt-sm.c).
+ */
+#ifndef HW_SIMT_SIMT_SM_H
+#define HW_SIMT_SIMT_SM_H
+
+/* Warp instructions one warp runs before the SM moves to the next warp. */
+#define SIMT_BURST_INSNS        64
+
+typedef struct SimtState SimtState;
+
+/* The instruction costs of this machine (SimtState.timing). */
+void simt_sm_timing_init(SimtState *s);
+/* Run every SM over device cycles [start, end). */
+void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end);
+bool simt_sm_any_resident(SimtState *s);
+
+#endif /* HW_SIMT_SIMT_SM_H */
