@@ -303,25 +303,29 @@ void simt_dma_run_slice(SimtState *s, uint64_t start, uint64_t end)
     }
 }
 
-uint32_t simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg)
+bool simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
+                          uint32_t *val)
 {
     SimtEngine *en = &s->engines[e];
 
     switch (reg) {
     case SIMT_EREG_BYTES_LO:
-        return en->bytes;
+        *val = en->bytes;
+        return true;
     case SIMT_EREG_BYTES_HI:
-        return en->bytes >> 32;
+        *val = en->bytes >> 32;
+        return true;
     case SIMT_EREG_CHUNKS:
-        return en->chunks;
+        *val = en->chunks;
+        return true;
     case SIMT_EREG_SWITCHES:
-        return en->switches;
+        *val = en->switches;
+        return true;
     case SIMT_EREG_QUEUE:
-        return en->queue;
+        *val = en->queue;
+        return true;
     default:
-        SIMT_GUEST_ERR(simt_err_engine_reg_read, "copy engine %u: read of "
-                       "unknown register 0x%x", e, reg);
-        return 0;
+        return false;
     }
 }
 

@@ -200,7 +200,7 @@ void simt_mmu_fault(SimtState *s, unsigned ctx, unsigned q, uint32_t addr,
     trace_simt_mmu_fault(ctx, q, addr, pc, access, reason);
     s->mmu_faults++;
     if (!(c->fault & SIMT_CFAULT_VALID)) {
-        c->fault = SIMT_CFAULT_VALID | access << 4 | reason << 8;
+        c->fault = SIMT_CFAULT(access, reason);
         c->fault_addr = addr;
         c->fault_pc = pc;
         c->fault_queue = q;
@@ -372,42 +372,52 @@ void simt_mmu_reset(SimtState *s)
     s->mmu_faults = 0;
 }
 
-uint32_t simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg)
+bool simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg,
+                       uint32_t *val)
 {
     SimtContext *c = &s->contexts[ctx];
 
     switch (reg) {
     case SIMT_CREG_PT:
-        return c->pt;
+        *val = c->pt;
+        return true;
     case SIMT_CREG_PRIORITY:
-        return c->priority;
+        *val = c->priority;
+        return true;
     case SIMT_CREG_SAVE_BASE:
-        return c->save_base;
+        *val = c->save_base;
+        return true;
     case SIMT_CREG_SAVE_SIZE:
-        return c->save_size;
+        *val = c->save_size;
+        return true;
     case SIMT_CREG_FAULT:
-        return c->fault;
+        *val = c->fault;
+        return true;
     case SIMT_CREG_FAULT_ADDR:
-        return c->fault_addr;
+        *val = c->fault_addr;
+        return true;
     case SIMT_CREG_FAULT_PC:
-        return c->fault_pc;
+        *val = c->fault_pc;
+        return true;
     case SIMT_CREG_FAULT_QUEUE:
-        return c->fault_queue;
+        *val = c->fault_queue;
+        return true;
     case SIMT_CREG_PREEMPT_MODE:
-        return c->preempt_mode;
+        *val = c->preempt_mode;
+        return true;
     case SIMT_CREG_PSTATE:
-        return simt_preempt_ctx_state(s, ctx);
+        *val = simt_preempt_ctx_state(s, ctx);
+        return true;
     case SIMT_CREG_SAVE_USED:
-        return simt_preempt_save_used(s, ctx);
+        *val = simt_preempt_save_used(s, ctx);
+        return true;
     default:
-        SIMT_GUEST_ERR(simt_err_ctx_reg_read, "context %u: read of unknown "
-                       "register 0x%x", ctx, reg);
-        return 0;
+        return false;
     }
 }
 
-void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
-                        uint32_t val)
+bool simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
+                       uint32_t val)
 {
     SimtContext *c = &s->contexts[ctx];
 
@@ -443,10 +453,9 @@ void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
         }
         break;
     default:
-        SIMT_GUEST_ERR(simt_err_ctx_reg_write, "context %u: write to "
-                       "read-only or unknown register 0x%x ignored", ctx, reg);
-        break;
+        return false;
     }
+    return true;
 }
 
 /* The TLB migrates with the rest, so that stale entries stay stale. */

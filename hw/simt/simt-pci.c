@@ -64,72 +64,41 @@ static bool simt_reg_access_ok(hwaddr addr, unsigned size, bool write)
     return false;
 }
 
-static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
+/* The global registers below SIMT_GLOBAL_REGS_END. */
+static bool simt_global_read(SimtState *s, hwaddr addr, uint32_t *val)
 {
-    SimtState *s = opaque;
-    uint32_t val;
+    uint32_t v;
 
-    if (!simt_reg_access_ok(addr, size, false)) {
-        return 0;
-    }
-    if (addr >= SIMT_QUEUE_BASE &&
-        addr < SIMT_QUEUE_REG(simt_cfg(s, SIMT_CFG_QUEUES), 0)) {
-        hwaddr off = addr - SIMT_QUEUE_BASE;
-
-        val = simt_queue_reg_read(s, off / SIMT_QUEUE_STRIDE,
-                                  off % SIMT_QUEUE_STRIDE);
-        trace_simt_reg_read(addr, val);
-        return val;
-    }
-    if (addr >= SIMT_CTX_BASE &&
-        addr < SIMT_CTX_REG(simt_cfg(s, SIMT_CFG_CONTEXTS), 0)) {
-        hwaddr off = addr - SIMT_CTX_BASE;
-
-        val = simt_ctx_reg_read(s, off / SIMT_CTX_STRIDE,
-                                off % SIMT_CTX_STRIDE);
-        trace_simt_reg_read(addr, val);
-        return val;
-    }
-    if (addr >= SIMT_COPY_BASE &&
-        addr < SIMT_COPY_REG(simt_cfg(s, SIMT_CFG_COPY_ENGINES), 0)) {
-        hwaddr off = addr - SIMT_COPY_BASE;
-
-        val = simt_engine_reg_read(s, off / SIMT_COPY_STRIDE,
-                                   off % SIMT_COPY_STRIDE);
-        trace_simt_reg_read(addr, val);
-        return val;
-    }
     switch (addr) {
     case SIMT_REG_ID:
-        val = SIMT_ID_MAGIC;
+        v = SIMT_ID_MAGIC;
         break;
     case SIMT_REG_VERSION:
-        val = SIMT_VERSION_VALUE;
+        v = SIMT_VERSION_VALUE;
         break;
     case SIMT_REG_CAPS:
-        val = SIMT_CAP_MSIX | SIMT_CAP_QUEUES | SIMT_CAP_MMU | SIMT_CAP_COPY |
-              SIMT_CAP_PREEMPT;
+        v = SIMT_CAPS_ALL;
         break;
     case SIMT_REG_SM_COUNT:
-        val = simt_cfg(s, SIMT_CFG_SM_COUNT);
+        v = simt_cfg(s, SIMT_CFG_SM_COUNT);
         break;
     case SIMT_REG_VRAM_SIZE_LO:
-        val = (uint32_t)s->vram_size;
+        v = (uint32_t)s->vram_size;
         break;
     case SIMT_REG_VRAM_SIZE_HI:
-        val = s->vram_size >> 32;
+        v = s->vram_size >> 32;
         break;
     case SIMT_REG_SCRATCH:
-        val = s->scratch;
+        v = s->scratch;
         break;
     case SIMT_REG_IRQ_STATUS:
-        val = s->irq_status;
+        v = s->irq_status;
         break;
     case SIMT_REG_IRQ_MASK:
-        val = s->irq_mask;
+        v = s->irq_mask;
         break;
     case SIMT_REG_IRQ_COUNT:
-        val = s->irq_count;
+        v = s->irq_count;
         break;
     case SIMT_REG_CYCLE_LO: {
         /*
@@ -141,152 +110,91 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         uint64_t now = simt_engine_cycle(s);
 
         s->cycle_hi_latch = now >> 32;
-        val = now;
+        v = now;
         break;
     }
     case SIMT_REG_CYCLE_HI:
-        val = s->cycle_hi_latch;
+        v = s->cycle_hi_latch;
         break;
     case SIMT_REG_CLOCK_MHZ:
-        val = simt_cfg(s, SIMT_CFG_CLOCK_MHZ);
+        v = simt_cfg(s, SIMT_CFG_CLOCK_MHZ);
         break;
     case SIMT_REG_PRESET:
-        val = s->preset;
+        v = s->preset;
         break;
     case SIMT_REG_SM_THREADS:
-        val = simt_cfg(s, SIMT_CFG_SM_THREADS);
+        v = simt_cfg(s, SIMT_CFG_SM_THREADS);
         break;
     case SIMT_REG_SM_WARPS:
-        val = simt_cfg(s, SIMT_CFG_SM_WARPS);
+        v = simt_cfg(s, SIMT_CFG_SM_WARPS);
         break;
     case SIMT_REG_SM_BLOCKS:
-        val = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
+        v = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
         break;
     case SIMT_REG_SM_REGS:
-        val = simt_cfg(s, SIMT_CFG_SM_REGS);
+        v = simt_cfg(s, SIMT_CFG_SM_REGS);
         break;
     case SIMT_REG_SM_SHARED:
-        val = simt_cfg(s, SIMT_CFG_SM_SHARED);
+        v = simt_cfg(s, SIMT_CFG_SM_SHARED);
         break;
     case SIMT_REG_KERNEL_SLOTS:
-        val = simt_cfg(s, SIMT_CFG_KERNEL_SLOTS);
+        v = simt_cfg(s, SIMT_CFG_KERNEL_SLOTS);
         break;
     case SIMT_REG_QUEUE_COUNT:
-        val = simt_cfg(s, SIMT_CFG_QUEUES);
+        v = simt_cfg(s, SIMT_CFG_QUEUES);
         break;
     case SIMT_REG_MEM_BW:
-        val = simt_cfg(s, SIMT_CFG_MEM_BW);
+        v = simt_cfg(s, SIMT_CFG_MEM_BW);
         break;
     case SIMT_REG_BLOCKS_RESIDENT:
-        val = 0;
+        v = 0;
         for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-            val += simt_cfg(s, SIMT_CFG_SM_BLOCKS) - s->sms[i].room.blocks;
+            v += simt_cfg(s, SIMT_CFG_SM_BLOCKS) - s->sms[i].room.blocks;
         }
         break;
     case SIMT_REG_BLOCKS_DONE:
-        val = s->blocks_done;
+        v = s->blocks_done;
         break;
     case SIMT_REG_POLICY_ERRORS:
-        val = s->policy_errors;
+        v = s->policy_errors;
         break;
     case SIMT_REG_CONTEXT_COUNT:
-        val = simt_cfg(s, SIMT_CFG_CONTEXTS);
+        v = simt_cfg(s, SIMT_CFG_CONTEXTS);
         break;
     case SIMT_REG_COPY_ENGINES:
-        val = simt_cfg(s, SIMT_CFG_COPY_ENGINES);
+        v = simt_cfg(s, SIMT_CFG_COPY_ENGINES);
         break;
     case SIMT_REG_DMA_CHUNK:
-        val = s->dma_chunk;
+        v = s->dma_chunk;
         break;
     case SIMT_REG_COPY_BW:
-        val = simt_cfg(s, SIMT_CFG_COPY_BW);
+        v = simt_cfg(s, SIMT_CFG_COPY_BW);
         break;
     case SIMT_REG_TLB_INV_CTX:
-        val = s->tlb_inv_ctx;
+        v = s->tlb_inv_ctx;
         break;
     case SIMT_REG_TLB_INV_ADDR:
-        val = s->tlb_inv_addr;
+        v = s->tlb_inv_addr;
         break;
     case SIMT_REG_TLB_HITS:
-        val = s->tlb_hits;
+        v = s->tlb_hits;
         break;
     case SIMT_REG_TLB_MISSES:
-        val = s->tlb_misses;
+        v = s->tlb_misses;
         break;
     case SIMT_REG_MMU_FAULTS:
-        val = s->mmu_faults;
-        break;
-    case SIMT_REG_RESET:
-    case SIMT_REG_IRQ_RAISE:
-    case SIMT_REG_TLB_INV:
-    case SIMT_REG_PREEMPT_REQ:
-        val = 0;   /* write-only */
+        v = s->mmu_faults;
         break;
     default:
-        if (!simt_preempt_reg_read(s, addr, &val) &&
-            !simt_timeline_reg_read(s, addr, &val)) {
-            SIMT_GUEST_ERR(simt_err_reg_read, "read of unknown register "
-                           "0x%" HWADDR_PRIx, addr);
-            val = 0;
-        }
-        break;
+        return simt_preempt_reg_read(s, addr, val) ||
+               simt_timeline_reg_read(s, addr, val);
     }
-    trace_simt_reg_read(addr, val);
-    return val;
+    *val = v;
+    return true;
 }
 
-/* The global registers' access, from the contract's one list */
-static const struct simt_reg_desc simt_global_regs[] = {
-    SIMT_GLOBAL_REGS(SIMT_REG_DESC)
-};
-
-static bool simt_reg_read_only(hwaddr addr)
+static bool simt_global_write(SimtState *s, hwaddr addr, uint32_t val)
 {
-    for (size_t i = 0; i < ARRAY_SIZE(simt_global_regs); i++) {
-        if (simt_global_regs[i].offset == addr) {
-            return simt_global_regs[i].access == SIMT_RA_RO;
-        }
-    }
-    return false;
-}
-
-static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
-                           unsigned size)
-{
-    SimtState *s = opaque;
-    uint32_t val = data;
-
-    if (!simt_reg_access_ok(addr, size, true)) {
-        return;
-    }
-    trace_simt_reg_write(addr, val);
-    /* Writes that cannot change what the engine does leave it as it is. */
-    if (addr != SIMT_REG_SCRATCH && addr != SIMT_REG_RESET &&
-        addr != SIMT_REG_IRQ_STATUS && addr != SIMT_REG_IRQ_MASK &&
-        addr != SIMT_REG_IRQ_RAISE) {
-        simt_engine_catch_up(s);
-    }
-    if (addr >= SIMT_QUEUE_BASE &&
-        addr < SIMT_QUEUE_REG(simt_cfg(s, SIMT_CFG_QUEUES), 0)) {
-        hwaddr off = addr - SIMT_QUEUE_BASE;
-
-        simt_queue_reg_write(s, off / SIMT_QUEUE_STRIDE,
-                             off % SIMT_QUEUE_STRIDE, val);
-        return;
-    }
-    if (addr >= SIMT_CTX_BASE &&
-        addr < SIMT_CTX_REG(simt_cfg(s, SIMT_CFG_CONTEXTS), 0)) {
-        hwaddr off = addr - SIMT_CTX_BASE;
-
-        simt_ctx_reg_write(s, off / SIMT_CTX_STRIDE, off % SIMT_CTX_STRIDE,
-                           val);
-        return;
-    }
-    if (simt_reg_read_only(addr)) {
-        SIMT_GUEST_ERR(simt_err_reg_read_only, "write 0x%x to read-only "
-                       "register 0x%" HWADDR_PRIx " ignored", val, addr);
-        return;
-    }
     switch (addr) {
     case SIMT_REG_SCRATCH:
         s->scratch = val;
@@ -339,12 +247,181 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         simt_mmu_tlb_invalidate(s, val);
         break;
     default:
-        if (!simt_preempt_reg_write(s, addr, val) &&
-            !simt_timeline_reg_write(s, addr, val)) {
-            SIMT_GUEST_ERR(simt_err_reg_write, "write 0x%x to unknown "
-                           "register 0x%" HWADDR_PRIx " ignored", val, addr);
+        return simt_preempt_reg_write(s, addr, val) ||
+               simt_timeline_reg_write(s, addr, val);
+    }
+    return true;
+}
+
+static const struct simt_reg_desc simt_global_regs[] = {
+    SIMT_GLOBAL_REGS(SIMT_REG_DESC)
+};
+static const struct simt_reg_desc simt_queue_regs[] = {
+    SIMT_QUEUE_REGS(SIMT_REG_DESC)
+};
+static const struct simt_reg_desc simt_ctx_regs[] = {
+    SIMT_CTX_REGS(SIMT_REG_DESC)
+};
+static const struct simt_reg_desc simt_engine_regs[] = {
+    SIMT_ENGINE_REGS(SIMT_REG_DESC)
+};
+
+/*
+ * BAR0's windows: the global registers, then one block of registers per
+ * queue, context and copy engine, each from the contract's one list.
+ */
+typedef enum SimtRegWindowId {
+    SIMT_WIN_GLOBAL,
+    SIMT_WIN_QUEUE,
+    SIMT_WIN_CTX,
+    SIMT_WIN_ENGINE,
+} SimtRegWindowId;
+
+typedef struct SimtRegWindow {
+    hwaddr base;
+    hwaddr stride;
+    int count;                  /* SimtConfigField, or -1: one */
+    const struct simt_reg_desc *regs;
+    size_t nregs;
+} SimtRegWindow;
+
+static const SimtRegWindow simt_reg_windows[] = {
+    [SIMT_WIN_GLOBAL] = { 0, SIMT_GLOBAL_REGS_END, -1, simt_global_regs,
+                          ARRAY_SIZE(simt_global_regs) },
+    [SIMT_WIN_QUEUE] = { SIMT_QUEUE_BASE, SIMT_QUEUE_STRIDE, SIMT_CFG_QUEUES,
+                         simt_queue_regs, ARRAY_SIZE(simt_queue_regs) },
+    [SIMT_WIN_CTX] = { SIMT_CTX_BASE, SIMT_CTX_STRIDE, SIMT_CFG_CONTEXTS,
+                       simt_ctx_regs, ARRAY_SIZE(simt_ctx_regs) },
+    [SIMT_WIN_ENGINE] = { SIMT_COPY_BASE, SIMT_COPY_STRIDE,
+                          SIMT_CFG_COPY_ENGINES, simt_engine_regs,
+                          ARRAY_SIZE(simt_engine_regs) },
+};
+
+/*
+ * The register at @addr: its window, the index of its queue, context or
+ * engine in @idx and its offset there in @reg; NULL if no register of
+ * this device's configuration is at @addr.
+ */
+static const struct simt_reg_desc *simt_reg_find(SimtState *s, hwaddr addr,
+                                                 SimtRegWindowId *win,
+                                                 unsigned *idx, unsigned *reg)
+{
+    for (unsigned w = 0; w < ARRAY_SIZE(simt_reg_windows); w++) {
+        const SimtRegWindow *rw = &simt_reg_windows[w];
+        uint32_t n = rw->count < 0 ? 1 : simt_cfg(s, rw->count);
+
+        if (addr < rw->base || addr - rw->base >= n * rw->stride) {
+            continue;
         }
+        *win = w;
+        *idx = (addr - rw->base) / rw->stride;
+        *reg = (addr - rw->base) % rw->stride;
+        for (size_t i = 0; i < rw->nregs; i++) {
+            if (rw->regs[i].offset == *reg) {
+                return &rw->regs[i];
+            }
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+/* A register the contract lists that its block does not decode. */
+static void simt_reg_undecoded(hwaddr addr)
+{
+    qemu_log_mask(LOG_UNIMP, "simt: register 0x%" HWADDR_PRIx " is in the "
+                  "contract's list but not decoded\n", addr);
+}
+
+static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
+{
+    SimtState *s = opaque;
+    const struct simt_reg_desc *desc;
+    SimtRegWindowId win;
+    unsigned idx, reg;
+    uint32_t val = 0;
+    bool decoded = true;
+
+    if (!simt_reg_access_ok(addr, size, false)) {
+        return 0;
+    }
+    desc = simt_reg_find(s, addr, &win, &idx, &reg);
+    if (!desc) {
+        SIMT_GUEST_ERR(simt_err_reg_read, "read of unknown register "
+                       "0x%" HWADDR_PRIx, addr);
+        return 0;
+    }
+    if (desc->access == SIMT_RA_WO) {
+        return 0;
+    }
+    switch (win) {
+    case SIMT_WIN_GLOBAL:
+        decoded = simt_global_read(s, addr, &val);
         break;
+    case SIMT_WIN_QUEUE:
+        decoded = simt_queue_reg_read(s, idx, reg, &val);
+        break;
+    case SIMT_WIN_CTX:
+        decoded = simt_ctx_reg_read(s, idx, reg, &val);
+        break;
+    case SIMT_WIN_ENGINE:
+        decoded = simt_engine_reg_read(s, idx, reg, &val);
+        break;
+    }
+    if (!decoded) {
+        simt_reg_undecoded(addr);
+        val = 0;
+    }
+    trace_simt_reg_read(addr, val);
+    return val;
+}
+
+static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
+                           unsigned size)
+{
+    SimtState *s = opaque;
+    const struct simt_reg_desc *desc;
+    SimtRegWindowId win;
+    unsigned idx, reg;
+    uint32_t val = data;
+    bool decoded = false;
+
+    if (!simt_reg_access_ok(addr, size, true)) {
+        return;
+    }
+    trace_simt_reg_write(addr, val);
+    /* Writes that cannot change what the engine does leave it as it is. */
+    if (addr != SIMT_REG_SCRATCH && addr != SIMT_REG_RESET &&
+        addr != SIMT_REG_IRQ_STATUS && addr != SIMT_REG_IRQ_MASK &&
+        addr != SIMT_REG_IRQ_RAISE) {
+        simt_engine_catch_up(s);
+    }
+    desc = simt_reg_find(s, addr, &win, &idx, &reg);
+    if (!desc) {
+        SIMT_GUEST_ERR(simt_err_reg_write, "write 0x%x to unknown "
+                       "register 0x%" HWADDR_PRIx " ignored", val, addr);
+        return;
+    }
+    if (desc->access == SIMT_RA_RO) {
+        SIMT_GUEST_ERR(simt_err_reg_read_only, "write 0x%x to read-only "
+                       "register 0x%" HWADDR_PRIx " ignored", val, addr);
+        return;
+    }
+    switch (win) {
+    case SIMT_WIN_GLOBAL:
+        decoded = simt_global_write(s, addr, val);
+        break;
+    case SIMT_WIN_QUEUE:
+        decoded = simt_queue_reg_write(s, idx, reg, val);
+        break;
+    case SIMT_WIN_CTX:
+        decoded = simt_ctx_reg_write(s, idx, reg, val);
+        break;
+    case SIMT_WIN_ENGINE:
+        break;          /* no writable register */
+    }
+    if (!decoded) {
+        simt_reg_undecoded(addr);
     }
 }
 

@@ -1064,8 +1064,7 @@ bool simt_preempt_reg_read(SimtState *s, hwaddr addr, uint32_t *val)
         *val = p->bound;
         break;
     case SIMT_REG_PREEMPT_STATUS:
-        *val = (p->active || p->requested ? SIMT_PSTATUS_BUSY : 0) |
-               p->status << 8;
+        *val = SIMT_PSTATUS(p->active || p->requested, p->status);
         break;
     case SIMT_REG_TIMESLICE:
         *val = p->timeslice;

@@ -548,46 +548,58 @@ static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
     simt_kick(s);
 }
 
-uint32_t simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg)
+bool simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg,
+                         uint32_t *val)
 {
     SimtQueue *qu = &s->queues[q];
 
     switch (reg) {
     case SIMT_QREG_BASE_LO:
-        return qu->base;
+        *val = qu->base;
+        return true;
     case SIMT_QREG_BASE_HI:
-        return qu->base >> 32;
+        *val = qu->base >> 32;
+        return true;
     case SIMT_QREG_SIZE:
-        return qu->size;
+        *val = qu->size;
+        return true;
     case SIMT_QREG_HEAD:
-        return qu->head;
+        *val = qu->head;
+        return true;
     case SIMT_QREG_TAIL:
-        return qu->tail;
+        *val = qu->tail;
+        return true;
     case SIMT_QREG_PRIORITY:
-        return qu->priority;
+        *val = qu->priority;
+        return true;
     case SIMT_QREG_CONTROL:
-        return qu->control;
+        *val = qu->control;
+        return true;
     case SIMT_QREG_STATUS:
-        return qu->state | qu->error << 8;
+        *val = SIMT_QSTATUS(qu->state, qu->error);
+        return true;
     case SIMT_QREG_ERROR_CMD:
-        return qu->error_cmd;
+        *val = qu->error_cmd;
+        return true;
     case SIMT_QREG_COMPLETED:
-        return qu->completed;
+        *val = qu->completed;
+        return true;
     case SIMT_QREG_CONTEXT:
-        return qu->ctx;
+        *val = qu->ctx;
+        return true;
     case SIMT_QREG_RESIDENT:
         /* The slots really held: a stop that left blocks behind shows. */
-        return qu->kernel.resident;
+        *val = qu->kernel.resident;
+        return true;
     case SIMT_QREG_ACTIVE_CYCLES:
-        return qu->active_cycles;
+        *val = qu->active_cycles;
+        return true;
     default:
-        SIMT_GUEST_ERR(simt_err_queue_reg_read, "queue %u: read of unknown "
-                       "register 0x%x", q, reg);
-        return 0;
+        return false;
     }
 }
 
-void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
+bool simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
                           uint32_t val)
 {
     SimtQueue *qu = &s->queues[q];
@@ -647,10 +659,9 @@ void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
         }
         break;
     default:
-        SIMT_GUEST_ERR(simt_err_queue_reg_write, "queue %u: write to "
-                       "read-only or unknown register 0x%x ignored", q, reg);
-        break;
+        return false;
     }
+    return true;
 }
 
 static const VMStateDescription vmstate_simt_launch = {

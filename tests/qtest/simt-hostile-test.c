@@ -874,7 +874,8 @@ static void test_queue_descriptors(void)
         qwr(d, HQ, SIMT_QREG_CONTROL, SIMT_QCTL_ENABLE);
         if (bad) {
             g_assert_cmphex(qrd(d, HQ, SIMT_QREG_STATUS), ==,
-                            SIMT_QSTATE_ERROR | SIMT_QERR_BAD_RING << 8);
+                            SIMT_QSTATUS(SIMT_QSTATE_ERROR,
+                                         SIMT_QERR_BAD_RING));
             /* BAD_RING names the command at HEAD: 0 */
             case_end(h, 0, run_case(h), ERR(SIMT_QERR_BAD_RING), "ring");
             continue;

@@ -436,7 +436,7 @@ static void test_malformed_commands(void)
     qwr(d, 0, SIMT_QREG_TAIL, 1);
     qtest_clock_step(d->qts, 100000);
     g_assert_cmpuint(qrd(d, 0, SIMT_QREG_STATUS), ==,
-                     SIMT_QSTATE_ERROR | SIMT_QERR_DMA << 8);
+                     SIMT_QSTATUS(SIMT_QSTATE_ERROR, SIMT_QERR_DMA));
     qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_RESET);
 
     /* A ring that is not a power of two. */
@@ -444,7 +444,7 @@ static void test_malformed_commands(void)
     qwr(d, 0, SIMT_QREG_SIZE, 48);
     qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_ENABLE);
     g_assert_cmpuint(qrd(d, 0, SIMT_QREG_STATUS), ==,
-                     SIMT_QSTATE_ERROR | SIMT_QERR_BAD_RING << 8);
+                     SIMT_QSTATUS(SIMT_QSTATE_ERROR, SIMT_QERR_BAD_RING));
 
     /* Through all of that, another queue works. */
     run_ok(d, 1, &(Launch) {

@@ -131,25 +131,86 @@ static void test_scratch(void)
     simt_stop(&t);
 }
 
-/* The contract's list of global registers (SIMT_GLOBAL_REGS) */
+/* The contract's lists of registers, window by window */
 static const struct simt_reg_desc global_regs[] = {
     SIMT_GLOBAL_REGS(SIMT_REG_DESC)
 };
+static const struct simt_reg_desc queue_regs[] = {
+    SIMT_QUEUE_REGS(SIMT_REG_DESC)
+};
+static const struct simt_reg_desc ctx_regs[] = {
+    SIMT_CTX_REGS(SIMT_REG_DESC)
+};
+static const struct simt_reg_desc engine_regs[] = {
+    SIMT_ENGINE_REGS(SIMT_REG_DESC)
+};
 
-/* Every readable global register, in offset order. */
-static void read_globals(SimtTest *t, uint32_t *v)
+typedef struct RegWindow {
+    const char *name;
+    uint64_t base;
+    uint64_t stride;
+    uint32_t count_reg;         /* register holding how many, 0: one */
+    const struct simt_reg_desc *regs;
+    size_t nregs;
+} RegWindow;
+
+static const RegWindow windows[] = {
+    { "global", 0, 0, 0, global_regs, ARRAY_SIZE(global_regs) },
+    { "queue", SIMT_QUEUE_BASE, SIMT_QUEUE_STRIDE, SIMT_REG_QUEUE_COUNT,
+      queue_regs, ARRAY_SIZE(queue_regs) },
+    { "context", SIMT_CTX_BASE, SIMT_CTX_STRIDE, SIMT_REG_CONTEXT_COUNT,
+      ctx_regs, ARRAY_SIZE(ctx_regs) },
+    { "copy engine", SIMT_COPY_BASE, SIMT_COPY_STRIDE, SIMT_REG_COPY_ENGINES,
+      engine_regs, ARRAY_SIZE(engine_regs) },
+};
+
+/* One register of the device: a window's entry for one of its blocks */
+typedef struct Reg {
+    uint64_t addr;
+    const RegWindow *win;
+    const struct simt_reg_desc *desc;
+    unsigned idx;
+} Reg;
+
+/* Every register of the device, or of at most @per_window of each block. */
+static GArray *all_regs(SimtTest *t, unsigned per_window)
 {
-    for (size_t i = 0; i < ARRAY_SIZE(global_regs); i++) {
-        v[i] = global_regs[i].access == SIMT_RA_WO ? 0 :
-               rd(t, global_regs[i].offset);
+    GArray *regs = g_array_new(false, false, sizeof(Reg));
+
+    for (size_t w = 0; w < ARRAY_SIZE(windows); w++) {
+        const RegWindow *win = &windows[w];
+        unsigned n = win->count_reg ? rd(t, win->count_reg) : 1;
+
+        g_assert_cmpuint(n, >, 0);
+        for (unsigned i = 0; i < MIN(n, per_window); i++) {
+            for (size_t r = 0; r < win->nregs; r++) {
+                Reg reg = {
+                    win->base + i * win->stride + win->regs[r].offset,
+                    win, &win->regs[r], i,
+                };
+
+                g_array_append_val(regs, reg);
+            }
+        }
+    }
+    return regs;
+}
+
+static void read_regs(SimtTest *t, GArray *regs, uint32_t *v)
+{
+    for (guint i = 0; i < regs->len; i++) {
+        Reg *r = &g_array_index(regs, Reg, i);
+
+        v[i] = r->desc->access == SIMT_RA_WO ? 0 : rd(t, r->addr);
     }
 }
 
 /*
- * Every register the contract calls read-only, written with all ones,
- * zero and values other registers would take (a DMA chunk size, a
- * preemption mode, an interrupt mask), leaves every global register as
- * it was; write-only ones read 0.
+ * Every register the contract calls read-only (of the first two queues,
+ * contexts and copy engines too), written with all ones, zero and
+ * values other registers would take (a DMA chunk size, a preemption
+ * mode, an interrupt mask), leaves every register as it was; write-only
+ * ones read 0.
  */
 static void test_read_only_writes(void)
 {
@@ -157,39 +218,116 @@ static void test_read_only_writes(void)
         0xffffffff, 0, SIMT_MIN_DMA_CHUNK, 1, SIMT_IRQ_ALL,
     };
     SimtTest t = simt_start(NULL);
-    uint32_t before[ARRAY_SIZE(global_regs)], after[ARRAY_SIZE(global_regs)];
+    g_autoptr(GArray) regs = all_regs(&t, 2);
+    g_autofree uint32_t *before = g_new(uint32_t, regs->len);
+    g_autofree uint32_t *after = g_new(uint32_t, regs->len);
+    size_t bytes = regs->len * sizeof(uint32_t);
     unsigned ro = 0;
 
     /* Something in the writable ones, so that a stray write would show */
     wr(&t, SIMT_REG_SCRATCH, 0x5eed);
     wr(&t, SIMT_REG_IRQ_MASK, SIMT_IRQ_BIT(SIMT_IRQ_QUEUE));
     wr(&t, SIMT_REG_PREEMPT_BOUND, 12345);
-    read_globals(&t, before);
-    for (size_t i = 0; i < ARRAY_SIZE(global_regs); i++) {
-        if (global_regs[i].access == SIMT_RA_WO) {
-            g_assert_cmphex(rd(&t, global_regs[i].offset), ==, 0);
+    wr(&t, SIMT_QUEUE_REG(1, SIMT_QREG_PRIORITY), 2);
+    wr(&t, SIMT_CTX_REG(1, SIMT_CREG_SAVE_SIZE), 0x1000);
+    read_regs(&t, regs, before);
+    for (guint i = 0; i < regs->len; i++) {
+        Reg *r = &g_array_index(regs, Reg, i);
+
+        if (r->desc->access == SIMT_RA_WO) {
+            g_assert_cmphex(rd(&t, r->addr), ==, 0);
         }
-        if (global_regs[i].access != SIMT_RA_RO) {
+        if (r->desc->access != SIMT_RA_RO) {
             continue;
         }
         ro++;
         for (size_t v = 0; v < ARRAY_SIZE(values); v++) {
-            wr(&t, global_regs[i].offset, values[v]);
-            read_globals(&t, after);
-            for (size_t j = 0; j < ARRAY_SIZE(global_regs); j++) {
+            wr(&t, r->addr, values[v]);
+            read_regs(&t, regs, after);
+            for (guint j = 0; j < regs->len; j++) {
                 if (after[j] != before[j]) {
-                    g_test_message("writing 0x%x to 0x%x changed 0x%x from "
-                                   "0x%x to 0x%x", values[v],
-                                   global_regs[i].offset, global_regs[j].offset,
+                    g_test_message("writing 0x%x to 0x%" PRIx64 " changed "
+                                   "0x%" PRIx64 " from 0x%x to 0x%x",
+                                   values[v], r->addr,
+                                   g_array_index(regs, Reg, j).addr,
                                    before[j], after[j]);
                 }
             }
-            g_assert_cmpmem(after, sizeof(after), before, sizeof(before));
+            g_assert_cmpmem(after, bytes, before, bytes);
         }
     }
     g_test_message("%u read-only registers, %zu values each", ro,
                    ARRAY_SIZE(values));
-    g_assert_cmpuint(ro, >, 40);
+    g_assert_cmpuint(ro, >, 60);
+    simt_stop(&t);
+}
+
+/*
+ * Registers whose reset value is fixed and differs from @v's; with
+ * @report, each is named.
+ */
+static unsigned not_at_reset(GArray *regs, const uint32_t *v, bool report)
+{
+    unsigned differ = 0;
+
+    for (guint i = 0; i < regs->len; i++) {
+        Reg *r = &g_array_index(regs, Reg, i);
+
+        if (r->desc->reset == SIMT_RESET_CONFIG || v[i] == r->desc->reset) {
+            continue;
+        }
+        differ++;
+        if (report) {
+            g_test_message("%s %u register 0x%x (0x%" PRIx64 ") reads 0x%x, "
+                           "not its reset value 0x%" PRIx64, r->win->name,
+                           r->idx, r->desc->offset, r->addr, v[i],
+                           r->desc->reset);
+        }
+    }
+    return differ;
+}
+
+/*
+ * Every register of every queue, context and copy engine reads its
+ * contract reset value at power-on; then every writable one is written
+ * (and a queue enabled on a bad ring, an interrupt raised, time let
+ * pass), and after SIMT_REG_RESET every one reads its reset value again.
+ */
+static void test_reset_values(void)
+{
+    static const uint32_t values[] = { 0x5a5a5a5a, 1, 0x10000 };
+    SimtTest t = simt_start(NULL);
+    g_autoptr(GArray) regs = all_regs(&t, UINT_MAX);
+    g_autofree uint32_t *v = g_new(uint32_t, regs->len);
+    unsigned fixed = 0, written = 0, changed;
+
+    read_regs(&t, regs, v);
+    g_assert_cmpuint(not_at_reset(regs, v, true), ==, 0);
+    for (guint i = 0; i < regs->len; i++) {
+        Reg *r = &g_array_index(regs, Reg, i);
+
+        fixed += r->desc->reset != SIMT_RESET_CONFIG;
+        if (r->desc->access != SIMT_RA_RW &&
+            r->desc->access != SIMT_RA_RW1C) {
+            continue;
+        }
+        written++;
+        for (size_t k = 0; k < ARRAY_SIZE(values); k++) {
+            wr(&t, r->addr, values[k]);
+        }
+    }
+    wr(&t, SIMT_QUEUE_REG(0, SIMT_QREG_CONTROL), SIMT_QCTL_ENABLE);
+    wr(&t, SIMT_REG_IRQ_RAISE, SIMT_IRQ_BIT(SIMT_IRQ_TEST));
+    qtest_clock_step(t.qts, 1000000);
+    read_regs(&t, regs, v);
+    changed = not_at_reset(regs, v, false);
+    g_test_message("%u registers with a fixed reset value, %u of them "
+                   "changed by writing %u", fixed, changed, written);
+    g_assert_cmpuint(changed, >, written / 2);
+
+    wr(&t, SIMT_REG_RESET, SIMT_RESET_MAGIC);
+    read_regs(&t, regs, v);
+    g_assert_cmpuint(not_at_reset(regs, v, true), ==, 0);
     simt_stop(&t);
 }
 
@@ -466,6 +604,8 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/scratch", test_scratch);
     qtest_add_func("/simt/registers/read-only-writes-change-nothing",
                    test_read_only_writes);
+    qtest_add_func("/simt/registers/reset-values-from-the-contract",
+                   test_reset_values);
     qtest_add_func("/simt/reset", test_reset);
     qtest_add_func("/simt/msix-test-interrupt", test_msix_test_interrupt);
     qtest_add_func("/simt/msix-message-to-itself-ignored",

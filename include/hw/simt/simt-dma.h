@@ -48,7 +48,9 @@ void simt_dma_cancel(SimtState *s, unsigned q);
 /* Run every engine over device cycles [start, end). */
 void simt_dma_run_slice(SimtState *s, uint64_t start, uint64_t end);
 bool simt_dma_busy(SimtState *s);
-uint32_t simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg);
+/* Copy engine @e's register @reg: false if it is not decoded here. */
+bool simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
+                          uint32_t *val);
 extern const VMStateDescription vmstate_simt_copy;
 extern const VMStateDescription vmstate_simt_engine;
 

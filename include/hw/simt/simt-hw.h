@@ -111,10 +111,14 @@
 #define SIMT_REG_POLICY_ERRORS      0x00f0  /* RO: overruled policy picks */
 
 /*
- * How each global register (0x000 to 0x0ff) is accessed, listed once for
- * the device's decode and the tests: X(offset, access).  A write to a
- * read-only register changes nothing (a guest error); a read of a
- * write-only one reads 0.
+ * Every register is listed once, for the device's decode and the tests,
+ * as X(offset, access, reset): the global registers (0x000 to 0x0ff) in
+ * SIMT_GLOBAL_REGS, and the registers of one queue, context or copy
+ * engine in SIMT_QUEUE_REGS, SIMT_CTX_REGS and SIMT_ENGINE_REGS.  A
+ * write to a read-only register changes nothing (a guest error); a read
+ * of a write-only one reads 0; so does an offset that is in no list.
+ * @reset is the value after power-on and after SIMT_REG_RESET, or
+ * SIMT_RESET_CONFIG for one that the configuration sets.
  */
 enum simt_reg_access {
     SIMT_RA_RO = 1,             /* read-only */
@@ -124,75 +128,78 @@ enum simt_reg_access {
 };
 
 #define SIMT_GLOBAL_REGS(X) \
-    X(SIMT_REG_ID, SIMT_RA_RO) \
-    X(SIMT_REG_VERSION, SIMT_RA_RO) \
-    X(SIMT_REG_CAPS, SIMT_RA_RO) \
-    X(SIMT_REG_SM_COUNT, SIMT_RA_RO) \
-    X(SIMT_REG_VRAM_SIZE_LO, SIMT_RA_RO) \
-    X(SIMT_REG_VRAM_SIZE_HI, SIMT_RA_RO) \
-    X(SIMT_REG_SCRATCH, SIMT_RA_RW) \
-    X(SIMT_REG_RESET, SIMT_RA_WO) \
-    X(SIMT_REG_IRQ_STATUS, SIMT_RA_RW1C) \
-    X(SIMT_REG_IRQ_MASK, SIMT_RA_RW) \
-    X(SIMT_REG_IRQ_RAISE, SIMT_RA_WO) \
-    X(SIMT_REG_IRQ_COUNT, SIMT_RA_RO) \
-    X(SIMT_REG_CYCLE_LO, SIMT_RA_RO) \
-    X(SIMT_REG_CYCLE_HI, SIMT_RA_RO) \
-    X(SIMT_REG_CLOCK_MHZ, SIMT_RA_RO) \
-    X(SIMT_REG_PRESET, SIMT_RA_RO) \
-    X(SIMT_REG_SM_THREADS, SIMT_RA_RO) \
-    X(SIMT_REG_SM_WARPS, SIMT_RA_RO) \
-    X(SIMT_REG_SM_BLOCKS, SIMT_RA_RO) \
-    X(SIMT_REG_SM_REGS, SIMT_RA_RO) \
-    X(SIMT_REG_SM_SHARED, SIMT_RA_RO) \
-    X(SIMT_REG_KERNEL_SLOTS, SIMT_RA_RO) \
-    X(SIMT_REG_QUEUE_COUNT, SIMT_RA_RO) \
-    X(SIMT_REG_MEM_BW, SIMT_RA_RO) \
-    X(SIMT_REG_BLOCKS_RESIDENT, SIMT_RA_RO) \
-    X(SIMT_REG_BLOCKS_DONE, SIMT_RA_RO) \
-    X(SIMT_REG_CONTEXT_COUNT, SIMT_RA_RO) \
-    X(SIMT_REG_COPY_ENGINES, SIMT_RA_RO) \
-    X(SIMT_REG_DMA_CHUNK, SIMT_RA_RW) \
-    X(SIMT_REG_COPY_BW, SIMT_RA_RO) \
-    X(SIMT_REG_TLB_INV_CTX, SIMT_RA_RW) \
-    X(SIMT_REG_TLB_INV_ADDR, SIMT_RA_RW) \
-    X(SIMT_REG_TLB_INV, SIMT_RA_WO) \
-    X(SIMT_REG_TLB_HITS, SIMT_RA_RO) \
-    X(SIMT_REG_TLB_MISSES, SIMT_RA_RO) \
-    X(SIMT_REG_MMU_FAULTS, SIMT_RA_RO) \
-    X(SIMT_REG_PREEMPT_BOUND, SIMT_RA_RW) \
-    X(SIMT_REG_PREEMPT_REQ, SIMT_RA_WO) \
-    X(SIMT_REG_PREEMPT_STATUS, SIMT_RA_RO) \
-    X(SIMT_REG_TIMESLICE, SIMT_RA_RW) \
-    X(SIMT_REG_PEV_COUNT, SIMT_RA_RO) \
-    X(SIMT_REG_PEV_LOG_LO, SIMT_RA_RW) \
-    X(SIMT_REG_PEV_LOG_HI, SIMT_RA_RW) \
-    X(SIMT_REG_PEV_LOG_SIZE, SIMT_RA_RW) \
-    X(SIMT_REG_TRACE_LO, SIMT_RA_RW) \
-    X(SIMT_REG_TRACE_HI, SIMT_RA_RW) \
-    X(SIMT_REG_TRACE_SIZE, SIMT_RA_RW) \
-    X(SIMT_REG_TRACE_COUNT, SIMT_RA_RO) \
-    X(SIMT_REG_PEV_LATENCY, SIMT_RA_RO) \
-    X(SIMT_REG_PEV_DONE_LATENCY, SIMT_RA_RO) \
-    X(SIMT_REG_PEV_DRAINED, SIMT_RA_RO) \
-    X(SIMT_REG_PEV_FLUSHED, SIMT_RA_RO) \
-    X(SIMT_REG_PEV_SWITCHED, SIMT_RA_RO) \
-    X(SIMT_REG_PEV_LIGHT, SIMT_RA_RO) \
-    X(SIMT_REG_PEV_SAVED_BYTES, SIMT_RA_RO) \
-    X(SIMT_REG_PEV_WASTED, SIMT_RA_RO) \
-    X(SIMT_REG_PREEMPT_SAVED, SIMT_RA_RO) \
-    X(SIMT_REG_PREEMPT_RESTORED, SIMT_RA_RO) \
-    X(SIMT_REG_PREEMPT_WASTED, SIMT_RA_RO) \
-    X(SIMT_REG_PREEMPT_EVENTS, SIMT_RA_RO) \
-    X(SIMT_REG_POLICY_ERRORS, SIMT_RA_RO)
+    X(SIMT_REG_ID, SIMT_RA_RO, SIMT_ID_MAGIC) \
+    X(SIMT_REG_VERSION, SIMT_RA_RO, SIMT_VERSION_VALUE) \
+    X(SIMT_REG_CAPS, SIMT_RA_RO, SIMT_CAPS_ALL) \
+    X(SIMT_REG_SM_COUNT, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_VRAM_SIZE_LO, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_VRAM_SIZE_HI, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_SCRATCH, SIMT_RA_RW, 0) \
+    X(SIMT_REG_RESET, SIMT_RA_WO, 0) \
+    X(SIMT_REG_IRQ_STATUS, SIMT_RA_RW1C, 0) \
+    X(SIMT_REG_IRQ_MASK, SIMT_RA_RW, 0) \
+    X(SIMT_REG_IRQ_RAISE, SIMT_RA_WO, 0) \
+    X(SIMT_REG_IRQ_COUNT, SIMT_RA_RO, 0) \
+    X(SIMT_REG_CYCLE_LO, SIMT_RA_RO, 0) \
+    X(SIMT_REG_CYCLE_HI, SIMT_RA_RO, 0) \
+    X(SIMT_REG_CLOCK_MHZ, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_PRESET, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_SM_THREADS, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_SM_WARPS, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_SM_BLOCKS, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_SM_REGS, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_SM_SHARED, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_KERNEL_SLOTS, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_QUEUE_COUNT, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_MEM_BW, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_BLOCKS_RESIDENT, SIMT_RA_RO, 0) \
+    X(SIMT_REG_BLOCKS_DONE, SIMT_RA_RO, 0) \
+    X(SIMT_REG_CONTEXT_COUNT, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_COPY_ENGINES, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_DMA_CHUNK, SIMT_RA_RW, SIMT_DEFAULT_DMA_CHUNK) \
+    X(SIMT_REG_COPY_BW, SIMT_RA_RO, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_TLB_INV_CTX, SIMT_RA_RW, 0) \
+    X(SIMT_REG_TLB_INV_ADDR, SIMT_RA_RW, 0) \
+    X(SIMT_REG_TLB_INV, SIMT_RA_WO, 0) \
+    X(SIMT_REG_TLB_HITS, SIMT_RA_RO, 0) \
+    X(SIMT_REG_TLB_MISSES, SIMT_RA_RO, 0) \
+    X(SIMT_REG_MMU_FAULTS, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PREEMPT_BOUND, SIMT_RA_RW, SIMT_RESET_CONFIG) \
+    X(SIMT_REG_PREEMPT_REQ, SIMT_RA_WO, 0) \
+    X(SIMT_REG_PREEMPT_STATUS, SIMT_RA_RO, 0) \
+    X(SIMT_REG_TIMESLICE, SIMT_RA_RW, 0) \
+    X(SIMT_REG_PEV_COUNT, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PEV_LOG_LO, SIMT_RA_RW, 0) \
+    X(SIMT_REG_PEV_LOG_HI, SIMT_RA_RW, 0) \
+    X(SIMT_REG_PEV_LOG_SIZE, SIMT_RA_RW, 0) \
+    X(SIMT_REG_TRACE_LO, SIMT_RA_RW, 0) \
+    X(SIMT_REG_TRACE_HI, SIMT_RA_RW, 0) \
+    X(SIMT_REG_TRACE_SIZE, SIMT_RA_RW, 0) \
+    X(SIMT_REG_TRACE_COUNT, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PEV_LATENCY, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PEV_DONE_LATENCY, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PEV_DRAINED, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PEV_FLUSHED, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PEV_SWITCHED, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PEV_LIGHT, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PEV_SAVED_BYTES, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PEV_WASTED, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PREEMPT_SAVED, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PREEMPT_RESTORED, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PREEMPT_WASTED, SIMT_RA_RO, 0) \
+    X(SIMT_REG_PREEMPT_EVENTS, SIMT_RA_RO, 0) \
+    X(SIMT_REG_POLICY_ERRORS, SIMT_RA_RO, 0)
 #define SIMT_GLOBAL_REGS_END        0x0100
+
+#define SIMT_RESET_CONFIG           (1ull << 32)    /* no 32-bit value */
 
 /* SIMT_GLOBAL_REGS(SIMT_REG_DESC) initialises an array of these */
 struct simt_reg_desc {
-    uint16_t offset;
+    uint16_t offset;            /* in its window */
     uint8_t access;             /* enum simt_reg_access */
+    uint64_t reset;             /* or SIMT_RESET_CONFIG */
 };
-#define SIMT_REG_DESC(off, access)  { (off), (access) },
+#define SIMT_REG_DESC(off, access, reset) { (off), (access), (reset) },
 
 /*
  * Writing any other value to SIMT_REG_RESET is ignored, so that a stray
@@ -206,6 +213,9 @@ struct simt_reg_desc {
 #define SIMT_CAP_MMU                (1u << 2)  /* contexts and page tables */
 #define SIMT_CAP_COPY               (1u << 3)  /* copy engines */
 #define SIMT_CAP_PREEMPT            (1u << 4)  /* the preemption engine */
+#define SIMT_CAPS_ALL \
+    (SIMT_CAP_MSIX | SIMT_CAP_QUEUES | SIMT_CAP_MMU | SIMT_CAP_COPY | \
+     SIMT_CAP_PREEMPT)
 
 /*
  * Interrupt classes.  Bit N of SIMT_REG_IRQ_STATUS / SIMT_REG_IRQ_MASK is
@@ -264,6 +274,21 @@ enum simt_preset {
 #define SIMT_QREG_RESIDENT          0x2c    /* RO: its kernel's blocks on SMs */
 #define SIMT_QREG_ACTIVE_CYCLES     0x30    /* RO: cycles its work ran, wraps */
 
+#define SIMT_QUEUE_REGS(X) \
+    X(SIMT_QREG_BASE_LO, SIMT_RA_RW, 0) \
+    X(SIMT_QREG_BASE_HI, SIMT_RA_RW, 0) \
+    X(SIMT_QREG_SIZE, SIMT_RA_RW, 0) \
+    X(SIMT_QREG_HEAD, SIMT_RA_RO, 0) \
+    X(SIMT_QREG_TAIL, SIMT_RA_RW, 0) \
+    X(SIMT_QREG_PRIORITY, SIMT_RA_RW, 0) \
+    X(SIMT_QREG_CONTROL, SIMT_RA_RW, 0) \
+    X(SIMT_QREG_STATUS, SIMT_RA_RO, SIMT_QSTATE_DISABLED) \
+    X(SIMT_QREG_ERROR_CMD, SIMT_RA_RO, 0) \
+    X(SIMT_QREG_COMPLETED, SIMT_RA_RO, 0) \
+    X(SIMT_QREG_CONTEXT, SIMT_RA_RW, 0) \
+    X(SIMT_QREG_RESIDENT, SIMT_RA_RO, 0) \
+    X(SIMT_QREG_ACTIVE_CYCLES, SIMT_RA_RO, 0)
+
 #define SIMT_MIN_QUEUE_SIZE         2
 #define SIMT_MAX_QUEUE_SIZE         4096
 #define SIMT_MAX_PRIORITY           3       /* higher runs first */
@@ -292,6 +317,7 @@ enum simt_queue_state {
     SIMT_QSTATE_WAITING  = 3,   /* WAIT command: semaphore not reached */
     SIMT_QSTATE_ERROR    = 4,   /* stopped; see the error field */
 };
+#define SIMT_QSTATUS(state, error)  ((state) | (uint32_t)(error) << 8)
 #define SIMT_QSTATUS_STATE(st)      ((st) & 0xff)
 #define SIMT_QSTATUS_ERROR(st)      (((st) >> 8) & 0xff)
 
@@ -455,12 +481,27 @@ struct simt_completion {
 #define SIMT_CREG_PSTATE            0x24    /* RO: SIMT_PSTATE_* */
 #define SIMT_CREG_SAVE_USED         0x28    /* RO: save area bytes in use */
 
+#define SIMT_CTX_REGS(X) \
+    X(SIMT_CREG_PT, SIMT_RA_RW, 0) \
+    X(SIMT_CREG_PRIORITY, SIMT_RA_RW, 0) \
+    X(SIMT_CREG_SAVE_BASE, SIMT_RA_RW, 0) \
+    X(SIMT_CREG_SAVE_SIZE, SIMT_RA_RW, 0) \
+    X(SIMT_CREG_FAULT, SIMT_RA_RW1C, 0) \
+    X(SIMT_CREG_FAULT_ADDR, SIMT_RA_RO, 0) \
+    X(SIMT_CREG_FAULT_PC, SIMT_RA_RO, 0) \
+    X(SIMT_CREG_FAULT_QUEUE, SIMT_RA_RO, 0) \
+    X(SIMT_CREG_PREEMPT_MODE, SIMT_RA_RW, SIMT_PMODE_DRAIN) \
+    X(SIMT_CREG_PSTATE, SIMT_RA_RO, 0) \
+    X(SIMT_CREG_SAVE_USED, SIMT_RA_RO, 0)
+
 /* PT: bit 31 set = Sv32 translation, bits 21:0 = root table VRAM PPN. */
 #define SIMT_PT_SV32                (1u << 31)
 #define SIMT_PT_PPN_MASK            0x003fffffu
 
 /* FAULT: bit 0 valid; bits 7:4 access; bits 15:8 reason. */
 #define SIMT_CFAULT_VALID           (1u << 0)
+#define SIMT_CFAULT(access, reason) \
+    (SIMT_CFAULT_VALID | (uint32_t)(access) << 4 | (uint32_t)(reason) << 8)
 #define SIMT_CFAULT_ACCESS(f)       (((f) >> 4) & 0xf)
 #define SIMT_CFAULT_REASON(f)       (((f) >> 8) & 0xff)
 
@@ -563,6 +604,8 @@ enum simt_preempt_mode {
 /* PREEMPT_STATUS: bit 0 an event is in progress; bits 15:8 last error */
 #define SIMT_PSTATUS_BUSY           (1u << 0)
 #define SIMT_PSTATUS_ERROR(v)       (((v) >> 8) & 0xff)
+#define SIMT_PSTATUS(busy, error) \
+    (((busy) ? SIMT_PSTATUS_BUSY : 0) | (uint32_t)(error) << 8)
 
 /* Context PSTATE */
 #define SIMT_PSTATE_SUSPENDED       (1u << 0)   /* held by a PREEMPT_REQ */
@@ -711,6 +754,13 @@ struct simt_save_warp {
 /* RO: times the engine left a copy for a higher-priority one */
 #define SIMT_EREG_SWITCHES          0x0c
 #define SIMT_EREG_QUEUE             0x10    /* RO: queue served, or ~0 */
+
+#define SIMT_ENGINE_REGS(X) \
+    X(SIMT_EREG_BYTES_LO, SIMT_RA_RO, 0) \
+    X(SIMT_EREG_BYTES_HI, SIMT_RA_RO, 0) \
+    X(SIMT_EREG_CHUNKS, SIMT_RA_RO, 0) \
+    X(SIMT_EREG_SWITCHES, SIMT_RA_RO, 0) \
+    X(SIMT_EREG_QUEUE, SIMT_RA_RO, 0xffffffff)
 
 #define SIMT_MIN_DMA_CHUNK          4096
 #define SIMT_MAX_DMA_CHUNK          (64u << 20)

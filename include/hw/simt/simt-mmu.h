@@ -83,8 +83,10 @@ void simt_mmu_view_init(SimtMmuView *v, SimtState *s, unsigned ctx,
 /* Point @mem at @v again (after migration): v->ctx and v->bare are kept. */
 void simt_mmu_view_attach(SimtMmuView *v, SimtState *s, SimtMem *mem);
 void simt_mmu_reset(SimtState *s);
-uint32_t simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg);
-void simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
+/* Context @ctx's register @reg: false if it is not decoded here. */
+bool simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg,
+                       uint32_t *val);
+bool simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
                         uint32_t val);
 void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd);
 extern const VMStateDescription vmstate_simt_tlb_entry;

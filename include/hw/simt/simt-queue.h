@@ -79,8 +79,13 @@ typedef struct SimtQueue {
 
 typedef struct SimtState SimtState;
 
-uint32_t simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg);
-void simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
+/*
+ * Queue @q's register @reg (an offset in SIMT_QUEUE_REGS, which the
+ * caller checked): false if the queue does not decode it.
+ */
+bool simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg,
+                         uint32_t *val);
+bool simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
                           uint32_t val);
 /* Fetch and run commands of every ready queue; true if a queue waits. */
 bool simt_queues_process(SimtState *s, uint64_t cycle);
