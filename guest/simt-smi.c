@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <drm/simt_accel.h>
+#include "hw/simt/simt-hw.h"
 #include "simt.h"
 
 static int kv;		/* key=value output */
@@ -522,18 +523,18 @@ static const char *group_name(gid_t gid, char *buf, size_t len)
 	return buf;
 }
 
+/* DRM_SIMT_PARAM_PRESET numbers are the contract's: the driver checks it */
 static const char *preset_name(uint64_t preset)
 {
-	static const char *const names[DRM_SIMT_PRESET_COUNT] = {
-		[DRM_SIMT_PRESET_DEFAULT] = "default",
-		[DRM_SIMT_PRESET_GTX480] = "gtx480",
-		[DRM_SIMT_PRESET_PASCAL5] = "pascal-5",
-		[DRM_SIMT_PRESET_VOLTA80] = "volta-80",
-		[DRM_SIMT_PRESET_TURING68] = "turing-68",
-		[DRM_SIMT_PRESET_AMPERE82] = "ampere-82",
+	static const struct simt_preset_name names[] = {
+		SIMT_PRESET_NAMES(SIMT_PRESET_NAME)
 	};
 
-	return preset < DRM_SIMT_PRESET_COUNT ? names[preset] : "unknown";
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (names[i].preset == preset)
+			return names[i].name;
+	}
+	return "unknown";
 }
 
 /* Show one device; 0 if it is one. */

@@ -109,6 +109,15 @@ statussrc=$repo/guest/libsimt/simt-status.c
 cflags=(-static -O2 -Wall -Werror -pthread -D__user= -I"$repo/include/uapi"
         -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
         -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi")
+# The UAPI header alone, as C and as C++, warning-free and without
+# implicit padding (tests/uapi/simt-uapi-alone.c says why).
+uapi_alone=$repo/tests/uapi/simt-uapi-alone.c
+kuapi=$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi
+uapi_flags=(-Wall -Wextra -Wpadded -Werror -fsyntax-only -D__user=
+            -I"$repo/include/uapi" -idirafter "$kuapi")
+gcc -std=c11 -pedantic "${uapi_flags[@]}" "$uapi_alone"
+g++ -std=c++11 "${uapi_flags[@]}" -x c++ "$uapi_alone"
+
 lib=$gdir/build/libsimt.a
 stale=0
 for dep in "$libsrc" "${libsrc%.c}.h" "${libsrc%.c}-internal.h" "$uapi" "$elfsrc" \

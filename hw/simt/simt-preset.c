@@ -41,11 +41,6 @@ const SimtConfigFieldInfo simt_config_fields[SIMT_CFG_NR] = {
                            1, 65536 },
 };
 
-typedef struct SimtPreset {
-    const char *name;
-    SimtConfig cfg;
-} SimtPreset;
-
 #define PRESET(sms, thr, warps, blocks, regs, shared, mhz, bw, issue, \
                queues, copy_bw, tb)                                   \
     {                                                                 \
@@ -68,40 +63,45 @@ typedef struct SimtPreset {
         .tiebreak = (tb),                                             \
     }
 
-static const SimtPreset simt_presets[SIMT_PRESET_NR] = {
-    [SIMT_PRESET_DEFAULT] = {
-        "default", PRESET(4, 1024, 32, 8, 32768, 48 * KiB, 1000, 64, 1,
-                          4, 8, SIMT_TIEBREAK_ASCENDING) },
+static const struct simt_preset_name simt_preset_names[] = {
+    SIMT_PRESET_NAMES(SIMT_PRESET_NAME)
+};
+QEMU_BUILD_BUG_ON(ARRAY_SIZE(simt_preset_names) != SIMT_PRESET_NR);
+
+static const SimtConfig simt_presets[SIMT_PRESET_NR] = {
+    [SIMT_PRESET_DEFAULT] =
+        PRESET(4, 1024, 32, 8, 32768, 48 * KiB, 1000, 64, 1, 4, 8,
+               SIMT_TIEBREAK_ASCENDING),
     /* 177.4 GB/s at 1.4 GHz: 127 bytes per cycle; two warp schedulers. */
-    [SIMT_PRESET_GTX480] = {
-        "gtx480", PRESET(15, 1536, 48, 8, 32768, 48 * KiB, 1400, 127, 2,
-                         8, 4, SIMT_TIEBREAK_ASCENDING) },
+    [SIMT_PRESET_GTX480] =
+        PRESET(15, 1536, 48, 8, 32768, 48 * KiB, 1400, 127, 2, 8, 4,
+               SIMT_TIEBREAK_ASCENDING),
     /* Seed 001 runs its Pascal experiments on a 5-SM part. */
-    [SIMT_PRESET_PASCAL5] = {
-        "pascal-5", PRESET(5, 2048, 64, 32, 65536, 96 * KiB, 1607, 199, 4,
-                           8, 8, SIMT_TIEBREAK_ASCENDING) },
+    [SIMT_PRESET_PASCAL5] =
+        PRESET(5, 2048, 64, 32, 65536, 96 * KiB, 1607, 199, 4, 8, 8,
+               SIMT_TIEBREAK_ASCENDING),
     /* Seed 001 does not report Volta's order; ascending is assumed. */
-    [SIMT_PRESET_VOLTA80] = {
-        "volta-80", PRESET(80, 2048, 64, 32, 65536, 96 * KiB, 1380, 652, 4,
-                           8, 8, SIMT_TIEBREAK_ASCENDING) },
-    [SIMT_PRESET_TURING68] = {
-        "turing-68", PRESET(68, 1024, 32, 16, 65536, 64 * KiB, 1350, 456, 4,
-                            8, 8, SIMT_TIEBREAK_EVENS_ODDS) },
+    [SIMT_PRESET_VOLTA80] =
+        PRESET(80, 2048, 64, 32, 65536, 96 * KiB, 1380, 652, 4, 8, 8,
+               SIMT_TIEBREAK_ASCENDING),
+    [SIMT_PRESET_TURING68] =
+        PRESET(68, 1024, 32, 16, 65536, 64 * KiB, 1350, 456, 4, 8, 8,
+               SIMT_TIEBREAK_EVENS_ODDS),
     /*
      * Seed 001's table gives 64 warps, which 1536 threads cannot fill;
      * warps = threads / 32 as its digest advises.  Order not reported:
      * evens then odds like its predecessor Turing is assumed.
      */
-    [SIMT_PRESET_AMPERE82] = {
-        "ampere-82", PRESET(82, 1536, 48, 16, 65536, 100 * KiB, 1395, 671,
-                            4, 8, 16, SIMT_TIEBREAK_EVENS_ODDS) },
+    [SIMT_PRESET_AMPERE82] =
+        PRESET(82, 1536, 48, 16, 65536, 100 * KiB, 1395, 671, 4, 8, 16,
+               SIMT_TIEBREAK_EVENS_ODDS),
 };
 
 int simt_preset_lookup(const char *name)
 {
     for (int i = 0; i < SIMT_PRESET_NR; i++) {
-        if (!strcmp(name, simt_presets[i].name)) {
-            return i;
+        if (!strcmp(name, simt_preset_names[i].name)) {
+            return simt_preset_names[i].preset;
         }
     }
     return -1;
@@ -109,12 +109,17 @@ int simt_preset_lookup(const char *name)
 
 const char *simt_preset_name(int preset)
 {
-    return simt_presets[preset].name;
+    for (int i = 0; i < SIMT_PRESET_NR; i++) {
+        if (simt_preset_names[i].preset == preset) {
+            return simt_preset_names[i].name;
+        }
+    }
+    return NULL;
 }
 
 void simt_preset_config(int preset, SimtConfig *cfg)
 {
-    *cfg = simt_presets[preset].cfg;
+    *cfg = simt_presets[preset];
 }
 
 void simt_config_sm_order(const SimtConfig *cfg, uint32_t *order)

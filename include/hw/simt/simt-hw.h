@@ -247,6 +247,25 @@ enum simt_preset {
 };
 
 /*
+ * The presets' names, as the device's "preset" property, its help and
+ * the tools spell them: X(preset, name).
+ */
+#define SIMT_PRESET_NAMES(X) \
+    X(SIMT_PRESET_DEFAULT, "default") \
+    X(SIMT_PRESET_GTX480, "gtx480") \
+    X(SIMT_PRESET_PASCAL5, "pascal-5") \
+    X(SIMT_PRESET_VOLTA80, "volta-80") \
+    X(SIMT_PRESET_TURING68, "turing-68") \
+    X(SIMT_PRESET_AMPERE82, "ampere-82")
+
+/* SIMT_PRESET_NAMES(SIMT_PRESET_NAME) initialises an array of these */
+struct simt_preset_name {
+    uint8_t preset;             /* enum simt_preset */
+    const char *name;
+};
+#define SIMT_PRESET_NAME(preset, name)  { (preset), (name) },
+
+/*
  * Hardware queues.  Queue q's registers are at SIMT_QUEUE_BASE + q *
  * SIMT_QUEUE_STRIDE.  A queue is a ring of SIMT_CMD_SIZE-byte commands in
  * guest memory; the driver writes commands, then the index one past the
