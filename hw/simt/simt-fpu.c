@@ -433,18 +433,26 @@ uint32_t simt_f32_sqrt(uint32_t a, int rm, uint32_t *flags)
     return round_pack(0, (e - 38) / 2, r, rm, flags);
 }
 
-uint32_t simt_f32_min(uint32_t a, uint32_t b, uint32_t *flags)
+/*
+ * fmin and fmax with a NaN operand: the other operand, the canonical NaN
+ * if both are NaNs (NV for a signalling one).  False if neither is.
+ */
+static bool minmax_nan(uint32_t a, uint32_t b, uint32_t *flags,
+                       uint32_t *res)
 {
-    if (is_nan(a) || is_nan(b)) {
-        if (is_snan(a) || is_snan(b)) {
-            *flags |= SIMT_FFLAG_NV;
-        }
-        if (is_nan(a) && is_nan(b)) {
-            return SIMT_F32_CANON_NAN;
-        }
-        return is_nan(a) ? b : a;
+    if (!is_nan(a) && !is_nan(b)) {
+        return false;
     }
-    /* Total order on bit patterns, in which -0 < +0. */
+    if (is_snan(a) || is_snan(b)) {
+        *flags |= SIMT_FFLAG_NV;
+    }
+    *res = is_nan(a) && is_nan(b) ? SIMT_F32_CANON_NAN : is_nan(a) ? b : a;
+    return true;
+}
+
+/* The smaller of two numbers in the total order on bit patterns (-0 < +0) */
+static uint32_t min_number(uint32_t a, uint32_t b)
+{
     if ((a ^ b) & F32_SIGN) {
         return (a & F32_SIGN) ? a : b;
     }
@@ -454,24 +462,21 @@ uint32_t simt_f32_min(uint32_t a, uint32_t b, uint32_t *flags)
     return a < b ? a : b;
 }
 
+uint32_t simt_f32_min(uint32_t a, uint32_t b, uint32_t *flags)
+{
+    uint32_t res;
+
+    return minmax_nan(a, b, flags, &res) ? res : min_number(a, b);
+}
+
 uint32_t simt_f32_max(uint32_t a, uint32_t b, uint32_t *flags)
 {
-    if (is_nan(a) || is_nan(b)) {
-        if (is_snan(a) || is_snan(b)) {
-            *flags |= SIMT_FFLAG_NV;
-        }
-        if (is_nan(a) && is_nan(b)) {
-            return SIMT_F32_CANON_NAN;
-        }
-        return is_nan(a) ? b : a;
+    uint32_t res;
+
+    if (minmax_nan(a, b, flags, &res)) {
+        return res;
     }
-    if ((a ^ b) & F32_SIGN) {
-        return (a & F32_SIGN) ? b : a;
-    }
-    if (a & F32_SIGN) {
-        return a < b ? a : b;
-    }
-    return a > b ? a : b;
+    return min_number(a, b) == a ? b : a;
 }
 
 /* a < b for non-NaN operands, with -0 == +0 */
