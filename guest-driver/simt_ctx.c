@@ -249,6 +249,8 @@ static int simt_hw_slots_get(struct simt_ctx *ctx)
 	q = find_first_zero_bit(&sdev->hw_queue_used, sdev->hw_queue_count);
 	if (c >= sdev->hw_ctx_count || q >= sdev->hw_queue_count) {
 		mutex_unlock(&sdev->hw_lock);
+		drm_dbg(&sdev->drm, "all %u hardware contexts or %u queues in use\n",
+			sdev->hw_ctx_count, sdev->hw_queue_count);
 		return -ENOSPC;
 	}
 	__set_bit(c, &sdev->hw_ctx_used);
@@ -504,6 +506,8 @@ struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id)
 	if (ctx)
 		kref_get(&ctx->ref);
 	xa_unlock(&sfile->contexts);
+	if (!ctx)
+		drm_dbg(file->minor->dev, "no context %u in this file\n", id);
 	return ctx;
 }
 
@@ -671,8 +675,10 @@ int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	}
 	ctx = xa_erase(&sfile->contexts, args->ctx_id);
-	if (!ctx)
+	if (!ctx) {
+		drm_dbg(drm, "CONTEXT_DESTROY: no context %u\n", args->ctx_id);
 		return -ENOENT;
+	}
 	simt_ctx_close_put(sfile, ctx);
 	return 0;
 }
@@ -723,6 +729,7 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		return -ENOENT;
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj) {
+		drm_dbg(drm, "VM_BIND: no object %u\n", args->handle);
 		ret = -ENOENT;
 		goto out_ctx;
 	}
@@ -733,7 +740,8 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	}
 	addr = fixed ? args->device_addr : simt_bo_device_addr(obj);
 	if (!addr && !fixed) {
-		/* A system memory object that got no device address. */
+		drm_dbg(drm, "VM_BIND: system object %u has no device address\n",
+			args->handle);
 		ret = -ENOSPC;
 		goto out_obj;
 	}
@@ -753,14 +761,19 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 
 	mutex_lock(&ctx->lock);
 	if (ctx->closed) {
+		drm_dbg(drm, "VM_BIND: context %u is closing\n", args->ctx_id);
 		ret = -ENOENT;
 		goto out_unlock;
 	}
 	if (simt_bind_find(ctx, obj)) {
+		drm_dbg(drm, "VM_BIND: object %u already bound in context %u\n",
+			args->handle, args->ctx_id);
 		ret = -EEXIST;
 		goto out_unlock;
 	}
 	if (simt_bind_overlaps(ctx, addr, obj->size)) {
+		drm_dbg(drm, "VM_BIND: [0x%llx, +%zu) overlaps a binding\n",
+			addr, obj->size);
 		ret = -EBUSY;
 		goto out_unlock;
 	}
@@ -814,6 +827,7 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 		return -ENOENT;
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj) {
+		drm_dbg(drm, "VM_UNBIND: no object %u\n", args->handle);
 		ret = -ENOENT;
 		goto out_ctx;
 	}
@@ -821,6 +835,8 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 	mutex_lock(&ctx->lock);
 	b = ctx->closed ? NULL : simt_bind_find(ctx, obj);
 	if (!b) {
+		drm_dbg(drm, "VM_UNBIND: object %u not bound in context %u\n",
+			args->handle, args->ctx_id);
 		ret = -ENOENT;
 		goto out_unlock;
 	}

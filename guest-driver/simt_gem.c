@@ -355,22 +355,28 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	}
 	size = PAGE_ALIGN(args->size);
-	if (size < args->size)
+	if (size < args->size) {
+		drm_dbg(drm, "BO_CREATE: size %llu wraps\n", args->size);
 		return -E2BIG;
+	}
 
 	if (args->flags == DRM_SIMT_BO_VRAM) {
 		limit = min_t(u64, sdev->vram_size, sdev->vram_bar_size) -
 			sdev->vram_guard;
-		if (size > limit)
+		if (size > limit) {
+			drm_dbg(drm, "BO_CREATE: %llu bytes, more than the %llu of VRAM\n",
+				size, limit);
 			return -E2BIG;
+		}
 		obj = simt_vram_bo_create(sdev, size);
 	} else {
 		/* Pinned memory: never more than half of the RAM there is. */
 		limit = (u64)totalram_pages() << PAGE_SHIFT;
-		if (size > limit)
-			return -E2BIG;
-		if (size > limit / 2)
-			return -ENOMEM;
+		if (size > limit / 2) {
+			drm_dbg(drm, "BO_CREATE: %llu bytes, more than half of the %llu of RAM\n",
+				size, limit);
+			return size > limit ? -E2BIG : -ENOMEM;
+		}
 		obj = simt_sys_bo_create(sdev, size);
 	}
 	if (IS_ERR(obj))
@@ -394,8 +400,10 @@ int simt_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	}
 	obj = drm_gem_object_lookup(file, args->handle);
-	if (!obj)
+	if (!obj) {
+		drm_dbg(drm, "BO_MMAP_OFFSET: no object %u\n", args->handle);
 		return -ENOENT;
+	}
 
 	ret = drm_gem_create_mmap_offset(obj);
 	if (!ret)
@@ -411,8 +419,10 @@ int simt_bo_info_ioctl(struct drm_device *drm, void *data,
 	struct drm_gem_object *obj;
 
 	obj = drm_gem_object_lookup(file, args->handle);
-	if (!obj)
+	if (!obj) {
+		drm_dbg(drm, "BO_INFO: no object %u\n", args->handle);
 		return -ENOENT;
+	}
 
 	args->flags = simt_bo_is_vram(obj) ? DRM_SIMT_BO_VRAM : DRM_SIMT_BO_SYSTEM;
 	if (!(simt_bo_status(obj) & DRM_GEM_OBJECT_RESIDENT))

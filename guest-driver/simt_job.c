@@ -867,8 +867,11 @@ static int simt_copy_prepare(struct drm_device *drm, struct drm_file *file,
 	job->bos[2 * i] = src;
 	dst = drm_gem_object_lookup(file, cmd->dst_handle);
 	job->bos[2 * i + 1] = dst;
-	if (!src || !dst)
+	if (!src || !dst) {
+		drm_dbg(drm, "command %u: no object %u\n", i,
+			src ? cmd->dst_handle : cmd->src_handle);
 		return -ENOENT;
+	}
 
 	if (!simt_range_ok(src, cmd->src_offset, cmd->size) ||
 	    !simt_range_ok(dst, cmd->dst_offset, cmd->size)) {
@@ -978,8 +981,11 @@ static int simt_job_prepare(struct drm_device *drm, struct drm_file *file,
 		}
 		if (ret)
 			return ret;
-		if (n >= SIMT_RING_ENTRIES)
+		if (n >= SIMT_RING_ENTRIES) {
+			drm_dbg(drm, "command %u: the job needs more than %u ring entries\n",
+				i, SIMT_RING_ENTRIES);
 			return -E2BIG;
+		}
 	}
 	*entries = n;
 	return 0;
@@ -1080,8 +1086,10 @@ static int simt_submit_check(struct drm_device *drm,
 		return -EINVAL;
 	}
 	if ((args->cmd_count && !args->cmds) ||
-	    (args->in_sync_count && !args->in_syncs))
+	    (args->in_sync_count && !args->in_syncs)) {
+		drm_dbg(drm, "SUBMIT: a count with a NULL array\n");
 		return -EFAULT;
+	}
 	return 0;
 }
 
@@ -1174,6 +1182,8 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 		goto out_free;
 	/* And the SIGNAL. */
 	if (n + 1 > SIMT_RING_ENTRIES - 1) {
+		drm_dbg(drm, "SUBMIT: %u ring entries and the SIGNAL exceed %u\n",
+			n, SIMT_RING_ENTRIES - 1);
 		ret = -E2BIG;
 		goto out_free;
 	}
@@ -1186,6 +1196,7 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 	if (args->syncobj) {
 		syncobj = drm_syncobj_find(file, args->syncobj);
 		if (!syncobj) {
+			drm_dbg(drm, "SUBMIT: no syncobj %u\n", args->syncobj);
 			ret = -ENOENT;
 			goto out_free;
 		}
