@@ -15,16 +15,6 @@
 #include "elf-defs.h"
 #include "hw/simt/simt-le.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* ELF features a kernel image must not use, with the reason. */
 static int check_features(const struct simt_elf *elf, char *err,
                           size_t errlen)
@@ -32,13 +22,14 @@ static int check_features(const struct simt_elf *elf, char *err,
     uint32_t i;
 
     if (elf->flags & ELF_EF_RISCV_RVC) {
-        return fail(err, errlen, "%s: built with compressed instructions "
-                    "(EF_RISCV_RVC); compile with -march=rv32imaf",
-                    elf->path);
+        return simt_elf_error(err, errlen,
+                              "%s: built with compressed instructions "
+                              "(EF_RISCV_RVC); compile with -march=rv32imaf",
+                              elf->path);
     }
     if (elf->flags & ELF_EF_RISCV_RVE) {
-        return fail(err, errlen, "%s: RV32E code; lanes are RV32IMAF",
-                    elf->path);
+        return simt_elf_error(err, errlen, "%s: RV32E code; lanes are RV32IMAF",
+                              elf->path);
     }
     for (i = 0; i < elf->nsections; i++) {
         const struct simt_elf_section *s = &elf->sections[i];
@@ -46,23 +37,27 @@ static int check_features(const struct simt_elf *elf, char *err,
         switch (s->type) {
         case ELF_SHT_REL:
         case ELF_SHT_RELA:
-            return fail(err, errlen, "%s: unsupported relocation section "
-                        "%s; images are loaded without relocation",
-                        elf->path, s->name);
+            return simt_elf_error(err, errlen,
+                                  "%s: unsupported relocation section "
+                                  "%s; images are loaded without relocation",
+                                  elf->path, s->name);
         case ELF_SHT_DYNAMIC:
         case ELF_SHT_DYNSYM:
-            return fail(err, errlen, "%s: section %s: dynamic linking is "
-                        "not supported", elf->path, s->name);
+            return simt_elf_error(err, errlen,
+                                  "%s: section %s: dynamic linking is "
+                                  "not supported", elf->path, s->name);
         case ELF_SHT_INIT_ARRAY:
         case ELF_SHT_FINI_ARRAY:
         case ELF_SHT_PREINIT_ARRAY:
-            return fail(err, errlen, "%s: section %s: constructors and "
-                        "destructors are not supported", elf->path,
-                        s->name);
+            return simt_elf_error(err, errlen,
+                                  "%s: section %s: constructors and "
+                                  "destructors are not supported", elf->path,
+                                  s->name);
         }
         if (s->flags & ELF_SHF_TLS) {
-            return fail(err, errlen, "%s: section %s: thread-local storage "
-                        "is not supported", elf->path, s->name);
+            return simt_elf_error(err, errlen,
+                                  "%s: section %s: thread-local storage "
+                                  "is not supported", elf->path, s->name);
         }
     }
     return 0;
@@ -92,7 +87,8 @@ int sm_program_from_image(const struct simt_image *img,
         return -1;
     }
     if ((img->code_start & 3) || (img->code_end & 3)) {
-        return fail(err, errlen, "%s: code [0x%08x, 0x%08x) is not made of "
+        return simt_elf_error(err, errlen,
+                              "%s: code [0x%08x, 0x%08x) is not made of "
                     "4-byte instructions (compressed instructions?)",
                     elf->path, img->code_start, img->code_end);
     }
@@ -106,7 +102,7 @@ int sm_program_from_image(const struct simt_image *img,
     prog->insns = words;
     if (!words || !prog->funcs) {
         sm_program_free(prog);
-        return fail(err, errlen, "%s: out of memory", elf->path);
+        return simt_elf_error(err, errlen, "%s: out of memory", elf->path);
     }
     for (i = 0; i < prog->ninsns; i++) {
         words[i] = simt_le32(img->bytes + (img->code_start - img->base) + 4 * i);
@@ -132,14 +128,16 @@ int sm_program_from_image(const struct simt_image *img,
         if (s->value < img->code_start || s->value >= img->code_end ||
             (uint64_t)s->value + s->size > img->code_end) {
             sm_program_free(prog);
-            return fail(err, errlen, "%s: function %s lies outside the code "
-                        "section", elf->path, s->name);
+            return simt_elf_error(err, errlen,
+                                  "%s: function %s lies outside the code "
+                                  "section", elf->path, s->name);
         }
         if ((s->value | s->size) & 3) {
             sm_program_free(prog);
-            return fail(err, errlen, "%s: function %s is not made of 4-byte "
-                        "instructions (compressed instructions?)",
-                        elf->path, s->name);
+            return simt_elf_error(err, errlen,
+                                  "%s: function %s is not made of 4-byte "
+                                  "instructions (compressed instructions?)",
+                                  elf->path, s->name);
         }
         f = &prog->funcs[n++];
         f->name = s->name;
@@ -171,8 +169,8 @@ int sm_program_from_image(const struct simt_image *img,
             f->end = next;
         }
         if (f->end > next) {
-            fail(err, errlen, "%s: functions %s and %s overlap",
-                 elf->path, f->name, prog->funcs[i + 1].name);
+            simt_elf_error(err, errlen, "%s: functions %s and %s overlap",
+                           elf->path, f->name, prog->funcs[i + 1].name);
             sm_program_free(prog);
             return -1;
         }
@@ -194,9 +192,11 @@ int sm_program_from_image(const struct simt_image *img,
     }
     if (!kernels) {
         sm_program_free(prog);
-        return fail(err, errlen, "%s: no kernel entry symbol; mark kernels "
-                    "with KERNEL from simt.h and link with kernels/simt.ld",
-                    elf->path);
+        return simt_elf_error(err, errlen,
+                              "%s: no kernel entry symbol; mark kernels "
+                              "with KERNEL from simt.h and link with "
+                              "kernels/simt.ld",
+                              elf->path);
     }
     return 0;
 }
@@ -321,11 +321,11 @@ int sm_elf_write_note(const struct simt_elf *elf, const uint8_t *note,
     }
     cap = elf->size + 16 + len + str_size + (size_t)nshnum * ELF32_SHDR_SIZE;
     if (cap > 0xffffffffu) {
-        return fail(err, errlen, "%s: output too large", out_path);
+        return simt_elf_error(err, errlen, "%s: output too large", out_path);
     }
     out = calloc(1, cap);
     if (!out) {
-        return fail(err, errlen, "%s: out of memory", out_path);
+        return simt_elf_error(err, errlen, "%s: out of memory", out_path);
     }
     memcpy(out, elf->data, elf->size);
     note_off = append(out, &pos, note, len);
@@ -357,15 +357,15 @@ int sm_elf_write_note(const struct simt_elf *elf, const uint8_t *note,
     f = fopen(tmp, "wb");
     if (!f) {
         free(out);
-        return fail(err, errlen, "%s: %s", tmp, strerror(errno));
+        return simt_elf_error(err, errlen, "%s: %s", tmp, strerror(errno));
     }
     ok = fwrite(out, 1, pos, f) == pos;
     ok &= fclose(f) == 0;
     free(out);
     if (!ok || rename(tmp, out_path) < 0) {
         unlink(tmp);
-        return fail(err, errlen, "%s: cannot write: %s", out_path,
-                    strerror(errno));
+        return simt_elf_error(err, errlen, "%s: cannot write: %s", out_path,
+                              strerror(errno));
     }
     return 0;
 }

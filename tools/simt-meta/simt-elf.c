@@ -16,10 +16,7 @@
 #include "elf-defs.h"
 #include "hw/simt/simt-le.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+int simt_elf_error(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
 
@@ -59,23 +56,25 @@ static int parse_sections(struct simt_elf *elf, uint32_t shoff,
     uint32_t i;
 
     if (shnum == 0) {
-        return fail(err, errlen, "%s: no section headers", path);
+        return simt_elf_error(err, errlen, "%s: no section headers", path);
     }
     if (shentsize != ELF32_SHDR_SIZE) {
-        return fail(err, errlen, "%s: bad section header size %u",
-                    path, shentsize);
+        return simt_elf_error(err, errlen, "%s: bad section header size %u",
+                              path, shentsize);
     }
     if (!in_bounds(elf->size, shoff, (uint64_t)shnum * shentsize)) {
-        return fail(err, errlen, "%s: section headers beyond end of file",
-                    path);
+        return simt_elf_error(err, errlen,
+                              "%s: section headers beyond end of file",
+                              path);
     }
     if (shstrndx >= shnum) {
-        return fail(err, errlen, "%s: bad section name table index %u",
-                    path, shstrndx);
+        return simt_elf_error(err, errlen,
+                              "%s: bad section name table index %u",
+                              path, shstrndx);
     }
     elf->sections = calloc(shnum, sizeof(*elf->sections));
     if (!elf->sections) {
-        return fail(err, errlen, "%s: out of memory", path);
+        return simt_elf_error(err, errlen, "%s: out of memory", path);
     }
     elf->nsections = shnum;
     for (i = 0; i < shnum; i++) {
@@ -91,8 +90,9 @@ static int parse_sections(struct simt_elf *elf, uint32_t shoff,
         s->entsize = simt_le32(sh + 36);
         if (s->type != ELF_SHT_NOBITS && s->type != ELF_SHT_NULL &&
             !in_bounds(elf->size, s->offset, s->size)) {
-            return fail(err, errlen, "%s: section %u lies beyond end of file",
-                        path, i);
+            return simt_elf_error(err, errlen,
+                                  "%s: section %u lies beyond end of file",
+                                  path, i);
         }
     }
     for (i = 0; i < shnum; i++) {
@@ -100,8 +100,8 @@ static int parse_sections(struct simt_elf *elf, uint32_t shoff,
 
         elf->sections[i].name = str_at(elf, &elf->sections[shstrndx], name);
         if (!elf->sections[i].name) {
-            return fail(err, errlen, "%s: section %u has a bad name",
-                        path, i);
+            return simt_elf_error(err, errlen, "%s: section %u has a bad name",
+                                  path, i);
         }
     }
     return 0;
@@ -118,11 +118,12 @@ static int parse_segments(struct simt_elf *elf, uint32_t phoff,
     }
     if (phentsize != ELF32_PHDR_SIZE ||
         !in_bounds(elf->size, phoff, (uint64_t)phnum * phentsize)) {
-        return fail(err, errlen, "%s: bad program headers", elf->path);
+        return simt_elf_error(err, errlen,
+                              "%s: bad program headers", elf->path);
     }
     elf->segments = calloc(phnum, sizeof(*elf->segments));
     if (!elf->segments) {
-        return fail(err, errlen, "%s: out of memory", elf->path);
+        return simt_elf_error(err, errlen, "%s: out of memory", elf->path);
     }
     elf->nsegments = phnum;
     for (i = 0; i < phnum; i++) {
@@ -139,12 +140,14 @@ static int parse_segments(struct simt_elf *elf, uint32_t phoff,
             continue;
         }
         if (!in_bounds(elf->size, s->offset, s->filesz)) {
-            return fail(err, errlen, "%s: segment %u lies beyond end of file",
-                        elf->path, i);
+            return simt_elf_error(err, errlen,
+                                  "%s: segment %u lies beyond end of file",
+                                  elf->path, i);
         }
         if (s->filesz > s->memsz) {
-            return fail(err, errlen, "%s: segment %u has more file than "
-                        "memory bytes", elf->path, i);
+            return simt_elf_error(err, errlen,
+                                  "%s: segment %u has more file than "
+                                  "memory bytes", elf->path, i);
         }
     }
     return 0;
@@ -165,14 +168,15 @@ static int parse_symbols(struct simt_elf *elf, char *err, size_t errlen)
         return 0;
     }
     if (symtab->entsize != ELF32_SYM_SIZE || symtab->link >= elf->nsections) {
-        return fail(err, errlen, "%s: malformed symbol table", elf->path);
+        return simt_elf_error(err, errlen,
+                              "%s: malformed symbol table", elf->path);
     }
     strtab = &elf->sections[symtab->link];
     elf->nsymbols = symtab->size / ELF32_SYM_SIZE;
     elf->symbols = calloc(elf->nsymbols ? elf->nsymbols : 1,
                           sizeof(*elf->symbols));
     if (!elf->symbols) {
-        return fail(err, errlen, "%s: out of memory", elf->path);
+        return simt_elf_error(err, errlen, "%s: out of memory", elf->path);
     }
     for (i = 0; i < elf->nsymbols; i++) {
         const uint8_t *st = elf->data + symtab->offset + i * ELF32_SYM_SIZE;
@@ -180,8 +184,8 @@ static int parse_symbols(struct simt_elf *elf, char *err, size_t errlen)
 
         sym->name = str_at(elf, strtab, simt_le32(st));
         if (!sym->name) {
-            return fail(err, errlen, "%s: symbol %u has a bad name",
-                        elf->path, i);
+            return simt_elf_error(err, errlen, "%s: symbol %u has a bad name",
+                                  elf->path, i);
         }
         sym->value = simt_le32(st + 4);
         sym->size = simt_le32(st + 8);
@@ -204,30 +208,33 @@ int simt_elf_parse(struct simt_elf *elf, const char *path, uint8_t *data,
     elf->size = size;
 
     if (size < ELF32_EHDR_SIZE || memcmp(eh, "\177ELF", 4) != 0) {
-        return fail(err, errlen, "%s: not an ELF file", path);
+        return simt_elf_error(err, errlen, "%s: not an ELF file", path);
     }
     if (eh[4] != ELF_CLASS32) {
-        return fail(err, errlen, "%s: ELF class %u, want ELF32 (riscv32)",
-                    path, eh[4]);
+        return simt_elf_error(err, errlen,
+                              "%s: ELF class %u, want ELF32 (riscv32)",
+                              path, eh[4]);
     }
     if (eh[5] != ELF_DATA2LSB) {
-        return fail(err, errlen, "%s: not little-endian", path);
+        return simt_elf_error(err, errlen, "%s: not little-endian", path);
     }
     machine = simt_le16(eh + 18);
     if (machine != ELF_EM_RISCV) {
-        return fail(err, errlen, "%s: machine %u, want RISC-V (%u)",
-                    path, machine, ELF_EM_RISCV);
+        return simt_elf_error(err, errlen, "%s: machine %u, want RISC-V (%u)",
+                              path, machine, ELF_EM_RISCV);
     }
     elf->type = simt_le16(eh + 16);
     if (elf->type == ELF_ET_REL) {
-        return fail(err, errlen,
-                    "%s: relocatable object; link it with kernels/simt.ld",
-                    path);
+        return simt_elf_error(err, errlen,
+                              "%s: relocatable object; link it with "
+                              "kernels/simt.ld",
+                              path);
     }
     if (elf->type != ELF_ET_EXEC) {
-        return fail(err, errlen,
-                    "%s: ELF type %u, want a static executable (ET_EXEC)",
-                    path, elf->type);
+        return simt_elf_error(err, errlen,
+                              "%s: ELF type %u, want a static executable "
+                              "(ET_EXEC)",
+                              path, elf->type);
     }
     elf->entry = simt_le32(eh + 24);
     elf->flags = simt_le32(eh + 36);
@@ -250,7 +257,7 @@ int simt_elf_read_file(struct simt_elf *elf, const char *path,
 
     memset(elf, 0, sizeof(*elf));
     if (!f) {
-        return fail(err, errlen, "%s: %s", path, strerror(errno));
+        return simt_elf_error(err, errlen, "%s: %s", path, strerror(errno));
     }
     do {
         if (size == cap) {
@@ -260,14 +267,14 @@ int simt_elf_read_file(struct simt_elf *elf, const char *path,
             if (cap > SIMT_ELF_MAX_FILE) {
                 free(data);
                 fclose(f);
-                return fail(err, errlen, "%s: larger than %u bytes",
-                            path, SIMT_ELF_MAX_FILE);
+                return simt_elf_error(err, errlen, "%s: larger than %u bytes",
+                                      path, SIMT_ELF_MAX_FILE);
             }
             grown = realloc(data, cap);
             if (!grown) {
                 free(data);
                 fclose(f);
-                return fail(err, errlen, "%s: out of memory", path);
+                return simt_elf_error(err, errlen, "%s: out of memory", path);
             }
             data = grown;
         }
@@ -277,7 +284,7 @@ int simt_elf_read_file(struct simt_elf *elf, const char *path,
     if (ferror(f)) {
         free(data);
         fclose(f);
-        return fail(err, errlen, "%s: read error", path);
+        return simt_elf_error(err, errlen, "%s: read error", path);
     }
     fclose(f);
     return simt_elf_parse(elf, path, data, size, err, errlen);
@@ -330,8 +337,8 @@ int simt_elf_find_meta(const struct simt_elf *elf, const uint8_t **desc,
         return 0;
     }
     if (s->type != ELF_SHT_NOTE || s->size < 12) {
-        return fail(err, errlen, "%s: %s is not a note section",
-                    elf->path, SIMT_NOTE_SECTION);
+        return simt_elf_error(err, errlen, "%s: %s is not a note section",
+                              elf->path, SIMT_NOTE_SECTION);
     }
     p = elf->data + s->offset;
     namesz = simt_le32(p);
@@ -341,11 +348,13 @@ int simt_elf_find_meta(const struct simt_elf *elf, const uint8_t **desc,
     if (namesz != sizeof(SIMT_NOTE_NAME) || s->size < desc_off ||
         memcmp(p + 12, SIMT_NOTE_NAME, sizeof(SIMT_NOTE_NAME)) != 0 ||
         type != SIMT_NOTE_TYPE_META) {
-        return fail(err, errlen, "%s: %s does not hold a SIMT metadata note",
-                    elf->path, SIMT_NOTE_SECTION);
+        return simt_elf_error(err, errlen,
+                              "%s: %s does not hold a SIMT metadata note",
+                              elf->path, SIMT_NOTE_SECTION);
     }
     if (!in_bounds(s->size, desc_off, descsz)) {
-        return fail(err, errlen, "%s: SIMT note is truncated", elf->path);
+        return simt_elf_error(err, errlen,
+                              "%s: SIMT note is truncated", elf->path);
     }
     *desc = p + desc_off;
     *len = descsz;
@@ -360,7 +369,7 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
 
     memset(meta, 0, sizeof(*meta));
     if (len < sizeof(*h)) {
-        return fail(err, errlen, "metadata note too short");
+        return simt_elf_error(err, errlen, "metadata note too short");
     }
     h->version = simt_le32(desc);
     h->header_size = simt_le32(desc + 4);
@@ -376,8 +385,9 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
     h->pp_count = simt_le32(desc + 44);
     h->pp_interval = simt_le32(desc + 48);
     if (h->version != SIMT_META_VERSION) {
-        return fail(err, errlen, "metadata version %u, this reader knows %u",
-                    h->version, SIMT_META_VERSION);
+        return simt_elf_error(err, errlen,
+                              "metadata version %u, this reader knows %u",
+                              h->version, SIMT_META_VERSION);
     }
     if (h->header_size < sizeof(*h) ||
         h->kernel_size < sizeof(struct simt_meta_kernel) ||
@@ -391,7 +401,7 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
         !in_bounds(len, h->pp_offset, (uint64_t)h->pp_count * 4) ||
         h->strtab_size == 0 ||
         desc[h->strtab_offset + h->strtab_size - 1] != '\0') {
-        return fail(err, errlen, "malformed metadata note header");
+        return simt_elf_error(err, errlen, "malformed metadata note header");
     }
     meta->nlive = (h->code_end - h->code_start) / 4;
     meta->live = calloc(meta->nlive ? meta->nlive : 1, sizeof(uint64_t));
@@ -401,7 +411,7 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
     meta->pp = calloc(h->pp_count ? h->pp_count : 1, sizeof(uint32_t));
     if (!meta->live || !meta->kernels || !meta->strtab || !meta->pp) {
         simt_meta_free(meta);
-        return fail(err, errlen, "out of memory");
+        return simt_elf_error(err, errlen, "out of memory");
     }
     memcpy(meta->strtab, desc + h->strtab_offset, h->strtab_size);
     for (i = 0; i < meta->nlive; i++) {
@@ -414,7 +424,8 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
         if (meta->pp[i] < h->code_start || meta->pp[i] >= h->code_end ||
             (meta->pp[i] & 3) || (i > 0 && meta->pp[i] <= meta->pp[i - 1])) {
             simt_meta_free(meta);
-            return fail(err, errlen, "malformed preemption point %u", i);
+            return simt_elf_error(err, errlen,
+                                  "malformed preemption point %u", i);
         }
     }
     for (i = 0; i < h->nkernels; i++) {
@@ -437,7 +448,8 @@ int simt_meta_parse(struct simt_meta *meta, const uint8_t *desc,
             k->m.code_start < h->code_start || k->m.code_end > h->code_end ||
             k->m.entry < k->m.code_start || k->m.entry >= k->m.code_end) {
             simt_meta_free(meta);
-            return fail(err, errlen, "malformed metadata for kernel %u", i);
+            return simt_elf_error(err, errlen,
+                                  "malformed metadata for kernel %u", i);
         }
         k->name = meta->strtab + k->m.name;
     }
@@ -509,16 +521,18 @@ static int load_image(struct simt_image *img, char *err, size_t errlen)
              (uint64_t)s->vaddr + s->memsz : hi;
     }
     if (lo == UINT64_MAX) {
-        return fail(err, errlen, "%s: no loadable segment", elf->path);
+        return simt_elf_error(err, errlen,
+                              "%s: no loadable segment", elf->path);
     }
     if (hi - lo > SIMT_ELF_MAX_IMAGE || hi > UINT32_MAX) {
-        return fail(err, errlen, "%s: loadable image too large", elf->path);
+        return simt_elf_error(err, errlen,
+                              "%s: loadable image too large", elf->path);
     }
     img->base = (uint32_t)lo;
     img->size = (uint32_t)(hi - lo);
     img->bytes = calloc(1, img->size);
     if (!img->bytes) {
-        return fail(err, errlen, "%s: out of memory", elf->path);
+        return simt_elf_error(err, errlen, "%s: out of memory", elf->path);
     }
     for (i = 0; i < elf->nsegments; i++) {
         const struct simt_elf_segment *s = &elf->segments[i];
@@ -537,36 +551,40 @@ static int load_image(struct simt_image *img, char *err, size_t errlen)
         if ((s->flags & ELF_SHF_EXECINSTR) && (s->flags & ELF_SHF_ALLOC) &&
             s->size) {
             if (img->code_end) {
-                return fail(err, errlen,
-                            "%s: more than one executable section (%s)",
-                            elf->path, s->name);
+                return simt_elf_error(err, errlen,
+                                      "%s: more than one executable section "
+                                      "(%s)",
+                                      elf->path, s->name);
             }
             if (s->addr < img->base ||
                 (uint64_t)s->addr + s->size > hi) {
-                return fail(err, errlen,
-                            "%s: section %s is not in a loadable segment",
-                            elf->path, s->name);
+                return simt_elf_error(err, errlen,
+                                      "%s: section %s is not in a loadable "
+                                      "segment",
+                                      elf->path, s->name);
             }
             img->code_start = s->addr;
             img->code_end = s->addr + s->size;
         }
     }
     if (!img->code_end) {
-        return fail(err, errlen, "%s: no executable section", elf->path);
+        return simt_elf_error(err, errlen,
+                              "%s: no executable section", elf->path);
     }
 
     shared = simt_elf_section_by_name(elf, ".shared");
     if (shared && shared->size) {
         if (shared->type != ELF_SHT_NOBITS) {
-            return fail(err, errlen,
-                        "%s: .shared has contents; shared memory cannot be "
-                        "initialised", elf->path);
+            return simt_elf_error(err, errlen,
+                                  "%s: .shared has contents; shared memory "
+                                  "cannot be initialised", elf->path);
         }
         if (shared->addr != SIMT_SHARED_BASE ||
             !in_shared_window(shared->addr, shared->size)) {
-            return fail(err, errlen,
-                        "%s: .shared is not at the shared window 0x%08x",
-                        elf->path, SIMT_SHARED_BASE);
+            return simt_elf_error(err, errlen,
+                                  "%s: .shared is not at the shared window "
+                                  "0x%08x",
+                                  elf->path, SIMT_SHARED_BASE);
         }
         img->shared_bytes = shared->size;
     }
@@ -580,7 +598,7 @@ static int load_image(struct simt_image *img, char *err, size_t errlen)
 
         if (simt_meta_parse(&img->meta, desc, desc_len, why,
                             sizeof(why)) < 0) {
-            return fail(err, errlen, "%s: %s", elf->path, why);
+            return simt_elf_error(err, errlen, "%s: %s", elf->path, why);
         }
         img->has_meta = true;
     }
@@ -607,12 +625,12 @@ int simt_image_load_mem(struct simt_image *img, const char *name,
 
     memset(img, 0, sizeof(*img));
     if (len > SIMT_ELF_MAX_FILE) {
-        return fail(err, errlen, "%s: larger than %u bytes",
-                    name, SIMT_ELF_MAX_FILE);
+        return simt_elf_error(err, errlen, "%s: larger than %u bytes",
+                              name, SIMT_ELF_MAX_FILE);
     }
     copy = malloc(len ? len : 1);
     if (!copy) {
-        return fail(err, errlen, "%s: out of memory", name);
+        return simt_elf_error(err, errlen, "%s: out of memory", name);
     }
     memcpy(copy, buf, len);
     if (simt_elf_parse(&img->elf, name, copy, len, err, errlen) < 0 ||

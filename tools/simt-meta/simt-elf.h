@@ -95,6 +95,10 @@ struct simt_image {
     struct simt_meta meta;
 };
 
+/* Format an error into @err (@errlen bytes) and return -1. */
+int simt_elf_error(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /*
  * Parse an ELF file held in @data (@size bytes, ownership passes to @elf
  * even on failure).  Checks the identification (ELF32, little-endian,
