@@ -32,25 +32,11 @@
 
 #include <drm/simt_accel.h>
 #include "simt.h"
+#include "simt-clock.h"
 
 #define KERNEL_IMAGE "/lib/simt/kernels/samples.elf"
 #define BATCH 256
 #define TIMEOUT_NS (30ll * 1000000000ll)
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static double median(double *v, unsigned int n)
 {

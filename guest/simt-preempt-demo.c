@@ -44,6 +44,7 @@
 #include <drm/simt_accel.h>
 #include "hw/simt/simt-hw.h"
 #include "simt.h"
+#include "simt-clock.h"
 
 #define IMAGE "/lib/simt/kernels/preempt.elf"
 #define SRC_WORDS 4096
@@ -96,21 +97,6 @@ static void die(const char *what, simt_status st)
 	fprintf(stderr, "simt-preempt-demo: %s: %s (%s)\n", what,
 		simt_error_string(st), simt_last_error());
 	exit(1);
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* The @p-th percentile of the sorted @v (nearest rank). */

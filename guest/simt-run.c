@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "simt.h"
+#include "simt-clock.h"
 
 #define MAX_ARGS	8
 #define MAX_ELEMS	(16u << 20)	/* values in one buffer argument */
@@ -372,14 +373,6 @@ static void print_values(const struct arg *a, const struct dump *d, const uint8_
 		if (i % 8 == 7 || i == n - 1)
 			printf("\n");
 	}
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
 static void list_kernels(simt_module *m, const char *image)

@@ -63,6 +63,7 @@
 
 #include <drm/simt_accel.h>
 #include "simt.h"
+#include "simt-clock.h"
 
 #define SAXPY_IMAGE "/lib/simt/kernels/saxpy.elf"
 #define CHUNK (1u << 20)	/* bytes per upload or download copy */
@@ -90,14 +91,6 @@ struct report {
 	double gpu_us;			/* its GPU phases, summed */
 	double us;			/* the whole job */
 };
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static uint32_t fbits(float f)
 {

@@ -139,7 +139,8 @@ for src in "$repo"/guest/*.c; do
     prog=$gdir/build/$(basename "$src" .c)
     progs+=("$prog")
     stale=0
-    for dep in "$src" "$uapi" "$lib" "${libsrc%.c}.h" "${libsrc%.c}-internal.h"; do
+    for dep in "$src" "$uapi" "$lib" "${libsrc%.c}.h" "${libsrc%.c}-internal.h" \
+               "$repo"/guest/*.h "$repo/include/hw/simt/simt-hw.h"; do
         [ "$dep" -nt "$prog" ] && stale=1
     done
     if [ ! -x "$prog" ] || [ "$stale" = 1 ]; then
