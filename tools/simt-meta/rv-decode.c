@@ -65,6 +65,17 @@ static uint64_t xbit(unsigned r)
     return r ? RV_X(r) : 0;
 }
 
+/* Integer operands: rd from rs1, and rs2 too unless @rs2 is 0 (x0). */
+static void int_operands(struct rv_insn *d, unsigned rd, unsigned rs1,
+                         unsigned rs2)
+{
+    d->rd = rd;
+    d->rs1 = rs1;
+    d->rs2 = rs2;
+    d->use = xbit(rs1) | xbit(rs2);
+    d->def = xbit(rd);
+}
+
 static const char *decode_op_fp(struct rv_insn *d, unsigned rd,
                                 unsigned rs1, unsigned rs2,
                                 unsigned f3, unsigned f7)
@@ -196,21 +207,14 @@ static const char *decode_custom0(struct rv_insn *d, unsigned rd,
             return "bad SIMT vote encoding";
         }
         d->op = RV_OP_VOTE;
-        d->rd = rd;
-        d->rs1 = rs1;
-        d->use = xbit(rs1);
-        d->def = xbit(rd);
+        int_operands(d, rd, rs1, 0);
         return NULL;
     case SIMT_F3_SHFL:
         if (f7 > SIMT_SHFL_XOR) {
             return "bad SIMT shuffle encoding";
         }
         d->op = RV_OP_SHFL;
-        d->rd = rd;
-        d->rs1 = rs1;
-        d->rs2 = rs2;
-        d->use = xbit(rs1) | xbit(rs2);
-        d->def = xbit(rd);
+        int_operands(d, rd, rs1, rs2);
         return NULL;
     case SIMT_F3_WSYNC:
         if (rd || rs2 || f7) {
@@ -257,21 +261,16 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
             return "bad jalr encoding";
         }
         d->kind = RV_K_JALR;
-        d->rd = rd;
-        d->rs1 = rs1;
+        int_operands(d, rd, rs1, 0);
         d->imm = imm_i(x);
-        d->use = xbit(rs1);
-        d->def = xbit(rd);
         return NULL;
     case OPC_BRANCH:
         if (f3 == 2 || f3 == 3) {
             return "bad branch encoding";
         }
         d->kind = RV_K_BRANCH;
-        d->rs1 = rs1;
-        d->rs2 = rs2;
+        int_operands(d, 0, rs1, rs2);
         d->imm = imm_b(x);
-        d->use = xbit(rs1) | xbit(rs2);
         return NULL;
     case OPC_LOAD:
         if (f3 == 3 || f3 > 5) {
@@ -279,11 +278,8 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
         }
         d->mem = RV_MEM_LOAD;
         d->size = 1u << (f3 & 3);
-        d->rd = rd;
-        d->rs1 = rs1;
+        int_operands(d, rd, rs1, 0);
         d->imm = imm_i(x);
-        d->use = xbit(rs1);
-        d->def = xbit(rd);
         return NULL;
     case OPC_STORE:
         if (f3 > 2) {
@@ -291,10 +287,8 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
         }
         d->mem = RV_MEM_STORE;
         d->size = 1u << f3;
-        d->rs1 = rs1;
-        d->rs2 = rs2;
+        int_operands(d, 0, rs1, rs2);
         d->imm = imm_s(x);
-        d->use = xbit(rs1) | xbit(rs2);
         return NULL;
     case OPC_OP_IMM:
         if ((f3 == 1 && f7 != 0) ||
@@ -303,11 +297,8 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
         }
         d->op = f3 == 0 ? RV_OP_ADDI :
                 f3 == 4 || f3 >= 6 ? RV_OP_BITS : RV_OP_OTHER;
-        d->rd = rd;
-        d->rs1 = rs1;
+        int_operands(d, rd, rs1, 0);
         d->imm = imm_i(x);
-        d->use = xbit(rs1);
-        d->def = xbit(rd);
         return NULL;
     case OPC_OP:
         if (f7 != 0 && f7 != 1 &&
@@ -321,11 +312,7 @@ const char *rv_decode(uint32_t x, struct rv_insn *d)
         } else if (f7 == 0 && (f3 == 4 || f3 >= 6)) {
             d->op = RV_OP_BITS;
         }
-        d->rd = rd;
-        d->rs1 = rs1;
-        d->rs2 = rs2;
-        d->use = xbit(rs1) | xbit(rs2);
-        d->def = xbit(rd);
+        int_operands(d, rd, rs1, rs2);
         return NULL;
     case OPC_MISC_MEM:
         if (f3 != 0) {
