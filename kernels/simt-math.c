@@ -101,7 +101,12 @@ float truncf(float x)
     return asfloat(u & ~(0x007fffffu >> e));
 }
 
-float floorf(float x)
+/*
+ * x rounded to an integer toward -inf (@up 0) or +inf (@up 1): a
+ * fraction is dropped, or rounded away from zero when x's sign is not
+ * the direction's.
+ */
+static float round_toward(float x, uint32_t up)
 {
     uint32_t u = asuint(x), m;
     int e = (int)((u >> 23) & 0xff) - 127;
@@ -110,43 +115,29 @@ float floorf(float x)
         return e == 128 ? x + x : x;
     }
     if (e < 0) {
-        if ((u << 1) == 0 || !(u >> 31)) {
+        if ((u << 1) == 0 || (u >> 31) == up) {
             return asfloat(u & 0x80000000u);
         }
-        return -1.0f;
+        return up ? 1.0f : -1.0f;
     }
     m = 0x007fffffu >> e;
     if ((u & m) == 0) {
         return x;
     }
-    if (u >> 31) {
+    if ((u >> 31) != up) {
         u += m;
     }
     return asfloat(u & ~m);
 }
 
+float floorf(float x)
+{
+    return round_toward(x, 0);
+}
+
 float ceilf(float x)
 {
-    uint32_t u = asuint(x), m;
-    int e = (int)((u >> 23) & 0xff) - 127;
-
-    if (e >= 23) {
-        return e == 128 ? x + x : x;
-    }
-    if (e < 0) {
-        if ((u << 1) == 0 || (u >> 31)) {
-            return asfloat(u & 0x80000000u);
-        }
-        return 1.0f;
-    }
-    m = 0x007fffffu >> e;
-    if ((u & m) == 0) {
-        return x;
-    }
-    if (!(u >> 31)) {
-        u += m;
-    }
-    return asfloat(u & ~m);
+    return round_toward(x, 1);
 }
 
 float roundf(float x)
