@@ -18,6 +18,7 @@
  *   tanh: expm1(2|x|) / (expm1(2|x|) + 2) as pairs.
  * There is no errno: domain errors give NaN.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <math.h>
@@ -416,18 +417,28 @@ static ff log2_ff(float x)
                                q.lo + tail);
 }
 
+/* log of NaN, +inf, 0 and negatives; false for every other x. */
+static bool log_special(float x, float *r)
+{
+    if (__builtin_isnan(x) || x == __builtin_inff()) {
+        *r = x + x;
+    } else if (x == 0.0f) {
+        *r = -__builtin_inff();
+    } else if (x < 0) {
+        *r = __builtin_nanf("");
+    } else {
+        return false;
+    }
+    return true;
+}
+
 float log2f(float x)
 {
     ff l;
+    float r;
 
-    if (__builtin_isnan(x) || x == __builtin_inff()) {
-        return x + x;
-    }
-    if (x == 0.0f) {
-        return -__builtin_inff();
-    }
-    if (x < 0) {
-        return __builtin_nanf("");
+    if (log_special(x, &r)) {
+        return r;
     }
     l = log2_ff(x);
     return l.hi + l.lo;
@@ -436,15 +447,10 @@ float log2f(float x)
 float logf(float x)
 {
     ff l, p;
+    float r;
 
-    if (__builtin_isnan(x) || x == __builtin_inff()) {
-        return x + x;
-    }
-    if (x == 0.0f) {
-        return -__builtin_inff();
-    }
-    if (x < 0) {
-        return __builtin_nanf("");
+    if (log_special(x, &r)) {
+        return r;
     }
     l = log2_ff(x);
     p = two_prod(l.hi, LN2_HI);
