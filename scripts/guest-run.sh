@@ -105,7 +105,11 @@ for f in /usr/share/seabios/bios-256k.bin /usr/share/qemu/linuxboot_dma.bin \
     ln -sfn "$f" "$fw/$(basename "$f")"
 done
 
-append="console=ttyS0 quiet panic=-1 simtguest.mode=$mode"
+# loglevel=5 after quiet: the console gets warnings too (WARN() splats,
+# lockdep reports and the stacks of KASAN reports are printed at the
+# warning level, which quiet alone keeps off it), so that tap-check.py's
+# kernel log test sees them.
+append="console=ttyS0 quiet loglevel=5 panic=-1 simtguest.mode=$mode"
 
 # Tell the guest what the device was configured with, so the tests can check
 # that the driver reads the same: the defaults that "-device simt,help"

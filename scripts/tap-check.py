@@ -7,18 +7,27 @@
 Fails (exit status 1) on any "not ok" (except TODO), an "ok" marked TODO
 (the known failure is fixed: drop the directive), a missing, repeated or
 mismatched plan, missing or out-of-order test numbers, "Bail out!", a kernel
-oops / BUG / WARNING / panic / call trace anywhere in the log, or a missing
-end marker (the run was cut short, e.g. by a timeout).  Lines that are not
-TAP (kernel messages, boot noise) are ignored, so the log may be a whole
-serial console capture.
+report anywhere in the log, or a missing end marker (the run was cut short,
+e.g. by a timeout).  Lines that are not TAP (kernel messages, boot noise)
+are ignored, so the log may be a whole serial console capture.
+
+Unless --no-kernel-check, the kernel log (the whole capture) is one more
+test, numbered after the log's own, counted in the summary like the others:
+    ok N - kernel log of the boot has no BUG/WARNING/Oops/KASAN/lockdep/list
+           corruption/RCU stall lines
+It fails on any line that KERNEL_RE matches (an oops, BUG, WARNING, panic,
+call trace, KASAN or UBSAN report, lockdep splat, list corruption, RCU
+stall, soft lockup or hung task); it is printed, as "not ok N - ...", with
+each offending line as a TAP diagnostic ("#   line L: TEXT"), only when it
+fails.
 
 The last line printed is always the summary:
     NAME: P passed, F failed
 where F counts "not ok" tests plus tests the plan announced but that never
 reported (known failures, "not ok # TODO", are in neither P nor F but get
-a line of their own), and is at least 1 whenever the check fails for another reason
-(no plan, kernel warning, missing end marker), so that F is 0 exactly when
-the check passes.  Each problem is printed first as "NAME: FAIL: ...".
+a line of their own) plus a failed kernel log test, and is at least 1
+whenever the check fails for another reason (no plan, missing end
+marker), so that F is 0 exactly when the check passes.  Each problem is printed first as "NAME: FAIL: ...".
 Exit status: 0 when everything is fine, 1 otherwise, 2 on usage errors.
 """
 
@@ -30,12 +39,21 @@ TEST_RE = re.compile(r'^\s*(not ok|ok)\b\s*(\d+)?\s*-?\s*([^#]*)(#\s*(\w+).*)?$'
 PLAN_RE = re.compile(r'^\s*1\.\.(\d+)\s*(#.*)?$')
 BAIL_RE = re.compile(r'^\s*Bail out!(.*)$')
 
-# Kernel (and sanitizer) reports that fail a run wherever they appear.
+# Kernel (and sanitizer) reports that fail a run wherever they appear:
+# oopses, BUG and WARNING splats (lockdep's, debugobjects' and DMA-API's
+# are WARNINGs), KASAN and UBSAN reports, list corruption (DEBUG_LIST),
+# RCU stalls, lockups and hung tasks.
 KERNEL_RE = re.compile(
-    r'(\bBUG:|\bOops[:\s]|\bWARNING:|Call Trace:|Kernel panic|'
-    r'general protection fault|\bUBSAN:|\bKASAN:|Unable to handle kernel|'
+    r'(\bBUG:|\bOops\b|\bWARNING:|Call Trace:|Kernel panic|'
+    r'general protection fault|\bUBSAN:|\bKASAN\b|Unable to handle kernel|'
+    r'possible circular locking|possible recursive locking|'
+    r'inconsistent lock state|suspicious RCU usage|'
+    r'list_add corruption|list_del corruption|'
     r'hung_task|blocked for more than \d+ seconds|soft lockup|RCU stall|'
-    r'rcu_sched self-detected stall)')
+    r'detected stalls on CPUs|self-detected stall|INFO: rcu)')
+
+KERNEL_TEST = ('kernel log of the boot has no BUG/WARNING/Oops/KASAN/lockdep/'
+               'list corruption/RCU stall lines')
 
 
 def check(lines, end_marker, kernel_check):
@@ -105,18 +123,24 @@ def check(lines, end_marker, kernel_check):
 
     if bailed:
         problems.append('bailed out at line %d: %s' % bailed)
-    for lineno, text in kernel_hits[:20]:
-        problems.append('kernel problem at line %d: %s' % (lineno, text))
-    if len(kernel_hits) > 20:
-        problems.append('... and %d more kernel problem lines'
-                        % (len(kernel_hits) - 20))
+
+    # The kernel log as one more test, numbered after the log's own.
+    kernel_test = None
+    if kernel_check:
+        num = max(expected or 0, len(results)) + 1
+        kernel_test = (num, kernel_hits)
+        if kernel_hits:
+            failed += 1
+        else:
+            passed += 1
+
     if end_marker and not end_seen:
         problems.append('end marker "%s" missing (run cut short or timed out)'
                         % end_marker)
     if not results and not problems:
         problems.append('no test results')
 
-    return passed, failed, todo, problems
+    return passed, failed, todo, problems, kernel_test
 
 
 def main():
@@ -129,7 +153,8 @@ def main():
                          '(default: "%(default)s"; empty: not required)')
     ap.add_argument('--no-kernel-check', dest='kernel_check',
                     action='store_false',
-                    help='do not scan for kernel oops/BUG/WARNING lines')
+                    help='no kernel log test (no scan for oops, BUG, '
+                         'WARNING, KASAN, lockdep, ... lines)')
     ap.add_argument('logfile', help='the log, or - for stdin')
     args = ap.parse_args()
 
@@ -146,19 +171,28 @@ def main():
         print('%s: 0 passed, 1 failed' % args.name)
         return 1
 
-    passed, failed, todo, problems = check(lines, args.end_marker,
-                                           args.kernel_check)
+    passed, failed, todo, problems, kernel_test = check(
+        lines, args.end_marker, args.kernel_check)
     for p in problems:
         print('%s: FAIL: %s' % (args.name, p))
+    kernel_failed = bool(kernel_test and kernel_test[1])
+    if kernel_failed:
+        num, hits = kernel_test
+        print('%s: not ok %d - %s' % (args.name, num, KERNEL_TEST))
+        for lineno, text in hits[:40]:
+            print('%s: #   line %d: %s' % (args.name, lineno, text))
+        if len(hits) > 40:
+            print('%s: #   ... and %d more such lines'
+                  % (args.name, len(hits) - 40))
     if todo:
         print('%s: %d known failures (not ok # TODO), counted neither as '
               'passed nor as failed' % (args.name, todo))
     if problems and failed == 0:
         # Something went wrong outside the tests themselves (no plan, a
-        # kernel warning, a timeout): still count it as a failure.
+        # timeout): still count it as a failure.
         failed = 1
     print('%s: %d passed, %d failed' % (args.name, passed, failed))
-    return 1 if problems else 0
+    return 1 if problems or kernel_failed else 0
 
 
 if __name__ == '__main__':
