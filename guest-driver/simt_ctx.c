@@ -20,14 +20,22 @@
  * only what is bound to it.
  *
  * Lifetime: the file's xarray holds one reference, every ioctl working on
- * the context and every job of its scheduler hold another.  Destroying
- * the context (the ioctl, or closing the file) closes it at once: its
- * queued work is dropped, its queue stopped, its unfinished work
+ * the context, every job and the watchdog's look hold another.
+ * Destroying the context (the ioctl, or closing the file) closes it at
+ * once: SUBMIT pushes no more, run_job writes nothing more to the ring
+ * (both see @closed), its queue is stopped, its unfinished work
  * cancelled, its bindings and VRAM freed and its hardware slots given
- * back; the last reference then frees the scheduler and the ring, from a
- * work item since it may be dropped on the scheduler's own work queue.
- * Hardware is touched only inside drm_dev_enter(), so a context that
- * outlives an unbind just frees its memory.
+ * back, perhaps to the next context at once.  Jobs still queued in its
+ * entity are not killed there: drm_sched_entity_fini() may not run while
+ * the scheduler can still pick the entity, so they go through run_job,
+ * which ends each with -ECANCELED without touching the hardware.  When
+ * the last job is freed the last reference goes, and the release work
+ * destroys the entity, which no job uses any more, and frees the ring
+ * (a work item, since the last reference may go on the scheduler's own
+ * work queue).  The queue's scheduler belongs to the device
+ * (simt_job.c), as its fences may outlive the context.  Hardware is
+ * touched only inside drm_dev_enter(), so a context that outlives an
+ * unbind just frees its memory.
  *
  * Who may do what: any user who can open the node may create contexts of
  * LOW and NORMAL priority; HIGH and REALTIME can starve everyone else's
@@ -354,8 +362,8 @@ static void simt_ctx_release_work(struct work_struct *work)
 					    release_work);
 	struct simt_device *sdev = ctx->sdev;
 
-	/* simt_ctx_close() has finished the entity. */
-	drm_sched_fini(&ctx->sched);
+	/* No job is left: the scheduler no longer picks the entity. */
+	drm_sched_entity_destroy(&ctx->entity);
 	dma_fence_put(ctx->last_job);
 	simt_ctx_results_free(ctx);
 	simt_ctx_free_mem(ctx);
@@ -368,7 +376,7 @@ static void simt_ctx_release(struct kref *ref)
 {
 	struct simt_ctx *ctx = container_of(ref, struct simt_ctx, ref);
 
-	/* Not on the scheduler's work queue, which drm_sched_fini() stops. */
+	/* Not on the scheduler's work queue, which the release waits for. */
 	queue_work(simt_release_wq, &ctx->release_work);
 }
 
@@ -392,9 +400,9 @@ static void simt_ctx_unbind_all(struct simt_ctx *ctx)
 }
 
 /*
- * Destroy @ctx (its id is already gone): drop the work not yet on the
- * device, stop the queue, cancel what was on it, and give back the
- * hardware slots and VRAM.  What is left goes with the last reference.
+ * Destroy @ctx (its id is already gone): stop the queue, cancel what was
+ * on it, and give back the hardware slots and VRAM; jobs not yet run end
+ * in run_job.  What is left goes with the last reference.
  */
 static void simt_ctx_close(struct simt_ctx *ctx)
 {
@@ -402,15 +410,16 @@ static void simt_ctx_close(struct simt_ctx *ctx)
 	unsigned long flags;
 	int idx;
 
+	/*
+	 * From here no SUBMIT pushes and no run_job writes the ring: one
+	 * that was writing it has rung the doorbell before the queue stops.
+	 */
 	mutex_lock(&ctx->lock);
+	spin_lock(&ctx->ring_lock);
 	ctx->closed = true;
+	spin_unlock(&ctx->ring_lock);
 	mutex_unlock(&ctx->lock);
 	wake_up_all(&ctx->inflight_wq);
-	/*
-	 * No SUBMIT pushes any more; jobs not yet run are killed (after the
-	 * last one that ran), and run_job is not running when this returns.
-	 */
-	drm_sched_entity_fini(&ctx->entity);
 
 	/* A recovery in progress would restart the queue: wait for it. */
 	down_read(&sdev->reset_sem);
@@ -544,12 +553,14 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ctx->ref);
 	mutex_init(&ctx->lock);
+	spin_lock_init(&ctx->ring_lock);
 	INIT_WORK(&ctx->release_work, simt_ctx_release_work);
 	init_waitqueue_head(&ctx->inflight_wq);
 	INIT_LIST_HEAD(&ctx->binds);
 	INIT_LIST_HEAD(&ctx->pending);
 	spin_lock_init(&ctx->fence_lock);
 	ctx->hw_fence_context = dma_fence_context_alloc(1);
+	ctx->out_fence_context = dma_fence_context_alloc(1);
 	ctx->sdev = sdev;
 	ctx->priority = priority;
 	ctx->preempt_mode = preempt_mode;
@@ -563,7 +574,7 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 	if (ret)
 		goto err_mem;
 
-	ret = simt_ctx_sched_init(ctx);
+	ret = simt_ctx_entity_init(ctx);
 	if (ret)
 		goto err_mem;
 
@@ -594,8 +605,7 @@ err_pt:
 	simt_ctx_unbind_all(ctx);
 	mutex_unlock(&ctx->lock);
 err_sched:
-	drm_sched_entity_fini(&ctx->entity);
-	drm_sched_fini(&ctx->sched);
+	drm_sched_entity_destroy(&ctx->entity);
 err_mem:
 	simt_ctx_results_free(ctx);
 	simt_ctx_free_mem(ctx);
@@ -648,9 +658,10 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 		goto err_count;
 	}
 
-	ret = xa_alloc(&sfile->contexts, &ctx->id, ctx, xa_limit_32b,
-		       GFP_KERNEL);
-	if (ret) {
+	/* Ids come round again only after 2^32 contexts: a stale id fails. */
+	ret = xa_alloc_cyclic(&sfile->contexts, &ctx->id, ctx, xa_limit_32b,
+			      &sfile->next_ctx_id, GFP_KERNEL);
+	if (ret < 0) {
 		simt_ctx_close(ctx);
 		simt_ctx_put(ctx);
 		goto err_count;

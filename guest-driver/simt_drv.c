@@ -248,6 +248,10 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	if (ret)
 		return ret;
 
+	ret = simt_scheds_init(sdev);
+	if (ret)
+		return ret;
+
 	ret = simt_vram_init(sdev);
 	if (ret)
 		return ret;
@@ -301,7 +305,9 @@ static void simt_remove(struct pci_dev *pdev)
 	/*
 	 * Close the door first: once unplugged, open files and debugfs
 	 * entries that outlive us see the device as gone (drm_dev_enter()
-	 * fails) and no longer touch the hardware.  Then quiet the device
+	 * fails) and no longer touch the hardware, and drm_dev_unplug() has
+	 * zapped every CPU mapping of an object, so that a VRAM object's
+	 * next touch faults and gets SIGBUS, not BAR2.  Then quiet the device
 	 * (no queue runs, no DMA, no interrupt) before any fence is
 	 * signalled, so that memory freed by a waiter is not written to.
 	 */
@@ -355,6 +361,7 @@ static void __exit simt_exit(void)
 	pci_unregister_driver(&simt_pci_driver);
 	/* Runs what is queued: no release may outlive the module's code. */
 	destroy_workqueue(simt_release_wq);
+	simt_job_module_exit();
 }
 
 module_init(simt_init);

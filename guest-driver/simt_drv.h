@@ -75,8 +75,8 @@ struct simt_ctx;
  */
 #define SIMT_RESULT_SLOTS	(2 * SIMT_MAX_INFLIGHT)
 /*
- * The watchdog's period: the scheduler's timeout, at which the driver
- * looks at how long the oldest unfinished submission has really run.
+ * The watchdog's period: while any submission is on the hardware, the
+ * driver looks this often at how long the oldest one has really run.
  */
 #define SIMT_WATCHDOG_PERIOD_MS	100
 
@@ -167,17 +167,21 @@ struct simt_device {
 	struct simt_ctx *queue_ctx[SIMT_MAX_QUEUES];
 
 	/*
-	 * Scheduling and recovery (simt_job.c).  Each context has a
-	 * drm_gpu_scheduler whose jobs run on sched_wq; their timeouts (the
-	 * watchdog) and every recovery run on the ordered tdr_wq, one at a
-	 * time.  Context creation and closing, which program queue
-	 * registers, hold reset_sem for reading; a recovery holds it for
-	 * writing.
+	 * Scheduling and recovery (simt_job.c).  Each hardware queue has a
+	 * drm_gpu_scheduler, which serves the contexts that own the queue in
+	 * turn and lives as long as its fences may (simt_scheds_retire());
+	 * their jobs run on sched_wq.  The watchdog and every recovery run
+	 * on the ordered tdr_wq, one at a time.  Context creation and
+	 * closing, which program queue registers, hold reset_sem for
+	 * reading; a recovery holds it for writing.
 	 */
+	struct simt_scheds *scheds;
 	struct workqueue_struct *sched_wq;
 	struct workqueue_struct *tdr_wq;
+	struct delayed_work watchdog;
 	struct work_struct reset_work;	/* asked for through debugfs */
 	struct rw_semaphore reset_sem;
+	void *replay_buf;		/* a ring's worth, for recovery */
 	struct simt_stats stats;
 
 	/*
@@ -201,6 +205,7 @@ struct simt_device {
 struct simt_file {
 	struct simt_device *sdev;
 	struct xarray contexts;		/* id -> struct simt_ctx */
+	u32 next_ctx_id;		/* where xa_alloc_cyclic() goes on */
 	atomic_t context_count;
 	/* Device cycles of the kernels of contexts already closed (fdinfo). */
 	atomic64_t closed_cycles;
@@ -238,10 +243,11 @@ struct simt_sys_bo {
 /*
  * A context: a hardware context (Sv32 page tables in VRAM) and a hardware
  * queue whose ring and completion value live in DMA-coherent memory, fed
- * by the context's own drm_gpu_scheduler (simt_job.c).
+ * through the context's drm_sched_entity by its queue's scheduler
+ * (simt_job.c).
  */
 struct simt_ctx {
-	struct kref ref;		/* the file, ioctls, and every job */
+	struct kref ref;		/* the file, ioctls, every job, the watchdog */
 	struct simt_device *sdev;
 	u32 id;				/* in the file's xarray */
 	pid_t pid;			/* of the process that created it */
@@ -252,9 +258,7 @@ struct simt_ctx {
 	u32 hw_ctx;
 	u32 hw_queue;
 
-	struct drm_gpu_scheduler sched;
-	struct drm_sched_entity entity;
-	char sched_name[32];
+	struct drm_sched_entity entity;	/* destroyed with the context */
 	struct work_struct release_work;
 
 	/*
@@ -262,15 +266,19 @@ struct simt_ctx {
 	 * arms and pushes jobs (so seqnos follow the entity's fences).
 	 */
 	struct mutex lock;
-	bool closed;			/* destroyed: no more work, no bindings */
+	bool closed;			/* destroyed: no more work, no bindings;
+					 * set under @lock and @ring_lock */
 	u64 seqno;			/* last seqno handed out */
+	u64 out_fence_context;		/* of SUBMIT's sync_file fences */
 	atomic_t inflight;		/* submissions not yet freed */
 	wait_queue_head_t inflight_wq;
 
 	/*
-	 * The ring, written by run_job on the scheduler's work queue, and by
-	 * recovery while the scheduler is stopped.
+	 * The ring, written by run_job on the scheduler's work queue under
+	 * @ring_lock (which keeps it off a queue that closing gave back),
+	 * and by recovery while the scheduler is stopped.
 	 */
+	spinlock_t ring_lock;
 	void *ring;			/* SIMT_RING_ENTRIES commands ... */
 	u64 *fence;			/* ... then the completed seqno */
 	dma_addr_t ring_dma;
@@ -309,8 +317,14 @@ struct simt_ctx {
 	u32 wd_active;			/* ... the queue's ACTIVE_CYCLES ... */
 	u32 wd_cycle;			/* ... and the device's cycle counter */
 
-	/* Finished fence of the last job armed, under sdev->vram_lock. */
+	/*
+	 * Finished fence of the last job pushed, under @fence_lock; @arming
+	 * is set under sdev->vram_lock while SUBMIT arms and pushes the
+	 * next one, so that the context is not seen idle meanwhile
+	 * (simt_vram.c).
+	 */
 	struct dma_fence *last_job;
+	bool arming;
 
 	struct drm_mm_node pt_root;
 	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */
@@ -404,8 +418,9 @@ void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo);
 unsigned long simt_vram_bo_pfn(struct simt_device *sdev,
 			       struct simt_vram_bo *bo, pgoff_t pgoff,
 			       bool *sys);
-void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished,
-			  bool launches);
+void simt_vram_ctx_prepare(struct simt_ctx *ctx, bool launches);
+struct dma_fence *simt_vram_ctx_armed(struct simt_ctx *ctx,
+				      struct dma_fence *finished);
 void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b);
 void simt_vram_unbind(struct simt_ctx *ctx, struct simt_bind *b);
 
@@ -448,8 +463,10 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 
 /* simt_job.c */
 int simt_job_init(struct simt_device *sdev);
+int simt_scheds_init(struct simt_device *sdev);
 void simt_job_fini(struct simt_device *sdev);
-int simt_ctx_sched_init(struct simt_ctx *ctx);
+void simt_job_module_exit(void);
+int simt_ctx_entity_init(struct simt_ctx *ctx);
 void simt_job_irq(struct simt_device *sdev, unsigned int cls);
 void simt_ctx_signal(struct simt_ctx *ctx, int cancel);
 void simt_ctx_results_free(struct simt_ctx *ctx);

@@ -207,7 +207,8 @@ static void simt_fair_work(struct work_struct *work)
 
 /*
  * drm_sched's prepare_job: a job of a context of higher priority than a
- * held-for one waits for the hold to end; NULL lets it run.
+ * held-for one waits for the hold to end; NULL lets it run, as it does a
+ * closed context's jobs, which run_job only cancels.
  */
 struct dma_fence *simt_fair_prepare_job(struct simt_ctx *ctx)
 {
@@ -216,7 +217,8 @@ struct dma_fence *simt_fair_prepare_job(struct simt_ctx *ctx)
 	unsigned long flags;
 
 	spin_lock_irqsave(&sdev->fair_lock, flags);
-	if (sdev->hold && ctx->priority > sdev->hold_prio)
+	if (sdev->hold && ctx->priority > sdev->hold_prio &&
+	    !READ_ONCE(ctx->closed))
 		f = dma_fence_get(sdev->hold);
 	spin_unlock_irqrestore(&sdev->fair_lock, flags);
 	return f;

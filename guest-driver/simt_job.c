@@ -3,8 +3,10 @@
  * simt: job submission on the DRM GPU scheduler, completion, the
  * watchdog and recovery.
  *
- * Each context owns a hardware queue, and a drm_gpu_scheduler with one
- * entity feeds it (as panthor's group queues do): SUBMIT makes a job,
+ * Each context owns a hardware queue, and its entity on that queue's
+ * drm_gpu_scheduler feeds it (as panthor's group queues do, except that
+ * the scheduler belongs to the queue and serves its owners in turn, so
+ * that it outlives every fence it made): SUBMIT makes a job,
  * adds its input fences as dependencies and pushes it; when they have
  * signalled, run_job writes the job's hardware commands into the ring (a
  * COPY per contiguous piece of a copy, a LAUNCH per launch), closed by a
@@ -27,8 +29,10 @@
  * interrupts record why in the context; the failed submission and every
  * later one end with that error, and the context accepts no more work.
  *
- * The watchdog is the scheduler's timeout, which fires every
- * SIMT_WATCHDOG_PERIOD_MS while a job is on the hardware.  It measures
+ * The watchdog is the driver's own delayed work (not the scheduler's
+ * timeout, whose handler would have to edit the scheduler's lists), which
+ * runs every SIMT_WATCHDOG_PERIOD_MS while a job is on the hardware.  It
+ * looks at the oldest unsignalled hardware fence of each queue and measures
  * how long the oldest job has actually run: the device counts, per
  * queue, the cycles in which the queue had blocks on the SMs or a copy
  * moving (ACTIVE_CYCLES); the share of the device's cycles that were
@@ -49,6 +53,13 @@
  * Jobs keep references on the objects their copies use until they are
  * freed (their finished fence has signalled), so that closing a handle
  * cannot free memory the device is still copying to or from.
+ *
+ * Fence signalling: run_job, the interrupt thread, the watchdog's
+ * recovery and SUBMIT between drm_sched_job_arm() and
+ * drm_sched_entity_push_job() are annotated with
+ * dma_fence_begin_signalling(), so lockdep checks that none of them
+ * allocates memory or takes a lock held elsewhere around an allocation
+ * or a fence wait.  What they need is allocated before.
  */
 
 #include <linux/file.h>
@@ -295,10 +306,12 @@ void simt_job_irq(struct simt_device *sdev, unsigned int cls)
 	struct simt_ctx *ctx;
 	unsigned long flags;
 	unsigned int q;
+	bool cookie;
 	int idx;
 
 	if (!drm_dev_enter(&sdev->drm, &idx))
 		return;
+	cookie = dma_fence_begin_signalling();
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
 	for (q = 0; q < sdev->hw_queue_count; q++) {
 		ctx = sdev->queue_ctx[q];
@@ -309,6 +322,7 @@ void simt_job_irq(struct simt_device *sdev, unsigned int cls)
 		simt_ctx_signal(ctx, 0);
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	dma_fence_end_signalling(cookie);
 	drm_dev_exit(idx);
 }
 
@@ -395,29 +409,20 @@ static void simt_launch_emit(struct simt_ctx *ctx, const struct drm_simt_cmd *cm
 	c->block_count = l->block_count;
 }
 
-static struct dma_fence *simt_run_job(struct drm_sched_job *sched_job)
+/*
+ * Write @job's commands and its SIGNAL into the ring and ring the
+ * doorbell; its hardware fence goes on the pending list.  Under
+ * ring_lock, inside drm_dev_enter().
+ */
+static struct dma_fence *simt_ring_write(struct simt_ctx *ctx,
+					 struct simt_job *job)
 {
-	struct simt_job *job = to_simt_job(sched_job);
-	struct simt_ctx *ctx = job->ctx;
-	struct simt_device *sdev = ctx->sdev;
 	struct simt_fence *fence = job->hw_fence;
 	struct simt_cmd_signal *sig;
 	unsigned long flags;
-	u32 i, n = 0, error;
-	int idx;
+	u32 i, n = 0;
 
-	/* Killed, or behind a failure: nothing of it reaches the device. */
-	if (sched_job->s_fence->finished.error)
-		return ERR_PTR(sched_job->s_fence->finished.error);
-	/* Pairs with simt_ctx_fail(). */
-	error = smp_load_acquire(&ctx->error);
-	if (error)
-		return ERR_PTR(simt_error_errno(error));
-	if (READ_ONCE(ctx->closed))
-		return ERR_PTR(-ECANCELED);
-	if (!drm_dev_enter(&sdev->drm, &idx))
-		return ERR_PTR(-ENODEV);
-
+	lockdep_assert_held(&ctx->ring_lock);
 	fence->first_slot = ctx->next_slot % SIMT_RECORD_SLOTS;
 	for (i = 0; i < job->cmd_count; i++) {
 		const struct drm_simt_cmd *cmd = &job->cmds[i];
@@ -447,9 +452,45 @@ static struct dma_fence *simt_run_job(struct drm_sched_job *sched_job)
 	spin_unlock_irqrestore(&ctx->fence_lock, flags);
 
 	/* writel() orders the ring writes above before the doorbell. */
-	simt_wr32(sdev, SIMT_QUEUE_REG(ctx->hw_queue, SIMT_QREG_TAIL), ctx->tail);
-	drm_dev_exit(idx);
+	simt_wr32(ctx->sdev, SIMT_QUEUE_REG(ctx->hw_queue, SIMT_QREG_TAIL),
+		  ctx->tail);
 	return &fence->base;
+}
+
+static struct dma_fence *simt_run_job(struct drm_sched_job *sched_job)
+{
+	struct simt_job *job = to_simt_job(sched_job);
+	struct simt_ctx *ctx = job->ctx;
+	struct simt_device *sdev = ctx->sdev;
+	struct dma_fence *ret;
+	bool cookie;
+	u32 error;
+	int idx;
+
+	/* Killed, or behind a failure: nothing of it reaches the device. */
+	if (sched_job->s_fence->finished.error)
+		return ERR_PTR(sched_job->s_fence->finished.error);
+	/* Pairs with simt_ctx_fail(). */
+	error = smp_load_acquire(&ctx->error);
+	if (error)
+		return ERR_PTR(simt_error_errno(error));
+	if (!drm_dev_enter(&sdev->drm, &idx))
+		return ERR_PTR(-ENODEV);
+
+	cookie = dma_fence_begin_signalling();
+	/* Once closing has set @closed, the queue may be someone else's. */
+	spin_lock(&ctx->ring_lock);
+	if (ctx->closed)
+		ret = ERR_PTR(-ECANCELED);
+	else
+		ret = simt_ring_write(ctx, job);
+	spin_unlock(&ctx->ring_lock);
+	if (!IS_ERR(ret))
+		queue_delayed_work(sdev->tdr_wq, &sdev->watchdog,
+				   msecs_to_jiffies(SIMT_WATCHDOG_PERIOD_MS));
+	dma_fence_end_signalling(cookie);
+	drm_dev_exit(idx);
+	return ret;
 }
 
 static void simt_free_job(struct drm_sched_job *sched_job)
@@ -476,11 +517,33 @@ static void simt_free_job(struct drm_sched_job *sched_job)
 /* ---- The watchdog and recovery ---- */
 
 /*
- * How long has @job run?  Adds the time since the watchdog's last look
- * at @ctx, times the share of the device's cycles in which the queue
- * was active.  The first look at a job starts its count.
+ * The schedulers of the queues, in one allocation that is freed only at
+ * module exit: drm_sched's fences read their scheduler's name for as
+ * long as they live (SYNC_IOC_FILE_INFO on a sync_file, for one), which
+ * may be long after the contexts, and the device, that used them.
  */
-static bool simt_watchdog_hung(struct simt_ctx *ctx, struct simt_job *job)
+struct simt_queue_sched {
+	struct drm_gpu_scheduler base;
+	char name[32];
+};
+
+struct simt_scheds {
+	struct list_head retired;	/* on simt_retired_scheds */
+	u32 count;
+	struct simt_queue_sched queue[] __counted_by(count);
+};
+
+static LIST_HEAD(simt_retired_scheds);
+static DEFINE_MUTEX(simt_retired_lock);
+
+
+/*
+ * How long has submission @seqno of @ctx run?  Adds the time since the
+ * watchdog's last look at @ctx, times the share of the device's cycles
+ * in which the queue was active.  The first look at a submission starts
+ * its count.  On tdr_wq only.
+ */
+static bool simt_watchdog_hung(struct simt_ctx *ctx, u64 seqno)
 {
 	struct simt_device *sdev = ctx->sdev;
 	u32 timeout_ms = READ_ONCE(simt_job_timeout_ms);
@@ -491,8 +554,8 @@ static bool simt_watchdog_hung(struct simt_ctx *ctx, struct simt_job *job)
 	active = simt_rd32(sdev, SIMT_QUEUE_REG(ctx->hw_queue,
 						SIMT_QREG_ACTIVE_CYCLES));
 	cycle = lower_32_bits(simt_device_cycle(sdev));
-	if (ctx->wd_seqno != job->seqno) {
-		ctx->wd_seqno = job->seqno;
+	if (ctx->wd_seqno != seqno) {
+		ctx->wd_seqno = seqno;
 		ctx->wd_run_ns = 0;
 	} else {
 		d_wall = now - ctx->wd_wall_ns;
@@ -541,19 +604,18 @@ static bool simt_head_unsafe(struct simt_ctx *ctx, u32 head)
  * beginning, unless that is unsafe (simt_head_unsafe()): then the
  * context fails with DRM_SIMT_ERROR_CANCELED.  @culprit (or NULL) is
  * failed with DRM_SIMT_ERROR_TIMEOUT.  Under reset_sem for writing, on
- * tdr_wq, with every context's scheduler stopped but @culprit's.
+ * tdr_wq, with every queue's scheduler stopped.
  */
 static void simt_device_recover(struct simt_device *sdev,
 				struct simt_ctx *culprit)
 {
 	u32 head[SIMT_MAX_QUEUES] = { };
 	u32 q, n, first, replayed = 0, cancelled = 0;
+	void *tmp = sdev->replay_buf;
 	struct simt_ctx *ctx;
 	unsigned long flags;
-	void *tmp;
 
 	lockdep_assert_held_write(&sdev->reset_sem);
-	tmp = kvmalloc(SIMT_RING_ENTRIES * SIMT_CMD_SIZE, GFP_KERNEL);
 
 	/* Note errors first (a reset clears them), then stop every queue. */
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
@@ -568,8 +630,7 @@ static void simt_device_recover(struct simt_device *sdev,
 		n = (ctx->tail - head[q]) & (SIMT_RING_ENTRIES - 1);
 		if (ctx == culprit) {
 			simt_ctx_fail(ctx, DRM_SIMT_ERROR_TIMEOUT, 0);
-		} else if (!ctx->error && n && (!tmp ||
-			   simt_head_unsafe(ctx, head[q]))) {
+		} else if (!ctx->error && n && simt_head_unsafe(ctx, head[q])) {
 			simt_ctx_fail(ctx, DRM_SIMT_ERROR_CANCELED, 0);
 			atomic64_inc(&sdev->stats.cancels);
 			cancelled++;
@@ -632,42 +693,60 @@ static void simt_device_recover(struct simt_device *sdev,
 		}
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
-	kvfree(tmp);
 	drm_warn(&sdev->drm, "device reset: %u contexts replayed, %u cancelled\n",
 		 replayed, cancelled);
 }
 
-/* Stop or start the schedulers of every context but @except. */
-static void simt_scheds_stop(struct simt_device *sdev, struct simt_ctx *except,
-			     bool stop)
+static struct drm_gpu_scheduler *simt_queue_sched(struct simt_device *sdev,
+						  u32 q)
 {
-	struct simt_ctx *ctx;
+	return &sdev->scheds->queue[q].base;
+}
+
+/* Stop or start the schedulers of every queue. */
+static void simt_scheds_stop(struct simt_device *sdev, bool stop)
+{
 	u32 q;
 
-	/* queue_ctx[] holds still: creation and closing wait for reset_sem. */
 	for (q = 0; q < sdev->hw_queue_count; q++) {
-		ctx = sdev->queue_ctx[q];
-		if (!ctx || ctx == except)
-			continue;
 		if (stop)
-			drm_sched_wqueue_stop(&ctx->sched);
+			drm_sched_wqueue_stop(simt_queue_sched(sdev, q));
 		else
-			drm_sched_wqueue_start(&ctx->sched);
+			drm_sched_wqueue_start(simt_queue_sched(sdev, q));
 	}
 }
 
+/* Does @ctx still own its queue, open and running?  Under ctx_lock. */
+static bool simt_ctx_owns_queue(struct simt_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->sdev->ctx_lock);
+	return ctx->sdev->queue_ctx[ctx->hw_queue] == ctx &&
+	       !READ_ONCE(ctx->closed) && !ctx->error;
+}
+
 /*
- * @ctx's job @seqno has run too long: stop its queue and fail the
- * context; a whole-device reset if the queue does not stop.  On tdr_wq.
+ * @ctx's submission @seqno has run too long: stop its queue and fail the
+ * context; a whole-device reset if the queue does not stop.  Nothing is
+ * done if, once recovery holds reset_sem, @ctx no longer owns its queue
+ * (closing gave it back, perhaps to another tenant) or has stopped.  On
+ * tdr_wq.
  */
 static void simt_ctx_recover(struct simt_ctx *ctx, u64 seqno, u32 run_ms)
 {
 	struct simt_device *sdev = ctx->sdev;
+	struct drm_gpu_scheduler *sched = simt_queue_sched(sdev, ctx->hw_queue);
 	unsigned long flags;
-	bool halted;
+	bool owns, halted;
 
 	down_write(&sdev->reset_sem);
-	drm_sched_wqueue_stop(&ctx->sched);
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	owns = simt_ctx_owns_queue(ctx);
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	if (!owns) {
+		up_write(&sdev->reset_sem);
+		return;
+	}
+	drm_sched_wqueue_stop(sched);
 	atomic64_inc(&sdev->stats.timeouts);
 	halted = simt_queue_halt(sdev, ctx->hw_queue);
 	if (halted) {
@@ -681,55 +760,79 @@ static void simt_ctx_recover(struct simt_ctx *ctx, u64 seqno, u32 run_ms)
 			 "context %u (queue %u): submission %llu ran longer than %u ms; queue stopped\n",
 			 ctx->id, ctx->hw_queue, seqno, run_ms);
 		simt_ctx_signal(ctx, 0);
+		drm_sched_wqueue_start(sched);
 	} else {
 		drm_err(&sdev->drm,
 			"context %u (queue %u): submission %llu ran longer than %u ms and its queue does not stop; resetting the device\n",
 			ctx->id, ctx->hw_queue, seqno, run_ms);
-		simt_scheds_stop(sdev, ctx, true);
+		simt_scheds_stop(sdev, true);
 		simt_device_recover(sdev, ctx);
-		simt_scheds_stop(sdev, ctx, false);
+		simt_scheds_stop(sdev, false);
 	}
-	drm_sched_wqueue_start(&ctx->sched);
 	up_write(&sdev->reset_sem);
 }
 
 /*
- * The scheduler's timeout: the watchdog's look at the oldest job of the
- * context.  The scheduler has taken @sched_job off its pending list for
- * the call; it goes back there in every case (at the head, where it
- * was), and the scheduler looks again after the next period.
+ * The context on queue @q, referenced, and the seqno of its oldest
+ * hardware fence not yet signalled (0: none, and no context returned).
  */
-static enum drm_gpu_sched_stat simt_timedout_job(struct drm_sched_job *sched_job)
+static struct simt_ctx *simt_queue_oldest(struct simt_device *sdev, u32 q,
+					  u64 *seqno)
 {
-	struct simt_job *job = to_simt_job(sched_job);
-	struct drm_gpu_scheduler *sched = sched_job->sched;
-	struct simt_ctx *ctx = job->ctx;
-	struct simt_device *sdev = ctx->sdev;
-	enum drm_gpu_sched_stat stat = DRM_GPU_SCHED_STAT_NOMINAL;
-	struct dma_fence *finished;
-	int idx;
+	struct simt_fence *f;
+	struct simt_ctx *ctx;
+	unsigned long flags;
 
-	if (!drm_dev_enter(&sdev->drm, &idx)) {
-		stat = DRM_GPU_SCHED_STAT_ENODEV;
-	} else {
-		if (!dma_fence_is_signaled(&sched_job->s_fence->finished) &&
-		    !READ_ONCE(ctx->error) && !READ_ONCE(ctx->closed) &&
-		    simt_watchdog_hung(ctx, job))
-			simt_ctx_recover(ctx, job->seqno,
-					 READ_ONCE(simt_job_timeout_ms));
-		drm_dev_exit(idx);
+	*seqno = 0;
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	ctx = sdev->queue_ctx[q];
+	if (ctx && !ctx->error) {
+		spin_lock(&ctx->fence_lock);
+		f = list_first_entry_or_null(&ctx->pending, struct simt_fence,
+					     link);
+		if (f)
+			*seqno = f->base.seqno;
+		spin_unlock(&ctx->fence_lock);
 	}
+	if (*seqno)
+		kref_get(&ctx->ref);
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	return *seqno ? ctx : NULL;
+}
 
-	/* Once listed the job may be freed at once: keep its fence. */
-	finished = dma_fence_get(&sched_job->s_fence->finished);
-	spin_lock(&sched->job_list_lock);
-	list_add(&sched_job->list, &sched->pending_list);
-	spin_unlock(&sched->job_list_lock);
-	/* Finished meanwhile: the scheduler's free work must see it again. */
-	if (dma_fence_is_signaled(finished) && !READ_ONCE(sched->pause_submit))
-		queue_work(sched->submit_wq, &sched->work_free_job);
-	dma_fence_put(finished);
-	return stat;
+/*
+ * The watchdog: for each queue with work on the device, how long its
+ * oldest submission has really run; one that ran job_timeout_ms is
+ * recovered.  Runs again while any queue has work.
+ */
+static void simt_watchdog_work(struct work_struct *work)
+{
+	struct simt_device *sdev = container_of(to_delayed_work(work),
+						struct simt_device, watchdog);
+	bool cookie, busy = false;
+	struct simt_ctx *ctx;
+	u64 seqno;
+	int idx;
+	u32 q;
+
+	if (!drm_dev_enter(&sdev->drm, &idx))
+		return;
+	cookie = dma_fence_begin_signalling();
+	for (q = 0; q < sdev->hw_queue_count; q++) {
+		ctx = simt_queue_oldest(sdev, q, &seqno);
+		if (!ctx)
+			continue;
+		busy = true;
+		if (simt_watchdog_hung(ctx, seqno))
+			simt_ctx_recover(ctx, seqno,
+					 READ_ONCE(simt_job_timeout_ms));
+		simt_ctx_put(ctx);
+	}
+	dma_fence_end_signalling(cookie);
+	if (busy)
+		queue_delayed_work(sdev->tdr_wq, &sdev->watchdog,
+				   msecs_to_jiffies(SIMT_WATCHDOG_PERIOD_MS));
+	drm_dev_exit(idx);
 }
 
 /* The context scheduling policy may hold the job back (simt_fair.c). */
@@ -739,33 +842,71 @@ static struct dma_fence *simt_prepare_job(struct drm_sched_job *sched_job,
 	return simt_fair_prepare_job(to_simt_job(sched_job)->ctx);
 }
 
+/*
+ * No timedout_job: the scheduler's timeout is off (MAX_SCHEDULE_TIMEOUT),
+ * the watchdog above does its work.
+ */
 static const struct drm_sched_backend_ops simt_sched_ops = {
 	.prepare_job = simt_prepare_job,
 	.run_job = simt_run_job,
-	.timedout_job = simt_timedout_job,
 	.free_job = simt_free_job,
 };
 
-int simt_ctx_sched_init(struct simt_ctx *ctx)
+/* The DRM device is going: no context, and so no job, is left. */
+static void simt_scheds_retire(struct drm_device *drm, void *arg)
 {
-	struct simt_device *sdev = ctx->sdev;
-	struct drm_gpu_scheduler *sched = &ctx->sched;
-	int ret;
+	struct simt_scheds *scheds = arg;
+	u32 q;
 
-	snprintf(ctx->sched_name, sizeof(ctx->sched_name), "simt-queue%u",
-		 ctx->hw_queue);
-	ret = drm_sched_init(sched, &simt_sched_ops, sdev->sched_wq, 1,
-			     SIMT_RING_ENTRIES - 1, 0,
-			     msecs_to_jiffies(SIMT_WATCHDOG_PERIOD_MS),
-			     sdev->tdr_wq, NULL, ctx->sched_name,
-			     sdev->drm.dev);
-	if (ret)
+	for (q = 0; q < scheds->count; q++)
+		if (scheds->queue[q].base.ops)
+			drm_sched_fini(&scheds->queue[q].base);
+	mutex_lock(&simt_retired_lock);
+	list_add_tail(&scheds->retired, &simt_retired_scheds);
+	mutex_unlock(&simt_retired_lock);
+}
+
+/* A scheduler per hardware queue (hw_queue_count is known). */
+int simt_scheds_init(struct simt_device *sdev)
+{
+	struct simt_scheds *scheds;
+	struct simt_queue_sched *qs;
+	int ret;
+	u32 q;
+
+	scheds = kzalloc(struct_size(scheds, queue, sdev->hw_queue_count),
+			 GFP_KERNEL);
+	if (!scheds)
+		return -ENOMEM;
+	scheds->count = sdev->hw_queue_count;
+	sdev->scheds = scheds;
+	ret = drmm_add_action(&sdev->drm, simt_scheds_retire, scheds);
+	if (ret) {
+		kfree(scheds);
+		sdev->scheds = NULL;
 		return ret;
-	ret = drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_KERNEL,
-				    &sched, 1, NULL);
-	if (ret)
-		drm_sched_fini(sched);
-	return ret;
+	}
+	for (q = 0; q < scheds->count; q++) {
+		qs = &scheds->queue[q];
+		snprintf(qs->name, sizeof(qs->name), "%s-queue%u",
+			 dev_name(sdev->drm.dev), q);
+		ret = drm_sched_init(&qs->base, &simt_sched_ops,
+				     sdev->sched_wq, 1, SIMT_RING_ENTRIES - 1,
+				     0, MAX_SCHEDULE_TIMEOUT, sdev->tdr_wq,
+				     NULL, qs->name, sdev->drm.dev);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int simt_ctx_entity_init(struct simt_ctx *ctx)
+{
+	struct drm_gpu_scheduler *sched = simt_queue_sched(ctx->sdev,
+							   ctx->hw_queue);
+
+	return drm_sched_entity_init(&ctx->entity, DRM_SCHED_PRIORITY_KERNEL,
+				     &sched, 1, NULL);
 }
 
 /* Whole-device recovery asked for through debugfs ("reset"). */
@@ -773,15 +914,18 @@ static void simt_reset_work(struct work_struct *work)
 {
 	struct simt_device *sdev = container_of(work, struct simt_device,
 						reset_work);
+	bool cookie;
 	int idx;
 
 	if (!drm_dev_enter(&sdev->drm, &idx))
 		return;
+	cookie = dma_fence_begin_signalling();
 	down_write(&sdev->reset_sem);
-	simt_scheds_stop(sdev, NULL, true);
+	simt_scheds_stop(sdev, true);
 	simt_device_recover(sdev, NULL);
-	simt_scheds_stop(sdev, NULL, false);
+	simt_scheds_stop(sdev, false);
 	up_write(&sdev->reset_sem);
+	dma_fence_end_signalling(cookie);
 	drm_dev_exit(idx);
 }
 
@@ -798,12 +942,27 @@ static void simt_wq_destroy(struct drm_device *drm, void *arg)
 	destroy_workqueue(arg);
 }
 
+static void simt_replay_buf_free(struct drm_device *drm, void *arg)
+{
+	kvfree(arg);
+}
+
 int simt_job_init(struct simt_device *sdev)
 {
 	int ret;
 
 	init_rwsem(&sdev->reset_sem);
 	INIT_WORK(&sdev->reset_work, simt_reset_work);
+	INIT_DELAYED_WORK(&sdev->watchdog, simt_watchdog_work);
+	/* Recovery may not allocate: it holds back fences. */
+	sdev->replay_buf = kvmalloc(SIMT_RING_ENTRIES * SIMT_CMD_SIZE,
+				    GFP_KERNEL);
+	if (!sdev->replay_buf)
+		return -ENOMEM;
+	ret = drmm_add_action_or_reset(&sdev->drm, simt_replay_buf_free,
+				       sdev->replay_buf);
+	if (ret)
+		return ret;
 	/*
 	 * Contexts may outlive the PCI device (open files), so the queues
 	 * go with the DRM device.
@@ -833,11 +992,24 @@ void simt_job_fini(struct simt_device *sdev)
 	unsigned int q;
 
 	cancel_work_sync(&sdev->reset_work);
+	cancel_delayed_work_sync(&sdev->watchdog);
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
 	for (q = 0; q < sdev->hw_queue_count; q++)
 		if (sdev->queue_ctx[q])
 			simt_ctx_signal(sdev->queue_ctx[q], -ENODEV);
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+}
+
+/*
+ * The module goes, and the schedulers' memory with it: a fence kept
+ * beyond this would outlive the code of its hardware fence too.
+ */
+void simt_job_module_exit(void)
+{
+	struct simt_scheds *scheds, *tmp;
+
+	list_for_each_entry_safe(scheds, tmp, &simt_retired_scheds, retired)
+		kfree(scheds);
 }
 
 /* ---- SUBMIT ---- */
@@ -906,7 +1078,12 @@ static int simt_launch_check(struct drm_device *drm, u32 i,
 			drm_dbg(drm, "command %u: empty grid or block\n", i);
 			return -EINVAL;
 		}
-		blocks *= l->grid[d];
+		/* Three 32-bit sizes can wrap a 64-bit product to 0. */
+		if (check_mul_overflow(blocks, (u64)l->grid[d], &blocks)) {
+			drm_dbg(drm, "command %u: grid %u x %u x %u overflows\n",
+				i, l->grid[0], l->grid[1], l->grid[2]);
+			return -EINVAL;
+		}
 	}
 	/* The device runs at most 2^32 - 1 blocks, and only in the grid. */
 	if (blocks > U32_MAX ||
@@ -1121,6 +1298,48 @@ static int simt_inflight_reserve(struct simt_ctx *ctx)
 	return 0;
 }
 
+/*
+ * The fence of SUBMIT's sync_file: made, and put in a file, before the
+ * job is armed, since nothing may fail or allocate after that; it
+ * signals, with the same error, when the job's finished fence does.
+ */
+struct simt_out_fence {
+	struct dma_fence base;
+	spinlock_t lock;
+	struct dma_fence_cb cb;
+};
+
+static const char *simt_out_fence_timeline_name(struct dma_fence *fence)
+{
+	return "submission";
+}
+
+static const struct dma_fence_ops simt_out_fence_ops = {
+	.get_driver_name = simt_fence_driver_name,
+	.get_timeline_name = simt_out_fence_timeline_name,
+};
+
+static void simt_out_fence_signal(struct dma_fence *finished,
+				  struct dma_fence_cb *cb)
+{
+	struct simt_out_fence *out = container_of(cb, struct simt_out_fence,
+						  cb);
+
+	if (finished->error)
+		dma_fence_set_error(&out->base, finished->error);
+	dma_fence_signal(&out->base);
+	/* The callback's reference. */
+	dma_fence_put(&out->base);
+}
+
+/* Follow @finished with @out; takes over the reference for the callback. */
+static void simt_out_fence_follow(struct simt_out_fence *out,
+				  struct dma_fence *finished)
+{
+	if (dma_fence_add_callback(finished, &out->cb, simt_out_fence_signal))
+		simt_out_fence_signal(finished, &out->cb);
+}
+
 int simt_submit_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file)
 {
@@ -1129,13 +1348,16 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 	struct dma_fence_chain *chain = NULL;
 	struct drm_syncobj *syncobj = NULL;
 	struct sync_file *sync_file = NULL;
+	struct simt_out_fence *out = NULL;
 	struct simt_fence *fence = NULL;
-	struct dma_fence *finished;
+	struct dma_fence *finished, *last;
 	struct simt_result *res;
 	struct simt_job *job;
 	struct simt_ctx *ctx;
 	unsigned long flags;
 	int ret, out_fd = -1;
+	bool cookie;
+	u64 seqno;
 	u32 n = 0;
 
 	ret = simt_submit_check(drm, args);
@@ -1214,6 +1436,12 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 			ret = out_fd;
 			goto out_free;
 		}
+		out = kzalloc(sizeof(*out), GFP_KERNEL);
+		if (!out) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		spin_lock_init(&out->lock);
 	}
 
 	ret = simt_inflight_reserve(ctx);
@@ -1226,51 +1454,72 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 		ret = ctx->closed ? -ENOENT : -EIO;
 		goto out_free;
 	}
-	drm_sched_job_arm(&job->base);
-	finished = dma_fence_get(&job->base.s_fence->finished);
+	seqno = ctx->seqno + 1;
+	if (out) {
+		dma_fence_init(&out->base, &simt_out_fence_ops, &out->lock,
+			       ctx->out_fence_context, seqno);
+		sync_file = sync_file_create(&out->base);
+		if (!sync_file) {
+			mutex_unlock(&ctx->lock);
+			ret = -ENOMEM;
+			goto out_free;
+		}
+	}
 	/* Seed 003: the context's evicted objects come back for a kernel. */
-	simt_vram_ctx_submit(ctx, finished, simt_job_launches(job));
-	job->seqno = ++ctx->seqno;
-	WARN_ON_ONCE(finished->seqno != job->seqno);
+	simt_vram_ctx_prepare(ctx, simt_job_launches(job));
+
+	/* The point of no return: nothing fails or allocates until pushed. */
+	cookie = dma_fence_begin_signalling();
+	drm_sched_job_arm(&job->base);
+	job->seqno = seqno;
+	ctx->seqno = seqno;
+	finished = &job->base.s_fence->finished;
+	WARN_ON_ONCE(finished->seqno != seqno);
 	spin_lock_irqsave(&ctx->fence_lock, flags);
-	res = &ctx->results[job->seqno % SIMT_RESULT_SLOTS];
-	if (res->finished)
-		dma_fence_put(res->finished);
-	res->seqno = job->seqno;
+	res = &ctx->results[seqno % SIMT_RESULT_SLOTS];
+	last = res->finished;
+	res->seqno = seqno;
 	res->finished = dma_fence_get(finished);
 	res->start_cycle = 0;
 	res->end_cycle = 0;
 	spin_unlock_irqrestore(&ctx->fence_lock, flags);
+	dma_fence_put(last);
 	atomic64_inc(&sdev->stats.submissions);
-	drm_sched_entity_push_job(&job->base);
-	args->seqno = job->seqno;
-	mutex_unlock(&ctx->lock);
-
 	if (syncobj) {
-		if (chain) {
+		if (chain)
 			drm_syncobj_add_point(syncobj, chain, finished,
 					      args->syncobj_point);
-			chain = NULL;
-		} else {
+		else
 			drm_syncobj_replace_fence(syncobj, finished);
-		}
+		chain = NULL;
+	}
+	if (out) {
+		simt_out_fence_follow(out, finished);
+		out = NULL;
+	}
+	last = simt_vram_ctx_armed(ctx, finished);
+	/* The job may be run and freed from here on. */
+	drm_sched_entity_push_job(&job->base);
+	dma_fence_end_signalling(cookie);
+	mutex_unlock(&ctx->lock);
+	dma_fence_put(last);
+
+	args->seqno = seqno;
+	if (syncobj)
 		drm_syncobj_put(syncobj);
+	if (sync_file) {
+		fd_install(out_fd, sync_file->file);
+		args->fence_fd = out_fd;
 	}
-	if (out_fd >= 0) {
-		sync_file = sync_file_create(finished);
-		if (sync_file) {
-			fd_install(out_fd, sync_file->file);
-			args->fence_fd = out_fd;
-		} else {
-			/* The work is queued; only its sync_file failed. */
-			put_unused_fd(out_fd);
-			ret = -ENOMEM;
-		}
-	}
-	dma_fence_put(finished);
-	return ret;
+	return 0;
 
 out_free:
+	if (sync_file)
+		fput(sync_file->file);
+	if (out && out->base.ops)
+		dma_fence_put(&out->base);
+	else
+		kfree(out);
 	if (out_fd >= 0)
 		put_unused_fd(out_fd);
 	dma_fence_chain_free(chain);

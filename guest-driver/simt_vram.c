@@ -31,10 +31,12 @@
  * context's lock and never takes one, so an eviction may rewrite the
  * leaves of any context whose bindings it finds on an object's list:
  * bindings leave that list (under vram_lock) before their page tables
- * are cleared or freed.  A SUBMIT records its job's finished fence as
- * the context's last job under vram_lock, after arming the job and
- * before pushing it, so a context seen idle under vram_lock cannot run
- * anything until the lock is released.
+ * are cleared or freed.  A SUBMIT marks its context busy (@arming) under
+ * vram_lock before arming its job, and records the job's finished fence
+ * as the context's last job before clearing the mark, so a context seen
+ * idle under vram_lock cannot run anything until the lock is released.
+ * Nothing here is done between arming and pushing a job: that section
+ * signals fences, and vram_lock is held around page allocations.
  */
 
 #include <linux/dma-mapping.h>
@@ -149,11 +151,23 @@ static void simt_vram_remove(struct simt_device *sdev, struct drm_mm_node *node)
 	drm_mm_remove_node(node);
 }
 
-/* Has the last job @ctx armed finished (or has it none)?  Under vram_lock. */
+/*
+ * Is @ctx arming no job, and has the last one it pushed finished (or has
+ * it none)?  Under vram_lock.
+ */
 static bool simt_ctx_idle(struct simt_ctx *ctx)
 {
+	unsigned long flags;
+	bool idle;
+
 	lockdep_assert_held(&ctx->sdev->vram_lock);
-	return !ctx->last_job || dma_fence_is_signaled(ctx->last_job);
+	/* Pairs with simt_vram_ctx_armed(). */
+	if (smp_load_acquire(&ctx->arming))
+		return false;
+	spin_lock_irqsave(&ctx->fence_lock, flags);
+	idle = !ctx->last_job || dma_fence_is_signaled(ctx->last_job);
+	spin_unlock_irqrestore(&ctx->fence_lock, flags);
+	return idle;
 }
 
 /*
@@ -439,16 +453,15 @@ static void simt_vram_bo_restore(struct simt_device *sdev,
 }
 
 /*
- * @ctx has armed a job (@finished is its finished fence) and is about to
- * push it: its VRAM objects become the most recently used, and if the
- * job launches a kernel (@launches; as in seed 003, copies do not bring
- * anything back) the evicted ones come back if they can, but only if the
- * context was idle: earlier work may still be using them where they
- * are.  From here the context is busy until the job has finished.
- * Under ctx->lock.
+ * @ctx is about to arm and push a job: its VRAM objects become the most
+ * recently used, and if the job launches a kernel (@launches; as in seed
+ * 003, copies do not bring anything back) the evicted ones come back if
+ * they can, but only if the context was idle: earlier work may still be
+ * using them where they are.  From here the context is busy until
+ * simt_vram_ctx_armed() and then until the job has finished.  Under
+ * ctx->lock.
  */
-void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished,
-			  bool launches)
+void simt_vram_ctx_prepare(struct simt_ctx *ctx, bool launches)
 {
 	struct simt_device *sdev = ctx->sdev;
 	struct simt_vram_bo *bo;
@@ -459,8 +472,7 @@ void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished,
 	lockdep_assert_held(&ctx->lock);
 	mutex_lock(&sdev->vram_lock);
 	idle = simt_ctx_idle(ctx);
-	dma_fence_put(ctx->last_job);
-	ctx->last_job = dma_fence_get(finished);
+	WRITE_ONCE(ctx->arming, true);
 	if (!drm_dev_enter(&sdev->drm, &idx)) {
 		mutex_unlock(&sdev->vram_lock);
 		return;
@@ -476,6 +488,27 @@ void simt_vram_ctx_submit(struct simt_ctx *ctx, struct dma_fence *finished,
 	}
 	drm_dev_exit(idx);
 	mutex_unlock(&sdev->vram_lock);
+}
+
+/*
+ * @ctx has armed its job, whose finished fence is @finished, and is about
+ * to push it: the context's last job, busy until it has finished.  No
+ * allocation, no vram_lock: fences are being signalled.  Returns the
+ * previous last job's fence, for the caller to put once it can.
+ */
+struct dma_fence *simt_vram_ctx_armed(struct simt_ctx *ctx,
+				      struct dma_fence *finished)
+{
+	struct dma_fence *last;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ctx->fence_lock, flags);
+	last = ctx->last_job;
+	ctx->last_job = dma_fence_get(finished);
+	spin_unlock_irqrestore(&ctx->fence_lock, flags);
+	/* Pairs with simt_ctx_idle(): the fence is seen before the mark goes. */
+	smp_store_release(&ctx->arming, false);
+	return last;
 }
 
 /*

@@ -10,7 +10,10 @@
  * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, samples,
  * sysmem, syncobj, hang, multi, responsive, and since interface 0.3
  * infence, prio, savearea, progress, hang2, bystander, signal, threads,
- * close, fdinfo, light; and hold (for the unbind test: see test_hold()).
+ * close, fdinfo, light; the lifecycle stress group destroy-races,
+ * watchdog-destroy, syncfile-outlives, grid-overflow, seqno and
+ * unplug-mapped (which unbinds the device); and hold (for the unbind
+ * test: see test_hold()).
  * Prints what it does and a line per failed check; exit status 0 if
  * every check passed.
  */
@@ -19,6 +22,7 @@
 #include <glob.h>
 #include <poll.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -4359,6 +4363,475 @@ static void test_light(void)
 	CHECK(ctx_destroy(hctx) == 0, "destroy");
 }
 
+/*
+ * ---- The lifecycle stress group (issue 24): races and teardown that
+ * once oopsed, read freed memory or hit another tenant's queue.  The
+ * script fails each test whose kernel log shows a BUG, WARNING, KASAN or
+ * lockdep report; on the debug guest kernel (make check DEBUG_KERNEL=1)
+ * that catches what no result here could. ----
+ */
+
+/*
+ * destroy-races: 200 times, three threads keep a context's entity full
+ * of small submissions (two copies each: SUBMIT is quicker than run_job,
+ * so jobs wait in the entity) and a fourth unbinds and binds another
+ * VRAM object (not the copies': a copy that faulted would stop the
+ * context, and SUBMIT would only say EIO) while the main thread destroys
+ * the context: the destroy lands with jobs queued, one being picked by
+ * the scheduler and others in the ring.  Only ENOENT (the context is
+ * gone) and EEXIST may come back; no context is left, and a new one
+ * works.  This is the race of drm_sched_entity_fini() with the
+ * scheduler's pop_job that oopsed in drm_sched_fence_finished().
+ */
+#define DR_CMDS 2
+#define DR_SUBMITTERS 3
+struct dr_race {
+	uint32_t ctx, v, s, w;
+	int stop;
+	long submits, errs;
+};
+
+static void *dr_submit(void *arg)
+{
+	static const int ok[] = { ENOENT, 0 };
+	struct dr_race *rc = arg;
+	struct drm_simt_cmd cmds[DR_CMDS];
+	uint64_t seq;
+	int r, i;
+
+	for (i = 0; i < DR_CMDS; i += 2) {
+		cmds[i] = copy_cmd(rc->s, 0, rc->v, 0, 4096);
+		cmds[i + 1] = copy_cmd(rc->v, 0, rc->s, 4096, 4096);
+	}
+	while (!__atomic_load_n(&rc->stop, __ATOMIC_ACQUIRE)) {
+		r = submit(rc->ctx, cmds, DR_CMDS, &seq);
+		__atomic_add_fetch(&rc->submits, 1, __ATOMIC_RELAXED);
+		for (i = 0; r && ok[i] && -r != ok[i]; i++)
+			;
+		if (r && !ok[i])
+			fail(__LINE__, "SUBMIT during the destroy: %s", strerror(-r));
+		if (r == -ENOENT)
+			break;
+	}
+	return NULL;
+}
+
+static void *dr_bind(void *arg)
+{
+	struct dr_race *rc = arg;
+	struct drm_simt_vm_unbind u = { .ctx_id = rc->ctx, .handle = rc->w };
+	struct drm_simt_vm_bind b = { .ctx_id = rc->ctx, .handle = rc->w };
+	int r;
+
+	while (!__atomic_load_n(&rc->stop, __ATOMIC_ACQUIRE)) {
+		r = xioctl(fd, DRM_IOCTL_SIMT_VM_UNBIND, &u);
+		CHECK(!r || r == -ENOENT, "VM_UNBIND during the destroy: %s", strerror(-r));
+		r = xioctl(fd, DRM_IOCTL_SIMT_VM_BIND, &b);
+		CHECK(!r || r == -ENOENT || r == -EEXIST, "VM_BIND during the destroy: %s",
+		      strerror(-r));
+		if (r == -ENOENT)
+			break;
+	}
+	return NULL;
+}
+
+#define DR_ITERATIONS 200
+
+static void test_destroy_races(void)
+{
+	struct dr_race rc = { 0 };
+	long submits = 0;
+	pthread_t th[DR_SUBMITTERS + 1];
+	int it, i, r, left = 0;
+	double t0 = now_s();
+
+	rc.v = bo_new(1 << 16, DRM_SIMT_BO_VRAM);
+	rc.w = bo_new(1 << 16, DRM_SIMT_BO_VRAM);
+	rc.s = bo_new(1 << 16, DRM_SIMT_BO_SYSTEM);
+	for (it = 0; it < DR_ITERATIONS && !failures; it++) {
+		rc.ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+		bind(rc.ctx, rc.v);
+		rc.stop = 0;
+		rc.submits = 0;
+		for (i = 0; i < DR_SUBMITTERS; i++)
+			CHECK(pthread_create(&th[i], NULL, dr_submit, &rc) == 0, "thread");
+		CHECK(pthread_create(&th[i], NULL, dr_bind, &rc) == 0, "thread");
+		/* Let the threads fill the entity; vary where the destroy lands. */
+		while (__atomic_load_n(&rc.submits, __ATOMIC_RELAXED) < 16 + it % 32)
+			usleep(200);
+		r = ctx_destroy(rc.ctx);
+		CHECK(r == 0, "destroy %d: %s", it, strerror(-r));
+		__atomic_store_n(&rc.stop, 1, __ATOMIC_RELEASE);
+		for (i = 0; i <= DR_SUBMITTERS; i++)
+			pthread_join(th[i], NULL);
+		submits += rc.submits;
+	}
+	printf("%d destroys raced %ld submissions and binds in %.1f s\n", it, submits,
+	       now_s() - t0);
+	CHECK(it == DR_ITERATIONS, "stopped at iteration %d", it);
+	for (i = 0; i < 50 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
+		usleep(100000);
+	CHECK(left == 0, "%d contexts of this process left after destroying them all", left);
+	{
+		struct drm_simt_cmd cmds[2] = {
+			copy_cmd(rc.s, 0, rc.v, 0, 1 << 16), copy_cmd(rc.v, 0, rc.s, 0, 1 << 15),
+		};
+		uint8_t *ms = bo_map(rc.s, 1 << 16), *want = malloc(1 << 16);
+		uint32_t c = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+
+		bind(c, rc.v);
+		fill(ms, 1 << 16, 23);
+		memcpy(want, ms, 1 << 16);
+		run(c, cmds, 2);
+		same("a round trip after the races", ms, want, 1 << 16);
+		CHECK(ctx_destroy(c) == 0, "destroy");
+		munmap(ms, 1 << 16);
+		free(want);
+	}
+}
+
+/*
+ * watchdog-destroy: a context whose endless kernel is about to be
+ * declared hung is destroyed, and the next context takes its hardware
+ * queue at once and runs short kernels there.  The watchdog's recovery
+ * must not reach the new owner: none of its kernels ends with TIMEOUT
+ * or CANCELED, none is wrong, and no queue is stopped for it.
+ */
+static void test_watchdog_destroy(void)
+{
+	long long st0[ST_NR] = { 0 }, st1[ST_NR] = { 0 };
+	struct spinjob hung, quick;
+	struct drm_simt_wait w;
+	uint32_t a, b;
+	uint64_t seq;
+	int round, i, r, runs = 0;
+	double t0;
+
+	if (test_set_timeout("300"))
+		return;
+	stats_read(st0);
+	for (round = 0; round < 8 && !failures; round++) {
+		a = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+		if (spin_setup(&hung, a, 1, 32, 0xffffffffu))
+			break;
+		CHECK(submit(a, &hung.cmd, 1, &seq) == 0, "submit the endless kernel");
+		/* Just short of the timeout, later each round. */
+		usleep(200000 + round * 12000);
+		CHECK(ctx_destroy(a) == 0, "destroy the hung context");
+		spin_free(&hung, 0);
+
+		b = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+		if (spin_setup(&quick, b, 4, 64, 2000))
+			break;
+		for (t0 = now_s(), i = 0; now_s() - t0 < 0.4; i++) {
+			memset(quick.m, 0, quick.n * 4);
+			CHECK(submit(b, &quick.cmd, 1, &seq) == 0, "submit on the new context");
+			r = wait_seq(b, seq, 10 * SEC_NS, &w);
+			CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE,
+			      "round %d, kernel %d of the new owner: WAIT %d, error %u", round, i,
+			      r, w.error);
+			CHECK(spin_wrong(&quick, 1) == 0, "round %d: wrong results", round);
+			runs++;
+		}
+		spin_free(&quick, 1);
+		CHECK(ctx_destroy(b) == 0, "destroy");
+	}
+	stats_read(st1);
+	printf("%d rounds: %d kernels of the next owner, all right; %lld timeouts, %lld queue stops\n",
+	       round, runs, st1[ST_TIMEOUTS] - st0[ST_TIMEOUTS],
+	       st1[ST_QUEUE_STOPS] - st0[ST_QUEUE_STOPS]);
+	test_restore_timeout();
+}
+
+/*
+ * syncfile-outlives: the fence of a submission, as a sync_file from
+ * SUBMIT and as one exported from a syncobj (drm_sched's own fence),
+ * kept after the context is destroyed and freed and other contexts have
+ * come and gone: SYNC_IOC_FILE_INFO still names the same driver and
+ * timeline and says signalled.
+ */
+struct fence_names {
+	char obj[32], driver[32];
+	int status;
+};
+
+static int fence_names(int sf, struct fence_names *n)
+{
+	struct sync_fence_info fi;
+	struct sync_file_info info;
+	int r;
+
+	memset(&info, 0, sizeof(info));
+	memset(&fi, 0, sizeof(fi));
+	info.num_fences = 1;
+	info.sync_fence_info = (uintptr_t)&fi;
+	r = xioctl(sf, SYNC_IOC_FILE_INFO, &info);
+	if (r)
+		return r;
+	memcpy(n->obj, fi.obj_name, sizeof(n->obj));
+	memcpy(n->driver, fi.driver_name, sizeof(n->driver));
+	n->obj[31] = n->driver[31] = 0;
+	n->status = fi.status;
+	return 0;
+}
+
+static void test_syncfile_outlives(void)
+{
+	struct fence_names before[2], after[2];
+	struct drm_simt_cmd cmd;
+	struct drm_simt_submit s;
+	uint32_t ctx, v, sys, so, c[4];
+	int sf[2] = { -1, -1 }, i, left = 0;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	v = bo_new(1 << 16, DRM_SIMT_BO_VRAM);
+	sys = bo_new(1 << 16, DRM_SIMT_BO_SYSTEM);
+	bind(ctx, v);
+	so = syncobj_new();
+	cmd = copy_cmd(sys, 0, v, 0, 1 << 16);
+	s = (struct drm_simt_submit){
+		.ctx_id = ctx, .cmds = (uintptr_t)&cmd, .cmd_count = 1,
+		.cmd_size = sizeof(cmd), .syncobj = so, .flags = DRM_SIMT_SUBMIT_FENCE_FD,
+	};
+	CHECK(xioctl(fd, DRM_IOCTL_SIMT_SUBMIT, &s) == 0 && s.fence_fd >= 0,
+	      "SUBMIT with FENCE_FD and a syncobj");
+	sf[0] = s.fence_fd;
+	CHECK(syncobj_wait(so, 10 * SEC_NS) == 0, "the copy did not finish");
+	{
+		struct drm_syncobj_handle e = {
+			.handle = so,
+			.flags = DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE,
+			.fd = -1,
+		};
+
+		CHECK(xioctl(fd, DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, &e) == 0,
+		      "export the syncobj's fence");
+		sf[1] = e.fd;
+	}
+	for (i = 0; i < 2; i++)
+		CHECK(fence_names(sf[i], &before[i]) == 0, "SYNC_IOC_FILE_INFO %d", i);
+	syncobj_free(so);
+	CHECK(ctx_destroy(ctx) == 0, "destroy");
+	for (i = 0; i < 50 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
+		usleep(100000);
+	CHECK(left == 0, "the context was not freed");
+	/* Other contexts take the freed memory and the same queue. */
+	for (i = 0; i < 4; i++)
+		c[i] = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	for (i = 0; i < 4; i++)
+		CHECK(ctx_destroy(c[i]) == 0, "destroy");
+	for (i = 0; i < 2; i++) {
+		CHECK(fence_names(sf[i], &after[i]) == 0, "SYNC_IOC_FILE_INFO %d after", i);
+		printf("%s: driver '%s', timeline '%s', status %d; after the context: '%s', '%s', %d\n",
+		       i ? "exported from the syncobj" : "SUBMIT's sync_file",
+		       before[i].driver, before[i].obj, before[i].status, after[i].driver,
+		       after[i].obj, after[i].status);
+		CHECK(before[i].status == 1 && after[i].status == 1, "not signalled");
+		CHECK(!strcmp(before[i].driver, after[i].driver) &&
+		      !strcmp(before[i].obj, after[i].obj),
+		      "the fence's names changed once its context was freed");
+		close(sf[i]);
+	}
+	CHECK(!strcmp(before[0].driver, "simt"), "SUBMIT's sync_file fence is %s's",
+	      before[0].driver);
+	CHECK(strstr(before[1].obj, "queue") != NULL,
+	      "the exported fence's timeline '%s' is not its queue's", before[1].obj);
+	bo_close(v);
+	bo_close(sys);
+}
+
+/*
+ * grid-overflow: a launch whose grid dimensions multiply to 2^64 (0 in
+ * 64 bits) is refused with EINVAL, as is one of 2^32 blocks; the largest
+ * grid the device takes, 2^32 - 1 blocks, is accepted (a subgrid of its
+ * first block runs).
+ */
+static void test_grid_overflow(void)
+{
+	static const struct {
+		uint32_t grid[3], first, count;
+		int err;
+		const char *what;
+	} cases[] = {
+		{ { 1u << 22, 1u << 21, 1u << 21 }, 0, 0, EINVAL, "2^64 blocks (0 mod 2^64)" },
+		{ { 1u << 22, 1u << 21, 1u << 21 }, 0, 1, EINVAL, "2^64 blocks, a subgrid of 1" },
+		{ { 0xffffffffu, 0xffffffffu, 0xffffffffu }, 0, 1, EINVAL, "(2^32-1)^3 blocks" },
+		{ { 1u << 16, 1u << 16, 1 }, 0, 1, EINVAL, "2^32 blocks" },
+		{ { 0xffffffffu, 1, 1 }, 0, 1, 0, "2^32-1 blocks, the first one" },
+	};
+	const uint32_t block[3] = { 1, 1, 1 };
+	struct drm_simt_cmd cmd;
+	struct drm_simt_wait w;
+	struct spinjob j;
+	uint32_t ctx, i;
+	uint64_t seq;
+	int r;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	if (spin_setup(&j, ctx, 1, 32, 1))
+		return;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		cmd = j.cmd;
+		memcpy(cmd.launch.grid, cases[i].grid, sizeof(cmd.launch.grid));
+		memcpy(cmd.launch.block, block, sizeof(cmd.launch.block));
+		cmd.launch.first_block = cases[i].first;
+		cmd.launch.block_count = cases[i].count;
+		r = submit(ctx, &cmd, 1, &seq);
+		printf("grid %u x %u x %u, subgrid %u+%u (%s): %s\n", cases[i].grid[0],
+		       cases[i].grid[1], cases[i].grid[2], cases[i].first, cases[i].count,
+		       cases[i].what, r ? strerror(-r) : "accepted");
+		CHECK(r == -cases[i].err, "%s: got %d, expected %d", cases[i].what, r,
+		      -cases[i].err);
+		if (!r)
+			CHECK(wait_seq(ctx, seq, 10 * SEC_NS, &w) == 0 &&
+			      w.error == DRM_SIMT_ERROR_NONE, "%s: error %u", cases[i].what,
+			      w.error);
+	}
+	spin_free(&j, 1);
+	CHECK(ctx_destroy(ctx) == 0, "destroy");
+}
+
+/*
+ * seqno: four threads SUBMIT 500 empty submissions each to one context:
+ * every seqno SUBMIT returns is unique, each thread's rise, together
+ * they are 1..2000, and WAIT on the last one succeeds.
+ */
+struct seq_thread {
+	uint32_t ctx;
+	uint64_t seq[500];
+	int bad;
+};
+
+static void *seq_submit(void *arg)
+{
+	struct seq_thread *t = arg;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (submit(t->ctx, NULL, 0, &t->seq[i])) {
+			t->bad++;
+			t->seq[i] = 0;
+		}
+	}
+	return NULL;
+}
+
+static void test_seqno(void)
+{
+	static struct seq_thread t[4];
+	static uint8_t seen[2001];
+	struct drm_simt_wait w;
+	pthread_t th[4];
+	uint32_t ctx;
+	int i, k, dup = 0, order = 0, missing = 0;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	for (i = 0; i < 4; i++) {
+		t[i].ctx = ctx;
+		CHECK(pthread_create(&th[i], NULL, seq_submit, &t[i]) == 0, "thread");
+	}
+	for (i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < 4; i++) {
+		CHECK(!t[i].bad, "thread %d: %d submissions failed", i, t[i].bad);
+		for (k = 0; k < 500; k++) {
+			if (t[i].seq[k] < 1 || t[i].seq[k] > 2000 || seen[t[i].seq[k]]++)
+				dup++;
+			if (k && t[i].seq[k] <= t[i].seq[k - 1])
+				order++;
+		}
+	}
+	for (k = 1; k <= 2000; k++)
+		missing += !seen[k];
+	printf("2000 submissions from 4 threads: %d duplicate or out of range, %d out of order, %d missing\n",
+	       dup, order, missing);
+	CHECK(!dup && !order && !missing, "seqnos are not 1..2000, each once, rising per thread");
+	CHECK(wait_seq(ctx, 2000, 10 * SEC_NS, &w) == 0 && w.error == DRM_SIMT_ERROR_NONE,
+	      "WAIT on the last submission");
+	CHECK(ctx_destroy(ctx) == 0, "destroy");
+}
+
+/*
+ * unplug-mapped: a process keeps a VRAM object mapped, written and read
+ * through BAR2, while the device is unbound under it: the next touch of
+ * the mapping gets SIGBUS, never the memory behind the BAR, and SUBMIT
+ * gets ENODEV.  The script binds the device again afterwards.
+ */
+static sigjmp_buf unplug_jmp;
+
+static void unplug_sigbus(int sig)
+{
+	siglongjmp(unplug_jmp, sig);
+}
+
+static int sysfs_write(const char *path, const char *text)
+{
+	int f = open(path, O_WRONLY), r = 0;
+
+	if (f < 0)
+		return -errno;
+	if (write(f, text, strlen(text)) < 0)
+		r = -errno;
+	close(f);
+	return r;
+}
+
+static void test_unplug_mapped(void)
+{
+	const uint64_t size = 1 << 16;
+	volatile uint8_t *m;
+	struct sigaction sa = { .sa_handler = unplug_sigbus }, old;
+	struct drm_simt_cmd cmd;
+	char link[256];
+	const char *dev;
+	uint32_t ctx, v, s;
+	uint64_t seq;
+	ssize_t n;
+	int sig, r;
+
+	n = readlink("/sys/class/accel/accel0/device", link, sizeof(link) - 1);
+	if (n <= 0) {
+		fail(__LINE__, "no /sys/class/accel/accel0/device");
+		return;
+	}
+	link[n] = 0;
+	dev = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	v = bo_new(size, DRM_SIMT_BO_VRAM);
+	s = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	bind(ctx, v);
+	m = bo_map(v, size);
+	m[0] = 0x5a;
+	m[size - 1] = 0xa5;
+	CHECK(m[0] == 0x5a && m[size - 1] == 0xa5, "the mapping does not read back");
+	cmd = copy_cmd(s, 0, v, 0, size);
+
+	r = sysfs_write("/sys/bus/pci/drivers/simt/unbind", dev);
+	CHECK(r == 0, "unbind %s: %s", dev, strerror(-r));
+	printf("unbound %s with object %u mapped\n", dev, v);
+
+	sigaction(SIGBUS, &sa, &old);
+	sig = sigsetjmp(unplug_jmp, 1);
+	if (!sig) {
+		uint8_t got = m[size - 1];
+
+		fail(__LINE__, "read 0x%02x through the mapping after the unbind, expected SIGBUS",
+		     got);
+	} else {
+		printf("a read of the mapping after the unbind: signal %d (SIGBUS)\n", sig);
+		CHECK(sig == SIGBUS, "signal %d, expected SIGBUS", sig);
+	}
+	sig = sigsetjmp(unplug_jmp, 1);
+	if (!sig) {
+		m[0] = 1;
+		fail(__LINE__, "wrote through the mapping after the unbind, expected SIGBUS");
+	}
+	sigaction(SIGBUS, &old, NULL);
+	CHECK(submit(ctx, &cmd, 1, &seq) == -ENODEV, "SUBMIT after the unbind");
+	munmap((void *)m, size);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -4391,6 +4864,13 @@ static const struct {
 	{ "close", test_close },
 	{ "fdinfo", test_fdinfo },
 	{ "light", test_light },
+	/* the lifecycle stress group */
+	{ "destroy-races", test_destroy_races },
+	{ "watchdog-destroy", test_watchdog_destroy },
+	{ "syncfile-outlives", test_syncfile_outlives },
+	{ "grid-overflow", test_grid_overflow },
+	{ "seqno", test_seqno },
+	{ "unplug-mapped", test_unplug_mapped },
 };
 
 int main(int argc, char **argv)

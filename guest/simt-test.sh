@@ -54,6 +54,11 @@ t_threads
 t_close
 t_fdinfo
 t_light
+t_destroy_races
+t_watchdog_destroy
+t_syncfile_outlives
+t_grid_overflow
+t_seqno
 t_preempt
 t_preempt_pictures
 t_preempt_params
@@ -80,6 +85,7 @@ t_smi_root
 t_run_user
 t_run_bad
 t_bench
+t_unplug_mapped
 t_unbind
 t_bind
 t_rmmod
@@ -102,7 +108,7 @@ diag() { echo "$*"; }
 fail() { echo "$*"; exit 1; }
 
 # Kernel log lines that mean something went wrong in the kernel.
-BAD_LOG='WARNING:|BUG:|Oops|Call Trace|general protection fault|Kernel panic|UBSAN:|KASAN:|Unable to handle|already present|cannot create duplicate|leaking'
+BAD_LOG='WARNING:|BUG:|Oops|Call Trace|general protection fault|Kernel panic|UBSAN:|KASAN|Unable to handle|already present|cannot create duplicate|leaking|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|list_add corruption|list_del corruption|RCU stall|rcu_preempt detected stall|rcu: INFO:'
 
 log_mark() { dmesg | wc -l; }
 log_since() { dmesg | tail -n +"$(($1 + 1))"; }
@@ -469,6 +475,43 @@ d_fdinfo="fdinfo: DRM usage keys, compute time and cycles grow with a kernel, me
 
 t_light() { ioctl_group light; }
 d_light="light saves fewer bytes: a low-priority kernel with its live table preempted by high-priority ones saves fewer bytes per block in mode LIGHT than SWITCH"
+
+# ---- the lifecycle stress group ----
+
+t_destroy_races() { ioctl_group destroy-races; }
+d_destroy_races="destroy races submit: 200 times, CONTEXT_DESTROY while three threads fill the context's entity with small submissions and a fourth unbinds and binds another object; only ENOENT/EEXIST, no context left, a new one works, kernel log clean"
+
+t_watchdog_destroy() { ioctl_group watchdog-destroy; }
+d_watchdog_destroy="watchdog after destroy: a context about to time out is destroyed and the next one takes its queue; the watchdog never stops, fails or resets the new owner's kernels"
+
+t_syncfile_outlives() { ioctl_group syncfile-outlives; }
+d_syncfile_outlives="sync_file outlives context: SUBMIT's sync_file and drm_sched's fence exported from a syncobj keep their driver and timeline names and status after their context is freed"
+
+t_grid_overflow() { ioctl_group grid-overflow; }
+d_grid_overflow="grid overflow: LAUNCH grids of 2^64 (wrapping to 0), (2^32-1)^3 and 2^32 blocks are EINVAL; 2^32-1 blocks is accepted and runs"
+
+t_seqno() { ioctl_group seqno; }
+d_seqno="seqno: 2000 SUBMITs from 4 threads on one context return 1..2000, each once, rising per thread"
+
+t_unplug_mapped() {
+	bound || fail "not bound"
+	mark=$(log_mark)
+	timeout 120 simt-ioctl-test unplug-mapped /dev/accel/accel0
+	rc=$?
+	if ! bound; then
+		timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/bind" ||
+			fail "bind failed or timed out"
+		wait_for bound 5 || fail "not bound again"
+	fi
+	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	timeout 60 simt-ioctl-test copy /dev/accel/accel0 > /tmp/copy.out 2>&1 ||
+		{ cat /tmp/copy.out; fail "copies fail after the rebind"; }
+	echo "copies work after the rebind"
+	log_since "$mark" | grep -E -i "simt|$BAD_LOG"
+	log_clean_since "$mark" || return 1
+	return $rc
+}
+d_unplug_mapped="unplug with mapped VRAM: the device unbound under a process with a VRAM object mapped; touching the mapping gets SIGBUS, SUBMIT ENODEV; bound again, copies work"
 
 # The preemption demo, short, every mode, into /tmp/preempt-test.
 PREEMPT_MODES="none drain flush switch light auto chimera"
