@@ -153,8 +153,18 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
                        q, why);
         return SIMT_QERR_BAD_COMMAND;
     }
-    blocks = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
-    if (c->regs < 1 || c->regs > SIMT_MAX_REGS || blocks > UINT32_MAX ||
+    /* In two steps: three 32-bit sizes can wrap 64 bits to 0 blocks. */
+    blocks = (uint64_t)l->grid_dim[0] * l->grid_dim[1];
+    if (blocks <= UINT32_MAX) {
+        blocks *= l->grid_dim[2];
+    }
+    if (blocks > UINT32_MAX) {
+        SIMT_GUEST_ERR(simt_err_launch_grid, "queue %u: grid %u x %u x %u "
+                       "has more than 2^32 - 1 blocks", q, l->grid_dim[0],
+                       l->grid_dim[1], l->grid_dim[2]);
+        return SIMT_QERR_BAD_COMMAND;
+    }
+    if (c->regs < 1 || c->regs > SIMT_MAX_REGS ||
         c->code_size > SIMT_MAX_CODE_SIZE ||
         (uint64_t)c->code_addr + c->code_size > limit) {
         SIMT_GUEST_ERR(simt_err_launch_range, "queue %u: launch with bad "

@@ -368,6 +368,11 @@ static void mutate_launch(H *h, struct simt_cmd_launch *c)
         c->grid[0] = 0x10000 + below(0x10000);
         c->grid[1] = 0x10000 + below(0x10000);
         c->grid[2] = 2 + below(100);
+        if (chance(30)) {
+            /* 2^64 blocks, 0 in 64-bit arithmetic */
+            c->grid[0] = 1u << 22;
+            c->grid[1] = c->grid[2] = 1u << 21;
+        }
         break;
     case 5:
         c->block[below(3)] = chance(50) ? 0 : 1025 + below(100000);
@@ -478,7 +483,8 @@ static uint32_t launch_expect(H *h, const struct simt_cmd_launch *c)
             e |= ERR(SIMT_QERR_BAD_COMMAND);
         }
         threads *= c->block[i];
-        blocks *= c->grid[i];
+        /* Saturated: three 32-bit sizes can wrap a 64-bit product. */
+        blocks = blocks > UINT32_MAX ? blocks : blocks * c->grid[i];
     }
     if ((c->flags & ~SIMT_CMDF_LAUNCH_ALL) || reserved ||
         threads > 1024 ||

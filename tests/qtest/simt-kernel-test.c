@@ -416,6 +416,16 @@ static void test_malformed_commands(void)
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
 
     l->block[1] = 1;
+    l->grid[0] = 1u << 22;  /* 2^64 blocks: 0 in 64-bit arithmetic */
+    l->grid[1] = l->grid[2] = 1u << 21;
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+    l->grid[0] = l->grid[1] = l->grid[2] = 0xffffffffu;
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+    l->grid[0] = l->grid[1] = 1u << 16; /* 2^32 blocks */
+    l->grid[2] = 1;
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+    l->grid[0] = l->grid[1] = l->grid[2] = 1;
+
     l->block[0] = 1024;
     l->regs = 64;       /* 64K registers: more than an SM has */
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_LAUNCH);
