@@ -226,6 +226,8 @@ struct simt_vram_bo {
 	struct list_head binds;		/* simt_bind.obj_link */
 	u64 evictions;			/* moves to system memory ... */
 	u64 restores;			/* ... and back */
+	/* The creator's memory cgroup, which @pages are charged to. */
+	struct mem_cgroup *memcg;
 };
 
 /*
@@ -266,8 +268,8 @@ struct simt_ctx {
 	 * arms and pushes jobs (so seqnos follow the entity's fences).
 	 */
 	struct mutex lock;
-	bool closed;			/* destroyed: no more work, no bindings;
-					 * set under @lock and @ring_lock */
+	/* Destroyed: no more work, no bindings; set under @lock and @ring_lock. */
+	bool closed;
 	u64 seqno;			/* last seqno handed out */
 	u64 out_fence_context;		/* of SUBMIT's sync_file fences */
 	atomic_t inflight;		/* submissions not yet freed */

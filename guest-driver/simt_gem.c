@@ -29,6 +29,7 @@
 
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/scatterlist.h>
@@ -50,6 +51,7 @@ static void simt_vram_bo_free(struct drm_gem_object *obj)
 	struct simt_vram_bo *bo = to_simt_vram_bo(obj);
 
 	simt_vram_bo_release(to_simt(obj->dev), bo);
+	mem_cgroup_put(bo->memcg);
 	drm_gem_object_release(obj);
 	kfree(bo);
 }
@@ -281,6 +283,8 @@ static struct drm_gem_object *simt_vram_bo_create(struct simt_device *sdev,
 		return ERR_PTR(-ENOMEM);
 	drm_gem_private_object_init(&sdev->drm, &bo->base, size);
 	bo->base.funcs = &simt_vram_bo_funcs;
+	/* Its evicted pages are charged to its creator (simt_vram.c). */
+	bo->memcg = get_mem_cgroup_from_mm(current->mm);
 	ret = simt_vram_bo_place(sdev, bo);
 	if (ret) {
 		drm_gem_object_put(&bo->base);

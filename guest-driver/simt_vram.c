@@ -21,8 +21,15 @@
  * without evicting the context's own objects; otherwise they stay in
  * system memory, where kernels reach them at the cost of VRAM (PCIe is
  * not modelled).  A new object that finds no room starts evicted, so an
- * allocation fails only when system memory does (at most half the RAM
- * is spent on evicted objects).  Copies are done by the CPU through
+ * allocation fails only when system memory does.  Evicted pages are
+ * charged to the memory cgroup of the object's creator, whoever's
+ * allocation evicts it (as shmem pages of system objects are), so that
+ * a cgroup's memory.max bounds what its tasks keep in system memory
+ * through VRAM objects: an object whose cgroup is full is not evicted,
+ * and a new one that would start evicted fails with ENOMEM.  Besides, at
+ * most half the RAM is spent on evicted objects.  (Not RLIMIT_MEMLOCK:
+ * oversubscribing VRAM is what unprivileged tenants do in seed 003, and
+ * an 8 MiB limit would forbid it.)  Copies are done by the CPU through
  * BAR2; CPU mappings are zapped before a move and fault in again at the
  * new place (simt_gem.c).
  *
@@ -242,7 +249,10 @@ static int simt_vram_bo_pages_alloc(struct simt_device *sdev,
 	u64 i, pages = bo->base.size >> SIMT_PAGE_SHIFT;
 	u64 limit = ((u64)totalram_pages() << PAGE_SHIFT) / 2;
 	struct device *dev = &sdev->pdev->dev;
-	gfp_t gfp = GFP_HIGHUSER | __GFP_NOWARN | __GFP_RETRY_MAYFAIL;
+	/* No OOM kill in the cgroup: a full one only keeps @bo in VRAM. */
+	gfp_t gfp = GFP_HIGHUSER | __GFP_NOWARN | __GFP_RETRY_MAYFAIL |
+		    __GFP_ACCOUNT;
+	struct mem_cgroup *old_memcg;
 
 	BUILD_BUG_ON(PAGE_SIZE != SIMT_PAGE_SIZE);
 	if (sdev->evicted_bytes + bo->base.size > limit)
@@ -254,9 +264,12 @@ static int simt_vram_bo_pages_alloc(struct simt_device *sdev,
 		goto err;
 
 	for (i = 0; i < pages; i++) {
-		struct page *page = alloc_page(gfp | (from_vram ? 0 : __GFP_ZERO));
+		struct page *page;
 		dma_addr_t dma;
 
+		old_memcg = set_active_memcg(bo->memcg);
+		page = alloc_page(gfp | (from_vram ? 0 : __GFP_ZERO));
+		set_active_memcg(old_memcg);
 		if (!page)
 			goto err;
 		bo->pages[i] = page;

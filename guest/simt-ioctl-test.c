@@ -31,8 +31,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -714,7 +716,8 @@ static void test_bo_prime(void)
  * System memory objects are pinned and count against RLIMIT_MEMLOCK
  * (since 0.3): a child with its own file, without CAP_IPC_LOCK and a
  * limit of 1 MiB, gets 768 KiB, then ENOMEM for 512 KiB more, and the
- * 512 KiB once the first object is freed; VRAM does not count.  With
+ * 512 KiB once the first object is freed; VRAM does not count (evicted
+ * VRAM is charged to a memory cgroup instead: test_bo_memcg()).  With
  * CAP_IPC_LOCK (root) the limit does not apply.
  */
 static void memlock_child(int keep_ipc_lock)
@@ -770,7 +773,125 @@ static void test_bo_memlock(void)
 	printf("RLIMIT_MEMLOCK: system objects counted without CAP_IPC_LOCK, not with it\n");
 }
 
+static int sysfs_write(const char *path, const char *text);
+
+static bool evicted(uint32_t h)
+{
+	return bo_info(h).flags & DRM_SIMT_BO_EVICTED;
+}
+
 static long long fdinfo_num(int f, const char *key, const char *unit);
+
+/*
+ * Evicted VRAM is charged to the memory cgroup of the object's creator,
+ * whoever's allocation evicts it.  A child in a cgroup whose memory.max
+ * is 64 MiB makes an object of 3/4 of VRAM (resident): a second one of
+ * its own is ENOMEM (either would have to go to system memory, 192 MiB),
+ * and one of the parent's, in the root cgroup, does not evict the
+ * child's but starts evicted itself.  With memory.max at "max" the
+ * child's second object succeeds and the cgroup's memory.current grows
+ * by at least its size.
+ */
+#define MEMCG_ROOT "/sys/fs/cgroup"
+#define MEMCG_DIR MEMCG_ROOT "/simt-evict"
+
+static int memcg_child(uint64_t size, int limited, int to_parent, int from_parent)
+{
+	uint32_t x = 0, y = 0;
+	char pid[32], ok = 0;
+	long long cur0, cur1;
+	char *t;
+	int r;
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (sysfs_write(MEMCG_DIR "/cgroup.procs", pid)) {
+		printf("cannot join " MEMCG_DIR "\n");
+		return 1;
+	}
+	fd = open_node();
+	r = bo_create(size, DRM_SIMT_BO_VRAM, &x);
+	CHECK(r == 0 && !evicted(x), "3/4 of VRAM in the cgroup: %s", strerror(-r));
+	t = read_text(MEMCG_DIR "/memory.current");
+	cur0 = t ? atoll(t) : -1;
+	free(t);
+	r = bo_create(size, DRM_SIMT_BO_VRAM, &y);
+	t = read_text(MEMCG_DIR "/memory.current");
+	cur1 = t ? atoll(t) : -1;
+	free(t);
+	if (limited) {
+		CHECK(r == -ENOMEM, "a second 3/4 of VRAM with memory.max 64M: %d (%s), expected ENOMEM",
+		      r, strerror(-r));
+		/* The parent's object must not evict ours: it is not the parent's memory. */
+		CHECK(write(to_parent, "x", 1) == 1 && read(from_parent, &ok, 1) == 1,
+		      "pipe to the parent");
+		CHECK(!evicted(x), "the parent's allocation evicted an object of a full cgroup");
+	} else {
+		CHECK(r == 0, "a second 3/4 of VRAM without a limit: %s", strerror(-r));
+		CHECK(cur1 - cur0 >= (long long)size,
+		      "memory.current grew by %lld bytes, less than the %llu evicted", cur1 - cur0,
+		      (unsigned long long)size);
+	}
+	printf("cgroup %s: second object %s, memory.current %lld -> %lld\n",
+	       limited ? "at 64M" : "unlimited", r ? strerror(-r) : "made", cur0, cur1);
+	if (y)
+		bo_close(y);
+	bo_close(x);
+	return failures ? 1 : 0;
+}
+
+static void test_bo_memcg(void)
+{
+	uint64_t size = get_param(DRM_SIMT_PARAM_VRAM_SIZE) / 4 * 3 & ~4095ull;
+	int limited, status, up[2], down[2];
+	char *ctl;
+	pid_t pid;
+
+	mkdir(MEMCG_ROOT, 0755);
+	if (mount("none", MEMCG_ROOT, "cgroup2", 0, NULL) && errno != EBUSY) {
+		fail(__LINE__, "mount cgroup2 on " MEMCG_ROOT ": %s", strerror(errno));
+		return;
+	}
+	ctl = read_text(MEMCG_ROOT "/cgroup.controllers");
+	CHECK(ctl && strstr(ctl, "memory"), "no memory controller in cgroup2");
+	free(ctl);
+	CHECK(sysfs_write(MEMCG_ROOT "/cgroup.subtree_control", "+memory") == 0,
+	      "cannot enable the memory controller");
+	if (mkdir(MEMCG_DIR, 0755) && errno != EEXIST) {
+		fail(__LINE__, "mkdir " MEMCG_DIR ": %s", strerror(errno));
+		return;
+	}
+	for (limited = 1; limited >= 0; limited--) {
+		CHECK(sysfs_write(MEMCG_DIR "/memory.max", limited ? "64M" : "max") == 0,
+		      "cannot set memory.max");
+		CHECK(pipe(up) == 0 && pipe(down) == 0, "pipe");
+		pid = fork();
+		if (pid == 0)
+			_exit(memcg_child(size, limited, up[1], down[0]));
+		if (limited) {
+			char c;
+			uint32_t h = 0;
+			int r;
+
+			CHECK(read(up[0], &c, 1) == 1, "the child did not get its object");
+			r = bo_create(size, DRM_SIMT_BO_VRAM, &h);
+			CHECK(r == 0 && evicted(h),
+			      "the parent's 3/4 of VRAM next to a full cgroup's: %s, %s", strerror(-r),
+			      h && evicted(h) ? "evicted" : "resident");
+			if (h)
+				bo_close(h);
+			CHECK(write(down[1], "x", 1) == 1, "pipe to the child");
+		}
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0, "the child in the cgroup (%s) failed",
+		      limited ? "limited" : "unlimited");
+		close(up[0]);
+		close(up[1]);
+		close(down[0]);
+		close(down[1]);
+	}
+	CHECK(rmdir(MEMCG_DIR) == 0, "rmdir " MEMCG_DIR ": %s", strerror(errno));
+	printf("evicted VRAM is charged to its creator's memory cgroup\n");
+}
 
 /*
  * Two objects of 3/4 of VRAM both exist (since 0.5): the first, idle, is
@@ -863,6 +984,7 @@ static void test_bo(void)
 
 	test_bo_prime();
 	test_bo_memlock();
+	test_bo_memcg();
 }
 
 /* ---- ctx: create, destroy, priorities, limits, per-file ids ---- */
@@ -2361,11 +2483,6 @@ static int evict_vecadd(struct kimg *ki, uint64_t addr, uint32_t r, uint32_t x,
 				   addr + r * EVICT_REGION, EVICT_N };
 
 	return kimg_run(ki, ki->ctx, "vecadd", grid, block, args);
-}
-
-static bool evicted(uint32_t h)
-{
-	return bo_info(h).flags & DRM_SIMT_BO_EVICTED;
 }
 
 static void test_evict(void)

@@ -356,7 +356,7 @@ ioctl_group() {
 }
 
 t_bo() { ioctl_group bo; }
-d_bo="buffer objects in VRAM and system memory: create, info, mmap, read/write, zeroed, bad arguments, PRIME export (VRAM EOPNOTSUPP), RLIMIT_MEMLOCK"
+d_bo="buffer objects in VRAM and system memory: create, info, mmap, read/write, zeroed, bad arguments, PRIME export (VRAM EOPNOTSUPP), RLIMIT_MEMLOCK for system objects, evicted VRAM charged to its creator's memory cgroup (ENOMEM at memory.max, never evicted by another cgroup's allocation)"
 
 t_ctx() { ioctl_group ctx; }
 d_ctx="contexts: every priority, per-file limit (EMFILE), device limit (ENOSPC) from several files, per-file ids, freed on close, realtime and high need privilege"
