@@ -246,7 +246,9 @@ struct drm_simt_bo_info {
  * struct drm_simt_context_create - create a context
  * @priority: in, DRM_SIMT_PRIORITY_*
  * @flags: in, must be zero
- * @ctx_id: out, the context's id (never 0), valid in this open file only
+ * @ctx_id: out, the context's id (never 0), valid in this open file only;
+ *	ids are handed out in turn, so a destroyed context's id does not
+ *	name the next context (since 0.5)
  * @preempt_mode: in, DRM_SIMT_PREEMPT_* (since 0.2; was a zero pad).
  *	Larger values are EINVAL.  The driver keeps the mode with the
  *	context (debugfs "contexts" shows it).
@@ -462,7 +464,7 @@ struct drm_simt_sync {
 /**
  * struct drm_simt_submit - queue commands on a context
  * @ctx_id: in
- * @flags: in, must be zero
+ * @flags: in, 0 or DRM_SIMT_SUBMIT_FENCE_FD (EINVAL for other bits)
  * @cmds: in, user pointer to an array of struct drm_simt_cmd
  * @cmd_count: in, number of commands, 0..DRM_SIMT_PARAM_MAX_SUBMIT_CMDS
  *	(0 queues only the completion, a marker to wait for)
@@ -479,9 +481,10 @@ struct drm_simt_sync {
  *	point of a timeline syncobj), which signals when the submission
  *	completes or ends with an error (the fence's error is then -EFAULT
  *	for a fault, -EIO for another device error, -ETIMEDOUT for the job
- *	timeout, -ECANCELED if the context was destroyed first or a device
- *	reset cancelled it, -ESRCH if it was destroyed before the submission
- *	reached the device, -ENODEV if the device went away).  A handle that
+ *	timeout, -ECANCELED if the context was destroyed first, whether
+ *	the submission had reached the device or not (before 0.5 the latter
+ *	was -ESRCH), or a device reset cancelled it, -ENODEV if the device
+ *	went away).  A handle that
  *	names no syncobj is ENOENT and nothing is queued.  (Since 0.2.)
  * @pad: must be zero (EINVAL)
  * @syncobj_point: in, 0, or the timeline point of @syncobj to signal
@@ -492,8 +495,9 @@ struct drm_simt_sync {
  *	not stop the submission.
  * @in_sync_count: in, 0..DRM_SIMT_PARAM_MAX_SUBMIT_CMDS (since 0.3)
  * @fence_fd: out, with DRM_SIMT_SUBMIT_FENCE_FD: a new sync_file file
- *	descriptor (close-on-exec) of the completion fence; else -1
- *	(since 0.3)
+ *	descriptor (close-on-exec) of a fence that signals, with the same
+ *	error, when the completion fence does (since 0.5 the driver's own,
+ *	driver "simt", timeline "submission"); else -1 (since 0.3)
  *
  * The commands run in order after every earlier submission of the
  * context, once the input fences have signalled.  The objects they name
@@ -523,9 +527,10 @@ struct drm_simt_submit {
 /*
  * The submission ran longer than the driver's job timeout (the simt
  * module's job_timeout_ms parameter, 10 s by default, 0 for none),
- * counted from when it reached the head of its context's queue: the
- * driver reset the device to take it off, and stopped the context
- * (since 0.2).
+ * counted in time it actually ran on the device (not preempted, not
+ * waiting for SMs or a copy engine): the driver stopped the context's
+ * queue, resetting the whole device only if the queue did not stop,
+ * and stopped the context (since 0.2).
  */
 #define DRM_SIMT_ERROR_TIMEOUT		3
 /*
@@ -563,7 +568,7 @@ struct drm_simt_submit {
  *	that ran placed its first block: for a completed submission its last
  *	launch, for the submission that failed the launch that faulted.  0
  *	if none ran, for submissions after a failed one, and for a
- *	submission more than 1024 submissions older than the context's
+ *	submission more than 2048 submissions older than the context's
  *	newest (since 0.2)
  * @end_cycle: out, device cycle at which that launch's last block ended
  *	(or it faulted); at least @start_cycle.  The device's cycle counter
