@@ -10,6 +10,7 @@
  */
 
 #include <linux/delay.h>
+#include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/sizes.h>
@@ -263,6 +264,12 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 		dev_err(dev, "cannot set the DMA mask: %d\n", ret);
 		return ret;
 	}
+	/*
+	 * A segment of any length will do: copies are cut where a segment
+	 * ends, and bindings map it page by page.  (The default, 64 KiB, is
+	 * what DMA-API debugging holds shmem's larger segments against.)
+	 */
+	dma_set_max_seg_size(dev, UINT_MAX);
 
 	simt_hw_reset(sdev);
 
