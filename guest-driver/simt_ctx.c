@@ -6,7 +6,7 @@
  * context (an Sv32 address space: a root page table in VRAM and
  * second-level tables allocated as bindings need them) and one hardware
  * queue bound to it, whose ring and completion value are DMA-coherent
- * system memory (simt_job.c writes them).  Owning a queue outright keeps
+ * system memory (simt_sched.c writes them).  Owning a queue outright keeps
  * submission lock-free between contexts and lets the device's own
  * per-queue priority do the scheduling; the price is that the device's
  * queue count bounds the number of live contexts.
@@ -33,7 +33,7 @@
  * destroys the entity, which no job uses any more, and frees the ring
  * (a work item, since the last reference may go on the scheduler's own
  * work queue).  The queue's scheduler belongs to the device
- * (simt_job.c), as its fences may outlive the context.  Hardware is
+ * (simt_sched.c), as its fences may outlive the context.  Hardware is
  * touched only inside drm_dev_enter(), so a context that outlives an
  * unbind just frees its memory.
  *
@@ -58,7 +58,13 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 
+#include "simt_ctx.h"
 #include "simt_drv.h"
+#include "simt_fence.h"
+#include "simt_gem.h"
+#include "simt_preempt.h"
+#include "simt_sched.h"
+#include "simt_vram.h"
 #include "uapi/drm/simt_accel.h"
 
 static bool simt_unprivileged_high;
@@ -215,7 +221,7 @@ static int simt_pt_map_sys(struct simt_ctx *ctx, u64 addr,
 		off += len;
 	}
 	if (off < obj->size) {
-		drm_dbg(obj->dev, "VM_BIND: the object's DMA segments end before its size\n");
+		simt_dbg(obj->dev, VM, "VM_BIND: the object's DMA segments end before its size\n");
 		simt_pt_unmap(ctx, addr, off);
 		return -EINVAL;
 	}
@@ -257,7 +263,7 @@ static int simt_hw_slots_get(struct simt_ctx *ctx)
 	q = find_first_zero_bit(&sdev->hw_queue_used, sdev->hw_queue_count);
 	if (c >= sdev->hw_ctx_count || q >= sdev->hw_queue_count) {
 		mutex_unlock(&sdev->hw_lock);
-		drm_dbg(&sdev->drm, "all %u hardware contexts or %u queues in use\n",
+		simt_dbg(&sdev->drm, CTX, "all %u hardware contexts or %u queues in use\n",
 			sdev->hw_ctx_count, sdev->hw_queue_count);
 		return -ENOSPC;
 	}
@@ -279,7 +285,7 @@ void simt_ctx_stop_queue(struct simt_device *sdev, u32 q)
 
 /*
  * Program the hardware context and queue of @ctx: at creation, and again
- * after a device reset (simt_job.c).  The queue starts empty, at ring
+ * after a device reset (simt_recover.c).  The queue starts empty, at ring
  * entry 0.
  */
 int simt_ctx_hw_init(struct simt_ctx *ctx)
@@ -516,7 +522,7 @@ struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id)
 		kref_get(&ctx->ref);
 	xa_unlock(&sfile->contexts);
 	if (!ctx)
-		drm_dbg(file->minor->dev, "no context %u in this file\n", id);
+		simt_dbg(file->minor->dev, CTX, "no context %u in this file\n", id);
 	return ctx;
 }
 
@@ -626,7 +632,7 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 
 	if (args->flags || args->preempt_mode > DRM_SIMT_PREEMPT_CHIMERA ||
 	    args->priority > DRM_SIMT_PRIORITY_REALTIME) {
-		drm_dbg(drm, "CONTEXT_CREATE: flags 0x%x, mode %u, priority %u\n",
+		simt_dbg(drm, CTX, "CONTEXT_CREATE: flags 0x%x, mode %u, priority %u\n",
 			args->flags, args->preempt_mode, args->priority);
 		return -EINVAL;
 	}
@@ -635,14 +641,14 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 	     (args->priority == DRM_SIMT_PRIORITY_HIGH &&
 	      !READ_ONCE(simt_unprivileged_high))) &&
 	    !capable(CAP_SYS_NICE)) {
-		drm_dbg(drm, "CONTEXT_CREATE: priority %u needs CAP_SYS_NICE\n",
+		simt_dbg(drm, CTX, "CONTEXT_CREATE: priority %u needs CAP_SYS_NICE\n",
 			args->priority);
 		return -EACCES;
 	}
 	if (atomic_inc_return(&sfile->context_count) >
 	    READ_ONCE(simt_file_contexts)) {
 		atomic_dec(&sfile->context_count);
-		drm_dbg(drm, "CONTEXT_CREATE: this file holds %u contexts already\n",
+		simt_dbg(drm, CTX, "CONTEXT_CREATE: this file holds %u contexts already\n",
 			READ_ONCE(simt_file_contexts));
 		return -EMFILE;
 	}
@@ -682,12 +688,12 @@ int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
 	struct simt_ctx *ctx;
 
 	if (args->pad) {
-		drm_dbg(drm, "CONTEXT_DESTROY: pad not zero\n");
+		simt_dbg(drm, CTX, "CONTEXT_DESTROY: pad not zero\n");
 		return -EINVAL;
 	}
 	ctx = xa_erase(&sfile->contexts, args->ctx_id);
 	if (!ctx) {
-		drm_dbg(drm, "CONTEXT_DESTROY: no context %u\n", args->ctx_id);
+		simt_dbg(drm, CTX, "CONTEXT_DESTROY: no context %u\n", args->ctx_id);
 		return -ENOENT;
 	}
 	simt_ctx_close_put(sfile, ctx);
@@ -731,7 +737,7 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	int idx, ret;
 
 	if ((args->flags & ~DRM_SIMT_VM_BIND_FIXED) || args->pad) {
-		drm_dbg(drm, "VM_BIND: flags 0x%x, pad %u\n", args->flags,
+		simt_dbg(drm, VM, "VM_BIND: flags 0x%x, pad %u\n", args->flags,
 			args->pad);
 		return -EINVAL;
 	}
@@ -740,7 +746,7 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		return -ENOENT;
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj) {
-		drm_dbg(drm, "VM_BIND: no object %u\n", args->handle);
+		simt_dbg(drm, VM, "VM_BIND: no object %u\n", args->handle);
 		ret = -ENOENT;
 		goto out_ctx;
 	}
@@ -751,7 +757,7 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	}
 	addr = fixed ? args->device_addr : simt_bo_device_addr(obj);
 	if (!addr && !fixed) {
-		drm_dbg(drm, "VM_BIND: system object %u has no device address\n",
+		simt_dbg(drm, VM, "VM_BIND: system object %u has no device address\n",
 			args->handle);
 		ret = -ENOSPC;
 		goto out_obj;
@@ -759,7 +765,7 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	if (fixed && (!IS_ALIGNED(addr, SIMT_PAGE_SIZE) ||
 		      check_add_overflow(addr, (u64)obj->size, &end) ||
 		      end > sdev->vram_guard)) {
-		drm_dbg(drm, "VM_BIND: fixed address 0x%llx (+%zu) unaligned or beyond 0x%llx\n",
+		simt_dbg(drm, VM, "VM_BIND: fixed address 0x%llx (+%zu) unaligned or beyond 0x%llx\n",
 			addr, obj->size, sdev->vram_guard);
 		ret = -EINVAL;
 		goto out_obj;
@@ -772,18 +778,18 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 
 	mutex_lock(&ctx->lock);
 	if (ctx->closed) {
-		drm_dbg(drm, "VM_BIND: context %u is closing\n", args->ctx_id);
+		simt_dbg(drm, VM, "VM_BIND: context %u is closing\n", args->ctx_id);
 		ret = -ENOENT;
 		goto out_unlock;
 	}
 	if (simt_bind_find(ctx, obj)) {
-		drm_dbg(drm, "VM_BIND: object %u already bound in context %u\n",
+		simt_dbg(drm, VM, "VM_BIND: object %u already bound in context %u\n",
 			args->handle, args->ctx_id);
 		ret = -EEXIST;
 		goto out_unlock;
 	}
 	if (simt_bind_overlaps(ctx, addr, obj->size)) {
-		drm_dbg(drm, "VM_BIND: [0x%llx, +%zu) overlaps a binding\n",
+		simt_dbg(drm, VM, "VM_BIND: [0x%llx, +%zu) overlaps a binding\n",
 			addr, obj->size);
 		ret = -EBUSY;
 		goto out_unlock;
@@ -838,7 +844,7 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 		return -ENOENT;
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj) {
-		drm_dbg(drm, "VM_UNBIND: no object %u\n", args->handle);
+		simt_dbg(drm, VM, "VM_UNBIND: no object %u\n", args->handle);
 		ret = -ENOENT;
 		goto out_ctx;
 	}
@@ -846,7 +852,7 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 	mutex_lock(&ctx->lock);
 	b = ctx->closed ? NULL : simt_bind_find(ctx, obj);
 	if (!b) {
-		drm_dbg(drm, "VM_UNBIND: object %u not bound in context %u\n",
+		simt_dbg(drm, VM, "VM_UNBIND: object %u not bound in context %u\n",
 			args->handle, args->ctx_id);
 		ret = -ENOENT;
 		goto out_unlock;

@@ -30,7 +30,12 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
+#include "simt_ctx.h"
+#include "simt_debugfs.h"
 #include "simt_drv.h"
+#include "simt_irq.h"
+#include "simt_preempt.h"
+#include "simt_recover.h"
 
 static int simt_info_show(struct seq_file *m, void *unused)
 {

@@ -25,8 +25,26 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
+#include "simt_ctx.h"
+#include "simt_debugfs.h"
 #include "simt_drv.h"
+#include "simt_fair.h"
+#include "simt_fence.h"
+#include "simt_gem.h"
+#include "simt_ioctl.h"
+#include "simt_irq.h"
+#include "simt_preempt.h"
+#include "simt_recover.h"
+#include "simt_sched.h"
+#include "simt_submit.h"
+#include "simt_sysfs.h"
+#include "simt_vram.h"
 #include "uapi/drm/simt_accel.h"
+
+unsigned int simt_debug_mask = ~0u;
+module_param_named(debug_mask, simt_debug_mask, uint, 0644);
+MODULE_PARM_DESC(debug_mask,
+		 "debug message categories: 1 objects, 2 contexts, 4 bindings, 8 SUBMIT/WAIT, 16 GET_PARAM (default: all; drm.debug=0x2 prints them)");
 
 static const struct file_operations simt_accel_fops = {
 	.owner		= THIS_MODULE,
@@ -216,7 +234,7 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	pci_set_drvdata(pdev, sdev);
 	init_waitqueue_head(&sdev->irq_test_wq);
 	spin_lock_init(&sdev->ctx_lock);
-	ret = simt_job_init(sdev);
+	ret = simt_recover_init(sdev);
 	if (ret)
 		return ret;
 	ret = drmm_mutex_init(&sdev->drm, &sdev->irq_test_lock);
@@ -249,7 +267,7 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	if (ret)
 		return ret;
 
-	ret = simt_scheds_init(sdev);
+	ret = simt_sched_init(sdev);
 	if (ret)
 		return ret;
 
@@ -322,7 +340,8 @@ static void simt_remove(struct pci_dev *pdev)
 	simt_irq_fini(sdev);
 	simt_hw_reset(sdev);
 	simt_fair_fini(sdev);
-	simt_job_fini(sdev);
+	simt_recover_fini(sdev);
+	simt_fence_device_gone(sdev);
 }
 
 static void simt_shutdown(struct pci_dev *pdev)
@@ -368,7 +387,7 @@ static void __exit simt_exit(void)
 	pci_unregister_driver(&simt_pci_driver);
 	/* Runs what is queued: no release may outlive the module's code. */
 	destroy_workqueue(simt_release_wq);
-	simt_job_module_exit();
+	simt_sched_module_exit();
 }
 
 module_init(simt_init);

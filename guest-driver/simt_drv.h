@@ -2,9 +2,9 @@
 /*
  * simt: DRM accel driver for the simt emulated SIMT accelerator.
  *
- * Device-wide state shared by the driver's parts.  Later parts (GEM objects,
- * contexts, job submission, the scheduler) add their state here and their
- * init/fini calls to simt_probe()/simt_remove().
+ * The device, the open file and what every part of the driver uses: the
+ * register accessors, the limits, the debug categories.  Each part has a
+ * header of its own beside its .c (docs/driver.rst, "Files").
  */
 #ifndef __SIMT_DRV_H__
 #define __SIMT_DRV_H__
@@ -25,17 +25,36 @@
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
-#include <drm/drm_gem.h>
-#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_mm.h>
-#include <drm/gpu_scheduler.h>
+#include <drm/drm_print.h>
 
 #include "hw/simt/simt-hw.h"
+#include "simt_irq.h"
 
 struct simt_ctx;
+struct simt_scheds;
 
 #define SIMT_DRIVER_NAME	"simt"
 #define SIMT_DRIVER_DESC	"simt SIMT accelerator"
+
+/*
+ * Debug messages by category, as ivpu_dbg() has them: each goes through
+ * drm_dbg() (the DRIVER bit of drm.debug) when its bit is set in the
+ * module parameter debug_mask (every bit by default).
+ */
+#define SIMT_DBG_BO		BIT(0)	/* buffer objects */
+#define SIMT_DBG_CTX		BIT(1)	/* contexts and hardware slots */
+#define SIMT_DBG_VM		BIT(2)	/* bindings */
+#define SIMT_DBG_JOB		BIT(3)	/* SUBMIT and WAIT */
+#define SIMT_DBG_PARAM		BIT(4)	/* GET_PARAM */
+
+extern unsigned int simt_debug_mask;
+
+#define simt_dbg(drm, type, fmt, ...)					\
+	do {								\
+		if (READ_ONCE(simt_debug_mask) & SIMT_DBG_##type)	\
+			drm_dbg(drm, "[" #type "] " fmt, ##__VA_ARGS__);\
+	} while (0)
 
 /* How long the driver waits for the test interrupt before giving up. */
 #define SIMT_IRQ_TEST_TIMEOUT_MS	2000
@@ -99,14 +118,6 @@ struct simt_stats {
 	atomic64_t restores;		/* ... and back into VRAM */
 };
 
-/* One MSI-X vector, serving one interrupt class. */
-struct simt_irq_vec {
-	struct simt_device *sdev;
-	unsigned int cls;
-	int irq;		/* Linux IRQ number, 0 when not requested */
-	atomic64_t count;	/* interrupts of this class handled */
-	char name[32];
-};
 
 struct simt_device {
 	struct drm_device drm;
@@ -167,7 +178,7 @@ struct simt_device {
 	struct simt_ctx *queue_ctx[SIMT_MAX_QUEUES];
 
 	/*
-	 * Scheduling and recovery (simt_job.c).  Each hardware queue has a
+	 * Scheduling (simt_sched.c) and recovery (simt_recover.c).  Each hardware queue has a
 	 * drm_gpu_scheduler, which serves the contexts that own the queue in
 	 * turn and lives as long as its fences may (simt_scheds_retire());
 	 * their jobs run on sched_wq.  The watchdog and every recovery run
@@ -211,157 +222,8 @@ struct simt_file {
 	atomic64_t closed_cycles;
 };
 
-/*
- * A buffer object of VRAM: its device addresses for life, and either its
- * VRAM (resident, on the LRU) or system pages holding its contents
- * (evicted: @pages set).  Placement and @binds under sdev->vram_lock.
- */
-struct simt_vram_bo {
-	struct drm_gem_object base;
-	struct drm_mm_node va;
-	struct drm_mm_node node;
-	struct page **pages;
-	dma_addr_t *dma;
-	struct list_head lru;
-	struct list_head binds;		/* simt_bind.obj_link */
-	u64 evictions;			/* moves to system memory ... */
-	u64 restores;			/* ... and back */
-	/* The creator's memory cgroup, which @pages are charged to. */
-	struct mem_cgroup *memcg;
-};
 
-/*
- * A buffer object in system memory: a drm_gem_shmem object (first, the
- * helper frees it with kfree()) and its range of device addresses in
- * sdev->sys_va_mm (not allocated if that space was full).  Its pinned
- * pages are charged to @mm's locked memory until it is freed.
- */
-struct simt_sys_bo {
-	struct drm_gem_shmem_object base;
-	struct drm_mm_node va;
-	struct mm_struct *mm;
-};
 
-/*
- * A context: a hardware context (Sv32 page tables in VRAM) and a hardware
- * queue whose ring and completion value live in DMA-coherent memory, fed
- * through the context's drm_sched_entity by its queue's scheduler
- * (simt_job.c).
- */
-struct simt_ctx {
-	struct kref ref;		/* the file, ioctls, every job, the watchdog */
-	struct simt_device *sdev;
-	u32 id;				/* in the file's xarray */
-	pid_t pid;			/* of the process that created it */
-	u32 priority;
-	u32 preempt_mode;		/* DRM_SIMT_PREEMPT_* */
-	struct drm_mm_node save_area;	/* VRAM ... */
-	struct drm_mm_node save_va;	/* ... mapped at these addresses */
-	u32 hw_ctx;
-	u32 hw_queue;
-
-	struct drm_sched_entity entity;	/* destroyed with the context */
-	struct work_struct release_work;
-
-	/*
-	 * Bindings, page tables, @closed, and the order in which SUBMIT
-	 * arms and pushes jobs (so seqnos follow the entity's fences).
-	 */
-	struct mutex lock;
-	/* Destroyed: no more work, no bindings; set under @lock and @ring_lock. */
-	bool closed;
-	u64 seqno;			/* last seqno handed out */
-	u64 out_fence_context;		/* of SUBMIT's sync_file fences */
-	atomic_t inflight;		/* submissions not yet freed */
-	wait_queue_head_t inflight_wq;
-
-	/*
-	 * The ring, written by run_job on the scheduler's work queue under
-	 * @ring_lock (which keeps it off a queue that closing gave back),
-	 * and by recovery while the scheduler is stopped.
-	 */
-	spinlock_t ring_lock;
-	void *ring;			/* SIMT_RING_ENTRIES commands ... */
-	u64 *fence;			/* ... then the completed seqno */
-	dma_addr_t ring_dma;
-	size_t ring_bytes;
-	u32 tail;			/* next ring entry the driver writes */
-
-	/* Completion records of launches, SIMT_RECORD_SLOTS of them. */
-	struct simt_completion *records;
-	dma_addr_t records_dma;
-	u32 next_slot;			/* by run_job */
-
-	/*
-	 * Hardware fences of submissions in the ring and not yet signalled,
-	 * in seqno order; the fences and results of the last
-	 * SIMT_RESULT_SLOTS submissions for WAIT; all under fence_lock
-	 * (taken by the interrupt thread).
-	 */
-	spinlock_t fence_lock;
-	u64 hw_fence_context;
-	struct list_head pending;
-	struct simt_result *results;
-	atomic64_t cycles;		/* of completed kernels (fdinfo) */
-
-	/*
-	 * simt_fair.c: ACTIVE_CYCLES and the completed seqno at the last
-	 * check, and since when the context has waited.
-	 */
-	u32 fair_active;
-	u64 fair_done;
-	u64 fair_since;
-
-	/* The watchdog's view of the oldest unfinished submission. */
-	u64 wd_seqno;
-	u64 wd_run_ns;			/* time it has spent running */
-	u64 wd_wall_ns;			/* at the last look, ... */
-	u32 wd_active;			/* ... the queue's ACTIVE_CYCLES ... */
-	u32 wd_cycle;			/* ... and the device's cycle counter */
-
-	/*
-	 * Finished fence of the last job pushed, under @fence_lock; @arming
-	 * is set under sdev->vram_lock while SUBMIT arms and pushes the
-	 * next one, so that the context is not seen idle meanwhile
-	 * (simt_vram.c).
-	 */
-	struct dma_fence *last_job;
-	bool arming;
-
-	struct drm_mm_node pt_root;
-	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */
-	struct list_head binds;
-
-	/* Set by the interrupt thread and recovery, under sdev->ctx_lock. */
-	u32 error;			/* DRM_SIMT_ERROR_*: stopped if not 0 */
-	u32 hw_error;			/* enum simt_queue_error, 0 = none */
-	u64 failed_seqno;		/* the submission that failed */
-	bool faulted;
-	u32 fault_addr;
-	u32 fault_pc;			/* of the failed launch, under fence_lock */
-};
-
-/* What WAIT reports about a submission: its fence, then its cycles. */
-struct simt_result {
-	u64 seqno;			/* 0: slot unused */
-	struct dma_fence *finished;	/* the scheduler's finished fence */
-	u64 start_cycle;
-	u64 end_cycle;
-};
-
-struct simt_bind {
-	struct list_head link;		/* in ctx->binds */
-	struct simt_ctx *ctx;
-	struct list_head obj_link;	/* a VRAM object's, see simt_vram.c */
-	struct drm_gem_object *obj;
-	u64 addr;			/* device address */
-	bool fixed;			/* at the caller's address */
-};
-
-static inline struct simt_vram_bo *to_simt_vram_bo(struct drm_gem_object *obj)
-{
-	return container_of(obj, struct simt_vram_bo, base);
-}
 
 static inline struct simt_device *to_simt(struct drm_device *drm)
 {
@@ -382,111 +244,5 @@ static inline void simt_wr32(struct simt_device *sdev, u32 reg, u32 val)
 extern struct workqueue_struct *simt_release_wq;
 void simt_hw_reset(struct simt_device *sdev);
 u64 simt_device_cycle(struct simt_device *sdev);
-
-/* simt_preempt.c */
-/* Local memory per thread a save area has room for. */
-#define SIMT_SAVE_LOCAL_PER_THREAD	256
-struct dentry;
-int simt_preempt_init(struct simt_device *sdev);
-void simt_preempt_hw_init(struct simt_device *sdev);
-void simt_preempt_hw_params(struct simt_device *sdev);
-u32 simt_preempt_hw_mode(u32 mode);
-u64 simt_preempt_save_area_size(struct simt_device *sdev);
-void simt_preempt_debugfs_init(struct simt_device *sdev, struct dentry *root);
-
-/* simt_irq.c */
-int simt_irq_init(struct simt_device *sdev);
-void simt_irq_restore(struct simt_device *sdev);
-void simt_irq_fini(struct simt_device *sdev);
-int simt_irq_test(struct simt_device *sdev);
-u64 simt_irq_count(struct simt_device *sdev, unsigned int cls);
-const char *simt_irq_class_name(unsigned int cls);
-
-/* simt_ioctl.c */
-struct drm_file;
-int simt_get_param_ioctl(struct drm_device *drm, void *data,
-			 struct drm_file *file);
-
-/* simt_vram.c */
-int simt_vram_init(struct simt_device *sdev);
-int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
-		    u64 size);
-void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node);
-int simt_va_alloc(struct simt_device *sdev, struct drm_mm_node *va, u64 size,
-		  u64 want);
-void simt_va_free(struct simt_device *sdev, struct drm_mm_node *va);
-int simt_vram_bo_place(struct simt_device *sdev, struct simt_vram_bo *bo);
-void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo);
-unsigned long simt_vram_bo_pfn(struct simt_device *sdev,
-			       struct simt_vram_bo *bo, pgoff_t pgoff,
-			       bool *sys);
-void simt_vram_ctx_prepare(struct simt_ctx *ctx, bool launches);
-struct dma_fence *simt_vram_ctx_armed(struct simt_ctx *ctx,
-				      struct dma_fence *finished);
-void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b);
-void simt_vram_unbind(struct simt_ctx *ctx, struct simt_bind *b);
-
-/* simt_gem.c */
-struct drm_printer;
-void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file);
-bool simt_bo_is_vram(struct drm_gem_object *obj);
-u64 simt_bo_device_addr(struct drm_gem_object *obj);
-int simt_sys_bo_dma_check(struct drm_gem_object *obj);
-struct drm_gem_object *simt_gem_create_object(struct drm_device *drm,
-					      size_t size);
-int simt_bo_addr(struct drm_gem_object *obj, u64 offset, u64 *addr,
-		 u64 *contig, bool *host);
-int simt_bo_create_ioctl(struct drm_device *drm, void *data,
-			 struct drm_file *file);
-int simt_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
-			      struct drm_file *file);
-int simt_bo_info_ioctl(struct drm_device *drm, void *data,
-		       struct drm_file *file);
-
-/* simt_ctx.c */
-extern unsigned int simt_file_contexts;
-struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id);
-void simt_ctx_put(struct simt_ctx *ctx);
-void simt_ctx_close_file(struct simt_file *sfile);
-void simt_ctx_stop_queue(struct simt_device *sdev, u32 q);
-void simt_device_load(struct simt_device *sdev, u32 *contexts, u32 *busy);
-void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx);
-void simt_pt_write(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
-		   u32 bits);
-int simt_ctx_hw_init(struct simt_ctx *ctx);
-int simt_context_create_ioctl(struct drm_device *drm, void *data,
-			      struct drm_file *file);
-int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
-			       struct drm_file *file);
-int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
-		       struct drm_file *file);
-int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
-			 struct drm_file *file);
-
-/* simt_job.c */
-int simt_job_init(struct simt_device *sdev);
-int simt_scheds_init(struct simt_device *sdev);
-void simt_job_fini(struct simt_device *sdev);
-void simt_job_module_exit(void);
-int simt_ctx_entity_init(struct simt_ctx *ctx);
-void simt_job_irq(struct simt_device *sdev, unsigned int cls);
-void simt_ctx_signal(struct simt_ctx *ctx, int cancel);
-void simt_ctx_results_free(struct simt_ctx *ctx);
-int simt_device_reset_request(struct simt_device *sdev);
-int simt_submit_ioctl(struct drm_device *drm, void *data,
-		      struct drm_file *file);
-int simt_wait_ioctl(struct drm_device *drm, void *data,
-		    struct drm_file *file);
-
-/* simt_fair.c */
-void simt_fair_init(struct simt_device *sdev);
-void simt_fair_fini(struct simt_device *sdev);
-struct dma_fence *simt_fair_prepare_job(struct simt_ctx *ctx);
-
-/* simt_debugfs.c */
-void simt_debugfs_init(struct simt_device *sdev);
-
-/* simt_sysfs.c */
-extern const struct attribute_group *simt_dev_groups[];
 
 #endif /* __SIMT_DRV_H__ */

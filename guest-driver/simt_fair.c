@@ -34,7 +34,9 @@
 
 #include <drm/drm_drv.h>
 
+#include "simt_ctx.h"
 #include "simt_drv.h"
+#include "simt_fair.h"
 
 #define SIMT_FAIR_PERIOD_MS	10
 

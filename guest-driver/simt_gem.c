@@ -43,7 +43,10 @@
 #include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
+#include "simt_ctx.h"
 #include "simt_drv.h"
+#include "simt_gem.h"
+#include "simt_vram.h"
 #include "uapi/drm/simt_accel.h"
 
 static void simt_vram_bo_free(struct drm_gem_object *obj)
@@ -64,7 +67,7 @@ static int simt_vram_bo_mmap(struct drm_gem_object *obj,
 	 * pages that do not exist; only shared mappings make sense.
 	 */
 	if (!(vma->vm_flags & VM_SHARED)) {
-		drm_dbg(obj->dev, "mmap of a VRAM object must be MAP_SHARED\n");
+		simt_dbg(obj->dev, BO, "mmap of a VRAM object must be MAP_SHARED\n");
 		return -EINVAL;
 	}
 
@@ -127,7 +130,7 @@ static const struct vm_operations_struct simt_vram_vm_ops = {
 static struct dma_buf *simt_vram_bo_export(struct drm_gem_object *obj,
 					   int flags)
 {
-	drm_dbg(obj->dev, "PRIME export of a VRAM object refused\n");
+	simt_dbg(obj->dev, BO, "PRIME export of a VRAM object refused\n");
 	return ERR_PTR(-EOPNOTSUPP);
 }
 
@@ -310,7 +313,7 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 	if (current->mm) {
 		ret = account_locked_vm(current->mm, size >> PAGE_SHIFT, true);
 		if (ret) {
-			drm_dbg(&sdev->drm, "%llu bytes more pinned memory exceed RLIMIT_MEMLOCK\n",
+			simt_dbg(&sdev->drm, BO, "%llu bytes more pinned memory exceed RLIMIT_MEMLOCK\n",
 				size);
 			drm_gem_object_put(&shmem->base);
 			return ERR_PTR(ret);
@@ -338,7 +341,7 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 	ret = simt_va_alloc(sdev, &bo->va, size, 0);
 	mutex_unlock(&sdev->vram_lock);
 	if (ret)
-		drm_dbg(&sdev->drm, "no device address for a system object of %llu bytes\n",
+		simt_dbg(&sdev->drm, BO, "no device address for a system object of %llu bytes\n",
 			size);
 	return &shmem->base;
 }
@@ -354,13 +357,13 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 
 	if ((args->flags != DRM_SIMT_BO_VRAM &&
 	     args->flags != DRM_SIMT_BO_SYSTEM) || !args->size) {
-		drm_dbg(drm, "BO_CREATE: flags 0x%x, size %llu\n", args->flags,
+		simt_dbg(drm, BO, "BO_CREATE: flags 0x%x, size %llu\n", args->flags,
 			args->size);
 		return -EINVAL;
 	}
 	size = PAGE_ALIGN(args->size);
 	if (size < args->size) {
-		drm_dbg(drm, "BO_CREATE: size %llu wraps\n", args->size);
+		simt_dbg(drm, BO, "BO_CREATE: size %llu wraps\n", args->size);
 		return -E2BIG;
 	}
 
@@ -368,7 +371,7 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 		limit = min_t(u64, sdev->vram_size, sdev->vram_bar_size) -
 			sdev->vram_guard;
 		if (size > limit) {
-			drm_dbg(drm, "BO_CREATE: %llu bytes, more than the %llu of VRAM\n",
+			simt_dbg(drm, BO, "BO_CREATE: %llu bytes, more than the %llu of VRAM\n",
 				size, limit);
 			return -E2BIG;
 		}
@@ -377,7 +380,7 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 		/* Pinned memory: never more than half of the RAM there is. */
 		limit = (u64)totalram_pages() << PAGE_SHIFT;
 		if (size > limit / 2) {
-			drm_dbg(drm, "BO_CREATE: %llu bytes, more than half of the %llu of RAM\n",
+			simt_dbg(drm, BO, "BO_CREATE: %llu bytes, more than half of the %llu of RAM\n",
 				size, limit);
 			return size > limit ? -E2BIG : -ENOMEM;
 		}
@@ -400,12 +403,12 @@ int simt_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 	int ret;
 
 	if (args->pad) {
-		drm_dbg(drm, "BO_MMAP_OFFSET: pad not zero\n");
+		simt_dbg(drm, BO, "BO_MMAP_OFFSET: pad not zero\n");
 		return -EINVAL;
 	}
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj) {
-		drm_dbg(drm, "BO_MMAP_OFFSET: no object %u\n", args->handle);
+		simt_dbg(drm, BO, "BO_MMAP_OFFSET: no object %u\n", args->handle);
 		return -ENOENT;
 	}
 
@@ -424,7 +427,7 @@ int simt_bo_info_ioctl(struct drm_device *drm, void *data,
 
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj) {
-		drm_dbg(drm, "BO_INFO: no object %u\n", args->handle);
+		simt_dbg(drm, BO, "BO_INFO: no object %u\n", args->handle);
 		return -ENOENT;
 	}
 

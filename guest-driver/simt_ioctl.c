@@ -2,8 +2,8 @@
 /*
  * simt: device queries (include/uapi/drm/simt_accel.h).  The other
  * ioctls live with what they work on (simt_gem.c, simt_ctx.c,
- * simt_job.c); the table that dispatches to them all is in simt_drv.c,
- * next to the drm_driver.
+ * simt_submit.c, simt_wait.c); the table that dispatches to them all is
+ * in simt_drv.c, next to the drm_driver.
  */
 
 #include <linux/errno.h>
@@ -14,7 +14,10 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_print.h>
 
+#include "simt_ctx.h"
 #include "simt_drv.h"
+#include "simt_ioctl.h"
+#include "simt_preempt.h"
 #include "uapi/drm/simt_accel.h"
 
 int simt_get_param_ioctl(struct drm_device *drm, void *data,
@@ -39,7 +42,7 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 		     DRM_SIMT_PRESET_COUNT != SIMT_PRESET_NR);
 
 	if (args->reserved) {
-		drm_dbg(drm, "GET_PARAM: reserved not zero\n");
+		simt_dbg(drm, PARAM, "GET_PARAM: reserved not zero\n");
 		return -EINVAL;
 	}
 
@@ -97,7 +100,7 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 		break;
 	}
 	default:
-		drm_dbg(drm, "GET_PARAM: unknown parameter %u\n", args->param);
+		simt_dbg(drm, PARAM, "GET_PARAM: unknown parameter %u\n", args->param);
 		return -EINVAL;
 	}
 

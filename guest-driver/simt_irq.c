@@ -8,7 +8,7 @@
  * a new message only when a bit goes from clear to set, so each handler
  * acknowledges its own bit before doing anything else.  Vectors are not
  * shared, so every class has its own handler: queue completion, MMU
- * fault and queue error go to the job code (simt_job.c) in the vector's
+ * fault and queue error go to the fence code (simt_fence.c) in the vector's
  * interrupt thread, where signalling fences may wake their waiters and
  * run their callbacks; the test class wakes its waiter; DMA and
  * preemption have no consumer yet.
@@ -21,6 +21,8 @@
 #include <drm/drm_print.h>
 
 #include "simt_drv.h"
+#include "simt_fence.h"
+#include "simt_irq.h"
 
 static const char * const simt_irq_names[SIMT_IRQ_NR] = {
 	[SIMT_IRQ_QUEUE]	= "queue",
@@ -83,7 +85,7 @@ static irqreturn_t simt_irq_thread(int irq, void *arg)
 {
 	struct simt_irq_vec *vec = arg;
 
-	simt_job_irq(vec->sdev, vec->cls);
+	simt_fence_irq(vec->sdev, vec->cls);
 	return IRQ_HANDLED;
 }
 

@@ -22,6 +22,7 @@
 #include <drm/drm_print.h>
 
 #include "simt_drv.h"
+#include "simt_preempt.h"
 #include "uapi/drm/simt_accel.h"
 
 static unsigned int preempt_mode = DRM_SIMT_PREEMPT_AUTO;

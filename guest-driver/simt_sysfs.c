@@ -22,6 +22,7 @@
 #include <linux/sysfs.h>
 
 #include "simt_drv.h"
+#include "simt_sysfs.h"
 
 static struct simt_device *dev_to_simt(struct device *dev)
 {

@@ -57,7 +57,10 @@
 #include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
+#include "simt_ctx.h"
 #include "simt_drv.h"
+#include "simt_gem.h"
+#include "simt_vram.h"
 
 #define SIMT_PTE_RWX	(SIMT_PTE_V | SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X)
 
