@@ -24,6 +24,18 @@ HOST_MESON_OPTS := -Db_sanitize=address,undefined \
 CHECK_NEEDS = qemu host
 export QEMU_BUILD SIMT_QEMU_SANITIZE SIMT_SANITIZE
 endif
+# DEBUG_KERNEL=1: the guest on a debug kernel built from Debian's
+# linux-source-6.12 (scripts/guest-debug-build.sh, options in
+# scripts/guest-debug.config: lockdep, KASAN, debug objects, ...), with an
+# initramfs of its own in $(SIMT_CACHE)/guest-debug; make check then runs
+# the guest suite only (the others boot no kernel), make run boots it.
+ifeq ($(DEBUG_KERNEL),1)
+ifeq ($(SANITIZE),1)
+$(error DEBUG_KERNEL=1 and SANITIZE=1 do not go together: SANITIZE=1 skips the guest suite)
+endif
+SIMT_GUEST_DEBUG := 1
+export SIMT_GUEST_DEBUG
+endif
 export SIMT_CACHE HOST_BUILD
 
 .PHONY: all setup qemu host guest check run bench lab lab-check fuzz clean

@@ -14,6 +14,12 @@
 # HOST_BUILD have AddressSanitizer and UBSan; any report (ASan, UBSan, or
 # a leak) ends the program with an error, so the test fails.  The guest suite is skipped (it boots the guest on
 # the normal QEMU build; under TCG an ASan one would be far too slow).
+#
+# SIMT_GUEST_DEBUG=1 (make check DEBUG_KERNEL=1): the guest suite only,
+# booted on the debug kernel (scripts/guest-debug-build.sh: lockdep,
+# KASAN, debug objects, ...) with its own initramfs; results in
+# build/results-debug.  The other suites boot no kernel: plain make
+# check runs them.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +31,8 @@ tapcheck=(/usr/bin/python3 "$top/scripts/tap-check.py")
 suites=${*:-docs unit qtest guest}
 
 sanitize=${SIMT_SANITIZE:-0}
+debug=${SIMT_GUEST_DEBUG:-0}
+[ "$debug" = 1 ] || debug=0
 qtest_jobs=1 qtest_timeout=900
 if [ "$sanitize" = 1 ]; then
     results=$top/build/results-asan
@@ -42,6 +50,16 @@ if [ "$sanitize" = 1 ]; then
         echo "== guest: skipped under SANITIZE=1 (make check runs it)" ;;
     esac
     echo "== sanitizers: ASan and UBSan in $qemu_build and $host_build"
+fi
+
+if [ "$debug" = 1 ]; then
+    results=$top/build/results-debug
+    kept=$(printf '%s\n' $suites | grep -x guest | tr '\n' ' ')
+    skipped=$(printf '%s\n' $suites | grep -vx guest | tr '\n' ' ')
+    [ -n "$skipped" ] &&
+        echo "== ${skipped% }: skipped under DEBUG_KERNEL=1 (they boot no kernel; make check runs them)"
+    suites=$kept
+    echo "== debug kernel: $(cat "$cache/guest-debug/kver" 2>/dev/null || echo '(not built)')"
 fi
 
 rm -rf "$results"
@@ -184,7 +202,17 @@ run_guest() {
     # module guest-build.sh built, run and loaded from /share.
     local share
     share=$(mktemp -d "${TMPDIR:-/tmp}/simt-share.XXXXXX")
-    if "$top/tests/share/share-prepare.sh" "$share" > "$results/guest-share-prepare.out" 2>&1; then
+    # share-prepare.sh takes libsimt.a and simt.ko from $SIMT_CACHE/guest:
+    # on the debug kernel, from a cache directory whose guest/ is the
+    # debug kernel's guest-debug/ (its simt.ko is built against it).
+    local prep_cache=$cache
+    if [ "$debug" = 1 ]; then
+        prep_cache=$results/share-cache
+        mkdir -p "$prep_cache"
+        ln -sfn "$cache/guest-debug" "$prep_cache/guest"
+    fi
+    if SIMT_CACHE=$prep_cache "$top/tests/share/share-prepare.sh" "$share" \
+           > "$results/guest-share-prepare.out" 2>&1; then
         GUEST_LOG="$results/guest-share.log" SIMT_GUEST_NOBUILD=1 SIMT_SHARE="$share" \
             EXTRA_APPEND="simtguest.tests=share_mounted,share_run,share_program,share_reload,share_run_reloaded,log_clean" \
             "$top/scripts/guest-run.sh" test > "$results/guest-share-run.out" 2>&1

@@ -14,13 +14,23 @@
 # Incremental: the module is built by kbuild in a copy of guest-driver/
 # under the cache (only changed files are copied, so make rebuilds only
 # what changed), and the initramfs is repacked only if an input is newer.
+#
+# SIMT_GUEST_DEBUG=1 (make ... DEBUG_KERNEL=1): the same for the debug
+# kernel that scripts/guest-debug-build.sh builds, everything under
+# ${SIMT_CACHE}/guest-debug/ instead of guest/ (its own simt.ko, modules,
+# programs and initrd.cpio.gz; busybox still comes from guest/).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 SIMT_CACHE=${SIMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/simt}
 export SIMT_CACHE
-gdir=$SIMT_CACHE/guest
+debug=${SIMT_GUEST_DEBUG:-0}
+case $debug in
+0 | '') debug=0 gdir=$SIMT_CACHE/guest ;;
+1) gdir=$SIMT_CACHE/guest-debug ;;
+*) echo "guest-build: error: SIMT_GUEST_DEBUG=$debug: give 1 or 0" >&2; exit 1 ;;
+esac
 jobs=${SIMT_JOBS:-2}
 
 log() { echo "guest-build: $*" >&2; }
@@ -31,9 +41,18 @@ for tool in make gcc ar cpio gzip xz; do
 done
 
 "$here/guest-fetch.sh"
+[ "$debug" = 1 ] && "$here/guest-debug-build.sh"
 kver=$(cat "$gdir/kver")
 kroot=$gdir/root
 headers=$gdir/headers
+busybox=$SIMT_CACHE/guest/root/bin/busybox
+# The kernel's uapi headers, for the guest programs.
+if [ "$debug" = 1 ]; then
+    kuapi=$gdir/src/linux-source-6.12/include/uapi
+else
+    kuapi=$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi
+fi
+[ -d "$kuapi" ] || die "the kernel's uapi headers are not at $kuapi"
 
 # ---- the module ----
 bdir=$gdir/build/driver
@@ -108,11 +127,10 @@ libsrc=$repo/guest/libsimt/simt.c
 statussrc=$repo/guest/libsimt/simt-status.c
 cflags=(-static -O2 -Wall -Werror -pthread -D__user= -I"$repo/include/uapi"
         -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
-        -idirafter "$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi")
+        -idirafter "$kuapi")
 # The UAPI header alone, as C and as C++, warning-free and without
 # implicit padding (tests/uapi/simt-uapi-alone.c says why).
 uapi_alone=$repo/tests/uapi/simt-uapi-alone.c
-kuapi=$(readlink -f "$headers")/../linux-headers-${kver%-*}-common/include/uapi
 uapi_flags=(-Wall -Wextra -Wpadded -Werror -fsyntax-only -D__user=
             -I"$repo/include/uapi" -idirafter "$kuapi")
 gcc -std=c11 -pedantic "${uapi_flags[@]}" "$uapi_alone"
@@ -243,8 +261,7 @@ log "packing the initramfs"
 stage=$gdir/build/initrd
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,root,etc,lib/simt}
-busybox=$kroot/bin/busybox
-[ -x "$busybox" ] || die "busybox not found in $kroot"
+[ -x "$busybox" ] || die "busybox not found at $busybox"
 cp "$busybox" "$stage/bin/busybox"
 # Applet links: bin/sh -> busybox and so on.  The list comes from the
 # static binary itself (it runs on the host too).

@@ -25,7 +25,11 @@
 #   EXTRA_APPEND     more kernel command line arguments
 #   GUEST_TIMEOUT    wall-clock limit in seconds for test, demo and bench
 #                    (default 300; 900 for the demo, whose preemption part
-#                    runs a 100 ms kernel six times under TCG)
+#                    runs a 100 ms kernel six times under TCG; three times
+#                    as long on the debug kernel)
+#   SIMT_GUEST_DEBUG=1  boot the debug kernel (make ... DEBUG_KERNEL=1,
+#                    scripts/guest-debug-build.sh) with its initramfs,
+#                    from ${SIMT_CACHE}/guest-debug, logs there too
 #   GUEST_LOG        where the test log goes (default ${SIMT_CACHE}/guest/test.log)
 #   SIMT_MIGRATE     test mode: migrate the running guest into a second QEMU
 #                    when it prints "=== simt migrate now ===" (the test
@@ -41,7 +45,12 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 SIMT_CACHE=${SIMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/simt}
 export SIMT_CACHE
-gdir=$SIMT_CACHE/guest
+debug=${SIMT_GUEST_DEBUG:-0}
+case $debug in
+0 | '') debug=0 gdir=$SIMT_CACHE/guest ;;
+1) gdir=$SIMT_CACHE/guest-debug ;;
+*) echo "guest-run: error: SIMT_GUEST_DEBUG=$debug: give 1 or 0" >&2; exit 1 ;;
+esac
 QEMU=${QEMU:-$SIMT_CACHE/qemu-build/qemu-system-x86_64}
 SIMT_DEVICE=${SIMT_DEVICE-simt}
 SIMT_DEVICES=${SIMT_DEVICES:-1}
@@ -60,10 +69,14 @@ case $mode in
 test | demo | bench | shell) ;;
 *) die "unknown mode '$mode' (test, demo, bench or shell)" ;;
 esac
+# KASAN, lockdep and the object debugging make the debug kernel about
+# three times slower under TCG (docs/guest.rst, "The debug kernel").
+slow=1
+[ "$debug" = 1 ] && slow=3
 if [ "$mode" = demo ]; then
-    GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
+    GUEST_TIMEOUT=${GUEST_TIMEOUT:-$((900 * slow))}
 else
-    GUEST_TIMEOUT=${GUEST_TIMEOUT:-300}
+    GUEST_TIMEOUT=${GUEST_TIMEOUT:-$((300 * slow))}
 fi
 
 [ -x "$QEMU" ] || die "QEMU not found at $QEMU (build it, or set QEMU=)"
@@ -88,12 +101,17 @@ if [ -n "${SIMT_SHARE:-}" ]; then
 fi
 
 if [ -z "${SIMT_GUEST_NOBUILD:-}" ]; then
-    "$here/guest-build.sh"
+    SIMT_GUEST_DEBUG=$debug "$here/guest-build.sh"
 fi
 kernel=$gdir/vmlinuz
 initrd=$gdir/initrd.cpio.gz
-[ -e "$kernel" ] || die "no guest kernel (run scripts/guest-fetch.sh)"
-[ -e "$initrd" ] || die "no initramfs (run scripts/guest-build.sh)"
+if [ "$debug" = 1 ]; then
+    [ -e "$kernel" ] || die "no debug kernel (run scripts/guest-debug-build.sh)"
+    [ -e "$initrd" ] || die "no debug initramfs (run SIMT_GUEST_DEBUG=1 scripts/guest-build.sh)"
+else
+    [ -e "$kernel" ] || die "no guest kernel (run scripts/guest-fetch.sh)"
+    [ -e "$initrd" ] || die "no initramfs (run scripts/guest-build.sh)"
+fi
 
 # Firmware from Debian's seabios and qemu-system-data, gathered in one
 # directory for -L.
