@@ -59,9 +59,11 @@
 #include <drm/drm_print.h>
 
 #include "simt_ctx.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_fence.h"
 #include "simt_gem.h"
+#include "simt_hwq.h"
+#include "simt_mmu.h"
 #include "simt_preempt.h"
 #include "simt_sched.h"
 #include "simt_vram.h"
@@ -75,124 +77,6 @@ MODULE_PARM_DESC(unprivileged_high,
 unsigned int simt_file_contexts = 8;
 module_param_named(file_contexts, simt_file_contexts, uint, 0644);
 MODULE_PARM_DESC(file_contexts, "contexts one open file may hold at once");
-
-#define SIMT_PTE_RWX		(SIMT_PTE_V | SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X)
-
-static u32 simt_pte(u64 vram_addr, u32 bits)
-{
-	return (u32)(vram_addr >> SIMT_PAGE_SHIFT) << SIMT_PTE_PPN_SHIFT | bits;
-}
-
-/* Forget the device's cached translations of one context. */
-void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx)
-{
-	mutex_lock(&sdev->hw_lock);
-	simt_wr32(sdev, SIMT_REG_TLB_INV_CTX, hw_ctx);
-	simt_wr32(sdev, SIMT_REG_TLB_INV, SIMT_TLB_INV_CTX);
-	mutex_unlock(&sdev->hw_lock);
-}
-
-/* VRAM of @size bytes, zeroed: the last owner's data must not show. */
-static int simt_vram_alloc_zeroed(struct simt_device *sdev,
-				  struct drm_mm_node *node, u64 size)
-{
-	int idx, ret = simt_vram_alloc(sdev, node, size);
-
-	if (ret)
-		return ret == -ENOSPC ? -ENOMEM : ret;
-	if (!drm_dev_enter(&sdev->drm, &idx)) {
-		simt_vram_free(sdev, node);
-		return -ENODEV;
-	}
-	memset_io(sdev->vram + node->start, 0, size);
-	drm_dev_exit(idx);
-	return 0;
-}
-
-static int simt_pt_alloc_zeroed(struct simt_device *sdev,
-				struct drm_mm_node *node)
-{
-	return simt_vram_alloc_zeroed(sdev, node, SIMT_PAGE_SIZE);
-}
-
-/* Clear the leaves of [addr, addr + size); tables stay for later bindings. */
-static void simt_pt_unmap(struct simt_ctx *ctx, u64 addr, u64 size)
-{
-	struct simt_device *sdev = ctx->sdev;
-	u64 a;
-
-	lockdep_assert_held(&ctx->lock);
-	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE) {
-		struct drm_mm_node *l2 = ctx->pt_l2[SIMT_VPN1(a)];
-
-		if (l2)
-			writel(0, sdev->vram + l2->start +
-			       SIMT_VPN0(a) * 4);
-	}
-}
-
-/*
- * Second-level tables for [addr, addr + size), allocated (zeroed) where
- * missing.  Tables stay until the context goes.
- */
-static int simt_pt_prepare(struct simt_ctx *ctx, u64 addr, u64 size)
-{
-	struct simt_device *sdev = ctx->sdev;
-	struct drm_mm_node *l2;
-	u64 a;
-	int ret;
-
-	lockdep_assert_held(&ctx->lock);
-	for (a = addr & ~(u64)(SZ_4M - 1); a < addr + size; a += SZ_4M) {
-		unsigned int l1 = SIMT_VPN1(a);
-
-		if (ctx->pt_l2[l1])
-			continue;
-		l2 = kzalloc(sizeof(*l2), GFP_KERNEL);
-		if (!l2)
-			return -ENOMEM;
-		ret = simt_pt_alloc_zeroed(sdev, l2);
-		if (ret) {
-			kfree(l2);
-			return ret;
-		}
-		ctx->pt_l2[l1] = l2;
-		writel(simt_pte(l2->start, SIMT_PTE_V),
-		       sdev->vram + ctx->pt_root.start + l1 * 4);
-	}
-	return 0;
-}
-
-/*
- * Write the leaves mapping @size bytes at @pa to device address @addr
- * with PTE @bits: VRAM, or with SIMT_PTE_SYS system memory at DMA address
- * @pa.  The tables are there (simt_pt_prepare()).  Under ctx->lock, or
- * for a bound VRAM object's range under vram_lock (simt_vram.c).
- */
-void simt_pt_write(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
-		   u32 bits)
-{
-	struct simt_device *sdev = ctx->sdev;
-	u64 a;
-
-	lockdep_assert(lockdep_is_held(&ctx->lock) ||
-		       lockdep_is_held(&sdev->vram_lock));
-	for (a = addr; a < addr + size; a += SIMT_PAGE_SIZE)
-		writel(simt_pte(pa + (a - addr), bits),
-		       sdev->vram + ctx->pt_l2[SIMT_VPN1(a)]->start +
-		       SIMT_VPN0(a) * 4);
-}
-
-/* Map @size bytes at @pa to device address @addr with PTE @bits. */
-static int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
-		       u32 bits)
-{
-	int ret = simt_pt_prepare(ctx, addr, size);
-
-	if (!ret)
-		simt_pt_write(ctx, addr, pa, size, bits);
-	return ret;
-}
 
 /*
  * Map system memory object @obj at device address @addr, each DMA segment
@@ -228,21 +112,6 @@ static int simt_pt_map_sys(struct simt_ctx *ctx, u64 addr,
 	return 0;
 }
 
-static void simt_pt_free(struct simt_ctx *ctx)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(ctx->pt_l2); i++) {
-		if (ctx->pt_l2[i]) {
-			simt_vram_free(ctx->sdev, ctx->pt_l2[i]);
-			kfree(ctx->pt_l2[i]);
-			ctx->pt_l2[i] = NULL;
-		}
-	}
-	if (drm_mm_node_allocated(&ctx->pt_root))
-		simt_vram_free(ctx->sdev, &ctx->pt_root);
-}
-
 static void simt_hw_slots_put(struct simt_ctx *ctx)
 {
 	struct simt_device *sdev = ctx->sdev;
@@ -273,58 +142,6 @@ static int simt_hw_slots_get(struct simt_ctx *ctx)
 
 	ctx->hw_ctx = c;
 	ctx->hw_queue = q;
-	return 0;
-}
-
-void simt_ctx_stop_queue(struct simt_device *sdev, u32 q)
-{
-	/* Clearing ENABLE stops the queue at once, copies and kernels too. */
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), 0);
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), SIMT_QCTL_RESET);
-}
-
-/*
- * Program the hardware context and queue of @ctx: at creation, and again
- * after a device reset (simt_recover.c).  The queue starts empty, at ring
- * entry 0.
- */
-int simt_ctx_hw_init(struct simt_ctx *ctx)
-{
-	struct simt_device *sdev = ctx->sdev;
-	u32 c = ctx->hw_ctx, q = ctx->hw_queue, st;
-
-	simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_FAULT), SIMT_CFAULT_VALID);
-	simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_PRIORITY), ctx->priority);
-	simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_PT),
-		  SIMT_PT_SV32 | (u32)(ctx->pt_root.start >> SIMT_PAGE_SHIFT));
-	simt_tlb_inv_ctx(sdev, c);
-	if (sdev->caps & SIMT_CAP_PREEMPT) {
-		simt_preempt_hw_params(sdev);
-		simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_PREEMPT_MODE),
-			  simt_preempt_hw_mode(ctx->preempt_mode));
-		simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_SAVE_BASE),
-			  ctx->save_va.start);
-		simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_SAVE_SIZE),
-			  ctx->save_va.size);
-	}
-
-	simt_ctx_stop_queue(sdev, q);
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_LO),
-		  lower_32_bits(ctx->ring_dma));
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_HI),
-		  upper_32_bits(ctx->ring_dma));
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_SIZE), SIMT_RING_ENTRIES);
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_PRIORITY), ctx->priority);
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTEXT), c);
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), SIMT_QCTL_ENABLE);
-
-	st = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_STATUS));
-	if (SIMT_QSTATUS_STATE(st) != SIMT_QSTATE_IDLE) {
-		drm_err(&sdev->drm, "queue %u did not start: status 0x%08x\n",
-			q, st);
-		simt_ctx_stop_queue(sdev, q);
-		return -EIO;
-	}
 	return 0;
 }
 
@@ -393,7 +210,7 @@ static void simt_ctx_unbind_all(struct simt_ctx *ctx)
 
 	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry_safe(b, tmp, &ctx->binds, link) {
-		if (simt_bo_is_vram(b->obj))
+		if (b->vram)
 			simt_vram_unbind(ctx, b);
 		list_del(&b->link);
 		drm_gem_object_put(b->obj);
@@ -506,11 +323,6 @@ none:
 		      size);
 }
 
-void simt_ctx_put(struct simt_ctx *ctx)
-{
-	kref_put(&ctx->ref, simt_ctx_release);
-}
-
 struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id)
 {
 	struct simt_file *sfile = file->driver_priv;
@@ -558,6 +370,7 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 	if (!ctx)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ctx->ref);
+	ctx->release = simt_ctx_release;
 	mutex_init(&ctx->lock);
 	spin_lock_init(&ctx->ring_lock);
 	INIT_WORK(&ctx->release_work, simt_ctx_release_work);
@@ -802,7 +615,8 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	b->obj = obj;
 	b->addr = addr;
 	b->fixed = fixed;
-	if (!simt_bo_is_vram(obj)) {
+	b->vram = simt_bo_is_vram(obj);
+	if (!b->vram) {
 		ret = simt_pt_map_sys(ctx, addr, obj);
 	} else {
 		ret = simt_pt_prepare(ctx, addr, obj->size);

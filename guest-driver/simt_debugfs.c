@@ -32,7 +32,7 @@
 
 #include "simt_ctx.h"
 #include "simt_debugfs.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_irq.h"
 #include "simt_preempt.h"
 #include "simt_recover.h"

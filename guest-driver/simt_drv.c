@@ -27,7 +27,7 @@
 
 #include "simt_ctx.h"
 #include "simt_debugfs.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_fair.h"
 #include "simt_fence.h"
 #include "simt_gem.h"
@@ -40,11 +40,6 @@
 #include "simt_sysfs.h"
 #include "simt_vram.h"
 #include "uapi/drm/simt_accel.h"
-
-unsigned int simt_debug_mask = ~0u;
-module_param_named(debug_mask, simt_debug_mask, uint, 0644);
-MODULE_PARM_DESC(debug_mask,
-		 "debug message categories: 1 objects, 2 contexts, 4 bindings, 8 SUBMIT/WAIT, 16 GET_PARAM (default: all; drm.debug=0x2 prints them)");
 
 static const struct file_operations simt_accel_fops = {
 	.owner		= THIS_MODULE,
@@ -200,26 +195,6 @@ static int simt_identify(struct simt_device *sdev)
 	return 0;
 }
 
-/* The device's cycle counter (the high word is latched by the low read). */
-u64 simt_device_cycle(struct simt_device *sdev)
-{
-	u64 lo, hi;
-
-	mutex_lock(&sdev->hw_lock);
-	lo = simt_rd32(sdev, SIMT_REG_CYCLE_LO);
-	hi = simt_rd32(sdev, SIMT_REG_CYCLE_HI);
-	mutex_unlock(&sdev->hw_lock);
-	return hi << 32 | lo;
-}
-
-/* Reset the device: queues, contexts, interrupts; VRAM keeps its contents. */
-void simt_hw_reset(struct simt_device *sdev)
-{
-	simt_wr32(sdev, SIMT_REG_RESET, SIMT_RESET_MAGIC);
-	/* Read back to make sure the reset has been posted. */
-	simt_rd32(sdev, SIMT_REG_ID);
-}
-
 static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 {
 	struct device *dev = &pdev->dev;
@@ -366,8 +341,6 @@ static struct pci_driver simt_pci_driver = {
 	.shutdown	= simt_shutdown,
 	.dev_groups	= simt_dev_groups,
 };
-/* Context releases, which may run after the last file has gone (simt_ctx.c). */
-struct workqueue_struct *simt_release_wq;
 
 static int __init simt_init(void)
 {

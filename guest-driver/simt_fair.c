@@ -34,8 +34,7 @@
 
 #include <drm/drm_drv.h>
 
-#include "simt_ctx.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_fair.h"
 
 #define SIMT_FAIR_PERIOD_MS	10

@@ -26,8 +26,7 @@
 
 #include <drm/drm_drv.h>
 
-#include "simt_ctx.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_fence.h"
 #include "uapi/drm/simt_accel.h"
 

@@ -43,8 +43,7 @@
 #include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
-#include "simt_ctx.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_gem.h"
 #include "simt_vram.h"
 #include "uapi/drm/simt_accel.h"

@@ -18,42 +18,6 @@ struct mem_cgroup;
 struct mm_struct;
 struct page;
 
-/*
- * A buffer object of VRAM: its device addresses for life, and either its
- * VRAM (resident, on the LRU) or system pages holding its contents
- * (evicted: @pages set).  Placement and @binds under sdev->vram_lock.
- */
-struct simt_vram_bo {
-	struct drm_gem_object base;
-	struct drm_mm_node va;
-	struct drm_mm_node node;
-	struct page **pages;
-	dma_addr_t *dma;
-	struct list_head lru;
-	struct list_head binds;		/* simt_bind.obj_link */
-	u64 evictions;			/* moves to system memory ... */
-	u64 restores;			/* ... and back */
-	/* The creator's memory cgroup, which @pages are charged to. */
-	struct mem_cgroup *memcg;
-};
-
-/*
- * A buffer object in system memory: a drm_gem_shmem object (first, the
- * helper frees it with kfree()) and its range of device addresses in
- * sdev->sys_va_mm (not allocated if that space was full).  Its pinned
- * pages are charged to @mm's locked memory until it is freed.
- */
-struct simt_sys_bo {
-	struct drm_gem_shmem_object base;
-	struct drm_mm_node va;
-	struct mm_struct *mm;
-};
-
-static inline struct simt_vram_bo *to_simt_vram_bo(struct drm_gem_object *obj)
-{
-	return container_of(obj, struct simt_vram_bo, base);
-}
-
 void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 bool simt_bo_is_vram(struct drm_gem_object *obj);
 u64 simt_bo_device_addr(struct drm_gem_object *obj);

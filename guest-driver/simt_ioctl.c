@@ -15,8 +15,9 @@
 #include <drm/drm_print.h>
 
 #include "simt_ctx.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_ioctl.h"
+#include "simt_irq.h"
 #include "simt_preempt.h"
 #include "uapi/drm/simt_accel.h"
 

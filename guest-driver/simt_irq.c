@@ -20,7 +20,7 @@
 
 #include <drm/drm_print.h>
 
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_fence.h"
 #include "simt_irq.h"
 

@@ -5,19 +5,10 @@
 #ifndef __SIMT_IRQ_H__
 #define __SIMT_IRQ_H__
 
-#include <linux/atomic.h>
 #include <linux/types.h>
 
 struct simt_device;
 
-/* One MSI-X vector, serving one interrupt class. */
-struct simt_irq_vec {
-	struct simt_device *sdev;
-	unsigned int cls;
-	int irq;		/* Linux IRQ number, 0 when not requested */
-	atomic64_t count;	/* interrupts of this class handled */
-	char name[32];
-};
 
 int simt_irq_init(struct simt_device *sdev);
 void simt_irq_restore(struct simt_device *sdev);

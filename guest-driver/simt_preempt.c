@@ -21,7 +21,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_preempt.h"
 #include "uapi/drm/simt_accel.h"
 

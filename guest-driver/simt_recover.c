@@ -39,9 +39,9 @@
 #include <drm/drm_managed.h>
 #include <drm/drm_print.h>
 
-#include "simt_ctx.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_fence.h"
+#include "simt_hwq.h"
 #include "simt_irq.h"
 #include "simt_preempt.h"
 #include "simt_recover.h"

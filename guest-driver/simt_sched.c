@@ -43,8 +43,7 @@
 #include <drm/drm_managed.h>
 #include <drm/gpu_scheduler.h>
 
-#include "simt_ctx.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_fair.h"
 #include "simt_fence.h"
 #include "simt_gem.h"

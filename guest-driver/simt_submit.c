@@ -27,7 +27,7 @@
 #include <drm/drm_syncobj.h>
 
 #include "simt_ctx.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_fence.h"
 #include "simt_gem.h"
 #include "simt_sched.h"

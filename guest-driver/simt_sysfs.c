@@ -21,7 +21,8 @@
 #include <linux/pci.h>
 #include <linux/sysfs.h>
 
-#include "simt_drv.h"
+#include "simt_device.h"
+#include "simt_irq.h"
 #include "simt_sysfs.h"
 
 static struct simt_device *dev_to_simt(struct device *dev)

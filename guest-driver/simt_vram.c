@@ -57,12 +57,9 @@
 #include <drm/drm_print.h>
 #include <drm/drm_vma_manager.h>
 
-#include "simt_ctx.h"
-#include "simt_drv.h"
-#include "simt_gem.h"
+#include "simt_device.h"
+#include "simt_mmu.h"
 #include "simt_vram.h"
-
-#define SIMT_PTE_RWX	(SIMT_PTE_V | SIMT_PTE_R | SIMT_PTE_W | SIMT_PTE_X)
 
 static void simt_vram_mm_fini(struct drm_device *drm, void *arg)
 {
@@ -390,6 +387,23 @@ void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node)
 	mutex_unlock(&sdev->vram_lock);
 }
 
+/* VRAM of @size bytes, zeroed: the last owner's data must not show. */
+int simt_vram_alloc_zeroed(struct simt_device *sdev,
+				  struct drm_mm_node *node, u64 size)
+{
+	int idx, ret = simt_vram_alloc(sdev, node, size);
+
+	if (ret)
+		return ret == -ENOSPC ? -ENOMEM : ret;
+	if (!drm_dev_enter(&sdev->drm, &idx)) {
+		simt_vram_free(sdev, node);
+		return -ENODEV;
+	}
+	memset_io(sdev->vram + node->start, 0, size);
+	drm_dev_exit(idx);
+	return 0;
+}
+
 /*
  * Place new object @bo: zeroed VRAM if room can be made, else zeroed
  * system pages; then its device addresses.
@@ -494,7 +508,7 @@ void simt_vram_ctx_prepare(struct simt_ctx *ctx, bool launches)
 		return;
 	}
 	list_for_each_entry(b, &ctx->binds, link) {
-		if (!simt_bo_is_vram(b->obj))
+		if (!b->vram)
 			continue;
 		bo = to_simt_vram_bo(b->obj);
 		if (!bo->pages)

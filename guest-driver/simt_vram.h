@@ -19,6 +19,8 @@ int simt_vram_init(struct simt_device *sdev);
 int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
 		    u64 size);
 void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node);
+int simt_vram_alloc_zeroed(struct simt_device *sdev, struct drm_mm_node *node,
+			   u64 size);
 int simt_va_alloc(struct simt_device *sdev, struct drm_mm_node *va, u64 size,
 		  u64 want);
 void simt_va_free(struct simt_device *sdev, struct drm_mm_node *va);

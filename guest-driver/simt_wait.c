@@ -18,7 +18,7 @@
 #include <drm/drm_print.h>
 
 #include "simt_ctx.h"
-#include "simt_drv.h"
+#include "simt_device.h"
 #include "simt_submit.h"
 #include "uapi/drm/simt_accel.h"
 

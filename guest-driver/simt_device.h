@@ -2,12 +2,16 @@
 /*
  * simt: DRM accel driver for the simt emulated SIMT accelerator.
  *
- * The device, the open file and what every part of the driver uses: the
- * register accessors, the limits, the debug categories.  Each part has a
- * header of its own beside its .c (docs/driver.rst, "Files").
+ * The driver's data model, which every part uses: the device, the open
+ * file, contexts, bindings and buffer objects; the register accessors,
+ * the limits and the debug categories (simt_device.c has the few
+ * functions that go with them).  What each part does is in a header of
+ * its own beside its .c (docs/driver.rst, "Files"), and the parts call
+ * each other downward only, but for the few callbacks docs/driver.rst
+ * lists.
  */
-#ifndef __SIMT_DRV_H__
-#define __SIMT_DRV_H__
+#ifndef __SIMT_DEVICE_H__
+#define __SIMT_DEVICE_H__
 
 #include <linux/atomic.h>
 #include <linux/dma-fence.h>
@@ -25,14 +29,26 @@
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_mm.h>
 #include <drm/drm_print.h>
+#include <drm/gpu_scheduler.h>
 
 #include "hw/simt/simt-hw.h"
-#include "simt_irq.h"
 
 struct simt_ctx;
+struct simt_device;
 struct simt_scheds;
+
+/* One MSI-X vector, serving one interrupt class. */
+struct simt_irq_vec {
+	struct simt_device *sdev;
+	unsigned int cls;
+	int irq;		/* Linux IRQ number, 0 when not requested */
+	atomic64_t count;	/* interrupts of this class handled */
+	char name[32];
+};
 
 #define SIMT_DRIVER_NAME	"simt"
 #define SIMT_DRIVER_DESC	"simt SIMT accelerator"
@@ -225,6 +241,171 @@ struct simt_file {
 
 
 
+/*
+ * A buffer object of VRAM: its device addresses for life, and either its
+ * VRAM (resident, on the LRU) or system pages holding its contents
+ * (evicted: @pages set).  Placement and @binds under sdev->vram_lock.
+ */
+struct simt_vram_bo {
+	struct drm_gem_object base;
+	struct drm_mm_node va;
+	struct drm_mm_node node;
+	struct page **pages;
+	dma_addr_t *dma;
+	struct list_head lru;
+	struct list_head binds;		/* simt_bind.obj_link */
+	u64 evictions;			/* moves to system memory ... */
+	u64 restores;			/* ... and back */
+	/* The creator's memory cgroup, which @pages are charged to. */
+	struct mem_cgroup *memcg;
+};
+
+/*
+ * A buffer object in system memory: a drm_gem_shmem object (first, the
+ * helper frees it with kfree()) and its range of device addresses in
+ * sdev->sys_va_mm (not allocated if that space was full).  Its pinned
+ * pages are charged to @mm's locked memory until it is freed.
+ */
+struct simt_sys_bo {
+	struct drm_gem_shmem_object base;
+	struct drm_mm_node va;
+	struct mm_struct *mm;
+};
+
+static inline struct simt_vram_bo *to_simt_vram_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct simt_vram_bo, base);
+}
+
+/*
+ * A context: a hardware context (Sv32 page tables in VRAM) and a hardware
+ * queue whose ring and completion value live in DMA-coherent memory, fed
+ * through the context's drm_sched_entity by its queue's scheduler
+ * (simt_sched.c).
+ */
+struct simt_ctx {
+	struct kref ref;		/* the file, ioctls, every job, the watchdog */
+	void (*release)(struct kref *ref);	/* simt_ctx_put()'s callback */
+	struct simt_device *sdev;
+	u32 id;				/* in the file's xarray */
+	pid_t pid;			/* of the process that created it */
+	u32 priority;
+	u32 preempt_mode;		/* DRM_SIMT_PREEMPT_* */
+	struct drm_mm_node save_area;	/* VRAM ... */
+	struct drm_mm_node save_va;	/* ... mapped at these addresses */
+	u32 hw_ctx;
+	u32 hw_queue;
+
+	struct drm_sched_entity entity;	/* destroyed with the context */
+	struct work_struct release_work;
+
+	/*
+	 * Bindings, page tables, @closed, and the order in which SUBMIT
+	 * arms and pushes jobs (so seqnos follow the entity's fences).
+	 */
+	struct mutex lock;
+	/* Destroyed: no more work, no bindings; set under @lock and @ring_lock. */
+	bool closed;
+	u64 seqno;			/* last seqno handed out */
+	u64 out_fence_context;		/* of SUBMIT's sync_file fences */
+	atomic_t inflight;		/* submissions not yet freed */
+	wait_queue_head_t inflight_wq;
+
+	/*
+	 * The ring, written by run_job on the scheduler's work queue under
+	 * @ring_lock (which keeps it off a queue that closing gave back),
+	 * and by recovery while the scheduler is stopped.
+	 */
+	spinlock_t ring_lock;
+	void *ring;			/* SIMT_RING_ENTRIES commands ... */
+	u64 *fence;			/* ... then the completed seqno */
+	dma_addr_t ring_dma;
+	size_t ring_bytes;
+	u32 tail;			/* next ring entry the driver writes */
+
+	/* Completion records of launches, SIMT_RECORD_SLOTS of them. */
+	struct simt_completion *records;
+	dma_addr_t records_dma;
+	u32 next_slot;			/* by run_job */
+
+	/*
+	 * Hardware fences of submissions in the ring and not yet signalled,
+	 * in seqno order; the fences and results of the last
+	 * SIMT_RESULT_SLOTS submissions for WAIT; all under fence_lock
+	 * (taken by the interrupt thread).
+	 */
+	spinlock_t fence_lock;
+	u64 hw_fence_context;
+	struct list_head pending;
+	struct simt_result *results;
+	atomic64_t cycles;		/* of completed kernels (fdinfo) */
+
+	/*
+	 * simt_fair.c: ACTIVE_CYCLES and the completed seqno at the last
+	 * check, and since when the context has waited.
+	 */
+	u32 fair_active;
+	u64 fair_done;
+	u64 fair_since;
+
+	/* The watchdog's view of the oldest unfinished submission. */
+	u64 wd_seqno;
+	u64 wd_run_ns;			/* time it has spent running */
+	u64 wd_wall_ns;			/* at the last look, ... */
+	u32 wd_active;			/* ... the queue's ACTIVE_CYCLES ... */
+	u32 wd_cycle;			/* ... and the device's cycle counter */
+
+	/*
+	 * Finished fence of the last job pushed, under @fence_lock; @arming
+	 * is set under sdev->vram_lock while SUBMIT arms and pushes the
+	 * next one, so that the context is not seen idle meanwhile
+	 * (simt_vram.c).
+	 */
+	struct dma_fence *last_job;
+	bool arming;
+
+	struct drm_mm_node pt_root;
+	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */
+	struct list_head binds;
+
+	/* Set by the interrupt thread and recovery, under sdev->ctx_lock. */
+	u32 error;			/* DRM_SIMT_ERROR_*: stopped if not 0 */
+	u32 hw_error;			/* enum simt_queue_error, 0 = none */
+	u64 failed_seqno;		/* the submission that failed */
+	bool faulted;
+	u32 fault_addr;
+	u32 fault_pc;			/* of the failed launch, under fence_lock */
+};
+
+/* What WAIT reports about a submission: its fence, then its cycles. */
+struct simt_result {
+	u64 seqno;			/* 0: slot unused */
+	struct dma_fence *finished;	/* the scheduler's finished fence */
+	u64 start_cycle;
+	u64 end_cycle;
+};
+
+struct simt_bind {
+	struct list_head link;		/* in ctx->binds */
+	struct simt_ctx *ctx;
+	struct list_head obj_link;	/* a VRAM object's, see simt_vram.c */
+	struct drm_gem_object *obj;
+	u64 addr;			/* device address */
+	bool fixed;			/* at the caller's address */
+	bool vram;			/* of a VRAM object: on its list */
+};
+
+/*
+ * Drop a reference to @ctx.  Jobs (simt_sched.c), the watchdog
+ * (simt_recover.c) and the fair-share hold (simt_fair.c) hold references
+ * too, below the context layer: the release is a callback the context
+ * gets at creation (simt_ctx.c), not a call up into that layer.
+ */
+static inline void simt_ctx_put(struct simt_ctx *ctx)
+{
+	kref_put(&ctx->ref, ctx->release);
+}
+
 static inline struct simt_device *to_simt(struct drm_device *drm)
 {
 	return container_of(drm, struct simt_device, drm);
@@ -240,9 +421,9 @@ static inline void simt_wr32(struct simt_device *sdev, u32 reg, u32 val)
 	writel(val, sdev->regs + reg);
 }
 
-/* simt_drv.c */
+/* simt_device.c */
 extern struct workqueue_struct *simt_release_wq;
 void simt_hw_reset(struct simt_device *sdev);
 u64 simt_device_cycle(struct simt_device *sdev);
 
-#endif /* __SIMT_DRV_H__ */
+#endif /* __SIMT_DEVICE_H__ */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * simt: a context's hardware context and queue registers (simt_hwq.c).
+ */
+#ifndef __SIMT_HWQ_H__
+#define __SIMT_HWQ_H__
+
+#include <linux/types.h>
+
+struct simt_ctx;
+struct simt_device;
+
+int simt_ctx_hw_init(struct simt_ctx *ctx);
+void simt_ctx_stop_queue(struct simt_device *sdev, u32 q);
+
+#endif /* __SIMT_HWQ_H__ */
