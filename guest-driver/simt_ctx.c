@@ -147,11 +147,18 @@ static int simt_hw_slots_get(struct simt_ctx *ctx)
 
 #define SIMT_RECORDS_BYTES	(SIMT_RECORD_SLOTS * sizeof(struct simt_completion))
 
-/* The ring and completion records; what is not there is NULL. */
+/*
+ * The ring and completion records; what is not there is NULL (unplug
+ * frees them early, simt_ctx_unplug()).
+ */
 static void simt_ctx_free_mem(struct simt_ctx *ctx)
 {
-	struct device *dev = &ctx->sdev->pdev->dev;
+	struct simt_device *sdev = ctx->sdev;
+	struct device *dev = &sdev->pdev->dev;
 
+	mutex_lock(&sdev->dma_lock);
+	list_del(&ctx->dma_link);
+	mutex_unlock(&sdev->dma_lock);
 	if (ctx->ring)
 		dma_free_coherent(dev, ctx->ring_bytes, ctx->ring,
 				  ctx->ring_dma);
@@ -175,7 +182,42 @@ static int simt_ctx_alloc_mem(struct simt_ctx *ctx)
 	if (!ctx->ring || !ctx->records || !ctx->results)
 		return -ENOMEM;
 	ctx->fence = ctx->ring + SIMT_RING_ENTRIES * SIMT_CMD_SIZE;
+	/* Created inside drm_dev_enter(): the device is still here. */
+	mutex_lock(&ctx->sdev->dma_lock);
+	list_add_tail(&ctx->dma_link, &ctx->sdev->dma_ctxs);
+	mutex_unlock(&ctx->sdev->dma_lock);
 	return 0;
+}
+
+/*
+ * The device is unplugged, quiet, and every fence it had pending has
+ * signalled: free the rings and records of the contexts that outlive it
+ * (open files keep them), so that nothing stays mapped for it.  The
+ * fence word moves into the context, where closing still reads it.
+ * Under sdev->dma_lock.
+ */
+void simt_ctx_unplug(struct simt_device *sdev)
+{
+	struct device *dev = &sdev->pdev->dev;
+	struct simt_completion *records;
+	struct simt_ctx *ctx;
+	unsigned long flags;
+	void *ring;
+
+	lockdep_assert_held(&sdev->dma_lock);
+	list_for_each_entry(ctx, &sdev->dma_ctxs, dma_link) {
+		spin_lock_irqsave(&ctx->fence_lock, flags);
+		ctx->fence_gone = READ_ONCE(*ctx->fence);
+		ctx->fence = &ctx->fence_gone;
+		ring = ctx->ring;
+		records = ctx->records;
+		ctx->ring = NULL;
+		ctx->records = NULL;
+		spin_unlock_irqrestore(&ctx->fence_lock, flags);
+		dma_free_coherent(dev, ctx->ring_bytes, ring, ctx->ring_dma);
+		dma_free_coherent(dev, SIMT_RECORDS_BYTES, records,
+				  ctx->records_dma);
+	}
 }
 
 /* The last reference is gone: nothing uses the context any more. */
@@ -373,6 +415,7 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 	ctx->release = simt_ctx_release;
 	mutex_init(&ctx->lock);
 	spin_lock_init(&ctx->ring_lock);
+	INIT_LIST_HEAD(&ctx->dma_link);
 	INIT_WORK(&ctx->release_work, simt_ctx_release_work);
 	init_waitqueue_head(&ctx->inflight_wq);
 	INIT_LIST_HEAD(&ctx->binds);
@@ -537,23 +580,17 @@ static bool simt_bind_overlaps(struct simt_ctx *ctx, u64 addr, u64 size)
 	return false;
 }
 
-int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
-		       struct drm_file *file)
+static int simt_vm_bind(struct drm_device *drm, struct drm_simt_vm_bind *args,
+			struct drm_file *file)
 {
 	struct simt_device *sdev = to_simt(drm);
-	struct drm_simt_vm_bind *args = data;
 	bool fixed = args->flags & DRM_SIMT_VM_BIND_FIXED;
 	struct drm_gem_object *obj;
 	struct simt_bind *b;
 	struct simt_ctx *ctx;
 	u64 addr, end;
-	int idx, ret;
+	int ret;
 
-	if ((args->flags & ~DRM_SIMT_VM_BIND_FIXED) || args->pad) {
-		simt_dbg(drm, VM, "VM_BIND: flags 0x%x, pad %u\n", args->flags,
-			args->pad);
-		return -EINVAL;
-	}
 	ctx = simt_ctx_lookup(file, args->ctx_id);
 	if (!ctx)
 		return -ENOENT;
@@ -607,10 +644,6 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	if (!drm_dev_enter(drm, &idx)) {
-		ret = -ENODEV;
-		goto out_unlock;
-	}
 	/* The binding keeps the lookup's reference. */
 	b->obj = obj;
 	b->addr = addr;
@@ -625,7 +658,6 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	}
 	/* Translations of unmapped pages are not cached, but be sure. */
 	simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
-	drm_dev_exit(idx);
 	if (ret)
 		goto out_unlock;
 	list_add_tail(&b->link, &ctx->binds);
@@ -641,6 +673,29 @@ out_obj:
 	drm_gem_object_put(obj);
 out_ctx:
 	simt_ctx_put(ctx);
+	return ret;
+}
+
+/*
+ * Inside drm_dev_enter() from the first look at a system object's DMA
+ * table to the last page table write: unplug unmaps the tables once no
+ * VM_BIND is in here (simt_gem_unplug()).
+ */
+int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct drm_simt_vm_bind *args = data;
+	int idx, ret;
+
+	if ((args->flags & ~DRM_SIMT_VM_BIND_FIXED) || args->pad) {
+		simt_dbg(drm, VM, "VM_BIND: flags 0x%x, pad %u\n", args->flags,
+			 args->pad);
+		return -EINVAL;
+	}
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = simt_vm_bind(drm, args, file);
+	drm_dev_exit(idx);
 	return ret;
 }
 

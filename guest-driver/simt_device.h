@@ -181,8 +181,21 @@ struct simt_device {
 	u64 vram_mm_size;		/* bytes vram_mm hands out ... */
 	u64 vram_used;			/* ... and has handed out */
 	struct list_head vram_lru;	/* resident VRAM objects, LRU first */
+	struct list_head vram_bos;	/* every VRAM object */
 	u64 evicted_bytes;		/* of VRAM objects in system memory */
 	struct mutex vram_lock;		/* all of the above, see simt_vram.c */
+
+	/*
+	 * What is mapped for the device's DMA and may outlive its driver,
+	 * since open files keep objects and contexts: system objects'
+	 * pages, contexts' rings and records (and evicted VRAM objects'
+	 * pages, on vram_bos).  Unplug takes it all down (simt_drv.c), as
+	 * nothing may stay mapped for a device that has gone.  Under
+	 * dma_lock.
+	 */
+	struct mutex dma_lock;
+	struct list_head sys_bos;	/* simt_sys_bo.link */
+	struct list_head dma_ctxs;	/* simt_ctx.dma_link */
 
 	/* Hardware contexts and queues (simt_ctx.c). */
 	u32 hw_ctx_count;
@@ -253,6 +266,7 @@ struct simt_vram_bo {
 	struct page **pages;
 	dma_addr_t *dma;
 	struct list_head lru;
+	struct list_head all;		/* sdev->vram_bos */
 	struct list_head binds;		/* simt_bind.obj_link */
 	u64 evictions;			/* moves to system memory ... */
 	u64 restores;			/* ... and back */
@@ -270,6 +284,7 @@ struct simt_sys_bo {
 	struct drm_gem_shmem_object base;
 	struct drm_mm_node va;
 	struct mm_struct *mm;
+	struct list_head link;		/* sdev->sys_bos, under dma_lock */
 };
 
 static inline struct simt_vram_bo *to_simt_vram_bo(struct drm_gem_object *obj)
@@ -318,7 +333,10 @@ struct simt_ctx {
 	 */
 	spinlock_t ring_lock;
 	void *ring;			/* SIMT_RING_ENTRIES commands ... */
-	u64 *fence;			/* ... then the completed seqno */
+	u64 *fence;			/* ... then the completed seqno; at
+					 * unplug, @fence_gone, under fence_lock */
+	u64 fence_gone;
+	struct list_head dma_link;	/* sdev->dma_ctxs, under dma_lock */
 	dma_addr_t ring_dma;
 	size_t ring_bytes;
 	u32 tail;			/* next ring entry the driver writes */

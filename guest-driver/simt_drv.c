@@ -218,6 +218,11 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	ret = drmm_mutex_init(&sdev->drm, &sdev->hw_lock);
 	if (ret)
 		return ret;
+	ret = drmm_mutex_init(&sdev->drm, &sdev->dma_lock);
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&sdev->sys_bos);
+	INIT_LIST_HEAD(&sdev->dma_ctxs);
 
 	ret = pcim_enable_device(pdev);
 	if (ret) {
@@ -298,6 +303,21 @@ err_irq:
 	return ret;
 }
 
+/*
+ * Nothing may stay mapped for a device that has gone (DMA-API debugging
+ * says so at unbind), but open files keep objects and contexts: unmap
+ * and free what they had mapped for it.  Every ioctl that maps or reads
+ * those mappings runs inside drm_dev_enter(), so none does any more.
+ */
+static void simt_dma_unplug(struct simt_device *sdev)
+{
+	mutex_lock(&sdev->dma_lock);
+	simt_gem_unplug(sdev);
+	simt_vram_unplug(sdev);
+	simt_ctx_unplug(sdev);
+	mutex_unlock(&sdev->dma_lock);
+}
+
 static void simt_remove(struct pci_dev *pdev)
 {
 	struct simt_device *sdev = pci_get_drvdata(pdev);
@@ -317,6 +337,7 @@ static void simt_remove(struct pci_dev *pdev)
 	simt_fair_fini(sdev);
 	simt_recover_fini(sdev);
 	simt_fence_device_gone(sdev);
+	simt_dma_unplug(sdev);
 }
 
 static void simt_shutdown(struct pci_dev *pdev)

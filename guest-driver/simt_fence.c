@@ -80,6 +80,9 @@ static void simt_fence_collect(struct simt_ctx *ctx, struct simt_fence *f,
 	u32 i;
 
 	lockdep_assert_held(&ctx->fence_lock);
+	/* Unplug has freed the records: every fence has signalled. */
+	if (!ctx->records)
+		return;
 	for (i = 0; i < f->launches; i++) {
 		r = &ctx->records[(f->first_slot + i) % SIMT_RECORD_SLOTS];
 		if (!simt_record_ran(r))
@@ -122,13 +125,14 @@ void simt_ctx_signal(struct simt_ctx *ctx, int cancel)
 	/*
 	 * The error first: once it is set the queue has stopped, so the
 	 * fence word read after it is final and nothing that completed is
-	 * failed by mistake.  Records are read after the fence word.
+	 * failed by mistake.  Records are read after the fence word.  Both
+	 * under fence_lock, which unplug takes to move the fence word.
 	 */
+	spin_lock_irqsave(&ctx->fence_lock, flags);
 	error = smp_load_acquire(&ctx->error);
 	done = READ_ONCE(*ctx->fence);
 	dma_rmb();
 
-	spin_lock_irqsave(&ctx->fence_lock, flags);
 	list_for_each_entry_safe(f, tmp, &ctx->pending, link) {
 		if (f->base.seqno <= done) {
 			simt_fence_collect(ctx, f, true);

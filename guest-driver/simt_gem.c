@@ -202,6 +202,9 @@ static void simt_sys_bo_free(struct drm_gem_object *obj)
 	struct simt_device *sdev = to_simt(obj->dev);
 	struct simt_sys_bo *bo = to_simt_sys_bo(obj);
 
+	mutex_lock(&sdev->dma_lock);
+	list_del(&bo->link);
+	mutex_unlock(&sdev->dma_lock);
 	simt_va_free(sdev, &bo->va);
 	if (bo->mm) {
 		account_locked_vm(bo->mm, obj->size >> PAGE_SHIFT, false);
@@ -233,6 +236,7 @@ struct drm_gem_object *simt_gem_create_object(struct drm_device *drm,
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	bo->base.base.funcs = &simt_sys_bo_funcs;
+	INIT_LIST_HEAD(&bo->link);
 	return &bo->base.base;
 }
 
@@ -331,6 +335,10 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 		drm_gem_object_put(&shmem->base);
 		return ERR_CAST(sgt);
 	}
+	/* BO_CREATE runs inside drm_dev_enter(): the device is still here. */
+	mutex_lock(&sdev->dma_lock);
+	list_add_tail(&bo->link, &sdev->sys_bos);
+	mutex_unlock(&sdev->dma_lock);
 
 	/*
 	 * A device address for VM_BIND.  Without one (the space is full)
@@ -352,7 +360,7 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 	struct drm_simt_bo_create *args = data;
 	struct drm_gem_object *obj;
 	u64 size, limit;
-	int ret;
+	int idx, ret;
 
 	if ((args->flags != DRM_SIMT_BO_VRAM &&
 	     args->flags != DRM_SIMT_BO_SYSTEM) || !args->size) {
@@ -374,7 +382,6 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 				size, limit);
 			return -E2BIG;
 		}
-		obj = simt_vram_bo_create(sdev, size);
 	} else {
 		/* Pinned memory: never more than half of the RAM there is. */
 		limit = (u64)totalram_pages() << PAGE_SHIFT;
@@ -383,8 +390,15 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 				size, limit);
 			return size > limit ? -E2BIG : -ENOMEM;
 		}
-		obj = simt_sys_bo_create(sdev, size);
 	}
+	/* Nothing is mapped for a device that is going (simt_gem_unplug()). */
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	if (args->flags == DRM_SIMT_BO_VRAM)
+		obj = simt_vram_bo_create(sdev, size);
+	else
+		obj = simt_sys_bo_create(sdev, size);
+	drm_dev_exit(idx);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
 
@@ -476,4 +490,30 @@ void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	drm_printf(p, "simt-evicted-vram:\t%llu KiB\n", evicted >> 10);
 	drm_printf(p, "simt-evictions:\t%llu\n", evictions);
 	drm_printf(p, "simt-restores:\t%llu\n", restores);
+}
+
+/*
+ * The device is unplugged and quiet: unmap every system object's pages
+ * for it.  The objects live on with their open files (their pages stay,
+ * for mmap), but nothing binds or copies them any more: every ioctl
+ * that reads the DMA table runs inside drm_dev_enter().  Under dma_lock.
+ */
+void simt_gem_unplug(struct simt_device *sdev)
+{
+	struct drm_gem_shmem_object *shmem;
+	struct simt_sys_bo *bo;
+
+	lockdep_assert_held(&sdev->dma_lock);
+	list_for_each_entry(bo, &sdev->sys_bos, link) {
+		shmem = &bo->base;
+		dma_resv_lock(shmem->base.resv, NULL);
+		if (shmem->sgt) {
+			dma_unmap_sgtable(sdev->drm.dev, shmem->sgt,
+					  DMA_BIDIRECTIONAL, 0);
+			sg_free_table(shmem->sgt);
+			kfree(shmem->sgt);
+			shmem->sgt = NULL;
+		}
+		dma_resv_unlock(shmem->base.resv);
+	}
 }

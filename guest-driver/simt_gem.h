@@ -32,5 +32,6 @@ int simt_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);
 int simt_bo_info_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *file);
+void simt_gem_unplug(struct simt_device *sdev);
 
 #endif /* __SIMT_GEM_H__ */

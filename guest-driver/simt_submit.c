@@ -21,6 +21,7 @@
 #include <linux/sync_file.h>
 #include <linux/uaccess.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
@@ -361,11 +362,10 @@ static void simt_out_fence_follow(struct simt_out_fence *out,
 		simt_out_fence_signal(finished, &out->cb);
 }
 
-int simt_submit_ioctl(struct drm_device *drm, void *data,
-		      struct drm_file *file)
+static int simt_submit(struct drm_device *drm, struct drm_simt_submit *args,
+		       struct drm_file *file)
 {
 	struct simt_device *sdev = to_simt(drm);
-	struct drm_simt_submit *args = data;
 	struct dma_fence_chain *chain = NULL;
 	struct drm_syncobj *syncobj = NULL;
 	struct sync_file *sync_file = NULL;
@@ -380,11 +380,6 @@ int simt_submit_ioctl(struct drm_device *drm, void *data,
 	bool cookie;
 	u64 seqno;
 	u32 n = 0;
-
-	ret = simt_submit_check(drm, args);
-	if (ret)
-		return ret;
-	args->fence_fd = -1;
 
 	ctx = simt_ctx_lookup(file, args->ctx_id);
 	if (!ctx)
@@ -547,5 +542,27 @@ out_free:
 	if (syncobj)
 		drm_syncobj_put(syncobj);
 	simt_job_free(job);
+	return ret;
+}
+
+/*
+ * Inside drm_dev_enter() from the first look at an object's DMA table
+ * (simt_bo_addr()) to the push: unplug unmaps the tables once no SUBMIT
+ * is in here (simt_gem_unplug()).
+ */
+int simt_submit_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	struct drm_simt_submit *args = data;
+	int idx, ret;
+
+	ret = simt_submit_check(drm, args);
+	if (ret)
+		return ret;
+	args->fence_fd = -1;
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = simt_submit(drm, args, file);
+	drm_dev_exit(idx);
 	return ret;
 }

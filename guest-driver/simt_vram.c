@@ -104,6 +104,7 @@ int simt_vram_init(struct simt_device *sdev)
 	if (ret)
 		return ret;
 	INIT_LIST_HEAD(&sdev->vram_lru);
+	INIT_LIST_HEAD(&sdev->vram_bos);
 	sdev->vram_mm_size = size - sdev->vram_guard;
 	drm_mm_init(&sdev->vram_mm, sdev->vram_guard, sdev->vram_mm_size);
 	/* Below the guard: fixed bindings; from 3 GiB: the windows. */
@@ -414,6 +415,7 @@ int simt_vram_bo_place(struct simt_device *sdev, struct simt_vram_bo *bo)
 	int idx, ret;
 
 	INIT_LIST_HEAD(&bo->lru);
+	INIT_LIST_HEAD(&bo->all);
 	INIT_LIST_HEAD(&bo->binds);
 	if (!drm_dev_enter(&sdev->drm, &idx))
 		return -ENODEV;
@@ -432,6 +434,8 @@ int simt_vram_bo_place(struct simt_device *sdev, struct simt_vram_bo *bo)
 		if (ret)
 			ret = -ENOSPC;
 	}
+	/* Released (list_del) with the object, whatever happened here. */
+	list_add_tail(&bo->all, &sdev->vram_bos);
 	mutex_unlock(&sdev->vram_lock);
 	drm_dev_exit(idx);
 	return ret;
@@ -442,6 +446,7 @@ void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo)
 {
 	mutex_lock(&sdev->vram_lock);
 	WARN_ON(!list_empty(&bo->binds));
+	list_del(&bo->all);
 	if (bo->pages)
 		simt_vram_bo_pages_free(sdev, bo);
 	if (drm_mm_node_allocated(&bo->node)) {
@@ -584,4 +589,30 @@ unsigned long simt_vram_bo_pfn(struct simt_device *sdev,
 	if (bo->pages)
 		return page_to_pfn(bo->pages[pgoff]);
 	return ((sdev->vram_bar_start + bo->node.start) >> PAGE_SHIFT) + pgoff;
+}
+
+/*
+ * The device is unplugged and quiet: unmap the system pages of evicted
+ * objects for it (they stay, with the objects' contents).  Nothing moves
+ * an object any more: every move runs inside drm_dev_enter().  Under
+ * sdev->dma_lock.
+ */
+void simt_vram_unplug(struct simt_device *sdev)
+{
+	struct simt_vram_bo *bo;
+	u64 i, pages;
+
+	lockdep_assert_held(&sdev->dma_lock);
+	mutex_lock(&sdev->vram_lock);
+	list_for_each_entry(bo, &sdev->vram_bos, all) {
+		pages = bo->base.size >> SIMT_PAGE_SHIFT;
+		for (i = 0; bo->pages && i < pages; i++) {
+			if (!bo->dma[i])
+				continue;
+			dma_unmap_page(sdev->drm.dev, bo->dma[i], SIMT_PAGE_SIZE,
+				       DMA_BIDIRECTIONAL);
+			bo->dma[i] = 0;
+		}
+	}
+	mutex_unlock(&sdev->vram_lock);
 }
