@@ -333,8 +333,8 @@ struct simt_ctx {
 	 */
 	spinlock_t ring_lock;
 	void *ring;			/* SIMT_RING_ENTRIES commands ... */
-	u64 *fence;			/* ... then the completed seqno; at
-					 * unplug, @fence_gone, under fence_lock */
+	u64 *fence;			/* ... then the completed seqno */
+	/* Where @fence points once unplug has freed the ring (fence_lock). */
 	u64 fence_gone;
 	struct list_head dma_link;	/* sdev->dma_ctxs, under dma_lock */
 	dma_addr_t ring_dma;
