@@ -133,6 +133,46 @@ static int simt_launch_check(struct drm_device *drm, u32 i,
 }
 
 /*
+ * A LAUNCH64 is the LAUNCH it stands for while contexts are Sv32: its
+ * addresses must be below 4 GiB.  It is checked and run as that LAUNCH.
+ */
+static int simt_launch64_narrow(struct drm_device *drm, u32 i,
+				struct drm_simt_cmd *cmd)
+{
+	const struct drm_simt_cmd_launch64 w = cmd->launch64;
+	struct drm_simt_cmd_launch *l = &cmd->launch;
+
+	if (!simt_cmd_tail_zero(cmd, sizeof(w))) {
+		simt_dbg(drm, JOB, "command %u: launch reserved bytes not zero\n", i);
+		return -EINVAL;
+	}
+	if (w.code_addr > U32_MAX || w.entry > U32_MAX ||
+	    w.local_base > U32_MAX || w.live_addr > U32_MAX) {
+		simt_dbg(drm, JOB, "command %u: an address at or beyond 4 GiB (Sv32)\n",
+			 i);
+		return -EINVAL;
+	}
+	memset(cmd->reserved, 0, sizeof(cmd->reserved));
+	cmd->type = DRM_SIMT_CMD_LAUNCH;
+	l->code_addr = w.code_addr;
+	l->code_size = w.code_size;
+	l->entry = w.entry;
+	memcpy(l->grid, w.grid, sizeof(l->grid));
+	memcpy(l->block, w.block, sizeof(l->block));
+	l->shared_size = w.shared_size;
+	l->local_size = w.local_size;
+	l->regs = w.regs;
+	l->local_base = w.local_base;
+	memcpy(l->args, w.args, sizeof(l->args));
+	l->live_addr = w.live_addr;
+	l->int_regs = w.int_regs;
+	l->fp_regs = w.fp_regs;
+	l->first_block = w.first_block;
+	l->block_count = w.block_count;
+	return 0;
+}
+
+/*
  * Look the objects up and check the commands; count the ring entries,
  * and the launches and bytes for the fence.
  */
@@ -144,8 +184,13 @@ static int simt_job_prepare(struct drm_device *drm, struct drm_file *file,
 	int ret;
 
 	for (i = 0; i < job->cmd_count; i++) {
-		const struct drm_simt_cmd *cmd = &job->cmds[i];
+		struct drm_simt_cmd *cmd = &job->cmds[i];
 
+		if (cmd->type == DRM_SIMT_CMD_LAUNCH64) {
+			ret = simt_launch64_narrow(drm, i, cmd);
+			if (ret)
+				return ret;
+		}
 		switch (cmd->type) {
 		case DRM_SIMT_CMD_COPY:
 			if (cmd->flags) {

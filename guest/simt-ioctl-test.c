@@ -10,7 +10,7 @@
  * Groups: bo, ctx, bind, copy, submit-bad, fault, launch, samples,
  * sysmem, syncobj, hang, multi, responsive, and since interface 0.3
  * infence, prio, savearea, progress, hang2, bystander, signal, threads,
- * close, fdinfo, light; the lifecycle stress group destroy-races,
+ * close, fdinfo, light; since 0.6 launch64; the lifecycle stress group destroy-races,
  * watchdog-destroy, syncfile-outlives, grid-overflow, seqno and
  * unplug-mapped (which unbinds the device); and hold (for the unbind
  * test: see test_hold()).
@@ -4478,6 +4478,83 @@ static void test_light(void)
 }
 
 /*
+ * ---- launch64: DRM_SIMT_CMD_LAUNCH64 (0.6), the LAUNCH with 64-bit
+ * device addresses: spin runs through it with the same results as
+ * through LAUNCH; an address at or beyond 4 GiB (contexts are Sv32) and
+ * a nonzero byte past the struct are EINVAL, and nothing of those runs ----
+ */
+static struct drm_simt_cmd launch64_of(const struct drm_simt_cmd *c)
+{
+	const struct drm_simt_cmd_launch *l = &c->launch;
+	struct drm_simt_cmd w = { .type = DRM_SIMT_CMD_LAUNCH64, .flags = c->flags };
+
+	w.launch64 = (struct drm_simt_cmd_launch64){
+		.code_addr = l->code_addr, .entry = l->entry, .local_base = l->local_base,
+		.live_addr = l->live_addr, .code_size = l->code_size, .shared_size = l->shared_size,
+		.local_size = l->local_size, .regs = l->regs, .int_regs = l->int_regs,
+		.fp_regs = l->fp_regs, .first_block = l->first_block,
+		.block_count = l->block_count,
+	};
+	memcpy(w.launch64.grid, l->grid, sizeof(l->grid));
+	memcpy(w.launch64.block, l->block, sizeof(l->block));
+	memcpy(w.launch64.args, l->args, sizeof(l->args));
+	return w;
+}
+
+static void test_launch64(void)
+{
+	struct drm_simt_cmd w, bad;
+	struct drm_simt_wait wt;
+	struct spinjob j;
+	uint32_t ctx;
+	uint64_t seq;
+	int r;
+
+	CHECK(sizeof(struct drm_simt_cmd_launch64) <= sizeof(((struct drm_simt_cmd *)0)->reserved),
+	      "LAUNCH64 does not fit the command");
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	if (spin_setup(&j, ctx, 8, 64, 300))
+		return;
+	w = launch64_of(&j.cmd);
+	memset(j.m, 0, j.n * 4);
+	r = submit(ctx, &w, 1, &seq);
+	CHECK(r == 0, "SUBMIT of a LAUNCH64: %s", strerror(-r));
+	if (!r) {
+		r = wait_seq(ctx, seq, 10 * SEC_NS, &wt);
+		CHECK(r == 0 && wt.error == DRM_SIMT_ERROR_NONE, "LAUNCH64: WAIT %d, error %u",
+		      r, wt.error);
+		CHECK(spin_wrong(&j, 1) == 0, "LAUNCH64: wrong results");
+		CHECK(wt.end_cycle > wt.start_cycle, "LAUNCH64: no cycles in its record");
+	}
+	printf("spin through LAUNCH64: %u outputs right\n", j.n);
+
+	bad = w;
+	bad.launch64.code_addr += 1ull << 32;
+	bad.launch64.entry += 1ull << 32;
+	CHECK(submit(ctx, &bad, 1, &seq) == -EINVAL, "LAUNCH64 with code at 4 GiB + 0x%x",
+	      j.cmd.launch.code_addr);
+	bad = w;
+	bad.launch64.local_base = 1ull << 32;
+	CHECK(submit(ctx, &bad, 1, &seq) == -EINVAL, "LAUNCH64 with local memory at 4 GiB");
+	bad = w;
+	bad.launch64.live_addr = ~0ull & ~7ull;
+	CHECK(submit(ctx, &bad, 1, &seq) == -EINVAL, "LAUNCH64 with its live table at 2^64 - 8");
+	bad = w;
+	bad.reserved[15] = 1;
+	CHECK(submit(ctx, &bad, 1, &seq) == -EINVAL, "LAUNCH64 with a byte past it not zero");
+	bad = w;
+	bad.flags = 2;
+	CHECK(submit(ctx, &bad, 1, &seq) == -EINVAL, "LAUNCH64 with an unknown flag");
+	/* The refused ones left the context running: one more runs. */
+	r = submit(ctx, &w, 1, &seq);
+	CHECK(r == 0 && wait_seq(ctx, seq, 10 * SEC_NS, &wt) == 0 &&
+	      wt.error == DRM_SIMT_ERROR_NONE, "a LAUNCH64 after the refused ones");
+	printf("LAUNCH64 beyond 4 GiB, with a reserved byte or an unknown flag: EINVAL\n");
+	spin_free(&j, 1);
+	CHECK(ctx_destroy(ctx) == 0, "destroy");
+}
+
+/*
  * ---- The lifecycle stress group (issue 24): races and teardown that
  * once oopsed, read freed memory or hit another tenant's queue.  The
  * script fails each test whose kernel log shows a BUG, WARNING, KASAN or
@@ -4978,6 +5055,8 @@ static const struct {
 	{ "close", test_close },
 	{ "fdinfo", test_fdinfo },
 	{ "light", test_light },
+	/* since 0.6 */
+	{ "launch64", test_launch64 },
 	/* the lifecycle stress group */
 	{ "destroy-races", test_destroy_races },
 	{ "watchdog-destroy", test_watchdog_destroy },

@@ -35,6 +35,7 @@ t_copy
 t_submit_bad
 t_fault
 t_launch
+t_launch64
 t_samples
 t_sysmem
 t_evict
@@ -375,6 +376,9 @@ d_fault="a device MMU fault is reported to its context only; other contexts go o
 
 t_launch() { ioctl_group launch; }
 d_launch="LAUNCH of vecadd checked element by element, also with live table, used registers and the idempotent flag; bad launches refused, a faulting kernel stops only its context"
+
+t_launch64() { ioctl_group launch64; }
+d_launch64="LAUNCH64 (0.6): spin through the LAUNCH with 64-bit device addresses gives the right results; an address at or beyond 4 GiB, a nonzero byte past it or an unknown flag is EINVAL and the context goes on"
 
 t_samples() { ioctl_group samples; }
 d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results checked"

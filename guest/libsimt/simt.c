@@ -52,6 +52,7 @@ struct simt_device {
 	unsigned int contexts;		/* live contexts */
 	uint32_t cmd_size;		/* SUBMIT's cmd_size for this driver */
 	int has_meta;			/* LAUNCH takes metadata (0.3) */
+	int launch64;			/* LAUNCH64 (0.6) */
 	int wait_absolute;		/* WAIT takes DRM_SIMT_WAIT_ABSOLUTE */
 	struct simt_device_info info;
 };
@@ -270,6 +271,8 @@ static simt_status open_node(const char *node, simt_device **out)
 	} else {
 		dev->cmd_size = CMD_SIZE_0_2;
 	}
+	/* 0.6: the launch with 64-bit device addresses */
+	dev->launch64 = info->uapi_minor >= 6;
 	pthread_mutex_init(&dev->lock, NULL);
 	*out = dev;
 	return SIMT_SUCCESS;
@@ -1546,6 +1549,39 @@ simt_status simt_internal_launch_cmd(simt_kernel *kernel, simt_dim3 grid, simt_d
 }
 
 /*
+ * @cmd, a LAUNCH, as the driver of @dev takes it: since 0.6 a LAUNCH64,
+ * whose device addresses are 64-bit (this library's are 32-bit: the
+ * device's contexts are Sv32).
+ */
+static void launch_wire(const struct simt_device *dev, const struct drm_simt_cmd *cmd,
+			struct drm_simt_cmd *wire)
+{
+	const struct drm_simt_cmd_launch *l = &cmd->launch;
+	struct drm_simt_cmd_launch64 *w = &wire->launch64;
+
+	*wire = *cmd;
+	if (!dev->launch64)
+		return;
+	memset(wire->reserved, 0, sizeof(wire->reserved));
+	wire->type = DRM_SIMT_CMD_LAUNCH64;
+	w->code_addr = l->code_addr;
+	w->entry = l->entry;
+	w->local_base = l->local_base;
+	w->live_addr = l->live_addr;
+	w->code_size = l->code_size;
+	memcpy(w->grid, l->grid, sizeof(w->grid));
+	memcpy(w->block, l->block, sizeof(w->block));
+	w->shared_size = l->shared_size;
+	w->local_size = l->local_size;
+	w->regs = l->regs;
+	memcpy(w->args, l->args, sizeof(w->args));
+	w->int_regs = l->int_regs;
+	w->fp_regs = l->fp_regs;
+	w->first_block = l->first_block;
+	w->block_count = l->block_count;
+}
+
+/*
  * Queue a launch of blocks [@first, @first + @count) of @grid (@count 0:
  * the whole grid, without the subgrid fields older drivers refuse).
  */
@@ -1554,7 +1590,7 @@ static simt_status launch_blocks(simt_kernel *kernel, simt_dim3 grid, simt_dim3 
 				 unsigned int nargs, uint32_t first, uint32_t count,
 				 uint64_t *seq)
 {
-	struct drm_simt_cmd cmd;
+	struct drm_simt_cmd cmd, wire;
 	struct drm_simt_cmd_launch *l = &cmd.launch;
 	simt_context *ctx;
 	const char *name;
@@ -1570,7 +1606,8 @@ static simt_status launch_blocks(simt_kernel *kernel, simt_dim3 grid, simt_dim3 
 	if (!st) {
 		l->first_block = first;
 		l->block_count = count;
-		st = submit_locked(ctx, &cmd, 1, seq);
+		launch_wire(ctx->dev, &cmd, &wire);
+		st = submit_locked(ctx, &wire, 1, seq);
 		refused = st == SIMT_ERROR_INVALID_VALUE;
 	}
 	pthread_mutex_unlock(&ctx->qlock);

@@ -43,7 +43,11 @@
  * no room evicts idle contexts' objects to system memory (or starts
  * there) instead of failing with ENOMEM, and a VRAM object's device
  * address is no longer its VRAM offset (it never changes, wherever the
- * object is).
+ * object is).  0.6 added DRM_SIMT_CMD_LAUNCH64, a LAUNCH whose device
+ * addresses are 64-bit like every other device address of the
+ * interface; context ids are no longer reused at once; a submission of
+ * a destroyed context that never reached the device ends with
+ * -ECANCELED, not -ESRCH.
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -94,7 +98,7 @@ extern "C" {
 #endif
 
 #define DRM_SIMT_UAPI_MAJOR		0
-#define DRM_SIMT_UAPI_MINOR		5
+#define DRM_SIMT_UAPI_MINOR		6
 
 #define DRM_SIMT_GET_PARAM		0x00
 #define DRM_SIMT_BO_CREATE		0x01
@@ -328,7 +332,8 @@ struct drm_simt_vm_unbind {
 
 /* Command types for struct drm_simt_cmd */
 #define DRM_SIMT_CMD_COPY		1
-#define DRM_SIMT_CMD_LAUNCH		2
+#define DRM_SIMT_CMD_LAUNCH		2	/* 32-bit device addresses */
+#define DRM_SIMT_CMD_LAUNCH64		3	/* since 0.6 */
 
 /**
  * struct drm_simt_cmd_copy - copy bytes between buffer objects
@@ -421,11 +426,55 @@ struct drm_simt_cmd_launch {
 };
 
 /**
+ * struct drm_simt_cmd_launch64 - run a kernel (since 0.6)
+ * @code_addr: as struct drm_simt_cmd_launch's
+ * @entry: likewise
+ * @local_base: likewise
+ * @live_addr: likewise
+ * @code_size: likewise
+ * @grid: likewise
+ * @block: likewise
+ * @shared_size: likewise
+ * @local_size: likewise
+ * @regs: likewise
+ * @args: likewise: the kernel's registers a0..a7 are 32-bit
+ * @int_regs: likewise
+ * @fp_regs: likewise
+ * @first_block: likewise
+ * @block_count: likewise
+ *
+ * DRM_SIMT_CMD_LAUNCH with its four device addresses 64-bit, as every
+ * other device address of the interface is (BO_INFO, VM_BIND), so that
+ * a device with a larger address space needs no new command.  Today's
+ * contexts are Sv32: an address (or a range) at or beyond 4 GiB is
+ * EINVAL.  New programs use this one; DRM_SIMT_CMD_LAUNCH stays for
+ * those built against 0.5 and earlier.
+ */
+struct drm_simt_cmd_launch64 {
+	__u64 code_addr;
+	__u64 entry;
+	__u64 local_base;
+	__u64 live_addr;
+	__u32 code_size;
+	__u32 grid[3];
+	__u32 block[3];
+	__u32 shared_size;
+	__u32 local_size;
+	__u32 regs;
+	__u32 args[8];
+	__u32 int_regs;
+	__u32 fp_regs;
+	__u32 first_block;
+	__u32 block_count;
+};
+
+/**
  * struct drm_simt_cmd - one command of a SUBMIT
  * @type: DRM_SIMT_CMD_*
  * @flags: DRM_SIMT_CMD_LAUNCH_IDEMPOTENT for a launch; otherwise zero
  * @copy: for DRM_SIMT_CMD_COPY
  * @launch: for DRM_SIMT_CMD_LAUNCH
+ * @launch64: for DRM_SIMT_CMD_LAUNCH64 (since 0.6)
  * @reserved: room for later commands; must be zero beyond the member
  *	the type uses
  *
@@ -438,6 +487,7 @@ struct drm_simt_cmd {
 	union {
 		struct drm_simt_cmd_copy copy;
 		struct drm_simt_cmd_launch launch;
+		struct drm_simt_cmd_launch64 launch64;
 		__u64 reserved[16];
 	};
 };
