@@ -5023,6 +5023,81 @@ static void test_unplug_mapped(void)
 	munmap((void *)m, size);
 }
 
+/*
+ * hotunplug-hold (for the test hot_unplug, run with SIMT_HOTPLUG=1): a
+ * context with an endless kernel on the device, its fence in a
+ * sync_file, copies queued behind it, and a VRAM object written through
+ * its mapping; "ready", then the script has QEMU unplug the device.
+ * Once the device is gone: the kernel's sync_file signals with -ENODEV
+ * (the one fence still readable: every ioctl is ENODEV now), the
+ * mapping gets SIGBUS, and SUBMIT, WAIT and GET_PARAM get ENODEV.  (job_timeout_ms is 0 during
+ * the test: the kernel runs until the device goes.)
+ */
+static void test_hotunplug_hold(void)
+{
+	const uint64_t size = 1 << 16;
+	struct drm_simt_get_param p = { .param = DRM_SIMT_PARAM_SM_COUNT };
+	struct sigaction sa = { .sa_handler = unplug_sigbus }, old;
+	struct drm_simt_cmd copy;
+	struct drm_simt_submit sb;
+	struct drm_simt_wait w;
+	volatile uint8_t *m;
+	uint32_t ctx, v, sys;
+	struct spinjob j;
+	uint64_t seq;
+	int i, r, sig, sf;
+
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	if (spin_setup(&j, ctx, 4, 64, 0xffffffffu))
+		return;
+	v = bo_new(size, DRM_SIMT_BO_VRAM);
+	sys = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	bind(ctx, v);
+	m = bo_map(v, size);
+	m[0] = 0x5a;
+	CHECK(m[0] == 0x5a, "the mapping does not read back");
+	sb = (struct drm_simt_submit){
+		.ctx_id = ctx, .cmds = (uintptr_t)&j.cmd, .cmd_count = 1,
+		.cmd_size = sizeof(j.cmd), .flags = DRM_SIMT_SUBMIT_FENCE_FD,
+	};
+	CHECK(xioctl(fd, DRM_IOCTL_SIMT_SUBMIT, &sb) == 0 && sb.fence_fd >= 0,
+	      "SUBMIT of the endless kernel");
+	sf = sb.fence_fd;
+	copy = copy_cmd(sys, 0, v, 0, size);
+	for (i = 0; i < 8; i++)
+		CHECK(submit(ctx, &copy, 1, &seq) == 0, "SUBMIT of copy %d", i);
+	printf("ready: an endless kernel running and %d copies queued behind it\n", i);
+
+	for (i = 0; i < 1200; i++) {
+		r = xioctl(fd, DRM_IOCTL_SIMT_GET_PARAM, &p);
+		if (r)
+			break;
+		usleep(50000);
+	}
+	CHECK(r == -ENODEV, "GET_PARAM after the unplug: %d", r);
+	CHECK(sync_file_poll(sf, 10000), "the kernel's sync_file did not signal");
+	r = sync_file_status(sf);
+	CHECK(r == -ENODEV, "the kernel's sync_file: status %d, expected %d", r, -ENODEV);
+	printf("after the unplug: the kernel's fence signalled %d\n", r);
+	close(sf);
+
+	sigaction(SIGBUS, &sa, &old);
+	sig = sigsetjmp(unplug_jmp, 1);
+	if (!sig) {
+		uint8_t got = m[0];
+
+		fail(__LINE__, "read 0x%02x through the mapping after the unplug, expected SIGBUS",
+		     got);
+	} else {
+		printf("a read of the VRAM mapping after the unplug: signal %d (SIGBUS)\n", sig);
+	}
+	sigaction(SIGBUS, &old, NULL);
+	CHECK(submit(ctx, &copy, 1, &seq) == -ENODEV, "SUBMIT after the unplug");
+	CHECK(wait_seq(ctx, 1, 0, &w) == -ENODEV, "WAIT after the unplug");
+	munmap((void *)m, size);
+	printf("the device went away under work in flight: fences ENODEV, mapping SIGBUS, ioctls ENODEV\n");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -5064,6 +5139,7 @@ static const struct {
 	{ "grid-overflow", test_grid_overflow },
 	{ "seqno", test_seqno },
 	{ "unplug-mapped", test_unplug_mapped },
+	{ "hotunplug-hold", test_hotunplug_hold },
 };
 
 int main(int argc, char **argv)

@@ -1025,6 +1025,45 @@ t_unbind_busy() {
 }
 d_unbind_busy="unbind while the node, debugfs and a busy context are open, then bind again"
 
+# Run only under scripts/guest-run.sh with SIMT_HOTPLUG=1, which puts the
+# device in a PCIe root port and unplugs and plugs it when asked on the
+# console.
+t_hot_unplug() {
+	bound || fail "not bound"
+	mark=$(log_mark)
+	param=/sys/module/simt/parameters/job_timeout_ms
+	old=$(cat $param)
+	echo 0 > $param
+	timeout 200 simt-ioctl-test hotunplug-hold /dev/accel/accel0 > /tmp/hot.out 2>&1 &
+	p=$!
+	wait_for 'grep -q ^ready /tmp/hot.out' 30 ||
+		{ cat /tmp/hot.out; fail "the holding process did not start"; }
+	echo "unplugging $DEV with $(grep ^ready /tmp/hot.out)"
+	echo "=== simt unplug now ===" > /dev/ttyS0
+	read -r ack < /dev/ttyS0 || fail "no word from the host"
+	[ "$ack" = unplugged ] || fail "the host said '$ack', not 'unplugged'"
+	wait $p
+	rc=$?
+	cat /tmp/hot.out
+	[ "$rc" -eq 0 ] || fail "the holding process failed ($rc)"
+	[ -z "$(simt_pci_dev)" ] || fail "the device is still on the bus"
+	[ ! -e /dev/accel/accel0 ] || fail "/dev/accel/accel0 is still there"
+	echo "=== simt plug now ===" > /dev/ttyS0
+	read -r ack < /dev/ttyS0 || fail "no word from the host"
+	[ "$ack" = plugged ] || fail "the host said '$ack', not 'plugged'"
+	wait_for '[ -n "$(simt_pci_dev)" ] && [ -c /dev/accel/accel0 ]' 30 ||
+		fail "the device did not come back"
+	echo "$old" > $param
+	find_dev
+	echo "plugged in again as $DEV"
+	timeout 60 simt-ioctl-test copy /dev/accel/accel0 > /tmp/copy.out 2>&1 ||
+		{ cat /tmp/copy.out; fail "copies fail on the device plugged in again"; }
+	echo "copies work on the device plugged in again"
+	log_since "$mark" | grep -E -i "simt|pciehp|$BAD_LOG"
+	log_clean_since "$mark"
+}
+d_hot_unplug="hot-unplug: QEMU removes the device from its PCIe slot while a process has an endless kernel and copies in flight and a VRAM object mapped: the kernel's sync_file ends with ENODEV, the mapping gets SIGBUS, ioctls ENODEV, the guest survives; plugged in again, the device works"
+
 # Run only under scripts/guest-run.sh with SIMT_MIGRATE=1, which migrates
 # the whole VM into a second QEMU when asked on the console.
 t_migrate_resume() {

@@ -189,6 +189,14 @@ run_guest() {
     rc=$?
     check_tap guest-osub "$results/guest-osub.log"
     [ $rc = 0 ] || { echo "  oversubscription guest run failed (log: $results/guest-osub-run.out)"; status=1; }
+    # The device removed from its PCIe slot under work in flight, and
+    # plugged in again (scripts/guest-hotplug.py).
+    GUEST_LOG="$results/guest-hotplug.log" SIMT_GUEST_NOBUILD=1 SIMT_HOTPLUG=1 \
+        EXTRA_APPEND="simtguest.tests=hot_unplug,log_clean" \
+        "$top/scripts/guest-run.sh" test > "$results/guest-hotplug-run.out" 2>&1
+    rc=$?
+    check_tap guest-hotplug "$results/guest-hotplug.log"
+    [ $rc = 0 ] || { echo "  hot-plugging guest run failed (log: $results/guest-hotplug-run.out)"; status=1; }
     # The whole VM migrated into a second QEMU in the middle of a kernel
     # (scripts/guest-migrate.py): the kernel's result is still right.
     GUEST_LOG="$results/guest-migrate.log" SIMT_GUEST_NOBUILD=1 SIMT_MIGRATE=1 \

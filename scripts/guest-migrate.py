@@ -14,62 +14,16 @@
 # so that the test can check its kernel was still running.  Exit status:
 # the second QEMU's, 124 after TIMEOUT seconds, 1 if migrating failed.
 
-import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
+from simt_qmp import Qmp, pump
+
 MARK = b'=== simt migrate now ==='
-
-
-class Qmp:
-    def __init__(self, path, deadline):
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX)
-                self.sock.connect(path)
-                break
-            except OSError:
-                self.sock.close()
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.1)
-        self.file = self.sock.makefile('rb')
-        self.reply()                    # the greeting
-        self.cmd('qmp_capabilities')
-
-    def reply(self):
-        while True:
-            msg = json.loads(self.file.readline())
-            if 'event' not in msg:
-                return msg
-
-    def cmd(self, name, **args):
-        self.sock.sendall(json.dumps({'execute': name,
-                                      'arguments': args}).encode())
-        msg = self.reply()
-        if 'error' in msg:
-            raise RuntimeError('%s: %s' % (name, msg['error']['desc']))
-        return msg['return']
-
-    def close(self):
-        self.file.close()
-        self.sock.close()
-
-
-def pump(proc, log, seen):
-    """Copy the QEMU's console to stdout and the log; note the mark."""
-    for line in proc.stdout:
-        log.write(line)
-        log.flush()
-        sys.stdout.buffer.write(line)
-        sys.stdout.buffer.flush()
-        if MARK in line:
-            seen.set()
 
 
 def say(msg):
@@ -101,7 +55,8 @@ def main():
                                 stderr=subprocess.STDOUT)
         procs.append(proc)
         seen = threading.Event()
-        t = threading.Thread(target=pump, args=(proc, log, seen), daemon=True)
+        t = threading.Thread(target=pump, args=(proc, log, {MARK: seen}),
+                             daemon=True)
         t.start()
         return proc, seen, t
 

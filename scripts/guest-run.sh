@@ -31,6 +31,9 @@
 #                    scripts/guest-debug-build.sh) with its initramfs,
 #                    from ${SIMT_CACHE}/guest-debug, logs there too
 #   GUEST_LOG        where the test log goes (default ${SIMT_CACHE}/guest/test.log)
+#   SIMT_HOTPLUG     test mode: the (one) simt device sits in a PCIe root
+#                    port, and is unplugged and plugged in again when the
+#                    guest asks (the test hot_unplug; scripts/guest-hotplug.py)
 #   SIMT_MIGRATE     test mode: migrate the running guest into a second QEMU
 #                    when it prints "=== simt migrate now ===" (the test
 #                    migrate_resume; scripts/guest-migrate.py)
@@ -173,7 +176,14 @@ args=(
     -L "$fw"
     -kernel "$kernel" -initrd "$initrd" -append "$append"
 )
-if [ -n "$SIMT_DEVICE" ]; then
+hot_device=
+if [ -n "${SIMT_HOTPLUG:-}" ]; then
+    # q35's root bus has no hotplug: a root port's slot has.
+    [ "$SIMT_DEVICES" = 1 ] || die "SIMT_HOTPLUG takes one device"
+    hot_device="$SIMT_DEVICE,bus=simt-port,id=simt-hot"
+    args+=(-device pcie-root-port,id=simt-port,chassis=1,slot=1
+           -device "$hot_device")
+elif [ -n "$SIMT_DEVICE" ]; then
     for ((i = 0; i < SIMT_DEVICES; i++)); do
         args+=(-device "$SIMT_DEVICE")
     done
@@ -237,7 +247,11 @@ test)
     log "booting the test guest (log: $out, limit ${GUEST_TIMEOUT} s)"
     start=$(date +%s)
     rc=0
-    if [ -n "${SIMT_MIGRATE:-}" ]; then
+    if [ -n "$hot_device" ]; then
+        # Unplugged and plugged in again when the guest asks (hot_unplug).
+        /usr/bin/python3 "$here/guest-hotplug.py" "$out" "$GUEST_TIMEOUT" \
+            "$hot_device" "$QEMU" "${args[@]}" || rc=$?
+    elif [ -n "${SIMT_MIGRATE:-}" ]; then
         # Migrated into a second QEMU when the guest asks (migrate_resume).
         /usr/bin/python3 "$here/guest-migrate.py" "$out" "$GUEST_TIMEOUT" \
             "$QEMU" "${args[@]}" || rc=$?
