@@ -9,6 +9,8 @@
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
 
+#include <drm/drm_managed.h>
+
 #include "simt_device.h"
 
 unsigned int simt_debug_mask = ~0u;
@@ -18,6 +20,19 @@ MODULE_PARM_DESC(debug_mask,
 
 /* Context releases, which may run after the last file has gone (simt_ctx.c). */
 struct workqueue_struct *simt_release_wq;
+
+static void simt_wq_destroy(struct drm_device *drm, void *arg)
+{
+	destroy_workqueue(arg);
+}
+
+/* @wq (or NULL: -ENOMEM) goes with the DRM device. */
+int simt_drmm_workqueue(struct simt_device *sdev, struct workqueue_struct *wq)
+{
+	if (!wq)
+		return -ENOMEM;
+	return drmm_add_action_or_reset(&sdev->drm, simt_wq_destroy, wq);
+}
 
 /* The device's cycle counter (the high word is latched by the low read). */
 u64 simt_device_cycle(struct simt_device *sdev)

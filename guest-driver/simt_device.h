@@ -440,6 +440,7 @@ static inline void simt_wr32(struct simt_device *sdev, u32 reg, u32 val)
 }
 
 /* simt_device.c */
+int simt_drmm_workqueue(struct simt_device *sdev, struct workqueue_struct *wq);
 extern struct workqueue_struct *simt_release_wq;
 void simt_hw_reset(struct simt_device *sdev);
 u64 simt_device_cycle(struct simt_device *sdev);

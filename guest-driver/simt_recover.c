@@ -360,11 +360,6 @@ int simt_device_reset_request(struct simt_device *sdev)
 	return 0;
 }
 
-static void simt_wq_destroy(struct drm_device *drm, void *arg)
-{
-	destroy_workqueue(arg);
-}
-
 static void simt_replay_buf_free(struct drm_device *drm, void *arg)
 {
 	kvfree(arg);
@@ -388,10 +383,7 @@ int simt_recover_init(struct simt_device *sdev)
 	if (ret)
 		return ret;
 	sdev->tdr_wq = alloc_ordered_workqueue("simt-tdr", WQ_MEM_RECLAIM);
-	if (!sdev->tdr_wq)
-		return -ENOMEM;
-	return drmm_add_action_or_reset(&sdev->drm, simt_wq_destroy,
-					sdev->tdr_wq);
+	return simt_drmm_workqueue(sdev, sdev->tdr_wq);
 }
 
 /* The device is gone: no more looks, no more resets. */

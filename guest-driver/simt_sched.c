@@ -312,11 +312,6 @@ static void simt_scheds_retire(struct drm_device *drm, void *arg)
 	mutex_unlock(&simt_retired_lock);
 }
 
-static void simt_wq_destroy(struct drm_device *drm, void *arg)
-{
-	destroy_workqueue(arg);
-}
-
 /*
  * The work queue jobs run on, and a scheduler per hardware queue
  * (hw_queue_count is known).  Contexts may outlive the PCI device (open
@@ -331,10 +326,7 @@ int simt_sched_init(struct simt_device *sdev)
 
 	sdev->sched_wq = alloc_workqueue("simt-sched",
 					 WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
-	if (!sdev->sched_wq)
-		return -ENOMEM;
-	ret = drmm_add_action_or_reset(&sdev->drm, simt_wq_destroy,
-				       sdev->sched_wq);
+	ret = simt_drmm_workqueue(sdev, sdev->sched_wq);
 	if (ret)
 		return ret;
 

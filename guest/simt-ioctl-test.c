@@ -4955,6 +4955,34 @@ static void unplug_sigbus(int sig)
 	siglongjmp(unplug_jmp, sig);
 }
 
+/*
+ * Touch @p (read, or with @write write) once the device is gone: it
+ * must get SIGBUS.
+ */
+static void gone_touch(volatile uint8_t *p, int write, const char *what)
+{
+	struct sigaction sa = { .sa_handler = unplug_sigbus }, old;
+	int sig;
+
+	sigaction(SIGBUS, &sa, &old);
+	sig = sigsetjmp(unplug_jmp, 1);
+	if (!sig) {
+		uint8_t got = 0;
+
+		if (write)
+			*p = 1;
+		else
+			got = *p;
+		fail(__LINE__, "%s the mapping after %s went through (0x%02x), expected SIGBUS",
+		     write ? "a write to" : "a read of", what, got);
+	} else {
+		printf("%s the VRAM mapping after %s: signal %d (SIGBUS %d)\n",
+		       write ? "a write to" : "a read of", what, sig, SIGBUS);
+		CHECK(sig == SIGBUS, "signal %d, expected SIGBUS", sig);
+	}
+	sigaction(SIGBUS, &old, NULL);
+}
+
 static int sysfs_write(const char *path, const char *text)
 {
 	int f = open(path, O_WRONLY), r = 0;
@@ -4971,14 +4999,13 @@ static void test_unplug_mapped(void)
 {
 	const uint64_t size = 1 << 16;
 	volatile uint8_t *m;
-	struct sigaction sa = { .sa_handler = unplug_sigbus }, old;
 	struct drm_simt_cmd cmd;
 	char link[256];
 	const char *dev;
 	uint32_t ctx, v, s;
 	uint64_t seq;
 	ssize_t n;
-	int sig, r;
+	int r;
 
 	n = readlink("/sys/class/accel/accel0/device", link, sizeof(link) - 1);
 	if (n <= 0) {
@@ -5002,23 +5029,8 @@ static void test_unplug_mapped(void)
 	CHECK(r == 0, "unbind %s: %s", dev, strerror(-r));
 	printf("unbound %s with object %u mapped\n", dev, v);
 
-	sigaction(SIGBUS, &sa, &old);
-	sig = sigsetjmp(unplug_jmp, 1);
-	if (!sig) {
-		uint8_t got = m[size - 1];
-
-		fail(__LINE__, "read 0x%02x through the mapping after the unbind, expected SIGBUS",
-		     got);
-	} else {
-		printf("a read of the mapping after the unbind: signal %d (SIGBUS)\n", sig);
-		CHECK(sig == SIGBUS, "signal %d, expected SIGBUS", sig);
-	}
-	sig = sigsetjmp(unplug_jmp, 1);
-	if (!sig) {
-		m[0] = 1;
-		fail(__LINE__, "wrote through the mapping after the unbind, expected SIGBUS");
-	}
-	sigaction(SIGBUS, &old, NULL);
+	gone_touch(&m[size - 1], 0, "the unbind");
+	gone_touch(&m[0], 1, "the unbind");
 	CHECK(submit(ctx, &cmd, 1, &seq) == -ENODEV, "SUBMIT after the unbind");
 	munmap((void *)m, size);
 }
@@ -5037,7 +5049,6 @@ static void test_hotunplug_hold(void)
 {
 	const uint64_t size = 1 << 16;
 	struct drm_simt_get_param p = { .param = DRM_SIMT_PARAM_SM_COUNT };
-	struct sigaction sa = { .sa_handler = unplug_sigbus }, old;
 	struct drm_simt_cmd copy;
 	struct drm_simt_submit sb;
 	struct drm_simt_wait w;
@@ -5045,7 +5056,7 @@ static void test_hotunplug_hold(void)
 	uint32_t ctx, v, sys;
 	struct spinjob j;
 	uint64_t seq;
-	int i, r, sig, sf;
+	int i, r, sf;
 
 	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
 	if (spin_setup(&j, ctx, 4, 64, 0xffffffffu))
@@ -5081,17 +5092,7 @@ static void test_hotunplug_hold(void)
 	printf("after the unplug: the kernel's fence signalled %d\n", r);
 	close(sf);
 
-	sigaction(SIGBUS, &sa, &old);
-	sig = sigsetjmp(unplug_jmp, 1);
-	if (!sig) {
-		uint8_t got = m[0];
-
-		fail(__LINE__, "read 0x%02x through the mapping after the unplug, expected SIGBUS",
-		     got);
-	} else {
-		printf("a read of the VRAM mapping after the unplug: signal %d (SIGBUS)\n", sig);
-	}
-	sigaction(SIGBUS, &old, NULL);
+	gone_touch(&m[0], 0, "the unplug");
 	CHECK(submit(ctx, &copy, 1, &seq) == -ENODEV, "SUBMIT after the unplug");
 	CHECK(wait_seq(ctx, 1, 0, &w) == -ENODEV, "WAIT after the unplug");
 	munmap((void *)m, size);

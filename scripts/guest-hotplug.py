@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 
-from simt_qmp import Qmp, pump
+from simt_qmp import Qmp, pump, wait_end
 
 UNPLUG = b'=== simt unplug now ==='
 PLUG = b'=== simt plug now ==='
@@ -97,13 +97,7 @@ def main():
             proc.stdin.write(answer)
             proc.stdin.flush()
         qmp.close()
-        try:
-            rc = proc.wait(max(1, deadline - time.time()))
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            return 124
-        reader.join(10)
-        return rc
+        return wait_end(proc, reader, deadline)
     except (OSError, RuntimeError, TimeoutError) as e:
         say(str(e))
         return 1

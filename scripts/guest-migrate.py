@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 
-from simt_qmp import Qmp, pump
+from simt_qmp import Qmp, pump, wait_end
 
 MARK = b'=== simt migrate now ==='
 
@@ -95,13 +95,7 @@ def main():
         say('the second QEMU runs the guest')
         dst.stdin.write(b'migrated\n')
         dst.stdin.flush()
-        try:
-            rc = dst.wait(max(1, deadline - time.time()))
-        except subprocess.TimeoutExpired:
-            dst.kill()
-            return 124
-        dst_pump.join(10)
-        return rc
+        return wait_end(dst, dst_pump, deadline)
     except (OSError, RuntimeError, TimeoutError) as e:
         say(str(e))
         return 1

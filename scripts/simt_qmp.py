@@ -7,6 +7,7 @@
 
 import json
 import socket
+import subprocess
 import sys
 import time
 
@@ -57,3 +58,14 @@ def pump(proc, log, marks):
         for mark, seen in marks.items():
             if mark in line:
                 seen.set()
+
+
+def wait_end(proc, reader, deadline):
+    """QEMU's exit status once it ends, 124 (and killed) at @deadline."""
+    try:
+        rc = proc.wait(max(1, deadline - time.time()))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return 124
+    reader.join(10)
+    return rc
