@@ -469,7 +469,7 @@ t_signal() { ioctl_group signal; }
 d_signal="signal: relative and absolute 1 s WAITs under SA_RESTART signals every 20 ms end with ETIME at the deadline"
 
 t_threads() { ioctl_group threads; }
-d_threads="threads racing SUBMIT, CONTEXT_DESTROY, VM_UNBIND/VM_BIND on one file: only expected errors, no leak, kernel log clean"
+d_threads="threads racing SUBMIT, CONTEXT_DESTROY, VM_UNBIND/VM_BIND on one file for 2 s and 100 context replacements: only expected errors, no leak, kernel log clean"
 
 t_close() { ioctl_group close; }
 d_close="close in flight: a file closed with a kernel running and a copy queued; the sync_files held signal with errors, contexts and VRAM freed"
@@ -1068,8 +1068,9 @@ d_hot_unplug="hot-unplug: QEMU removes the device from its PCIe slot while a pro
 # the whole VM into a second QEMU when asked on the console.
 t_migrate_resume() {
 	# 2048 blocks in many waves: results land in VRAM all along the
-	# migration, not only after it
-	run="simt-run /lib/simt/kernels/spin.elf spin --grid 2048 --block 64 --arg buf:512k --arg 5000 --dump 0:x32"
+	# migration, not only after it; long enough (about 10 s) that the
+	# switch-over comes before the end on a loaded host or a debug kernel
+	run="simt-run /lib/simt/kernels/spin.elf spin --grid 2048 --block 64 --arg buf:512k --arg 20000 --dump 0:x32"
 	t0=$(date +%s)
 	ref=$(timeout 300 $run | md5sum) || fail "the reference run failed"
 	echo "the reference run took $(($(date +%s) - t0)) s"

@@ -28,6 +28,9 @@ from simt_qmp import Qmp, pump, wait_end
 
 UNPLUG = b'=== simt unplug now ==='
 PLUG = b'=== simt plug now ==='
+# The guest's pciehp waits 5 s of its time, then removes the driver.
+REMOVE_SECONDS = 120
+RCU_SECONDS = 2
 
 
 def say(msg):
@@ -83,12 +86,17 @@ def main():
                 # The guest's pciehp waits 5 s for the button to be
                 # pressed again, then powers the slot off.
                 while present(qmp, dev_id):
-                    if time.time() > deadline:
-                        say('the guest never let %s go' % dev_id)
+                    if time.time() > min(deadline, t0 + REMOVE_SECONDS):
+                        say('the guest did not let %s go in %d s'
+                            % (dev_id, REMOVE_SECONDS))
                         proc.kill()
                         return 1
                     time.sleep(0.2)
                 say('%s unplugged in %.1f s' % (dev_id, time.time() - t0))
+                # QEMU frees the removed device's VRAM only after an RCU
+                # grace period: a device_add before that finds its RAM
+                # block's name taken and aborts.
+                time.sleep(RCU_SECONDS)
                 answer = b'unplugged\n'
             else:
                 qmp.cmd('device_add', **args)

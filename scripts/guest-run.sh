@@ -178,10 +178,14 @@ args=(
 )
 hot_device=
 if [ -n "${SIMT_HOTPLUG:-}" ]; then
-    # q35's root bus has no hotplug: a root port's slot has.
+    # q35's root bus has no hotplug: a root port's slot has.  Native
+    # PCIe hotplug (the slot's attention button, pciehp in the guest), as
+    # a GPU in a slot has, not QEMU's default ACPI hotplug on q35, which
+    # a guest kernel built without HOTPLUG_PCI_ACPI would not see.
     [ "$SIMT_DEVICES" = 1 ] || die "SIMT_HOTPLUG takes one device"
     hot_device="$SIMT_DEVICE,bus=simt-port,id=simt-hot"
-    args+=(-device pcie-root-port,id=simt-port,chassis=1,slot=1
+    args+=(-global ICH9-LPC.acpi-pci-hotplug-with-bridge-support=off
+           -device pcie-root-port,id=simt-port,chassis=1,slot=1
            -device "$hot_device")
 elif [ -n "$SIMT_DEVICE" ]; then
     for ((i = 0; i < SIMT_DEVICES; i++)); do
