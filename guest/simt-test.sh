@@ -1059,7 +1059,7 @@ t_hot_unplug() {
 	timeout 60 simt-ioctl-test copy /dev/accel/accel0 > /tmp/copy.out 2>&1 ||
 		{ cat /tmp/copy.out; fail "copies fail on the device plugged in again"; }
 	echo "copies work on the device plugged in again"
-	log_since "$mark" | grep -E -i "simt|pciehp|$BAD_LOG"
+	log_since "$mark" | grep -E -i "simt|acpiphp|pciehp|$BAD_LOG"
 	log_clean_since "$mark"
 }
 d_hot_unplug="hot-unplug: QEMU removes the device from its PCIe slot while a process has an endless kernel and copies in flight and a VRAM object mapped: the kernel's sync_file ends with ENODEV, the mapping gets SIGBUS, ioctls ENODEV, the guest survives; plugged in again, the device works"

@@ -10,9 +10,9 @@
 # The console goes to stdout and to LOG.  When the guest prints
 # "=== simt unplug now ===" (the guest test hot_unplug does, with a
 # process holding work in flight and a mapped object), QMP device_del
-# asks the guest to let the device go, as the slot's attention button
-# would; once QEMU has removed it, "unplugged" is typed on the guest's
-# console.  "=== simt plug now ===" puts DEVICE (the -device options,
+# asks the guest to let the device go (an ACPI eject request for q35's
+# root ports); once QEMU has removed it, "unplugged" is typed on the
+# guest's console.  "=== simt plug now ===" puts DEVICE (the -device options,
 # with its id and bus) back in the slot with device_add, then types
 # "plugged".  Exit status: QEMU's, 124 after TIMEOUT seconds, 1 if QEMU
 # refused or the guest never let the device go.
@@ -28,7 +28,7 @@ from simt_qmp import Qmp, pump, wait_end
 
 UNPLUG = b'=== simt unplug now ==='
 PLUG = b'=== simt plug now ==='
-# The guest's pciehp waits 5 s of its time, then removes the driver.
+# How long the guest may take to let the device go.
 REMOVE_SECONDS = 120
 RCU_SECONDS = 2
 
@@ -83,8 +83,6 @@ def main():
             if mark == UNPLUG:
                 t0 = time.time()
                 qmp.cmd('device_del', id=dev_id)
-                # The guest's pciehp waits 5 s for the button to be
-                # pressed again, then powers the slot off.
                 while present(qmp, dev_id):
                     if time.time() > min(deadline, t0 + REMOVE_SECONDS):
                         say('the guest did not let %s go in %d s'
