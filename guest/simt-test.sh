@@ -109,7 +109,7 @@ diag() { echo "$*"; }
 fail() { echo "$*"; exit 1; }
 
 # Kernel log lines that mean something went wrong in the kernel.
-BAD_LOG='WARNING:|BUG:|Oops|Call Trace|general protection fault|Kernel panic|UBSAN:|KASAN|Unable to handle|already present|cannot create duplicate|leaking|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|list_add corruption|list_del corruption|RCU stall|rcu_preempt detected stall|rcu: INFO:'
+BAD_LOG='WARNING:|BUG:|Oops|Call Trace|general protection fault|Kernel panic|UBSAN:|KASAN|Unable to handle|already present|cannot create duplicate|leaking|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|list_add corruption|list_del corruption|RCU stall|detected stalls|INFO: rcu|rcu: INFO:|blocked for more than'
 
 log_mark() { dmesg | wc -l; }
 log_since() { dmesg | tail -n +"$(($1 + 1))"; }
