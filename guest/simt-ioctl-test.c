@@ -5105,6 +5105,96 @@ static void test_hotunplug_hold(void)
 	printf("the device went away under work in flight: fences ENODEV, mapping SIGBUS, ioctls ENODEV\n");
 }
 
+/*
+ * fence-fd-nomem (debug kernel only: it needs fault injection): SUBMIT
+ * with DRM_SIMT_SUBMIT_FENCE_FD while the Nth slab allocation of the
+ * calling thread fails (/proc/thread-self/fail-nth), for N = 1, 2, ...
+ * until one goes through untouched.  A SUBMIT that fails must have
+ * queued nothing and returned no file: the next sequence number is the
+ * one after the last success, and the process has no new descriptor.
+ * (Before 0.6 the sync_file was made after the push: its ENOMEM came
+ * with the job queued and its sequence number spent.)
+ */
+/* Arm (or with 0 disarm) the Nth fault of this thread; the file is open. */
+static int fail_nth_set(int f, unsigned int n)
+{
+	char text[16];
+	int len = snprintf(text, sizeof(text), "%u", n);
+
+	return pwrite(f, text, len, 0) == len ? 0 : -errno;
+}
+
+/* The faults still to come before the armed one (0: it fired). */
+static int fail_nth_left(int f)
+{
+	char text[16] = "";
+
+	return pread(f, text, sizeof(text) - 1, 0) > 0 ? atoi(text) : -1;
+}
+
+static void test_fence_fd_nomem(void)
+{
+	struct drm_simt_submit sb;
+	uint64_t last = 0, seq;
+	unsigned int n, failed = 0;
+	int r, nth, left, lowest;
+	uint32_t ctx;
+
+	/* Opened once: opening it later would itself be a fault point. */
+	nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	/* Every GFP_KERNEL allocation counts; no stack dump per failure. */
+	if (nth < 0 || sysfs_write("/sys/kernel/debug/failslab/ignore-gfp-wait", "N") ||
+	    sysfs_write("/sys/kernel/debug/failslab/verbose", "0")) {
+		fail(__LINE__, "no fault injection here (a debug kernel's test)");
+		return;
+	}
+	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	for (n = 1; n <= 200; n++) {
+		sb = (struct drm_simt_submit){
+			.ctx_id = ctx, .cmd_size = sizeof(struct drm_simt_cmd),
+			.flags = DRM_SIMT_SUBMIT_FENCE_FD,
+		};
+		lowest = dup(0);
+		close(lowest);
+		CHECK(fail_nth_set(nth, n) == 0, "cannot arm fail-nth");
+		r = xioctl(fd, DRM_IOCTL_SIMT_SUBMIT, &sb);
+		left = fail_nth_left(nth);
+		fail_nth_set(nth, 0);
+		if (r == 0) {
+			CHECK(sb.seqno == last + 1, "N=%u: seqno %llu after %llu", n,
+			      (unsigned long long)sb.seqno, (unsigned long long)last);
+			CHECK(sb.fence_fd >= 0, "N=%u: no sync_file", n);
+			last = sb.seqno;
+			close(sb.fence_fd);
+			/* Still counting down: SUBMIT had no Nth allocation. */
+			if (left > 0)
+				break;
+			continue;
+		}
+		failed++;
+		CHECK(r == -ENOMEM, "N=%u: SUBMIT %d (%s), expected ENOMEM", n, r,
+		      strerror(-r));
+		CHECK(sb.fence_fd == -1, "N=%u: a failed SUBMIT returned fd %d", n,
+		      sb.fence_fd);
+		r = dup(0);
+		CHECK(r == lowest, "N=%u: a failed SUBMIT left descriptor %d open", n, lowest);
+		close(r);
+		/* Nothing of it may be queued: the next one is last + 1. */
+		r = submit(ctx, NULL, 0, &seq);
+		CHECK(r == 0 && seq == last + 1,
+		      "N=%u: after a failed SUBMIT the next got seqno %llu, expected %llu", n,
+		      (unsigned long long)seq, (unsigned long long)last + 1);
+		if (!r)
+			last = seq;
+	}
+	close(nth);
+	printf("SUBMIT with a sync_file, its Nth allocation failing: %u of N = 1..%u failed, each with nothing queued\n",
+	       failed, n);
+	CHECK(failed > 0, "no allocation of SUBMIT could be failed");
+	CHECK(n <= 200, "SUBMIT still failing after 200 allocations");
+	CHECK(ctx_destroy(ctx) == 0, "destroy");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -5147,6 +5237,7 @@ static const struct {
 	{ "seqno", test_seqno },
 	{ "unplug-mapped", test_unplug_mapped },
 	{ "hotunplug-hold", test_hotunplug_hold },
+	{ "fence-fd-nomem", test_fence_fd_nomem },
 };
 
 int main(int argc, char **argv)

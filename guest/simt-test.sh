@@ -1025,6 +1025,11 @@ t_unbind_busy() {
 }
 d_unbind_busy="unbind while the node, debugfs and a busy context are open, then bind again"
 
+# Only on the debug kernel (make check DEBUG_KERNEL=1 runs it): it needs
+# fault injection.
+t_fence_fd_nomem() { ioctl_group fence-fd-nomem; }
+d_fence_fd_nomem="SUBMIT failing at each allocation in turn (fault injection, debug kernel): every failed SUBMIT with a sync_file is ENOMEM with nothing queued and no descriptor left"
+
 # Run only under scripts/guest-run.sh with SIMT_HOTPLUG=1, which puts the
 # device in a PCIe root port and unplugs and plugs it when asked on the
 # console.

@@ -170,6 +170,16 @@ run_guest() {
     local rc=$?
     check_tap guest "$results/guest.log"
     [ $rc = 0 ] || { echo "  guest run failed (log: $results/guest-run.out)"; status=1; }
+    # Fault injection, which only the debug kernel has: every allocation
+    # of a SUBMIT failed in turn.
+    if [ "$debug" = 1 ]; then
+        GUEST_LOG="$results/guest-faults.log" SIMT_GUEST_NOBUILD=1 \
+            EXTRA_APPEND="simtguest.tests=fence_fd_nomem,log_clean" \
+            "$top/scripts/guest-run.sh" test > "$results/guest-faults-run.out" 2>&1
+        rc=$?
+        check_tap guest-faults "$results/guest-faults.log"
+        [ $rc = 0 ] || { echo "  fault injection guest run failed (log: $results/guest-faults-run.out)"; status=1; }
+    fi
     # The same guest with three devices: each works, libsimt picks the
     # least loaded, the driver's log stays clean.
     GUEST_LOG="$results/guest-3dev.log" SIMT_GUEST_NOBUILD=1 SIMT_DEVICES=3 \
