@@ -4066,6 +4066,29 @@ static void *race_bind(void *arg)
 	return NULL;
 }
 
+/*
+ * After the races a new context works: system object @sys (@size bytes)
+ * to VRAM object @vram and half of it back, checked byte for byte.
+ */
+static void race_round_trip(uint32_t sys, uint32_t vram, uint64_t size,
+			    unsigned int seed)
+{
+	struct drm_simt_cmd cmds[2] = {
+		copy_cmd(sys, 0, vram, 0, size), copy_cmd(vram, 0, sys, 0, size / 2),
+	};
+	uint8_t *ms = bo_map(sys, size), *want = malloc(size);
+	uint32_t c = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+
+	bind(c, vram);
+	fill(ms, size, seed);
+	memcpy(want, ms, size);
+	run(c, cmds, 2);
+	same("a round trip after the races", ms, want, size);
+	CHECK(ctx_destroy(c) == 0, "destroy");
+	munmap(ms, size);
+	free(want);
+}
+
 static void test_threads(void)
 {
 	/*
@@ -4125,23 +4148,7 @@ static void test_threads(void)
 		CHECK(left == 0, "%d contexts of this process left after destroying them all",
 		      left);
 	}
-	/* A new context works: a round trip through the VRAM object. */
-	{
-		struct drm_simt_cmd cmds[2] = {
-			copy_cmd(rc.s, 0, rc.v, 0, 1 << 20), copy_cmd(rc.v, 0, rc.s, 0, 1 << 19),
-		};
-		uint8_t *ms = bo_map(rc.s, 1 << 20), *want = malloc(1 << 20);
-
-		c = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
-		bind(c, rc.v);
-		fill(ms, 1 << 20, 17);
-		memcpy(want, ms, 1 << 20);
-		run(c, cmds, 2);
-		same("a round trip after the races", ms, want, 1 << 20);
-		CHECK(ctx_destroy(c) == 0, "destroy");
-		munmap(ms, 1 << 20);
-		free(want);
-	}
+	race_round_trip(rc.s, rc.v, 1 << 20, 17);
 	bo_close(rc.v);
 	bo_close(rc.s);
 }
@@ -4666,22 +4673,7 @@ static void test_destroy_races(void)
 	for (i = 0; i < 50 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
 		usleep(100000);
 	CHECK(left == 0, "%d contexts of this process left after destroying them all", left);
-	{
-		struct drm_simt_cmd cmds[2] = {
-			copy_cmd(rc.s, 0, rc.v, 0, 1 << 16), copy_cmd(rc.v, 0, rc.s, 0, 1 << 15),
-		};
-		uint8_t *ms = bo_map(rc.s, 1 << 16), *want = malloc(1 << 16);
-		uint32_t c = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
-
-		bind(c, rc.v);
-		fill(ms, 1 << 16, 23);
-		memcpy(want, ms, 1 << 16);
-		run(c, cmds, 2);
-		same("a round trip after the races", ms, want, 1 << 16);
-		CHECK(ctx_destroy(c) == 0, "destroy");
-		munmap(ms, 1 << 16);
-		free(want);
-	}
+	race_round_trip(rc.s, rc.v, 1 << 16, 23);
 }
 
 /*
