@@ -5,23 +5,10 @@
 #ifndef __SIMT_CTX_H__
 #define __SIMT_CTX_H__
 
-#include <linux/atomic.h>
-#include <linux/kref.h>
-#include <linux/list.h>
-#include <linux/mutex.h>
-#include <linux/spinlock.h>
 #include <linux/types.h>
-#include <linux/wait.h>
-#include <linux/workqueue.h>
-#include <drm/drm_mm.h>
-#include <drm/gpu_scheduler.h>
-#include "hw/simt/simt-hw.h"
 
-struct dma_fence;
 struct drm_device;
 struct drm_file;
-struct drm_gem_object;
-struct simt_completion;
 struct simt_device;
 struct simt_file;
 

@@ -5,18 +5,13 @@
 #ifndef __SIMT_GEM_H__
 #define __SIMT_GEM_H__
 
-#include <linux/list.h>
 #include <linux/types.h>
-#include <drm/drm_gem.h>
-#include <drm/drm_gem_shmem_helper.h>
-#include <drm/drm_mm.h>
 
 struct drm_device;
 struct drm_file;
+struct drm_gem_object;
 struct drm_printer;
-struct mem_cgroup;
-struct mm_struct;
-struct page;
+struct simt_device;
 
 void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file);
 bool simt_bo_is_vram(struct drm_gem_object *obj);

@@ -163,58 +163,43 @@ run_qtest() {
     [ $rc = 0 ] || { echo "  the mechanisms lab's grader failed"; status=1; }
 }
 
+# One guest boot: NAME names its logs, WHAT its failure; the rest are
+# VAR=VALUE settings for guest-run.sh (EXTRA_APPEND picks the tests).
+guest_boot() {   # name, what, VAR=VALUE...
+    local name=$1 what=$2 rc
+    shift 2
+    env GUEST_LOG="$results/$name.log" SIMT_GUEST_NOBUILD=1 "$@" \
+        "$top/scripts/guest-run.sh" test > "$results/$name-run.out" 2>&1
+    rc=$?
+    check_tap "$name" "$results/$name.log"
+    [ $rc = 0 ] || { echo "  ${what}guest run failed (log: $results/$name-run.out)"; status=1; }
+}
+
 run_guest() {
     echo "== guest (Linux driver and in-guest tests, booted under TCG)"
-    GUEST_LOG="$results/guest.log" SIMT_GUEST_NOBUILD=1 \
-        "$top/scripts/guest-run.sh" test > "$results/guest-run.out" 2>&1
-    local rc=$?
-    check_tap guest "$results/guest.log"
-    [ $rc = 0 ] || { echo "  guest run failed (log: $results/guest-run.out)"; status=1; }
+    guest_boot guest ""
     # Fault injection, which only the debug kernel has: every allocation
     # of a SUBMIT failed in turn.
-    if [ "$debug" = 1 ]; then
-        GUEST_LOG="$results/guest-faults.log" SIMT_GUEST_NOBUILD=1 \
-            EXTRA_APPEND="simtguest.tests=fence_fd_nomem,log_clean" \
-            "$top/scripts/guest-run.sh" test > "$results/guest-faults-run.out" 2>&1
-        rc=$?
-        check_tap guest-faults "$results/guest-faults.log"
-        [ $rc = 0 ] || { echo "  fault injection guest run failed (log: $results/guest-faults-run.out)"; status=1; }
-    fi
+    [ "$debug" = 1 ] && guest_boot guest-faults "fault injection " \
+        EXTRA_APPEND="simtguest.tests=fence_fd_nomem,log_clean"
     # The same guest with three devices: each works, libsimt picks the
     # least loaded, the driver's log stays clean.
-    GUEST_LOG="$results/guest-3dev.log" SIMT_GUEST_NOBUILD=1 SIMT_DEVICES=3 \
-        EXTRA_APPEND="simtguest.tests=lib_multi_device,smi_user,log_clean" \
-        "$top/scripts/guest-run.sh" test > "$results/guest-3dev-run.out" 2>&1
-    rc=$?
-    check_tap guest-3dev "$results/guest-3dev.log"
-    [ $rc = 0 ] || { echo "  3-device guest run failed (log: $results/guest-3dev-run.out)"; status=1; }
+    guest_boot guest-3dev "3-device " SIMT_DEVICES=3 \
+        EXTRA_APPEND="simtguest.tests=lib_multi_device,smi_user,log_clean"
     # Oversubscribed VRAM on a device with 64 MiB of it (the least that leaves
     # kernel images their 4 MiB below the objects): processes that
     # together allocate several times the VRAM, every result checked, and
     # simt-smi's view of the evictions.
-    GUEST_LOG="$results/guest-osub.log" SIMT_GUEST_NOBUILD=1 \
-        SIMT_DEVICE=simt,vram-size=64M \
-        EXTRA_APPEND="simtguest.tests=oversub_tenants,oversub_single,oversub_smi,log_clean" \
-        "$top/scripts/guest-run.sh" test > "$results/guest-osub-run.out" 2>&1
-    rc=$?
-    check_tap guest-osub "$results/guest-osub.log"
-    [ $rc = 0 ] || { echo "  oversubscription guest run failed (log: $results/guest-osub-run.out)"; status=1; }
+    guest_boot guest-osub "oversubscription " SIMT_DEVICE=simt,vram-size=64M \
+        EXTRA_APPEND="simtguest.tests=oversub_tenants,oversub_single,oversub_smi,log_clean"
     # The device removed from its PCIe slot under work in flight, and
     # plugged in again (scripts/guest-hotplug.py).
-    GUEST_LOG="$results/guest-hotplug.log" SIMT_GUEST_NOBUILD=1 SIMT_HOTPLUG=1 \
-        EXTRA_APPEND="simtguest.tests=hot_unplug,log_clean" \
-        "$top/scripts/guest-run.sh" test > "$results/guest-hotplug-run.out" 2>&1
-    rc=$?
-    check_tap guest-hotplug "$results/guest-hotplug.log"
-    [ $rc = 0 ] || { echo "  hot-plugging guest run failed (log: $results/guest-hotplug-run.out)"; status=1; }
+    guest_boot guest-hotplug "hot-plugging " SIMT_HOTPLUG=1 \
+        EXTRA_APPEND="simtguest.tests=hot_unplug,log_clean"
     # The whole VM migrated into a second QEMU in the middle of a kernel
     # (scripts/guest-migrate.py): the kernel's result is still right.
-    GUEST_LOG="$results/guest-migrate.log" SIMT_GUEST_NOBUILD=1 SIMT_MIGRATE=1 \
-        EXTRA_APPEND="simtguest.tests=migrate_resume,log_clean" \
-        "$top/scripts/guest-run.sh" test > "$results/guest-migrate-run.out" 2>&1
-    rc=$?
-    check_tap guest-migrate "$results/guest-migrate.log"
-    [ $rc = 0 ] || { echo "  migrating guest run failed (log: $results/guest-migrate-run.out)"; status=1; }
+    guest_boot guest-migrate "migrating " SIMT_MIGRATE=1 \
+        EXTRA_APPEND="simtguest.tests=migrate_resume,log_clean"
     # A host directory shared with the guest (make run SHARE=DIR): a
     # kernel and a libsimt program compiled now on the host and the
     # module guest-build.sh built, run and loaded from /share.
@@ -231,12 +216,8 @@ run_guest() {
     fi
     if SIMT_CACHE=$prep_cache "$top/tests/share/share-prepare.sh" "$share" \
            > "$results/guest-share-prepare.out" 2>&1; then
-        GUEST_LOG="$results/guest-share.log" SIMT_GUEST_NOBUILD=1 SIMT_SHARE="$share" \
-            EXTRA_APPEND="simtguest.tests=share_mounted,share_run,share_program,share_reload,share_run_reloaded,log_clean" \
-            "$top/scripts/guest-run.sh" test > "$results/guest-share-run.out" 2>&1
-        rc=$?
-        check_tap guest-share "$results/guest-share.log"
-        [ $rc = 0 ] || { echo "  shared-directory guest run failed (log: $results/guest-share-run.out)"; status=1; }
+        guest_boot guest-share "shared-directory " SIMT_SHARE="$share" \
+            EXTRA_APPEND="simtguest.tests=share_mounted,share_run,share_program,share_reload,share_run_reloaded,log_clean"
     else
         cat "$results/guest-share-prepare.out"
         echo "guest-share (preparing the shared directory failed): 0 passed, 1 failed" |
