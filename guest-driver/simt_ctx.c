@@ -289,11 +289,7 @@ static void simt_ctx_close(struct simt_ctx *ctx)
 	/* A recovery in progress would restart the queue: wait for it. */
 	down_read(&sdev->reset_sem);
 	if (drm_dev_enter(&sdev->drm, &idx)) {
-		simt_ctx_stop_queue(sdev, ctx->hw_queue);
-		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_PT), 0);
-		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_FAULT),
-			  SIMT_CFAULT_VALID);
-		simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
+		simt_ctx_hw_fini(ctx);
 		drm_dev_exit(idx);
 	}
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
@@ -384,7 +380,6 @@ struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id)
 static void simt_ctx_close_put(struct simt_file *sfile, struct simt_ctx *ctx)
 {
 	simt_ctx_close(ctx);
-	atomic64_add(atomic64_read(&ctx->cycles), &sfile->closed_cycles);
 	atomic_dec(&sfile->context_count);
 	simt_ctx_put(ctx);
 }
@@ -401,7 +396,31 @@ void simt_ctx_close_file(struct simt_file *sfile)
 	xa_destroy(&sfile->contexts);
 }
 
-static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
+void simt_ctx_usage_update_file(struct simt_file *sfile)
+{
+	struct simt_device *sdev = sfile->sdev;
+	unsigned long id = 0;
+	struct simt_ctx *ctx;
+
+	/* No device reset between reading a counter and noting it. */
+	down_read(&sdev->reset_sem);
+	for (;;) {
+		xa_lock(&sfile->contexts);
+		ctx = xa_find(&sfile->contexts, &id, ULONG_MAX, XA_PRESENT);
+		if (ctx)
+			kref_get(&ctx->ref);
+		xa_unlock(&sfile->contexts);
+		if (!ctx)
+			break;
+		simt_ctx_usage_update(ctx);
+		simt_ctx_put(ctx);
+		id++;
+	}
+	up_read(&sdev->reset_sem);
+}
+
+static struct simt_ctx *simt_ctx_create(struct simt_device *sdev,
+				       struct simt_usage *usage, u32 priority,
 				       u32 preempt_mode)
 {
 	struct simt_ctx *ctx;
@@ -421,6 +440,8 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev, u32 priority,
 	INIT_LIST_HEAD(&ctx->binds);
 	INIT_LIST_HEAD(&ctx->pending);
 	spin_lock_init(&ctx->fence_lock);
+	spin_lock_init(&ctx->usage_lock);
+	ctx->usage = usage;
 	ctx->hw_fence_context = dma_fence_context_alloc(1);
 	ctx->out_fence_context = dma_fence_context_alloc(1);
 	ctx->sdev = sdev;
@@ -513,7 +534,8 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 		ret = -ENODEV;
 		goto err_count;
 	}
-	ctx = simt_ctx_create(to_simt(drm), args->priority, args->preempt_mode);
+	ctx = simt_ctx_create(to_simt(drm), &sfile->usage, args->priority,
+			      args->preempt_mode);
 	drm_dev_exit(idx);
 	if (IS_ERR(ctx)) {
 		ret = PTR_ERR(ctx);

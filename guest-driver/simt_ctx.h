@@ -15,6 +15,8 @@ struct simt_file;
 extern unsigned int simt_file_contexts;
 struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id);
 void simt_ctx_close_file(struct simt_file *sfile);
+/* Bring the engine time of @sfile's open contexts up to date (fdinfo). */
+void simt_ctx_usage_update_file(struct simt_file *sfile);
 void simt_ctx_unplug(struct simt_device *sdev);
 void simt_device_load(struct simt_device *sdev, u32 *contexts, u32 *busy);
 int simt_context_create_ioctl(struct drm_device *drm, void *data,

@@ -241,14 +241,22 @@ struct simt_device {
 	u64 hold_ns;
 };
 
+/*
+ * Device cycles in which an engine worked for a file's contexts, open
+ * and closed (fdinfo): their queues' KERNEL_CYCLES and COPY_CYCLES.
+ */
+struct simt_usage {
+	atomic64_t kernel_cycles;
+	atomic64_t copy_cycles;
+};
+
 /* Per open file. */
 struct simt_file {
 	struct simt_device *sdev;
 	struct xarray contexts;		/* id -> struct simt_ctx */
 	u32 next_ctx_id;		/* where xa_alloc_cyclic() goes on */
 	atomic_t context_count;
-	/* Device cycles of the kernels of contexts already closed (fdinfo). */
-	atomic64_t closed_cycles;
+	struct simt_usage usage;
 };
 
 
@@ -356,7 +364,18 @@ struct simt_ctx {
 	u64 hw_fence_context;
 	struct list_head pending;
 	struct simt_result *results;
-	atomic64_t cycles;		/* of completed kernels (fdinfo) */
+
+	/*
+	 * Engine time (simt_hwq.c): the queue's KERNEL_CYCLES and
+	 * COPY_CYCLES at the last look, what they grew by since then having
+	 * gone to @usage (the file's); no looks once @usage_gone (the queue
+	 * was given back).  Under @usage_lock.
+	 */
+	spinlock_t usage_lock;
+	struct simt_usage *usage;
+	u32 kernel_seen;
+	u32 copy_seen;
+	bool usage_gone;
 
 	/*
 	 * simt_fair.c: ACTIVE_CYCLES and the completed seqno at the last

@@ -69,7 +69,6 @@ static int simt_open(struct drm_device *drm, struct drm_file *file)
 		return -ENOMEM;
 	sfile->sdev = to_simt(drm);
 	atomic_set(&sfile->context_count, 0);
-	atomic64_set(&sfile->closed_cycles, 0);
 	/* Context id 0 is never handed out, so a zeroed struct names none. */
 	xa_init_flags(&sfile->contexts, XA_FLAGS_ALLOC1);
 	file->driver_priv = sfile;
@@ -88,29 +87,38 @@ static void simt_postclose(struct drm_device *drm, struct drm_file *file)
 	kfree(sfile);
 }
 
+/* Cycles of the device clock as ns. */
+static u64 simt_cycles_ns(struct simt_device *sdev, u64 cycles)
+{
+	return sdev->clock_mhz ? div_u64(cycles * 1000, sdev->clock_mhz) : 0;
+}
+
 /*
  * Per-process usage in the kernel's drm-usage-stats format
  * (Documentation/gpu/drm-usage-stats.rst): the DRM core prints drm-driver,
- * drm-client-id and drm-pdev first.  Compute time is the device time of
- * the file's completed kernels, from their completion records.
+ * drm-client-id and drm-pdev first.  An engine's time is the device time
+ * in which it worked for the file's contexts, open and closed: compute,
+ * the slices in which a kernel had blocks on SMs (not those it spent
+ * preempted or queued behind others); copy, those in which a copy
+ * engine moved one of its copies (simt_hwq.c).
  */
 static void simt_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct simt_device *sdev = to_simt(file->minor->dev);
 	struct simt_file *sfile = file->driver_priv;
-	u64 cycles = atomic64_read(&sfile->closed_cycles);
-	struct simt_ctx *ctx;
-	unsigned long id;
+	u64 kernel, copy;
 
-	xa_lock(&sfile->contexts);
-	xa_for_each(&sfile->contexts, id, ctx)
-		cycles += atomic64_read(&ctx->cycles);
-	xa_unlock(&sfile->contexts);
+	simt_ctx_usage_update_file(sfile);
+	kernel = atomic64_read(&sfile->usage.kernel_cycles);
+	copy = atomic64_read(&sfile->usage.copy_cycles);
 
 	drm_printf(p, "drm-engine-compute:\t%llu ns\n",
-		   sdev->clock_mhz ? div_u64(cycles * 1000, sdev->clock_mhz) : 0);
-	drm_printf(p, "drm-cycles-compute:\t%llu\n", cycles);
+		   simt_cycles_ns(sdev, kernel));
+	drm_printf(p, "drm-cycles-compute:\t%llu\n", kernel);
 	drm_printf(p, "drm-maxfreq-compute:\t%u MHz\n", sdev->clock_mhz);
+	drm_printf(p, "drm-engine-copy:\t%llu ns\n", simt_cycles_ns(sdev, copy));
+	drm_printf(p, "drm-cycles-copy:\t%llu\n", copy);
+	drm_printf(p, "drm-maxfreq-copy:\t%u MHz\n", sdev->clock_mhz);
 	simt_gem_show_fdinfo(p, file);
 	drm_printf(p, "simt-contexts:\t%u\n",
 		   atomic_read(&sfile->context_count));
@@ -150,7 +158,7 @@ static int simt_identify(struct simt_device *sdev)
 	sdev->version = simt_rd32(sdev, SIMT_REG_VERSION);
 	major = SIMT_VERSION_GET_MAJOR(sdev->version);
 	minor = SIMT_VERSION_GET_MINOR(sdev->version);
-	/* Version 0.2 has the queues' RESIDENT and ACTIVE_CYCLES registers. */
+	/* Version 0.6 has the queues' KERNEL_CYCLES and COPY_CYCLES (fdinfo). */
 	if (major != SIMT_VERSION_MAJOR || minor < SIMT_VERSION_MINOR) {
 		dev_err(dev, "device version %u.%u is not supported (driver needs %u.%u or a later %u.x), not binding\n",
 			major, minor, SIMT_VERSION_MAJOR, SIMT_VERSION_MINOR,

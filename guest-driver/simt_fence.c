@@ -105,7 +105,6 @@ static void simt_fence_collect(struct simt_ctx *ctx, struct simt_fence *f,
 		atomic64_add(f->bytes, &st->bytes_copied);
 		atomic64_add(f->launches, &st->kernels);
 		atomic64_add(cycles, &st->kernel_cycles);
-		atomic64_add(cycles, &ctx->cycles);
 	}
 }
 

@@ -3,8 +3,18 @@
  * simt: a context's hardware context and queue registers: programmed at
  * creation (simt_ctx.c) and again after a device reset
  * (simt_recover.c), stopped when the context closes or hangs.
+ *
+ * The queue's KERNEL_CYCLES and COPY_CYCLES are the context's engine
+ * time (fdinfo).  They are 32 bits and wrap, so the driver adds what
+ * they grew by since its last look to 64-bit totals: the watchdog looks
+ * every SIMT_WATCHDOG_PERIOD_MS while the queue has work (the counters
+ * stand still otherwise), fdinfo when it is read, and a last look comes
+ * before anything sets them to 0 (RESET, a device reset).  Whoever looks
+ * holds reset_sem or runs on tdr_wq, so no device reset comes between
+ * reading a counter and noting what it read.
  */
 
+#include <drm/drm_drv.h>
 #include <drm/drm_print.h>
 
 #include "simt_device.h"
@@ -12,11 +22,71 @@
 #include "simt_mmu.h"
 #include "simt_preempt.h"
 
-void simt_ctx_stop_queue(struct simt_device *sdev, u32 q)
+/* Add what @ctx's queue counted since the last look to the file's usage. */
+static void simt_usage_add(struct simt_ctx *ctx)
 {
-	/* Clearing ENABLE stops the queue at once, copies and kernels too. */
+	struct simt_device *sdev = ctx->sdev;
+	u32 q = ctx->hw_queue, kernel, copy;
+
+	lockdep_assert_held(&ctx->usage_lock);
+	if (ctx->usage_gone)
+		return;
+	kernel = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_KERNEL_CYCLES));
+	copy = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_COPY_CYCLES));
+	atomic64_add((u32)(kernel - ctx->kernel_seen),
+		     &ctx->usage->kernel_cycles);
+	atomic64_add((u32)(copy - ctx->copy_seen), &ctx->usage->copy_cycles);
+	ctx->kernel_seen = kernel;
+	ctx->copy_seen = copy;
+}
+
+void simt_ctx_usage_update(struct simt_ctx *ctx)
+{
+	int idx;
+
+	if (!drm_dev_enter(&ctx->sdev->drm, &idx))
+		return;
+	spin_lock(&ctx->usage_lock);
+	simt_usage_add(ctx);
+	spin_unlock(&ctx->usage_lock);
+	drm_dev_exit(idx);
+}
+
+void simt_ctx_usage_restart(struct simt_ctx *ctx)
+{
+	spin_lock(&ctx->usage_lock);
+	simt_usage_add(ctx);
+	ctx->kernel_seen = 0;
+	ctx->copy_seen = 0;
+	spin_unlock(&ctx->usage_lock);
+}
+
+void simt_ctx_stop_queue(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+	u32 q = ctx->hw_queue;
+
+	/*
+	 * Clearing ENABLE stops the queue at once, copies and kernels too,
+	 * and so its counters, which RESET then sets to 0.
+	 */
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), 0);
+	simt_ctx_usage_restart(ctx);
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), SIMT_QCTL_RESET);
+}
+
+void simt_ctx_hw_fini(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+
+	simt_ctx_stop_queue(ctx);
+	spin_lock(&ctx->usage_lock);
+	ctx->usage_gone = true;
+	spin_unlock(&ctx->usage_lock);
+	simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_PT), 0);
+	simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_FAULT),
+		  SIMT_CFAULT_VALID);
+	simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
 }
 
 /*
@@ -44,7 +114,7 @@ int simt_ctx_hw_init(struct simt_ctx *ctx)
 			  ctx->save_va.size);
 	}
 
-	simt_ctx_stop_queue(sdev, q);
+	simt_ctx_stop_queue(ctx);
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_LO),
 		  lower_32_bits(ctx->ring_dma));
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_HI),
@@ -58,7 +128,7 @@ int simt_ctx_hw_init(struct simt_ctx *ctx)
 	if (SIMT_QSTATUS_STATE(st) != SIMT_QSTATE_IDLE) {
 		drm_err(&sdev->drm, "queue %u did not start: status 0x%08x\n",
 			q, st);
-		simt_ctx_stop_queue(sdev, q);
+		simt_ctx_stop_queue(ctx);
 		return -EIO;
 	}
 	return 0;

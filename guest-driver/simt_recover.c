@@ -141,6 +141,7 @@ static void simt_device_recover(struct simt_device *sdev,
 			continue;
 		simt_ctx_collect_error(sdev, ctx);
 		simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), 0);
+		simt_ctx_usage_restart(ctx);
 		head[q] = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_HEAD)) &
 			  (SIMT_RING_ENTRIES - 1);
 		n = (ctx->tail - head[q]) & (SIMT_RING_ENTRIES - 1);
@@ -194,7 +195,7 @@ static void simt_device_recover(struct simt_device *sdev,
 			continue;
 		}
 		if (ctx->error)
-			simt_ctx_stop_queue(sdev, q);
+			simt_ctx_stop_queue(ctx);
 		else if (n)
 			simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_TAIL), n);
 	}
@@ -251,7 +252,7 @@ static void simt_ctx_recover(struct simt_ctx *ctx, u64 seqno, u32 run_ms)
 		simt_ctx_collect_error(sdev, ctx);
 		simt_ctx_fail(ctx, DRM_SIMT_ERROR_TIMEOUT, 0);
 		spin_unlock_irqrestore(&sdev->ctx_lock, flags);
-		simt_ctx_stop_queue(sdev, ctx->hw_queue);
+		simt_ctx_stop_queue(ctx);
 		atomic64_inc(&sdev->stats.queue_stops);
 		drm_warn(&sdev->drm,
 			 "context %u (queue %u): submission %llu ran longer than %u ms; queue stopped\n",
@@ -320,6 +321,7 @@ static void simt_watchdog_work(struct work_struct *work)
 		if (!ctx)
 			continue;
 		busy = true;
+		simt_ctx_usage_update(ctx);
 		if (simt_watchdog_hung(ctx, seqno))
 			simt_ctx_recover(ctx, seqno,
 					 READ_ONCE(simt_job_timeout_ms));

@@ -4223,8 +4223,9 @@ static void test_close(void)
 /*
  * ---- fdinfo: /proc/PID/fdinfo of an open file (DRM client usage
  * stats): the keys, compute time and cycles growing with a kernel and
- * consistent with each other, memory totals matching the objects
- * allocated, the context count ----
+ * consistent with each other, copy time with a copy and only with it,
+ * compute time leaving out the time a kernel sat preempted, memory
+ * totals matching the objects allocated, the context count ----
  */
 
 /* The value of @key in the fdinfo of @f (without the tab); 0 or -1. */
@@ -4282,6 +4283,108 @@ static long long fdinfo_num(int f, const char *key, const char *unit)
 	return v;
 }
 
+/* Copy time: a copy between @vram and @sys, in context @ctx of file @f. */
+static void fdinfo_copy(int f, uint32_t ctx, uint32_t vram, uint32_t sys)
+{
+	uint32_t mhz = get_param(DRM_SIMT_PARAM_CLOCK_MHZ);
+	long long ns0, cy0, ns1, cy1, k0, k1;
+	struct drm_simt_cmd c = copy_cmd(sys, 0, vram, 0, 1 << 20);
+	struct drm_simt_wait w;
+	uint64_t seq;
+
+	bind(ctx, vram);
+	ns0 = fdinfo_num(f, "drm-engine-copy", "ns");
+	cy0 = fdinfo_num(f, "drm-cycles-copy", "");
+	k0 = fdinfo_num(f, "drm-cycles-compute", "");
+	CHECK(submit(ctx, &c, 1, &seq) == 0, "submit a copy");
+	CHECK(wait_seq(ctx, seq, 20 * SEC_NS, &w) == 0 && !w.error, "the copy");
+	ns1 = fdinfo_num(f, "drm-engine-copy", "ns");
+	cy1 = fdinfo_num(f, "drm-cycles-copy", "");
+	k1 = fdinfo_num(f, "drm-cycles-compute", "");
+	printf("a copy of 1 MiB: drm-engine-copy %lld -> %lld ns, drm-cycles-copy %lld -> %lld\n",
+	       ns0, ns1, cy0, cy1);
+	CHECK(cy1 > cy0 && ns1 > ns0, "copy time did not grow with a copy");
+	CHECK(llabs((ns1 - ns0) - (cy1 - cy0) * 1000 / mhz) <= 1000,
+	      "%lld ns of copy for %lld cycles at %u MHz", ns1 - ns0, cy1 - cy0, mhz);
+	CHECK(k1 == k0, "a copy counted %lld cycles of compute", k1 - k0);
+}
+
+/*
+ * Compute time leaves out preemption: a low-priority kernel of file @f
+ * (context @ctx) that fills every block slot is switched out by a
+ * high-priority one of another file that fills them too; the low one's
+ * compute time grows by its run time less about the high one's, not by
+ * its end-to-end time.  The high one runs on file @other.
+ */
+static void fdinfo_preempted(int f, uint32_t ctx, int other)
+{
+	uint32_t slots = get_param(DRM_SIMT_PARAM_SM_COUNT) *
+			 get_param(DRM_SIMT_PARAM_SM_BLOCKS);
+	struct drm_simt_wait lw = { 0 }, hw = { 0 };
+	long long k0, k1, lrun, hrun;
+	struct spinjob lp, hp;
+	uint64_t lseq, hseq;
+	uint32_t hctx;
+
+	use_fd(f);
+	if (spin_setup(&lp, ctx, slots, 32, 200000))
+		return;
+	use_fd(other);
+	hctx = ctx_new(DRM_SIMT_PRIORITY_HIGH);
+	if (spin_setup(&hp, hctx, slots, 32, 50000)) {
+		use_fd(f);
+		spin_free(&lp, 1);
+		return;
+	}
+	use_fd(f);
+	k0 = fdinfo_num(f, "drm-cycles-compute", "");
+	CHECK(submit(ctx, &lp.cmd, 1, &lseq) == 0, "submit the low-priority kernel");
+	usleep(20000);
+	CHECK(wait_seq(ctx, lseq, 0, &lw) == -ETIME,
+	      "the low-priority kernel ended before the high-priority one came");
+	use_fd(other);
+	CHECK(submit(hctx, &hp.cmd, 1, &hseq) == 0, "submit the high-priority kernel");
+	CHECK(wait_seq(hctx, hseq, 30 * SEC_NS, &hw) == 0 && !hw.error,
+	      "the high-priority kernel");
+	use_fd(f);
+	CHECK(wait_seq(ctx, lseq, 60 * SEC_NS, &lw) == 0 && !lw.error,
+	      "the low-priority kernel");
+	k1 = fdinfo_num(f, "drm-cycles-compute", "");
+	lrun = lw.end_cycle - lw.start_cycle;
+	hrun = hw.end_cycle - hw.start_cycle;
+	printf("a kernel preempted by one of %lld cycles ran %lld cycles end to end: drm-cycles-compute grew %lld\n",
+	       hrun, lrun, k1 - k0);
+	CHECK(k1 - k0 > 0 && k1 - k0 <= lrun - hrun / 2,
+	      "compute time %lld of a kernel of %lld cycles preempted for %lld",
+	      k1 - k0, lrun, hrun);
+	spin_free(&lp, 1);
+	use_fd(other);
+	spin_free(&hp, 1);
+	CHECK(ctx_destroy(hctx) == 0, "destroy");
+	use_fd(f);
+}
+
+/*
+ * A device reset sets the queues' counters to 0: the engine times of
+ * file @f, whose contexts ran work before, stay as they were.
+ */
+static void fdinfo_reset(int f)
+{
+	long long k0 = fdinfo_num(f, "drm-cycles-compute", "");
+	long long c0 = fdinfo_num(f, "drm-cycles-copy", "");
+	long long k1, c1;
+	FILE *r = fopen(debugfs_file("reset"), "w");
+
+	CHECK(r && fputs("1", r) >= 0 && fclose(r) == 0,
+	      "cannot write 1 to debugfs reset");
+	k1 = fdinfo_num(f, "drm-cycles-compute", "");
+	c1 = fdinfo_num(f, "drm-cycles-copy", "");
+	printf("a device reset: drm-cycles-compute %lld -> %lld, drm-cycles-copy %lld -> %lld\n",
+	       k0, k1, c0, c1);
+	CHECK(k0 > 0 && c0 > 0 && k1 == k0 && c1 == c0,
+	      "engine times changed across an idle device reset");
+}
+
 static void test_fdinfo(void)
 {
 	static const char *const mem[] = { "total", "shared", "active", "resident" };
@@ -4311,9 +4414,13 @@ static void test_fdinfo(void)
 	}
 	CHECK(fdinfo_num(f2, "drm-maxfreq-compute", "MHz") == mhz,
 	      "drm-maxfreq-compute is not CLOCK_MHZ %u", mhz);
+	CHECK(fdinfo_num(f2, "drm-maxfreq-copy", "MHz") == mhz,
+	      "drm-maxfreq-copy is not CLOCK_MHZ %u", mhz);
 	/* A new file: nothing. */
 	CHECK(fdinfo_num(f2, "drm-engine-compute", "ns") == 0 &&
 	      fdinfo_num(f2, "drm-cycles-compute", "") == 0 &&
+	      fdinfo_num(f2, "drm-engine-copy", "ns") == 0 &&
+	      fdinfo_num(f2, "drm-cycles-copy", "") == 0 &&
 	      fdinfo_num(f2, "simt-contexts", "") == 0, "a new file has used something");
 	for (i = 0; i < 4; i++)
 		for (k = 0; k < 2; k++) {
@@ -4360,8 +4467,13 @@ static void test_fdinfo(void)
 		CHECK(cy1 - cy0 >= (long long)(w.end_cycle - w.start_cycle) / 2,
 		      "%lld cycles counted for a kernel of %llu", cy1 - cy0,
 		      (unsigned long long)(w.end_cycle - w.start_cycle));
+		x = fdinfo_num(f2, "drm-cycles-copy", "");
+		CHECK(x == 0, "a kernel counted %lld cycles of copy engine", x);
 		spin_free(&j, 1);
 	}
+	fdinfo_copy(f2, c1, v1, s1);
+	fdinfo_preempted(f2, c1, f1);
+	fdinfo_reset(f2);
 	for (i = 0; i < 4; i++)
 		for (k = 0; k < 2; k++) {
 			snprintf(key, sizeof(key), "drm-%s-%s", mem[i], k ? "system" : "vram");

@@ -38,14 +38,15 @@ static void usage(FILE *f)
 "                     (keys prefixed by the device index: dev0.sm_count=4)\n"
 "  -p, --processes    also the usage of each process with the device open,\n"
 "                     from /proc/PID/fdinfo (the driver's drm-usage-stats):\n"
-"                     open files, contexts, compute time of its completed\n"
-"                     kernels, VRAM and system memory of its objects, how\n"
-"                     much of its VRAM objects is evicted to system memory\n"
-"                     now and how often they moved out and back; '-' where\n"
-"                     the driver does not report it (before 0.3, before\n"
-"                     oversubscription); with -k: dev0.usageN=pid P comm C\n"
-"                     files F contexts N compute_ns T cycles Y vram B\n"
-"                     system B evicted B evictions N restores N\n"
+"                     open files, contexts, compute time (kernels on SMs)\n"
+"                     and copy-engine time, VRAM and system memory of its\n"
+"                     objects, how much of its VRAM objects is evicted to\n"
+"                     system memory now and how often they moved out and\n"
+"                     back; '-' where the driver does not report it (before\n"
+"                     0.3, before oversubscription, copy time before 0.6);\n"
+"                     with -k: dev0.usageN=pid P comm C files F contexts N\n"
+"                     compute_ns T cycles Y copy_ns T vram B system B\n"
+"                     evicted B evictions N restores N\n"
 "  -d, --device NODE  only this node\n"
 "  -h, --help         this text\n"
 "\n"
@@ -226,7 +227,7 @@ struct usage {
 	unsigned int files;		/* distinct clients (open files) */
 	unsigned long long client[MAX_CLIENTS];
 	/* sums; -1 while no client of the process reported the key */
-	long long contexts, engine_ns, cycles, vram, system;
+	long long contexts, engine_ns, cycles, copy_ns, vram, system;
 	long long evicted, evictions, restores;	/* oversubscribed VRAM */
 };
 
@@ -266,7 +267,7 @@ static void usage_fd(const char *pid, const char *fd, void *arg)
 {
 	struct usage *u = arg;
 	char path[600], line[256];
-	long long contexts = -1, engine = -1, cycles = -1, vram = -1, sys = -1;
+	long long contexts = -1, engine = -1, cycles = -1, copy = -1, vram = -1, sys = -1;
 	long long evicted = -1, evictions = -1, restores = -1;
 	unsigned long long id = 0;
 	int have_id = 0;
@@ -294,6 +295,8 @@ static void usage_fd(const char *pid, const char *fd, void *arg)
 			engine = strtoll(v, NULL, 10);	/* "<n> ns" */
 		} else if (!strcmp(line, "drm-cycles-compute")) {
 			cycles = strtoll(v, NULL, 10);
+		} else if (!strcmp(line, "drm-engine-copy")) {
+			copy = strtoll(v, NULL, 10);
 		} else if (!strcmp(line, "drm-total-vram")) {
 			vram = parse_size(v);
 		} else if (!strcmp(line, "drm-total-system")) {
@@ -321,6 +324,8 @@ static void usage_fd(const char *pid, const char *fd, void *arg)
 		usage_add(&u->engine_ns, engine);
 	if (cycles >= 0)
 		usage_add(&u->cycles, cycles);
+	if (copy >= 0)
+		usage_add(&u->copy_ns, copy);
 	if (vram >= 0)
 		usage_add(&u->vram, vram);
 	if (sys >= 0)
@@ -374,14 +379,15 @@ static void usage_table(int idx, const char *node)
 	if (stat(node, &want) || !(proc = opendir("/proc")))
 		return;
 	if (!kv)
-		printf("  %-16s %7s %-15s %5s %8s %12s %10s %10s %10s %9s\n", "usage", "pid",
-		       "command", "files", "contexts", "compute ms", "VRAM", "system", "evicted",
-		       "out/back");
+		printf("  %-16s %7s %-15s %5s %8s %12s %9s %10s %10s %10s %9s\n", "usage", "pid",
+		       "command", "files", "contexts", "compute ms", "copy ms", "VRAM", "system",
+		       "evicted", "out/back");
 	while ((de = readdir(proc))) {
 		struct usage u = { .contexts = -1, .engine_ns = -1, .cycles = -1,
-				   .vram = -1, .system = -1, .evicted = -1,
+				   .copy_ns = -1, .vram = -1, .system = -1, .evicted = -1,
 				   .evictions = -1, .restores = -1 };
-		char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], moves[72];
+		char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], b8[32];
+		char moves[72];
 
 		if (!other_process(de) ||
 		    node_fds(de->d_name, want.st_rdev, &hidden, usage_fd, &u) <= 0 || !u.files)
@@ -389,10 +395,12 @@ static void usage_table(int idx, const char *node)
 		proc_comm(de->d_name, comm, sizeof(comm));
 		if (kv) {
 			printf("dev%d.usage%u=pid %s comm %s files %u contexts %s compute_ns %s "
-			       "cycles %s vram %s system %s ", idx, shown, de->d_name, comm, u.files,
+			       "cycles %s copy_ns %s vram %s system %s ", idx, shown, de->d_name,
+			       comm, u.files,
 			       fmt_num(u.contexts, "%.0f", 1, b1, sizeof(b1)),
 			       fmt_num(u.engine_ns, "%.0f", 1, b2, sizeof(b2)),
 			       fmt_num(u.cycles, "%.0f", 1, b3, sizeof(b3)),
+			       fmt_num(u.copy_ns, "%.0f", 1, b8, sizeof(b8)),
 			       fmt_num(u.vram, "%.0f", 1, b4, sizeof(b4)),
 			       fmt_num(u.system, "%.0f", 1, path, sizeof(path)));
 			printf("evicted %s evictions %s restores %s\n",
@@ -403,10 +411,11 @@ static void usage_table(int idx, const char *node)
 			snprintf(moves, sizeof(moves), "%s/%s",
 				 fmt_num(u.evictions, "%.0f", 1, b6, sizeof(b6)),
 				 fmt_num(u.restores, "%.0f", 1, b7, sizeof(b7)));
-			printf("  %16s %7s %-15s %5u %8s %12s %10s %10s %10s %9s\n", "",
+			printf("  %16s %7s %-15s %5u %8s %12s %9s %10s %10s %10s %9s\n", "",
 			       de->d_name, comm, u.files,
 			       fmt_num(u.contexts, "%.0f", 1, b1, sizeof(b1)),
 			       fmt_num(u.engine_ns, "%.3f", 1e6, b2, sizeof(b2)),
+			       fmt_num(u.copy_ns, "%.3f", 1e6, b8, sizeof(b8)),
 			       fmt_bytes(u.vram, b3, sizeof(b3)),
 			       fmt_bytes(u.system, b4, sizeof(b4)),
 			       fmt_bytes(u.evicted, b5, sizeof(b5)), moves);

@@ -475,7 +475,7 @@ t_close() { ioctl_group close; }
 d_close="close in flight: a file closed with a kernel running and a copy queued; the sync_files held signal with errors, contexts and VRAM freed"
 
 t_fdinfo() { ioctl_group fdinfo; }
-d_fdinfo="fdinfo: DRM usage keys, compute time and cycles grow with a kernel, memory totals match the objects, context count"
+d_fdinfo="fdinfo: DRM usage keys, compute time grows with a kernel but not while it sits preempted, copy time with a copy only, memory totals match the objects, context count"
 
 t_light() { ioctl_group light; }
 d_light="light saves fewer bytes: a low-priority kernel with its live table preempted by high-priority ones saves fewer bytes per block in mode LIGHT than SWITCH"
@@ -821,7 +821,7 @@ t_smi_user() {
 	line=$(echo "$out" | grep "^dev0.usage[0-9]*=.* comm simt-run ")
 	echo "$line"
 	[ -n "$line" ] || fail "simt-smi -p does not show the user's simt-run"
-	echo "$line" | grep -Eq " files 1 contexts 1 compute_ns [0-9]+ cycles [0-9]+ vram [1-9][0-9]* system [0-9]+ evicted (-|[0-9]+) evictions (-|[0-9]+) restores (-|[0-9]+)$" ||
+	echo "$line" | grep -Eq " files 1 contexts 1 compute_ns [0-9]+ cycles [0-9]+ copy_ns [0-9]+ vram [1-9][0-9]* system [0-9]+ evicted (-|[0-9]+) evictions (-|[0-9]+) restores (-|[0-9]+)$" ||
 		fail "simt-smi -p: the usage of simt-run is incomplete"
 	# bad arguments
 	out=$(simt_as_user "simt-smi -d /dev/null" 2>&1) && fail "simt-smi took /dev/null"

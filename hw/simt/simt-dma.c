@@ -241,7 +241,7 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
     en->cycle = MAX(en->cycle, start);
     /* A chunk begun in an earlier slice still moves in this one. */
     if (en->queue >= 0 && en->cycle > start) {
-        s->queues[en->queue].ran = true;
+        s->queues[en->queue].copy_ran = true;
     }
     for (;;) {
         SimtCopy *c;
@@ -281,7 +281,7 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
             copy_of(s, q)->engine = e;
         }
         c = copy_of(s, q);
-        s->queues[q].ran = true;
+        s->queues[q].copy_ran = true;
         n = MIN(s->dma_chunk, c->size - c->done);
         done = c->done;
         err = move(s, q, c, n);

@@ -470,7 +470,7 @@ bool simt_queues_busy(SimtState *s)
 void simt_queues_slice_begin(SimtState *s)
 {
     for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
-        s->queues[q].ran = s->queues[q].kernel.resident > 0;
+        s->queues[q].kernel_ran = s->queues[q].kernel.resident > 0;
     }
 }
 
@@ -479,10 +479,16 @@ void simt_queues_slice_end(SimtState *s, uint64_t cycles)
     for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
         SimtQueue *qu = &s->queues[q];
 
-        if (qu->ran) {
+        if (qu->kernel_ran || qu->copy_ran) {
             qu->active_cycles += cycles;
-            qu->ran = false;
         }
+        if (qu->kernel_ran) {
+            qu->kernel_cycles += cycles;
+        }
+        if (qu->copy_ran) {
+            qu->copy_cycles += cycles;
+        }
+        qu->kernel_ran = qu->copy_ran = false;
     }
 }
 
@@ -531,6 +537,8 @@ static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
             qu->error = SIMT_QERR_NONE;
             qu->error_cmd = 0;
             qu->active_cycles = 0;
+            qu->kernel_cycles = 0;
+            qu->copy_cycles = 0;
             queue_set_state(s, q, SIMT_QSTATE_DISABLED);
         }
         return;
@@ -603,6 +611,12 @@ bool simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg,
         return true;
     case SIMT_QREG_ACTIVE_CYCLES:
         *val = qu->active_cycles;
+        return true;
+    case SIMT_QREG_KERNEL_CYCLES:
+        *val = qu->kernel_cycles;
+        return true;
+    case SIMT_QREG_COPY_CYCLES:
+        *val = qu->copy_cycles;
         return true;
     default:
         return false;
@@ -873,7 +887,7 @@ bool simt_queues_post_load(SimtState *s)
 
 const VMStateDescription vmstate_simt_queue = {
     .name = "simt/queue",
-    .version_id = 2,
+    .version_id = 3,
     .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT64(base, SimtQueue),
@@ -888,6 +902,8 @@ const VMStateDescription vmstate_simt_queue = {
         VMSTATE_UINT32(completed, SimtQueue),
         VMSTATE_UINT32(ctx, SimtQueue),
         VMSTATE_UINT32(active_cycles, SimtQueue),
+        VMSTATE_UINT32_V(kernel_cycles, SimtQueue, 3),
+        VMSTATE_UINT32_V(copy_cycles, SimtQueue, 3),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -1169,6 +1169,72 @@ static void test_active_cycles_copy(void)
 }
 
 /*
+ * KERNEL_CYCLES and COPY_CYCLES split ACTIVE_CYCLES by engine: a queue
+ * that copies, then runs a kernel that waits behind a higher-priority
+ * one for the only block slot, counts the copy's model time as copy, the
+ * kernel's time on the SM as kernel, and the time it waited in neither.
+ */
+static void test_engine_cycles(void)
+{
+    Dev *d = dev_start("sm-count=1,sm-blocks=1,copy-engines=1");
+    const uint32_t size = 256 * KiB;
+    uint32_t src = vram_alloc(d, NULL, size);
+    uint32_t dst = vram_alloc(d, NULL, size);
+    uint32_t out = vram_alloc(d, NULL, 8);
+    uint64_t model = DIV_ROUND_UP(size, rd(d, SIMT_REG_COPY_BW));
+    uint32_t hidx, idx, kernel, copy, active;
+
+    g_assert_cmpuint(model, >=, 5 * SLICE);
+    qwr(d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
+    hidx = launch(d, 1, &(Launch) {
+        .kernel = "hold", .grid = { 1 }, .block = { 32 },
+        .args = { out, 100000 },
+    });
+    submit(d, 0, &(struct simt_cmd_copy) {
+        .opcode = SIMT_CMD_COPY, .src = src, .dst = dst, .size = size,
+    });
+    idx = launch(d, 0, &(Launch) {
+        .kernel = "hold", .grid = { 1 }, .block = { 32 },
+        .args = { out + 4, 30000 },
+    });
+
+    /* The copy is done; the kernel waits for the slot. */
+    qtest_clock_step(d->qts, 50000);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_RESIDENT), ==, 0);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_KERNEL_CYCLES), ==, 0);
+    copy = qrd(d, 0, SIMT_QREG_COPY_CYCLES);
+    g_assert_cmpuint(copy, >=, model);
+    g_assert_cmpuint(copy, <=, model + 2 * SLICE);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_ACTIVE_CYCLES), ==, copy);
+    g_assert_cmpuint(qrd(d, 1, SIMT_QREG_COPY_CYCLES), ==, 0);
+    g_assert_cmpuint(qrd(d, 1, SIMT_QREG_KERNEL_CYCLES), ==,
+                     qrd(d, 1, SIMT_QREG_ACTIVE_CYCLES));
+
+    g_assert_cmpuint(wait_queue(d, 1, hidx), ==, SIMT_QSTATE_IDLE);
+    g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+    kernel = qrd(d, 0, SIMT_QREG_KERNEL_CYCLES);
+    g_assert_cmpuint(kernel, >=, 30000);
+    g_assert_cmpuint(kernel, <=, 30000 + 2 * SLICE);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_COPY_CYCLES), ==, copy);
+    active = qrd(d, 0, SIMT_QREG_ACTIVE_CYCLES);
+    g_assert_cmpuint(active, ==, kernel + copy);
+
+    /* Writes are ignored; RESET sets both to 0. */
+    qwr(d, 0, SIMT_QREG_KERNEL_CYCLES, 0);
+    qwr(d, 0, SIMT_QREG_COPY_CYCLES, 0);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_KERNEL_CYCLES), ==, kernel);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_COPY_CYCLES), ==, copy);
+    qwr(d, 0, SIMT_QREG_CONTROL, 0);
+    qwr(d, 0, SIMT_QREG_CONTROL, SIMT_QCTL_RESET);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_KERNEL_CYCLES), ==, 0);
+    g_assert_cmpuint(qrd(d, 0, SIMT_QREG_COPY_CYCLES), ==, 0);
+    g_assert_cmpuint(qrd(d, 1, SIMT_QREG_KERNEL_CYCLES), >=, 100000);
+    wr(d, SIMT_REG_RESET, SIMT_RESET_MAGIC);
+    g_assert_cmpuint(qrd(d, 1, SIMT_QREG_KERNEL_CYCLES), ==, 0);
+    dev_stop(d);
+}
+
+/*
  * The queue's RESET and a device reset set ACTIVE_CYCLES to 0; a device
  * reset mid-kernel leaves no block resident.
  */
@@ -1608,6 +1674,8 @@ int main(int argc, char **argv)
                    test_active_cycles_copy);
     qtest_add_func("/simt/queue/active-cycles/zero-after-resets",
                    test_active_cycles_reset);
+    qtest_add_func("/simt/queue/engine-cycles/copy-kernel-not-waiting",
+                   test_engine_cycles);
     qtest_add_func("/simt/timing/deterministic", test_deterministic_cycles);
     qtest_add_func("/simt/timing/cycle-counter", test_cycle_counter);
     qtest_add_func("/simt/timing/cycle-never-backwards",

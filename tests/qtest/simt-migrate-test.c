@@ -294,9 +294,20 @@ static void collect(Run *r, Outcome *o)
         add_part(o, regs[i].name, &v, sizeof(v));
     }
     for (unsigned q = 0; q < d->nqueues; q++) {
-        uint32_t v = qrd(d, q, SIMT_QREG_ACTIVE_CYCLES);
+        static const struct {
+            unsigned reg;
+            const char *name;
+        } counters[] = {
+            { SIMT_QREG_ACTIVE_CYCLES, "a queue's ACTIVE_CYCLES" },
+            { SIMT_QREG_KERNEL_CYCLES, "a queue's KERNEL_CYCLES" },
+            { SIMT_QREG_COPY_CYCLES, "a queue's COPY_CYCLES" },
+        };
 
-        add_part(o, "a queue's ACTIVE_CYCLES", &v, sizeof(v));
+        for (unsigned i = 0; i < G_N_ELEMENTS(counters); i++) {
+            uint32_t v = qrd(d, q, counters[i].reg);
+
+            add_part(o, counters[i].name, &v, sizeof(v));
+        }
     }
     n = MIN(rd(d, SIMT_REG_PEV_COUNT), LOG_SIZE);
     if (n) {

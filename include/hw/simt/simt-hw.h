@@ -30,7 +30,7 @@
 /* Identification: the ASCII bytes "SIMT" read as a little-endian word */
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
-#define SIMT_VERSION_MINOR          5
+#define SIMT_VERSION_MINOR          6
 /* VERSION reads major << 16 | minor */
 #define SIMT_VERSION_OF(major, minor) \
     (((uint32_t)(major) << 16) | (uint32_t)(minor))
@@ -292,6 +292,8 @@ struct simt_preset_name {
 #define SIMT_QREG_CONTEXT           0x28    /* RW: context the queue runs in */
 #define SIMT_QREG_RESIDENT          0x2c    /* RO: its kernel's blocks on SMs */
 #define SIMT_QREG_ACTIVE_CYCLES     0x30    /* RO: cycles its work ran, wraps */
+#define SIMT_QREG_KERNEL_CYCLES     0x34    /* RO: of them, kernel cycles */
+#define SIMT_QREG_COPY_CYCLES       0x38    /* RO: of them, copy cycles */
 
 #define SIMT_QUEUE_REGS(X) \
     X(SIMT_QREG_BASE_LO, SIMT_RA_RW, 0) \
@@ -306,7 +308,9 @@ struct simt_preset_name {
     X(SIMT_QREG_COMPLETED, SIMT_RA_RO, 0) \
     X(SIMT_QREG_CONTEXT, SIMT_RA_RW, 0) \
     X(SIMT_QREG_RESIDENT, SIMT_RA_RO, 0) \
-    X(SIMT_QREG_ACTIVE_CYCLES, SIMT_RA_RO, 0)
+    X(SIMT_QREG_ACTIVE_CYCLES, SIMT_RA_RO, 0) \
+    X(SIMT_QREG_KERNEL_CYCLES, SIMT_RA_RO, 0) \
+    X(SIMT_QREG_COPY_CYCLES, SIMT_RA_RO, 0)
 
 #define SIMT_MIN_QUEUE_SIZE         2
 #define SIMT_MAX_QUEUE_SIZE         4096
@@ -326,7 +330,10 @@ struct simt_preset_name {
  * included: 0 once ENABLE is cleared.  ACTIVE_CYCLES adds the length of
  * every engine slice in which a block of the queue's kernel was on an SM
  * or a copy engine moved the queue's copy (for a watchdog of running
- * time); 0 after a device reset or RESET.
+ * time).  KERNEL_CYCLES counts the first kind of slice and COPY_CYCLES
+ * the second (for per-engine usage: a slice of a kernel preempted off
+ * every SM is in neither).  All three are 0 after a device reset or
+ * RESET.
  */
 
 enum simt_queue_state {

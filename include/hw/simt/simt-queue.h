@@ -72,7 +72,10 @@ typedef struct SimtQueue {
     uint32_t completed;
     uint32_t ctx;               /* context the queue's work runs in */
     uint32_t active_cycles;     /* ACTIVE_CYCLES */
-    bool ran;                   /* its work is on the device this slice */
+    uint32_t kernel_cycles;     /* KERNEL_CYCLES */
+    uint32_t copy_cycles;       /* COPY_CYCLES */
+    bool kernel_ran;            /* its blocks are on SMs this slice */
+    bool copy_ran;              /* a copy engine moves its copy this slice */
     SimtKernel kernel;
     SimtCopy copy;
 } SimtQueue;
