@@ -4790,10 +4790,12 @@ static void test_destroy_races(void)
 
 /*
  * watchdog-destroy: a context whose endless kernel is about to be
- * declared hung is destroyed, and the next context takes its hardware
- * queue at once and runs short kernels there.  The watchdog's recovery
- * must not reach the new owner: none of its kernels ends with TIMEOUT
- * or CANCELED, none is wrong, and no queue is stopped for it.
+ * declared hung, or has just been, is destroyed, and the next context
+ * takes its hardware queue at once and runs short kernels there.  The
+ * watchdog's recovery must not reach the new owner: none of its kernels
+ * ends with TIMEOUT or CANCELED, none is wrong, and no queue is stopped
+ * for it.  The destroys come from 200 to 640 ms after the submission,
+ * around the 300 ms timeout and the watchdog's looks 100 ms apart.
  */
 static void test_watchdog_destroy(void)
 {
@@ -4808,14 +4810,13 @@ static void test_watchdog_destroy(void)
 	if (test_set_timeout("300"))
 		return;
 	stats_read(st0);
-	for (round = 0; round < 8 && !failures; round++) {
+	for (round = 0; round < 12 && !failures; round++) {
 		a = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
 		if (spin_setup(&hung, a, 1, 32, 0xffffffffu))
 			break;
 		CHECK(submit(a, &hung.cmd, 1, &seq) == 0, "submit the endless kernel");
-		/* Just short of the timeout, later each round. */
-		usleep(200000 + round * 12000);
-		CHECK(ctx_destroy(a) == 0, "destroy the hung context");
+		usleep(200000 + round * 40000);
+		CHECK(ctx_destroy(a) == 0, "destroy the (maybe) hung context");
 		spin_free(&hung, 0);
 
 		b = ctx_new(DRM_SIMT_PRIORITY_NORMAL);

@@ -486,7 +486,7 @@ t_destroy_races() { ioctl_group destroy-races; }
 d_destroy_races="destroy races submit: 200 times, CONTEXT_DESTROY while three threads fill the context's entity with small submissions and a fourth unbinds and binds another object; only ENOENT/EEXIST, no context left, a new one works, kernel log clean"
 
 t_watchdog_destroy() { ioctl_group watchdog-destroy; }
-d_watchdog_destroy="watchdog after destroy: a context about to time out is destroyed and the next one takes its queue; the watchdog never stops, fails or resets the new owner's kernels"
+d_watchdog_destroy="watchdog after destroy: a context about to time out, or just timed out, is destroyed and the next one takes its queue; the watchdog never stops, fails or resets the new owner's kernels"
 
 t_syncfile_outlives() { ioctl_group syncfile-outlives; }
 d_syncfile_outlives="sync_file outlives context: SUBMIT's sync_file and drm_sched's fence exported from a syncobj keep their driver and timeline names and status after their context is freed"
