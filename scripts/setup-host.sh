@@ -6,7 +6,18 @@
 # trixie deb-src for the QEMU 10.0 source package) are added by deriving a
 # new sources file from the machine's own apt configuration, so that no
 # archive address is written in this repository.
+#
+#   scripts/setup-host.sh          what make check, make run and make lab need
+#   scripts/setup-host.sh bench    that, and what make bench needs besides:
+#                                  qemu-riscv32 (qemu-user, from
+#                                  bookworm-backports: QEMU 10, as the device)
 set -euo pipefail
+
+case ${1:-} in
+'') bench=0 ;;
+bench) bench=1 ;;
+*) echo "setup-host: unknown argument '$1' (none, or bench)" >&2; exit 2 ;;
+esac
 
 stamp_dir=${SIMT_CACHE:?SIMT_CACHE must be set}
 stamp=$stamp_dir/host-setup.v2
@@ -19,6 +30,7 @@ pkgs=(
     kmod
 )
 backport_pkgs=(meson python3-pycotap)
+[ "$bench" = 1 ] && backport_pkgs+=(qemu-user)
 
 if [ -f "$stamp" ] && dpkg -s "${pkgs[@]}" "${backport_pkgs[@]}" >/dev/null 2>&1; then
     exit 0
