@@ -62,9 +62,13 @@ check: $(CHECK_NEEDS)
 
 # A shell in the guest with a terminal, else the demo script (scriptable).
 # DEVICES=N gives the guest N simt devices (/dev/accel/accel0..N-1);
-# SHARE=DIR mounts the host directory DIR on /share in the guest.
+# SHARE=DIR mounts the host directory DIR on /share in the guest;
+# CLOCK=virtual or host puts the guest CPU on the device's virtual clock or
+# on host time (default: host for the shell, virtual for the demo);
+# RECORD=FILE records the run, REPLAY=FILE replays it (docs/guest.rst).
 run: qemu guest
 	@SIMT_GUEST_NOBUILD=1 SIMT_DEVICES=$(or $(DEVICES),1) SIMT_SHARE=$(SHARE) \
+	    SIMT_CLOCK=$(CLOCK) SIMT_RECORD=$(RECORD) SIMT_REPLAY=$(REPLAY) \
 	    scripts/guest-run.sh
 
 bench: qemu host guest

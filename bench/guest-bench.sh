@@ -6,16 +6,16 @@
 # libsimt: the submission-to-completion latency of an empty kernel
 # (median, guest microseconds, and device cycles from the cycle counter
 # before the launch to the launch's end) and the launches per second queued
-# back to back.  The guest runs under TCG, so the microseconds are those
-# of an emulated machine.
+# back to back.  The guest CPU runs on the device's virtual clock (one
+# instruction per ns; docs/guest.rst, "One clock"), so the microseconds
+# are those of a 1 GHz machine beside the device, and the same every run.
 #
 # Then seed 003's multi-tenancy figures (guest/simt-share-bench.c, the
 # bench seed003_* lines): a second guest with two devices of 64 MiB of
 # VRAM (the least with room for kernel images, so that jobs of 60 % of it
-# conflict) clocked at 10 MHz, slow enough for the device model to keep
-# up with virtual time under TCG, so that kernels and copies take their
-# modelled time; makespans are guest wall time.  SEED003_ONLY=1 runs only
-# this part.
+# conflict) clocked at 10 MHz, so that the jobs' kernels and copies are
+# long against the guest's work of submitting them; makespans are guest
+# time on the same clock.  SEED003_ONLY=1 runs only this part.
 #
 # Each figure is printed on its own line as "bench NAME: VALUE UNIT",
 # with the programs' comments before them.

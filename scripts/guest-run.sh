@@ -21,6 +21,22 @@
 #   SIMT_DEVICES     how many such devices the guest gets (default 1, at
 #                    most 8); the guest sees /dev/accel/accel0.. in PCI order
 #   GUEST_MACHINE    the -M argument (default "q35,sata=off")
+#   SIMT_CLOCK       virtual: the guest CPU on the device's virtual clock
+#                    (-icount shift=0,sleep=off: one instruction per ns,
+#                    idle time skipped), the machine's only inputs fixed
+#                    (RTC start, no RDRAND/RDSEED, no KASLR), so that a run
+#                    is the same every time and guest times are device
+#                    times; host: the guest CPU on host time, faster under
+#                    TCG but what the guest measures is host noise.
+#                    Default: virtual for demo and bench, host for test
+#                    and shell (docs/guest.rst, "One clock")
+#   SIMT_RECORD      FILE: record the run (QEMU's record/replay, on the
+#                    virtual clock, one CPU) into FILE, with the kernel,
+#                    initramfs and QEMU arguments beside it (FILE.vmlinuz,
+#                    FILE.initrd, FILE.args) (make run RECORD=FILE)
+#   SIMT_REPLAY      FILE: replay that recording: the same console output,
+#                    device included; every other setting is the
+#                    recording's (make run REPLAY=FILE)
 #   EXTRA_QEMU_ARGS  more QEMU arguments (word-split)
 #   EXTRA_APPEND     more kernel command line arguments
 #   GUEST_TIMEOUT    wall-clock limit in seconds for test, demo and bench
@@ -76,6 +92,21 @@ esac
 # three times slower under TCG (docs/guest.rst, "The debug kernel").
 slow=1
 [ "$debug" = 1 ] && slow=3
+record=${SIMT_RECORD:-} replay=${SIMT_REPLAY:-}
+[ -n "$record" ] && [ -n "$replay" ] && die "SIMT_RECORD and SIMT_REPLAY: give one of them"
+if [ -n "$record$replay" ]; then
+    [ "${SIMT_CLOCK:-virtual}" = virtual ] ||
+        die "a recorded run is on the virtual clock: drop SIMT_CLOCK=$SIMT_CLOCK"
+    SIMT_CLOCK=virtual
+fi
+case $mode in
+demo | bench) SIMT_CLOCK=${SIMT_CLOCK:-virtual} ;;
+*) SIMT_CLOCK=${SIMT_CLOCK:-host} ;;
+esac
+case $SIMT_CLOCK in
+virtual | host) ;;
+*) die "SIMT_CLOCK=$SIMT_CLOCK: give virtual or host" ;;
+esac
 if [ "$mode" = demo ]; then
     GUEST_TIMEOUT=${GUEST_TIMEOUT:-$((900 * slow))}
 else
@@ -83,6 +114,29 @@ else
 fi
 
 [ -x "$QEMU" ] || die "QEMU not found at $QEMU (build it, or set QEMU=)"
+
+# A replay runs the recording's own QEMU arguments, kernel and
+# initramfs, with rr=record turned into rr=replay: nothing of today's
+# settings or tree may differ, or the replay stops where they do.
+if [ -n "$replay" ]; then
+    for f in "$replay" "$replay.args" "$replay.vmlinuz" "$replay.initrd"; do
+        [ -f "$f" ] || die "$f missing: is $replay a recording of SIMT_RECORD (make run RECORD=)?"
+    done
+    mapfile -d '' -t args < "$replay.args"
+    for i in "${!args[@]}"; do
+        case ${args[$i]} in
+        *,rr=record,*) args[$i]=${args[$i]/,rr=record,/,rr=replay,} ;;
+        esac
+    done
+    log "replaying $replay (Ctrl-A X quits)"
+    if [ -t 0 ]; then
+        exec "$QEMU" "${args[@]}"
+    fi
+    rc=0
+    timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 || rc=$?
+    [ "$rc" = 124 ] && log "timed out after $GUEST_TIMEOUT s"
+    exit "$rc"
+fi
 case $SIMT_DEVICES in
 [1-8]) ;;
 *) die "SIMT_DEVICES=$SIMT_DEVICES: give a number of devices from 1 to 8" ;;
@@ -93,6 +147,14 @@ if [ -n "$SIMT_DEVICE" ]; then
 fi
 
 share= share_tag=simtshare
+if [ -n "$record" ]; then
+    # What comes from outside the guest and the recording is refused.
+    [ -z "${SIMT_SHARE:-}" ] ||
+        die "a run with a shared directory cannot be recorded: the guest reads the host's files through virtio-9p, outside the recording (drop SHARE)"
+    [ -z "${SIMT_HOTPLUG:-}${SIMT_MIGRATE:-}" ] ||
+        die "hot-plugging and migration are driven through QMP, outside the recording: they cannot be recorded"
+    mkdir -p "$(dirname "$record")"
+fi
 if [ -n "${SIMT_SHARE:-}" ]; then
     [ -d "$SIMT_SHARE" ] || die "SIMT_SHARE=$SIMT_SHARE is not a directory"
     share=$(cd "$SIMT_SHARE" && pwd -P)
@@ -168,10 +230,27 @@ guest_limit=$(( GUEST_TIMEOUT > 60 ? GUEST_TIMEOUT - 30 : GUEST_TIMEOUT ))
 append+=" simtguest.timeout=$guest_limit"
 [ -n "$SIMT_DEVICE" ] && append+=" simtguest.devices=$SIMT_DEVICES"
 [ -n "$share" ] && append+=" simtguest.share=$share_tag"
+cpu=max smp=2
+clock_args=()
+if [ "$SIMT_CLOCK" = virtual ]; then
+    # shift=0: a guest instruction takes 1 ns, a cycle of the device's
+    # default 1000 MHz clock, so guest and device work share one time
+    # line.  What is left of the host in the guest is fixed too: the
+    # RTC's start (it then follows the virtual clock), the host's random
+    # numbers (RDRAND, RDSEED) and the kernel's random placement.
+    icount=shift=0,sleep=off
+    # QEMU records one CPU only: a recorded run's threads interleave but
+    # never run at the same instant.
+    [ -n "$record" ] && icount+=,rr=record,rrfile=$record smp=1
+    clock_args=(-icount "$icount" -rtc base=2026-01-01T00:00:00,clock=vm)
+    cpu=max,-rdrand,-rdseed
+    append+=" nokaslr"
+fi
 [ -n "${EXTRA_APPEND:-}" ] && append+=" $EXTRA_APPEND"
 
 args=(
-    -M "$GUEST_MACHINE" -accel tcg -cpu max -m 1024 -smp 2
+    -M "$GUEST_MACHINE" -accel tcg -cpu "$cpu" -m 1024 -smp "$smp"
+    "${clock_args[@]}"
     -nographic -vga none -nic none -no-reboot
     -L "$fw"
     -kernel "$kernel" -initrd "$initrd" -append "$append"
@@ -200,6 +279,18 @@ if [ -n "$share" ]; then
 fi
 # shellcheck disable=SC2206
 [ -n "${EXTRA_QEMU_ARGS:-}" ] && args+=($EXTRA_QEMU_ARGS)
+if [ -n "$record" ]; then
+    # The recording keeps its own kernel and initramfs: a replay must
+    # boot exactly them, whatever the tree has built since.
+    cp "$kernel" "$record.vmlinuz"
+    cp "$initrd" "$record.initrd"
+    for i in "${!args[@]}"; do
+        [ "${args[$i]}" = "$kernel" ] && args[$i]=$record.vmlinuz
+        [ "${args[$i]}" = "$initrd" ] && args[$i]=$record.initrd
+    done
+    printf '%s\0' "${args[@]}" > "$record.args"
+    log "recording into $record (replay: make run REPLAY=$record)"
+fi
 
 case $mode in
 shell)
@@ -209,8 +300,13 @@ shell)
 demo)
     out=$gdir/demo.log
     rc=0
+    # The files the demo sends back over the console (base64 between
+    # markers) go to the log only, not to the terminal.
     timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 |
-        tee "$out" || rc=$?
+        tee "$out" |
+        awk '/^=== simt-file [A-Za-z0-9._-]+ ===\r?$/ { skip = 1 }
+             !skip { print; fflush() }
+             /^=== simt-file-end ===\r?$/ { skip = 0 }' || rc=$?
     if [ "$rc" = 124 ]; then
         log "timed out after $GUEST_TIMEOUT s"
     elif [ "$rc" = 0 ] && ! grep -q '^=== simt demo done ===' "$out"; then
@@ -227,7 +323,7 @@ demo)
             name = $3; cmd = "base64 -d > \"" dir "/" name "\""; next }
         name != "" { print | cmd }'
     if ls "$files"/* > /dev/null 2>&1; then
-        log "timelines written to $files (.json: open in ui.perfetto.dev)"
+        log "wrote $(cd "$files" && ls | paste -sd' ') in $files (.json: open in ui.perfetto.dev)"
     fi
     exit "$rc"
     ;;
