@@ -3010,7 +3010,7 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 {
 	uint32_t sms = get_param(DRM_SIMT_PARAM_SM_COUNT);
 	uint32_t slots = get_param(DRM_SIMT_PARAM_SM_BLOCKS);
-	uint64_t seq[FAIR_HP], lseq, lend;
+	uint64_t seq[FAIR_HP], lseq, lend, first = 0, klen = 0;
 	uint32_t hp, lp, i, bad;
 	struct spinjob jh, jl;
 	struct drm_simt_wait w;
@@ -3023,8 +3023,8 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 		return -1;
 	hp = ctx_new(DRM_SIMT_PRIORITY_HIGH);
 	lp = ctx_new(DRM_SIMT_PRIORITY_LOW);
-	if (spin_setup(&jh, hp, sms * slots, 32, 3000) ||
-	    spin_setup(&jl, lp, sms * slots, 32, 3000))
+	if (spin_setup(&jh, hp, sms * slots, 32, 30000) ||
+	    spin_setup(&jl, lp, sms * slots, 32, 30000))
 		goto out;
 	CHECK(submit(hp, &jh.cmd, 1, &seq[0]) == 0 &&
 	      submit(hp, &jh.cmd, 1, &seq[1]) == 0 &&
@@ -3041,7 +3041,13 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 		CHECK(wait_seq(hp, seq[i], 60 * SEC_NS, &w) == 0 && !w.error,
 		      "%s: high-priority kernel %u", policy, i);
 		*hp_before += w.end_cycle < lend;
+		if (!i)
+			first = w.start_cycle;
+		klen += w.end_cycle - w.start_cycle;
 	}
+	printf("%s: %u high-priority kernels of %llu cycles each on average, over %llu cycles\n",
+	       policy, FAIR_HP, (unsigned long long)(klen / FAIR_HP),
+	       (unsigned long long)(w.end_cycle - first));
 	bad = spin_wrong(&jh, 1) + spin_wrong(&jl, 1);
 	CHECK(bad == 0, "%s: %u wrong results", policy, bad);
 	if (stats_read(st1) == 0)
@@ -3069,7 +3075,7 @@ static void test_fair(void)
 	      !strcmp(old, "priority"), "sched_policy is '%s', expected priority", old);
 	mod_param_get("starve_ms", starve, sizeof(starve));
 	mod_param_get("share_ms", share, sizeof(share));
-	CHECK(mod_param_set("starve_ms", "30") == 0 &&
+	CHECK(mod_param_set("starve_ms", "10") == 0 &&
 	      mod_param_set("share_ms", "20") == 0, "cannot set starve_ms, share_ms");
 	CHECK(mod_param_set("sched_policy", "no-such-policy") != 0,
 	      "an unknown policy was taken");

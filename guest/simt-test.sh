@@ -1179,12 +1179,23 @@ d_share_run_reloaded="share: after the reload from /share the shared kernel runs
 
 # ---- runner ----
 
-# EXTRA_APPEND=simtguest.tests=preempt,hang runs only those (in order).
+# EXTRA_APPEND=simtguest.tests=preempt,hang runs only those (in order);
+# simtguest.skip=fair,preempt leaves those out.
 if [ -n "${SIMTGUEST_TESTS:-}" ]; then
 	TESTS=
 	for t in $(echo "$SIMTGUEST_TESTS" | tr , ' '); do
 		TESTS="$TESTS t_$t"
 	done
+fi
+if [ -n "${SIMTGUEST_SKIP:-}" ]; then
+	kept=
+	for t in $TESTS; do
+		case ",$SIMTGUEST_SKIP," in
+		*",${t#t_},"*) ;;
+		*) kept="$kept $t" ;;
+		esac
+	done
+	TESTS=$kept
 fi
 
 plan=0
