@@ -15,7 +15,7 @@ CHECK_NEEDS = qemu host guest
 # suites (scripts/check.sh skips the guest one: it boots the guest with the
 # normal QEMU, under TCG).
 ifeq ($(SANITIZE),1)
-QEMU_BUILD := $(SIMT_CACHE)/qemu-asan
+QEMU_BUILD := $(shell SIMT_CACHE='$(SIMT_CACHE)' bash -c '. scripts/tree-cache.sh && echo $$simt_tree')/qemu-asan
 HOST_BUILD := $(CURDIR)/build/host-asan
 SIMT_QEMU_SANITIZE := 1
 SIMT_SANITIZE := 1

@@ -11,7 +11,9 @@
 set -euo pipefail
 
 build=${HOST_BUILD:?HOST_BUILD must be set}
-qemu_build=${QEMU_BUILD:-${SIMT_CACHE:?SIMT_CACHE must be set}/qemu-build}
+# shellcheck source=scripts/tree-cache.sh
+. "$(dirname "$0")/../scripts/tree-cache.sh"
+qemu_build=$QEMU_BUILD
 
 out=$(cd "$qemu_build" &&
       QTEST_QEMU_BINARY=./qemu-system-x86_64 \

@@ -16,7 +16,9 @@
 set -euo pipefail
 
 build=${HOST_BUILD:?HOST_BUILD must be set}
-qemu_build=${QEMU_BUILD:-${SIMT_CACHE:?SIMT_CACHE must be set}/qemu-build}
+# shellcheck source=scripts/tree-cache.sh
+. "$(dirname "$0")/../scripts/tree-cache.sh"
+qemu_build=$QEMU_BUILD
 top=$(cd "$(dirname "$0")/.." && pwd)
 write_docs=
 if [ "${1:-}" = --write-docs ]; then

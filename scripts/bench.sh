@@ -6,7 +6,9 @@
 set -euo pipefail
 
 build=${HOST_BUILD:?HOST_BUILD must be set}
-qemu_build=${QEMU_BUILD:-${SIMT_CACHE:?SIMT_CACHE must be set}/qemu-build}
+# shellcheck source=scripts/tree-cache.sh
+. "$(dirname "$0")/tree-cache.sh"
+qemu_build=$QEMU_BUILD
 
 # Run simt-kernel-test in the bench mode its environment variable VAR=VALUE
 # selects and print its "bench" lines; stop if a check failed or no line

@@ -4,20 +4,28 @@
 # Build qemu-system-x86_64 with the simt device and its qtest.
 #
 # The QEMU 10.0 source comes from Debian's source package (trixie, with
-# Debian's patches), unpacked under $SIMT_CACHE/src, unless QEMU_SRC names
-# a checkout of the user's own.  Our files are copied onto that tree (only
-# when their content changed, so ninja rebuilds only what changed) and a
-# few hook lines are added to QEMU's Kconfig and meson files.
+# Debian's patches), unpacked once under $SIMT_CACHE/src and never
+# changed there.  Each work tree gets its own copy of it, hard links made
+# in a moment, in its directory of the cache (scripts/tree-cache.sh:
+# $SIMT_CACHE/trees/ID/qemu-src), unless QEMU_SRC names a checkout of the
+# user's own.  Our files are copied onto that copy (only when their
+# content changed, so ninja rebuilds only what changed; a copied file
+# replaces the link, never writes through it) and a few hook lines are
+# added to QEMU's Kconfig and meson files.  So two clones sharing
+# SIMT_CACHE each build their own device code, even at the same time.
 #
-# The build goes to QEMU_BUILD ($SIMT_CACHE/qemu-build by default);
-# SIMT_QEMU_SANITIZE=1 adds AddressSanitizer and UBSan to the configure
-# options (make check SANITIZE=1 builds so in $SIMT_CACHE/qemu-asan, from
-# the same source tree and overlay).
+# The build goes to QEMU_BUILD ($SIMT_CACHE/trees/ID/qemu-build by
+# default); SIMT_QEMU_SANITIZE=1 adds AddressSanitizer and UBSan to the
+# configure options (make check SANITIZE=1 builds so in
+# $SIMT_CACHE/trees/ID/qemu-asan, from the same source tree and overlay).
+# The directories of trees whose path no longer exists are removed.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${SIMT_CACHE:?SIMT_CACHE must be set}
-build=${QEMU_BUILD:-$cache/qemu-build}
+# shellcheck source=scripts/tree-cache.sh
+. "$top/scripts/tree-cache.sh"
+build=$QEMU_BUILD
 jobs=${JOBS:-$(nproc)}
 
 log() { printf 'build-qemu: %s\n' "$*" >&2; }
@@ -36,10 +44,32 @@ fetch_source() {
     echo "${dir%/}"
 }
 
+# This tree's copy of the pristine source: hard links, rebuilt when the
+# source package changed.
+tree_source() {   # pristine
+    local copy=$simt_tree/qemu-src
+    if [ "$(cat "$copy/.simt-pristine" 2>/dev/null)" != "$1" ]; then
+        log "linking a copy of $1 for this tree in $copy"
+        rm -rf "$copy" "$copy.new"
+        mkdir -p "$simt_tree"
+        cp -al "$1" "$copy.new"
+        echo "$1" > "$copy.new/.simt-pristine"
+        mv "$copy.new" "$copy"
+    fi
+    echo "$copy"
+}
+
+# Trees whose work tree is gone (a CI clone, a removed worktree).
+for d in "$cache"/trees/*/; do
+    [ -f "$d/path" ] && [ ! -d "$(cat "$d/path")" ] && rm -rf "$d"
+done
+mkdir -p "$simt_tree"
+echo "$simt_tree_top" > "$simt_tree/path"
+
 if [ -n "${QEMU_SRC:-}" ]; then
     src=$(cd "$QEMU_SRC" && pwd) || die "QEMU_SRC=$QEMU_SRC does not exist"
 else
-    src=$(fetch_source)
+    src=$(tree_source "$(fetch_source)")
 fi
 [ -f "$src/VERSION" ] || die "$src is not a QEMU source tree"
 case $(cat "$src/VERSION") in
@@ -52,7 +82,8 @@ overlay_file() {
     local from=$1 to=$2
     if ! cmp -s "$from" "$to"; then
         mkdir -p "$(dirname "$to")"
-        cp "$from" "$to"
+        # A new file, not a write through the link to the pristine one.
+        cp --remove-destination "$from" "$to"
     fi
 }
 cd "$top"

@@ -25,7 +25,9 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${SIMT_CACHE:?SIMT_CACHE must be set}
 host_build=${HOST_BUILD:-$top/build/host}
-qemu_build=${QEMU_BUILD:-$cache/qemu-build}
+# shellcheck source=scripts/tree-cache.sh
+. "$top/scripts/tree-cache.sh"
+qemu_build=$QEMU_BUILD
 results=$top/build/results
 tapcheck=(/usr/bin/python3 "$top/scripts/tap-check.py")
 suites=${*:-docs unit qtest guest}
@@ -175,7 +177,7 @@ guest_boot() {   # name, what, VAR=VALUE...
     env GUEST_LOG="$results/$name.log" SIMT_GUEST_NOBUILD=1 "$@" \
         "$top/scripts/guest-run.sh" test > "$results/$name-run.out" 2>&1
     rc=$?
-    check_tap "$name" "$results/$name.log"
+    check_tap "$name" "$results/$name.log" --boot
     [ $rc = 0 ] || { echo "  ${what}guest run failed (log: $results/$name-run.out)"; status=1; }
 }
 

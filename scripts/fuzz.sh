@@ -21,7 +21,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 SIMT_CACHE=${SIMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/simt}
 seconds=${FUZZ_SECONDS:-600}
 jobs=${FUZZ_JOBS:-2}
-build=$SIMT_CACHE/qemu-fuzz
+# shellcheck source=scripts/tree-cache.sh
+. "$top/scripts/tree-cache.sh"
+build=$simt_tree/qemu-fuzz
 work=$SIMT_CACHE/fuzz
 
 log() { echo "fuzz: $*" >&2; }
@@ -29,10 +31,10 @@ die() { echo "fuzz: error: $*" >&2; exit 1; }
 
 case $seconds in ''|*[!0-9]*) die "FUZZ_SECONDS must be a number of seconds, not '$seconds'" ;; esac
 command -v clang >/dev/null || die "clang not found (run scripts/setup-host.sh)"
-# The source with the simt overlay, as scripts/build-qemu.sh prepares it.
-src=$(ls -d "$SIMT_CACHE"/src/qemu-*/ 2>/dev/null | head -1)
-src=${src%/}
-[ -n "$src" ] && [ -d "$src/hw/simt" ] || die "no QEMU source with the simt overlay (run make qemu)"
+# This tree's source with the simt overlay, as scripts/build-qemu.sh
+# prepares it.
+src=$simt_tree/qemu-src
+[ -d "$src/hw/simt" ] || die "no QEMU source with the simt overlay (run make qemu)"
 
 # shellcheck source=scripts/qemu-options.sh
 . "$top/scripts/qemu-options.sh"

@@ -12,7 +12,9 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 SIMT_CACHE=${SIMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/simt}
 host_build=${HOST_BUILD:-$top/build/host}
-qemu_build=${QEMU_BUILD:-$SIMT_CACHE/qemu-build}
+# shellcheck source=scripts/tree-cache.sh
+. "$top/scripts/tree-cache.sh"
+qemu_build=$QEMU_BUILD
 
 die() { echo "lab: $*" >&2; exit 2; }
 

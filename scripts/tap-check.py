@@ -155,6 +155,10 @@ def main():
                     action='store_false',
                     help='no kernel log test (no scan for oops, BUG, '
                          'WARNING, KASAN, lockdep, ... lines)')
+    ap.add_argument('--boot', action='store_true',
+                    help='the log is a guest\'s serial console: a log '
+                         'without a plan or a result is reported as a '
+                         'guest that did not boot')
     ap.add_argument('logfile', help='the log, or - for stdin')
     args = ap.parse_args()
 
@@ -173,6 +177,11 @@ def main():
 
     passed, failed, todo, problems, kernel_test = check(
         lines, args.end_marker, args.kernel_check)
+    if args.boot and not any(PLAN_RE.match(l) or TEST_RE.match(l)
+                             for l in lines):
+        # Nothing of the tests: not "0 passed", a machine that never ran.
+        problems = ['the guest did not boot: no TAP plan and no result in '
+                    'its console (the end of the log says why)']
     for p in problems:
         print('%s: FAIL: %s' % (args.name, p))
     kernel_failed = bool(kernel_test and kernel_test[1])
@@ -191,6 +200,8 @@ def main():
         # Something went wrong outside the tests themselves (no plan, a
         # timeout): still count it as a failure.
         failed = 1
+    if (problems or kernel_failed) and args.logfile != '-':
+        print('%s: log: %s' % (args.name, args.logfile))
     print('%s: %d passed, %d failed' % (args.name, passed, failed))
     return 1 if problems or kernel_failed else 0
 
