@@ -189,3 +189,10 @@ log "building in $build"
 # shellcheck disable=SC2046
 ninja -C "$build" -j "$jobs" qemu-system-x86_64 \
     $(printf 'tests/qtest/%s ' $qtests)
+# The work tree's way to its build: build/qemu-build (make qemu's QEMU
+# for running by hand; SANITIZE=1's stays in the cache).
+if [ "${SIMT_QEMU_SANITIZE:-0}" != 1 ] && [ -z "${QEMU_SRC:-}" ]; then
+    mkdir -p "$top/build"
+    ln -sfn "$build" "$top/build/qemu-build"
+fi
+log "built: $build/qemu-system-x86_64"
