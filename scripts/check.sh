@@ -223,16 +223,9 @@ run_guest() {
     # module guest-build.sh built, run and loaded from /share.
     local share
     share=$(mktemp -d "${TMPDIR:-/tmp}/simt-share.XXXXXX")
-    # share-prepare.sh takes libsimt.a and simt.ko from $SIMT_CACHE/guest:
-    # on the debug kernel, from a cache directory whose guest/ is the
-    # debug kernel's guest-debug/ (its simt.ko is built against it).
-    local prep_cache=$cache
-    if [ "$debug" = 1 ]; then
-        prep_cache=$results/share-cache
-        mkdir -p "$prep_cache"
-        ln -sfn "$cache/guest-debug" "$prep_cache/guest"
-    fi
-    if SIMT_CACHE=$prep_cache "$top/tests/share/share-prepare.sh" "$share" \
+    # share-prepare.sh takes libsimt.a and simt.ko from the guest this
+    # tree built, the debug kernel's under SIMT_GUEST_DEBUG=1 (exported).
+    if "$top/tests/share/share-prepare.sh" "$share" \
            > "$results/guest-share-prepare.out" 2>&1; then
         guest_boot guest-share "shared-directory " SIMT_SHARE="$share" \
             EXTRA_APPEND="simtguest.tests=share_mounted,share_run,share_program,share_reload,share_run_reloaded,log_clean"

@@ -3,7 +3,7 @@
 #
 # Build the guest side: the simt.ko driver (against the kernel headers that
 # scripts/guest-fetch.sh extracted) and the busybox initramfs
-#   ${SIMT_CACHE}/guest/initrd.cpio.gz
+#   ${SIMT_CACHE}/trees/ID/guest/initrd.cpio.gz (this tree's: tree-cache.sh)
 # holding busybox and its applet links, drm.ko and the DRM helper modules
 # simt.ko needs (decompressed), simt.ko, the 9p modules that mount a host
 # directory shared with the guest, the static programs built from
@@ -12,13 +12,14 @@
 # variables (simt-hw.env, generated from include/hw/simt/simt-hw.h).
 #
 # Incremental: the module is built by kbuild in a copy of guest-driver/
-# under the cache (only changed files are copied, so make rebuilds only
+# under the tree's cache directory (only changed files are copied, so make rebuilds only
 # what changed), and the initramfs is repacked only if an input is newer.
 #
 # SIMT_GUEST_DEBUG=1 (make ... DEBUG_KERNEL=1): the same for the debug
-# kernel that scripts/guest-debug-build.sh builds, everything under
-# ${SIMT_CACHE}/guest-debug/ instead of guest/ (its own simt.ko, modules,
-# programs and initrd.cpio.gz; busybox still comes from guest/).
+# kernel that scripts/guest-debug-build.sh builds in ${SIMT_CACHE}/guest-debug/,
+# everything under the tree's guest-debug/ instead of guest/ (its own
+# simt.ko, modules, programs and initrd.cpio.gz; busybox still comes from
+# ${SIMT_CACHE}/guest/).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +32,13 @@ case $debug in
 1) gdir=$SIMT_CACHE/guest-debug ;;
 *) echo "guest-build: error: SIMT_GUEST_DEBUG=$debug: give 1 or 0" >&2; exit 1 ;;
 esac
+# What is built from this tree's sources goes to the tree's directory of
+# the cache (scripts/tree-cache.sh); the kernel it is built for stays
+# shared.
+# shellcheck source=scripts/tree-cache.sh
+. "$here/tree-cache.sh"
+odir=$simt_tree/${gdir##*/}
+mkdir -p "$odir"
 jobs=${SIMT_JOBS:-2}
 
 log() { echo "guest-build: $*" >&2; }
@@ -55,7 +63,7 @@ fi
 [ -d "$kuapi" ] || die "the kernel's uapi headers are not at $kuapi"
 
 # ---- the module ----
-bdir=$gdir/build/driver
+bdir=$odir/build/driver
 mkdir -p "$bdir"
 # Copy the sources (Kbuild, *.c, *.h, in subdirectories too), each only if
 # it changed, keeping its time stamp, so that kbuild rebuilds only what
@@ -85,11 +93,11 @@ log "simt.ko ready ($(( (t1 - t0) / 1000000 )) ms)"
 [ -f "$bdir/simt.ko" ] || die "simt.ko was not built"
 
 # ---- the hardware contract as shell variables ----
-envf=$gdir/build/simt-hw.env
+envf=$odir/build/simt-hw.env
 if [ ! -f "$envf" ] || [ "$repo/include/hw/simt/simt-hw.h" -nt "$envf" ] ||
    [ "$repo/include/hw/simt/simt-isa.h" -nt "$envf" ]; then
     log "generating simt-hw.env"
-    gen=$gdir/build/gen-hw-env
+    gen=$odir/build/gen-hw-env
     cat > "$gen.c" <<'EOF'
 #include <stdio.h>
 #include "hw/simt/simt-hw.h"
@@ -136,7 +144,7 @@ uapi_flags=(-Wall -Wextra -Wpadded -Werror -fsyntax-only -D__user=
 gcc -std=c11 -pedantic "${uapi_flags[@]}" "$uapi_alone"
 g++ -std=c++11 "${uapi_flags[@]}" -x c++ "$uapi_alone"
 
-lib=$gdir/build/libsimt.a
+lib=$odir/build/libsimt.a
 stale=0
 for dep in "$libsrc" "${libsrc%.c}.h" "${libsrc%.c}-internal.h" "$uapi" "$elfsrc" \
            "${elfsrc%.c}.h" "$statussrc" "${statussrc%.c}.h"; do
@@ -144,17 +152,17 @@ for dep in "$libsrc" "${libsrc%.c}.h" "${libsrc%.c}-internal.h" "$uapi" "$elfsrc
 done
 if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
     log "building libsimt.a"
-    gcc "${cflags[@]}" -c -o "$gdir/build/libsimt-simt.o" "$libsrc"
-    gcc "${cflags[@]}" -c -o "$gdir/build/libsimt-elf.o" "$elfsrc"
-    gcc "${cflags[@]}" -c -o "$gdir/build/libsimt-status.o" "$statussrc"
+    gcc "${cflags[@]}" -c -o "$odir/build/libsimt-simt.o" "$libsrc"
+    gcc "${cflags[@]}" -c -o "$odir/build/libsimt-elf.o" "$elfsrc"
+    gcc "${cflags[@]}" -c -o "$odir/build/libsimt-status.o" "$statussrc"
     rm -f "$lib.tmp"
-    ar rcs "$lib.tmp" "$gdir/build/libsimt-simt.o" "$gdir/build/libsimt-elf.o" \
-        "$gdir/build/libsimt-status.o"
+    ar rcs "$lib.tmp" "$odir/build/libsimt-simt.o" "$odir/build/libsimt-elf.o" \
+        "$odir/build/libsimt-status.o"
     mv "$lib.tmp" "$lib"
 fi
 progs=()
 for src in "$repo"/guest/*.c; do
-    prog=$gdir/build/$(basename "$src" .c)
+    prog=$odir/build/$(basename "$src" .c)
     progs+=("$prog")
     stale=0
     for dep in "$src" "$uapi" "$lib" "${libsrc%.c}.h" "${libsrc%.c}-internal.h" \
@@ -186,7 +194,7 @@ dep_kos=()
 for m in drm drm_kms_helper drm_shmem_helper scheduler/gpu-sched; do
     src_ko=$(find "$kroot/lib/modules/$kver" -path "*/drivers/gpu/drm/$m.ko*" | head -1)
     [ -n "$src_ko" ] || die "$m.ko not found in $kroot/lib/modules/$kver"
-    ko=$gdir/build/$(basename "$m").ko
+    ko=$odir/build/$(basename "$m").ko
     if [ ! -f "$ko" ] || [ "$src_ko" -nt "$ko" ]; then
         case $src_ko in
         *.xz) xz -dc "$src_ko" > "$ko.tmp" ;;
@@ -229,7 +237,7 @@ share_kos=()
 for src_ko in "${share_order[@]}"; do
     rel=${src_ko#"$kroot/lib/modules/$kver/"}
     rel=${rel%.xz}; rel=${rel%.zst}; rel=${rel%.gz}
-    ko=$gdir/build/modules/$rel
+    ko=$odir/build/modules/$rel
     if [ ! -f "$ko" ] || [ "$src_ko" -nt "$ko" ]; then
         mkdir -p "$(dirname "$ko")"
         case $src_ko in
@@ -244,8 +252,8 @@ for src_ko in "${share_order[@]}"; do
 done
 
 # ---- the initramfs ----
-out=$gdir/initrd.cpio.gz
-inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${share_kos[@]/#/$gdir/build/modules/}" "${progs[@]}" "${kernels[@]}" "$repo"/guest/* "$here/guest-build.sh")
+out=$odir/initrd.cpio.gz
+inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${share_kos[@]/#/$odir/build/modules/}" "${progs[@]}" "${kernels[@]}" "$repo"/guest/* "$here/guest-build.sh")
 if [ -f "$out" ]; then
     stale=0
     for f in "${inputs[@]}"; do
@@ -258,7 +266,7 @@ if [ -f "$out" ]; then
 fi
 
 log "packing the initramfs"
-stage=$gdir/build/initrd
+stage=$odir/build/initrd
 rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,root,etc,lib/simt}
 [ -x "$busybox" ] || die "busybox not found at $busybox"
@@ -294,7 +302,7 @@ done
 cp "$bdir/simt.ko" "$mdir/extra/simt.ko"
 for rel in "${share_kos[@]}"; do
     mkdir -p "$mdir/$(dirname "$rel")"
-    cp "$gdir/build/modules/$rel" "$mdir/$rel"
+    cp "$odir/build/modules/$rel" "$mdir/$rel"
     echo "$rel"
 done > "$stage/lib/simt/share-modules"
 for f in modules.order modules.builtin modules.builtin.modinfo; do
@@ -347,3 +355,6 @@ tmp=$out.tmp
 } | gzip -n -6 > "$tmp"
 mv "$tmp" "$out"
 log "initramfs: $out ($(du -h "$out" | cut -f1))"
+# The work tree's way to what it built: build/guest (libsimt.a for
+# programs of one's own, the demo's files, the logs).
+[ "$debug" = 1 ] || { mkdir -p "$repo/build" && ln -sfn "$odir" "$repo/build/guest"; }

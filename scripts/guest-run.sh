@@ -47,8 +47,10 @@
 #                    as long on the debug kernel)
 #   SIMT_GUEST_DEBUG=1  boot the debug kernel (make ... DEBUG_KERNEL=1,
 #                    scripts/guest-debug-build.sh) with its initramfs,
-#                    from ${SIMT_CACHE}/guest-debug, logs there too
-#   GUEST_LOG        where the test log goes (default ${SIMT_CACHE}/guest/test.log)
+#                    from ${SIMT_CACHE}/guest-debug, its initramfs and
+#                    logs from the tree's guest-debug/
+#   GUEST_LOG        where the test log goes (default the tree's
+#                    ${SIMT_CACHE}/trees/ID/guest/test.log)
 #   SIMT_HOTPLUG     test mode: the (one) simt device sits in a PCIe root
 #                    port, and is unplugged and plugged in again when the
 #                    guest asks (the test hot_unplug; scripts/guest-hotplug.py)
@@ -172,8 +174,11 @@ fi
 if [ -z "${SIMT_GUEST_NOBUILD:-}" ]; then
     SIMT_GUEST_DEBUG=$debug "$here/guest-build.sh"
 fi
+# The kernel is shared; the initramfs and the logs are this tree's.
+odir=$simt_tree/${gdir##*/}
+mkdir -p "$odir"
 kernel=$gdir/vmlinuz
-initrd=$gdir/initrd.cpio.gz
+initrd=$odir/initrd.cpio.gz
 if [ "$debug" = 1 ]; then
     [ -e "$kernel" ] || die "no debug kernel (run scripts/guest-debug-build.sh)"
     [ -e "$initrd" ] || die "no debug initramfs (run SIMT_GUEST_DEBUG=1 scripts/guest-build.sh)"
@@ -311,7 +316,7 @@ shell)
     exec "$QEMU" "${args[@]}"
     ;;
 demo)
-    out=$gdir/demo.log
+    out=$odir/demo.log
     rc=0
     # The files the demo sends back over the console (base64 between
     # markers) go to the log only, not to the terminal.
@@ -327,7 +332,7 @@ demo)
         rc=1
     fi
     # Files the demo sent back (timelines): base64 between markers.
-    files=$gdir/demo-files
+    files=$odir/demo-files
     rm -rf "$files"
     mkdir -p "$files"
     tr -d '\r' < "$out" | awk -v dir="$files" '
@@ -341,7 +346,7 @@ demo)
     exit "$rc"
     ;;
 bench)
-    out=$gdir/bench.log
+    out=$odir/bench.log
     rc=0
     timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 |
         tee "$out" || rc=$?
@@ -354,7 +359,7 @@ bench)
     exit "$rc"
     ;;
 test)
-    out=${GUEST_LOG:-$gdir/test.log}
+    out=${GUEST_LOG:-$odir/test.log}
     mkdir -p "$(dirname "$out")"
     log "booting the test guest (log: $out, limit ${GUEST_TIMEOUT} s)"
     start=$(date +%s)

@@ -27,7 +27,13 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 S=$top
 B=${HOST_BUILD:-$top/build/host}
-G=${SIMT_CACHE:?SIMT_CACHE must be set}/guest/build
+# The guest this tree built (scripts/tree-cache.sh), or the debug
+# kernel's (SIMT_GUEST_DEBUG=1).
+: "${SIMT_CACHE:?SIMT_CACHE must be set}"
+# shellcheck source=scripts/tree-cache.sh
+. "$top/scripts/tree-cache.sh"
+G=$simt_tree/guest/build
+[ "${SIMT_GUEST_DEBUG:-0}" = 1 ] && G=$simt_tree/guest-debug/build
 die() { echo "share-prepare: error: $*" >&2; exit 1; }
 
 [ $# = 1 ] && [ -d "$1" ] || die "usage: $0 DIR (an existing directory)"
