@@ -86,7 +86,10 @@ mkdir -p "$bdir"
 
 log "building simt.ko for $kver"
 t0=$(date +%s%N)
+# Without the paths of this tree and its cache in the module (debug
+# information, __FILE__), so that every tree builds the same simt.ko.
 make -s -C "$headers" M="$bdir" -j"$jobs" \
+    KCFLAGS="-ffile-prefix-map=$bdir/= -ffile-prefix-map=$repo/=" \
     SIMT_INCLUDE="$repo/include" CONFIG_DEBUG_INFO_BTF_MODULES= modules >&2
 t1=$(date +%s%N)
 log "simt.ko ready ($(( (t1 - t0) / 1000000 )) ms)"
@@ -346,12 +349,16 @@ newc_entry() {  # name mode nlink rdevmajor rdevminor
     head -c "$pad" /dev/zero
 }
 
+# The same bytes for the same files, whenever and wherever packed (times
+# and inode numbers fixed): a guest on the virtual clock unpacks it in the
+# same instructions, so its figures do not depend on when it was built.
+find "$stage" -exec touch -h -d @0 {} +
 tmp=$out.tmp
 {
     newc_entry dev $((0040755)) 2 0 0
     newc_entry dev/console $((0020600)) 1 5 1
     (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
-        cpio -o -H newc --owner 0:0 --quiet)
+        cpio -o -H newc --owner 0:0 --reproducible --quiet)
 } | gzip -n -6 > "$tmp"
 mv "$tmp" "$out"
 log "initramfs: $out ($(du -h "$out" | cut -f1))"
