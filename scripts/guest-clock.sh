@@ -4,8 +4,8 @@
 # The guest on one clock (docs/guest.rst, "One clock"), as TAP:
 #   - the in-guest benchmark booted twice on the virtual clock prints the
 #     same figures, and the same serial console byte for byte;
-#   - a run of the driver's race test destroy-races recorded (SIMT_RECORD)
-#     and replayed (SIMT_REPLAY) gives the same console byte for byte;
+#   - a run of the driver's race test threads recorded (SIMT_RECORD) and
+#     replayed (SIMT_REPLAY) gives the same console byte for byte;
 #   - what cannot be recorded is refused with a message.
 #
 #   scripts/guest-clock.sh DIR    logs and the recording go to DIR
@@ -51,7 +51,7 @@ bench_boot() {   # N
 # A guest on the virtual clock runs on one host thread, so two at a time
 # take no longer than one on two cores: a benchmark boot beside the
 # recording, the second beside the replay.
-tests=simtguest.tests=destroy_races,log_clean
+tests=simtguest.tests=threads,log_clean
 bench_boot 1 &
 SIMT_GUEST_NOBUILD=1 SIMT_RECORD="$dir/races.rr" GUEST_LOG="$dir/races-record.log" \
     EXTRA_APPEND="$tests" "$here/guest-run.sh" test > "$dir/races-record.out" 2>&1
@@ -78,7 +78,7 @@ rc=$?
 [ $rc = 0 ] || show_diff "$dir/bench-1.log" "$dir/bench-2.log"
 ok $rc "the same two boots: the whole serial console is byte-identical, kernel timestamps included"
 [ $replay = 0 ] || [ $rec != 0 ] || show_diff "$dir/races-record.log" "$dir/races-replay.log"
-ok $replay "record and replay: the driver's race test destroy-races recorded on one CPU passes, and its replay's serial console is byte-identical"
+ok $replay "record and replay: the driver's race test threads (SUBMIT, DESTROY, UNBIND racing) recorded on one CPU passes, and its replay's serial console is byte-identical"
 
 out=$(SIMT_GUEST_NOBUILD=1 SIMT_RECORD="$dir/refused.rr" SIMT_SHARE="$dir" \
       "$here/guest-run.sh" test 2>&1)
