@@ -84,6 +84,13 @@ SIMT_DEVICES=${SIMT_DEVICES:-1}
 GUEST_MACHINE=${GUEST_MACHINE:-q35,sata=off}
 
 log() { echo "guest-run: $*" >&2; }
+# The console without the files the demo sends back over it (base64
+# between markers): those go to the log only, not to the terminal.
+hide_files() {
+    awk '/^=== simt-file [A-Za-z0-9._-]+ ===\r?$/ { skip = 1 }
+         !skip { print; fflush() }
+         /^=== simt-file-end ===\r?$/ { skip = 0 }'
+}
 die() { echo "guest-run: error: $*" >&2; exit 1; }
 
 mode=${1:-}
@@ -139,7 +146,8 @@ if [ -n "$replay" ]; then
         exec "$QEMU" "${args[@]}"
     fi
     rc=0
-    timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 || rc=$?
+    timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 |
+        hide_files || rc=$?
     [ "$rc" = 124 ] && log "timed out after $GUEST_TIMEOUT s"
     exit "$rc"
 fi
@@ -318,13 +326,8 @@ shell)
 demo)
     out=$odir/demo.log
     rc=0
-    # The files the demo sends back over the console (base64 between
-    # markers) go to the log only, not to the terminal.
     timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${args[@]}" < /dev/null 2>&1 |
-        tee "$out" |
-        awk '/^=== simt-file [A-Za-z0-9._-]+ ===\r?$/ { skip = 1 }
-             !skip { print; fflush() }
-             /^=== simt-file-end ===\r?$/ { skip = 0 }' || rc=$?
+        tee "$out" | hide_files || rc=$?
     if [ "$rc" = 124 ]; then
         log "timed out after $GUEST_TIMEOUT s"
     elif [ "$rc" = 0 ] && ! grep -q '^=== simt demo done ===' "$out"; then
