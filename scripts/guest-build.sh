@@ -26,18 +26,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 SIMT_CACHE=${SIMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/simt}
 export SIMT_CACHE
-debug=${SIMT_GUEST_DEBUG:-0}
-case $debug in
-0 | '') debug=0 gdir=$SIMT_CACHE/guest ;;
-1) gdir=$SIMT_CACHE/guest-debug ;;
-*) echo "guest-build: error: SIMT_GUEST_DEBUG=$debug: give 1 or 0" >&2; exit 1 ;;
-esac
 # What is built from this tree's sources goes to the tree's directory of
-# the cache (scripts/tree-cache.sh); the kernel it is built for stays
-# shared.
+# the cache (odir); the kernel it is built for stays shared (gdir).
 # shellcheck source=scripts/tree-cache.sh
 . "$here/tree-cache.sh"
-odir=$simt_tree/${gdir##*/}
+debug=$simt_guest_debug gdir=$simt_guest_kernel odir=$simt_guest
 mkdir -p "$odir"
 jobs=${SIMT_JOBS:-2}
 

@@ -46,9 +46,9 @@
 #                    runs a 100 ms kernel six times under TCG; three times
 #                    as long on the debug kernel)
 #   SIMT_GUEST_DEBUG=1  boot the debug kernel (make ... DEBUG_KERNEL=1,
-#                    scripts/guest-debug-build.sh) with its initramfs,
-#                    from ${SIMT_CACHE}/guest-debug, its initramfs and
-#                    logs from the tree's guest-debug/
+#                    scripts/guest-debug-build.sh) from
+#                    ${SIMT_CACHE}/guest-debug, with this tree's initramfs
+#                    for it and logs in the tree's guest-debug/
 #   GUEST_LOG        where the test log goes (default the tree's
 #                    ${SIMT_CACHE}/trees/ID/guest/test.log)
 #   SIMT_HOTPLUG     test mode: the (one) simt device sits in a PCIe root
@@ -68,14 +68,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 SIMT_CACHE=${SIMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/simt}
 export SIMT_CACHE
-debug=${SIMT_GUEST_DEBUG:-0}
-case $debug in
-0 | '') debug=0 gdir=$SIMT_CACHE/guest ;;
-1) gdir=$SIMT_CACHE/guest-debug ;;
-*) echo "guest-run: error: SIMT_GUEST_DEBUG=$debug: give 1 or 0" >&2; exit 1 ;;
-esac
 # shellcheck source=scripts/tree-cache.sh
 . "$here/tree-cache.sh"
+# The guest's kernel is shared (gdir); its initramfs and logs are this
+# tree's (odir).
+debug=$simt_guest_debug gdir=$simt_guest_kernel odir=$simt_guest
 QEMU=${QEMU:-$QEMU_BUILD/qemu-system-x86_64}
 SIMT_DEVICE=${SIMT_DEVICE-simt}
 SIMT_DEVICES=${SIMT_DEVICES:-1}
@@ -182,8 +179,6 @@ fi
 if [ -z "${SIMT_GUEST_NOBUILD:-}" ]; then
     SIMT_GUEST_DEBUG=$debug "$here/guest-build.sh"
 fi
-# The kernel is shared; the initramfs and the logs are this tree's.
-odir=$simt_tree/${gdir##*/}
 mkdir -p "$odir"
 kernel=$gdir/vmlinuz
 initrd=$odir/initrd.cpio.gz

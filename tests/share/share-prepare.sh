@@ -32,8 +32,7 @@ B=${HOST_BUILD:-$top/build/host}
 : "${SIMT_CACHE:?SIMT_CACHE must be set}"
 # shellcheck source=scripts/tree-cache.sh
 . "$top/scripts/tree-cache.sh"
-G=$simt_tree/guest/build
-[ "${SIMT_GUEST_DEBUG:-0}" = 1 ] && G=$simt_tree/guest-debug/build
+G=$simt_guest/build
 die() { echo "share-prepare: error: $*" >&2; exit 1; }
 
 [ $# = 1 ] && [ -d "$1" ] || die "usage: $0 DIR (an existing directory)"
