@@ -110,8 +110,9 @@ extern unsigned int simt_debug_mask;
  */
 #define SIMT_RESULT_SLOTS	(2 * SIMT_MAX_INFLIGHT)
 /*
- * The watchdog's period: while any submission is on the hardware, the
- * driver looks this often at how long the oldest one has really run.
+ * The watchdog's longest period: while any submission is on the
+ * hardware, the driver looks at least this often at how long the oldest
+ * one has really run (simt_watchdog_delay()).
  */
 #define SIMT_WATCHDOG_PERIOD_MS	100
 

@@ -4,8 +4,8 @@
  *
  * The watchdog is the driver's own delayed work (not the scheduler's
  * timeout, whose handler would have to edit the scheduler's lists), which
- * runs every SIMT_WATCHDOG_PERIOD_MS while a job is on the hardware
- * (run_job queues it, simt_sched.c).  It looks at the oldest unsignalled
+ * runs while a job is on the hardware (run_job queues it, simt_sched.c),
+ * ten times per job_timeout_ms and at least every SIMT_WATCHDOG_PERIOD_MS.  It looks at the oldest unsignalled
  * hardware fence of each queue and measures how long that submission has
  * actually run: the device counts, per queue, the cycles in which the
  * queue had blocks on the SMs or a copy moving (ACTIVE_CYCLES); the
@@ -54,6 +54,23 @@ MODULE_PARM_DESC(job_timeout_ms,
 		 "stop a context whose submission has run this long (ms of running time, 0: never)");
 
 /*
+ * Until the watchdog's next look: a tenth of the job timeout, so that a
+ * hang is declared at most about a tenth late even when the timeout is
+ * short (tests on the virtual clock use tens of milliseconds), but at
+ * least once per SIMT_WATCHDOG_PERIOD_MS, which also keeps the 32-bit
+ * usage counters sampled before they wrap.
+ */
+unsigned long simt_watchdog_delay(void)
+{
+	u32 timeout_ms = READ_ONCE(simt_job_timeout_ms);
+	u32 ms = SIMT_WATCHDOG_PERIOD_MS;
+
+	if (timeout_ms)
+		ms = clamp(timeout_ms / 10, 1U, ms);
+	return msecs_to_jiffies(ms);
+}
+
+/*
  * How long has submission @seqno of @ctx run?  Adds the time since the
  * watchdog's last look at @ctx, times the share of the device's cycles
  * in which the queue was active.  The first look at a submission starts
@@ -77,9 +94,15 @@ static bool simt_watchdog_hung(struct simt_ctx *ctx, u64 seqno)
 		d_wall = now - ctx->wd_wall_ns;
 		d_active = active - ctx->wd_active;
 		d_cycle = cycle - ctx->wd_cycle;
-		/* A device reset restarts both counters: no share then. */
-		if (d_cycle && d_active <= d_cycle)
-			ctx->wd_run_ns += mul_u64_u32_div(d_wall, d_active,
+		/*
+		 * ACTIVE_CYCLES grows by whole slices, so a queue active
+		 * all along is up to a slice ahead of the cycle counter: it
+		 * ran the whole time.  (A device reset restarts both
+		 * counters; recovery then starts the count again.)
+		 */
+		if (d_cycle)
+			ctx->wd_run_ns += mul_u64_u32_div(d_wall,
+							  min(d_active, d_cycle),
 							  d_cycle);
 	}
 	ctx->wd_wall_ns = now;
@@ -330,7 +353,7 @@ static void simt_watchdog_work(struct work_struct *work)
 	dma_fence_end_signalling(cookie);
 	if (busy)
 		queue_delayed_work(sdev->tdr_wq, &sdev->watchdog,
-				   msecs_to_jiffies(SIMT_WATCHDOG_PERIOD_MS));
+				   simt_watchdog_delay());
 	drm_dev_exit(idx);
 }
 

@@ -47,6 +47,7 @@
 #include "simt_fair.h"
 #include "simt_fence.h"
 #include "simt_gem.h"
+#include "simt_recover.h"
 #include "simt_sched.h"
 #include "uapi/drm/simt_accel.h"
 
@@ -248,7 +249,7 @@ static struct dma_fence *simt_run_job(struct drm_sched_job *sched_job)
 	/* The watchdog (simt_recover.c) looks while work is on the device. */
 	if (!IS_ERR(ret))
 		queue_delayed_work(sdev->tdr_wq, &sdev->watchdog,
-				   msecs_to_jiffies(SIMT_WATCHDOG_PERIOD_MS));
+				   simt_watchdog_delay());
 	dma_fence_end_signalling(cookie);
 	drm_dev_exit(idx);
 	return ret;

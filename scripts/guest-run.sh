@@ -260,7 +260,7 @@ if [ "$SIMT_CLOCK" = virtual ]; then
     [ -n "$record" ] && icount+=,rr=record,rrfile=$record smp=1
     clock_args=(-icount "$icount" -rtc base=2026-01-01T00:00:00,clock=vm)
     cpu=max,-rdrand,-rdseed
-    append+=" nokaslr"
+    append+=" nokaslr simtguest.clock=virtual"
 else
     # On host time a loaded host can keep a vCPU thread off the CPU for
     # longer than RCU's default 21 s stall warning; a real stall still
