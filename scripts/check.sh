@@ -204,16 +204,6 @@ run_guest() {
     # they are the same every run (docs/guest.rst, "One clock"); the rest
     # on host time, which is faster.
     guest_boot guest "" EXTRA_APPEND="simtguest.skip=$vclock_tests"
-    # The timing tests on the virtual clock, a guest that is one host
-    # thread: beside the boots below, which mostly wait (on the debug
-    # kernel, three times slower, on its own after them).
-    local vclock=(SIMT_CLOCK=virtual
-                  EXTRA_APPEND="simtguest.tests=$vclock_tests,log_clean")
-    local vclock_pid=
-    if [ "$debug" != 1 ]; then
-        guest_boot_start guest-vclock "${vclock[@]}"
-        vclock_pid=$boot_pid
-    fi
     # Fault injection, which only the debug kernel has: every allocation
     # of a SUBMIT failed in turn.
     [ "$debug" = 1 ] && guest_boot guest-faults "fault injection " \
@@ -236,17 +226,23 @@ run_guest() {
     # (scripts/guest-migrate.py): the kernel's result is still right.
     guest_boot guest-migrate "migrating " SIMT_MIGRATE=1 \
         EXTRA_APPEND="simtguest.tests=migrate_resume,log_clean"
+    # The timing tests on the virtual clock; and one clock: the benchmark
+    # booted twice on the virtual clock prints the same console, and a
+    # recorded run of a race test replays byte for byte
+    # (scripts/guest-clock.sh), a property of QEMU and the harness, which
+    # the debug kernel would only make three times slower.  A guest on the
+    # virtual clock is one host thread, so the timing tests' boot runs
+    # beside guest-clock's (two at a time).
+    local vclock=(SIMT_CLOCK=virtual
+                  EXTRA_APPEND="simtguest.tests=$vclock_tests,log_clean")
     if [ "$debug" = 1 ]; then
         guest_boot guest-vclock "virtual-clock " "${vclock[@]}"
     else
-        guest_boot_check guest-vclock "virtual-clock " "$vclock_pid"
-        # One clock: the benchmark booted twice on the virtual clock
-        # prints the same console, and a recorded run of a race test
-        # replays byte for byte (scripts/guest-clock.sh), a property of
-        # QEMU and the harness, which the debug kernel would only make
-        # three times slower.
+        guest_boot_start guest-vclock "${vclock[@]}"
+        local vclock_pid=$boot_pid
         "$top/scripts/guest-clock.sh" "$results/guest-clock" \
             > "$results/guest-clock.tap" 2>&1
+        guest_boot_check guest-vclock "virtual-clock " "$vclock_pid"
         check_tap guest-clock "$results/guest-clock.tap" --end-marker= \
             --no-kernel-check
     fi
