@@ -54,11 +54,12 @@ MODULE_PARM_DESC(job_timeout_ms,
 		 "stop a context whose submission has run this long (ms of running time, 0: never)");
 
 /*
- * Until the watchdog's next look: a tenth of the job timeout, so that a
- * hang is declared at most about a tenth late even when the timeout is
- * short (tests on the virtual clock use tens of milliseconds), but at
- * least once per SIMT_WATCHDOG_PERIOD_MS, which also keeps the 32-bit
- * usage counters sampled before they wrap.
+ * Until the watchdog's next look: a tenth of the job timeout, at least a
+ * jiffy, so that a short timeout is resolved too (tests on the virtual
+ * clock use tens of milliseconds): counting starts at the first look, so
+ * a hang is declared at most two looks late.  At most
+ * SIMT_WATCHDOG_PERIOD_MS, which also keeps the 32-bit usage counters
+ * sampled before they wrap.
  */
 unsigned long simt_watchdog_delay(void)
 {

@@ -415,12 +415,12 @@ t_hang() {
 	ioctl_group hang || return 1
 	# The recovery is logged (one queue stopped, no device reset), and
 	# debugfs and sysfs counted it.
-	log_since "$mark" | grep -Eq "context [0-9]+ \(queue [0-9]+\): submission [0-9]+ ran longer than 20 ms; queue stopped" ||
+	log_since "$mark" | grep -Eq "context [0-9]+ \(queue [0-9]+\): submission [0-9]+ ran longer than 10 ms; queue stopped" ||
 		fail "no queue stop in the kernel log"
 	log_since "$mark" | grep -q "device reset" && fail "the device was reset"
 	recovery_counts 1
 }
-d_hang="an endless kernel is declared hung after job_timeout_ms (20): its queue stopped (no device reset), TIMEOUT reported, another process's queued work correct"
+d_hang="an endless kernel is declared hung after job_timeout_ms (10): its queue stopped (no device reset), TIMEOUT reported, another process's queued work correct"
 
 t_multi() { ioctl_group multi; }
 d_multi="several processes at different priorities submitting at once, each checking its data"
@@ -444,7 +444,7 @@ t_progress() {
 	[ "$(cat /sys/module/simt/parameters/job_timeout_ms)" = 10000 ] ||
 		fail "job_timeout_ms not restored"
 }
-d_progress="progress watchdog: a normal-priority job held back for over twice job_timeout_ms (10) by high-priority kernels completes, no timeout counted"
+d_progress="progress watchdog: a normal-priority job held back for over twice job_timeout_ms (5) by high-priority kernels completes, no timeout counted"
 
 t_hang2() {
 	mark=$(log_mark)
@@ -454,7 +454,7 @@ t_hang2() {
 	log_since "$mark" | grep -q "device reset" && fail "the device was reset"
 	recovery_counts 2
 }
-d_hang2="second hang: two endless kernels in a row each declared hung after job_timeout_ms (40; on the virtual clock within 60 ms) and their queues stopped, another file's vecadd right throughout"
+d_hang2="second hang: two endless kernels in a row each declared hung after job_timeout_ms (40; on the virtual clock within 64 ms) and their queues stopped, another file's vecadd right throughout"
 
 t_bystander() {
 	mark=$(log_mark)

@@ -167,7 +167,7 @@ run_qtest() {
 
 # Guest tests that assert on times: the fair-share policy's holds, the
 # preemption demo's response times and the watchdog's (hang, hang2,
-# progress, bystander: timeouts of 10 and 20 ms), all sized in device
+# progress, bystander: timeouts of 5 to 40 ms), all sized in device
 # time.  watchdog_destroy stays on host time: it is a race, and host
 # time varies where its destroys land.
 vclock_tests=fair,preempt,hang,progress,hang2,bystander
