@@ -791,7 +791,7 @@ static long long fdinfo_num(int f, const char *key, const char *unit);
  * and one of the parent's, in the root cgroup, does not evict the
  * child's but starts evicted itself.  With memory.max at "max" the
  * child's second object succeeds and the cgroup's memory.current grows
- * by at least its size.
+ * by about its size.
  */
 #define MEMCG_ROOT "/sys/fs/cgroup"
 #define MEMCG_DIR MEMCG_ROOT "/simt-evict"
@@ -828,9 +828,14 @@ static int memcg_child(uint64_t size, int limited, int to_parent, int from_paren
 		CHECK(!evicted(x), "the parent's allocation evicted an object of a full cgroup");
 	} else {
 		CHECK(r == 0, "a second 3/4 of VRAM without a limit: %s", strerror(-r));
-		CHECK(cur1 - cur0 >= (long long)size,
-		      "memory.current grew by %lld bytes, less than the %llu evicted", cur1 - cur0,
-		      (unsigned long long)size);
+		/*
+		 * The rest of the cgroup's memory moves too (a fresh root saw
+		 * it shrink by 256 KiB meanwhile): 4 MiB of slack, against
+		 * the object's 192 MiB.
+		 */
+		CHECK(cur1 - cur0 >= (long long)size - (4 << 20),
+		      "memory.current grew by %lld bytes, less than the %llu evicted less 4 MiB",
+		      cur1 - cur0, (unsigned long long)size);
 	}
 	printf("cgroup %s: second object %s, memory.current %lld -> %lld\n",
 	       limited ? "at 64M" : "unlimited", r ? strerror(-r) : "made", cur0, cur1);
