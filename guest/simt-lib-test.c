@@ -2001,7 +2001,9 @@ static void *split_runner_main(void *arg)
  * Start the long launch (@s blocks per subkernel, 0: unsplit) on @ctx_a in
  * a thread; once its second submission (or, unsplit, its first) is on the
  * device, launch @short_k on @ctx_b, of the same priority, and wait for
- * it.  *@b_end gets the short kernel's end cycle, *@a the long launch's.
+ * it.  A loaded host may poll too late for the second: then the first
+ * later one still in flight, but never the last.  *@b_end gets the short
+ * kernel's end cycle, *@a the long launch's.
  */
 static int split_race(simt_kernel *long_k, simt_context *ctx_a, uint32_t blocks,
 		      uint32_t s, uint32_t a_out, simt_kernel *short_k, simt_context *ctx_b,
@@ -2010,7 +2012,7 @@ static int split_race(simt_kernel *long_k, simt_context *ctx_a, uint32_t blocks,
 	struct split_runner sr = {
 		.k = long_k, .g = dim(blocks, 1, 1), .args = { a_out, SPIN_ITERS }, .s = s,
 	};
-	uint64_t watch, seq;
+	uint64_t watch, last, seq;
 	pthread_t t;
 	simt_status st;
 	int i;
@@ -2024,6 +2026,7 @@ static int split_race(simt_kernel *long_k, simt_context *ctx_a, uint32_t blocks,
 		return -1;
 	}
 	watch = seq + (s ? 2 : 1);
+	last = seq + (s ? (blocks + s - 1) / s : 1);
 	if (pthread_create(&t, NULL, split_runner_main, &sr)) {
 		fail(__LINE__, "pthread_create");
 		return -1;
@@ -2031,6 +2034,10 @@ static int split_race(simt_kernel *long_k, simt_context *ctx_a, uint32_t blocks,
 	/* Submission @watch handed out and not finished: it is queued or running. */
 	for (i = 0; i < 100000; i++) {
 		st = simt_wait(ctx_a, watch, 0, NULL);
+		if (st == SIMT_SUCCESS && watch + 1 < last) {
+			watch++;
+			continue;
+		}
 		if (st == SIMT_ERROR_TIMEOUT || st == SIMT_SUCCESS)
 			break;
 		usleep(100);
