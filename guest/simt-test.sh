@@ -1072,6 +1072,18 @@ d_hot_unplug="hot-unplug: QEMU removes the device from its PCIe slot while a pro
 # Run only under scripts/guest-run.sh with SIMT_MIGRATE=1, which migrates
 # the whole VM into a second QEMU when asked on the console.
 t_migrate_resume() {
+	# The kernel runs about 10 s, longer on a loaded host: more than the
+	# default job timeout, which the watchdog enforces on running time.
+	param=/sys/module/simt/parameters/job_timeout_ms
+	old=$(cat $param)
+	echo 300000 > $param
+	(migrate_resume_run)
+	rc=$?
+	echo "$old" > $param
+	return $rc
+}
+
+migrate_resume_run() {
 	# 2048 blocks in many waves: results land in VRAM all along the
 	# migration, not only after it; long enough (about 10 s) that the
 	# switch-over comes before the end on a loaded host or a debug kernel
