@@ -8,8 +8,8 @@
  * time (fdinfo).  They are 32 bits and wrap, so the driver adds what
  * they grew by since its last look to 64-bit totals: the watchdog looks
  * at least every SIMT_WATCHDOG_PERIOD_MS while the queue has work (the
- * counters stand still otherwise), fdinfo when it is read, and a last look comes
- * before anything sets them to 0 (RESET, a device reset).  Whoever looks
+ * counters stand still otherwise), fdinfo when it is read, and a last
+ * look comes before anything sets them to 0 (RESET, a device reset).  Whoever looks
  * holds reset_sem or runs on tdr_wq, so no device reset comes between
  * reading a counter and noting what it read.
  */
