@@ -8,9 +8,10 @@
  * ten times per job_timeout_ms and at least every
  * SIMT_WATCHDOG_PERIOD_MS (simt_watchdog_delay()).  It looks at the
  * oldest unsignalled hardware fence of each queue and measures how long
- * that submission has actually run: the device counts, per queue, the cycles in which the
- * queue had blocks on the SMs or a copy moving (ACTIVE_CYCLES); the
- * share of the device's cycles that were active, times the time that
+ * that submission has actually run: the device counts, per queue, the
+ * cycles in which the queue had blocks on the SMs or a copy moving
+ * (ACTIVE_CYCLES); the share of the device's cycles that were active,
+ * times the time that
  * passed, is running time.  Time a job spends preempted, waiting behind
  * kernels of higher priority or waiting for a copy engine does not count,
  * so such a job is never blamed.  A job that has run for job_timeout_ms
