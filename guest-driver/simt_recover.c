@@ -11,8 +11,8 @@
  * that submission has actually run: the device counts, per queue, the
  * cycles in which the queue had blocks on the SMs or a copy moving
  * (ACTIVE_CYCLES); the share of the device's cycles that were active,
- * times the time that
- * passed, is running time.  Time a job spends preempted, waiting behind
+ * times the time that passed, is running time.  Time a job spends
+ * preempted, waiting behind
  * kernels of higher priority or waiting for a copy engine does not count,
  * so such a job is never blamed.  A job that has run for job_timeout_ms
  * is hung: recovery clears its queue's ENABLE bit, which takes exactly
