@@ -143,3 +143,59 @@ void simt_config_sm_order(const SimtConfig *cfg, uint32_t *order)
         break;
     }
 }
+
+/*
+ * The latency model per preset (docs/specs/simt.rst, "Timing model"):
+ * issue cycles per warp instruction on one port (32 lanes over the
+ * port's share of the class's units), result latencies, global memory
+ * latency.  Published figures where they exist, cited in the docs.
+ */
+#define LAT(alu, mul, div, fpu, fdiv, shm, shatom, gmem, gatom)         \
+    .latency = {                                                        \
+        [SIMT_IC_ALU] = (alu), [SIMT_IC_BRANCH] = 1,                    \
+        [SIMT_IC_MUL] = (mul), [SIMT_IC_DIV] = (div),                   \
+        [SIMT_IC_FPU] = (fpu), [SIMT_IC_FDIV] = (fdiv),                 \
+        [SIMT_IC_MEM] = (shm), [SIMT_IC_ATOMIC] = (shatom),             \
+        [SIMT_IC_SYNC] = (alu),                                         \
+    },                                                                  \
+    .global_latency = (gmem), .global_atomic_latency = (gatom)
+#define ISSUE(alu, mul, div, fpu, fdiv, mem, atom)                      \
+    .cost = {                                                           \
+        [SIMT_IC_ALU] = (alu), [SIMT_IC_BRANCH] = (alu),                \
+        [SIMT_IC_MUL] = (mul), [SIMT_IC_DIV] = (div),                   \
+        [SIMT_IC_FPU] = (fpu), [SIMT_IC_FDIV] = (fdiv),                 \
+        [SIMT_IC_MEM] = (mem), [SIMT_IC_ATOMIC] = (atom),               \
+        [SIMT_IC_SYNC] = (alu),                                         \
+    }
+
+static const SimtTiming simt_preset_timings[SIMT_PRESET_NR] = {
+    [SIMT_PRESET_DEFAULT] = {
+        ISSUE(1, 1, 8, 1, 4, 1, 2),
+        LAT(4, 5, 40, 4, 14, 19, 6, 375, 36),
+    },
+    [SIMT_PRESET_GTX480] = {
+        ISSUE(2, 4, 32, 2, 16, 4, 8),
+        LAT(22, 22, 150, 22, 40, 30, 30, 600, 600),
+    },
+    [SIMT_PRESET_PASCAL5] = {
+        ISSUE(1, 4, 32, 1, 8, 4, 8),
+        LAT(6, 86, 150, 6, 14, 24, 15, 482, 26),
+    },
+    [SIMT_PRESET_VOLTA80] = {
+        ISSUE(2, 2, 32, 2, 8, 4, 8),
+        LAT(4, 5, 100, 4, 14, 19, 6, 375, 36),
+    },
+    [SIMT_PRESET_TURING68] = {
+        ISSUE(2, 2, 32, 2, 8, 8, 16),
+        LAT(4, 5, 100, 4, 14, 22, 6, 434, 36),
+    },
+    [SIMT_PRESET_AMPERE82] = {
+        ISSUE(2, 2, 32, 2, 8, 4, 8),
+        LAT(4, 4, 66, 4, 14, 23, 6, 466, 36),
+    },
+};
+
+void simt_preset_timing(int preset, SimtTiming *t)
+{
+    *t = simt_preset_timings[preset];
+}

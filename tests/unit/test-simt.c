@@ -1068,6 +1068,88 @@ static void test_timing(void)
     machine_free(&mc);
 }
 
+/*
+ * The latency model (SimtBlock.wtiming): an instruction issues once the
+ * registers it reads are ready, its result is ready its class's latency
+ * later, a global load's once the SM's memory pipe has moved its bytes
+ * and the global latency has passed; the port is charged issue costs
+ * only; a barrier releases its warps when the last one arrives.
+ */
+static void test_latency(void)
+{
+    static const SimtTiming timing = {
+        .cost = {
+            [SIMT_IC_ALU] = 1, [SIMT_IC_BRANCH] = 1, [SIMT_IC_MEM] = 2,
+            [SIMT_IC_SYNC] = 1,
+        },
+        .latency = {
+            [SIMT_IC_ALU] = 4, [SIMT_IC_SYNC] = 4, [SIMT_IC_MEM] = 20,
+        },
+        .global_latency = 100,
+        .byte_cost_fx16 = 0x8000,   /* half a cycle per byte */
+    };
+    Prog p = { .n = 0 };
+    Machine mc;
+    SimtCode code;
+    SimtBlock b;
+    SimtBlockDesc desc = { .local_addr = T_LOCAL };
+    SimtWarp warps[2];
+    SimtWarpTiming wt[2];
+    uint64_t pipe = 0;
+    uint8_t shared[64];
+
+    emit(&p, CSRR(5, SIMT_CSR_TID_X));  /* issues 0, x5 at 4 */
+    emit(&p, ADDI(6, 5, 1));            /* waits: issues 4, x6 at 8 */
+    emit(&p, ADDI(7, 6, 1));            /* waits: issues 8 */
+    emit(&p, ADDI(8, 0, 1));            /* reads x0: issues 9 */
+    emit(&p, LW(9, 10, 0));             /* issues 10; pipe 10..42 */
+    emit(&p, ADD(11, 9, 9));            /* waits for x9: 42 + 100 */
+    emit(&p, RET);                      /* issues 143, ends 144 */
+    new_machine(&mc, 16, &p);
+    mc.l.shared_size = sizeof(shared);
+    ok(simt_code_init(&code, mc.l.code_base, mc.l.code_size) == 0,
+       "code cache");
+    code.timing = &timing;
+    simt_block_init(&b, &mc.l, &desc, &code, &mc.m, warps, shared);
+    memset(wt, 0, sizeof(wt));
+    b.wtiming = wt;
+    b.mem_pipe = &pipe;
+    simt_warp_run(&b, 0, 100);
+    ok(b.st.status == SIMT_DONE && b.st.cycle == 144 && pipe == 42,
+       "dependent instructions wait for their operands, a load for the "
+       "pipe and the global latency (cycle %" PRIu64 ", pipe %" PRIu64 ")",
+       b.st.cycle, pipe);
+    ok(b.issue_cycles == 8 && wt[0].reg[11] == 146 && wt[0].reg[0] == 0,
+       "the port is charged issue costs only (%" PRIu64 "), results are "
+       "ready their latency after issue, x0 never waits",
+       b.issue_cycles);
+    simt_code_destroy(&code);
+    machine_free(&mc);
+
+    /* Two warps at a barrier: released at the last one's arrival. */
+    p.n = 0;
+    emit(&p, BARRIER);
+    emit(&p, RET);
+    new_machine(&mc, 64, &p);
+    mc.l.shared_size = sizeof(shared);
+    simt_code_init(&code, mc.l.code_base, mc.l.code_size);
+    code.timing = &timing;
+    simt_block_init(&b, &mc.l, &desc, &code, &mc.m, warps, shared);
+    memset(wt, 0, sizeof(wt));
+    b.wtiming = wt;
+    b.mem_pipe = &pipe;
+    b.st.cycle = 5;
+    simt_warp_run(&b, 0, 100);
+    wt[0].ready = b.st.cycle;
+    b.st.cycle = 50;
+    simt_warp_run(&b, 1, 100);
+    ok(wt[0].ready == 51 && wt[1].ready == 51 && !warps[0].waiting,
+       "a barrier releases the first warp when the last arrives "
+       "(ready at %" PRIu64 ")", wt[0].ready);
+    simt_code_destroy(&code);
+    machine_free(&mc);
+}
+
 int main(void)
 {
     test_context_csrs();
@@ -1087,5 +1169,6 @@ int main(void)
     test_invalidate();
     test_launch_check();
     test_timing();
+    test_latency();
     return done_testing();
 }
