@@ -171,27 +171,27 @@ void simt_config_sm_order(const SimtConfig *cfg, uint32_t *order)
 static const SimtTiming simt_preset_timings[SIMT_PRESET_NR] = {
     [SIMT_PRESET_DEFAULT] = {
         ISSUE(1, 1, 8, 1, 4, 1, 2),
-        LAT(4, 5, 40, 4, 14, 19, 6, 375, 36),
+        LAT(4, 5, 100, 4, 201, 19, 25, 375, 411),
     },
     [SIMT_PRESET_GTX480] = {
         ISSUE(2, 4, 32, 2, 16, 4, 8),
-        LAT(22, 22, 150, 22, 40, 30, 30, 600, 600),
+        LAT(22, 22, 150, 22, 40, 30, 40, 600, 600),
     },
     [SIMT_PRESET_PASCAL5] = {
         ISSUE(1, 4, 32, 1, 8, 4, 8),
-        LAT(6, 86, 150, 6, 14, 24, 15, 482, 26),
+        LAT(6, 86, 150, 6, 408, 23, 39, 482, 508),
     },
     [SIMT_PRESET_VOLTA80] = {
         ISSUE(2, 2, 32, 2, 8, 4, 8),
-        LAT(4, 5, 100, 4, 14, 19, 6, 375, 36),
+        LAT(4, 5, 100, 4, 201, 19, 25, 375, 411),
     },
     [SIMT_PRESET_TURING68] = {
         ISSUE(2, 2, 32, 2, 8, 8, 16),
-        LAT(4, 5, 100, 4, 14, 22, 6, 434, 36),
+        LAT(4, 5, 100, 4, 227, 22, 28, 424, 460),
     },
     [SIMT_PRESET_AMPERE82] = {
         ISSUE(2, 2, 32, 2, 8, 4, 8),
-        LAT(4, 4, 66, 4, 14, 23, 6, 466, 36),
+        LAT(4, 4, 66, 4, 525, 23, 29, 466, 502),
     },
 };
 
