@@ -1620,6 +1620,99 @@ static void bench_colocate(void)
                    (double)coloc / serial32);
 }
 
+/*
+ * The timing model's microbenchmarks (kernels/timing.c) on one preset,
+ * beside the published figures of docs/specs/simt.rst: the latency of a
+ * dependent add and of a dependent global load in a lone warp, and the
+ * throughput of W warps per SM of dependent adds (warp instructions per
+ * cycle per SM) and of streaming loads (bytes per cycle per SM).
+ */
+typedef struct TimingPublished {
+    const char *preset, *tag;   /* tag: the preset in bench names */
+    double alu_latency, gmem_latency;
+    double alu_peak;            /* warp instructions per cycle per SM */
+    double gmem_peak;           /* bytes per cycle per SM */
+    const char *source;
+} TimingPublished;
+
+static const TimingPublished timing_published[] = {
+    /* V100: 64 INT32 lanes per SM; 750 GiB/s measured at 1380 MHz. */
+    { "volta-80", "volta80", 4, 375, 2, 750.0 * (1 << 30) / 80 / 1.38e9,
+      "Jia et al. 2018, Tables 3.1, 4.1; CUDA Guide 12.2 Table 1" },
+    /* P4 (GP104): 128 INT32 lanes; 192 GB/s, 1114 MHz, 20 SMs. */
+    { "pascal-5", "pascal5", 6, 482, 4, 192e9 / 20 / 1.114e9,
+      "Jia et al. 2018, Table 4.1; Arafa et al. 2019 (Pascal)" },
+    /* RTX 2080 Ti: 64 INT32 lanes; 616 GB/s at 1350 MHz, 68 SMs. */
+    { "turing-68", "turing68", 4, 424, 2, 616e9 / 68 / 1.35e9,
+      "Arafa et al. 2019 (Turing); CUDA Guide 12.2 Table 1" },
+    /* A100: 64 INT32 lanes; 1555 GB/s at 1410 MHz, 108 SMs. */
+    { "ampere-82", "ampere82", 4, 466, 2, 1555e9 / 108 / 1.41e9,
+      "Abdelkhalik et al. 2022; an A100 measurement (466)" },
+    /* CC 2.0: 32 INT32 lanes (two schedulers); 400-800 off-chip. */
+    { "gtx480", "gtx480", 22, 600, 1, 177.4e9 / 15 / 1.401e9,
+      "CUDA C Programming Guide 3.2, 5.2.3 and Table 5-1" },
+};
+
+static void bench_timing_preset(const TimingPublished *pub)
+{
+    g_autofree char *props = g_strdup_printf("preset=%s", pub->preset);
+    Dev *d = dev_start(props);
+    uint32_t sms = rd(d, SIMT_REG_SM_COUNT);
+    uint32_t out = vram_alloc(d, NULL, 8), res[2];
+    uint32_t chain = vram_alloc(d, NULL, 4096 * 4);
+    uint32_t words = 1 << 20, in = vram_alloc(d, NULL, words * 4);
+    uint32_t sink = vram_alloc(d, NULL, sms * 1024 * 4);
+    struct simt_completion r;
+
+    g_test_message("%s: published figures from %s", pub->preset,
+                   pub->source);
+    run_ok(d, 0, &(Launch) {
+        .kernel = "dep_alu", .grid = { 1 }, .block = { 32 },
+        .args = { out, 16 },
+    }, &r);
+    vram_read(d, out, res, sizeof(res));
+    g_test_message("bench timing_dep_alu_latency_%s: %.2f cycles "
+                   "(published %.0f)", pub->tag, res[0] / (16.0 * 64),
+                   pub->alu_latency);
+    run_ok(d, 0, &(Launch) {
+        .kernel = "dep_gmem", .grid = { 1 }, .block = { 32 },
+        .args = { out, chain, 4096, 64 },
+    }, &r);
+    vram_read(d, out, res, sizeof(res));
+    g_test_message("bench timing_dep_gmem_latency_%s: %.1f cycles "
+                   "(published %.0f)", pub->tag, res[0] / 64.0,
+                   pub->gmem_latency);
+    for (uint32_t w = 1; w <= 32; w *= 2) {
+        run_ok(d, 0, &(Launch) {
+            .kernel = "alu_stream", .grid = { sms }, .block = { 32 * w },
+            .args = { sink, 8 },
+        }, &r);
+        g_test_message("bench timing_alu_throughput_%uw_%s: %.3f "
+                       "warp-insn/cycle/SM (published peak %.0f)", w,
+                       pub->tag, (double)r.warp_insns / sms /
+                       (r.end_cycle - r.start_cycle), pub->alu_peak);
+    }
+    for (uint32_t w = 1; w <= 32; w *= 2) {
+        run_ok(d, 0, &(Launch) {
+            .kernel = "gmem_stream", .grid = { sms }, .block = { 32 * w },
+            .args = { sink, in, words, 16 },
+        }, &r);
+        g_test_message("bench timing_gmem_throughput_%uw_%s: %.2f "
+                       "bytes/cycle/SM (published peak %.2f)", w, pub->tag,
+                       (double)sms * 32 * w * 16 * 16 / sms /
+                       (r.end_cycle - r.start_cycle), pub->gmem_peak);
+    }
+    dev_stop(d);
+}
+
+/* Bench mode ($SIMT_BENCH_TIMING set, by scripts/bench.sh). */
+static void bench_timing(void)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(timing_published); i++) {
+        bench_timing_preset(&timing_published[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1641,6 +1734,10 @@ int main(int argc, char **argv)
     }
     if (g_getenv("SIMT_BENCH_COLOCATE")) {
         qtest_add_func("/simt/bench/colocate", bench_colocate);
+        return g_test_run();
+    }
+    if (g_getenv("SIMT_BENCH_TIMING")) {
+        qtest_add_func("/simt/bench/timing", bench_timing);
         return g_test_run();
     }
 
