@@ -57,3 +57,32 @@ KERNEL void load_from(uint32_t *out, const uint32_t *addr)
 {
     out[globalIdx()] = *addr;
 }
+
+/*
+ * Seed 001's compute-intensive class (digest A.5): floating-point
+ * operations and no memory traffic, @n dependent multiply-adds a thread.
+ */
+KERNEL void fp_chain(float *out, uint32_t n)
+{
+    float x = (float)threadIdx.x;
+
+    for (uint32_t i = 0; i < n; i++) {
+        x = x * 1.0001f + 0.5f;
+    }
+    out[globalIdx()] = x;
+}
+
+/*
+ * Seed 001's memory-intensive class: @n strided, uncoalesced writes a
+ * thread (lanes 33 words apart) over @buf of @words words, a power of
+ * two, so that no cache could hold them.
+ */
+KERNEL void strided_writes(uint32_t *buf, uint32_t words, uint32_t n)
+{
+    uint32_t i = globalIdx() * 33;
+
+    for (uint32_t r = 0; r < n; r++) {
+        buf[i & (words - 1)] = r;
+        i += 32 * 33 * 4099;
+    }
+}
