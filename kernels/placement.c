@@ -3,7 +3,8 @@
  * Kernels for the block scheduler experiments (seed 001, digest A.4):
  * each block records the SM it ran on, and optionally holds it for a time
  * proportional to the SM id first, so that blocks finish in SM order as
- * in the thesis's harness.
+ * in the thesis's harness; and two of its synthetic kernel classes for
+ * the performance experiments (digest A.5).
  */
 #include "simt.h"
 
