@@ -498,6 +498,7 @@ void simt_block_init(SimtBlock *b, const SimtLaunch *l,
     b->mem = mem;
     b->wtiming = NULL;
     b->mem_pipe = NULL;
+    b->issue_limit = UINT64_MAX;
     b->issue_cycles = 0;
     if (l->shared_size) {
         memset(shared, 0, l->shared_size);
@@ -1516,18 +1517,23 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
                 goto stop;
             }
         }
-        n++;
-        w->instret++;
         if (wt) {
             /* It issues once what it reads is ready. */
             issue = later(later(st->cycle, wt->reg[in->src[0]]),
                           later(wt->reg[in->src[1]], wt->reg[in->src[2]]));
+            if (issue >= b->issue_limit && n) {
+                /* Not in this burst: the warp is ready again then. */
+                st->cycle = issue;
+                break;
+            }
             st->cycle = issue + in->cost;
             b->issue_cycles += in->cost;
             wt->reg[in->dst] = issue + in->lat;
         } else {
             st->cycle += in->cost;
         }
+        n++;
+        w->instret++;
         st->warp_insns++;
         st->thread_insns += nG;
 

@@ -5,17 +5,19 @@
  *
  * An SM has issue-rate issue ports.  Each port takes the resident warps
  * that are ready in turn and runs one for a burst of up to
- * SIMT_BURST_INSNS warp instructions.  In the burst each instruction
- * issues once the results it reads are ready (the latency model of the
- * core, SimtTiming), so the warp's own clock runs from the port's clock
- * to the end of the burst, stalls included, while the port is taken only
- * for the sum of the instructions' issue costs: the warp is ready again
- * at the end of its burst, and the port goes on with other warps as
- * soon as it has issued the burst.  A lone warp so runs at the speed of
- * its dependences, and enough warps fill the port.  When no warp is
- * ready the port idles until one is.  The port with the earliest clock,
- * of all SMs, issues next, until every port has passed the end of the
- * slice; a block that retires frees its room at its own cycle.
+ * SIMT_BURST_INSNS warp instructions, issued within SIMT_BURST_CYCLES of
+ * its start (a long wait for a result ends it).  In the burst each
+ * instruction issues once the results it reads are ready (the latency
+ * model of the core, SimtTiming), so the warp's own clock runs from the
+ * port's clock to the end of the burst, stalls included, while the port
+ * is taken only for the sum of the instructions' issue costs: the warp
+ * is ready again at the end of its burst, and the port goes on with
+ * other warps as soon as it has issued the burst.  A lone warp so runs
+ * at the speed of its dependences, and enough warps fill the port.
+ * When no warp is ready the port idles until one is.  The port with the
+ * earliest clock, of all SMs, issues next, until every port has passed
+ * the end of the slice; a block that retires frees its room at its own
+ * cycle.
  * docs/specs/simt.rst describes the model and its limits.
  */
 
@@ -193,6 +195,7 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
     b = &slot->block;
     /* The warp's clock starts at the port's; the cycle CSR reads it. */
     b->st.cycle = *port;
+    b->issue_limit = *port + SIMT_BURST_CYCLES;
     b->issue_cycles = 0;
     simt_warp_run(b, warp, SIMT_BURST_INSNS);
     slot->wtiming[warp].ready = b->st.cycle;

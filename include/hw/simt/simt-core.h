@@ -228,10 +228,13 @@ typedef struct SimtBlock {
     /*
      * The latency model (see SimtTiming), or NULL: st.nwarps entries and
      * the SM's memory pipe (the cycle it is busy until), the caller's.
-     * issue_cycles adds up the issue cost of what simt_warp_run() ran.
+     * simt_warp_run() stops before an instruction (not its first) that
+     * would issue at issue_limit or later, leaving st.cycle at that
+     * cycle, and adds the issue costs of what it ran to issue_cycles.
      */
     SimtWarpTiming *wtiming;
     uint64_t *mem_pipe;
+    uint64_t issue_limit;
     uint64_t issue_cycles;
 } SimtBlock;
 
