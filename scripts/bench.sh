@@ -25,6 +25,8 @@ kernel_bench() {   # NAME, VAR=VALUE
         exit 1
     fi
     printf '%s\n' "$out" | sed -n 's/^# \(bench .*\)/\1/p'
+    # The occupancy table of docs/specs/simt.rst, as comments.
+    printf '%s\n' "$out" | sed -n 's/^# occupancy /#   /p'
 }
 
 echo "# simt-core-bench: interpreter speed, hand-assembled kernels"
@@ -51,7 +53,9 @@ printf '%s\n%s\n' "$core" "$device" | awk '
 
 # The timing model against published microbenchmarks: dependent-add and
 # dependent-load latencies of a lone warp, and throughput by warps per
-# SM (docs/specs/simt.rst, "Published figures").
+# SM (docs/specs/simt.rst, "Published figures", whose occupancy table
+# is the lines "#   PRESET W ...": measured and predicted by the published
+# figures, warp instructions and bytes per cycle per SM).
 echo "# timing model: latencies and occupancy curves per preset"
 kernel_bench timing_dep_alu_latency SIMT_BENCH_TIMING=1
 

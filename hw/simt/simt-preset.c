@@ -76,9 +76,12 @@ static const SimtConfig simt_presets[SIMT_PRESET_NR] = {
     [SIMT_PRESET_GTX480] =
         PRESET(15, 1536, 48, 8, 32768, 48 * KiB, 1400, 127, 2, 8, 4,
                SIMT_TIEBREAK_ASCENDING),
-    /* Seed 001 runs its Pascal experiments on a 5-SM part. */
+    /*
+     * Seed 001 runs its Pascal experiments on a 5-SM part: a GTX 1080's
+     * SMs, each with its share of the card's 320 GB/s (20 SMs, 1607 MHz).
+     */
     [SIMT_PRESET_PASCAL5] =
-        PRESET(5, 2048, 64, 32, 65536, 96 * KiB, 1607, 199, 4, 8, 8,
+        PRESET(5, 2048, 64, 32, 65536, 96 * KiB, 1607, 50, 4, 8, 8,
                SIMT_TIEBREAK_ASCENDING),
     /* Seed 001 does not report Volta's order; ascending is assumed. */
     [SIMT_PRESET_VOLTA80] =

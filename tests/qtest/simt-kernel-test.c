@@ -1675,29 +1675,53 @@ static const TimingPublished timing_published[] = {
     /* V100: 64 INT32 lanes per SM; 750 GiB/s measured at 1380 MHz. */
     { "volta-80", "volta80", 4, 375, 2, 750.0 * (1 << 30) / 80 / 1.38e9,
       "Jia et al. 2018, Tables 3.1, 4.1; CUDA Guide 12.2 Table 1" },
-    /* P4 (GP104): 128 INT32 lanes; 192 GB/s, 1114 MHz, 20 SMs. */
-    { "pascal-5", "pascal5", 6, 482, 4, 192e9 / 20 / 1.114e9,
+    /* GTX 1080 SMs: 128 INT32 lanes; 320 GB/s, 1607 MHz, 20 SMs. */
+    { "pascal-5", "pascal5", 6, 482, 4, 320e9 / 20 / 1.607e9,
       "Jia et al. 2018, Table 4.1; Arafa et al. 2019 (Pascal)" },
     /* RTX 2080 Ti: 64 INT32 lanes; 616 GB/s at 1350 MHz, 68 SMs. */
     { "turing-68", "turing68", 4, 424, 2, 616e9 / 68 / 1.35e9,
       "Arafa et al. 2019 (Turing); CUDA Guide 12.2 Table 1" },
-    /* A100: 64 INT32 lanes; 1555 GB/s at 1410 MHz, 108 SMs. */
-    { "ampere-82", "ampere82", 4, 466, 2, 1555e9 / 108 / 1.41e9,
+    /* RTX 3090: 64 INT32 lanes; 936 GB/s at 1395 MHz, 82 SMs. */
+    { "ampere-82", "ampere82", 4, 466, 2, 936e9 / 82 / 1.395e9,
       "Abdelkhalik et al. 2022; an A100 measurement (466)" },
     /* CC 2.0: 32 INT32 lanes (two schedulers); 400-800 off-chip. */
     { "gtx480", "gtx480", 22, 600, 1, 177.4e9 / 15 / 1.401e9,
       "CUDA C Programming Guide 3.2, 5.2.3 and Table 5-1" },
 };
 
+/*
+ * Cycles of @kernel on @w warps per SM of every SM (@args as given): one
+ * block per SM up to 32 warps, two beyond (the device's blocks hold at
+ * most 1024 threads).  @warp_insns: the run's warp instructions.
+ */
+static uint64_t timing_run(Dev *d, const char *kernel, uint32_t sms,
+                           uint32_t w, const uint32_t *args,
+                           uint64_t *warp_insns)
+{
+    uint32_t per_sm = w > 32 ? 2 : 1;
+    struct simt_completion r;
+    Launch l = {
+        .kernel = kernel, .grid = { sms * per_sm },
+        .block = { 32 * w / per_sm },
+    };
+
+    memcpy(l.args, args, 4 * sizeof(args[0]));
+    run_ok(d, 0, &l, &r);
+    *warp_insns = r.warp_insns;
+    return r.end_cycle - r.start_cycle;
+}
+
 static void bench_timing_preset(const TimingPublished *pub)
 {
     g_autofree char *props = g_strdup_printf("preset=%s", pub->preset);
     Dev *d = dev_start(props);
     uint32_t sms = rd(d, SIMT_REG_SM_COUNT);
+    uint32_t max_warps = rd(d, SIMT_REG_SM_WARPS);
     uint32_t out = vram_alloc(d, NULL, 8), res[2];
     uint32_t chain = vram_alloc(d, NULL, 4096 * 4);
     uint32_t words = 1 << 20, in = vram_alloc(d, NULL, words * 4);
-    uint32_t sink = vram_alloc(d, NULL, sms * 1024 * 4);
+    uint32_t sink = vram_alloc(d, NULL, sms * max_warps * 32 * 4);
+    uint32_t ws[] = { 1, 2, 4, 8, 16, 32, max_warps };
     struct simt_completion r;
 
     g_test_message("%s: published figures from %s", pub->preset,
@@ -1718,25 +1742,38 @@ static void bench_timing_preset(const TimingPublished *pub)
     g_test_message("bench timing_dep_gmem_latency_%s: %.1f cycles "
                    "(published %.0f)", pub->tag, res[0] / 64.0,
                    pub->gmem_latency);
-    for (uint32_t w = 1; w <= 32; w *= 2) {
-        run_ok(d, 0, &(Launch) {
-            .kernel = "alu_stream", .grid = { sms }, .block = { 32 * w },
-            .args = { sink, 8 },
-        }, &r);
+    /*
+     * The occupancy curves, beside the curve the published latency and
+     * peak predict: W warps of dependent adds issue W / latency warp
+     * instructions per cycle, W warps of four 128-byte loads in flight
+     * move W * 512 bytes per load latency, up to the peak.
+     */
+    for (size_t i = 0; i < G_N_ELEMENTS(ws); i++) {
+        uint32_t w = ws[i];
+        uint64_t insns, alu_cycles, gmem_cycles;
+        double alu, gmem;
+
+        if (w <= 32 && i == G_N_ELEMENTS(ws) - 1) {
+            break;      /* the preset holds no more than 32 warps */
+        }
+        alu_cycles = timing_run(d, "alu_stream", sms, w,
+                                (uint32_t[4]) { sink, 8 }, &insns);
+        alu = (double)insns / sms / alu_cycles;
+        gmem_cycles = timing_run(d, "gmem_stream", sms, w,
+                                 (uint32_t[4]) { sink, in, words, 16 },
+                                 &insns);
+        /* 16 rounds of four 4-byte loads per thread. */
+        gmem = 32.0 * w * 16 * 16 / gmem_cycles;
         g_test_message("bench timing_alu_throughput_%uw_%s: %.3f "
                        "warp-insn/cycle/SM (published peak %.0f)", w,
-                       pub->tag, (double)r.warp_insns / sms /
-                       (r.end_cycle - r.start_cycle), pub->alu_peak);
-    }
-    for (uint32_t w = 1; w <= 32; w *= 2) {
-        run_ok(d, 0, &(Launch) {
-            .kernel = "gmem_stream", .grid = { sms }, .block = { 32 * w },
-            .args = { sink, in, words, 16 },
-        }, &r);
+                       pub->tag, alu, pub->alu_peak);
         g_test_message("bench timing_gmem_throughput_%uw_%s: %.2f "
                        "bytes/cycle/SM (published peak %.2f)", w, pub->tag,
-                       (double)sms * 32 * w * 16 * 16 / sms /
-                       (r.end_cycle - r.start_cycle), pub->gmem_peak);
+                       gmem, pub->gmem_peak);
+        g_test_message("occupancy %-9s %2u  %6.3f %6.3f  %6.2f %6.2f",
+                       pub->preset, w, alu,
+                       MIN(w / pub->alu_latency, pub->alu_peak), gmem,
+                       MIN(w * 512 / pub->gmem_latency, pub->gmem_peak));
     }
     dev_stop(d);
 }
