@@ -170,11 +170,13 @@ def fmt(v):
 
 def styles(s):
     """{series: (colour, dashes, published)}: a series "X published" is
-    drawn dashed in X's colour, the others each in a colour and dashes of
-    their own."""
+    drawn dashed in X's colour, X solid; without such series, each in a
+    colour and dashes of its own."""
     own = [k for k in s if not (k.endswith(" published") and
                                 k[:-len(" published")] in s)]
-    out = {k: (COLOURS[i % len(COLOURS)], DASHES[i % len(DASHES)], False)
+    solid = len(own) < len(s)   # dashes are for the published ones
+    out = {k: (COLOURS[i % len(COLOURS)],
+               "" if solid else DASHES[i % len(DASHES)], False)
            for i, k in enumerate(own)}
     for k in s:
         if k not in out:
