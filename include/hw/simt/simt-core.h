@@ -175,7 +175,12 @@ typedef enum SimtInsnClass {
  * are ready.  An access outside shared memory also takes its bytes from
  * the SM's memory pipe at byte_cost_fx16 / 65536 cycles per byte, and its
  * result is ready global_latency (atomics: global_atomic_latency) cycles
- * after the pipe has moved them.
+ * after the pipe has moved them; while the pipe is taken more than
+ * global_latency cycles ahead, the warp waits that much longer to issue
+ * (the SM holds only so many requests in flight, so that a store, whose
+ * result nobody waits for, cannot run ahead of the bandwidth).  A store
+ * is done global_latency cycles after its bytes have moved, and a warp
+ * exits once its stores are done.
  */
 typedef struct SimtTiming {
     uint8_t cost[SIMT_IC_NR];
@@ -192,13 +197,16 @@ typedef struct SimtTiming {
 /*
  * The timing state of one warp, in device cycles: when it may issue
  * again (the end of its last burst, or the barrier that released it),
- * and when each register's pending result is ready.  Not architectural:
- * a saved block's results have all arrived by the time it is saved, so
- * a restored one starts with this zeroed.
+ * when each register's pending result is ready, and when its last
+ * global access that writes no register (a store) is done: it exits no
+ * earlier.  Not architectural: a saved
+ * block's results have all arrived by the time it is saved, so a
+ * restored one starts with this zeroed.
  */
 typedef struct SimtWarpTiming {
     uint64_t ready;
     uint64_t reg[SIMT_TIMING_REGS];
+    uint64_t stored;
 } SimtWarpTiming;
 
 /*
