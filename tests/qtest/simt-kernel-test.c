@@ -743,8 +743,8 @@ static void test_timing_model(void)
         .args = { 0, 2000 },
     };
     const Launch vecadd = {
-        .kernel = "vecadd", .grid = { 8 }, .block = { 256 },
-        .args = { 0, 0, 0, 2048 },
+        .kernel = "vecadd", .grid = { 32 }, .block = { 256 },
+        .args = { 0, 0, 0, 8192 },
     };
     uint64_t one, two, narrow, wide;
 
@@ -755,8 +755,8 @@ static void test_timing_model(void)
     g_assert_cmpuint(two * 21, >, one * 10);
 
     /* Memory-bound: 8 bytes per cycle for 4 SMs is much slower than 4096. */
-    narrow = kernel_cycles("mem-bandwidth=8", &vecadd, 3, 4 * 2048);
-    wide = kernel_cycles("mem-bandwidth=4096", &vecadd, 3, 4 * 2048);
+    narrow = kernel_cycles("mem-bandwidth=8", &vecadd, 3, 4 * 8192);
+    wide = kernel_cycles("mem-bandwidth=4096", &vecadd, 3, 4 * 8192);
     g_assert_cmpuint(narrow, >, 4 * wide);
 }
 
