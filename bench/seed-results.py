@@ -120,66 +120,23 @@ WHY = {
         "wasted work here is the low-priority kernel's lost time, which "
         "also holds the high-priority kernels' own time "
         "(docs/preemption-results.rst)",
-    "seed003_gain_short": (28.0, "%", "sharing over serialized, short jobs",
-                           "003 Fig. 10"),
-    "seed003_gain_long": (50.0, "%", "sharing over serialized, long jobs "
-                          "with swaps", "003 Fig. 11"),
-    "seed003_offload_gain": (18.0, "%", "offload to the less loaded GPU, on "
-                             "top of sharing", "003 Figs. 10-11"),
-    "seed004_register_reduction": (91.5, "%", "register context, light "
-                                   "against full switch", "004 Fig. 6"),
-    "seed004_latency_reduction": (59.7, "%", "preemption latency, light "
-                                  "against full switch", "004 Fig. 15"),
-}
-
-# Why ours differs from the seed's by more than 25 %, by figure.
-WHY = {
-    "seed000_violations_2us_auto":
-        "uniform synthetic blocks make every drain estimate close "
-        "(docs/preemption-results.rst)",
-    "seed000_violations_3us_auto":
-        "as at 2 us",
-    "seed000_violations_2us_chimera":
-        "whole-SM choices spend the bound on the slowest leaver, and the "
-        "deadline counts the high-priority kernel alone at 280 cycles "
-        "(docs/preemption-results.rst)",
-    "seed000_violations_3us_chimera":
-        "as at 2 us",
-    "seed000_violations_4us_chimera":
-        "as at 2 us",
-    "seed000_violations_5us_chimera":
-        "as at 2 us",
-    "seed002_hp_response_none":
-        "a waiting higher-priority kernel gets every block slot the "
-        "low-priority kernel frees (block level, even in mode none), and "
-        "the low-priority job is scaled down from the seed's 750 ms matmul "
-        "to about 1.1 ms (docs/driver.rst)",
-    "seed002_hp_response_chunked":
-        "as none; the 1 MiB chunks, about 190 us each, dominate",
-    "seed002_hp_response_split":
-        "as none",
-    "seed002_split_slowdown_S256":
-        "ours is against the unsplit kernel; the seed's reference is this "
-        "4-subkernel row itself",
-    "seed002_split_slowdown_S64":
-        "a 512 x 512 matmul (1024 blocks) against the seed's 1024 x 1024 "
-        "(4096), the subkernels queued on the device with no host round "
-        "trip between them (docs/driver.rst)",
-    "seed002_split_slowdown_S16":
-        "as with 16; the seed also pays a launch and a synchronisation per "
-        "subkernel, which grow with their number",
-    "seed000_overhead_auto_vs_chimera":
-        "wasted work here is the low-priority kernel's lost time, which "
-        "also holds the high-priority kernels' own time "
-        "(docs/preemption-results.rst)",
-    "seed001_colocated_slowdown":
-        "the timing model hides no latency and has no transfer path: a "
-        "warp instruction costs its SM's port the same cycles whatever "
-        "else runs, so a one-warp B block beside A's 16 warps gets a 17th "
-        "of the SM, where the seed's B is bound by far faults over PCIe; "
-        "colocated is still worse than isolated, as in the seed",
-    "seed001_isolated_slowdown":
-        "as colocated: B's 8 blocks share one SM's issue ports",
+    "seed001_compute_colocated_slowdown":
+        "B's one warp per SM takes its turn with A's 16 warps of dependent "
+        "multiply-adds, which ask twice what the SM issues; the seed's A "
+        "took most of the units and still left B more",
+    "seed001_compute_isolated_slowdown":
+        "B's 16 warps on one SM ask twice the multiply-adds its ports "
+        "issue, so B runs at half speed plus its loop; the seed measured "
+        "less contention within B (docs/labs/placement.rst)",
+    "seed001_memory_colocated_slowdown":
+        "each SM has a fixed equal share of the bandwidth, so B contends "
+        "only with A's block on its own SM, not with A's traffic on the "
+        "other 66; the model also counts bytes, not the 32-byte sectors "
+        "the seed's uncoalesced writes cost (docs/specs/simt.rst)",
+    "seed001_memory_isolated_slowdown":
+        "B's 8 blocks share one SM's share of the bandwidth (at most 8x); "
+        "the seed's also contend for that SM's L1 and its uncoalesced "
+        "sectors",
     "seed003_gain_short":
         "8 jobs, 4 at once on one device; the gain is the overlap of one "
         "job's copies and short CPU phases (a tenth of a GPU phase) with "

@@ -824,10 +824,6 @@ static inline void mem_timing(SimtBlock *b, SimtWarpTiming *wt,
     wt->reg[in->dst] = *b->mem_pipe +
         (insn_class(in->op) == SIMT_IC_ATOMIC ? t->global_atomic_latency
                                                : t->global_latency);
-    if (in->dst == SIMT_TIMING_REGS - 1) {
-        /* A store, or an atomic whose old value is not kept. */
-        wt->stored = wt->reg[in->dst];
-    }
 }
 
 static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
@@ -1470,9 +1466,6 @@ static void wsync_deadlock(SimtBlock *b, SimtWarp *w, unsigned warp)
 /* The lanes of @mask leave warp @warp for good. */
 static void retire(SimtBlock *b, SimtWarp *w, unsigned warp, uint32_t mask)
 {
-    if (b->wtiming) {
-        b->st.cycle = later(b->st.cycle, b->wtiming[warp].stored);
-    }
     w->exited |= mask;
     w->resv_mask &= ~mask;
     b->st.nexited += __builtin_popcount(mask);

@@ -538,7 +538,6 @@ static const VMStateDescription vmstate_simt_warp_timing = {
     .fields = (const VMStateField[]) {
         VMSTATE_UINT64(ready, SimtWarpTiming),
         VMSTATE_UINT64_ARRAY(reg, SimtWarpTiming, SIMT_TIMING_REGS),
-        VMSTATE_UINT64(stored, SimtWarpTiming),
         VMSTATE_END_OF_LIST()
     },
 };

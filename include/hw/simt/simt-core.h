@@ -178,9 +178,7 @@ typedef enum SimtInsnClass {
  * after the pipe has moved them; while the pipe is taken more than
  * global_latency cycles ahead, the warp waits that much longer to issue
  * (the SM holds only so many requests in flight, so that a store, whose
- * result nobody waits for, cannot run ahead of the bandwidth).  A store
- * is done global_latency cycles after its bytes have moved, and a warp
- * exits once its stores are done.
+ * result nobody waits for, cannot run ahead of the bandwidth).
  */
 typedef struct SimtTiming {
     uint8_t cost[SIMT_IC_NR];
@@ -197,16 +195,13 @@ typedef struct SimtTiming {
 /*
  * The timing state of one warp, in device cycles: when it may issue
  * again (the end of its last burst, or the barrier that released it),
- * when each register's pending result is ready, and when its last
- * global access that writes no register (a store) is done: it exits no
- * earlier.  Not architectural: a saved
- * block's results have all arrived by the time it is saved, so a
- * restored one starts with this zeroed.
+ * and when each register's pending result is ready.  Not architectural:
+ * a saved block's results have all arrived by the time it is saved, so
+ * a restored one starts with this zeroed.
  */
 typedef struct SimtWarpTiming {
     uint64_t ready;
     uint64_t reg[SIMT_TIMING_REGS];
-    uint64_t stored;
 } SimtWarpTiming;
 
 /*
