@@ -1126,6 +1126,33 @@ static void test_latency(void)
     simt_code_destroy(&code);
     machine_free(&mc);
 
+    /*
+     * The SM's requests in flight are bounded: with the pipe taken up to
+     * 500, a store issued at 0 waits until the pipe is no more than the
+     * global latency (100) ahead, and so does the load after it.
+     */
+    p.n = 0;
+    emit(&p, SW(0, 10, 0));             /* 0, cost 2, waits 400; 500..532 */
+    emit(&p, LW(9, 10, 4));             /* 402, cost 2, waits 30; 532..564 */
+    emit(&p, RET);                      /* issues 434 */
+    new_machine(&mc, 16, &p);
+    mc.l.shared_size = sizeof(shared);
+    simt_code_init(&code, mc.l.code_base, mc.l.code_size);
+    code.timing = &timing;
+    simt_block_init(&b, &mc.l, &desc, &code, &mc.m, warps, shared);
+    memset(wt, 0, sizeof(wt));
+    b.wtiming = wt;
+    b.mem_pipe = &pipe;
+    pipe = 500;
+    simt_warp_run(&b, 0, 100);
+    ok(b.st.status == SIMT_DONE && b.st.cycle == 435 && pipe == 564 &&
+       wt[0].reg[9] == 664,
+       "a warp waits to issue while the memory pipe is taken more than "
+       "the global latency ahead (cycle %" PRIu64 ", pipe %" PRIu64 ")",
+       b.st.cycle, pipe);
+    simt_code_destroy(&code);
+    machine_free(&mc);
+
     /* Two warps at a barrier: released at the last one's arrival. */
     p.n = 0;
     emit(&p, BARRIER);
