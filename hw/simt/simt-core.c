@@ -967,6 +967,22 @@ static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
     if (!live) {
         return false;
     }
+    if (live == SIMT_FULL_MASK) {
+        /* A converged warp, the common case: one pass. */
+        uint32_t diff = 0;
+
+        for (i = 0; i < SIMT_WARP_SIZE; i++) {
+            diff |= w->pc[i] ^ w->pc[0];
+        }
+        if (!diff) {
+            memset(lm, 0xff, SIMT_WARP_SIZE * sizeof(lm[0]));
+            *pc = w->pc[0];
+            *mask = SIMT_FULL_MASK;
+            *count = SIMT_WARP_SIZE;
+            *other = UINT32_MAX;
+            return true;
+        }
+    }
     /*
      * Branch-free passes that vectorise.  PCs are even, so UINT32_MAX can
      * stand for "not runnable" (and for "in the group" when looking for
@@ -1475,7 +1491,13 @@ static void retire(SimtBlock *b, SimtWarp *w, unsigned warp, uint32_t mask)
     block_sync(b);
 }
 
-uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
+/*
+ * simt_warp_run() with @timed constant, so that each of its two copies
+ * has only its own timing model's code in the instruction loop.
+ */
+static inline __attribute__((always_inline))
+uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
+                  const bool timed)
 {
     SimtBlockState *st = &b->st;
     const SimtCode *code = b->code;
@@ -1493,7 +1515,7 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
         return 0;
     }
     w = &b->warps[warp];
-    wt = b->wtiming ? &b->wtiming[warp] : NULL;
+    wt = timed ? &b->wtiming[warp] : NULL;
     if (!select_group(w, &P, &G, &nG, &M, lm)) {
         wsync_deadlock(b, w, warp);
         return 0;
@@ -2000,6 +2022,12 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
 stop:
     set_pcs(w, G, P);
     return n;
+}
+
+uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
+{
+    return b->wtiming ? warp_run(b, warp, budget, true)
+                      : warp_run(b, warp, budget, false);
 }
 
 SimtStatus simt_block_run(SimtBlock *b, uint64_t budget)

@@ -12,7 +12,7 @@
  * that warps' clocks stay near their ports' and take the memory pipe
  * in about the order of time.
  */
-#define SIMT_BURST_INSNS        64
+#define SIMT_BURST_INSNS        128
 #define SIMT_BURST_CYCLES       256
 
 typedef struct SimtState SimtState;
