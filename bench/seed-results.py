@@ -86,17 +86,23 @@ WHY = {
         "uniform synthetic blocks make every drain estimate close "
         "(docs/preemption-results.rst)",
     "seed000_violations_3us_auto":
-        "as at 2 us",
+        "all of them backprop's, whose blocks may not be flushed once "
+        "they have done an atomic and are switched at the edge of the "
+        "bound (docs/preemption-results.rst)",
     "seed000_violations_2us_chimera":
-        "whole-SM choices spend the bound on the slowest leaver, and the "
-        "deadline counts the high-priority kernel alone at 280 cycles "
-        "(docs/preemption-results.rst)",
+        "whole-SM choices spend the bound on the slowest leaver: a "
+        "pathfinder SM's switch (1.77 us) and the high-priority kernel do "
+        "not fit 2 us (docs/preemption-results.rst)",
     "seed000_violations_3us_chimera":
-        "as at 2 us",
+        "the pathfinder switch and the high-priority kernel fit 3 us; only "
+        "backprop's blocks, which may not be flushed after an atomic, are "
+        "late",
     "seed000_violations_4us_chimera":
-        "as at 2 us",
+        "two switches queued on one SM take 3.5 us",
     "seed000_violations_5us_chimera":
-        "as at 2 us",
+        "a looser bound lets Chimera switch blocks it flushed under 4 us, "
+        "and switches queued on an SM end past the bound (streamcluster, "
+        "backprop; docs/preemption-results.rst)",
     "seed002_hp_response_none":
         "a waiting higher-priority kernel gets every block slot the "
         "low-priority kernel frees (block level, even in mode none), and "
