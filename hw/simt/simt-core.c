@@ -798,32 +798,34 @@ static void timing_operands(SimtInsn *in)
 /*
  * The time a memory instruction @in, issued at @issue, spends outside
  * shared memory (judged by its first active lane's address @addr), for
- * @lanes lanes of @size bytes (see SimtTiming).
+ * @lanes lanes of @size bytes (see SimtTiming): returns the warp's clock
+ * after it, @cycle before.
  */
-static inline void mem_timing(SimtBlock *b, SimtWarpTiming *wt,
-                              const SimtInsn *in, uint64_t issue,
-                              uint32_t addr, unsigned size, unsigned lanes)
+static inline uint64_t mem_timing(SimtBlock *b, SimtWarpTiming *wt,
+                                  const SimtInsn *in, uint64_t issue,
+                                  uint64_t cycle, uint32_t addr,
+                                  unsigned size, unsigned lanes)
 {
     const SimtTiming *t = b->code->timing;
     uint64_t bytes, start;
 
     if (!t || addr - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW) {
-        return;
+        return cycle;
     }
     bytes = ((uint64_t)lanes * size * t->byte_cost_fx16 + 0xffff) >> 16;
     if (!wt) {
-        b->st.cycle += t->global_cost + bytes;
-        return;
+        return cycle + t->global_cost + bytes;
     }
     start = later(issue, *b->mem_pipe);
     if (start - issue > t->global_latency) {
         /* The SM's requests in flight are full: wait for room. */
-        b->st.cycle += start - issue - t->global_latency;
+        cycle += start - issue - t->global_latency;
     }
     *b->mem_pipe = start + bytes;
     wt->reg[in->dst] = *b->mem_pipe +
         (insn_class(in->op) == SIMT_IC_ATOMIC ? t->global_atomic_latency
                                                : t->global_latency);
+    return cycle;
 }
 
 static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
@@ -1508,7 +1510,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     SimtWarp *w;
     SimtWarpTiming *wt;
     uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
-    uint64_t n = 0, issue = 0;
+    uint64_t n = 0, issue = 0, cycle;
     unsigned base_tid = warp * SIMT_WARP_SIZE;
 
     if (st->status != SIMT_RUNNING || warp >= st->nwarps) {
@@ -1520,6 +1522,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         wsync_deadlock(b, w, warp);
         return 0;
     }
+    /* The warp's clock, in a register; st->cycle follows it. */
+    cycle = st->cycle;
 
     while (n < budget) {
         uint32_t off = P - code->base;
@@ -1545,19 +1549,20 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         }
         if (wt) {
             /* It issues once what it reads is ready. */
-            issue = later(later(st->cycle, wt->reg[in->src[0]]),
+            issue = later(later(cycle, wt->reg[in->src[0]]),
                           later(wt->reg[in->src[1]], wt->reg[in->src[2]]));
             if (issue >= b->issue_limit && n) {
                 /* Not in this burst: the warp is ready again then. */
                 st->cycle = issue;
                 break;
             }
-            st->cycle = issue + in->cost;
+            cycle = issue + in->cost;
             b->issue_cycles += in->cost;
             wt->reg[in->dst] = issue + in->lat;
         } else {
-            st->cycle += in->cost;
+            cycle += in->cost;
         }
+        st->cycle = cycle;
         n++;
         w->instret++;
         st->warp_insns++;
@@ -1702,8 +1707,9 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             uint32_t t[SIMT_WARP_SIZE];
             unsigned sh = 32 - 8 * in->size;
 
-            mem_timing(b, wt, in, issue, a[__builtin_ctz(G)] + in->imm,
-                       in->size, nG);
+            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
+                                           a[__builtin_ctz(G)] + in->imm,
+                                           in->size, nG);
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
                 LANES_FOR(G, i) {
                     t[i] = ld_le(flat + (a[i] + in->imm - flat_base),
@@ -1748,8 +1754,9 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             uint8_t *host;
             uint32_t page;
 
-            mem_timing(b, wt, in, issue, a[__builtin_ctz(G)] + in->imm,
-                       in->size, nG);
+            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
+                                           a[__builtin_ctz(G)] + in->imm,
+                                           in->size, nG);
             if (!st->wrote_global) {
                 st->wrote_global = any_global(a, in->imm, G);
             }
@@ -1784,7 +1791,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             const uint32_t *src = w->x[in->rs2];
             uint32_t t[SIMT_WARP_SIZE];
 
-            mem_timing(b, wt, in, issue, a[__builtin_ctz(G)], 4, nG);
+            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
+                                           a[__builtin_ctz(G)], 4, nG);
             if (!st->wrote_global) {
                 st->wrote_global = any_global(a, 0, G);
             }
