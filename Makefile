@@ -38,7 +38,8 @@ export SIMT_GUEST_DEBUG
 endif
 export SIMT_CACHE HOST_BUILD
 
-.PHONY: all setup qemu host guest check run bench lab lab-check fuzz clean
+.PHONY: all setup qemu host guest check docs run bench lab lab-check fuzz \
+    clean
 
 all: qemu host guest
 
@@ -59,6 +60,11 @@ guest: setup
 
 check: $(CHECK_NEEDS)
 	@scripts/check.sh
+
+# The docs' charts (the labs' and the timing model's occupancy curves),
+# drawn from the tables the pages quote, as build/docs/CHART.svg.
+docs: setup
+	@/usr/bin/python3 scripts/check-charts.py docs build/docs | tail -1
 
 # A shell in the guest with a terminal, else the demo script (scriptable).
 # DEVICES=N gives the guest N simt devices (/dev/accel/accel0..N-1);

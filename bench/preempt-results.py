@@ -6,6 +6,7 @@
 
 import re
 import sys
+import textwrap
 
 MHZ = 1400
 MODES = ["none", "drain", "flush", "switch", "light"]
@@ -170,7 +171,7 @@ def main():
                       "%.1f %%" % SEED_OVERHEAD["chimera"],
                       "%.1f %%" % SEED_LESS]]))
         print()
-        print(SEED000_WHY)
+        print(seed000_why({k: fig[k] for k in shapes}, seed))
     print(NOTES)
 
 
@@ -282,31 +283,67 @@ overhead, and averaged over the kernels where anything was preempted
 (``seed000_overhead_auto_vs_chimera`` is how much less auto wastes).
 """
 
-SEED000_WHY = """\
-Where the figures differ from the seed's, and why:
+def compared(mode, seed):
+    """How often @mode is late against the seed, bound by bound."""
+    by = {"less often": [], "more often": [], "as often": []}
+    for b, theirs in zip(BOUNDS, SEED_VIOLATIONS[mode]):
+        ours = seed["violations_%dus_%s" % (b, mode)]
+        by["less often" if ours < theirs else "more often" if ours > theirs
+           else "as often"].append("%d" % b)
+    parts = ["%s at %s us" % (k, ", ".join(v[:-1]) + " and " + v[-1]
+                              if len(v) > 1 else v[0])
+             for k, v in by.items() if v]
+    parts[0] = parts[0].replace(" at ", " than in the seed at ", 1)
+    return ", ".join(parts)
 
-- Auto is late less often than in the seed at every bound.  These
-  kernels' blocks are uniform (the same work, a steady rate), so every
-  drain estimate is close; the seed traces its violations to drains
-  mispredicted on irregular kernels (b+tree, srad) and to blocks that
-  may not be flushed, which only backprop's atomics reproduce here
-  (auto's few late responses are backprop's).  Auto
-  also has the lightweight switch and places high-priority blocks beside
-  the blocks still draining.
-- Chimera is late more often than in the seed at every bound.  It
-  spends the bound on an SM's slowest leaver (on this preset one
-  context switch of a pathfinder block takes 2472 of the 2800 cycles of
-  2 us, two of them serialized on one SM most of 4 us), and the
-  deadline is the high-priority kernel's time alone, 280 cycles (its
-  launch is seen at its doorbell's cycle), plus the bound: the
-  preemptor's blocks, placed once their SM is empty, have little slack
-  left, and a whole-SM drain or switch estimated just inside the bound
-  ends just outside it.
-- The gap in wasted work is close to the seed's: Chimera empties whole
-  SMs and so flushes most of their blocks, where auto frees only the
-  room it needs, mostly by lightweight switches.  Both columns include
-  the high-priority kernels' own time on the SMs.
-"""
+
+def late_cases(fig, mode):
+    """Where @mode was late: kernel (bound: late %, ...)."""
+    out = []
+    for shape, f in fig.items():
+        late = ["%d us: %s %%" % (b, f["%s%dus" % (mode, b)]["violations_%dus"
+                                                            % b])
+                for b in BOUNDS
+                if num(f["%s%dus" % (mode, b)]["violations_%dus" % b])]
+        if late:
+            out.append("%s (%s)" % (shape, ", ".join(late)))
+    return "; ".join(out) or "none"
+
+
+def seed000_why(fig, seed):
+    """Where the figures differ from the seed's, and why."""
+    path = fig.get("pathfinder", next(iter(fig.values())))
+    switch = num(path["switch"]["dispatch"])
+    hp = num(path["hp"]["alone"])
+    text = """\
+- Auto is late %s.  These kernels' blocks are uniform (the same work, a
+  steady rate), so every drain estimate is close; the seed traces its
+  violations to drains mispredicted on irregular kernels (b+tree, srad)
+  and to blocks that may not be flushed, which only backprop's atomics
+  reproduce here.  Auto's late responses: %s.  Auto also has the
+  lightweight switch and places high-priority blocks beside the blocks
+  still draining.
+- Chimera is late %s.  It spends the bound on an SM's slowest leaver (on
+  this preset one context switch of a pathfinder block takes %d cycles,
+  %s us), and the deadline is the high-priority kernel's time alone, %d
+  cycles (its launch is seen at its doorbell's cycle), plus the bound:
+  the preemptor's blocks, placed once their SM is empty, have little
+  slack left, and a whole-SM drain or switch estimated just inside the
+  bound ends outside it once the SM's saves queue behind each other.  A
+  looser bound lets Chimera switch blocks it would flush under a tighter
+  one, so it is not always late less often with more time.  Chimera's
+  late responses: %s.
+- Wasted work: Chimera empties whole SMs and so flushes most of their
+  blocks, where auto frees only the room it needs, mostly by lightweight
+  switches.  Both columns include the high-priority kernels' own time on
+  the SMs.""" % (compared("auto", seed), late_cases(fig, "auto"),
+                compared("chimera", seed), switch, us(switch), hp,
+                late_cases(fig, "chimera"))
+    bullets = [" ".join(b.split()) for b in text.split("\n- ")]
+    return "Where the figures differ from the seed's, and why:\n\n" + \
+        "\n".join(textwrap.fill(b.lstrip("- "), 72, initial_indent="- ",
+                                subsequent_indent="  ") for b in bullets) + "\n"
+
 
 NOTES = """\
 Differences from the seeds

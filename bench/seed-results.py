@@ -41,11 +41,21 @@ SEED = {
                                        "000 Fig. 4.5"),
     "seed000_overhead_auto_vs_chimera": (25.3, "%", "less wasted work than "
                                          "Chimera at 2 us", "000 Fig. 4.3"),
-    "seed001_colocated_slowdown": (3.58, "ratio", "transfer-bound B "
-                                   "colocated over serial (32 threads)",
-                                   "001 Table 4.1"),
-    "seed001_isolated_slowdown": (2.73, "ratio", "... isolated on the "
-                                  "empty SM (33 threads)", "001 Table 4.1"),
+    "seed001_isolated_33_over_32_alone": (1.0, "ratio", "B of 33 threads "
+                                          "over B of 32, alone (the seed: "
+                                          "negligible)", "001 4.3"),
+    "seed001_compute_colocated_slowdown": (1.85, "ratio", "compute-bound B "
+                                           "colocated over serial (32 "
+                                           "threads)", "001 Table 4.1"),
+    "seed001_compute_isolated_slowdown": (1.45, "ratio", "... isolated on "
+                                          "the empty SM (33 threads)",
+                                          "001 Table 4.1"),
+    "seed001_memory_colocated_slowdown": (96.1, "ratio", "memory-bound B "
+                                          "colocated over serial (32 "
+                                          "threads)", "001 Table 4.1"),
+    "seed001_memory_isolated_slowdown": (22.4, "ratio", "... isolated on "
+                                         "the empty SM (33 threads)",
+                                         "001 Table 4.1"),
     "seed002_hp_response_none": (600000.0, "us", "high-priority response, "
                                  "no preemption", "002 Fig. 4(b)"),
     "seed002_hp_response_chunked": (100000.0, "us", "... chunked copies only",
@@ -76,17 +86,23 @@ WHY = {
         "uniform synthetic blocks make every drain estimate close "
         "(docs/preemption-results.rst)",
     "seed000_violations_3us_auto":
-        "as at 2 us",
+        "all of them backprop's, whose blocks may not be flushed once "
+        "they have done an atomic and are switched at the edge of the "
+        "bound (docs/preemption-results.rst)",
     "seed000_violations_2us_chimera":
-        "whole-SM choices spend the bound on the slowest leaver, and the "
-        "deadline counts the high-priority kernel alone at 280 cycles "
-        "(docs/preemption-results.rst)",
+        "whole-SM choices spend the bound on the slowest leaver: a "
+        "pathfinder SM's switch (1.77 us) and the high-priority kernel do "
+        "not fit 2 us (docs/preemption-results.rst)",
     "seed000_violations_3us_chimera":
-        "as at 2 us",
+        "the pathfinder switch and the high-priority kernel fit 3 us; only "
+        "backprop's blocks, which may not be flushed after an atomic, are "
+        "late",
     "seed000_violations_4us_chimera":
-        "as at 2 us",
+        "two switches queued on one SM take 3.5 us",
     "seed000_violations_5us_chimera":
-        "as at 2 us",
+        "a looser bound lets Chimera switch blocks it flushed under 4 us, "
+        "and switches queued on an SM end past the bound (streamcluster, "
+        "backprop; docs/preemption-results.rst)",
     "seed002_hp_response_none":
         "a waiting higher-priority kernel gets every block slot the "
         "low-priority kernel frees (block level, even in mode none), and "
@@ -110,14 +126,23 @@ WHY = {
         "wasted work here is the low-priority kernel's lost time, which "
         "also holds the high-priority kernels' own time "
         "(docs/preemption-results.rst)",
-    "seed001_colocated_slowdown":
-        "the timing model hides no latency and has no transfer path: a "
-        "warp instruction costs its SM's port the same cycles whatever "
-        "else runs, so a one-warp B block beside A's 16 warps gets a 17th "
-        "of the SM, where the seed's B is bound by far faults over PCIe; "
-        "colocated is still worse than isolated, as in the seed",
-    "seed001_isolated_slowdown":
-        "as colocated: B's 8 blocks share one SM's issue ports",
+    "seed001_compute_colocated_slowdown":
+        "B's one warp per SM takes its turn with A's 16 warps of dependent "
+        "multiply-adds, which ask twice what the SM issues; the seed's A "
+        "took most of the units and still left B more",
+    "seed001_compute_isolated_slowdown":
+        "B's 16 warps on one SM ask twice the multiply-adds its ports "
+        "issue, so B runs at half speed plus its loop; the seed measured "
+        "less contention within B (docs/labs/placement.rst)",
+    "seed001_memory_colocated_slowdown":
+        "each SM has a fixed equal share of the bandwidth, so B contends "
+        "only with A's block on its own SM, not with A's traffic on the "
+        "other 66; the model also counts bytes, not the 32-byte sectors "
+        "the seed's uncoalesced writes cost (docs/specs/simt.rst)",
+    "seed001_memory_isolated_slowdown":
+        "B's 8 blocks share one SM's share of the bandwidth (at most 8x); "
+        "the seed's also contend for that SM's L1 and its uncoalesced "
+        "sectors",
     "seed003_gain_short":
         "8 jobs, 4 at once on one device; the gain is the overlap of one "
         "job's copies and short CPU phases (a tenth of a GPU phase) with "
@@ -162,7 +187,9 @@ figure measured on this device by ``make bench`` (the line
 than 25 %, why.  The seeds' numbers come from their papers' hardware or
 simulators; ours from the device model, whose limits
 ``docs/specs/simt.rst`` states.  The detailed tables behind the seed 000
-and 004 rows are in ``docs/preemption-results.rst``.
+and 004 rows are in ``docs/preemption-results.rst``.  Seed 001's
+transfer-bandwidth row is left out: its B is bound by page faults over
+PCIe, which the device does not model.
 """
 
 

@@ -25,6 +25,8 @@ kernel_bench() {   # NAME, VAR=VALUE
         exit 1
     fi
     printf '%s\n' "$out" | sed -n 's/^# \(bench .*\)/\1/p'
+    # The occupancy table of docs/specs/simt.rst, as comments.
+    printf '%s\n' "$out" | sed -n 's/^# occupancy /#   /p'
 }
 
 echo "# simt-core-bench: interpreter speed, hand-assembled kernels"
@@ -49,10 +51,19 @@ printf '%s\n%s\n' "$core" "$device" | awk '
         printf "bench device_over_core_spin: %.2f ratio\n", dev / core
     }'
 
-# Seed 001's co-location: a memory-bound B beside A's blocks or on the SM
-# A left empty, against B alone (Turing-68 preset).
+# The timing model against published microbenchmarks: dependent-add and
+# dependent-load latencies of a lone warp, and throughput by warps per
+# SM (docs/specs/simt.rst, "Published figures", whose occupancy table
+# is the lines "#   PRESET W ...": measured and predicted by the published
+# figures, warp instructions and bytes per cycle per SM).
+echo "# timing model: latencies and occupancy curves per preset"
+kernel_bench timing_dep_alu_latency SIMT_BENCH_TIMING=1
+
+# Seed 001's co-location (Table 4.1, compute and memory classes): B
+# beside A's blocks or on the SM A left empty, against B alone
+# (Turing-68 preset).
 echo "# seed 001: B colocated with A or isolated on the empty SM, over serial"
-kernel_bench seed001_colocated_slowdown SIMT_BENCH_COLOCATE=1
+kernel_bench seed001_compute_colocated_slowdown SIMT_BENCH_COLOCATE=1
 
 # Copy engines: host-side throughput of 64 MiB copies, and the latency in
 # device cycles of a high-priority 4 KiB copy behind a 64 MiB one.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Draw a lab's experiment table (scripts/lab.sh run LAB) as an SVG chart.
+"""Draw a lab's experiment table (scripts/lab.sh run LAB), or the timing
+model's occupancy table (docs/specs/simt.rst), as an SVG chart.
 
-Usage: lab-plot.py LAB [TABLE] > LAB.svg   (TABLE: a file, default stdin)
+Usage: lab-plot.py CHART [TABLE] > CHART.svg   (TABLE: a file, default stdin)
 
 One chart per lab, each series a policy (or a mechanism, or an
 optimisation level):
@@ -12,6 +13,10 @@ optimisation level):
   driver-sched    high-priority kernels ending before the low-priority one
   chunks          high-priority copy latency against the chunk size (log-log)
   liveness        lightweight record bytes as % of full, per kernel and level
+and two of the timing model, each series a preset, beside a dashed
+series "PRESET published" in its colour:
+  occupancy-alu   dependent-add throughput against warps per SM (log x)
+  occupancy-gmem  streaming-load throughput against warps per SM (log x)
 
 A malformed table is an error with its line number.
 """
@@ -37,8 +42,8 @@ def rows(text, name):
     for n, line in enumerate(text.splitlines(), 1):
         f = line.split()
         # Headers, and the "..." of a table quoted in part (docs/labs/).
-        if not f or f == ["..."] or \
-                line.startswith(("lab ", "policy", "kernel", "#", " ")):
+        if not f or f == ["..."] or line.startswith(
+                ("lab ", "policy", "kernel", "preset", "#", " ")):
             continue
         out.append((n, f))
     if not out:
@@ -54,7 +59,8 @@ def num(v, where):
 
 
 def series_of(lab, text, name):
-    """(title, x label, y label, log x, log y, bars, {series: [(x, y)]})."""
+    """(title, x label, y label, log x, log y, bars, {series: [(x, y)]}):
+    a log axis is its base (10 or 2), or False."""
     s = {}
 
     def add(key, x, y):
@@ -87,41 +93,61 @@ def series_of(lab, text, name):
                 fail(where, "expected 6 fields")
             for level, v in zip(("-O0", "-O2", "-Os", "-O3"), f[2:]):
                 add(level, "%s %s" % (f[0], f[1]), num(v, where))
+        elif lab in ("occupancy-alu", "occupancy-gmem"):
+            if len(f) != 6:
+                fail(where, "expected 6 fields")
+            col = 2 if lab == "occupancy-alu" else 4
+            add(f[0], num(f[1], where), num(f[col], where))
+            add(f[0] + " published", num(f[1], where),
+                num(f[col + 1], where))
         else:
             fail(name, "unknown lab %r" % lab)
     return {
         "placement": ("Placement: B's slowdown beside A (seed 001)",
                       "", "slowdown (x)", False, False, True),
         "mechanisms": ("Mechanisms: high-priority response (seed 000)",
-                       "", "median response, cycles", False, True, True),
+                       "", "median response, cycles", False, 10, True),
         "preempt-choice": ("Preemption choice: late responses",
                            "bound, us", "late, %", False, False, False),
         "driver-sched": ("Driver scheduling: high-priority kernels ending "
                          "before the low-priority one", "",
                          "of 40", False, False, True),
         "chunks": ("Chunked copies: 4 KiB high-priority copy latency",
-                   "chunk, KiB", "latency, cycles", True, True, False),
+                   "chunk, KiB", "latency, cycles", 10, 10, False),
         "liveness": ("Liveness: lightweight record bytes (seed 004)",
                      "", "% of a full switch", False, False, True),
+        "occupancy-alu": ("Dependent adds: throughput by warps per SM",
+                          "warps per SM", "warp instructions / cycle / SM",
+                          2, False, False),
+        "occupancy-gmem": ("Streaming loads: throughput by warps per SM",
+                           "warps per SM", "bytes / cycle / SM",
+                           2, False, False),
     }[lab] + (s,)
 
 
 def scale(lo, hi, log, a, b):
     if log:
-        lo, hi = math.log10(lo), math.log10(hi)
+        lo, hi = math.log(lo, log), math.log(hi, log)
     if hi == lo:
         hi = lo + 1
 
     def f(v):
-        v = math.log10(v) if log else v
+        v = math.log(v, log) if log else v
         return a + (v - lo) * (b - a) / (hi - lo)
     return f
 
 
+def log_bounds(lo, hi, log):
+    """lo and hi widened to powers of the axis's base."""
+    return (log ** math.floor(round(math.log(lo, log), 9)),
+            log ** math.ceil(round(math.log(hi, log), 9)))
+
+
 def ticks(lo, hi, log):
     if log:
-        return [10 ** e for e in range(math.floor(math.log10(lo)),
-                                       math.ceil(math.log10(hi)) + 1)]
+        lo, hi = log_bounds(lo, hi, log)
+        return [log ** e for e in range(round(math.log(lo, log)),
+                                        round(math.log(hi, log)) + 1)]
     if hi <= lo:
         return [lo]
     step = 10 ** math.floor(math.log10(hi - lo))
@@ -142,8 +168,25 @@ def fmt(v):
     return "%g" % v
 
 
+def styles(s):
+    """{series: (colour, dashes, published)}: a series "X published" is
+    drawn dashed in X's colour, X solid; without such series, each in a
+    colour and dashes of its own."""
+    own = [k for k in s if not (k.endswith(" published") and
+                                k[:-len(" published")] in s)]
+    solid = len(own) < len(s)   # dashes are for the published ones
+    out = {k: (COLOURS[i % len(COLOURS)],
+               "" if solid else DASHES[i % len(DASHES)], False)
+           for i, k in enumerate(own)}
+    for k in s:
+        if k not in out:
+            out[k] = (out[k[:-len(" published")]][0], "6 4", True)
+    return out
+
+
 def svg(lab, text, name):
     title, xl, yl, logx, logy, bars, s = series_of(lab, text, name)
+    style = styles(s)
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
            'font-family="sans-serif" font-size="12">' % (W, H),
            '<rect width="100%" height="100%" fill="white"/>',
@@ -153,8 +196,7 @@ def svg(lab, text, name):
     ylo = min(ys) if logy else min(0, min(ys))
     yhi = max(ys)
     if logy:
-        ylo = 10 ** math.floor(math.log10(ylo))
-        yhi = 10 ** math.ceil(math.log10(yhi))
+        ylo, yhi = log_bounds(ylo, yhi, logy)
     else:
         yhi = yhi * 1.1 if yhi > 0 else 1
     y = scale(ylo, yhi, logy, H - BOTTOM, TOP)
@@ -174,7 +216,7 @@ def svg(lab, text, name):
             out.append('<text class="xtick" x="%.1f" y="%d"%s>%s</text>'
                        % (cx, cy, tilt, escape(c)))
         for k, (key, v) in enumerate(s.items()):
-            col = COLOURS[k % len(COLOURS)]
+            col = style[key][0]
             out.append('<g class="series" data-name="%s">' % escape(key))
             for c, val in v:
                 x0 = LEFT + cats.index(c) * slot + slot * 0.1 + k * width
@@ -188,21 +230,20 @@ def svg(lab, text, name):
         xs = [x for v in s.values() for x, _ in v]
         xlo, xhi = min(xs), max(xs)
         if logx:
-            xlo = 10 ** math.floor(math.log10(xlo))
-            xhi = 10 ** math.ceil(math.log10(xhi))
+            xlo, xhi = log_bounds(xlo, xhi, logx)
         x = scale(xlo, xhi, logx, LEFT, W - RIGHT)
         for t in ticks(xlo, xhi, logx):
             out.append('<text class="xtick" x="%.1f" y="%d" '
                        'text-anchor="middle">%s</text>'
                        % (x(t), H - BOTTOM + 16, fmt(t)))
         for k, (key, v) in enumerate(s.items()):
-            col = COLOURS[k % len(COLOURS)]
+            col, dash, _ = style[key]
             pts = " ".join("%.1f,%.1f" % (x(a), y(b)) for a, b in v)
             out.append('<g class="series" data-name="%s">' % escape(key))
             # Dashes and shrinking marks keep equal series visible.
             out.append('<polyline points="%s" fill="none" stroke="%s" '
                        'stroke-width="2" stroke-dasharray="%s"/>'
-                       % (pts, col, DASHES[k % len(DASHES)]))
+                       % (pts, col, dash))
             for a, b in v:
                 out.append('<circle cx="%.1f" cy="%.1f" r="%d" fill="%s">'
                            '<title>%s: %g, %g</title></circle>'
@@ -229,10 +270,17 @@ def svg(lab, text, name):
     out.append('<g class="legend">')
     for k, key in enumerate(s):
         ly = TOP + 10 + k * 18
-        out.append('<rect x="%d" y="%d" width="12" height="12" fill="%s"/>'
-                   '<text x="%d" y="%d">%s</text>'
-                   % (W - RIGHT + 16, ly, COLOURS[k % len(COLOURS)],
-                      W - RIGHT + 34, ly + 11, escape(key)))
+        col, _, published = style[key]
+        if published:
+            out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" '
+                       'stroke-width="2" stroke-dasharray="3 2"/>'
+                       % (W - RIGHT + 14, ly + 6, W - RIGHT + 28, ly + 6,
+                          col))
+        else:
+            out.append('<rect x="%d" y="%d" width="12" height="12" '
+                       'fill="%s"/>' % (W - RIGHT + 16, ly, col))
+        out.append('<text x="%d" y="%d">%s</text>'
+                   % (W - RIGHT + 34, ly + 11, escape(key)))
     out.append('</g></svg>')
     return "\n".join(out) + "\n"
 

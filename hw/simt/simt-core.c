@@ -65,11 +65,20 @@ struct SimtInsn {
     uint8_t size;       /* memory access bytes */
     uint8_t sext;       /* load sign-extends */
     uint8_t cost;       /* cycles, from the code's timing */
+    /* Registers read and written, as SimtWarpTiming.reg indexes. */
+    uint8_t src[3], dst;
+    uint16_t lat;       /* result latency, from the code's timing */
     uint16_t csr;
     bool csr_imm;       /* rs1 field is the operand, not a register */
     bool csr_write;
     int32_t imm;
 };
+
+/* The later of two cycles (the core is plain C, without QEMU's MAX). */
+static inline uint64_t later(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
 
 /* Little-endian memory accesses of 1, 2 or 4 bytes */
 static inline uint32_t ld_le(const uint8_t *p, unsigned size)
@@ -487,6 +496,10 @@ void simt_block_init(SimtBlock *b, const SimtLaunch *l,
     b->launch = l;
     b->code = code;
     b->mem = mem;
+    b->wtiming = NULL;
+    b->mem_pipe = NULL;
+    b->issue_limit = UINT64_MAX;
+    b->issue_cycles = 0;
     if (l->shared_size) {
         memset(shared, 0, l->shared_size);
     }
@@ -543,6 +556,10 @@ static void block_sync(SimtBlock *b)
     }
     for (wi = 0; wi < st->nwarps; wi++) {
         b->warps[wi].waiting = 0;
+        /* Released when the last warp arrived, not before. */
+        if (b->wtiming) {
+            b->wtiming[wi].ready = later(b->wtiming[wi].ready, st->cycle);
+        }
     }
     st->nwaiting = 0;
     st->barriers++;
@@ -690,15 +707,125 @@ static SimtInsnClass insn_class(unsigned op)
     }
 }
 
-/* Extra cycles of a memory instruction that is not to shared memory. */
-static inline uint64_t global_cycles(const SimtTiming *t, uint32_t addr,
-                                     unsigned size, unsigned lanes)
+enum { TR_NONE, TR_X, TR_F };    /* register kinds of timing_operands() */
+
+/* Register @r of @kind as a SimtWarpTiming.reg index, or @none. */
+static inline unsigned timing_reg(unsigned kind, unsigned r, unsigned none)
 {
-    if (!t || addr - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW) {
-        return 0;
+    return kind == TR_F ? 32 + r : kind == TR_X && r ? r : none;
+}
+
+/*
+ * The registers @in reads and writes, as SimtWarpTiming.reg indexes: x
+ * registers 0..31, f registers 32..63; an unused source reads x0, which
+ * is never pending, and no destination (or x0) writes the sink.
+ */
+static void timing_operands(SimtInsn *in)
+{
+    unsigned s1 = TR_NONE, s2 = TR_NONE, s3 = TR_NONE, d = TR_NONE;
+
+    switch (in->op) {
+    case OP_LUI: case OP_AUIPC: case OP_JAL:
+        d = TR_X;
+        break;
+    case OP_JALR: case OP_LOAD: case OP_LR: case OP_VOTE:
+    case OP_ADDI: case OP_SLTI: case OP_SLTIU: case OP_XORI: case OP_ORI:
+    case OP_ANDI: case OP_SLLI: case OP_SRLI: case OP_SRAI:
+        s1 = TR_X;
+        d = TR_X;
+        break;
+    case OP_CSRRW: case OP_CSRRS: case OP_CSRRC:
+        s1 = in->csr_imm ? TR_NONE : TR_X;
+        d = TR_X;
+        break;
+    case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU:
+    case OP_BGEU: case OP_STORE:
+        s1 = s2 = TR_X;
+        break;
+    case OP_WSYNC:
+        s1 = TR_X;
+        break;
+    case OP_FLW:
+        s1 = TR_X;
+        d = TR_F;
+        break;
+    case OP_FSW:
+        s1 = TR_X;
+        s2 = TR_F;
+        break;
+    case OP_ADD: case OP_SUB: case OP_SLL: case OP_SLT: case OP_SLTU:
+    case OP_XOR: case OP_SRL: case OP_SRA: case OP_OR: case OP_AND:
+    case OP_MUL: case OP_MULH: case OP_MULHSU: case OP_MULHU: case OP_DIV:
+    case OP_DIVU: case OP_REM: case OP_REMU: case OP_SC: case OP_AMO:
+    case OP_SHFL:
+        s1 = s2 = TR_X;
+        d = TR_X;
+        break;
+    case OP_FMADD: case OP_FMSUB: case OP_FNMSUB: case OP_FNMADD:
+        s1 = s2 = s3 = TR_F;
+        d = TR_F;
+        break;
+    case OP_FADD: case OP_FSUB: case OP_FMUL: case OP_FDIV: case OP_FSGNJ:
+    case OP_FSGNJN: case OP_FSGNJX: case OP_FMIN: case OP_FMAX:
+        s1 = s2 = TR_F;
+        d = TR_F;
+        break;
+    case OP_FSQRT:
+        s1 = TR_F;
+        d = TR_F;
+        break;
+    case OP_FCVT_W_S: case OP_FCVT_WU_S: case OP_FMV_X_W: case OP_FCLASS:
+        s1 = TR_F;
+        d = TR_X;
+        break;
+    case OP_FEQ: case OP_FLT: case OP_FLE:
+        s1 = s2 = TR_F;
+        d = TR_X;
+        break;
+    case OP_FCVT_S_W: case OP_FCVT_S_WU: case OP_FMV_W_X:
+        s1 = TR_X;
+        d = TR_F;
+        break;
+    default:
+        break;
     }
-    return t->global_cost +
-           (((uint64_t)lanes * size * t->byte_cost_fx16 + 0xffff) >> 16);
+    in->src[0] = timing_reg(s1, in->rs1, 0);
+    in->src[1] = timing_reg(s2, in->rs2, 0);
+    in->src[2] = timing_reg(s3, in->rs3, 0);
+    in->dst = timing_reg(d, in->rd, SIMT_TIMING_REGS - 1);
+}
+
+/*
+ * The time a memory instruction @in, issued at @issue, spends outside
+ * shared memory (judged by its first active lane's address @addr), for
+ * @lanes lanes of @size bytes (see SimtTiming): returns the warp's clock
+ * after it, @cycle before.
+ */
+static inline uint64_t mem_timing(SimtBlock *b, SimtWarpTiming *wt,
+                                  const SimtInsn *in, uint64_t issue,
+                                  uint64_t cycle, uint32_t addr,
+                                  unsigned size, unsigned lanes)
+{
+    const SimtTiming *t = b->code->timing;
+    uint64_t bytes, start;
+
+    if (!t || addr - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW) {
+        return cycle;
+    }
+    bytes = ((uint64_t)lanes * size * t->byte_cost_fx16 + 0xffff) >> 16;
+    if (!wt) {
+        return cycle + t->global_cost + bytes;
+    }
+    start = later(issue, *b->mem_pipe);
+    if (start - issue > t->global_latency) {
+        /* The SM's requests in flight are full: wait for room. */
+        cycle += start - issue - t->global_latency;
+    }
+    *b->mem_pipe = start + bytes;
+    wt->reg[in->dst] = *b->mem_pipe +
+        (insn_class(in->op) == SIMT_IC_ATOMIC ? t->global_atomic_latency
+                                               : t->global_latency);
+    return cycle;
 }
 
 static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
@@ -719,8 +846,14 @@ static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
         return SIMT_FAULT_FETCH;
     }
     decode(word, in);
-    in->cost = b->code->timing ? b->code->timing->cost[insn_class(in->op)]
-                               : 1;
+    timing_operands(in);
+    if (b->code->timing) {
+        in->cost = b->code->timing->cost[insn_class(in->op)];
+        in->lat = b->code->timing->latency[insn_class(in->op)];
+    } else {
+        in->cost = 1;
+        in->lat = 0;
+    }
     return SIMT_FAULT_NONE;
 }
 
@@ -835,6 +968,22 @@ static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
 
     if (!live) {
         return false;
+    }
+    if (live == SIMT_FULL_MASK) {
+        /* A converged warp, the common case: one pass. */
+        uint32_t diff = 0;
+
+        for (i = 0; i < SIMT_WARP_SIZE; i++) {
+            diff |= w->pc[i] ^ w->pc[0];
+        }
+        if (!diff) {
+            memset(lm, 0xff, SIMT_WARP_SIZE * sizeof(lm[0]));
+            *pc = w->pc[0];
+            *mask = SIMT_FULL_MASK;
+            *count = SIMT_WARP_SIZE;
+            *other = UINT32_MAX;
+            return true;
+        }
     }
     /*
      * Branch-free passes that vectorise.  PCs are even, so UINT32_MAX can
@@ -1344,7 +1493,13 @@ static void retire(SimtBlock *b, SimtWarp *w, unsigned warp, uint32_t mask)
     block_sync(b);
 }
 
-uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
+/*
+ * simt_warp_run() with @timed constant, so that each of its two copies
+ * has only its own timing model's code in the instruction loop.
+ */
+static inline __attribute__((always_inline))
+uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
+                  const bool timed)
 {
     SimtBlockState *st = &b->st;
     const SimtCode *code = b->code;
@@ -1353,18 +1508,22 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
     uint8_t *flat = b->mem->flat;
     const uint32_t flat_base = b->mem->flat_base;
     SimtWarp *w;
+    SimtWarpTiming *wt;
     uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
-    uint64_t n = 0;
+    uint64_t n = 0, issue = 0, cycle;
     unsigned base_tid = warp * SIMT_WARP_SIZE;
 
     if (st->status != SIMT_RUNNING || warp >= st->nwarps) {
         return 0;
     }
     w = &b->warps[warp];
+    wt = timed ? &b->wtiming[warp] : NULL;
     if (!select_group(w, &P, &G, &nG, &M, lm)) {
         wsync_deadlock(b, w, warp);
         return 0;
     }
+    /* The warp's clock, in a register; st->cycle follows it. */
+    cycle = st->cycle;
 
     while (n < budget) {
         uint32_t off = P - code->base;
@@ -1388,9 +1547,24 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
                 goto stop;
             }
         }
+        if (wt) {
+            /* It issues once what it reads is ready. */
+            issue = later(later(cycle, wt->reg[in->src[0]]),
+                          later(wt->reg[in->src[1]], wt->reg[in->src[2]]));
+            if (issue >= b->issue_limit && n) {
+                /* Not in this burst: the warp is ready again then. */
+                st->cycle = issue;
+                break;
+            }
+            cycle = issue + in->cost;
+            b->issue_cycles += in->cost;
+            wt->reg[in->dst] = issue + in->lat;
+        } else {
+            cycle += in->cost;
+        }
+        st->cycle = cycle;
         n++;
         w->instret++;
-        st->cycle += in->cost;
         st->warp_insns++;
         st->thread_insns += nG;
 
@@ -1533,9 +1707,9 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             uint32_t t[SIMT_WARP_SIZE];
             unsigned sh = 32 - 8 * in->size;
 
-            st->cycle += global_cycles(code->timing,
-                                       a[__builtin_ctz(G)] + in->imm,
-                                       in->size, nG);
+            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
+                                           a[__builtin_ctz(G)] + in->imm,
+                                           in->size, nG);
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
                 LANES_FOR(G, i) {
                     t[i] = ld_le(flat + (a[i] + in->imm - flat_base),
@@ -1580,9 +1754,9 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             uint8_t *host;
             uint32_t page;
 
-            st->cycle += global_cycles(code->timing,
-                                       a[__builtin_ctz(G)] + in->imm,
-                                       in->size, nG);
+            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
+                                           a[__builtin_ctz(G)] + in->imm,
+                                           in->size, nG);
             if (!st->wrote_global) {
                 st->wrote_global = any_global(a, in->imm, G);
             }
@@ -1617,8 +1791,8 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
             const uint32_t *src = w->x[in->rs2];
             uint32_t t[SIMT_WARP_SIZE];
 
-            st->cycle += global_cycles(code->timing, a[__builtin_ctz(G)], 4,
-                                       nG);
+            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
+                                           a[__builtin_ctz(G)], 4, nG);
             if (!st->wrote_global) {
                 st->wrote_global = any_global(a, 0, G);
             }
@@ -1856,6 +2030,12 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
 stop:
     set_pcs(w, G, P);
     return n;
+}
+
+uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
+{
+    return b->wtiming ? warp_run(b, warp, budget, true)
+                      : warp_run(b, warp, budget, false);
 }
 
 SimtStatus simt_block_run(SimtBlock *b, uint64_t budget)

@@ -652,8 +652,9 @@ static const VMStateDescription vmstate_simt_config_check = {
 
 static const VMStateDescription vmstate_simt_work = {
     .name = "simt/work",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    /* 2: the SMs' latency model state */
+    .version_id = 2,
+    .minimum_version_id = 2,
     .needed = simt_work_needed,
     .fields = (const VMStateField[]) {
         VMSTATE_WITH_TMP(SimtState, SimtConfigCheck,

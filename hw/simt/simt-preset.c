@@ -76,9 +76,12 @@ static const SimtConfig simt_presets[SIMT_PRESET_NR] = {
     [SIMT_PRESET_GTX480] =
         PRESET(15, 1536, 48, 8, 32768, 48 * KiB, 1400, 127, 2, 8, 4,
                SIMT_TIEBREAK_ASCENDING),
-    /* Seed 001 runs its Pascal experiments on a 5-SM part. */
+    /*
+     * Seed 001 runs its Pascal experiments on a 5-SM part: a GTX 1080's
+     * SMs, each with its share of the card's 320 GB/s (20 SMs, 1607 MHz).
+     */
     [SIMT_PRESET_PASCAL5] =
-        PRESET(5, 2048, 64, 32, 65536, 96 * KiB, 1607, 199, 4, 8, 8,
+        PRESET(5, 2048, 64, 32, 65536, 96 * KiB, 1607, 50, 4, 8, 8,
                SIMT_TIEBREAK_ASCENDING),
     /* Seed 001 does not report Volta's order; ascending is assumed. */
     [SIMT_PRESET_VOLTA80] =
@@ -142,4 +145,60 @@ void simt_config_sm_order(const SimtConfig *cfg, uint32_t *order)
         }
         break;
     }
+}
+
+/*
+ * The latency model per preset (docs/specs/simt.rst, "Timing model"):
+ * issue cycles per warp instruction on one port (32 lanes over the
+ * port's share of the class's units), result latencies, global memory
+ * latency.  Published figures where they exist, cited in the docs.
+ */
+#define LAT(alu, mul, div, fpu, fdiv, shm, shatom, gmem, gatom)         \
+    .latency = {                                                        \
+        [SIMT_IC_ALU] = (alu), [SIMT_IC_BRANCH] = 1,                    \
+        [SIMT_IC_MUL] = (mul), [SIMT_IC_DIV] = (div),                   \
+        [SIMT_IC_FPU] = (fpu), [SIMT_IC_FDIV] = (fdiv),                 \
+        [SIMT_IC_MEM] = (shm), [SIMT_IC_ATOMIC] = (shatom),             \
+        [SIMT_IC_SYNC] = (alu),                                         \
+    },                                                                  \
+    .global_latency = (gmem), .global_atomic_latency = (gatom)
+#define ISSUE(alu, mul, div, fpu, fdiv, mem, atom)                      \
+    .cost = {                                                           \
+        [SIMT_IC_ALU] = (alu), [SIMT_IC_BRANCH] = (alu),                \
+        [SIMT_IC_MUL] = (mul), [SIMT_IC_DIV] = (div),                   \
+        [SIMT_IC_FPU] = (fpu), [SIMT_IC_FDIV] = (fdiv),                 \
+        [SIMT_IC_MEM] = (mem), [SIMT_IC_ATOMIC] = (atom),               \
+        [SIMT_IC_SYNC] = (alu),                                         \
+    }
+
+static const SimtTiming simt_preset_timings[SIMT_PRESET_NR] = {
+    [SIMT_PRESET_DEFAULT] = {
+        ISSUE(1, 1, 8, 1, 4, 1, 2),
+        LAT(4, 5, 100, 4, 201, 19, 25, 375, 411),
+    },
+    [SIMT_PRESET_GTX480] = {
+        ISSUE(2, 4, 32, 2, 16, 4, 8),
+        LAT(22, 22, 150, 22, 40, 30, 40, 600, 600),
+    },
+    [SIMT_PRESET_PASCAL5] = {
+        ISSUE(1, 4, 32, 1, 8, 4, 8),
+        LAT(6, 86, 150, 6, 408, 23, 39, 482, 508),
+    },
+    [SIMT_PRESET_VOLTA80] = {
+        ISSUE(2, 2, 32, 2, 8, 4, 8),
+        LAT(4, 5, 100, 4, 201, 19, 25, 375, 411),
+    },
+    [SIMT_PRESET_TURING68] = {
+        ISSUE(2, 2, 32, 2, 8, 8, 16),
+        LAT(4, 5, 100, 4, 227, 22, 28, 424, 460),
+    },
+    [SIMT_PRESET_AMPERE82] = {
+        ISSUE(2, 2, 32, 2, 8, 4, 8),
+        LAT(4, 4, 66, 4, 525, 23, 29, 466, 502),
+    },
+};
+
+void simt_preset_timing(int preset, SimtTiming *t)
+{
+    *t = simt_preset_timings[preset];
 }

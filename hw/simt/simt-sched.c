@@ -53,6 +53,7 @@ void simt_sched_reset(SimtState *s)
 
         memset(sm->port_cycle, 0,
                simt_cfg(s, SIMT_CFG_ISSUE_RATE) * sizeof(*sm->port_cycle));
+        sm->mem_pipe = 0;
         sm->save_busy = 0;
         sm->ev_saved = 0;
         sm->ev_wait = 0;
@@ -261,10 +262,13 @@ static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     slot->linear = linear;
     slot->dispatch_cycle = start;
     slot->warps = g_new(SimtWarp, k->warps);
+    slot->wtiming = g_new0(SimtWarpTiming, k->warps);
     slot->shared_bytes = MAX(k->launch.shared_size, 1);
     slot->shared = g_malloc(slot->shared_bytes);
     simt_block_init(&slot->block, &k->launch, &desc, &k->code, &k->mem,
                     slot->warps, slot->shared);
+    slot->block.wtiming = slot->wtiming;
+    slot->block.mem_pipe = &sm->mem_pipe;
 
     simt_room_take(&sm->room, q, &need);
     k->resident++;
@@ -302,8 +306,10 @@ void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
     simt_room_give(&sm->room, slot->queue, &need);
     k->resident--;
     g_free(slot->warps);
+    g_free(slot->wtiming);
     g_free(slot->shared);
     slot->warps = NULL;
+    slot->wtiming = NULL;
     slot->shared = NULL;
     slot->shared_bytes = 0;
     slot->used = false;
@@ -499,7 +505,11 @@ void simt_sched_evict_kernel(SimtState *s, unsigned q, uint64_t cycle)
     }
 }
 
-/* Resident blocks migrate whole: registers, lanes' state and shared memory. */
+/*
+ * Resident blocks migrate whole: registers, lanes' state, shared memory
+ * and the latency model's state, so that a migrated kernel keeps its
+ * cycles.
+ */
 static const VMStateDescription vmstate_simt_warp = {
     .name = "simt/warp",
     .version_id = 1,
@@ -517,6 +527,17 @@ static const VMStateDescription vmstate_simt_warp = {
         VMSTATE_UINT32(wsync, SimtWarp),
         VMSTATE_UINT32(warp_id, SimtWarp),
         VMSTATE_UINT64(instret, SimtWarp),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static const VMStateDescription vmstate_simt_warp_timing = {
+    .name = "simt/warp-timing",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(ready, SimtWarpTiming),
+        VMSTATE_UINT64_ARRAY(reg, SimtWarpTiming, SIMT_TIMING_REGS),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -581,6 +602,17 @@ static const VMStateDescription vmstate_simt_slot = {
             .flags = VMS_STRUCT | VMS_VARRAY_UINT32 | VMS_POINTER | VMS_ALLOC,
             .offset = vmstate_offset_pointer(SimtSlot, warps, SimtWarp),
         },
+        {
+            .name = "wtiming",
+            .field_exists = slot_used,
+            .num_offset = vmstate_offset_value(SimtSlot, block.st.nwarps,
+                                               uint32_t),
+            .vmsd = &vmstate_simt_warp_timing,
+            .size = sizeof(SimtWarpTiming),
+            .flags = VMS_STRUCT | VMS_VARRAY_UINT32 | VMS_POINTER | VMS_ALLOC,
+            .offset = vmstate_offset_pointer(SimtSlot, wtiming,
+                                             SimtWarpTiming),
+        },
         VMSTATE_UINT32(shared_bytes, SimtSlot),
         VMSTATE_VBUFFER_ALLOC_UINT32(shared, SimtSlot, 1, slot_used,
                                      shared_bytes),
@@ -604,6 +636,7 @@ const VMStateDescription vmstate_simt_sm = {
                                              vmstate_simt_slot, SimtSlot),
         VMSTATE_VARRAY_UINT32(port_cycle, SimtSM, nports, 1,
                               vmstate_info_uint64, uint64_t),
+        VMSTATE_UINT64(mem_pipe, SimtSM),
         VMSTATE_UINT32(next_slot, SimtSM),
         VMSTATE_UINT32(next_warp, SimtSM),
         VMSTATE_UINT64(save_busy, SimtSM),
@@ -638,6 +671,8 @@ bool simt_sched_post_load(SimtState *s)
                 return false;
             }
             slot->block.warps = slot->warps;
+            slot->block.wtiming = slot->wtiming;
+            slot->block.mem_pipe = &sm->mem_pipe;
             slot->block.shared = slot->shared;
             slot->block.launch = &k->launch;
             slot->block.code = &k->code;

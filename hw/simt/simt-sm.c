@@ -3,14 +3,22 @@
  *
  * simt: the SMs, and the timing model.
  *
- * An SM has issue-rate issue ports.  Each port takes the resident warps in
- * turn and runs one for a burst of up to SIMT_BURST_INSNS warp
- * instructions; the burst costs the sum of its instructions' cycles (see
- * simt_insn_cycles in the core), and the port's clock advances by that
- * much.  The port with the earliest clock, of all SMs, issues next, until
- * every port has passed the end of the slice; a block that retires frees
- * its room at its own cycle.  docs/specs/simt.rst describes the model and
- * its limits.
+ * An SM has issue-rate issue ports.  Each port takes the resident warps
+ * that are ready in turn and runs one for a burst of up to
+ * SIMT_BURST_INSNS warp instructions, issued within SIMT_BURST_CYCLES of
+ * its start (a long wait for a result ends it).  In the burst each
+ * instruction issues once the results it reads are ready (the latency
+ * model of the core, SimtTiming), so the warp's own clock runs from the
+ * port's clock to the end of the burst, stalls included, while the port
+ * is taken only for the sum of the instructions' issue costs: the warp
+ * is ready again at the end of its burst, and the port goes on with
+ * other warps as soon as it has issued the burst.  A lone warp so runs
+ * at the speed of its dependences, and enough warps fill the port.
+ * When no warp is ready the port idles until one is.  The port with the
+ * earliest clock, of all SMs, issues next, until every port has passed
+ * the end of the slice; a block that retires frees its room at its own
+ * cycle.
+ * docs/specs/simt.rst describes the model and its limits.
  */
 
 #include "qemu/osdep.h"
@@ -88,10 +96,26 @@ static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     }
 }
 
+/* Can warp @warp of @slot issue at @now? */
+static bool warp_ready(const SimtSlot *slot, unsigned warp, uint64_t now)
+{
+    const SimtWarp *w = &slot->warps[warp];
+
+    return (w->exited | w->waiting) != SIMT_FULL_MASK &&
+           slot->wtiming[warp].ready <= now;
+}
+
+/* Can @slot's block issue at all (running, not leaving, restored)? */
+static bool slot_runs(const SimtSlot *slot)
+{
+    return slot->used && slot->block.st.status == SIMT_RUNNING &&
+           slot->leave != SIMT_LEAVE_SAVE;
+}
+
 /*
  * The next warp to issue on @sm at @now, round robin over slots and their
- * warps; false if no resident warp can run (all exited, at barriers,
- * being saved or not restored yet).
+ * warps; false if no resident warp can run now (all exited, at barriers,
+ * waiting for their results, being saved or not restored yet).
  */
 static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
                       SimtSlot **slotp, unsigned *warpp)
@@ -101,15 +125,11 @@ static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
     for (uint32_t n = 0; n <= nslots; n++) {
         SimtSlot *slot = &sm->slots[sm->next_slot];
 
-        if (slot->used && slot->block.st.status == SIMT_RUNNING &&
-            slot->leave != SIMT_LEAVE_SAVE && slot->ready_cycle <= now) {
-            SimtBlockState *st = &slot->block.st;
-
-            while (sm->next_warp < st->nwarps) {
-                SimtWarp *w = &slot->warps[sm->next_warp];
+        if (slot_runs(slot) && slot->ready_cycle <= now) {
+            while (sm->next_warp < slot->block.st.nwarps) {
                 unsigned warp = sm->next_warp++;
 
-                if ((w->exited | w->waiting) != SIMT_FULL_MASK) {
+                if (warp_ready(slot, warp, now)) {
                     *slotp = slot;
                     *warpp = warp;
                     return true;
@@ -150,11 +170,21 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
     if (!next_warp(s, sm, *port, &slot, &warp)) {
         uint64_t wake = end;
 
+        /* Until a restore ends or a warp's results arrive. */
         for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_BLOCKS); i++) {
             SimtSlot *r = &sm->slots[i];
 
             if (r->used && r->ready_cycle > *port) {
                 wake = MIN(wake, r->ready_cycle);
+            } else if (slot_runs(r)) {
+                for (unsigned wi = 0; wi < r->block.st.nwarps; wi++) {
+                    const SimtWarp *w = &r->warps[wi];
+
+                    if ((w->exited | w->waiting) != SIMT_FULL_MASK) {
+                        wake = MIN(wake, MAX(r->wtiming[wi].ready,
+                                             *port + 1));
+                    }
+                }
             }
         }
         for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
@@ -163,13 +193,18 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
         return UINT64_MAX;
     }
     b = &slot->block;
-    /* The cycle CSR reads the issuing port's clock. */
+    /* The warp's clock starts at the port's; the cycle CSR reads it. */
     b->st.cycle = *port;
+    b->issue_limit = *port + SIMT_BURST_CYCLES;
+    b->issue_cycles = 0;
     simt_warp_run(b, warp, SIMT_BURST_INSNS);
-    *port = MAX(b->st.cycle, *port + 1);
+    slot->wtiming[warp].ready = b->st.cycle;
+    *port += MAX(b->issue_cycles, 1);
     if (b->st.status != SIMT_RUNNING) {
-        retire_block(s, sm, slot, *port);
-        return *port;
+        uint64_t done = MAX(*port, b->st.cycle);
+
+        retire_block(s, sm, slot, done);
+        return done;
     }
     return UINT64_MAX;
 }
@@ -222,20 +257,13 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
 }
 
 /*
- * The instruction costs of the timing model (docs/specs/simt.rst): global
- * memory also pays for its bytes at the SM's equal share of the VRAM
- * bandwidth, as seed 000 models it.
+ * The timing model of this machine (docs/specs/simt.rst): the preset's
+ * costs and latencies; global memory moves its bytes at the SM's equal
+ * share of the VRAM bandwidth, as seed 000 models it.
  */
 void simt_sm_timing_init(SimtState *s)
 {
-    static const uint8_t cost[SIMT_IC_NR] = {
-        [SIMT_IC_ALU] = 1, [SIMT_IC_BRANCH] = 1, [SIMT_IC_MUL] = 2,
-        [SIMT_IC_DIV] = 8, [SIMT_IC_FPU] = 1, [SIMT_IC_FDIV] = 8,
-        [SIMT_IC_MEM] = 2, [SIMT_IC_ATOMIC] = 4, [SIMT_IC_SYNC] = 1,
-    };
-
-    memcpy(s->timing.cost, cost, sizeof(cost));
-    s->timing.global_cost = 2;
+    simt_preset_timing(s->preset, &s->timing);
     s->timing.byte_cost_fx16 =
         DIV_ROUND_UP((uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) << 16,
                      simt_cfg(s, SIMT_CFG_MEM_BW));

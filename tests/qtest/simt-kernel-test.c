@@ -743,8 +743,8 @@ static void test_timing_model(void)
         .args = { 0, 2000 },
     };
     const Launch vecadd = {
-        .kernel = "vecadd", .grid = { 8 }, .block = { 256 },
-        .args = { 0, 0, 0, 2048 },
+        .kernel = "vecadd", .grid = { 32 }, .block = { 256 },
+        .args = { 0, 0, 0, 8192 },
     };
     uint64_t one, two, narrow, wide;
 
@@ -755,8 +755,8 @@ static void test_timing_model(void)
     g_assert_cmpuint(two * 21, >, one * 10);
 
     /* Memory-bound: 8 bytes per cycle for 4 SMs is much slower than 4096. */
-    narrow = kernel_cycles("mem-bandwidth=8", &vecadd, 3, 4 * 2048);
-    wide = kernel_cycles("mem-bandwidth=4096", &vecadd, 3, 4 * 2048);
+    narrow = kernel_cycles("mem-bandwidth=8", &vecadd, 3, 4 * 8192);
+    wide = kernel_cycles("mem-bandwidth=4096", &vecadd, 3, 4 * 8192);
     g_assert_cmpuint(narrow, >, 4 * wide);
 }
 
@@ -1566,58 +1566,228 @@ static void bench_hp(void)
 }
 
 /*
- * B's cycles in seed 001's co-location experiment (digest A.5) on the
- * Turing-68 preset: B is 8 blocks of @b_threads threads each copying 64
- * words per thread (memory-bound); with @with_a, A (67 blocks of 512
- * threads copying 128 words each, in place) holds every SM but SM67
- * first, so that B's blocks of 33 threads all land on SM67 (isolated)
- * and those of 32 on SM67 and beside A's blocks (colocated).
+ * One of seed 001's kernel classes (digest A.5, Table 4.1) as kernel A
+ * (67 blocks of 512 threads) and kernel B (8 blocks of 32 or 33).
  */
-static uint64_t colocate_b_cycles(uint32_t b_threads, bool with_a)
+typedef struct Seed001Class {
+    const char *name, *kernel;
+    uint32_t a_iters, b_iters;
+    double seed_isolated, seed_colocated;   /* Table 4.1, B over serial */
+} Seed001Class;
+
+static const Seed001Class seed001_classes[] = {
+    { "compute", "fp_chain", 8000, 1400, 1.45, 1.85 },
+    { "memory", "strided_writes", 2048, 256, 22.4, 96.1 },
+};
+
+/* Kernel arguments of class @c: a fresh output in VRAM, @iters. */
+static Launch seed001_launch(Dev *d, const Seed001Class *c, uint32_t blocks,
+                             uint32_t threads, uint32_t iters)
+{
+    enum { WORDS = 1 << 21 };   /* 8 MiB each for A and B */
+    bool mem = !strcmp(c->kernel, "strided_writes");
+    uint32_t buf = vram_alloc(d, NULL, mem ? WORDS * 4 : blocks * threads * 4);
+
+    return (Launch) {
+        .kernel = c->kernel, .grid = { blocks }, .block = { threads },
+        .args = { buf, mem ? WORDS : iters, iters },
+    };
+}
+
+/*
+ * B's cycles in seed 001's co-location experiment (digest A.5) on the
+ * Turing-68 preset: with @with_a, A holds every SM but SM67 first, so
+ * that B's blocks of 33 threads all land on SM67 (isolated) and those of
+ * 32 on SM67 and beside A's blocks (colocated).
+ */
+static uint64_t colocate_b_cycles(const Seed001Class *c, uint32_t b_threads,
+                                  bool with_a)
 {
     Dev *d = dev_start("preset=turing-68");
-    uint32_t nb = 8 * b_threads * 64, na = 67 * 512 * 128;
-    uint32_t bsrc, bdst, abuf = 0, aidx = 0, bidx;
+    uint32_t aidx = 0, bidx;
     struct simt_completion r;
+    Launch a, b;
 
-    bsrc = vram_alloc(d, NULL, nb * 4);
-    bdst = vram_alloc(d, NULL, nb * 4);
     if (with_a) {
-        abuf = vram_alloc(d, NULL, na * 4);
-        aidx = launch(d, 0, &(Launch) {
-            .kernel = "copy_words", .grid = { 67 }, .block = { 512 },
-            .args = { abuf, abuf, na },
-        });
+        a = seed001_launch(d, c, 67, 512, c->a_iters);
+        aidx = launch(d, 0, &a);
     }
-    bidx = launch(d, 1, &(Launch) {
-        .kernel = "copy_words", .grid = { 8 }, .block = { b_threads },
-        .args = { bsrc, bdst, nb },
-    });
+    b = seed001_launch(d, c, 8, b_threads, c->b_iters);
+    bidx = launch(d, 1, &b);
     g_assert_cmpuint(wait_queue(d, 1, bidx), ==, SIMT_QSTATE_IDLE);
     read_record(d, 1, bidx, &r);
     g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
     if (with_a) {
+        struct simt_completion ra;
+
         /* A outlasts B: B ran beside it all the time. */
-        g_assert_false(queue_done(d, 0, aidx));
+        g_assert_cmpuint(wait_queue(d, 0, aidx), ==, SIMT_QSTATE_IDLE);
+        read_record(d, 0, aidx, &ra);
+        g_assert_cmpuint(ra.end_cycle, >, r.end_cycle);
     }
     dev_stop(d);
     return r.end_cycle - r.start_cycle;
 }
 
-/* Seed 001's "one thread fewer" figures (scripts/bench.sh). */
+/*
+ * Seed 001's Table 4.1 for the classes the model can represent
+ * (scripts/bench.sh): B isolated and colocated over B serial, and B of
+ * 33 threads over B of 32 alone.  The transfer-bandwidth row is out of
+ * reach: its B is bound by page faults over PCIe, which the device does
+ * not model.
+ */
 static void bench_colocate(void)
 {
-    uint64_t serial32 = colocate_b_cycles(32, false);
-    uint64_t serial33 = colocate_b_cycles(33, false);
-    uint64_t coloc = colocate_b_cycles(32, true);
-    uint64_t iso = colocate_b_cycles(33, true);
+    for (size_t i = 0; i < G_N_ELEMENTS(seed001_classes); i++) {
+        const Seed001Class *c = &seed001_classes[i];
+        uint64_t serial32 = colocate_b_cycles(c, 32, false);
+        uint64_t serial33 = colocate_b_cycles(c, 33, false);
+        uint64_t coloc = colocate_b_cycles(c, 32, true);
+        uint64_t iso = colocate_b_cycles(c, 33, true);
 
-    g_test_message("bench seed001_serial_b32: %" PRIu64 " cycles", serial32);
-    g_test_message("bench seed001_serial_b33: %" PRIu64 " cycles", serial33);
-    g_test_message("bench seed001_isolated_slowdown: %.2f ratio",
-                   (double)iso / serial33);
-    g_test_message("bench seed001_colocated_slowdown: %.2f ratio",
-                   (double)coloc / serial32);
+        g_test_message("%s: B serial %" PRIu64 " cycles (32 threads), %"
+                       PRIu64 " (33); the seed's B isolated %.2fx, "
+                       "colocated %.2fx", c->name, serial32, serial33,
+                       c->seed_isolated, c->seed_colocated);
+        if (i == 0) {
+            g_test_message("bench seed001_isolated_33_over_32_alone: "
+                           "%.2f ratio", (double)serial33 / serial32);
+        }
+        g_test_message("bench seed001_%s_isolated_slowdown: %.2f ratio",
+                       c->name, (double)iso / serial33);
+        g_test_message("bench seed001_%s_colocated_slowdown: %.2f ratio",
+                       c->name, (double)coloc / serial32);
+    }
+}
+
+/*
+ * The timing model's microbenchmarks (kernels/timing.c) on one preset,
+ * beside the published figures of docs/specs/simt.rst: the latency of a
+ * dependent add and of a dependent global load in a lone warp, and the
+ * throughput of W warps per SM of dependent adds (warp instructions per
+ * cycle per SM) and of streaming loads (bytes per cycle per SM).
+ */
+typedef struct TimingPublished {
+    const char *preset, *tag;   /* tag: the preset in bench names */
+    double alu_latency, gmem_latency;
+    double alu_peak;            /* warp instructions per cycle per SM */
+    double gmem_peak;           /* bytes per cycle per SM */
+    const char *source;
+} TimingPublished;
+
+static const TimingPublished timing_published[] = {
+    /* V100: 64 INT32 lanes per SM; 750 GiB/s measured at 1380 MHz. */
+    { "volta-80", "volta80", 4, 375, 2, 750.0 * (1 << 30) / 80 / 1.38e9,
+      "Jia et al. 2018, Tables 3.1, 4.1; CUDA Guide 12.2 Table 1" },
+    /* GTX 1080 SMs: 128 INT32 lanes; 320 GB/s, 1607 MHz, 20 SMs. */
+    { "pascal-5", "pascal5", 6, 482, 4, 320e9 / 20 / 1.607e9,
+      "Jia et al. 2018, Table 4.1; Arafa et al. 2019 (Pascal)" },
+    /* RTX 2080 Ti: 64 INT32 lanes; 616 GB/s at 1350 MHz, 68 SMs. */
+    { "turing-68", "turing68", 4, 424, 2, 616e9 / 68 / 1.35e9,
+      "Arafa et al. 2019 (Turing); CUDA Guide 12.2 Table 1" },
+    /* RTX 3090: 64 INT32 lanes; 936 GB/s at 1395 MHz, 82 SMs. */
+    { "ampere-82", "ampere82", 4, 466, 2, 936e9 / 82 / 1.395e9,
+      "Abdelkhalik et al. 2022; an A100 measurement (466)" },
+    /* CC 2.0: 32 INT32 lanes (two schedulers); 400-800 off-chip. */
+    { "gtx480", "gtx480", 22, 600, 1, 177.4e9 / 15 / 1.401e9,
+      "CUDA C Programming Guide 3.2, 5.2.3 and Table 5-1" },
+};
+
+/*
+ * Cycles of @kernel on @w warps per SM of every SM (@args as given): one
+ * block per SM up to 32 warps, two beyond (the device's blocks hold at
+ * most 1024 threads).  @warp_insns: the run's warp instructions.
+ */
+static uint64_t timing_run(Dev *d, const char *kernel, uint32_t sms,
+                           uint32_t w, const uint32_t *args,
+                           uint64_t *warp_insns)
+{
+    uint32_t per_sm = w > 32 ? 2 : 1;
+    struct simt_completion r;
+    Launch l = {
+        .kernel = kernel, .grid = { sms * per_sm },
+        .block = { 32 * w / per_sm },
+    };
+
+    memcpy(l.args, args, 4 * sizeof(args[0]));
+    run_ok(d, 0, &l, &r);
+    *warp_insns = r.warp_insns;
+    return r.end_cycle - r.start_cycle;
+}
+
+static void bench_timing_preset(const TimingPublished *pub)
+{
+    g_autofree char *props = g_strdup_printf("preset=%s", pub->preset);
+    Dev *d = dev_start(props);
+    uint32_t sms = rd(d, SIMT_REG_SM_COUNT);
+    uint32_t max_warps = rd(d, SIMT_REG_SM_WARPS);
+    uint32_t out = vram_alloc(d, NULL, 8), res[2];
+    uint32_t chain = vram_alloc(d, NULL, 4096 * 4);
+    uint32_t words = 1 << 20, in = vram_alloc(d, NULL, words * 4);
+    uint32_t sink = vram_alloc(d, NULL, sms * max_warps * 32 * 4);
+    uint32_t ws[] = { 1, 2, 4, 8, 16, 32, max_warps };
+    struct simt_completion r;
+
+    g_test_message("%s: published figures from %s", pub->preset,
+                   pub->source);
+    run_ok(d, 0, &(Launch) {
+        .kernel = "dep_alu", .grid = { 1 }, .block = { 32 },
+        .args = { out, 16 },
+    }, &r);
+    vram_read(d, out, res, sizeof(res));
+    g_test_message("bench timing_dep_alu_latency_%s: %.2f cycles "
+                   "(published %.0f)", pub->tag, res[0] / (16.0 * 64),
+                   pub->alu_latency);
+    run_ok(d, 0, &(Launch) {
+        .kernel = "dep_gmem", .grid = { 1 }, .block = { 32 },
+        .args = { out, chain, 4096, 64 },
+    }, &r);
+    vram_read(d, out, res, sizeof(res));
+    g_test_message("bench timing_dep_gmem_latency_%s: %.1f cycles "
+                   "(published %.0f)", pub->tag, res[0] / 64.0,
+                   pub->gmem_latency);
+    /*
+     * The occupancy curves, beside the curve the published latency and
+     * peak predict: W warps of dependent adds issue W / latency warp
+     * instructions per cycle, W warps of four 128-byte loads in flight
+     * move W * 512 bytes per load latency, up to the peak.
+     */
+    for (size_t i = 0; i < G_N_ELEMENTS(ws); i++) {
+        uint32_t w = ws[i];
+        uint64_t insns, alu_cycles, gmem_cycles;
+        double alu, gmem;
+
+        if (w <= 32 && i == G_N_ELEMENTS(ws) - 1) {
+            break;      /* the preset holds no more than 32 warps */
+        }
+        alu_cycles = timing_run(d, "alu_stream", sms, w,
+                                (uint32_t[4]) { sink, 8 }, &insns);
+        alu = (double)insns / sms / alu_cycles;
+        gmem_cycles = timing_run(d, "gmem_stream", sms, w,
+                                 (uint32_t[4]) { sink, in, words, 16 },
+                                 &insns);
+        /* 16 rounds of four 4-byte loads per thread. */
+        gmem = 32.0 * w * 16 * 16 / gmem_cycles;
+        g_test_message("bench timing_alu_throughput_%uw_%s: %.3f "
+                       "warp-insn/cycle/SM (published peak %.0f)", w,
+                       pub->tag, alu, pub->alu_peak);
+        g_test_message("bench timing_gmem_throughput_%uw_%s: %.2f "
+                       "bytes/cycle/SM (published peak %.2f)", w, pub->tag,
+                       gmem, pub->gmem_peak);
+        g_test_message("occupancy %-9s %2u  %6.3f %6.3f  %6.2f %6.2f",
+                       pub->preset, w, alu,
+                       MIN(w / pub->alu_latency, pub->alu_peak), gmem,
+                       MIN(w * 512 / pub->gmem_latency, pub->gmem_peak));
+    }
+    dev_stop(d);
+}
+
+/* Bench mode ($SIMT_BENCH_TIMING set, by scripts/bench.sh). */
+static void bench_timing(void)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(timing_published); i++) {
+        bench_timing_preset(&timing_published[i]);
+    }
 }
 
 int main(int argc, char **argv)
@@ -1641,6 +1811,10 @@ int main(int argc, char **argv)
     }
     if (g_getenv("SIMT_BENCH_COLOCATE")) {
         qtest_add_func("/simt/bench/colocate", bench_colocate);
+        return g_test_run();
+    }
+    if (g_getenv("SIMT_BENCH_TIMING")) {
+        qtest_add_func("/simt/bench/timing", bench_timing);
         return g_test_run();
     }
 

@@ -1137,16 +1137,22 @@ static bool ch_find(Ch *c, unsigned type, unsigned q, uint32_t b,
     return ch_find_nth(c, type, q, b, false, e);
 }
 
-/* Step the clock until block @b of the low-priority kernel has retired. */
+/*
+ * Step the clock until block @b of the low-priority kernel has retired,
+ * by 100 cycles, reading the cycle counter so that the engine runs up
+ * to each step (not to the end of its slice): the caller acts at most
+ * 100 cycles after the retirement.
+ */
 static ChEvent ch_wait_retired(Ch *c, uint32_t b)
 {
     ChEvent e;
 
-    for (int i = 0; i < 100000; i++) {
+    for (int i = 0; i < 1000000; i++) {
         if (ch_find(c, SIMT_TRACE_RETIRE, 0, b, &e)) {
             return e;
         }
-        qtest_clock_step(c->d->qts, 1000);
+        qtest_clock_step(c->d->qts, 100);
+        cycle_now(c->d);
     }
     g_assert_not_reached();
 }

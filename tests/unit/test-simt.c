@@ -1068,6 +1068,118 @@ static void test_timing(void)
     machine_free(&mc);
 }
 
+/* A block of @threads threads running @p under the latency model. */
+typedef struct TimedBlock {
+    Machine mc;
+    SimtCode code;
+    SimtBlock b;
+    SimtWarp warps[2];
+    SimtWarpTiming wt[2];
+    uint64_t pipe;
+    uint8_t shared[64];
+} TimedBlock;
+
+static void timed_block_start(TimedBlock *t, Prog *p, unsigned threads,
+                              const SimtTiming *timing, uint64_t pipe)
+{
+    SimtBlockDesc desc = { .local_addr = T_LOCAL };
+
+    new_machine(&t->mc, threads, p);
+    t->mc.l.shared_size = sizeof(t->shared);
+    simt_code_init(&t->code, t->mc.l.code_base, t->mc.l.code_size);
+    t->code.timing = timing;
+    simt_block_init(&t->b, &t->mc.l, &desc, &t->code, &t->mc.m, t->warps,
+                    t->shared);
+    memset(t->wt, 0, sizeof(t->wt));
+    t->pipe = pipe;
+    t->b.wtiming = t->wt;
+    t->b.mem_pipe = &t->pipe;
+}
+
+static void timed_block_end(TimedBlock *t)
+{
+    simt_code_destroy(&t->code);
+    machine_free(&t->mc);
+}
+
+/*
+ * The latency model (SimtBlock.wtiming): an instruction issues once the
+ * registers it reads are ready, its result is ready its class's latency
+ * later, a global load's once the SM's memory pipe has moved its bytes
+ * and the global latency has passed; the port is charged issue costs
+ * only; the requests in flight are bounded; a barrier releases its warps
+ * when the last one arrives.
+ */
+static void test_latency(void)
+{
+    static const SimtTiming timing = {
+        .cost = {
+            [SIMT_IC_ALU] = 1, [SIMT_IC_BRANCH] = 1, [SIMT_IC_MEM] = 2,
+            [SIMT_IC_SYNC] = 1,
+        },
+        .latency = {
+            [SIMT_IC_ALU] = 4, [SIMT_IC_SYNC] = 4, [SIMT_IC_MEM] = 20,
+        },
+        .global_latency = 100,
+        .byte_cost_fx16 = 0x8000,   /* half a cycle per byte */
+    };
+    Prog p = { .n = 0 };
+    TimedBlock t;
+
+    emit(&p, CSRR(5, SIMT_CSR_TID_X));  /* issues 0, x5 at 4 */
+    emit(&p, ADDI(6, 5, 1));            /* waits: issues 4, x6 at 8 */
+    emit(&p, ADDI(7, 6, 1));            /* waits: issues 8 */
+    emit(&p, ADDI(8, 0, 1));            /* reads x0: issues 9 */
+    emit(&p, LW(9, 10, 0));             /* issues 10; pipe 10..42 */
+    emit(&p, ADD(11, 9, 9));            /* waits for x9: 42 + 100 */
+    emit(&p, RET);                      /* issues 143, ends 144 */
+    timed_block_start(&t, &p, 16, &timing, 0);
+    simt_warp_run(&t.b, 0, 100);
+    ok(t.b.st.status == SIMT_DONE && t.b.st.cycle == 144 && t.pipe == 42,
+       "dependent instructions wait for their operands, a load for the "
+       "pipe and the global latency (cycle %" PRIu64 ", pipe %" PRIu64 ")",
+       t.b.st.cycle, t.pipe);
+    ok(t.b.issue_cycles == 8 && t.wt[0].reg[11] == 146 &&
+       t.wt[0].reg[0] == 0,
+       "the port is charged issue costs only (%" PRIu64 "), results are "
+       "ready their latency after issue, x0 never waits",
+       t.b.issue_cycles);
+    timed_block_end(&t);
+
+    /*
+     * The SM's requests in flight are bounded: with the pipe taken up to
+     * 500, a store issued at 0 waits until the pipe is no more than the
+     * global latency (100) ahead, and so does the load after it.
+     */
+    p.n = 0;
+    emit(&p, SW(0, 10, 0));             /* 0, cost 2, waits 400; 500..532 */
+    emit(&p, LW(9, 10, 4));             /* 402, cost 2, waits 30; 532..564 */
+    emit(&p, RET);                      /* issues 434 */
+    timed_block_start(&t, &p, 16, &timing, 500);
+    simt_warp_run(&t.b, 0, 100);
+    ok(t.b.st.status == SIMT_DONE && t.b.st.cycle == 435 && t.pipe == 564 &&
+       t.wt[0].reg[9] == 664,
+       "a warp waits to issue while the memory pipe is taken more than "
+       "the global latency ahead (cycle %" PRIu64 ", pipe %" PRIu64 ")",
+       t.b.st.cycle, t.pipe);
+    timed_block_end(&t);
+
+    /* Two warps at a barrier: released at the last one's arrival. */
+    p.n = 0;
+    emit(&p, BARRIER);
+    emit(&p, RET);
+    timed_block_start(&t, &p, 64, &timing, 0);
+    t.b.st.cycle = 5;
+    simt_warp_run(&t.b, 0, 100);
+    t.wt[0].ready = t.b.st.cycle;
+    t.b.st.cycle = 50;
+    simt_warp_run(&t.b, 1, 100);
+    ok(t.wt[0].ready == 51 && t.wt[1].ready == 51 && !t.warps[0].waiting,
+       "a barrier releases the first warp when the last arrives "
+       "(ready at %" PRIu64 ")", t.wt[0].ready);
+    timed_block_end(&t);
+}
+
 int main(void)
 {
     test_context_csrs();
@@ -1087,5 +1199,6 @@ int main(void)
     test_invalidate();
     test_launch_check();
     test_timing();
+    test_latency();
     return done_testing();
 }

@@ -8,6 +8,7 @@
 #define HW_SIMT_CONFIG_H
 
 #include "hw/simt/simt-hw.h"
+#include "hw/simt/simt-core.h"
 
 /* Order in which the block scheduler breaks ties between SMs. */
 typedef enum SimtTieBreak {
@@ -52,6 +53,8 @@ int simt_preset_lookup(const char *name);
 const char *simt_preset_name(int preset);
 /* A preset's configuration. */
 void simt_preset_config(int preset, SimtConfig *cfg);
+/* A preset's instruction costs and latencies (bandwidth: the caller's). */
+void simt_preset_timing(int preset, SimtTiming *t);
 /* The SM ids in tie-break order: order[0] is tried first. */
 void simt_config_sm_order(const SimtConfig *cfg, uint32_t *order);
 

@@ -160,16 +160,49 @@ typedef enum SimtInsnClass {
 } SimtInsnClass;
 
 /*
- * What instructions cost, in cycles of the issuing SM.  A warp
- * instruction costs cost[class]; a load, store or atomic outside shared
- * memory (judged by its first active lane's address) costs global_cost
- * more, plus byte_cost_fx16 / 65536 cycles per byte its lanes move.
+ * What instructions cost, in cycles of the issuing SM.
+ *
+ * Without per-warp timing state (SimtBlock.wtiming NULL: the unit tests
+ * and host tools) a warp instruction costs cost[class], and a load, store
+ * or atomic outside shared memory (judged by its first active lane's
+ * address) global_cost more, plus byte_cost_fx16 / 65536 cycles per byte
+ * its lanes move, all added to the block's clock.
+ *
+ * With it (the device: docs/specs/simt.rst, "Timing model") cost[class]
+ * is what the instruction takes of its issue port, and its result is
+ * ready latency[class] cycles after it issued (for memory classes: in
+ * shared memory); a warp's instruction issues once the results it reads
+ * are ready.  An access outside shared memory also takes its bytes from
+ * the SM's memory pipe at byte_cost_fx16 / 65536 cycles per byte, and its
+ * result is ready global_latency (atomics: global_atomic_latency) cycles
+ * after the pipe has moved them; while the pipe is taken more than
+ * global_latency cycles ahead, the warp waits that much longer to issue
+ * (the SM holds only so many requests in flight, so that a store, whose
+ * result nobody waits for, cannot run ahead of the bandwidth).
  */
 typedef struct SimtTiming {
     uint8_t cost[SIMT_IC_NR];
+    uint16_t latency[SIMT_IC_NR];
     uint32_t global_cost;
     uint32_t byte_cost_fx16;
+    uint32_t global_latency;
+    uint32_t global_atomic_latency;
 } SimtTiming;
+
+/* x0..x31, f0..f31, and a sink for instructions that write nothing. */
+#define SIMT_TIMING_REGS        65
+
+/*
+ * The timing state of one warp, in device cycles: when it may issue
+ * again (the end of its last burst, or the barrier that released it),
+ * and when each register's pending result is ready.  Not architectural:
+ * a saved block's results have all arrived by the time it is saved, so
+ * a restored one starts with this zeroed.
+ */
+typedef struct SimtWarpTiming {
+    uint64_t ready;
+    uint64_t reg[SIMT_TIMING_REGS];
+} SimtWarpTiming;
 
 /*
  * Predecode cache over a launch's code range.  Entries are decoded on first
@@ -195,6 +228,17 @@ typedef struct SimtBlock {
     const SimtLaunch *launch;
     SimtCode *code;
     const SimtMem *mem;
+    /*
+     * The latency model (see SimtTiming), or NULL: st.nwarps entries and
+     * the SM's memory pipe (the cycle it is busy until), the caller's.
+     * simt_warp_run() stops before an instruction (not its first) that
+     * would issue at issue_limit or later, leaving st.cycle at that
+     * cycle, and adds the issue costs of what it ran to issue_cycles.
+     */
+    SimtWarpTiming *wtiming;
+    uint64_t *mem_pipe;
+    uint64_t issue_limit;
+    uint64_t issue_cycles;
 } SimtBlock;
 
 typedef struct SimtGridResult {

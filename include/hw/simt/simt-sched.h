@@ -52,6 +52,7 @@ typedef struct SimtSlot {
     uint64_t dispatch_insns;    /* warp_insns then (a restored block's) */
     SimtBlock block;
     SimtWarp *warps;
+    SimtWarpTiming *wtiming;    /* the warps' latency model state */
     uint8_t *shared;            /* NULL while a save keeps it in place */
     uint32_t shared_bytes;      /* allocated at @shared */
 } SimtSlot;
@@ -63,6 +64,7 @@ typedef struct SimtSM {
     uint32_t nslots;
     uint64_t *port_cycle;       /* per issue port: time issued up to */
     uint32_t nports;
+    uint64_t mem_pipe;          /* global memory: busy up to */
     uint32_t next_slot;         /* round-robin cursor */
     uint32_t next_warp;
     uint64_t save_busy;         /* saves and restores serialise up to here */

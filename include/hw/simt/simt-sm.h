@@ -6,8 +6,14 @@
 #ifndef HW_SIMT_SIMT_SM_H
 #define HW_SIMT_SIMT_SM_H
 
-/* Warp instructions one warp runs before the SM moves to the next warp. */
-#define SIMT_BURST_INSNS        64
+/*
+ * A burst, the instructions one warp runs before its port moves on: at
+ * most this many, issued less than SIMT_BURST_CYCLES after it began, so
+ * that warps' clocks stay near their ports' and take the memory pipe
+ * in about the order of time.
+ */
+#define SIMT_BURST_INSNS        128
+#define SIMT_BURST_CYCLES       256
 
 typedef struct SimtState SimtState;
 

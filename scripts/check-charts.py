@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Check scripts/lab-plot.py on the tables the lab pages quote (TAP).
+"""Check scripts/lab-plot.py on the tables the docs quote (TAP).
 
 Each docs/labs/LAB.rst quotes its experiment's table under "What to look
-at"; the chart drawn from it must be well-formed SVG with a title, both
-axes with ticks, a legend entry and a drawn series for every policy (or
-mechanism, or level) in the table.  A table with a row cut short must be
-refused with its line number.
+at", and docs/specs/simt.rst its occupancy table under "Occupancy
+curves"; every chart drawn from them must be well-formed SVG with a
+title, both axes with ticks, a legend entry and a drawn series for every
+policy (or mechanism, level, preset and its published figures) in the
+table.  A table with a row cut short must be refused with its line
+number.  With OUT_DIR, the charts are also written there as CHART.svg.
+
+    check-charts.py DOCS_DIR [OUT_DIR]
 """
 
 import pathlib
@@ -16,10 +20,15 @@ import sys
 import xml.etree.ElementTree as ET
 
 NS = "{http://www.w3.org/2000/svg}"
-LABS = ["placement", "mechanisms", "preempt-choice", "driver-sched",
-        "chunks", "liveness"]
+# chart: (page, the text its table follows)
+CHARTS = {lab: ("labs/%s.rst" % lab, "What to look at")
+          for lab in ["placement", "mechanisms", "preempt-choice",
+                      "driver-sched", "chunks", "liveness"]}
+CHARTS.update({chart: ("specs/simt.rst", "Occupancy curves")
+               for chart in ["occupancy-alu", "occupancy-gmem"]})
 plot = pathlib.Path(__file__).with_name("lab-plot.py")
 docs = pathlib.Path(sys.argv[1])
+out_dir = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else None
 n = failed = 0
 
 
@@ -31,10 +40,10 @@ def check(ok, what, why=""):
                              "" if ok else ": " + why))
 
 
-def quoted_table(lab):
-    """The indented literal block after "What to look at", dedented."""
-    text = (docs / (lab + ".rst")).read_text()
-    part = text.split("What to look at", 1)[1]
+def quoted_table(chart):
+    """The indented literal block after the chart's marker, dedented."""
+    page, marker = CHARTS[chart]
+    part = (docs / page).read_text().split(marker, 1)[1]
     block = re.search(r"::\n\n((?:    .*\n|\n)+)", part).group(1)
     return "\n".join(line[4:] for line in block.splitlines()) + "\n"
 
@@ -42,17 +51,20 @@ def quoted_table(lab):
 def series_expected(lab, table):
     rows = [l.split() for l in table.splitlines()
             if l.strip() and l.split() != ["..."] and
-            not l.startswith(("lab ", "policy", "kernel", "#", " "))]
+            not l.startswith(("lab ", "policy", "kernel", "preset", "#",
+                              " "))]
     if lab == "mechanisms":
         return {r[1] for r in rows}
     if lab == "preempt-choice":
         return {"%s %s" % (r[0], r[1]) for r in rows}
     if lab == "liveness":
         return {"-O0", "-O2", "-Os", "-O3"}
+    if lab.startswith("occupancy-"):
+        return {r[0] + s for r in rows for s in ("", " published")}
     return {r[0] for r in rows}
 
 
-for lab in LABS:
+for lab in CHARTS:
     table = quoted_table(lab)
     r = subprocess.run([sys.executable, str(plot), lab], input=table,
                        capture_output=True, text=True)
@@ -60,6 +72,9 @@ for lab in LABS:
         check(False, "%s: chart drawn from the page's table" % lab,
               r.stderr.strip())
         continue
+    if out_dir:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / (lab + ".svg")).write_text(r.stdout)
     try:
         root = ET.fromstring(r.stdout)
     except ET.ParseError as e:
