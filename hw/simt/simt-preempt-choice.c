@@ -11,8 +11,8 @@
  * nothing).  The policy the "preempt-choice" property names picks one
  * (default "cheapest-in-bound", seed 000's rule over all four, with
  * which the auto figures in docs/ were measured; "seed000" is that rule
- * without the lightweight switch, as the paper ran it).  Chimera keeps seed 000's rule whatever the
- * property says.
+ * without the lightweight switch, as the paper ran it).  Chimera keeps
+ * seed 000's rule whatever the property says.
  *
  * To add a policy (docs/labs/preempt-choice.rst): write a choose function
  * below, add it to simt_preempt_choices[], rebuild, and run the device
