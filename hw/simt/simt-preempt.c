@@ -408,7 +408,7 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
     uint64_t queued = sm->save_busy > cycle ? sm->save_busy - cycle : 0;
     uint64_t room = (uint64_t)s->contexts[k->ctx].save_size -
                     simt_preempt_save_used(s, k->ctx);
-    SimtPreemptOption opt[4] = {
+    SimtPreemptOption opt[SIMT_PREEMPT_OPTIONS] = {
         { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns,
           .usable = flushable(k, slot) },
         { .mode = SIMT_PMODE_LIGHT },
@@ -433,7 +433,7 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
 
         opt[3].lat = left * predicted_cpi(s, slot->queue, cycle);
     }
-    pick_option(s, v, opt, 4, s->preempt_choice);
+    pick_option(s, v, opt, SIMT_PREEMPT_OPTIONS, s->preempt_choice);
 }
 
 /*

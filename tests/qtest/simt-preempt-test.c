@@ -1471,6 +1471,7 @@ typedef struct BenchRun {
     uint64_t wasted;
     uint64_t save_latency;      /* median request to last victim off */
     uint64_t save_bound;        /* median of the events' save_bound */
+    uint32_t over_bound;        /* events whose latency passed the bound */
     uint64_t reg_bytes;         /* register entries saved, all events */
     uint32_t *out;              /* the low-priority kernel's results */
 } BenchRun;
@@ -1588,6 +1589,7 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
         r->reg_bytes += events[i].reg_bytes;
         r->wasted += le32_to_cpu(events[i].wasted_insns);
         lat[i] = events[i].done_cycle - events[i].req_cycle;
+        r->over_bound += bound && lat[i] > bound;
         bound_cycles[i] = events[i].save_bound;
         /* The saves alone take that long: no event can end sooner. */
         g_assert_cmpuint(lat[i], >=, bound_cycles[i]);
@@ -1649,20 +1651,27 @@ static void bench_print(const char *shape, const char *mode,
  * seed 000 normalizes its overhead, and averaged over the shapes where
  * flushing lost any.
  */
+/* The schemes seed 000 compares, as bench_preempt's modes name them. */
+enum { SEED000_AUTO, SEED000_CHIMERA, SEED000_PAPER, SEED000_SCHEMES };
+static const char *const seed000_scheme[SEED000_SCHEMES] = {
+    "auto", "chimera", "paper",
+};
+
 typedef struct Seed000 {
-    uint32_t late[2][6], runs[2][6];    /* [auto, chimera][bound us] */
-    double lost_flush, lost[2];         /* this shape's, at 2 us */
-    double norm[2];                     /* summed over shapes */
+    uint32_t late[SEED000_SCHEMES][6], runs[SEED000_SCHEMES][6];
+    uint32_t over[SEED000_SCHEMES][6], events[SEED000_SCHEMES][6];
+    double hp_run[SEED000_SCHEMES][6];  /* first block to done, / alone */
+    double lost_flush, lost[SEED000_SCHEMES];   /* this shape's, at 2 us */
+    double norm[SEED000_SCHEMES];               /* summed over shapes */
     uint32_t shapes;
 } Seed000;
 
-static void seed000_add(Seed000 *sd, unsigned mode, uint32_t us,
+/* Add a run of scheme @m (-1: a single mechanism) at @us microseconds. */
+static void seed000_add(Seed000 *sd, int m, unsigned mode, uint32_t us,
                         const BenchRun *r, uint64_t hp_alone,
                         uint64_t lp_alone)
 {
     double lost = (double)r->lp_cycles - lp_alone;
-    int m = mode == SIMT_PMODE_AUTO ? 0 :
-            mode == SIMT_PMODE_CHIMERA ? 1 : -1;
 
     if (mode == SIMT_PMODE_FLUSH) {
         sd->lost_flush = lost;
@@ -1672,8 +1681,12 @@ static void seed000_add(Seed000 *sd, unsigned mode, uint32_t us,
     }
     for (uint32_t i = 0; i < r->n; i++) {
         sd->late[m][us] += r->response[i] > hp_alone + us * BENCH_MHZ;
+        sd->hp_run[m][us] += (double)(r->response[i] - r->dispatch[i]) /
+                             hp_alone;
     }
     sd->runs[m][us] += r->n;
+    sd->over[m][us] += r->over_bound;
+    sd->events[m][us] += r->events;
     if (us == 2) {
         sd->lost[m] = lost;
     }
@@ -1682,27 +1695,47 @@ static void seed000_add(Seed000 *sd, unsigned mode, uint32_t us,
 static void seed000_shape_done(Seed000 *sd)
 {
     if (sd->lost_flush > 0) {
-        for (int m = 0; m < 2; m++) {
+        for (int m = 0; m < SEED000_SCHEMES; m++) {
             sd->norm[m] += sd->lost[m] / sd->lost_flush;
         }
         sd->shapes++;
     }
 }
 
+/*
+ * Late responses per scheme and bound; what isolates their causes: how
+ * many events took longer than the bound to get their victims off (the
+ * bound is on that), and how much longer than alone the high-priority
+ * kernel ran from its first block on (the deadline allows its time
+ * alone); the wasted work at 2 us.
+ */
 static void seed000_print(const Seed000 *sd)
 {
-    static const char *const name[2] = { "auto", "chimera" };
-
     for (uint32_t us = 2; us <= 5; us++) {
-        for (int m = 0; m < 2; m++) {
+        for (int m = 0; m < SEED000_SCHEMES; m++) {
             g_test_message("bench seed000_violations_%uus_%s: %.2f %%", us,
-                           name[m], 100.0 * sd->late[m][us] /
-                                    MAX(sd->runs[m][us], 1));
+                           seed000_scheme[m], 100.0 * sd->late[m][us] /
+                                              MAX(sd->runs[m][us], 1));
         }
     }
-    for (int m = 0; m < 2; m++) {
-        g_test_message("bench seed000_overhead_%s: %.3f of flush", name[m],
-                       sd->norm[m] / MAX(sd->shapes, 1));
+    for (uint32_t us = 2; us <= 5; us++) {
+        for (int m = 0; m < SEED000_SCHEMES; m++) {
+            g_test_message("bench seed000_latency_over_bound_%uus_%s: "
+                           "%.2f %%", us, seed000_scheme[m],
+                           100.0 * sd->over[m][us] /
+                           MAX(sd->events[m][us], 1));
+        }
+    }
+    for (uint32_t us = 2; us <= 5; us++) {
+        for (int m = 0; m < SEED000_SCHEMES; m++) {
+            g_test_message("bench seed000_hp_run_over_alone_%uus_%s: "
+                           "%.2f ratio", us, seed000_scheme[m],
+                           sd->hp_run[m][us] / MAX(sd->runs[m][us], 1));
+        }
+    }
+    for (int m = 0; m < SEED000_SCHEMES; m++) {
+        g_test_message("bench seed000_overhead_%s: %.3f of flush",
+                       seed000_scheme[m], sd->norm[m] / MAX(sd->shapes, 1));
     }
     g_test_message("bench seed000_overhead_auto_vs_chimera: %.1f %%",
                    sd->norm[1] > 0 ? 100.0 * (1 - sd->norm[0] / sd->norm[1])
@@ -1749,21 +1782,36 @@ static void seed004_print(const Seed004 *sd)
 
 static void bench_preempt(void)
 {
-    static const struct { const char *name; unsigned mode; uint32_t us; }
-    modes[] = {
-        { "none", SIMT_PMODE_NONE, 0 },
-        { "drain", SIMT_PMODE_DRAIN, 0 },
-        { "flush", SIMT_PMODE_FLUSH, 0 },
-        { "switch", SIMT_PMODE_SWITCH, 0 },
-        { "light", SIMT_PMODE_LIGHT, 0 },
-        { "auto2us", SIMT_PMODE_AUTO, 2 },
-        { "auto3us", SIMT_PMODE_AUTO, 3 },
-        { "auto4us", SIMT_PMODE_AUTO, 4 },
-        { "auto5us", SIMT_PMODE_AUTO, 5 },
-        { "chimera2us", SIMT_PMODE_CHIMERA, 2 },
-        { "chimera3us", SIMT_PMODE_CHIMERA, 3 },
-        { "chimera4us", SIMT_PMODE_CHIMERA, 4 },
-        { "chimera5us", SIMT_PMODE_CHIMERA, 5 },
+    /* seed: the scheme of seed000_scheme[] a mode plays, or -1. */
+    static const struct {
+        const char *name;
+        unsigned mode;
+        uint32_t us;
+        int seed;
+        const char *props;
+    } modes[] = {
+        { "none", SIMT_PMODE_NONE, 0, -1 },
+        { "drain", SIMT_PMODE_DRAIN, 0, -1 },
+        { "flush", SIMT_PMODE_FLUSH, 0, -1 },
+        { "switch", SIMT_PMODE_SWITCH, 0, -1 },
+        { "light", SIMT_PMODE_LIGHT, 0, -1 },
+        { "auto2us", SIMT_PMODE_AUTO, 2, SEED000_AUTO },
+        { "auto3us", SIMT_PMODE_AUTO, 3, SEED000_AUTO },
+        { "auto4us", SIMT_PMODE_AUTO, 4, SEED000_AUTO },
+        { "auto5us", SIMT_PMODE_AUTO, 5, SEED000_AUTO },
+        { "chimera2us", SIMT_PMODE_CHIMERA, 2, SEED000_CHIMERA },
+        { "chimera3us", SIMT_PMODE_CHIMERA, 3, SEED000_CHIMERA },
+        { "chimera4us", SIMT_PMODE_CHIMERA, 4, SEED000_CHIMERA },
+        { "chimera5us", SIMT_PMODE_CHIMERA, 5, SEED000_CHIMERA },
+        /* Seed 000's scheme as the paper ran it: no lightweight switch. */
+        { "paper2us", SIMT_PMODE_AUTO, 2, SEED000_PAPER,
+          "preempt-choice=seed000" },
+        { "paper3us", SIMT_PMODE_AUTO, 3, SEED000_PAPER,
+          "preempt-choice=seed000" },
+        { "paper4us", SIMT_PMODE_AUTO, 4, SEED000_PAPER,
+          "preempt-choice=seed000" },
+        { "paper5us", SIMT_PMODE_AUTO, 5, SEED000_PAPER,
+          "preempt-choice=seed000" },
     };
     const char *only = g_getenv("SIMT_BENCH_PREEMPT");
     const char *mode_list = g_getenv("SIMT_BENCH_MODES");
@@ -1794,19 +1842,26 @@ static void bench_preempt(void)
         g_test_message("bench preempt_%s_hp_alone: %" PRIu64 " cycles",
                        sh->name, hp.response[0]);
         for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+            const char *props = extra_props;
+            g_autofree char *mode_props = props && modes[m].props ?
+                g_strdup_printf("%s,%s", props, modes[m].props) :
+                g_strdup(modes[m].props ? modes[m].props : props);
+
             if (wanted && !g_strv_contains((const char *const *)wanted,
                                            modes[m].name)) {
                 continue;
             }
+            extra_props = mode_props;
             bench_run(sh, modes[m].mode, modes[m].us * BENCH_MHZ, inject,
                       false, &run);
+            extra_props = props;
             /* Preempted or not, the same results. */
             g_assert_cmpmem(run.out, nout * 4, alone.out, nout * 4);
             g_free(run.out);
             bench_print(sh->name, modes[m].name, &run, hp.response[0],
                         alone.lp_cycles);
-            seed000_add(&seed, modes[m].mode, modes[m].us, &run,
-                        hp.response[0], alone.lp_cycles);
+            seed000_add(&seed, modes[m].seed, modes[m].mode, modes[m].us,
+                        &run, hp.response[0], alone.lp_cycles);
             seed004_add(&seed4, modes[m].mode, &run);
         }
         seed000_shape_done(&seed);

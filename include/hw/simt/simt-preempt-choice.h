@@ -12,6 +12,9 @@
 #ifndef HW_SIMT_PREEMPT_CHOICE_H
 #define HW_SIMT_PREEMPT_CHOICE_H
 
+/* The most options a policy is offered: flush, light, switch, drain. */
+#define SIMT_PREEMPT_OPTIONS    4
+
 /* One mechanism for one victim block, as the engine estimates it. */
 typedef struct SimtPreemptOption {
     unsigned mode;      /* SIMT_PMODE_FLUSH, _LIGHT, _SWITCH or _DRAIN */
