@@ -209,9 +209,9 @@ figure measured on this device by ``make bench`` (the line
 than 25 %, why.  The seeds' numbers come from their papers' hardware or
 simulators; ours from the device model, whose limits
 ``docs/specs/simt.rst`` states.  The detailed tables behind the seed 000
-and 004 rows are in ``docs/preemption-results.rst``.  Seed 001's
-transfer-bandwidth row is left out: its B is bound by page faults over
-PCIe, which the device does not model.
+and 004 rows are in ``docs/preemption-results.rst``.  What the seeds
+claim that the device cannot test (seed 001's transfer-bandwidth row
+among it) is listed after the table.
 """
 
 
@@ -252,6 +252,38 @@ def previous(path):
             except ValueError:
                 pass    # "not measured"
     return found
+
+
+# What the seeds claim that this device cannot test, one line each.
+UNMEASURABLE = """\
+Not measurable here
+-------------------
+
+What the seeds claim that this device cannot test, and why:
+
+- Seed 000, absolute latencies in microseconds of GPGPU-Sim's Fermi:
+  the device's timing model is an interval model (docs/specs/simt.rst,
+  "Timing model"), so only comparisons within one run carry over.
+- Seed 000, "within about 2 % of Oracle": an oracle knows each block's
+  remaining time in advance; the device has no such scheme.
+- Seed 001, the transfer-bandwidth row: its B is bound by page faults
+  over PCIe (unified memory), which the device does not have.
+- Seed 001, the L1 row and cache contention between colocated kernels:
+  the timing model has no caches.
+- Seed 001, the block scheduler's order on Volta and Ampere: the seed
+  does not report it; the presets assume one.
+- Seed 002, the GTX 460's driver and PCIe stack of 2012 (launch and
+  copy setup costs on the host): the guest's driver and the device's
+  copy engines are this project's own.
+- Seed 003, TORQUE's cluster of three nodes and its network: the guest
+  is one machine; several devices in one guest stand for a node's GPUs.
+- Seed 004, the hardware costs (160 bytes of in-place tables, a
+  compressor of 2 cycles, chip area): the device models the mechanism,
+  not its circuits.
+- Seed 004, draining to preemption points (55.8 % of the paper's
+  latency): the device preempts at any instruction, so its latency
+  reduction compares saves alone.
+"""
 
 
 def main():
@@ -298,9 +330,10 @@ def main():
                  "why they differ"], rows))
     print()
     if missing:
-        print("Not measured yet (issue 13 builds them): %s." %
+        print("Not measured by this log: %s." %
               ", ".join("``%s``" % m for m in missing))
         print()
+    print(UNMEASURABLE)
 
 
 if __name__ == "__main__":
