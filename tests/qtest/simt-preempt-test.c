@@ -1492,10 +1492,13 @@ static uint64_t median(uint64_t *v, uint32_t n)
 /*
  * The low-priority kernel of @sh with the high-priority one injected at
  * @inject (cycles from the launch; NULL: never), or (@hp_only) the
- * high-priority kernel once on an idle device.
+ * high-priority kernel once on an idle device.  @used_regs: the
+ * low-priority launch declares the registers its kernel uses, not the
+ * shape's register count.
  */
 static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
-                      const int64_t *inject, bool hp_only, BenchRun *r)
+                      const int64_t *inject, bool hp_only, bool used_regs,
+                      BenchRun *r)
 {
     g_autofree char *props = g_strdup_printf("preset=gtx480%s%s",
                                              extra_props ? "," : "",
@@ -1514,7 +1517,7 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     };
     Launch lp = {
         .kernel = sh->kernel, .grid = { blocks }, .block = { sh->threads },
-        .args = { out, hist, sh->work }, .regs = sh->regs,
+        .args = { out, hist, sh->work }, .regs = used_regs ? 0 : sh->regs,
     };
     struct simt_completion rec;
     uint64_t lat[LOG_SIZE], bound_cycles[LOG_SIZE];
@@ -1770,13 +1773,18 @@ static void seed004_add(Seed004 *sd, unsigned mode, const BenchRun *r)
     }
 }
 
-static void seed004_print(const Seed004 *sd)
+/*
+ * @suffix: "" for launches that declare the registers their kernel uses,
+ * as seed 004 measures; "_padded" for the shapes' register counts (seed
+ * 000's footprints), which add registers no switch needs to save.
+ */
+static void seed004_print(const Seed004 *sd, const char *suffix)
 {
     uint32_t n = MAX(sd->shapes, 1);
 
-    g_test_message("bench seed004_register_reduction: %.1f %%",
+    g_test_message("bench seed004_register_reduction%s: %.1f %%", suffix,
                    100 * sd->reg_less / n);
-    g_test_message("bench seed004_latency_reduction: %.1f %%",
+    g_test_message("bench seed004_latency_reduction%s: %.1f %%", suffix,
                    100 * sd->lat_lower / n);
 }
 
@@ -1789,6 +1797,7 @@ static void bench_preempt(void)
         uint32_t us;
         int seed;
         const char *props;
+        bool used_regs;
     } modes[] = {
         { "none", SIMT_PMODE_NONE, 0, -1 },
         { "drain", SIMT_PMODE_DRAIN, 0, -1 },
@@ -1812,12 +1821,15 @@ static void bench_preempt(void)
           "preempt-choice=seed000" },
         { "paper5us", SIMT_PMODE_AUTO, 5, SEED000_PAPER,
           "preempt-choice=seed000" },
+        /* Seed 004's switches without the shapes' register padding. */
+        { "switchregs", SIMT_PMODE_SWITCH, 0, -1, NULL, true },
+        { "lightregs", SIMT_PMODE_LIGHT, 0, -1, NULL, true },
     };
     const char *only = g_getenv("SIMT_BENCH_PREEMPT");
     const char *mode_list = g_getenv("SIMT_BENCH_MODES");
     g_auto(GStrv) wanted = mode_list ? g_strsplit(mode_list, ",", 0) : NULL;
     Seed000 seed = { 0 };
-    Seed004 seed4 = { 0 };
+    Seed004 seed4 = { 0 }, seed4_used = { 0 };
 
     for (size_t s = 0; s < ARRAY_SIZE(shapes); s++) {
         const Shape *sh = &shapes[s];
@@ -1829,8 +1841,8 @@ static void bench_preempt(void)
         if (strcmp(only, "1") && strcmp(only, sh->name)) {
             continue;
         }
-        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, false, &alone);
-        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, true, &hp);
+        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, false, false, &alone);
+        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, true, false, &hp);
         lp = alone.lp_cycles;
         rng_state = s + 1;
         for (uint32_t i = 0; i < BENCH_INJECTIONS; i++) {
@@ -1853,7 +1865,7 @@ static void bench_preempt(void)
             }
             extra_props = mode_props;
             bench_run(sh, modes[m].mode, modes[m].us * BENCH_MHZ, inject,
-                      false, &run);
+                      false, modes[m].used_regs, &run);
             extra_props = props;
             /* Preempted or not, the same results. */
             g_assert_cmpmem(run.out, nout * 4, alone.out, nout * 4);
@@ -1862,14 +1874,16 @@ static void bench_preempt(void)
                         alone.lp_cycles);
             seed000_add(&seed, modes[m].seed, modes[m].mode, modes[m].us,
                         &run, hp.response[0], alone.lp_cycles);
-            seed004_add(&seed4, modes[m].mode, &run);
+            seed004_add(modes[m].used_regs ? &seed4_used : &seed4,
+                        modes[m].mode, &run);
         }
         seed000_shape_done(&seed);
         g_free(alone.out);
     }
     if (!strcmp(only, "1") && !wanted) {
         seed000_print(&seed);
-        seed004_print(&seed4);
+        seed004_print(&seed4_used, "");
+        seed004_print(&seed4, "_padded");
     }
 }
 
