@@ -113,6 +113,62 @@ KERNEL void lp_var(uint32_t *out, const uint32_t *iters,
     out[i] = x ^ y;
 }
 
+/*
+ * Seed 000's irregular kernels (its Table 4.2), which its violations come
+ * from: blocks of data-dependent length (one to four times @work), a
+ * global store at their start, after which the engine may not flush
+ * them, and for b+tree dependent loads, for srad divergent branches
+ * around a shared-memory stencil.  @table: 4096 words, table[j] < 4096.
+ */
+static uint32_t block_length(uint32_t work)
+{
+    return work * (1 + (blockIdx.x * 2654435761u >> 30));
+}
+
+/* b+tree's findK: each thread walks @table from its key, a load at a time. */
+KERNEL void lp_btree(uint32_t *out, const uint32_t *table, uint32_t work)
+{
+    uint32_t i = globalIdx(), node = i & 4095, n = block_length(work);
+
+    out[i] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        node = table[(node + k) & 4095];
+    }
+    out[i] = node + n;
+}
+
+/*
+ * srad's second kernel: rounds of a four-neighbour stencil over the
+ * block's row of 256 cells in shared memory (lp_mix's tile: the image's
+ * shared memory is its kernels' together), each cell taking one of two
+ * branches of different lengths by its value.
+ */
+KERNEL void lp_srad(uint32_t *out, const uint32_t *table, uint32_t work)
+{
+    uint32_t t = threadIdx.x, i = globalIdx(), n = block_length(work);
+    uint32_t v = table[i & 4095];
+
+    out[i] = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t sum;
+
+        tile[t] = v;
+        __syncthreads();
+        sum = tile[(t + 1) & 255] + tile[(t + 255) & 255] +
+              tile[(t + 16) & 255] + tile[(t + 240) & 255];
+        if (v & 1) {
+            for (uint32_t j = 0; j < 8; j++) {
+                sum = sum * 3 + (sum >> 5);
+            }
+        } else {
+            sum ^= sum >> 3;
+        }
+        v = (v + sum) & 4095;
+        __syncthreads();
+    }
+    out[i] = v;
+}
+
 /* The short high-priority kernel. */
 KERNEL void hp_fill(uint32_t *out, uint32_t n, uint32_t seed)
 {
