@@ -21,6 +21,7 @@ that the page never shows an unexplained gap.
 
 import re
 import sys
+import textwrap
 
 LINE = re.compile(r"^bench (seed00[0-4]_[A-Za-z0-9_]+): (\S+) (.*)$")
 
@@ -210,16 +211,18 @@ The seeds' headline results beside ours
        make bench | tee bench.log
        bench/seed-results.py bench.log > docs/seed-results.rst
 
+One table per seed, after the experiment as it runs here in one line.
 Each row is a figure one of the five research documents (``seed 000`` to
 ``seed 004``, see ``docs/design.rst``) reports, the same
 figure measured on this device by ``make bench`` (the line
 ``bench NAME: VALUE UNIT`` it prints), and, where the two differ by more
-than 25 %, why.  The seeds' numbers come from their papers' hardware or
+than 25 %, why, with the bench line that isolates the cause where
+there is one.  The seeds' numbers come from their papers' hardware or
 simulators; ours from the device model, whose limits
 ``docs/specs/simt.rst`` states.  The detailed tables behind the seed 000
 and 004 rows are in ``docs/preemption-results.rst``.  What the seeds
 claim that the device cannot test (seed 001's transfer-bandwidth row
-among it) is listed after the table.
+among it) is listed after the tables.
 """
 
 
@@ -261,6 +264,35 @@ def previous(path):
                 pass    # "not measured"
     return found
 
+
+# Each seed's section: its title and the experiment here, in one line.
+SEEDS = {
+    "000": ("Seed 000: per-block preemption under a latency bound",
+            "GTX480 preset (15 SMs, 1.4 GHz); six low-priority kernels with "
+            "seed 000's Table 4.2 footprints (b+tree and srad irregular and "
+            "non-idempotent), each preempted by 24 high-priority kernels of "
+            "30 blocks injected uniformly over its run "
+            "(docs/preemption-results.rst)."),
+    "001": ("Seed 001: where thread blocks go, and what colocation costs",
+            "Turing-68 preset; A of 67 blocks of 512 threads, then B of 8 "
+            "blocks of 32 or 33 threads, compute-bound (fused multiply-adds) "
+            "or memory-bound (strided stores); B alone, isolated on the "
+            "empty SM, and colocated with A (docs/labs/placement.rst)."),
+    "002": ("Seed 002: a high-priority job under a long low-priority one",
+            "GTX480 preset, one copy engine; a low-priority job (2 MiB up, a "
+            "256x256 matmul, 2 MiB down) and a high-priority one (64 KiB up, "
+            "a 64x64 matmul, 64 KiB down) arriving at 8 points of it; a "
+            "512x512 matmul split into subkernels queued on the device "
+            "(scripts/bench.sh)."),
+    "003": ("Seed 003: sharing devices between tenants",
+            "A guest on the virtual clock with devices of 64 MiB at 10 MHz; "
+            "8 jobs, 4 at once on one device, serialized against shared, and "
+            "one device against two (bench/guest-bench.sh)."),
+    "004": ("Seed 004: the lightweight context switch",
+            "The seed 000 experiment's kernels with the registers they use "
+            "declared, light against full switches, per event "
+            "(docs/preemption-results.rst)."),
+}
 
 # What the seeds claim that this device cannot test, one line each.
 UNMEASURABLE = """\
@@ -334,9 +366,15 @@ def main():
         sys.exit("seed-results: ours differs from the seed's by more than "
                  "25 %% without a reason in WHY: %s" % ", ".join(unexplained))
     print(HEAD)
-    print(table(["figure", "what", "seed", "here", "unit", "source",
-                 "why they differ"], rows))
-    print()
+    for seed_id, (title, shape) in SEEDS.items():
+        part = [r for r in rows if r[0].startswith("seed%s_" % seed_id)]
+        if not part:
+            continue
+        print("%s\n%s\n" % (title, "-" * len(title)))
+        print(textwrap.fill(shape, 72) + "\n")
+        print(table(["figure", "what", "seed", "here", "unit", "source",
+                     "why they differ"], part))
+        print()
     if missing:
         print("Not measured by this log: %s." %
               ", ".join("``%s``" % m for m in missing))
