@@ -95,7 +95,9 @@ WHY = {
     "seed000_violations_2us_paper":
         "two causes, each with its line: drains past the bound of blocks "
         "that may not be flushed, whose lengths vary (b+tree, srad; "
-        "seed000_latency_over_bound_2us_paper), and the high-priority "
+        "seed000_latency_over_bound_2us_paper), estimated done when they "
+        "outlast the mean (seed000_drain_estimate_error_paper), and the "
+        "high-priority "
         "kernel running several times its time alone once placed, where "
         "the deadline allows its time alone "
         "(seed000_hp_run_over_alone_2us_paper; "

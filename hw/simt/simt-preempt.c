@@ -291,9 +291,12 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     return true;
 }
 
-/* Take @slot's block off @sm by @mode (falling back to drain). */
+/*
+ * Take @slot's block off @sm by @mode (falling back to drain); @due: the
+ * cycle a drain was estimated to end at, or 0.
+ */
 static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
-                        unsigned mode, uint64_t cycle)
+                        unsigned mode, uint64_t due, uint64_t cycle)
 {
     SimtPreempt *p = &s->pre;
     SimtKernel *k = &s->queues[slot->queue].kernel;
@@ -318,6 +321,7 @@ static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
         return;
     }
     slot->leave = SIMT_LEAVE_DRAIN;
+    slot->drain_due = mode == SIMT_PMODE_DRAIN ? due : 0;
     p->ev.drained++;
     trace_simt_preempt_drain(slot->queue, slot->linear, sm->id);
 }
@@ -361,7 +365,14 @@ typedef struct SimtVictim {
     unsigned mode;              /* mechanism for this block */
     uint64_t lat;               /* estimated cycles until it is off */
     double ovh;                 /* estimated warp instructions lost */
+    bool estimated;             /* lat is the auto or Chimera estimate */
 } SimtVictim;
+
+/* When @v's block was estimated to finish draining, or 0: no estimate. */
+static uint64_t drain_due(const SimtVictim *v, uint64_t cycle)
+{
+    return v->estimated && v->lat != COST_INF ? cycle + v->lat : 0;
+}
 
 /*
  * One of the @n options (the one usable option at least, flush or drain,
@@ -572,6 +583,7 @@ static void victim_mode(SimtState *s, SimtSM *sm, SimtVictim *v,
     v->mode = mode;
     v->lat = 0;
     v->ovh = 0;
+    v->estimated = mode == SIMT_PMODE_AUTO || mode == SIMT_PMODE_CHIMERA;
     if (mode == SIMT_PMODE_AUTO) {
         auto_choose(s, sm, v, cycle);
     } else if (mode == SIMT_PMODE_CHIMERA) {
@@ -695,7 +707,7 @@ static uint32_t chimera_preempt_for(SimtState *s, unsigned hq,
 
             if (is_victim(s, hq, slot, victim_ok)) {
                 victim_mode(s, sm, &v, 0, &queued, cycle);
-                evict_block(s, sm, slot, v.mode, cycle);
+                evict_block(s, sm, slot, v.mode, drain_due(&v, cycle), cycle);
             }
         }
         sm->handed_to = hq + 1;
@@ -771,7 +783,8 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
         }
         /* Victims after the last block that found room would free nothing. */
         for (uint32_t j = 0; j < useful; j++) {
-            evict_block(s, sm, cand[j].slot, cand[j].mode, cycle);
+            evict_block(s, sm, cand[j].slot, cand[j].mode,
+                        drain_due(&cand[j], cycle), cycle);
         }
     }
     return needed;
@@ -806,7 +819,7 @@ static void start_request(SimtState *s, unsigned ctx, uint64_t cycle)
             if (slot->used && slot->leave == SIMT_LEAVE_NONE &&
                 s->queues[slot->queue].kernel.ctx == ctx) {
                 victim_mode(s, sm, &v, mode, &queued, cycle);
-                evict_block(s, sm, slot, v.mode, cycle);
+                evict_block(s, sm, slot, v.mode, drain_due(&v, cycle), cycle);
             }
         }
     }
@@ -865,6 +878,8 @@ static void event_finish(SimtState *s, uint64_t cycle)
         le.done_cycle = cpu_to_le64(ev->done_cycle);
         le.save_bound = cpu_to_le32(ev->save_bound);
         le.queue_wait = cpu_to_le32(ev->queue_wait);
+        le.drain_error = cpu_to_le32(ev->drain_error);
+        le.drain_time = cpu_to_le32(ev->drain_time);
         if (pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
             SIMT_GUEST_ERR(simt_err_event_log_dma, "event log at 0x%" PRIx64
                            " unreachable; logging stops", addr);
@@ -964,7 +979,17 @@ void simt_preempt_slot_free(SimtState *s, SimtSlot *slot, uint64_t cycle)
     if (slot->in_event && p->active) {
         p->pending--;
         p->ev.done_cycle = MAX(p->ev.done_cycle, cycle);
+        if (slot->leave == SIMT_LEAVE_DRAIN && slot->drain_due) {
+            uint64_t req = p->ev.req_cycle, due = MAX(slot->drain_due, req);
+            uint64_t miss = cycle > due ? cycle - due : due - cycle;
+
+            p->ev.drain_error = MIN((uint64_t)p->ev.drain_error + miss,
+                                    UINT32_MAX);
+            p->ev.drain_time = MIN((uint64_t)p->ev.drain_time + cycle - req,
+                                   UINT32_MAX);
+        }
     }
+    slot->drain_due = 0;
     slot->in_event = false;
     slot->leave = SIMT_LEAVE_NONE;
 }
@@ -1160,8 +1185,8 @@ bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val)
 
 static const VMStateDescription vmstate_simt_preempt_event = {
     .name = "simt/preempt-event",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(seq, struct simt_preempt_event),
         VMSTATE_UINT8(trigger, struct simt_preempt_event),
@@ -1183,6 +1208,8 @@ static const VMStateDescription vmstate_simt_preempt_event = {
         VMSTATE_UINT64(done_cycle, struct simt_preempt_event),
         VMSTATE_UINT32(save_bound, struct simt_preempt_event),
         VMSTATE_UINT32(queue_wait, struct simt_preempt_event),
+        VMSTATE_UINT32(drain_error, struct simt_preempt_event),
+        VMSTATE_UINT32(drain_time, struct simt_preempt_event),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -577,12 +577,13 @@ static bool slot_used(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_simt_slot = {
     .name = "simt/slot",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_BOOL(used, SimtSlot),
         VMSTATE_UINT32(queue, SimtSlot),
         VMSTATE_UINT32(linear, SimtSlot),
+        VMSTATE_UINT64(drain_due, SimtSlot),
         VMSTATE_UINT32(leave, SimtSlot),
         VMSTATE_BOOL(in_event, SimtSlot),
         VMSTATE_UINT64(leave_cycle, SimtSlot),

@@ -1549,6 +1549,8 @@ typedef struct BenchRun {
     uint64_t save_latency;      /* median request to last victim off */
     uint64_t save_bound;        /* median of the events' save_bound */
     uint32_t over_bound;        /* events whose latency passed the bound */
+    uint64_t drain_error;       /* estimated drains: how far they missed */
+    uint64_t drain_time;        /* estimated drains: how long they took */
     uint64_t reg_bytes;         /* register entries saved, all events */
     uint32_t *out;              /* the low-priority kernel's results */
 } BenchRun;
@@ -1672,6 +1674,8 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
         r->wasted += le32_to_cpu(events[i].wasted_insns);
         lat[i] = events[i].done_cycle - events[i].req_cycle;
         r->over_bound += bound && lat[i] > bound;
+        r->drain_error += le32_to_cpu(events[i].drain_error);
+        r->drain_time += le32_to_cpu(events[i].drain_time);
         bound_cycles[i] = events[i].save_bound;
         /* The saves alone take that long: no event can end sooner. */
         g_assert_cmpuint(lat[i], >=, bound_cycles[i]);
@@ -1722,6 +1726,9 @@ static void bench_print(const char *shape, const char *mode,
                    " warp-insns/event", shape, mode, r->wasted / ev);
     g_test_message("bench preempt_%s_%s_lp_slowdown: %.1f %%", shape, mode,
                    100.0 * ((double)r->lp_cycles - lp_alone) / lp_alone);
+    g_test_message("bench preempt_%s_%s_drain_error: %.1f %%", shape, mode,
+                   r->drain_time ? 100.0 * r->drain_error / r->drain_time
+                                 : 0.0);
 }
 
 /*
@@ -1744,6 +1751,7 @@ typedef struct Seed000 {
     uint32_t late[SEED000_SCHEMES][6], runs[SEED000_SCHEMES][6];
     uint32_t over[SEED000_SCHEMES][6], events[SEED000_SCHEMES][6];
     double hp_run[SEED000_SCHEMES][6];  /* first block to done, / alone */
+    uint64_t drain_error[SEED000_SCHEMES], drain_time[SEED000_SCHEMES];
     double lost_flush, lost[SEED000_SCHEMES];   /* this shape's, at 2 us */
     double norm[SEED000_SCHEMES];               /* summed over shapes */
     uint32_t shapes;
@@ -1770,6 +1778,8 @@ static void seed000_add(Seed000 *sd, int m, unsigned mode, uint32_t us,
     }
     sd->runs[m][us] += r->n;
     sd->over[m][us] += r->over_bound;
+    sd->drain_error[m] += r->drain_error;
+    sd->drain_time[m] += r->drain_time;
     sd->events[m][us] += r->events;
     if (us == 2) {
         sd->lost[m] = lost;
@@ -1816,6 +1826,12 @@ static void seed000_print(const Seed000 *sd)
                            "%.2f ratio", us, seed000_scheme[m],
                            sd->hp_run[m][us] / MAX(sd->runs[m][us], 1));
         }
+    }
+    /* Seed 000's Fig. 4.2: how far the drains missed their estimates. */
+    for (int m = 0; m < SEED000_SCHEMES; m++) {
+        g_test_message("bench seed000_drain_estimate_error_%s: %.1f %%",
+                       seed000_scheme[m], sd->drain_time[m] ?
+                       100.0 * sd->drain_error[m] / sd->drain_time[m] : 0.0);
     }
     for (int m = 0; m < SEED000_SCHEMES; m++) {
         g_test_message("bench seed000_overhead_%s: %.3f of flush",

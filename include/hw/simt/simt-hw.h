@@ -680,6 +680,13 @@ struct simt_preempt_event {
      */
     uint32_t save_bound;
     uint32_t queue_wait;
+    /*
+     * Victims drained on an estimate (the auto and Chimera modes): the
+     * sum of how far each one's end missed its estimate, and of their
+     * drain times, in cycles from the request (saturating).
+     */
+    uint32_t drain_error;
+    uint32_t drain_time;
 };
 
 /*
@@ -798,7 +805,7 @@ _Static_assert(sizeof(struct simt_cmd_signal) == SIMT_CMD_SIZE, "SIGNAL");
 _Static_assert(sizeof(struct simt_cmd_wait) == SIMT_CMD_SIZE, "WAIT");
 _Static_assert(sizeof(struct simt_cmd_copy) == SIMT_CMD_SIZE, "COPY");
 _Static_assert(sizeof(struct simt_completion) == 64, "completion record");
-_Static_assert(sizeof(struct simt_preempt_event) == 72, "event log entry");
+_Static_assert(sizeof(struct simt_preempt_event) == 80, "event log entry");
 _Static_assert(sizeof(struct simt_trace_record) == 16, "timeline record");
 _Static_assert(sizeof(struct simt_save_block) == 64, "save record header");
 _Static_assert(sizeof(struct simt_save_warp) == 48, "save record warp");

@@ -47,6 +47,7 @@ typedef struct SimtSlot {
     uint32_t leave;             /* enum simt_leave */
     bool in_event;              /* a victim of the current preemption */
     uint64_t leave_cycle;       /* SIMT_LEAVE_SAVE: off the SM then */
+    uint64_t drain_due;         /* drained on an estimate: done by then */
     uint64_t ready_cycle;       /* restored: issues from then on */
     uint64_t dispatch_cycle;
     uint64_t dispatch_insns;    /* warp_insns then (a restored block's) */
