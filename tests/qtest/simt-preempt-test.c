@@ -1547,6 +1547,8 @@ typedef struct BenchRun {
     Totals t;
     uint64_t wasted;
     uint64_t save_latency;      /* median request to last victim off */
+    uint64_t worst_latency;     /* the longest of them */
+    double mean_latency;        /* their mean */
     uint64_t save_bound;        /* median of the events' save_bound */
     uint32_t over_bound;        /* events whose latency passed the bound */
     uint64_t drain_error;       /* estimated drains: how far they missed */
@@ -1679,6 +1681,10 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
         bound_cycles[i] = events[i].save_bound;
         /* The saves alone take that long: no event can end sooner. */
         g_assert_cmpuint(lat[i], >=, bound_cycles[i]);
+    }
+    for (uint32_t i = 0; i < r->events; i++) {
+        r->worst_latency = MAX(r->worst_latency, lat[i]);
+        r->mean_latency += (double)lat[i] / r->events;
     }
     r->save_latency = median(lat, r->events);
     r->save_bound = median(bound_cycles, r->events);
@@ -1850,22 +1856,30 @@ static void seed000_print(const Seed000 *sd)
  */
 typedef struct Seed004 {
     double reg_less, lat_lower;
+    double worst_over[2];       /* (worst - mean) / mean: full, light */
     uint32_t shapes;
     double full_reg;            /* this shape's full switch, per event */
     uint64_t full_latency;
+    double full_worst_over;
 } Seed004;
 
 static void seed004_add(Seed004 *sd, unsigned mode, const BenchRun *r)
 {
     double reg = r->events ? (double)r->reg_bytes / r->events : 0;
 
+    double worst_over = r->mean_latency > 0 ?
+        (r->worst_latency - r->mean_latency) / r->mean_latency : 0;
+
     if (mode == SIMT_PMODE_SWITCH) {
         sd->full_reg = reg;
         sd->full_latency = r->save_latency;
+        sd->full_worst_over = worst_over;
     } else if (mode == SIMT_PMODE_LIGHT && reg > 0 && sd->full_reg > 0 &&
                sd->full_latency) {
         sd->reg_less += 1 - reg / sd->full_reg;
         sd->lat_lower += 1 - (double)r->save_latency / sd->full_latency;
+        sd->worst_over[0] += sd->full_worst_over;
+        sd->worst_over[1] += worst_over;
         sd->shapes++;
     }
 }
@@ -1883,6 +1897,11 @@ static void seed004_print(const Seed004 *sd, const char *suffix)
                    100 * sd->reg_less / n);
     g_test_message("bench seed004_latency_reduction%s: %.1f %%", suffix,
                    100 * sd->lat_lower / n);
+    /* Fig. 16: how far the worst event's latency is above the mean. */
+    g_test_message("bench seed004_worst_over_average_full%s: %.2f ratio",
+                   suffix, sd->worst_over[0] / n);
+    g_test_message("bench seed004_worst_over_average_light%s: %.2f ratio",
+                   suffix, sd->worst_over[1] / n);
 }
 
 static void bench_preempt(void)
