@@ -1977,14 +1977,10 @@ static void bench_preempt(void)
         { "chimera4us", SIMT_PMODE_CHIMERA, 4, SEED000_CHIMERA },
         { "chimera5us", SIMT_PMODE_CHIMERA, 5, SEED000_CHIMERA },
         /* Seed 000's scheme as the paper ran it: no lightweight switch. */
-        { "paper2us", SIMT_PMODE_AUTO, 2, SEED000_PAPER,
-          "preempt-choice=seed000" },
-        { "paper3us", SIMT_PMODE_AUTO, 3, SEED000_PAPER,
-          "preempt-choice=seed000" },
-        { "paper4us", SIMT_PMODE_AUTO, 4, SEED000_PAPER,
-          "preempt-choice=seed000" },
-        { "paper5us", SIMT_PMODE_AUTO, 5, SEED000_PAPER,
-          "preempt-choice=seed000" },
+#define PAPER(us) { "paper" #us "us", SIMT_PMODE_AUTO, us, SEED000_PAPER, \
+                    "preempt-choice=seed000" }
+        PAPER(2), PAPER(3), PAPER(4), PAPER(5),
+#undef PAPER
         /* Seed 004's switches without the shapes' register padding. */
         { "switchregs", SIMT_PMODE_SWITCH, 0, -1, NULL, true },
         { "lightregs", SIMT_PMODE_LIGHT, 0, -1, NULL, true },
