@@ -196,7 +196,7 @@ def main():
         print(table(["", "auto", "paper", "Chimera"],
                     [["drains' miss of their estimates, %"] +
                      ["%.1f" % seed["drain_estimate_error_%s" % m]
-                      for m in ("auto", "paper", "Chimera".lower())]]))
+                      for m in ("auto", "paper", "chimera")]]))
         print()
         print(table(["at 2 us", "auto", "paper", "Chimera",
                      "auto less by"],

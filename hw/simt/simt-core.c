@@ -848,8 +848,10 @@ static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
     decode(word, in);
     timing_operands(in);
     if (b->code->timing) {
-        in->cost = b->code->timing->cost[insn_class(in->op)];
-        in->lat = b->code->timing->latency[insn_class(in->op)];
+        SimtInsnClass c = insn_class(in->op);
+
+        in->cost = b->code->timing->cost[c];
+        in->lat = b->code->timing->latency[c];
     } else {
         in->cost = 1;
         in->lat = 0;

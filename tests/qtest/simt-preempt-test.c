@@ -268,6 +268,13 @@ static Totals check_events(const struct simt_preempt_event *ev, uint32_t n)
                              ev[i].save_bound + ev[i].save_bound / 10);
         }
         g_assert_cmpuint(ev[i].queue_wait, <=, ev[i].save_bound);
+        /* Drains on an estimate: each took at most the event's time. */
+        g_assert_cmpuint(ev[i].drain_time, <=,
+                         (uint64_t)ev[i].drained *
+                         (ev[i].done_cycle - ev[i].req_cycle));
+        if (!ev[i].drained) {
+            g_assert_cmpuint(ev[i].drain_time + ev[i].drain_error, ==, 0);
+        }
         g_assert_cmpuint(ev[i].drained + ev[i].flushed + ev[i].switched +
                          ev[i].light, >, 0);
         /* Only as many blocks leave as the high-priority kernel needs. */
@@ -298,6 +305,11 @@ static void test_priority_drain(void)
                                              events, &moved));
     g_assert_cmpuint(t.drained, >, 0);
     g_assert_cmpuint(t.flushed + t.switched + t.light, ==, 0);
+    /* The drain mode estimates nothing: no drain is counted as missed. */
+    for (uint32_t i = 0; i < MIN_EVENTS; i++) {
+        g_assert_cmpuint(events[i].drain_time + events[i].drain_error, ==,
+                         0);
+    }
     g_free(lp);
     dev_stop(d);
 }
@@ -410,6 +422,39 @@ static void test_choice_stream(gconstpointer data)
     g_assert_cmpuint(rd(d, SIMT_REG_POLICY_ERRORS), ==, 0);
     g_free(lp);
     dev_stop(d);
+}
+
+/*
+ * preempt-choice=seed000, seed 000's scheme as its paper ran it: the
+ * same stream as with the default policy, which takes lightweight
+ * switches, gets drains, flushes and context switches only.
+ */
+static void test_choice_seed000_no_light(void)
+{
+    const char *const policies[] = { "cheapest-in-bound", "seed000" };
+    Totals t[2];
+
+    for (int i = 0; i < 2; i++) {
+        g_autofree char *props = g_strdup_printf("preempt-choice=%s",
+                                                 policies[i]);
+        Lp *lp = g_new0(Lp, 1);
+        uint32_t moved;
+        Dev *d;
+
+        extra_props = props;
+        d = pdev_start();
+        extra_props = NULL;
+        lp_init(d, lp, "lp_mix");
+        wr(d, SIMT_REG_PREEMPT_BOUND, 2000);
+        t[i] = check_events(events, priority_stream(d, lp, SIMT_PMODE_AUTO,
+                                                    events, &moved));
+        g_assert_cmpuint(rd(d, SIMT_REG_POLICY_ERRORS), ==, 0);
+        g_free(lp);
+        dev_stop(d);
+    }
+    g_assert_cmpuint(t[0].light, >, 0);
+    g_assert_cmpuint(t[1].light, ==, 0);
+    g_assert_cmpuint(t[1].drained + t[1].flushed + t[1].switched, >, 0);
 }
 
 static void test_priority_auto(void)
@@ -1243,9 +1288,12 @@ static void test_chimera_sm_waits_for_drain_and_flush(void)
     g_assert_cmpuint(ch_retire1, >, ch.req_cycle);
     g_assert_cmpuint(ch.done_cycle, ==, ch_retire1);
     g_assert_cmpuint(ch.dispatch_cycle, >=, ch_retire1);
+    /* Block 1 drained on Chimera's estimate: its drain is counted. */
+    g_assert_cmpuint(ch.drain_time, ==, ch_retire1 - ch.req_cycle);
 
     ch_near_end_and_started(SIMT_PMODE_AUTO, &au, &au_retire1);
     g_assert_cmpuint(au.drained, ==, 1);
+    g_assert_cmpuint(au.drain_time, ==, au_retire1 - au.req_cycle);
     g_assert_cmpuint(au.flushed, ==, 1);
     /* Auto's first high-priority block runs beside the draining one. */
     g_assert_cmpuint(au.dispatch_cycle, <, au_retire1);
@@ -1929,14 +1977,10 @@ static void bench_preempt(void)
         { "chimera4us", SIMT_PMODE_CHIMERA, 4, SEED000_CHIMERA },
         { "chimera5us", SIMT_PMODE_CHIMERA, 5, SEED000_CHIMERA },
         /* Seed 000's scheme as the paper ran it: no lightweight switch. */
-        { "paper2us", SIMT_PMODE_AUTO, 2, SEED000_PAPER,
-          "preempt-choice=seed000" },
-        { "paper3us", SIMT_PMODE_AUTO, 3, SEED000_PAPER,
-          "preempt-choice=seed000" },
-        { "paper4us", SIMT_PMODE_AUTO, 4, SEED000_PAPER,
-          "preempt-choice=seed000" },
-        { "paper5us", SIMT_PMODE_AUTO, 5, SEED000_PAPER,
-          "preempt-choice=seed000" },
+#define PAPER(us) { "paper" #us "us", SIMT_PMODE_AUTO, us, SEED000_PAPER, \
+                    "preempt-choice=seed000" }
+        PAPER(2), PAPER(3), PAPER(4), PAPER(5),
+#undef PAPER
         /* Seed 004's switches without the shapes' register padding. */
         { "switchregs", SIMT_PMODE_SWITCH, 0, -1, NULL, true },
         { "lightregs", SIMT_PMODE_LIGHT, 0, -1, NULL, true },
@@ -2041,6 +2085,8 @@ int main(int argc, char **argv)
         }
     }
     qtest_add_func("/simt/preempt/registers", test_registers);
+    qtest_add_func("/simt/preempt/choice/seed000/drain-flush-switch-no-light",
+                   test_choice_seed000_no_light);
     qtest_add_func("/simt/preempt/priority/drain", test_priority_drain);
     qtest_add_func("/simt/preempt/priority/flush", test_priority_flush);
     qtest_add_func("/simt/preempt/priority/switch", test_priority_switch);
