@@ -362,11 +362,16 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
         /* Both have the same layout; 64-bit fields were swapped as words. */
         addr = cmd.w[2] | (uint64_t)cmd.w[3] << 32;
         sem = cmd.w[4] | (uint64_t)cmd.w[5] << 32;
-        if ((cmd.w[1] & ~SIMT_CMDF_ALL) || (addr & 7) ||
+        if ((cmd.w[1] & ~(cmd.w[0] == SIMT_CMD_SIGNAL ? SIMT_CMDF_SIGNAL_ALL
+                                                      : SIMT_CMDF_ALL)) ||
+            (addr & 7) ||
             !all_zero(cmd.signal.reserved, ARRAY_SIZE(cmd.signal.reserved))) {
             return cmd_fields_bad(s, q, cmd.w[0], cmd.w[1]);
         }
         if (cmd.w[0] == SIMT_CMD_SIGNAL) {
+            if (cmd.w[1] & SIMT_CMDF_TIMESTAMP) {
+                sem = cycle;
+            }
             if (!dma_write64(s, addr, sem)) {
                 SIMT_GUEST_ERR(simt_err_sem_dma, "queue %u: semaphore at 0x%"
                                PRIx64 " unreachable by DMA", q, addr);

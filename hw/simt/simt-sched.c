@@ -4,14 +4,15 @@
  * simt: the block scheduler.
  *
  * Which kernel: the ready kernel of highest queue priority (earliest
- * launch among equals) is at the head; only the head dispatches, and it
- * stays there until all its blocks are dispatched; then the next kernel
- * uses what is left (seed 001, digest A.2).  Where: one block at a time on
- * the SM the device's placement policy picks among those with room
+ * launch among equals; with the fifo-dispatch property, the earliest
+ * launch whatever its priority) is at the head; only the head dispatches,
+ * and it stays there until all its blocks are dispatched; then the next
+ * kernel uses what is left (seed 001, digest A.2).  Where: one block at a
+ * time on the SM the device's placement policy picks among those with room
  * (simt-placement.c; by default the SM with room for the most further
- * blocks of that kernel, ties going to the first SM in the preset's
- * order: seed 001's "most room" policy, digest A.3).  An SM holds blocks
- * of at most kernel-slots kernels.
+ * blocks of that kernel, ties going to the first SM in the preset's order:
+ * seed 001's "most room" policy, digest A.3).  An SM holds blocks of at
+ * most kernel-slots kernels.
  */
 
 #include "qemu/osdep.h"
@@ -337,8 +338,9 @@ int simt_sched_head(SimtState *s)
             continue;
         }
         b = best < 0 ? NULL : &s->queues[best].kernel;
-        if (!b || k->priority > b->priority ||
-            (k->priority == b->priority && k->seq < b->seq)) {
+        if (!b || (!s->fifo_dispatch && k->priority > b->priority) ||
+            ((s->fifo_dispatch || k->priority == b->priority) &&
+             k->seq < b->seq)) {
             best = q;
         }
     }
@@ -448,9 +450,10 @@ static bool preemptible(SimtState *s, unsigned q)
            SIMT_PMODE_NONE;
 }
 
+/* Never under FIFO dispatch: nothing would place the preemptor first. */
 bool simt_sched_is_lower(SimtState *s, unsigned hq, unsigned q)
 {
-    return q != hq && preemptible(s, q) &&
+    return !s->fifo_dispatch && q != hq && preemptible(s, q) &&
            s->queues[q].kernel.priority < s->queues[hq].kernel.priority;
 }
 

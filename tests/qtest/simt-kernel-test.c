@@ -326,15 +326,29 @@ static void test_kernel_slots(void)
  * Priority reorders dispatch only: with the single SM busy, a high and a
  * low priority kernel wait; the high one's blocks go first.
  */
-static void test_priority_order(void)
+/*
+ * Two kernels wait behind a running one on an SM with one block slot.
+ * By priority, the later and higher one runs first; with fifo-dispatch,
+ * launch order decides, and the high kernel preempts nothing although
+ * the low one's context allows switches.
+ */
+static void priority_order(bool fifo)
 {
-    Dev *d = dev_start("sm-count=1,sm-blocks=1");
+    Dev *d = dev_start(fifo ? "sm-count=1,sm-blocks=1,fifo-dispatch=on"
+                            : "sm-count=1,sm-blocks=1");
     uint32_t busy = vram_alloc(d, NULL, 8);
     uint32_t lo_s = vram_alloc(d, NULL, 8), lo_e = vram_alloc(d, NULL, 8);
     uint32_t hi_s = vram_alloc(d, NULL, 8), hi_e = vram_alloc(d, NULL, 8);
-    uint32_t lo_start, hi_start, hi_end;
+    uint32_t lo_start, lo_end, hi_start, hi_end;
     uint32_t idx_lo, idx_hi;
 
+    g_assert_cmphex(rd(d, SIMT_REG_CAPS) & SIMT_CAP_FIFO_DISPATCH, ==,
+                    fifo ? SIMT_CAP_FIFO_DISPATCH : 0);
+    if (fifo) {
+        wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), SIMT_PMODE_SWITCH);
+        wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), 0x800000);
+        wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), 0x800000);
+    }
     qwr(d, 2, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
     launch(d, 0, &(Launch) {
         .kernel = "hold", .grid = { 1 }, .block = { 32 },
@@ -353,11 +367,26 @@ static void test_priority_order(void)
     wait_queue(d, 1, idx_lo);
     wait_queue(d, 2, idx_hi);
     vram_read(d, lo_s, &lo_start, 4);
+    vram_read(d, lo_e, &lo_end, 4);
     vram_read(d, hi_s, &hi_start, 4);
     vram_read(d, hi_e, &hi_end, 4);
-    g_assert_cmpuint(hi_start, <, lo_start);
-    g_assert_cmpuint(hi_end, <=, lo_start);
+    if (fifo) {
+        g_assert_cmpuint(lo_end, <=, hi_start);
+        g_assert_cmpuint(rd(d, SIMT_REG_PEV_COUNT), ==, 0);
+    } else {
+        g_assert_cmpuint(hi_end, <=, lo_start);
+    }
     dev_stop(d);
+}
+
+static void test_priority_order(void)
+{
+    priority_order(false);
+}
+
+static void test_fifo_dispatch(void)
+{
+    priority_order(true);
 }
 
 /* A command on @q that must stop the queue with @error. */
@@ -670,6 +699,43 @@ static void test_signal_wait(void)
                     0x1122334455667788ull);
     g_assert_cmpuint(qrd(d, 0, SIMT_QREG_COMPLETED), ==, 3);
     g_assert_true(rd(d, SIMT_REG_IRQ_STATUS) & SIMT_IRQ_BIT(SIMT_IRQ_QUEUE));
+    dev_stop(d);
+}
+
+/*
+ * SIGNAL with SIMT_CMDF_TIMESTAMP writes the cycle at which the queue
+ * reached it: after a copy, the copy's end (within a slice); WAIT
+ * refuses the flag.
+ */
+static void test_signal_timestamp(void)
+{
+    Dev *d = dev_start(NULL);
+    uint64_t size = 256 * KiB, copy_cycles, c0, ts;
+    uint32_t bw = rd(d, SIMT_REG_COPY_BW);
+    struct simt_cmd_copy c = {
+        .opcode = SIMT_CMD_COPY, .flags = SIMT_CMDF_SRC_HOST,
+        .src = 0x1000000, .dst = VRAM_DATA, .size = size,
+    };
+    struct simt_cmd_signal sig = {
+        .opcode = SIMT_CMD_SIGNAL, .flags = SIMT_CMDF_TIMESTAMP,
+        .addr = SEM_ADDR, .value = 1,
+    };
+    struct simt_cmd_wait w = {
+        .opcode = SIMT_CMD_WAIT, .flags = SIMT_CMDF_TIMESTAMP,
+        .addr = SEM_ADDR,
+    };
+
+    wr(d, SIMT_REG_DMA_CHUNK, SIMT_MAX_DMA_CHUNK);
+    qtest_writeq(d->qts, SEM_ADDR, 0);
+    copy_cycles = DIV_ROUND_UP(size, bw);
+    c0 = rd(d, SIMT_REG_CYCLE_LO);
+    c0 |= (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32;
+    submit(d, 0, &c);
+    wait_queue(d, 0, submit(d, 0, &sig));
+    ts = qtest_readq(d->qts, SEM_ADDR);
+    g_assert_cmpuint(ts, >=, c0 + copy_cycles);
+    g_assert_cmpuint(ts, <=, c0 + copy_cycles + 2 * 1000);
+    expect_queue_error(d, 0, &w, SIMT_QERR_BAD_COMMAND);
     dev_stop(d);
 }
 
@@ -1833,11 +1899,15 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/sched/turing-9x33", test_placement_turing_33_9);
     qtest_add_func("/simt/sched/kernel-slots", test_kernel_slots);
     qtest_add_func("/simt/sched/priority-order", test_priority_order);
+    qtest_add_func("/simt/sched/fifo-dispatch/launch-order-no-preemption",
+                   test_fifo_dispatch);
     qtest_add_func("/simt/queue/malformed", test_malformed_commands);
     qtest_add_func("/simt/queue/kernel-fault", test_kernel_fault);
     qtest_add_func("/simt/queue/subgrid/ids-1d-2d-3d", test_subgrid_ids);
     qtest_add_func("/simt/queue/subgrid/refused", test_subgrid_refused);
     qtest_add_func("/simt/queue/signal-wait", test_signal_wait);
+    qtest_add_func("/simt/queue/signal-timestamp/copy-end-wait-refuses",
+                   test_signal_timestamp);
     qtest_add_func("/simt/queue/resident/running-done-disabled",
                    test_resident_blocks);
     qtest_add_func("/simt/queue/active-cycles/kernel-not-idle-or-wait",

@@ -30,7 +30,7 @@
 /* Identification: the ASCII bytes "SIMT" read as a little-endian word */
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
-#define SIMT_VERSION_MINOR          6
+#define SIMT_VERSION_MINOR          7
 /* VERSION reads major << 16 | minor */
 #define SIMT_VERSION_OF(major, minor) \
     (((uint32_t)(major) << 16) | (uint32_t)(minor))
@@ -130,7 +130,7 @@ enum simt_reg_access {
 #define SIMT_GLOBAL_REGS(X) \
     X(SIMT_REG_ID, SIMT_RA_RO, SIMT_ID_MAGIC) \
     X(SIMT_REG_VERSION, SIMT_RA_RO, SIMT_VERSION_VALUE) \
-    X(SIMT_REG_CAPS, SIMT_RA_RO, SIMT_CAPS_ALL) \
+    X(SIMT_REG_CAPS, SIMT_RA_RO, SIMT_RESET_CONFIG) \
     X(SIMT_REG_SM_COUNT, SIMT_RA_RO, SIMT_RESET_CONFIG) \
     X(SIMT_REG_VRAM_SIZE_LO, SIMT_RA_RO, SIMT_RESET_CONFIG) \
     X(SIMT_REG_VRAM_SIZE_HI, SIMT_RA_RO, SIMT_RESET_CONFIG) \
@@ -213,6 +213,12 @@ struct simt_reg_desc {
 #define SIMT_CAP_MMU                (1u << 2)  /* contexts and page tables */
 #define SIMT_CAP_COPY               (1u << 3)  /* copy engines */
 #define SIMT_CAP_PREEMPT            (1u << 4)  /* the preemption engine */
+/*
+ * Kernels dispatch in launch order, queue priorities ignored, as on the
+ * hardware seed 002 measured against (device property fifo-dispatch=on;
+ * not in SIMT_CAPS_ALL).
+ */
+#define SIMT_CAP_FIFO_DISPATCH      (1u << 5)
 #define SIMT_CAPS_ALL \
     (SIMT_CAP_MSIX | SIMT_CAP_QUEUES | SIMT_CAP_MMU | SIMT_CAP_COPY | \
      SIMT_CAP_PREEMPT)
@@ -380,7 +386,14 @@ enum simt_cmd_opcode {
  * idempotent and whose store buffers do not overlap their load buffers.
  */
 #define SIMT_CMDF_IDEMPOTENT        (1u << 3)
+/*
+ * SIGNAL: write the device cycle at which the queue reached the command
+ * instead of @value, so that the host can time what came before it on
+ * the queue (a copy's end, say) on the device's clock.
+ */
+#define SIMT_CMDF_TIMESTAMP         (1u << 4)
 #define SIMT_CMDF_ALL               SIMT_CMDF_IRQ
+#define SIMT_CMDF_SIGNAL_ALL        (SIMT_CMDF_IRQ | SIMT_CMDF_TIMESTAMP)
 #define SIMT_CMDF_LAUNCH_ALL        (SIMT_CMDF_IRQ | SIMT_CMDF_IDEMPOTENT)
 #define SIMT_CMDF_COPY_ALL \
     (SIMT_CMDF_IRQ | SIMT_CMDF_SRC_HOST | SIMT_CMDF_DST_HOST)
