@@ -49,6 +49,11 @@ guest_bench() {   # PATTERN
 
 if [ -z "${SEED003_ONLY:-}" ]; then
     guest_bench guest_
+    # Seed 002's Table 1 on the GTX480 preset (guest/simt-bench.c --split).
+    echo "# seed 002: kernel splitting through libsimt, a round trip per subkernel"
+    SIMT_DEVICE=simt,preset=gtx480 \
+        EXTRA_APPEND="simtguest.bench=split ${EXTRA_APPEND:-}" \
+        guest_bench seed002_split
 fi
 echo "# seed 003: multi-tenancy, serialized against shared, one device against two"
 SIMT_DEVICES=2 SIMT_DEVICE=simt,vram-size=64M,clock-mhz=10 \

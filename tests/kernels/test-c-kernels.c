@@ -265,6 +265,47 @@ static void test_matmul(bool scrambled)
               mode(scrambled));
 }
 
+#define LS_N        5000
+#define LS_KEY      7
+
+/* Linear search: the matches' count, and each index once. */
+static void test_lsearch(bool scrambled)
+{
+    const uint32_t grid[3] = { 3, 1, 1 }, block[3] = { 64, 1, 1 };
+    static bool seen[LS_N];
+    struct gpu g;
+    uint32_t *data, *out, ddata, dout, i, want = 0, args[4];
+    bool ok = false;
+
+    if (gpu_open(&g, "matmul")) {
+        ddata = gpu_alloc(&g, LS_N * 4);
+        dout = gpu_alloc(&g, (LS_N + 1) * 4);
+        data = gpu_ptr(&g, ddata);
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < LS_N; i++) {
+            data[i] = i * 2654435761u >> 28;
+            want += data[i] == LS_KEY;
+        }
+        memset(seen, 0, sizeof(seen));
+        out[0] = 0;
+        args[0] = ddata;
+        args[1] = LS_N;
+        args[2] = LS_KEY;
+        args[3] = dout;
+        ok = launch(&g, "lsearch", grid, block, args, 4, scrambled) &&
+             want > 0 && out[0] == want;
+        for (i = 1; ok && i <= want; i++) {
+            ok = out[i] < LS_N && data[out[i]] == LS_KEY && !seen[out[i]];
+            if (ok) {
+                seen[out[i]] = true;
+            }
+        }
+        gpu_close(&g);
+    }
+    tap_check(ok, "linear search: each match's index once, and their count%s",
+              mode(scrambled));
+}
+
 #define RED_N       1000
 #define RED_BLOCK   256
 #define RED_GRID    4
@@ -918,6 +959,7 @@ int main(int argc, char **argv)
         test_vecadd(scrambled);
         test_saxpy(scrambled);
         test_matmul(scrambled);
+        test_lsearch(scrambled);
         test_reduce("reduce_tree", scrambled);
         test_reduce("reduce_warp", scrambled);
         test_histogram(scrambled);

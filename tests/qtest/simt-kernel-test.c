@@ -1429,10 +1429,11 @@ static uint64_t matmul_split_cycles(Dev *d, uint32_t n, uint32_t s,
 
 /*
  * Bench mode ($SIMT_BENCH_SPLIT = "N,S1,S2,...", set by scripts/bench.sh):
- * seed 002's Table 1 on the GTX480 preset, the slowdown of an n x n
- * matmul split into subkernels of S blocks against the unsplit kernel,
- * in device time.  The split runs' results are checked against the
- * unsplit one's.
+ * seed 002's Table 1 on the GTX480 preset without the host's round
+ * trip (the isolating line for guest/simt-bench.c --split's): an n x n
+ * matmul split into subkernels of S1 blocks against the unsplit kernel,
+ * and of S2, ... against S1 (the paper's reference row), in device time.
+ * The split runs' results are checked against the unsplit one's.
  */
 static void bench_split(void)
 {
@@ -1440,7 +1441,7 @@ static void bench_split(void)
     uint32_t n = atoi(f[0]), args[4], bytes;
     g_autofree float *a = NULL, *ref = NULL, *got = NULL;
     Dev *d = dev_start("preset=gtx480");
-    uint64_t whole;
+    uint64_t whole, reference = 0;
 
     g_assert_cmpuint(n % 16, ==, 0);
     bytes = n * n * 4;
@@ -1473,162 +1474,16 @@ static void bench_split(void)
         g_assert_cmpmem(got, bytes, ref, bytes);
         g_test_message("S = %u: M = %u subkernels, %" PRIu64 " cycles", s,
                        DIV_ROUND_UP((n / 16) * (n / 16), s), t);
-        g_test_message("bench seed002_split_slowdown_S%u: %.1f %%", s,
-                       100.0 * ((double)t / whole - 1));
-    }
-    dev_stop(d);
-}
-
-/* seed 002's experiment 4.1 (Fig. 4b) in device time; see bench_hp() */
-enum { HP_NONE, HP_CHUNKED, HP_SPLIT, HP_PREEMPT, HP_NR };
-static const char *const hp_mode_names[HP_NR] = {
-    "none", "chunked", "split", "preempt",
-};
-#define HP_LP_N             256         /* the low-priority matmul */
-#define HP_LP_SPLIT         16          /* its subkernels' blocks */
-#define HP_HP_N             64          /* the high-priority matmul */
-#define HP_LP_COPY          (2 * MiB)
-#define HP_HP_COPY          (64 * KiB)
-#define HP_HOST             0x1000000   /* guest RAM the copies use */
-#define HP_SAVE             0x8000000   /* VRAM save area, 16 MiB */
-#define HP_POINTS           8
-
-static uint64_t hp_cycle(Dev *d)
-{
-    uint64_t lo = rd(d, SIMT_REG_CYCLE_LO);
-
-    return lo | (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32;
-}
-
-static void hp_copy(Dev *d, unsigned q, uint32_t flags, uint64_t src,
-                    uint64_t dst, uint64_t size)
-{
-    struct simt_cmd_copy c = {
-        .opcode = SIMT_CMD_COPY, .flags = flags, .src = src, .dst = dst,
-        .size = size,
-    };
-
-    submit(d, q, &c);
-}
-
-/*
- * A job as PKM's tasks run it: upload, matmul, download; then a one-block
- * marker launch, whose first block starts when the download has ended.
- * The marker's ring index.
- */
-static uint32_t hp_job(Dev *d, unsigned q, uint32_t n, uint32_t split,
-                       uint32_t vram, uint64_t host, uint64_t copy)
-{
-    uint32_t blocks = (n / 16) * (n / 16), a = vram + copy;
-    uint32_t m = split ? DIV_ROUND_UP(blocks, split) : 1;
-
-    hp_copy(d, q, SIMT_CMDF_SRC_HOST, host, vram, copy);
-    for (uint32_t i = 0; i < m; i++) {
-        launch(d, q, &(Launch) {
-            .kernel = "matmul", .grid = { n / 16, n / 16 },
-            .block = { 16, 16 }, .args = { a, a, a + n * n * 4, n },
-            .first_block = split ? i * split : 0,
-            .block_count = split ? MIN(split, blocks - i * split) : 0,
-        });
-    }
-    hp_copy(d, q, SIMT_CMDF_DST_HOST, vram, host + copy, copy);
-    return launch(d, q, &(Launch) {
-        .kernel = "matmul", .grid = { 1 }, .block = { 16, 16 },
-        .args = { a, a, a + n * n * 4, 16 },
-    });
-}
-
-/* The cycle at which the job ending with marker @idx on @q completed. */
-static uint64_t hp_job_end(Dev *d, unsigned q, uint32_t idx)
-{
-    struct simt_completion r;
-
-    /* Coarse steps: the marker's record has the exact cycle. */
-    for (int64_t t = 0; !queue_done(d, q, idx); t += 50000) {
-        g_assert_cmpint(t, <, WAIT_LIMIT_NS);
-        qtest_clock_step(d->qts, 50000);
-    }
-    read_record(d, q, idx, &r);
-    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
-    return r.start_cycle;
-}
-
-/*
- * The high-priority job's response (arrival to its download's end, in
- * cycles) when it arrives @offset cycles after the low-priority job; or,
- * with @offset UINT64_MAX, the low-priority job's own time alone.
- */
-static uint64_t hp_response(int mode, uint64_t offset, uint32_t mhz)
-{
-    Dev *d = dev_start("preset=gtx480,copy-engines=1");
-    uint32_t lp = vram_alloc(d, NULL, 2 * HP_LP_COPY);
-    uint32_t hp = vram_alloc(d, NULL, 2 * HP_HP_COPY);
-    uint64_t c0, arrival, done;
-    uint32_t lp_end, hp_end;
-
-    use_image(d, "matmul");
-    qwr(d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
-    wr(d, SIMT_REG_DMA_CHUNK, mode == HP_NONE ? SIMT_MAX_DMA_CHUNK : MiB);
-    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE),
-       mode == HP_PREEMPT ? SIMT_PMODE_SWITCH : SIMT_PMODE_NONE);
-    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), HP_SAVE);
-    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), 16 * MiB);
-    c0 = hp_cycle(d);
-    lp_end = hp_job(d, 0, HP_LP_N, mode == HP_SPLIT ? HP_LP_SPLIT : 0, lp,
-                    HP_HOST, HP_LP_COPY);
-    if (offset == UINT64_MAX) {
-        done = hp_job_end(d, 0, lp_end) - c0;
-        dev_stop(d);
-        return done;
-    }
-    if (offset * 1000 / mhz) {
-        qtest_clock_step(d->qts, offset * 1000 / mhz);
-    }
-    arrival = hp_cycle(d);
-    hp_end = hp_job(d, 1, HP_HP_N, 0, hp, HP_HOST + 2 * HP_LP_COPY,
-                    HP_HP_COPY);
-    done = hp_job_end(d, 1, hp_end);
-    hp_job_end(d, 0, lp_end);
-    dev_stop(d);
-    return done - arrival;
-}
-
-/*
- * Bench mode ($SIMT_BENCH_HP set, by scripts/bench.sh): seed 002's
- * experiment 4.1 scaled down.  A low-priority job (2 MiB upload, a
- * 256x256 matmul, 2 MiB download) runs on the GTX480 preset with one copy
- * engine; a high-priority job (64 KiB up, a 64x64 matmul, 64 KiB down)
- * arrives at 8 points spread evenly over the time the low-priority job
- * takes alone in that mode.  Its mean response, in device
- * microseconds, with: none (copies in one chunk, preemption mode none),
- * chunked (1 MiB chunks), split (also the low-priority matmul in
- * subkernels of 16 blocks) and preempt (1 MiB chunks and context
- * switches).
- */
-static void bench_hp(void)
-{
-    uint32_t mhz;
-    Dev *d = dev_start("preset=gtx480");
-
-    mhz = rd(d, SIMT_REG_CLOCK_MHZ);
-    dev_stop(d);
-    for (int mode = 0; mode < HP_NR; mode++) {
-        g_autoptr(GString) each = g_string_new(NULL);
-        /* The arrivals sample the phases of this mode's own job. */
-        uint64_t lp_alone = hp_response(mode, UINT64_MAX, mhz), sum = 0;
-
-        for (int i = 0; i < HP_POINTS; i++) {
-            uint64_t r = hp_response(mode, lp_alone * i / HP_POINTS, mhz);
-
-            sum += r;
-            g_string_append_printf(each, " %.0f", (double)r / mhz);
+        if (i == 1) {
+            reference = t;
+            g_test_message("bench seed002_split_device_reference_over_whole: "
+                           "%.1f %%", 100.0 * ((double)t / whole - 1));
+        } else {
+            g_test_message("bench seed002_split_device_slowdown_S%u: %.1f %%",
+                           s, 100.0 * ((double)t / reference - 1));
         }
-        g_test_message("%s: the low-priority job alone %.1f us; responses "
-                       "at %d points over it, us:%s", hp_mode_names[mode],
-                       (double)lp_alone / mhz, HP_POINTS, each->str);
-        g_test_message("bench seed002_hp_response_%s: %.1f us",
-                       hp_mode_names[mode], (double)sum / HP_POINTS / mhz);
     }
+    dev_stop(d);
 }
 
 /*
@@ -1865,10 +1720,6 @@ int main(int argc, char **argv)
     }
     if (g_getenv("SIMT_BENCH_SPIN")) {
         qtest_add_func("/simt/bench/spin", bench_spin);
-        return g_test_run();
-    }
-    if (g_getenv("SIMT_BENCH_HP")) {
-        qtest_add_func("/simt/bench/hp-response", bench_hp);
         return g_test_run();
     }
     if (g_getenv("SIMT_BENCH_SPLIT")) {
