@@ -66,18 +66,34 @@ SEED = {
     "seed001_memory_isolated_slowdown": (22.4, "ratio", "... isolated on "
                                          "the empty SM (33 threads)",
                                          "001 Table 4.1"),
-    "seed002_hp_response_none": (600000.0, "us", "high-priority response, "
-                                 "no preemption", "002 Fig. 4(b)"),
-    "seed002_hp_response_chunked": (100000.0, "us", "... chunked copies only",
-                                    "002 Fig. 4(b)"),
-    "seed002_hp_response_split": (6000.0, "us", "... kernel splitting and "
-                                  "chunked copies", "002 Fig. 4(b)"),
-    "seed002_split_slowdown_S256": (0.0, "%", "matmul in 4 subkernels, "
-                                    "slowdown", "002 Table 1"),
-    "seed002_split_slowdown_S64": (26.0, "%", "... in 16 subkernels",
+    # Seed 002's experiments run at 1/16 of its data (matrices of a quarter
+    # of its side, chunks and subkernels scaled alike); its times are given
+    # divided by 16, which puts its 750 ms low-priority job at 46.9 ms
+    # beside ours (seed002_lp_over_hp_job keeps the jobs' ratio).
+    "seed002_hp_response_none": (37.5, "ms", "high-priority response, "
+                                 "plain CUDA (600 ms / 16)", "002 Fig. 4(b)"),
+    "seed002_hp_response_chunked": (6.25, "ms", "... RGEM, chunked copies "
+                                    "(100 ms / 16)", "002 Fig. 4(b)"),
+    "seed002_hp_response_split": (0.375, "ms", "... PKM, kernel splitting "
+                                  "and chunked copies (6 ms / 16)",
+                                  "002 Fig. 4(b)"),
+    "seed002_lp_over_hp_job": (125.0, "ratio", "the low-priority job's time "
+                               "over the high-priority one's (750 ms / 6 ms)",
+                               "002 Fig. 4(b)"),
+    "seed002_split_slowdown_S64": (26.0, "%", "matmul in 16 subkernels "
+                                   "against 4, a round trip each",
                                    "002 Table 1"),
     "seed002_split_slowdown_S16": (340.0, "%", "... in 64 subkernels",
                                    "002 Table 1"),
+    "seed002_periodic_deadline_misses_split": (0.0, "count", "jobs past "
+                                               "their period, Table 2's "
+                                               "task set, PKM",
+                                               "002 Table 3"),
+    "seed002_periodic_tau0_max_split": (1.5625, "ms", "tau0's worst response, "
+                                        "PKM (25 ms / 16)", "002 Table 3"),
+    "seed002_periodic_tau0_max_chunked": (5.625, "ms", "... RGEM, past its "
+                                          "3.125 ms period (90 ms / 16)",
+                                          "002 Table 3"),
     "seed003_gain_short": (28.0, "%", "sharing over serialized, short jobs",
                            "003 Fig. 10"),
     "seed003_gain_long": (50.0, "%", "sharing over serialized, long jobs "
@@ -151,24 +167,34 @@ WHY = {
         "points (55.8 % of its latency), whose worst case is long; the "
         "device preempts at any instruction",
     "seed002_hp_response_none":
-        "a waiting higher-priority kernel gets every block slot the "
-        "low-priority kernel frees (block level, even in mode none), and "
-        "the low-priority job is scaled down from the seed's 750 ms matmul "
-        "to about 1.1 ms (docs/driver.rst)",
+        "the arrivals here are spread evenly over one low-priority job, so "
+        "on average half of it is left; the seed's average is near its "
+        "whole job, which our worst case matches "
+        "(seed002_hp_response_max_none, 95 % of the low-priority job)",
     "seed002_hp_response_chunked":
-        "as none; the 1 MiB chunks, about 190 us each, dominate",
+        "the seed's RGEM launches the waiting high-priority kernel first "
+        "from the host; on launch-order hardware it waits for the rest of "
+        "the low-priority kernel as in none, minus the copy "
+        "(seed002_hp_response_max_chunked against "
+        "seed002_hp_response_max_none)",
     "seed002_hp_response_split":
-        "as none",
-    "seed002_split_slowdown_S256":
-        "ours is against the unsplit kernel; the seed's reference is this "
-        "4-subkernel row itself",
-    "seed002_split_slowdown_S64":
-        "a 512 x 512 matmul (1024 blocks) against the seed's 1024 x 1024 "
-        "(4096), the subkernels queued on the device with no host round "
-        "trip between them (docs/driver.rst)",
+        "a high-priority job waits for the subkernel under way, about half "
+        "of one (0.66 ms) here, where the seed's high-priority job is "
+        "itself about its response (seed002_hp_response_preempt, with no "
+        "such wait, is the job's own time)",
+    "seed002_periodic_tau0_max_chunked":
+        "the seed's RGEM also staged every copy through a user buffer and "
+        "overlapped no copy with a kernel (its Fig. 6: tau0 14 ms against "
+        "PKM's 6 ms with nothing to preempt); here copies overlap kernels "
+        "in every mode, so tau0's worst case is the rest of tau3's 512x512 "
+        "kernel, as without chunks (seed002_periodic_tau0_max_none)",
     "seed002_split_slowdown_S16":
-        "as with 16; the seed also pays a launch and a synchronisation per "
-        "subkernel, which grow with their number",
+        "16 blocks fill 16 of the preset's 90 block slots, so most of the "
+        "slowdown is the device's (seed002_split_device_slowdown_S16); the "
+        "host's round trip is 30 us a subkernel "
+        "(seed002_split_host_per_subkernel_S16), where the seed's GTX 460 "
+        "paid launches, synchronisation and partial waves it does not "
+        "break down",
     "seed000_overhead_auto_vs_chimera":
         "wasted work here is the low-priority kernel's lost time, which "
         "also holds the high-priority kernels' own time "
@@ -294,12 +320,16 @@ SEEDS = {
             "blocks of 32 or 33 threads, compute-bound (fused multiply-adds) "
             "or memory-bound (strided stores); B alone, isolated on the "
             "empty SM, and colocated with A (docs/labs/placement.rst)."),
-    "002": ("Seed 002: a high-priority job under a long low-priority one",
-            "GTX480 preset, one copy engine; a low-priority job (2 MiB up, a "
-            "256x256 matmul, 2 MiB down) and a high-priority one (64 KiB up, "
-            "a 64x64 matmul, 64 KiB down) arriving at 8 points of it; a "
-            "512x512 matmul split into subkernels queued on the device "
-            "(scripts/bench.sh)."),
+    "002": ("Seed 002: preemptive kernels and chunked copies (PKM)",
+            "GTX480 preset, one copy engine, at 1/16 of the seed's data "
+            "(tests/qtest/simt-rt-test.c): a low-priority job (8 MiB up, a "
+            "1024x1024 matmul, 4 MiB down) and a high-priority 176x176 one "
+            "released 16 times over it; Table 2's five periodic tasks over "
+            "a 75 ms hyperperiod; modes none (launch-order dispatch, one-"
+            "chunk copies), chunked (64 KiB chunks), split (subkernels of "
+            "64 blocks) and preempt (switches); Table 1 in the guest "
+            "through simt_launch_split, a 512x512 matmul "
+            "(bench/guest-bench.sh)."),
     "003": ("Seed 003: sharing devices between tenants",
             "A guest on the virtual clock with devices of 64 MiB at 10 MHz; "
             "8 jobs, 4 at once on one device, serialized against shared, and "
