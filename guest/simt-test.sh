@@ -84,6 +84,7 @@ t_split_between
 t_smi_user
 t_smi_root
 t_run_user
+t_run_files
 t_run_bad
 t_bench
 t_unplug_mapped
@@ -882,6 +883,31 @@ t_run_user() {
 	echo "$out" | grep -q "^  vecadd " || fail "--list does not show vecadd"
 }
 d_run_user="simt-run as the user: vecadd on 1000 floats and saxpy with a float argument checked, --list, --time"
+
+# u32 VALUEs, little-endian, to stdout
+u32s() {
+	for v in "$@"; do
+		printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((v & 255)) $((v >> 8 & 255)) \
+			$((v >> 16 & 255)) $((v >> 24 & 255)))"
+	done
+}
+
+t_run_files() {
+	# a path of 4 vertices in compressed sparse rows; distances from 0
+	u32s 0 1 3 5 6 > /tmp/row.bin
+	u32s 1 0 2 1 3 2 > /tmp/col.bin
+	u32s 0 4294967295 4294967295 4294967295 > /tmp/dist.bin
+	rm -f /tmp/dist.out
+	out=$(simt_as_user "timeout 30 simt-run /lib/simt/kernels/bfs.elf bfs_level --grid 1 --block 32 --in 0=/tmp/row.bin --in 1=/tmp/col.bin --in 2=/tmp/dist.bin --arg iter --arg buf:4 --arg 4 --repeat 100 --set 4=0 --until 4=0 --out 2=/tmp/dist.out") ||
+		{ echo "$out"; fail "simt-run bfs failed"; }
+	echo "$out"
+	echo "$out" | grep -q "^launches: 4$" || fail "not 4 launches (levels 0 to 3)"
+	got=$(od -An -tu4 /tmp/dist.out | tr -s ' ' | sed 's/^ //')
+	echo "distances: $got"
+	[ "$got" = "0 1 2 3" ] || fail "distances '$got', expected 0 1 2 3"
+	rm -f /tmp/row.bin /tmp/col.bin /tmp/dist.bin /tmp/dist.out
+}
+d_run_files="simt-run as the user: breadth-first search from files (--in), one launch per level until the flag stays 0 (--repeat, --set, --until), distances written to a file (--out)"
 
 # run_bad EXPECTED_STATUS MESSAGE_REGEX ARGS...: simt-run must fail so
 run_bad() {
