@@ -45,7 +45,7 @@
 #include <time.h>
 
 #include <drm/simt_accel.h>
-#include "simt.h"
+#include "libsimt.h"
 #include "simt-clock.h"
 
 #define KERNEL_IMAGE "/lib/simt/kernels/samples.elf"

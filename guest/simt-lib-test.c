@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * simt-lib-test: tests of libsimt (guest/libsimt/simt.h), every call with
+ * simt-lib-test: tests of libsimt (guest/libsimt/libsimt.h), every call with
  * its good and bad arguments, and the sample kernels run through it with
  * their results checked against what this program computes.  Built static
  * by scripts/guest-build.sh; run by guest/simt-test.sh as the unprivileged
@@ -39,7 +39,7 @@
 
 #include "simt-elf.h"
 #include "simt-internal.h"
-#include "simt.h"
+#include "libsimt.h"
 
 #define KERNEL_DIR "/lib/simt/kernels"
 #define SEC_NS 1000000000ll

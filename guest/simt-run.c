@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "simt.h"
+#include "libsimt.h"
 #include "simt-clock.h"
 
 #define MAX_ARGS	8

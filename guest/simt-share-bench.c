@@ -62,7 +62,7 @@
 #include <unistd.h>
 
 #include <drm/simt_accel.h>
-#include "simt.h"
+#include "libsimt.h"
 #include "simt-clock.h"
 
 #define SAXPY_IMAGE "/lib/simt/kernels/saxpy.elf"

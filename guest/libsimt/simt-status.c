@@ -3,7 +3,7 @@
  * libsimt: statuses and the calling thread's last-error message.
  *
  * Copyright the simt authors.  Licensed under the MIT licence, as
- * written out in simt.h.
+ * written out in libsimt.h.
  */
 #include <stdarg.h>
 #include <stdio.h>

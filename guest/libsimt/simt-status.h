@@ -5,12 +5,12 @@
  * (tools/simt-run/simt-interp.c).  Not part of the API.
  *
  * Copyright the simt authors.  Licensed under the MIT licence, as
- * written out in simt.h.
+ * written out in libsimt.h.
  */
 #ifndef SIMT_STATUS_H
 #define SIMT_STATUS_H
 
-#include "simt.h"
+#include "libsimt.h"
 
 /* Make @fmt the calling thread's simt_last_error(); returns @st. */
 simt_status simt_set_error(simt_status st, const char *fmt, ...)

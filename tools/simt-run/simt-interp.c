@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The host backend of simt-run: the part of libsimt's API
- * (guest/libsimt/simt.h) that guest/simt-run.c uses, implemented on the
- * warp interpreter (hw/simt/simt-core.c) instead of the device, so that
- * the very same simt-run.c runs kernels on the host with no VM.
+ * libsimt's host backend: the whole API of guest/libsimt/libsimt.h on
+ * the warp interpreter (hw/simt/simt-core.c) instead of the device, so
+ * that one program (simt-run.c, or a user's) builds against the device's
+ * libsimt in the guest or this one on the host unchanged
+ * (libsimt-interp.a, docs/toolchain.rst).  What the host cannot do is a
+ * documented no-op: priorities and preemption modes (one context runs
+ * at a time, nothing to order or preempt); freed buffers are not
+ * unmapped (a kernel may still read what was there).
  *
  * "Device memory" is one flat host array at device address 0
  * (HOST_VRAM bytes, reserved with mmap and filled in on demand):
@@ -28,10 +32,14 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "simt.h"
+#include <drm/simt_accel.h>
+
+#include "libsimt.h"
+#include "simt-backend.h"
 #include "simt-status.h"
 #include "simt-elf.h"
 #include "hw/simt/simt-core.h"
+#include "hw/simt/simt-config.h"
 
 #define HOST_VRAM       (1u << 30)      /* device addresses 0 .. 1 GiB */
 #define FIXED_VA_END    (4u << 20)      /* as the driver with enough VRAM */
@@ -40,6 +48,16 @@
 
 struct simt_device {
 	int ncontexts;
+	int preset;			/* the machine the host runner stands for */
+	SimtConfig cfg;
+	uint64_t cycle;			/* the interpreter's cycles so far */
+};
+
+/* A range of freed buffer memory, for later allocations. */
+struct hole {
+	uint32_t addr;
+	uint32_t size;
+	struct hole *next;
 };
 
 struct simt_buffer {
@@ -67,6 +85,7 @@ struct simt_module {
 struct pending {
 	uint64_t seq;
 	SimtLaunch l;
+	uint32_t first, count;		/* blocks, in linear order; count 0: all */
 	struct pending *next;
 };
 
@@ -76,6 +95,7 @@ struct simt_context {
 	uint32_t top;			/* end of the buffers */
 	uint32_t local_addr, local_size;
 	simt_buffer *buffers;
+	struct hole *holes;		/* freed, below top */
 	simt_module *modules;
 	SimtMem smem;
 	struct pending *queue, **tail;
@@ -90,7 +110,79 @@ simt_status simt_device_open(const char *node, simt_device **dev)
 {
 	(void)node;			/* no device node on the host */
 	*dev = calloc(1, sizeof(**dev));
-	return *dev ? SIMT_SUCCESS : simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	if (!*dev)
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	(*dev)->preset = SIMT_PRESET_DEFAULT;
+	simt_preset_config((*dev)->preset, &(*dev)->cfg);
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_device_get_info(simt_device *dev, struct simt_device_info *info)
+{
+	if (!dev || !info)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_info: null argument");
+	memset(info, 0, sizeof(*info));
+	snprintf(info->node, sizeof(info->node), "host");
+	snprintf(info->driver_name, sizeof(info->driver_name), "simt-interp");
+	snprintf(info->driver_desc, sizeof(info->driver_desc),
+		 "the warp interpreter on the host, as the %s preset", simt_preset_name(dev->preset));
+	info->uapi_major = DRM_SIMT_UAPI_MAJOR;
+	info->uapi_minor = DRM_SIMT_UAPI_MINOR;
+	info->device_major = SIMT_VERSION_MAJOR;
+	info->device_minor = SIMT_VERSION_MINOR;
+	info->sm_count = dev->cfg.field[SIMT_CFG_SM_COUNT];
+	info->sm_blocks = dev->cfg.field[SIMT_CFG_SM_BLOCKS];
+	info->max_contexts = dev->cfg.field[SIMT_CFG_CONTEXTS];
+	info->max_submit_cmds = UINT32_MAX;
+	info->vram_size = HOST_VRAM;
+	info->fixed_va_end = FIXED_VA_END;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_device_get_param(simt_device *dev, uint32_t param, uint64_t *value)
+{
+	if (!dev || !value)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_param: null argument");
+	switch (param) {
+	case DRM_SIMT_PARAM_DEVICE_VERSION:
+		*value = SIMT_VERSION_VALUE;
+		break;
+	case DRM_SIMT_PARAM_CAPS:
+		*value = 0;		/* no device: no MSI-X, queues, MMU, ... */
+		break;
+	case DRM_SIMT_PARAM_SM_COUNT:
+		*value = dev->cfg.field[SIMT_CFG_SM_COUNT];
+		break;
+	case DRM_SIMT_PARAM_VRAM_SIZE:
+		*value = HOST_VRAM;
+		break;
+	case DRM_SIMT_PARAM_MAX_CONTEXTS:
+		*value = dev->cfg.field[SIMT_CFG_CONTEXTS];
+		break;
+	case DRM_SIMT_PARAM_SM_BLOCKS:
+		*value = dev->cfg.field[SIMT_CFG_SM_BLOCKS];
+		break;
+	case DRM_SIMT_PARAM_FIXED_VA_END:
+		*value = FIXED_VA_END;
+		break;
+	case DRM_SIMT_PARAM_CLOCK_MHZ:
+		*value = dev->cfg.field[SIMT_CFG_CLOCK_MHZ];
+		break;
+	case DRM_SIMT_PARAM_PRESET:
+		*value = dev->preset;
+		break;
+	case DRM_SIMT_PARAM_CYCLE:
+		*value = dev->cycle;
+		break;
+	case DRM_SIMT_PARAM_CONTEXTS:
+	case DRM_SIMT_PARAM_FILE_CONTEXTS:
+		*value = dev->ncontexts;
+		break;
+	default:
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				 "parameter %u: the host runner has no such parameter", param);
+	}
+	return SIMT_SUCCESS;
 }
 
 simt_status simt_device_close(simt_device *dev)
@@ -168,6 +260,14 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 	return SIMT_SUCCESS;
 }
 
+static void module_free(simt_module *m)
+{
+	simt_image_free(&m->img);
+	free(m->kernels);
+	free(m->name);
+	free(m);
+}
+
 simt_status simt_context_destroy(simt_context *ctx)
 {
 	struct pending *p;
@@ -184,14 +284,17 @@ simt_status simt_context_destroy(simt_context *ctx)
 		ctx->buffers = b->next;
 		free(b);
 	}
+	while (ctx->holes) {
+		struct hole *h = ctx->holes;
+
+		ctx->holes = h->next;
+		free(h);
+	}
 	while (ctx->modules) {
 		simt_module *m = ctx->modules;
 
 		ctx->modules = m->next;
-		simt_image_free(&m->img);
-		free(m->kernels);
-		free(m->name);
-		free(m);
+		module_free(m);
 	}
 	munmap(ctx->mem, HOST_VRAM);
 	ctx->dev->ncontexts--;
@@ -204,10 +307,27 @@ static simt_status carve(simt_context *ctx, size_t size, uint32_t *addr)
 {
 	uint64_t bytes = ((uint64_t)size + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 
+	struct hole **hp;
+
 	if (bytes > HOST_VRAM - FIXED_VA_END)
 		return simt_set_error(SIMT_ERROR_TOO_LARGE,
 				 "%zu bytes asked for, the host runner has %u MiB of device memory",
 				 size, (HOST_VRAM - FIXED_VA_END) >> 20);
+	for (hp = &ctx->holes; *hp; hp = &(*hp)->next) {
+		struct hole *h = *hp;
+
+		if (h->size < bytes)
+			continue;
+		*addr = h->addr;
+		memset(ctx->mem + h->addr, 0, bytes);
+		h->addr += bytes;
+		h->size -= bytes;
+		if (!h->size) {
+			*hp = h->next;
+			free(h);
+		}
+		return SIMT_SUCCESS;
+	}
 	if (bytes > HOST_VRAM - ctx->top)
 		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY,
 				 "%zu bytes asked for, %u bytes of the host runner's device memory left",
@@ -257,6 +377,39 @@ size_t simt_buffer_size(const simt_buffer *buf)
 	return buf ? buf->size : 0;
 }
 
+simt_status simt_mem_free(simt_buffer *buf)
+{
+	simt_context *ctx;
+	simt_buffer **bp;
+	struct hole *h;
+
+	if (!buf)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_free: no buffer");
+	ctx = buf->ctx;
+	for (bp = &ctx->buffers; *bp != buf; bp = &(*bp)->next)
+		;
+	*bp = buf->next;
+	h = malloc(sizeof(*h));
+	if (h) {
+		/* Its range serves later allocations (first fit). */
+		h->addr = buf->addr;
+		h->size = buf->size;
+		h->next = ctx->holes;
+		ctx->holes = h;
+	}
+	free(buf);
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_buffer_map(simt_buffer *buf, void **ptr)
+{
+	if (!buf || !ptr)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_buffer_map: null argument");
+	/* Kernels run inside simt_wait: the mapping is always coherent. */
+	*ptr = buf->ctx->mem + buf->addr;
+	return SIMT_SUCCESS;
+}
+
 static simt_status copy_check(const simt_buffer *b, size_t offset, size_t size)
 {
 	if (!b || offset > b->size || size > b->size - offset)
@@ -284,14 +437,33 @@ simt_status simt_memcpy_dtoh(void *dst, simt_buffer *src, size_t offset, size_t 
 	return st;
 }
 
+simt_status simt_memcpy_dtod(simt_buffer *dst, size_t dst_offset, simt_buffer *src,
+			     size_t src_offset, size_t size)
+{
+	simt_status st = copy_check(dst, dst_offset, size);
+
+	if (!st)
+		st = copy_check(src, src_offset, size);
+	if (!st && dst->ctx != src->ctx)
+		st = simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				    "simt_memcpy_dtod: the buffers are in different contexts");
+	if (!st)
+		memmove(dst->ctx->mem + dst->addr + dst_offset,
+			src->ctx->mem + src->addr + src_offset, size);
+	return st;
+}
+
 /* ---- modules ---- */
 
-simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **out)
+/* A module from @path, or from @data (@size bytes) named @path. */
+static simt_status module_load(simt_context *ctx, const char *path, const void *data,
+			       size_t size, simt_module **out)
 {
 	char err[256];
 	simt_module *m, *o;
 	uint64_t end;
 	unsigned int i;
+	int bad;
 
 	if (!ctx || !path || !out)
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load: null argument");
@@ -301,7 +473,9 @@ simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **
 		free(m);
 		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	}
-	if (simt_image_load(&m->img, m->name, err, sizeof(err)) < 0) {
+	bad = data ? simt_image_load_mem(&m->img, m->name, data, size, err, sizeof(err))
+		   : simt_image_load(&m->img, m->name, err, sizeof(err));
+	if (bad < 0) {
 		simt_set_error(SIMT_ERROR_INVALID_IMAGE, "%s", err);
 		free(m->name);
 		free(m);
@@ -357,6 +531,40 @@ ok:
 	return SIMT_SUCCESS;
 }
 
+simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **out)
+{
+	return module_load(ctx, path, NULL, 0, out);
+}
+
+simt_status simt_module_load_data(simt_context *ctx, const void *data, size_t size,
+				  const char *name, simt_module **out)
+{
+	if (!data || !size)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load_data: no data");
+	return module_load(ctx, name ? name : "(memory)", data, size, out);
+}
+
+/* Its queued launches run first, as on the device, where they hold it. */
+simt_status simt_module_unload(simt_module *mod)
+{
+	simt_context *ctx;
+	simt_module **mp;
+	simt_status st;
+
+	if (!mod)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_unload: no module");
+	ctx = mod->ctx;
+	st = simt_context_synchronize(ctx);
+	if (st)
+		return st;
+	for (mp = &ctx->modules; *mp != mod; mp = &(*mp)->next)
+		;
+	*mp = mod->next;
+	memset(ctx->mem + mod->img.base, 0, mod->bytes);
+	module_free(mod);
+	return SIMT_SUCCESS;
+}
+
 unsigned int simt_module_kernel_count(const simt_module *mod)
 {
 	return mod ? mod->nkernels : 0;
@@ -399,9 +607,10 @@ void simt_kernel_get_attrs(const simt_kernel *kernel, struct simt_kernel_attrs *
 
 /* ---- launches: queued by simt_launch, run by simt_wait ---- */
 
-simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
-			uint32_t dynamic_shared, const uint32_t *args, unsigned int nargs,
-			uint64_t *seq)
+simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+				      uint32_t dynamic_shared, const uint32_t *args,
+				      unsigned int nargs, uint32_t first, uint32_t count,
+				      uint64_t *seq)
 {
 	const struct simt_image *img;
 	simt_context *ctx;
@@ -432,15 +641,45 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 	p->l.local_size = kernel->info->m.local_bytes;
 	memcpy(p->l.args, args, nargs * sizeof(*args));
 	why = simt_launch_check(&p->l);
+	if (!why && count && (uint64_t)first + count > (uint64_t)grid.x * grid.y * grid.z)
+		why = "the blocks asked for go past the grid's end";
 	if (why) {
 		free(p);
 		return simt_set_error(SIMT_ERROR_LAUNCH_REFUSED, "%s", why);
 	}
+	p->first = first;
+	p->count = count;
 	p->seq = ctx->next_seq++;
 	*ctx->tail = p;
 	ctx->tail = &p->next;
 	if (seq)
 		*seq = p->seq;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			uint32_t dynamic_shared, const uint32_t *args, unsigned int nargs,
+			uint64_t *seq)
+{
+	return simt_backend_launch_range(kernel, grid, block, dynamic_shared, args, nargs, 0, 0,
+					 seq);
+}
+
+simt_context *simt_backend_kernel_context(const simt_kernel *kernel)
+{
+	return kernel->mod->ctx;
+}
+
+uint32_t simt_backend_wave_blocks(simt_context *ctx)
+{
+	return ctx->dev->cfg.field[SIMT_CFG_SM_COUNT] * ctx->dev->cfg.field[SIMT_CFG_SM_BLOCKS];
+}
+
+/* Ranges of blocks are always possible on the host. */
+simt_status simt_backend_check_subgrids(simt_context *ctx, const char *name)
+{
+	(void)ctx;
+	(void)name;
 	return SIMT_SUCCESS;
 }
 
@@ -463,12 +702,15 @@ static double now_s(void)
 }
 
 /*
- * Run @l: every block in turn (x fastest, then y, then z), each to
+ * Run @p's blocks in turn (x fastest, then y, then z), each to
  * completion before the next starts, like simt_run_grid().
  */
-static simt_status run_grid(simt_context *ctx, const SimtLaunch *l, double deadline,
+static simt_status run_grid(simt_context *ctx, const struct pending *p, double deadline,
 			    struct simt_result *c)
 {
+	const SimtLaunch *l = &p->l;
+	uint64_t total = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
+	uint64_t first = p->count ? p->first : 0, end = p->count ? first + p->count : total, i;
 	uint32_t threads = simt_launch_threads(l), x, y, z;
 	uint64_t need = (uint64_t)threads * l->local_size, cycles = 0, insns = 0;
 	SimtBlockDesc desc = { 0 };
@@ -494,41 +736,42 @@ static simt_status run_grid(simt_context *ctx, const SimtLaunch *l, double deadl
 		st = simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 		goto out;
 	}
-	for (z = 0; z < l->grid_dim[2]; z++) {
-		for (y = 0; y < l->grid_dim[1]; y++) {
-			for (x = 0; x < l->grid_dim[0]; x++) {
-				desc.block_idx[0] = x;
-				desc.block_idx[1] = y;
-				desc.block_idx[2] = z;
-				simt_block_init(&b, l, &desc, &code, &ctx->smem, warps, shared);
-				while (simt_block_run(&b, SLICE) == SIMT_RUNNING) {
-					if (deadline && now_s() > deadline) {
-						st = simt_set_error(SIMT_ERROR_TIMEOUT,
-							       "block (%u,%u,%u) still running after %llu warp instructions; "
-							       "the host runner runs blocks one after another, so a block "
-							       "waiting for a later one never ends",
-							       x, y, z, (unsigned long long)(insns + b.st.warp_insns));
-						goto out;
-					}
-				}
-				cycles += b.st.cycle;
-				insns += b.st.warp_insns;
-				if (b.st.status == SIMT_FAULTED) {
-					c->status = SIMT_ERROR_FAULT;
-					c->hw_error = b.st.fault;
-					c->fault_addr = b.st.fault_addr;
-					c->fault_pc = b.st.fault_pc;
-					st = simt_set_error(SIMT_ERROR_FAULT,
-						       "%s at pc 0x%08x, address 0x%08x: block (%u,%u,%u), warp %u, lane %u",
-						       simt_fault_name(b.st.fault), b.st.fault_pc, b.st.fault_addr,
-						       x, y, z, b.st.fault_warp, b.st.fault_lane);
-					goto out;
-				}
+	for (i = first; i < end; i++) {
+		x = i % l->grid_dim[0];
+		y = i / l->grid_dim[0] % l->grid_dim[1];
+		z = i / l->grid_dim[0] / l->grid_dim[1];
+		desc.block_idx[0] = x;
+		desc.block_idx[1] = y;
+		desc.block_idx[2] = z;
+		simt_block_init(&b, l, &desc, &code, &ctx->smem, warps, shared);
+		while (simt_block_run(&b, SLICE) == SIMT_RUNNING) {
+			if (deadline && now_s() > deadline) {
+				st = simt_set_error(SIMT_ERROR_TIMEOUT,
+						    "block (%u,%u,%u) still running after %llu warp instructions; "
+						    "the host runner runs blocks one after another, so a block "
+						    "waiting for a later one never ends",
+						    x, y, z, (unsigned long long)(insns + b.st.warp_insns));
+				goto out;
 			}
 		}
+		cycles += b.st.cycle;
+		insns += b.st.warp_insns;
+		if (b.st.status == SIMT_FAULTED) {
+			c->status = SIMT_ERROR_FAULT;
+			c->hw_error = b.st.fault;
+			c->fault_addr = b.st.fault_addr;
+			c->fault_pc = b.st.fault_pc;
+			st = simt_set_error(SIMT_ERROR_FAULT,
+					    "%s at pc 0x%08x, address 0x%08x: block (%u,%u,%u), warp %u, lane %u",
+					    simt_fault_name(b.st.fault), b.st.fault_pc, b.st.fault_addr,
+					    x, y, z, b.st.fault_warp, b.st.fault_lane);
+			goto out;
+		}
 	}
-	c->start_cycle = 0;
-	c->end_cycle = cycles;
+	/* On the one clock of the host runner: launches one after another. */
+	c->start_cycle = ctx->dev->cycle;
+	c->end_cycle = ctx->dev->cycle + cycles;
+	ctx->dev->cycle += cycles;
 out:
 	free(shared);
 	free(warps);
@@ -558,7 +801,7 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		ctx->queue = p->next;
 		if (!ctx->queue)
 			ctx->tail = &ctx->queue;
-		st = run_grid(ctx, &p->l, deadline, c);
+		st = run_grid(ctx, p, deadline, c);
 		ctx->done_seq = p->seq;
 		free(p);
 		if (st) {
@@ -568,4 +811,11 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		}
 	}
 	return SIMT_SUCCESS;
+}
+
+simt_status simt_context_synchronize(simt_context *ctx)
+{
+	if (!ctx)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_synchronize: no context");
+	return ctx->next_seq > 1 ? simt_wait(ctx, ctx->next_seq - 1, -1, NULL) : SIMT_SUCCESS;
 }

@@ -69,8 +69,8 @@
  *    other use.
  *  - simt_last_error() is per thread.
  */
-#ifndef SIMT_H
-#define SIMT_H
+#ifndef LIBSIMT_H
+#define LIBSIMT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -452,4 +452,4 @@ simt_status simt_launch_split(simt_kernel *kernel, simt_dim3 grid, simt_dim3 blo
 }
 #endif
 
-#endif /* SIMT_H */
+#endif /* LIBSIMT_H */
