@@ -164,6 +164,7 @@ struct simt_device {
 	u32 sm_warps;
 	u32 sm_threads;
 	u32 sm_shared;
+	u32 sm_regs;
 	u32 clock_mhz;
 	u32 preset;
 

@@ -175,6 +175,7 @@ static int simt_identify(struct simt_device *sdev)
 	sdev->sm_warps = simt_rd32(sdev, SIMT_REG_SM_WARPS);
 	sdev->sm_threads = simt_rd32(sdev, SIMT_REG_SM_THREADS);
 	sdev->sm_shared = simt_rd32(sdev, SIMT_REG_SM_SHARED);
+	sdev->sm_regs = simt_rd32(sdev, SIMT_REG_SM_REGS);
 	sdev->clock_mhz = simt_rd32(sdev, SIMT_REG_CLOCK_MHZ);
 	sdev->preset = simt_rd32(sdev, SIMT_REG_PRESET);
 	/* The driver's bitmaps hold one word of slots. */

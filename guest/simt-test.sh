@@ -706,7 +706,7 @@ t_lib_launch() { lib_group launch; }
 d_lib_launch="libsimt as a user: vecadd, ids (3D, local memory), dynshared (dynamic shared memory) checked; bad launches"
 
 t_lib_errors() { lib_group errors; }
-d_lib_errors="libsimt as a user: refused launch, timeout, fault, device error; a new context works after them"
+d_lib_errors="libsimt as a user: refused launch (a block over the SM's threads or shared memory, named), timeout, fault; a new context works after them"
 
 t_lib_samples() { lib_group samples; }
 d_lib_samples="libsimt as a user: saxpy, matmul, reduce (tree, warp), histogram checked"

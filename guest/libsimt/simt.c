@@ -263,6 +263,26 @@ static simt_status open_node(const char *node, simt_device **out)
 		free(dev);
 		return ioctl_error(err, "GET_PARAM");
 	}
+	/* 0.7: one SM's limits, so that a launch that fits none is refused here */
+	if (info->uapi_minor >= 7) {
+		static const uint32_t sm_params[] = {
+			DRM_SIMT_PARAM_SM_THREADS, DRM_SIMT_PARAM_SM_WARPS,
+			DRM_SIMT_PARAM_SM_REGS, DRM_SIMT_PARAM_SM_SHARED,
+		};
+		uint32_t *sm_fields[] = {
+			&info->sm_threads, &info->sm_warps, &info->sm_regs, &info->sm_shared,
+		};
+
+		for (i = 0; !err && i < 4; i++) {
+			err = get_param(dev->fd, sm_params[i], &value);
+			*sm_fields[i] = value;
+		}
+		if (err) {
+			close(dev->fd);
+			free(dev);
+			return ioctl_error(err, "GET_PARAM");
+		}
+	}
 	pci_address(dev->fd, info->pci_address, sizeof(info->pci_address));
 	/* 0.3: the longer command with the launch metadata, absolute waits */
 	if (info->uapi_minor >= 3) {
@@ -620,8 +640,9 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 				 w.hw_error);
 	case DRM_SIMT_ERROR_DEVICE:
 		c->status = SIMT_ERROR_DEVICE;
-		return simt_set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u",
-				 (unsigned long long)seq, w.hw_error);
+		return simt_set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u, %s",
+				 (unsigned long long)seq, w.hw_error,
+				 simt_hw_error_phrase(w.hw_error));
 	case DRM_SIMT_ERROR_TIMEOUT:
 		c->status = SIMT_ERROR_DEVICE;
 		return simt_set_error(SIMT_ERROR_DEVICE,
@@ -1587,12 +1608,13 @@ static void launch_wire(const struct simt_device *dev, const struct drm_simt_cmd
  * the whole grid, without the subgrid fields older drivers refuse).
  */
 simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
-				 uint32_t dynamic_shared, const uint32_t *args,
-				 unsigned int nargs, uint32_t first, uint32_t count,
-				 uint64_t *seq)
+				      uint32_t dynamic_shared, const uint32_t *args,
+				      unsigned int nargs, uint32_t first, uint32_t count,
+				      uint64_t *seq)
 {
 	struct drm_simt_cmd cmd, wire;
 	struct drm_simt_cmd_launch *l = &cmd.launch;
+	const struct simt_device_info *info;
 	simt_context *ctx;
 	const char *name;
 	simt_status st;
@@ -1601,9 +1623,14 @@ simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_
 	if (!kernel)
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: no kernel");
 	ctx = kernel->mod->ctx;
+	info = &ctx->dev->info;
 	name = kernel->info->name;
 	pthread_mutex_lock(&ctx->qlock);
 	st = launch_cmd(kernel, grid, block, dynamic_shared, args, nargs, &cmd);
+	if (!st && info->sm_threads)
+		st = simt_check_block_fits(name, (uint64_t)block.x * block.y * block.z, l->regs,
+					   l->shared_size, info->sm_threads, info->sm_warps,
+					   info->sm_regs, info->sm_shared, "the device's");
 	if (!st) {
 		l->first_block = first;
 		l->block_count = count;

@@ -197,7 +197,11 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
                        q, c->local_base, local_end);
         return SIMT_QERR_BAD_COMMAND;
     }
-    if (!simt_sched_fits_empty(s, k)) {
+    if (simt_block_misfit(k->threads, c->regs, l->shared_size,
+                          simt_cfg(s, SIMT_CFG_SM_THREADS),
+                          simt_cfg(s, SIMT_CFG_SM_WARPS),
+                          simt_cfg(s, SIMT_CFG_SM_REGS),
+                          simt_cfg(s, SIMT_CFG_SM_SHARED))) {
         SIMT_GUEST_ERR(simt_err_launch_no_room, "queue %u: a block of %u "
                        "threads, %u registers and %u shared bytes fits on "
                        "no SM", q, k->threads, k->regs, l->shared_size);

@@ -200,16 +200,6 @@ static uint32_t sm_room(SimtState *s, const SimtSM *sm, unsigned q,
     return simt_room_fits(s, &sm->room, q, n);
 }
 
-uint32_t simt_sched_fits_empty(SimtState *s, const SimtKernel *k)
-{
-    SimtRoom empty;
-    SimtNeed n = simt_block_need(k);
-
-    simt_room_empty_sm(s, &empty);
-    /* No kernel is on an empty SM, so whose the kernel is does not matter. */
-    return simt_room_fits(s, &empty, 0, &n);
-}
-
 static void block_index(const SimtKernel *k, uint32_t linear, uint32_t *idx)
 {
     const uint32_t *g = k->launch.grid_dim;

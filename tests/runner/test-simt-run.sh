@@ -204,6 +204,22 @@ t_repeat_refusals() {
     has '^launches: 3$' && has "^simt-run: --until 4=0: not after 3 launches$"
 }
 
+t_limits() {
+    # the default preset's SM: 32768 registers and 48 KiB of shared memory;
+    # matmul takes 38 registers a thread, so 1024 threads need 38912;
+    # pascal-5's SM has 96 KiB of shared memory
+    sr 1 "$k/matmul.elf" matmul --block 32,32 --arg buf:4 --arg buf:4 --arg buf:4 \
+        --arg 32 &&
+    has "^simt-run: launch: .*launch of matmul: 38 registers per thread x 1024 threads = 38912 registers, over the default preset's 32768 per SM" &&
+    sr 1 "$k/vecadd.elf" vecadd --block 32 --shared 49153 --arg buf:4 --arg buf:4 \
+        --arg buf:4 --arg 0 &&
+    has "launch of vecadd: shared memory per block \(49153 bytes\) exceeds the default preset's 49152 bytes \(48 KiB\) per SM" &&
+    SIMT_PRESET=pascal-5 sr 0 "$k/vecadd.elf" vecadd --block 32 --shared 49153 \
+        --arg buf:4 --arg buf:4 --arg buf:4 --arg 0 &&
+    SIMT_PRESET=nope sr 1 "$k/vecadd.elf" vecadd &&
+    has "SIMT_PRESET=nope: no such preset \(default, gtx480, pascal-5"
+}
+
 t_help() {
     sr 0 --help && has '^usage: simt-run ' && has '^This is the host build'
 }
@@ -226,6 +242,7 @@ check "a kernel still running at --timeout is stopped (status 1)" t_timeout
 check "bfs from files, one launch per level until the changed flag stays 0 (--in, --repeat, --set, --until, --out)" t_bfs_files
 check "--in fills buffers from files and --out writes one, bytes as they are" t_in_out
 check "--in out of order, a missing file, a --set past a buffer, --until on a scalar, and an --until never met are refused" t_repeat_refusals
+check "a block over the preset's SM limits (registers, shared memory) is refused naming the limit; SIMT_PRESET picks the machine" t_limits
 check "--help gives the usage and says this is the host build" t_help
 echo "1..$n"
 [ "$failed" = 0 ]

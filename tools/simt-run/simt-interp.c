@@ -106,14 +106,32 @@ struct simt_context {
 
 /* ---- the device: nothing to open ---- */
 
+/*
+ * The machine is the preset $SIMT_PRESET names (default: "default"):
+ * its SM limits decide which launches run, as on a device of that preset.
+ */
 simt_status simt_device_open(const char *node, simt_device **dev)
 {
+	const char *name = getenv("SIMT_PRESET");
+	int preset = name && *name ? simt_preset_lookup(name) : SIMT_PRESET_DEFAULT;
+
 	(void)node;			/* no device node on the host */
+	*dev = NULL;
+	if (preset < 0) {
+		char list[256] = "";
+		int i;
+
+		for (i = 0; i < SIMT_PRESET_NR; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", simt_preset_name(i));
+		return simt_set_error(SIMT_ERROR_NO_DEVICE, "SIMT_PRESET=%s: no such preset (%s)",
+				      name, list);
+	}
 	*dev = calloc(1, sizeof(**dev));
 	if (!*dev)
 		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
-	(*dev)->preset = SIMT_PRESET_DEFAULT;
-	simt_preset_config((*dev)->preset, &(*dev)->cfg);
+	(*dev)->preset = preset;
+	simt_preset_config(preset, &(*dev)->cfg);
 	return SIMT_SUCCESS;
 }
 
@@ -136,6 +154,10 @@ simt_status simt_device_get_info(simt_device *dev, struct simt_device_info *info
 	info->max_submit_cmds = UINT32_MAX;
 	info->vram_size = HOST_VRAM;
 	info->fixed_va_end = FIXED_VA_END;
+	info->sm_threads = dev->cfg.field[SIMT_CFG_SM_THREADS];
+	info->sm_warps = dev->cfg.field[SIMT_CFG_SM_WARPS];
+	info->sm_regs = dev->cfg.field[SIMT_CFG_SM_REGS];
+	info->sm_shared = dev->cfg.field[SIMT_CFG_SM_SHARED];
 	return SIMT_SUCCESS;
 }
 
@@ -173,6 +195,18 @@ simt_status simt_device_get_param(simt_device *dev, uint32_t param, uint64_t *va
 		break;
 	case DRM_SIMT_PARAM_CYCLE:
 		*value = dev->cycle;
+		break;
+	case DRM_SIMT_PARAM_SM_THREADS:
+		*value = dev->cfg.field[SIMT_CFG_SM_THREADS];
+		break;
+	case DRM_SIMT_PARAM_SM_WARPS:
+		*value = dev->cfg.field[SIMT_CFG_SM_WARPS];
+		break;
+	case DRM_SIMT_PARAM_SM_REGS:
+		*value = dev->cfg.field[SIMT_CFG_SM_REGS];
+		break;
+	case DRM_SIMT_PARAM_SM_SHARED:
+		*value = dev->cfg.field[SIMT_CFG_SM_SHARED];
 		break;
 	case DRM_SIMT_PARAM_CONTEXTS:
 	case DRM_SIMT_PARAM_FILE_CONTEXTS:
@@ -616,6 +650,8 @@ simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_
 	simt_context *ctx;
 	struct pending *p;
 	const char *why;
+	char whose[48];
+	simt_status st;
 
 	if (!kernel || nargs > SIMT_ARG_REGS || (nargs && !args))
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: bad kernel or arguments");
@@ -641,11 +677,25 @@ simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_
 	p->l.local_size = kernel->info->m.local_bytes;
 	memcpy(p->l.args, args, nargs * sizeof(*args));
 	why = simt_launch_check(&p->l);
+	if (!why && (uint64_t)grid.x * grid.y * grid.z > UINT32_MAX)
+		why = "a grid of more than 2^32 - 1 blocks";
 	if (!why && count && (uint64_t)first + count > (uint64_t)grid.x * grid.y * grid.z)
 		why = "the blocks asked for go past the grid's end";
 	if (why) {
 		free(p);
 		return simt_set_error(SIMT_ERROR_LAUNCH_REFUSED, "%s", why);
+	}
+	snprintf(whose, sizeof(whose), "the %s preset's", simt_preset_name(ctx->dev->preset));
+	st = simt_check_block_fits(kernel->info->name, simt_launch_threads(&p->l),
+				   __builtin_popcount(kernel->info->m.int_regs_used) +
+				   __builtin_popcount(kernel->info->m.fp_regs_used),
+				   p->l.shared_size, ctx->dev->cfg.field[SIMT_CFG_SM_THREADS],
+				   ctx->dev->cfg.field[SIMT_CFG_SM_WARPS],
+				   ctx->dev->cfg.field[SIMT_CFG_SM_REGS],
+				   ctx->dev->cfg.field[SIMT_CFG_SM_SHARED], whose);
+	if (st) {
+		free(p);
+		return st;
 	}
 	p->first = first;
 	p->count = count;

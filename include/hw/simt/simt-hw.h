@@ -365,6 +365,45 @@ enum simt_queue_error {
     SIMT_QERR_MMU         = 7,  /* a copy's device address faulted */
 };
 
+/*
+ * Why a block fits on no SM, so that its LAUNCH fails with
+ * SIMT_QERR_BAD_LAUNCH: the first per-SM limit (SIMT_REG_SM_THREADS,
+ * _WARPS, _REGS, _SHARED) that one block of @threads threads, @regs
+ * registers each and @shared bytes of shared memory exceeds.  The one
+ * rule, for the device, libsimt (which refuses such a launch before
+ * submitting it, naming the limit) and the host runner.
+ */
+enum simt_misfit {
+    SIMT_MISFIT_NONE    = 0,
+    SIMT_MISFIT_THREADS = 1,
+    SIMT_MISFIT_WARPS   = 2,
+    SIMT_MISFIT_REGS    = 3,
+    SIMT_MISFIT_SHARED  = 4,
+};
+
+static inline enum simt_misfit simt_block_misfit(uint64_t threads,
+                                                 uint32_t regs,
+                                                 uint32_t shared,
+                                                 uint32_t sm_threads,
+                                                 uint32_t sm_warps,
+                                                 uint32_t sm_regs,
+                                                 uint32_t sm_shared)
+{
+    if (threads > sm_threads) {
+        return SIMT_MISFIT_THREADS;
+    }
+    if ((threads + 31) / 32 > sm_warps) {
+        return SIMT_MISFIT_WARPS;
+    }
+    if (threads * regs > sm_regs) {
+        return SIMT_MISFIT_REGS;
+    }
+    if (shared > sm_shared) {
+        return SIMT_MISFIT_SHARED;
+    }
+    return SIMT_MISFIT_NONE;
+}
+
 /* Commands: SIMT_CMD_SIZE bytes, little-endian, opcode in the first word. */
 #define SIMT_CMD_SIZE               128
 

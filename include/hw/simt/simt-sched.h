@@ -89,8 +89,6 @@ void simt_sched_free(SimtState *s);
 void simt_sched_reset(SimtState *s);
 /* Place blocks of ready kernels on SMs, most room first. */
 void simt_sched_dispatch(SimtState *s, uint64_t cycle);
-/* Blocks of one kernel an empty SM can hold (0: the kernel cannot run). */
-uint32_t simt_sched_fits_empty(SimtState *s, const SimtKernel *k);
 /* Take every block of queue @q's kernel off the SMs. */
 void simt_sched_evict_kernel(SimtState *s, unsigned q, uint64_t cycle);
 void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
