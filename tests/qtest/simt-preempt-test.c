@@ -162,6 +162,10 @@ static uint32_t read_events(Dev *d, struct simt_preempt_event *ev)
         ev[i].done_cycle = le64_to_cpu(ev[i].done_cycle);
         ev[i].save_bound = le32_to_cpu(ev[i].save_bound);
         ev[i].queue_wait = le32_to_cpu(ev[i].queue_wait);
+        ev[i].pp_drain = le32_to_cpu(ev[i].pp_drain);
+        ev[i].pp_warps = le32_to_cpu(ev[i].pp_warps);
+        ev[i].pp_cut = le32_to_cpu(ev[i].pp_cut);
+        ev[i].live_bytes = le32_to_cpu(ev[i].live_bytes);
     }
     return n;
 }
@@ -723,6 +727,239 @@ static void test_request_switch_wsync(void)
 static void test_request_light_wsync(void)
 {
     request_stream(SIMT_PMODE_LIGHT, "lp_warp");
+}
+
+/*
+ * The save area's records: how many, their warp instructions executed,
+ * and (@pp_checked) how many warps stopped with lanes left to run, each
+ * of which must be about to run a preemption point of the image: the
+ * lowest pc of its lanes neither exited nor waiting.
+ */
+static uint32_t walk_records(Dev *d, uint32_t local_bytes, uint64_t *insns,
+                             uint32_t *pp_checked)
+{
+    uint32_t used = rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED));
+    g_autofree uint8_t *area = g_malloc(used);
+    uint32_t off = 0, n = 0;
+
+    vram_read(d, VRAM_SAVE, area, used);
+    while (off < used) {
+        struct simt_save_block b;
+        const uint8_t *p;
+
+        memcpy(&b, area + off, sizeof(b));
+        g_assert_cmphex(le32_to_cpu(b.magic), ==, SIMT_SAVE_MAGIC);
+        *insns += le64_to_cpu(b.warp_insns);
+        p = area + off + sizeof(b);
+        for (uint32_t w = 0; w < le32_to_cpu(b.nwarps); w++) {
+            struct simt_save_warp sw;
+            uint32_t pcs[SIMT_WARP_SIZE], runnable, pc = UINT32_MAX;
+
+            memcpy(&sw, p, sizeof(sw));
+            p += sizeof(sw);
+            for (unsigned e = 0; e < SIMT_SAVE_ENTRIES; e++) {
+                unsigned pat = (le32_to_cpu(sw.pattern[e / 16]) >>
+                                (e % 16 * 2)) & 3;
+
+                p = walk_entry(p, pat, le16_to_cpu(b.pag), e ? NULL : pcs);
+            }
+            if (sw.resv_mask) {
+                p += 2 * SIMT_WARP_SIZE * 4;
+            }
+            runnable = ~(le32_to_cpu(sw.exited) | le32_to_cpu(sw.waiting) |
+                         le32_to_cpu(sw.wsync));
+            for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
+                if (runnable & (1u << i)) {
+                    pc = MIN(pc, pcs[i]);
+                }
+            }
+            if (pp_checked && runnable) {
+                g_assert_true(simt_meta_is_pp(&d->img->meta, pc));
+                (*pp_checked)++;
+            }
+        }
+        off += le32_to_cpu(b.bytes) + local_bytes;
+        n++;
+    }
+    return n;
+}
+
+/*
+ * Seed 004's selective preemption on lp_mix (loops, barriers, divergent
+ * lanes): with PP_DRAIN set, a lightweight switch lets the warps run on
+ * to the image's preemption points.  Every saved warp that has lanes
+ * left to run is about to run a point, no warp is cut at this generous
+ * bound, the drain is counted and within the event, and the results
+ * stay right.
+ */
+static void test_selective_saved_at_points(void)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    const struct simt_kernel_info *k;
+    uint32_t events_done = 0, checked = 0, runs = 0, drained_to_pp = 0;
+
+    lp_init(d, lp, "lp_mix");
+    k = simt_image_kernel(d->img, "lp_mix");
+    g_assert_cmpuint(d->img->meta.h.pp_count, >, 0);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PP_DRAIN), 1000000);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PP_DRAIN)), ==, 1000000);
+    rng_state = 400;
+    while (events_done < 60) {
+        Launch l = lp_launch(lp);
+        uint32_t idx;
+
+        g_assert_cmpuint(runs++, <, 20);
+        lp_clear(d, lp);
+        idx = launch(d, 0, &l);
+        for (;;) {
+            struct simt_preempt_event ev;
+            uint64_t insns = 0;
+
+            qtest_clock_step(d->qts, rng(5, 60) * 1000);
+            if (queue_done(d, 0, idx)) {
+                break;
+            }
+            wr(d, SIMT_REG_PREEMPT_REQ,
+               SIMT_PREQ(0, SIMT_PREQ_PREEMPT, SIMT_PMODE_LIGHT));
+            wait_preempt_idle(d);
+            g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
+            qtest_memread(d->qts, LOG_ADDR + (rd(d, SIMT_REG_PEV_COUNT) - 1) %
+                          LOG_SIZE * sizeof(ev), &ev, sizeof(ev));
+            g_assert_cmpuint(le32_to_cpu(ev.pp_cut), ==, 0);
+            g_assert_cmpuint(le32_to_cpu(ev.pp_drain), <=,
+                             le64_to_cpu(ev.done_cycle) -
+                             le64_to_cpu(ev.req_cycle));
+            if (le16_to_cpu(ev.light)) {
+                g_assert_cmpuint(le32_to_cpu(ev.pp_warps), >, 0);
+                g_assert_cmpuint(le32_to_cpu(ev.pp_drain), >, 0);
+                drained_to_pp++;
+            }
+            g_assert_cmpuint(walk_records(d, k->m.local_bytes * LP_THREADS,
+                                          &insns, &checked), ==,
+                             le16_to_cpu(ev.light));
+            events_done++;
+            wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+        }
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        lp_check(d, lp, 0, idx);
+    }
+    g_test_message("%u events drained to points, %u warps checked at one",
+                   drained_to_pp, checked);
+    g_assert_cmpuint(drained_to_pp, >, events_done / 2);
+    g_assert_cmpuint(checked, >, 0);
+    g_free(lp);
+    dev_stop(d);
+}
+
+/*
+ * A launch without preemption points: the warps of a selective switch
+ * run on until PP_DRAIN cycles have passed (or they exit), then stop
+ * where they are; every event ends soon after the bound (the last
+ * instruction's latency and the saves), and the results stay right.
+ */
+static void test_selective_no_points_bounded(void)
+{
+    enum { BOUND = 3000, SLACK = 4000 };
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t events_done = 0, cut = 0, runs = 0;
+
+    lp_init(d, lp, "lp_mix");
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PP_DRAIN), BOUND);
+    rng_state = 500;
+    while (events_done < 40) {
+        Launch l = lp_launch(lp);
+        uint32_t idx;
+
+        g_assert_cmpuint(runs++, <, 20);
+        l.no_points = true;
+        lp_clear(d, lp);
+        idx = launch(d, 0, &l);
+        for (;;) {
+            struct simt_preempt_event ev;
+
+            qtest_clock_step(d->qts, rng(5, 60) * 1000);
+            if (queue_done(d, 0, idx)) {
+                break;
+            }
+            wr(d, SIMT_REG_PREEMPT_REQ,
+               SIMT_PREQ(0, SIMT_PREQ_PREEMPT, SIMT_PMODE_LIGHT));
+            wait_preempt_idle(d);
+            g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
+            qtest_memread(d->qts, LOG_ADDR + (rd(d, SIMT_REG_PEV_COUNT) - 1) %
+                          LOG_SIZE * sizeof(ev), &ev, sizeof(ev));
+            g_assert_cmpuint(le32_to_cpu(ev.pp_warps), ==, 0);
+            g_assert_cmpuint(le32_to_cpu(ev.pp_drain), <=, BOUND + SLACK);
+            g_assert_cmpuint(le64_to_cpu(ev.done_cycle) -
+                             le64_to_cpu(ev.req_cycle), <=,
+                             BOUND + SLACK + le32_to_cpu(ev.save_bound));
+            cut += le32_to_cpu(ev.pp_cut);
+            events_done++;
+            wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+        }
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        lp_check(d, lp, 0, idx);
+    }
+    g_assert_cmpuint(cut, >, 0);
+    g_free(lp);
+    dev_stop(d);
+}
+
+/*
+ * Seed 000's wasted work, counted by the device: a flush loses exactly
+ * the warp instructions its blocks had executed, and nothing else does.
+ * Two identical runs of lp_spin (idempotent: every block flushable) are
+ * stopped at the same cycle, one by a context switch, whose records say
+ * how many warp instructions each block had executed, one by a flush,
+ * whose event must count their sum; drains and switches count none.
+ */
+static void test_flush_wasted_is_executed(void)
+{
+    static const unsigned modes[] = {
+        SIMT_PMODE_SWITCH, SIMT_PMODE_FLUSH, SIMT_PMODE_DRAIN,
+        SIMT_PMODE_LIGHT,
+    };
+    uint64_t executed = 0;
+    uint32_t records = 0;
+
+    for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+        Dev *d = pdev_start();
+        Lp *lp = g_new0(Lp, 1);
+        const struct simt_kernel_info *k;
+        uint32_t idx;
+        Launch l;
+
+        lp->flags = SIMT_CMDF_IDEMPOTENT;
+        lp_init(d, lp, "lp_spin");
+        k = simt_image_kernel(d->img, "lp_spin");
+        lp_clear(d, lp);
+        l = lp_launch(lp);
+        idx = launch(d, 0, &l);
+        qtest_clock_step(d->qts, 77000);
+        wr(d, SIMT_REG_PREEMPT_REQ,
+           SIMT_PREQ(0, SIMT_PREQ_PREEMPT, modes[m]));
+        wait_preempt_idle(d);
+        if (modes[m] == SIMT_PMODE_SWITCH) {
+            records = walk_records(d, k->m.local_bytes * LP_THREADS,
+                                   &executed, NULL);
+            g_assert_cmpuint(records, ==, rd(d, SIMT_REG_PEV_SWITCHED));
+            g_assert_cmpuint(executed, >, 0);
+        }
+        if (modes[m] == SIMT_PMODE_FLUSH) {
+            g_assert_cmpuint(rd(d, SIMT_REG_PEV_FLUSHED), ==, records);
+            g_assert_cmpuint(rd(d, SIMT_REG_PEV_WASTED), ==, executed);
+            g_assert_cmpuint(rd(d, SIMT_REG_PREEMPT_WASTED), ==, executed);
+        } else {
+            g_assert_cmpuint(rd(d, SIMT_REG_PEV_WASTED), ==, 0);
+            g_assert_cmpuint(rd(d, SIMT_REG_PREEMPT_WASTED), ==, 0);
+        }
+        wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        lp_check(d, lp, 0, idx);
+        g_free(lp);
+        dev_stop(d);
+    }
 }
 
 /*
@@ -2117,6 +2354,12 @@ int main(int argc, char **argv)
                    test_resident_draining);
     qtest_add_func("/simt/preempt/request/active-cycles-stop-while-suspended",
                    test_active_cycles_suspended);
+    qtest_add_func("/simt/preempt/selective/saved-at-points-results-right",
+                   test_selective_saved_at_points);
+    qtest_add_func("/simt/preempt/selective/no-points-stops-within-bound",
+                   test_selective_no_points_bounded);
+    qtest_add_func("/simt/preempt/flush/wasted-is-what-blocks-executed",
+                   test_flush_wasted_is_executed);
     qtest_add_func("/simt/preempt/save-area/small", test_save_area_small);
     qtest_add_func("/simt/preempt/save-area/unmapped",
                    test_save_area_unmapped);
