@@ -796,7 +796,8 @@ static const VMStateInfo vmstate_info_double = {
 /*
  * A kernel in flight.  Its decoded instructions and the pointers of its
  * memory view are rebuilt on load (simt_queues_post_load); its live
- * table and preemption points migrate, since the guest may have changed the memory it came from.
+ * table and preemption points migrate, since the guest may have changed
+ * the memory they came from.
  */
 static const VMStateDescription vmstate_simt_kernel = {
     .name = "simt/kernel",

@@ -2049,6 +2049,8 @@ static void bench_print(const char *shape, const char *mode,
                    shape, mode, r->save_bound);
     g_test_message("bench preempt_%s_%s_reg_bytes: %" PRIu64 " bytes/event",
                    shape, mode, r->reg_bytes / ev);
+    g_test_message("bench preempt_%s_%s_live_bytes: %" PRIu64 " bytes/event",
+                   shape, mode, r->live_bytes / ev);
     g_test_message("bench preempt_%s_%s_wasted: %" PRIu64
                    " warp-insns/event", shape, mode, r->wasted / ev);
     g_test_message("bench preempt_%s_%s_lp_slowdown: %.1f %%", shape, mode,
