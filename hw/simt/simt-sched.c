@@ -570,8 +570,8 @@ static bool slot_used(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_simt_slot = {
     .name = "simt/slot",
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .fields = (const VMStateField[]) {
         VMSTATE_BOOL(used, SimtSlot),
         VMSTATE_UINT32(queue, SimtSlot),
@@ -581,6 +581,8 @@ static const VMStateDescription vmstate_simt_slot = {
         VMSTATE_BOOL(in_event, SimtSlot),
         VMSTATE_UINT64(leave_cycle, SimtSlot),
         VMSTATE_UINT64(ready_cycle, SimtSlot),
+        VMSTATE_UINT32(parked, SimtSlot),
+        VMSTATE_UINT64(park_limit, SimtSlot),
         VMSTATE_UINT64(dispatch_cycle, SimtSlot),
         VMSTATE_UINT64(dispatch_insns, SimtSlot),
         VMSTATE_STRUCT(block.st, SimtSlot, 1, vmstate_simt_block_state,

@@ -465,8 +465,25 @@ static void test_malformed_commands(void)
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
 
     l->code_size = d->img->code_end - d->img->code_start;
-    l->reserved[1] = 1;
+    l->pp_count = l->code_size / 4 + 1;  /* more points than instructions */
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+    l->pp_count = 1;
+    l->pp_addr = (uint32_t)d->vram_size;  /* points beyond VRAM */
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+    {
+        /* Points out of order, misaligned, outside the code */
+        const uint32_t bad_pp[3][2] = {
+            { l->entry + 4, l->entry }, { l->entry, l->entry + 6 },
+            { l->entry, l->code_addr + l->code_size },
+        };
+
+        for (int i = 0; i < 3; i++) {
+            l->pp_addr = vram_alloc(d, bad_pp[i], sizeof(bad_pp[i]));
+            l->pp_count = 2;
+            expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+        }
+    }
+    l->pp_count = 0;
 
     /* A ring the device cannot read. */
     qwr(d, 0, SIMT_QREG_CONTROL, 0);
@@ -621,7 +638,7 @@ static void test_subgrid_refused(void)
     g_assert_cmpuint(wait_queue(d, 0, submit(d, 0, cmd)), ==,
                      SIMT_QSTATE_IDLE);
     g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_DONE), ==, 4);
-    l->reserved[1] = 1;
+    l->pp_count = l->code_size / 4 + 1;
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
     dev_stop(d);
 }

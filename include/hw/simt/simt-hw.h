@@ -484,7 +484,14 @@ struct simt_cmd_launch {
      */
     uint32_t first_block;
     uint32_t block_count;
-    uint32_t reserved[2];       /* must be zero */
+    /*
+     * Device address of the kernel image's preemption points (seed 004):
+     * @pp_count ascending 32-bit little-endian pcs, each a 4-byte aligned
+     * instruction of [code_addr, code_addr + code_size), as in the
+     * metadata note (simt-isa.h).  pp_count 0: none (pp_addr ignored).
+     */
+    uint32_t pp_addr;
+    uint32_t pp_count;
 };
 
 /* SIGNAL: once every earlier command is done, store @value at @addr. */
@@ -558,6 +565,7 @@ struct simt_completion {
 #define SIMT_CREG_PREEMPT_MODE      0x20    /* RW: enum simt_preempt_mode */
 #define SIMT_CREG_PSTATE            0x24    /* RO: SIMT_PSTATE_* */
 #define SIMT_CREG_SAVE_USED         0x28    /* RO: save area bytes in use */
+#define SIMT_CREG_PP_DRAIN          0x2c    /* RW: cycles, 0 = off */
 
 #define SIMT_CTX_REGS(X) \
     X(SIMT_CREG_PT, SIMT_RA_RW, 0) \
@@ -570,7 +578,17 @@ struct simt_completion {
     X(SIMT_CREG_FAULT_QUEUE, SIMT_RA_RO, 0) \
     X(SIMT_CREG_PREEMPT_MODE, SIMT_RA_RW, SIMT_PMODE_DRAIN) \
     X(SIMT_CREG_PSTATE, SIMT_RA_RO, 0) \
-    X(SIMT_CREG_SAVE_USED, SIMT_RA_RO, 0)
+    X(SIMT_CREG_SAVE_USED, SIMT_RA_RO, 0) \
+    X(SIMT_CREG_PP_DRAIN, SIMT_RA_RW, 0)
+
+/*
+ * PP_DRAIN: seed 004's selective preemption.  When it is not 0, a
+ * lightweight switch of the context's blocks does not stop the victim's
+ * warps at once: each runs on until the instruction it would issue next
+ * is one of the launch's preemption points (pp_addr), or it has exited or
+ * waits at a barrier, and is saved there; a warp still running PP_DRAIN
+ * cycles after the event started stops where it is.
+ */
 
 /* PT: bit 31 set = Sv32 translation, bits 21:0 = root table VRAM PPN. */
 #define SIMT_PT_SV32                (1u << 31)
@@ -739,6 +757,17 @@ struct simt_preempt_event {
      */
     uint32_t drain_error;
     uint32_t drain_time;
+    /*
+     * Seed 004's selective preemption (PP_DRAIN): cycles from the request
+     * until the last victim warp had stopped (the drain to preemption
+     * points); warps stopped at a point, and warps stopped by the PP_DRAIN
+     * bound elsewhere.
+     */
+    uint32_t pp_drain;
+    uint32_t pp_warps;
+    uint32_t pp_cut;
+    /* Of reg_bytes' entries, the bytes they take uncompressed */
+    uint32_t live_bytes;
 };
 
 /*
@@ -857,7 +886,7 @@ _Static_assert(sizeof(struct simt_cmd_signal) == SIMT_CMD_SIZE, "SIGNAL");
 _Static_assert(sizeof(struct simt_cmd_wait) == SIMT_CMD_SIZE, "WAIT");
 _Static_assert(sizeof(struct simt_cmd_copy) == SIMT_CMD_SIZE, "COPY");
 _Static_assert(sizeof(struct simt_completion) == 64, "completion record");
-_Static_assert(sizeof(struct simt_preempt_event) == 80, "event log entry");
+_Static_assert(sizeof(struct simt_preempt_event) == 96, "event log entry");
 _Static_assert(sizeof(struct simt_trace_record) == 16, "timeline record");
 _Static_assert(sizeof(struct simt_save_block) == 64, "save record header");
 _Static_assert(sizeof(struct simt_save_warp) == 48, "save record warp");
