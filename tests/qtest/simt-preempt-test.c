@@ -515,16 +515,22 @@ static const uint8_t *walk_entry(const uint8_t *p, unsigned pat,
     }
 }
 
+/* What save_area_warps() hands its callback for one warp's record. */
+typedef void SaveWarpFn(Dev *d, const struct simt_save_warp *sw,
+                        const uint32_t *pcs, void *opaque);
+
 /*
- * Walk the records in the save area: count warps that were stopped while
- * diverged, while waiting at a barrier and while waiting at a warp sync.
+ * Walk the records in the save area, calling @fn for every warp with
+ * its lanes' pcs; the number of block records, whose executed warp
+ * instructions are added to *@insns.
  */
-static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
-                           uint32_t *at_barrier, uint32_t *at_wsync)
+static uint32_t save_area_warps(Dev *d, uint32_t local_bytes,
+                                uint64_t *insns, SaveWarpFn *fn,
+                                void *opaque)
 {
     uint32_t used = rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED));
     g_autofree uint8_t *area = g_malloc(used);
-    uint32_t off = 0;
+    uint32_t off = 0, n = 0;
 
     vram_read(d, VRAM_SAVE, area, used);
     while (off < used) {
@@ -533,6 +539,7 @@ static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
 
         memcpy(&b, area + off, sizeof(b));
         g_assert_cmphex(le32_to_cpu(b.magic), ==, SIMT_SAVE_MAGIC);
+        *insns += le64_to_cpu(b.warp_insns);
         p = area + off + sizeof(b);
         for (uint32_t w = 0; w < le32_to_cpu(b.nwarps); w++) {
             struct simt_save_warp sw;
@@ -549,18 +556,33 @@ static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
             if (sw.resv_mask) {
                 p += 2 * SIMT_WARP_SIZE * 4;
             }
-            for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
-                if (!(le32_to_cpu(sw.exited) & (1u << i)) &&
-                    pcs[i] != pcs[ctz32(~le32_to_cpu(sw.exited))]) {
-                    (*diverged)++;
-                    break;
-                }
-            }
-            *at_barrier += sw.waiting != 0;
-            *at_wsync += sw.wsync != 0;
+            fn(d, &sw, pcs, opaque);
         }
         off += le32_to_cpu(b.bytes) + local_bytes;
+        n++;
     }
+    return n;
+}
+
+/* Warps stopped while diverged, waiting at a barrier, at a warp sync. */
+typedef struct StopCounts {
+    uint32_t diverged, at_barrier, at_wsync;
+} StopCounts;
+
+static void count_stops(Dev *d, const struct simt_save_warp *sw,
+                        const uint32_t *pcs, void *opaque)
+{
+    StopCounts *c = opaque;
+
+    for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
+        if (!(le32_to_cpu(sw->exited) & (1u << i)) &&
+            pcs[i] != pcs[ctz32(~le32_to_cpu(sw->exited))]) {
+            c->diverged++;
+            break;
+        }
+    }
+    c->at_barrier += sw->waiting != 0;
+    c->at_wsync += sw->wsync != 0;
 }
 
 /* Step until no preemption event is under way. */
@@ -584,7 +606,9 @@ static void request_stream(unsigned mode, const char *kernel)
 {
     Dev *d = pdev_start();
     Lp *lp = g_new0(Lp, 1);
-    uint32_t events_done = 0, diverged = 0, at_barrier = 0, at_wsync = 0;
+    uint32_t events_done = 0;
+    StopCounts stops = { 0 };
+    uint64_t insns = 0;
     uint32_t runs = 0;
     const struct simt_kernel_info *k;
 
@@ -614,8 +638,8 @@ static void request_stream(unsigned mode, const char *kernel)
             if (rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED))) {
                 g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)) &
                                  SIMT_PSTATE_SAVED, !=, 0);
-                walk_save_area(d, k->m.local_bytes * LP_THREADS, &diverged,
-                               &at_barrier, &at_wsync);
+                save_area_warps(d, k->m.local_bytes * LP_THREADS, &insns,
+                                count_stops, &stops);
             }
             /* Held: nothing runs until RESUME. */
             qtest_clock_step(d->qts, 20000);
@@ -630,10 +654,12 @@ static void request_stream(unsigned mode, const char *kernel)
     }
     if (mode != SIMT_PMODE_DRAIN) {
         g_test_message("%u warps saved while diverged, %u at a barrier, "
-                       "%u at a warp sync", diverged, at_barrier, at_wsync);
-        g_assert_cmpuint(diverged, >, 0);
+                       "%u at a warp sync", stops.diverged, stops.at_barrier,
+                       stops.at_wsync);
+        g_assert_cmpuint(stops.diverged, >, 0);
         /* lp_mix has barriers, lp_warp warp syncs */
-        g_assert_cmpuint(strcmp(kernel, "lp_warp") ? at_barrier : at_wsync,
+        g_assert_cmpuint(strcmp(kernel, "lp_warp") ? stops.at_barrier
+                                                   : stops.at_wsync,
                          >, 0);
     }
     g_free(lp);
@@ -730,58 +756,38 @@ static void test_request_light_wsync(void)
 }
 
 /*
+ * A warp stopped with lanes left to run must be about to run a
+ * preemption point of the image: the lowest pc of its lanes neither
+ * exited nor waiting.  Counts the warps checked.
+ */
+static void check_stop_at_pp(Dev *d, const struct simt_save_warp *sw,
+                             const uint32_t *pcs, void *opaque)
+{
+    uint32_t *checked = opaque, runnable, pc = UINT32_MAX;
+
+    runnable = ~(le32_to_cpu(sw->exited) | le32_to_cpu(sw->waiting) |
+                 le32_to_cpu(sw->wsync));
+    for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
+        if (runnable & (1u << i)) {
+            pc = MIN(pc, pcs[i]);
+        }
+    }
+    if (checked && runnable) {
+        g_assert_true(simt_meta_is_pp(&d->img->meta, pc));
+        (*checked)++;
+    }
+}
+
+/*
  * The save area's records: how many, their warp instructions executed,
  * and (@pp_checked) how many warps stopped with lanes left to run, each
- * of which must be about to run a preemption point of the image: the
- * lowest pc of its lanes neither exited nor waiting.
+ * at a preemption point (check_stop_at_pp).
  */
 static uint32_t walk_records(Dev *d, uint32_t local_bytes, uint64_t *insns,
                              uint32_t *pp_checked)
 {
-    uint32_t used = rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED));
-    g_autofree uint8_t *area = g_malloc(used);
-    uint32_t off = 0, n = 0;
-
-    vram_read(d, VRAM_SAVE, area, used);
-    while (off < used) {
-        struct simt_save_block b;
-        const uint8_t *p;
-
-        memcpy(&b, area + off, sizeof(b));
-        g_assert_cmphex(le32_to_cpu(b.magic), ==, SIMT_SAVE_MAGIC);
-        *insns += le64_to_cpu(b.warp_insns);
-        p = area + off + sizeof(b);
-        for (uint32_t w = 0; w < le32_to_cpu(b.nwarps); w++) {
-            struct simt_save_warp sw;
-            uint32_t pcs[SIMT_WARP_SIZE], runnable, pc = UINT32_MAX;
-
-            memcpy(&sw, p, sizeof(sw));
-            p += sizeof(sw);
-            for (unsigned e = 0; e < SIMT_SAVE_ENTRIES; e++) {
-                unsigned pat = (le32_to_cpu(sw.pattern[e / 16]) >>
-                                (e % 16 * 2)) & 3;
-
-                p = walk_entry(p, pat, le16_to_cpu(b.pag), e ? NULL : pcs);
-            }
-            if (sw.resv_mask) {
-                p += 2 * SIMT_WARP_SIZE * 4;
-            }
-            runnable = ~(le32_to_cpu(sw.exited) | le32_to_cpu(sw.waiting) |
-                         le32_to_cpu(sw.wsync));
-            for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
-                if (runnable & (1u << i)) {
-                    pc = MIN(pc, pcs[i]);
-                }
-            }
-            if (pp_checked && runnable) {
-                g_assert_true(simt_meta_is_pp(&d->img->meta, pc));
-                (*pp_checked)++;
-            }
-        }
-        off += le32_to_cpu(b.bytes) + local_bytes;
-        n++;
-    }
-    return n;
+    return save_area_warps(d, local_bytes, insns, check_stop_at_pp,
+                           pp_checked);
 }
 
 /*
