@@ -84,6 +84,20 @@ SEED = {
                           "with swaps", "003 Fig. 11"),
     "seed003_offload_gain": (18.0, "%", "offload to the less loaded GPU, on "
                              "top of sharing", "003 Figs. 10-11"),
+    # Fig. 7 gives no gains, only that the serialized makespan grows
+    # linearly with the CPU fraction F (as 1 + F, the GPU work held
+    # constant) while the shared one stays roughly flat: a gain of
+    # F / (1 + F).
+    "seed003_gain_long_cpu0": (0.0, "%", "sharing over serialized, MM-L, "
+                               "CPU fraction 0", "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu05": (33.3, "%", "... CPU fraction 0.5",
+                                "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu1": (50.0, "%", "... CPU fraction 1",
+                               "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu15": (60.0, "%", "... CPU fraction 1.5",
+                                "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu2": (66.7, "%", "... CPU fraction 2",
+                               "003 Fig. 7, implied"),
     "seed004_register_reduction": (91.5, "%", "register context, light "
                                    "against full switch", "004 Fig. 6"),
     "seed004_latency_reduction": (59.7, "%", "preemption latency, light "
@@ -301,9 +315,14 @@ SEEDS = {
             "512x512 matmul split into subkernels queued on the device "
             "(scripts/bench.sh)."),
     "003": ("Seed 003: sharing devices between tenants",
-            "A guest on the virtual clock with devices of 64 MiB at 10 MHz; "
-            "8 jobs, 4 at once on one device, serialized against shared, and "
-            "one device against two (bench/guest-bench.sh)."),
+            "A guest on the virtual clock with four devices of 64 MiB at "
+            "10 MHz, a group of three and a group of one; 32 short jobs "
+            "and 16 long ones (BS-L and MM-L at 25/75, each MM-L job 3/8 "
+            "of the VRAM, so three conflict) split evenly between the "
+            "groups, 1 or 4 at once per device, and offload from the full "
+            "group to the other; 16 MM-L jobs on all four devices with "
+            "the CPU fraction swept from 0 to 2; evictions by the copy "
+            "engines (bench/guest-bench.sh)."),
     "004": ("Seed 004: the lightweight context switch",
             "The seed 000 experiment's kernels with the registers they use "
             "declared, light against full switches, per event "
