@@ -94,7 +94,8 @@
  *                                       (its upload) over one GPU phase
  *                                       alone: what one swap costs
  *   bench seed003_short_gpu_share: S %  a short job's GPU phases over the
- *                                       whole job, alone
+ *   bench seed003_mml_gpu_share: S %    whole job, alone; an MM-L job's
+ *                                       (CPU fraction 0)
  *
  * The seed does not define its percentages; these use its baseline
  * (serialized; sharing without offload for offload) as the denominator,
@@ -626,6 +627,7 @@ int main(int argc, char **argv)
 	       mml_job.loads, one.copy_us / 1e3);
 	printf("bench seed003_move_over_gpu_phase: %.2f ratio\n", one.copy_us / mml_gpu_phase);
 	printf("bench seed003_short_gpu_share: %.1f %%\n", short_gpu * 100);
+	printf("bench seed003_mml_gpu_share: %.1f %%\n", one.gpu_us / one.job_us * 100);
 
 	/* Fig. 10: short jobs, split evenly between the groups. */
 	fill(&b, "Fig. 10, short", short_jobs, &short_job, 1);
