@@ -35,8 +35,9 @@
  *          holds 3/8 of it; two jobs fit in one device's VRAM (with the
  *          page tables, kernel images and save areas of four contexts),
  *          three do not: as the seed sized MM-L, "more than two MM-L
- *          jobs on one GPU conflict".  3 GPU phases, CPU phases of F
- *          times a GPU phase (F the CPU fraction).  A GPU phase is a
+ *          jobs on one GPU conflict".  3 GPU phases and 2 CPU phases
+ *          between them that add up to F times the GPU phases alone (F
+ *          the CPU fraction: CPU time over GPU time).  A GPU phase is a
  *          saxpy over the objects and the compute of the seed's matrix
  *          products: dep_gmem (kernels/timing.c) with a one-warp block
  *          in every block slot of every SM, so that the device is the
@@ -72,8 +73,8 @@
  * "One clock") and make bench clocks the devices at 10 MHz, so the
  * guest's work (submitting, filling and checking buffers) is small next
  * to the jobs' kernels and copies, and every figure is the same in every
- * run.  A job's CPU phases are F times its GPU phase alone, measured
- * first.  Figures, one line each:
+ * run.  A job's GPU phases alone are measured first.  Figures, one line
+ * each:
  *
  *   bench seed003_gain_short: G %       (T_serialized - T_shared) /
  *   bench seed003_gain_long: G %         T_serialized, Figs. 10 and 11
@@ -550,6 +551,16 @@ static int ser_shared(struct batch *b, struct result *ser, struct result *sh)
 	return run_batch(b, sh);
 }
 
+/*
+ * An MM-L CPU phase for the CPU fraction @tenths / 10, the job's GPU
+ * phases being @gpu_phase_us each: the seed's fraction is CPU time over
+ * GPU time, and a job has one CPU phase fewer than GPU phases.
+ */
+static unsigned int cpu_phase_ms(double gpu_phase_us, unsigned int tenths)
+{
+	return gpu_phase_us * tenths / 10 * mml_job.phases / (mml_job.phases - 1) / 1e3 + 0.5;
+}
+
 /* One job of @k alone on accel0; -1 if it failed. */
 static int alone(const struct kind *k, struct result *res)
 {
@@ -644,7 +655,7 @@ int main(int argc, char **argv)
 	       (1 - (double)most_jobs(&off) / most_jobs(&sh)) * 100);
 
 	/* Fig. 11: long jobs, BS-L and MM-L at 25/75, CPU fraction 1. */
-	mml_job.cpu_ms = mml_gpu_phase / 1e3 + 0.5;
+	mml_job.cpu_ms = cpu_phase_ms(mml_gpu_phase, 10);
 	fill(&b, "Fig. 11, long", long_jobs, &mml_job, 1);
 	for (j = 0; j < long_jobs; j += 4)
 		b.kind[j] = &bsl_job;
@@ -659,7 +670,7 @@ int main(int argc, char **argv)
 	for (f = 0; f < nfrac; f++) {
 		char what[64];
 
-		mml_job.cpu_ms = mml_gpu_phase * fractions[f].tenths / 10 / 1e3 + 0.5;
+		mml_job.cpu_ms = cpu_phase_ms(mml_gpu_phase, fractions[f].tenths);
 		snprintf(what, sizeof(what), "Fig. 7, MM-L, CPU fraction %.1f",
 			 fractions[f].tenths / 10.0);
 		fill(&b, what, long_jobs, &mml_job, 0);
