@@ -204,30 +204,21 @@ WHY = {
         "B's 8 blocks share one SM's share of the bandwidth (at most 8x); "
         "the seed's also contend for that SM's L1 and its uncoalesced "
         "sectors",
-    "seed003_gain_short":
-        "8 jobs, 4 at once on one device; the gain is the overlap of one "
-        "job's copies and short CPU phases (a tenth of a GPU phase) with "
-        "another's kernels, where the seed's also came from spreading "
-        "TORQUE's jobs over the GPUs of a cluster",
-    "seed003_gain_long":
-        "two costs the seed does not have: moves are CPU copies through "
-        "BAR2 at TCG speed (some 25 evictions and as many restores of "
-        "19 MiB objects for 4 jobs), and a tenant whose objects cannot "
-        "come back (the resident tenant is in a GPU phase, so it cannot be "
-        "evicted) runs its kernels on them in system memory, which costs "
-        "the model's device cycles the same but is reached by the "
-        "emulator through the DMA API, several times slower in host time; "
-        "the makespan is guest wall time, so GPU phases of 4 jobs at once "
-        "took about 29 s each instead of the 17 s a device-bound run "
-        "would; the seed's tenant waits for its memory instead. Without "
-        "those costs the ideal here is about 34 % (4 jobs' copy and "
-        "kernel time against the serialized makespan)",
+    "seed003_gain_long_cpu0":
+        "the seed's serialized and shared makespans meet without CPU "
+        "phases, counting GPU work only; an MM-L job alone here spends "
+        "15 % of its time outside its GPU phases (seed003_mml_gpu_share: "
+        "84.5 %), loading its kernels, uploading, downloading and "
+        "checking its 24 MiB, which sharing overlaps with the other "
+        "jobs' kernels; the swaps take back part of it",
     "seed003_offload_gain":
-        "a second device as strong as the first for the whole batch (each "
-        "job opens the least loaded one), where the seed's offload only "
-        "moved the excess of the 1-GPU node of an unbalanced cluster "
-        "(3 GPUs against 1); with the device the bottleneck, two devices "
-        "nearly halve the makespan",
+        "offload here sends a job that finds its group full to the other "
+        "group's least loaded device at no cost, the four devices being in "
+        "one machine, where the seed's offload forwarded a job's GPU calls "
+        "and their data to another node over TCP; so the busiest device's "
+        "jobs halve (seed003_offload_balance_gain: 16 of the 32 on the "
+        "group of one without offload, 8 on each device with it) and the "
+        "makespan nearly with them",
 }
 
 HEAD = """\
