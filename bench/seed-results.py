@@ -106,6 +106,20 @@ SEED = {
                           "with swaps", "003 Fig. 11"),
     "seed003_offload_gain": (18.0, "%", "offload to the less loaded GPU, on "
                              "top of sharing", "003 Figs. 10-11"),
+    # Fig. 7 gives no gains, only that the serialized makespan grows
+    # linearly with the CPU fraction F (as 1 + F, the GPU work held
+    # constant) while the shared one stays roughly flat: a gain of
+    # F / (1 + F).
+    "seed003_gain_long_cpu0": (0.0, "%", "sharing over serialized, MM-L, "
+                               "CPU fraction 0", "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu05": (33.3, "%", "... CPU fraction 0.5",
+                                "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu1": (50.0, "%", "... CPU fraction 1",
+                               "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu15": (60.0, "%", "... CPU fraction 1.5",
+                                "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu2": (66.7, "%", "... CPU fraction 2",
+                               "003 Fig. 7, implied"),
     "seed004_register_reduction": (91.5, "%", "register context at "
                                    "preemption points, live and "
                                    "compressed, against occupied",
@@ -277,30 +291,21 @@ WHY = {
         "B's 8 blocks share one SM's share of the bandwidth (at most 8x); "
         "the seed's also contend for that SM's L1 and its uncoalesced "
         "sectors",
-    "seed003_gain_short":
-        "8 jobs, 4 at once on one device; the gain is the overlap of one "
-        "job's copies and short CPU phases (a tenth of a GPU phase) with "
-        "another's kernels, where the seed's also came from spreading "
-        "TORQUE's jobs over the GPUs of a cluster",
-    "seed003_gain_long":
-        "two costs the seed does not have: moves are CPU copies through "
-        "BAR2 at TCG speed (some 25 evictions and as many restores of "
-        "19 MiB objects for 4 jobs), and a tenant whose objects cannot "
-        "come back (the resident tenant is in a GPU phase, so it cannot be "
-        "evicted) runs its kernels on them in system memory, which costs "
-        "the model's device cycles the same but is reached by the "
-        "emulator through the DMA API, several times slower in host time; "
-        "the makespan is guest wall time, so GPU phases of 4 jobs at once "
-        "took about 29 s each instead of the 17 s a device-bound run "
-        "would; the seed's tenant waits for its memory instead. Without "
-        "those costs the ideal here is about 34 % (4 jobs' copy and "
-        "kernel time against the serialized makespan)",
+    "seed003_gain_long_cpu0":
+        "the seed's serialized and shared makespans meet without CPU "
+        "phases, counting GPU work only; an MM-L job alone here spends "
+        "15 % of its time outside its GPU phases (seed003_mml_gpu_share: "
+        "84.5 %), loading its kernels, uploading, downloading and "
+        "checking its 24 MiB, which sharing overlaps with the other "
+        "jobs' kernels; the swaps take back part of it",
     "seed003_offload_gain":
-        "a second device as strong as the first for the whole batch (each "
-        "job opens the least loaded one), where the seed's offload only "
-        "moved the excess of the 1-GPU node of an unbalanced cluster "
-        "(3 GPUs against 1); with the device the bottleneck, two devices "
-        "nearly halve the makespan",
+        "offload here sends a job that finds its group full to the other "
+        "group's least loaded device at no cost, the four devices being in "
+        "one machine, where the seed's offload forwarded a job's GPU calls "
+        "and their data to another node over TCP; so the busiest device's "
+        "jobs halve (seed003_offload_balance_gain: 16 of the 32 on the "
+        "group of one without offload, 8 on each device with it) and the "
+        "makespan nearly with them",
 }
 
 HEAD = """\
@@ -392,9 +397,14 @@ SEEDS = {
             "through simt_launch_split, a 512x512 matmul "
             "(bench/guest-bench.sh)."),
     "003": ("Seed 003: sharing devices between tenants",
-            "A guest on the virtual clock with devices of 64 MiB at 10 MHz; "
-            "8 jobs, 4 at once on one device, serialized against shared, and "
-            "one device against two (bench/guest-bench.sh)."),
+            "A guest on the virtual clock with four devices of 64 MiB at "
+            "10 MHz, a group of three and a group of one; 32 short jobs "
+            "and 16 long ones (BS-L and MM-L at 25/75, each MM-L job 3/8 "
+            "of the VRAM, so three conflict) split evenly between the "
+            "groups, 1 or 4 at once per device, and offload from the full "
+            "group to the other; 16 MM-L jobs on all four devices with "
+            "the CPU fraction swept from 0 to 2; evictions by the copy "
+            "engines (bench/guest-bench.sh)."),
     "004": ("Seed 004: the lightweight context switch",
             "The seed 000 experiment's kernels with the registers they use "
             "declared, per event: full switches against the paper's "

@@ -745,6 +745,7 @@ stat_val() { awk -v k="$1" '$1 == k { print $2 }' "$(simt_debugfs_dir "$DEV")/st
 
 t_oversub_tenants() {
 	e0=$(stat_val evictions) r0=$(stat_val restores)
+	m0=$(stat_val move_bytes) x0=$(stat_val move_errors)
 	lib_group oversub-tenants
 	rc=$?
 	e1=$(stat_val evictions) r1=$(stat_val restores)
@@ -753,9 +754,36 @@ t_oversub_tenants() {
 		{ cat "$(simt_debugfs_dir "$DEV")/stats"; fail "debugfs stats has no evictions, restores or evicted_bytes"; }
 	[ "$e1" -gt "$e0" ] && [ "$r1" -gt "$r0" ] ||
 		fail "the device counted no eviction or no restore"
+	echo "debugfs stats: move_bytes $m0 -> $(stat_val move_bytes), move_errors $x0 -> $(stat_val move_errors)"
+	[ "$(stat_val move_bytes)" -gt "$m0" ] && [ "$(stat_val move_errors)" = "$x0" ] ||
+		fail "the copy engines moved nothing for the evictions, or a move failed"
 	return $rc
 }
-d_oversub_tenants="oversubscription: 3 processes with 60 % of the VRAM each run saxpy rounds over it in turn and at once with idle gaps: every result right bit for bit, each one's objects evicted and restored (fdinfo), debugfs evictions and restores grew"
+d_oversub_tenants="oversubscription: 3 processes with 60 % of the VRAM each run saxpy rounds over it in turn and at once with idle gaps: every result right bit for bit, each one's objects evicted and restored (fdinfo), debugfs evictions and restores grew, moved by the copy engines with no failed move"
+
+# The moves of seed 003's evictions and restores are the copy engines':
+# the move queue's copies moved at least A's eviction, B's eviction and
+# A's restore (3 x 5/8 of the VRAM), its engine cycles are at least those
+# bytes over the copy bandwidth, and no move failed.
+t_evict_copy_engine() {
+	info=$(simt_debugfs_dir "$DEV")/info
+	bw=$(awk '$1 == "copy_bw:" { print $2 }' "$info")
+	b0=$(stat_val move_bytes) c0=$(stat_val move_copy_cycles) x0=$(stat_val move_errors)
+	ioctl_group evict-bytes
+	rc=$?
+	b1=$(stat_val move_bytes) c1=$(stat_val move_copy_cycles) x1=$(stat_val move_errors)
+	echo "debugfs: copy_bw $bw; move_bytes $b0 -> $b1, move_copy_cycles $c0 -> $c1, move_errors $x0 -> $x1"
+	[ -n "$bw" ] && [ -n "$b0" ] && [ -n "$c0" ] && [ -n "$x0" ] ||
+		fail "debugfs has no copy_bw, move_bytes, move_copy_cycles or move_errors"
+	want=$(( $(sysval vram_size) / 8 * 5 * 3 ))
+	[ $((b1 - b0)) -ge "$want" ] ||
+		fail "the move queue moved $((b1 - b0)) bytes, less than the $want of two evictions and a restore"
+	[ $((c1 - c0)) -ge $(( (b1 - b0) / bw )) ] ||
+		fail "the move queue's copy engine cycles grew by $((c1 - c0)), less than $((b1 - b0)) bytes at $bw bytes a cycle"
+	[ "$x1" = "$x0" ] || fail "$((x1 - x0)) moves failed"
+	return $rc
+}
+d_evict_copy_engine="oversubscription: every word of two 5/8-of-VRAM objects kept through evictions and a restore, the bytes moved by the move queue's copy engines (debugfs move_bytes at least the three moves, copy cycles at least bytes over the copy bandwidth, no failed move)"
 
 t_oversub_single() { lib_group oversub-single; }
 d_oversub_single="oversubscription: two objects of 3/4 of the VRAM in one context both allocate and keep what was written through their mappings across kernels on the other; fdinfo: resident within the VRAM, resident + evicted = total"

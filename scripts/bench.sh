@@ -102,8 +102,10 @@ kernel_bench seed002_periodic SIMT_BENCH_RT=periodic simt-rt-test
 
 # Launch latency and submission rate of an empty kernel, measured inside
 # the guest through libsimt (boots the guest); then seed 003's
-# multi-tenancy gains (Figs. 10-11: sharing a device against serializing
-# its jobs, with evictions for long jobs, and offloading to a second
-# device), in a second guest with two devices (simt-share-bench).
+# multi-tenancy gains (Figs. 7, 10 and 11: sharing devices against
+# serializing their jobs, with evictions by the copy engines for long
+# jobs, the CPU fraction swept, and offloading from a group of one
+# device to a group of three), in a second guest with four devices
+# (simt-share-bench).
 echo "# in-guest launch latency: simt-bench through libsimt, under TCG"
 "$(dirname "$0")/../bench/guest-bench.sh"

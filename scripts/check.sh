@@ -217,10 +217,11 @@ run_guest() {
         EXTRA_APPEND="simtguest.tests=lib_multi_device,smi_user,log_clean"
     # Oversubscribed VRAM on a device with 64 MiB of it (the least that leaves
     # kernel images their 4 MiB below the objects): processes that
-    # together allocate several times the VRAM, every result checked, and
-    # simt-smi's view of the evictions.
+    # together allocate several times the VRAM, every result checked,
+    # simt-smi's view of the evictions, and every byte of evicted objects
+    # moved by the copy engines.
     guest_boot guest-osub "oversubscription " SIMT_DEVICE=simt,vram-size=64M \
-        EXTRA_APPEND="simtguest.tests=oversub_tenants,oversub_single,oversub_smi,log_clean"
+        EXTRA_APPEND="simtguest.tests=oversub_tenants,oversub_single,oversub_smi,evict_copy_engine,log_clean"
     # The device removed from its PCIe slot under work in flight, and
     # plugged in again (scripts/guest-hotplug.py).
     guest_boot guest-hotplug "hot-plugging " SIMT_HOTPLUG=1 \
