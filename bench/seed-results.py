@@ -263,10 +263,12 @@ WHY = {
         "PKM's 6 ms with nothing to preempt); here copies overlap kernels "
         "in every mode, so tau0's worst case is the rest of tau3's 512x512 "
         "kernel, as without chunks (seed002_periodic_tau0_max_none)",
+    "seed002_split_slowdown_S64":
+        "as with 64 subkernels",
     "seed002_split_slowdown_S16":
-        "16 blocks fill 16 of the preset's 90 block slots, so most of the "
+        "16 blocks fill 16 of the preset's 90 block slots, so much of the "
         "slowdown is the device's (seed002_split_device_slowdown_S16); the "
-        "host's round trip is 30 us a subkernel "
+        "rest is the guest's round trip per subkernel "
         "(seed002_split_host_per_subkernel_S16), where the seed's GTX 460 "
         "paid launches, synchronisation and partial waves it does not "
         "break down",
