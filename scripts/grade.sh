@@ -31,6 +31,8 @@ grade_dir=${GRADE_DIR:-$SIMT_CACHE/grade}
 points=${POINTS:-10}
 
 die() { echo "grade: $*" >&2; exit 2; }
+# The grading tree's own builds, whatever the calling tree's make set.
+unset HOST_BUILD QEMU_BUILD SIMT_QEMU_SANITIZE SIMT_SANITIZE SIMT_GUEST_DEBUG
 
 [ $# -ge 2 ] || die "usage: scripts/grade.sh LAB FILE [RESULTS]"
 lab=$1 file=$2 results=${3:-results.json}

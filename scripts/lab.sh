@@ -60,8 +60,8 @@ run_test() {
 preempt_choice_table() {
     local p shape us out
     echo "lab preempt-choice: auto mode, GTX480 preset, 24 high-priority kernels per run"
-    printf '%-18s %-11s %6s %7s %10s %14s %s\n' policy kernel bound "late %" \
-        "LP slower" "lost/event" "D/F/S/L blocks"
+    printf '%-18s %-11s %6s %7s %10s %14s %-16s %s\n' policy kernel bound "late %" \
+        "LP slower" "lost/event" "D/F/S/L blocks" overruled
     for p in ${policies//,/ }; do
         for shape in pathfinder backprop; do
             out=$(cd "$qemu_build" &&
@@ -75,9 +75,9 @@ preempt_choice_table() {
             for us in 2 3 4 5; do
                 get() { printf '%s\n' "$out" |
                         sed -n "s/^# bench preempt_${shape}_auto${us}us_$1: \([^ ]*\).*/\1/p"; }
-                printf '%-18s %-11s %4s us %7s %9s%% %14s %s\n' "$p" "$shape" "$us" \
+                printf '%-18s %-11s %4s us %7s %9s%% %14s %-16s %s\n' "$p" "$shape" "$us" \
                     "$(get "violations_${us}us")" "$(get lp_slowdown)" \
-                    "$(get wasted)" "$(get mix)"
+                    "$(get wasted)" "$(get mix)" "$(get policy_errors)"
             done
         done
     done
@@ -315,7 +315,7 @@ check)
         echo "# policy $p: $([ "$total_fail" = "$before" ] && echo passed || echo FAILED)"
     done
     echo "1..$graded"
-    echo "# lab $lab: $total_pass passed, $total_fail failed"
+    echo "lab $lab: $total_pass passed, $total_fail failed"
     [ "$total_fail" = 0 ] && [ "$total_pass" -gt 0 ]
     ;;
 *)
