@@ -47,8 +47,12 @@ preempt-choice) dest=hw/simt/simt-preempt-choice.c ;;
 driver-sched) dest=guest-driver/simt_fair.c ;;
 mechanisms) dest=tests/qtest/simt-preempt-test.c ;;
 liveness)
-    dest=kernels/$(basename "$file")
-    [ -f "$top/$dest" ] || die "liveness grades a kernel of kernels/; '$(basename "$file")' is none" ;;
+    # The kernels/ file that defines the submitted file's first kernel.
+    kernel=$(sed -n 's/^KERNEL void \([A-Za-z_0-9]*\)(.*/\1/p' "$file" | head -1)
+    dest=$(cd "$top" && grep -l "^KERNEL void $kernel(" kernels/*.c 2>/dev/null | head -1) ||
+        true
+    [ -n "$kernel" ] && [ -n "$dest" ] ||
+        die "liveness grades a kernel of kernels/; '$file' defines none of them" ;;
 *) die "unknown lab '$lab' (labs: placement, mechanisms, preempt-choice, driver-sched, chunks, liveness)" ;;
 esac
 
@@ -103,7 +107,7 @@ print('\n'.join(re.findall(r'\{\s*"([^"]+)"', m.group(1)) if m else []))
 PY
         ;;
     liveness)
-        basename "$1" .c ;;
+        sed -n 's/^KERNEL void \([A-Za-z_0-9]*\)(.*/\1/p' "$1" | head -1 ;;
     *)
         sed -n 's/^\s*{ "\([a-z0-9_-]*\)",.*/\1/p' "$1" ;;
     esac
