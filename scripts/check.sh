@@ -273,7 +273,8 @@ run_guest() {
 # tests/labs/LAB/: each right-*.c must get every point and each wrong-*.c
 # (a plausible wrong attempt, a hole an earlier grader let through) must
 # lose some, with the seed fixed so that the run is the same every time.
-# They run in make grade's grading tree, at this tree's commit.
+# They run in a grading tree of this tree's own ($simt_tree/grade), at its
+# commit.
 run_labs() {
     echo "== labs (make grade on tests/labs/: right files pass, wrong ones fail)"
     local f lab n=0 score max expect log=$results/labs.tap
@@ -285,7 +286,8 @@ run_labs() {
     for f in "$top"/tests/labs/*/*.c; do
         lab=$(basename "$(dirname "$f")")
         n=$((n + 1))
-        SEED=29 "$top/scripts/grade.sh" "$lab" "$f" "$results/labs-$n.json" \
+        GRADE_DIR=$simt_tree/grade SEED=29 \
+            "$top/scripts/grade.sh" "$lab" "$f" "$results/labs-$n.json" \
             > "$results/labs-$n.out" 2>&1
         read -r score max < <(python3 -c 'import json, sys
 r = json.load(open(sys.argv[1])); print(r["score"], r["max_score"])' \
