@@ -356,7 +356,7 @@ def panel(out, lab, c, p, px0, px1, style):
             col, dash, _ = style[key]
             # Each series a few pixels to the side of the last, and its
             # own mark: equal series stay visible.
-            dx = (k - (len(s) - 1) / 2) * 3
+            dx = (k - (len(s) - 1) / 2) * min(3, 16 / len(s))
             pts = " ".join("%.1f,%.1f" % (x(a) + dx, y(b)) for a, b in v)
             out.append('<g class="series" data-name="%s">' % escape(key))
             out.append('<polyline points="%s" fill="none" stroke="%s" '

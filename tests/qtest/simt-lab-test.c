@@ -142,16 +142,17 @@ static void check_runs_once_deterministic(gconstpointer data)
 static void check_work_conserving(gconstpointer data)
 {
     const char *policy = data;
-    Dev *d = policy_start(policy, "pascal-5");
-    /* 2048 threads an SM: 8 blocks of 1024 threads need 4 SMs' worth. */
-    uint32_t out = vram_alloc(d, NULL, 8 * 4);
     g_autofree struct simt_trace_record *t = NULL;
     struct simt_completion r;
     uint64_t first = UINT64_MAX;
-    uint32_t n, placed = 0;
+    uint32_t n, out, placed = 0;
+    Dev *d;
 
     g_test_message("property: all blocks of a kernel that fits at once "
                    "are placed in the same cycle");
+    d = policy_start(policy, "pascal-5");
+    /* 2048 threads an SM: 8 blocks of 1024 threads need 4 SMs' worth. */
+    out = vram_alloc(d, NULL, 8 * 4);
     run_ok(d, 0, &(Launch) {
         .kernel = "hold", .grid = { 8 }, .block = { 1024 },
         .args = { out, 2000 },
@@ -177,13 +178,15 @@ static void check_work_conserving(gconstpointer data)
 static void check_room_respected(gconstpointer data)
 {
     const char *policy = data;
-    Dev *d = policy_start(policy, "pascal-5");
-    uint32_t aout = vram_alloc(d, NULL, 6 * 4), bout, init[20];
+    uint32_t aout, bout, init[20];
     uint32_t ai, bi, got[20];
     struct simt_completion r;
+    Dev *d;
 
     g_test_message("property: every pick has room (POLICY_ERRORS stays 0) "
                    "and a second kernel placed around a first completes");
+    d = policy_start(policy, "pascal-5");
+    aout = vram_alloc(d, NULL, 6 * 4);
     memset(init, 0xff, sizeof(init));
     bout = vram_alloc(d, init, sizeof(init));
     /* A: three SMs' worth of 2048 threads. */
@@ -376,19 +379,20 @@ static void check_copies_intact(gconstpointer data)
     const uint32_t chunk = 4 * KiB << lab_setting(3, 4, 2, 5);
     const uint32_t big = chunk * lab_setting(4, 64, 16, 48);
     const uint32_t small = 4 * KiB * lab_setting(5, 4, 1, 8);
-    Dev *d = copy_start(policy, chunk);
-    uint32_t bw = rd(d, SIMT_REG_COPY_BW);
     g_autofree uint8_t *a = g_malloc(big), *b = g_malloc(big);
     g_autofree uint8_t *h = g_malloc(small), *got = g_malloc(big);
     g_autofree struct simt_trace_record *t = NULL;
     uint64_t first = UINT64_MAX, last = 0, cycles = 0;
-    uint32_t idx[4], n;
+    uint32_t idx[4], n, bw;
+    Dev *d;
 
     g_test_message("property: every byte of four copies arrives, the "
                    "engine is never idle while a copy waits, and every "
                    "pick is an index of p[] (POLICY_ERRORS stays 0)");
     g_test_message("%s: %u KiB chunks, copies of %u and %u KiB", policy,
                    chunk / KiB, big / KiB, small / KiB);
+    d = copy_start(policy, chunk);
+    bw = rd(d, SIMT_REG_COPY_BW);
     fill_pattern(a, big, 1);
     fill_pattern(b, big, 2);
     fill_pattern(h, small, 3);

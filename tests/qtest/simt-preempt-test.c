@@ -424,13 +424,14 @@ static void choice_stream(const char *policy, bool no_room)
 {
     g_autofree char *props = g_strdup_printf("preempt-choice=%s", policy);
     Dev *d;
-    Lp *lp = g_new0(Lp, 1);
+    Lp *lp;
     uint32_t moved, bound = choice_bound();
     Totals t;
 
     extra_props = props;
     d = pdev_start();
     extra_props = NULL;
+    lp = g_new0(Lp, 1);
     if (no_room) {
         wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), 0);
     }
