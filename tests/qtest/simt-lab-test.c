@@ -105,7 +105,9 @@ static void blocks_run_once(Dev *d, uint32_t *sm_of, uint32_t blocks,
 /*
  * Every block runs once, and the same policy places the same way again
  * after a device reset in the same QEMU: state kept anywhere but in
- * s->place_next (a C static, say) survives the reset and shows.
+ * s->place_next (a C static, say) survives the reset and shows.  A
+ * second, smaller kernel before the reset (40 blocks: one SM's worth and
+ * more) leaves such state where the first kernel did not start.
  */
 static void check_runs_once_deterministic(gconstpointer data)
 {
@@ -116,6 +118,7 @@ static void check_runs_once_deterministic(gconstpointer data)
     const uint32_t threads = 32 * lab_setting(2, 3, 1, 4);
     g_autofree uint32_t *a = g_new(uint32_t, blocks);
     g_autofree uint32_t *b = g_new(uint32_t, blocks);
+    uint32_t more[40];
     Dev *d;
 
     g_test_message("property: every block of a three-wave kernel runs "
@@ -124,6 +127,7 @@ static void check_runs_once_deterministic(gconstpointer data)
     d = policy_start(policy, "pascal-5");
     g_test_message("%s: %u blocks of %u threads", policy, blocks, threads);
     blocks_run_once(d, a, blocks, threads);
+    blocks_run_once(d, more, ARRAY_SIZE(more), 96);
     wr(d, SIMT_REG_RESET, SIMT_RESET_MAGIC);
     for (unsigned q = 0; q < d->nqueues; q++) {
         queue_setup(d, q, 0);
