@@ -180,7 +180,7 @@ def series_of(lab, text, name):
     }[lab]
     out = [(yl, logy, panels[0])]
     if panels[1]:
-        out.append(("warp instructions lost per preemption (log)", 10,
+        out.append(("warp instructions lost per preemption (log, 0 at 1)", 10,
                     panels[1]))
     return {"title": title, "xl": xl, "logx": logx, "bars": bars,
             "panels": out, "notes": notes, "marks": marks,
