@@ -7,8 +7,8 @@ at", and docs/specs/simt.rst its occupancy table under "Occupancy
 curves"; every chart drawn from them must be well-formed SVG with a
 title, both axes with ticks, a legend entry and a drawn series for every
 policy (or mechanism, level, preset and its published figures) in the
-table, and a caption saying the experiment's setup.  A table with a row cut short must be refused with its line
-number.  With OUT_DIR, the charts are also written there as CHART.svg.
+table, and a caption saying the experiment's setup ("Setup: ...").  A
+table with a row cut short must be refused with its line number.  With OUT_DIR, the charts are also written there as CHART.svg.
 
     check-charts.py DOCS_DIR [OUT_DIR]
 """
