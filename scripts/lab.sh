@@ -185,6 +185,7 @@ explain() {
     repo_paths | awk '
         /^# property: / { print "property: " substr($0, 13); next }
         /\[ *[0-9]+\.[0-9]+\]/ { next }
+        /^Bail out!/ { next }
         /^not ok|simt:|Choose one of|ERROR:|assertion|FAIL / { sub(/^# /, ""); print }'
 }
 
