@@ -3120,10 +3120,11 @@ static void spin_free(struct spinjob *j, int ctx_alive)
  * flight at all times, each filling every block slot, and one
  * low-priority spin kernel of the same shape submitted just after the
  * stream starts.  With "priority" the low-priority kernel gets only the
- * slots the others' kernels leave free at their ends and ends late in
- * the stream; with "fair-share" (starve_ms 30, share_ms 20) the driver
- * holds the high-priority jobs back once it has waited 30 ms, it ends
- * early, and debugfs counts the holds.  Every result is checked. ----
+ * slots the others' kernels leave free at their ends and ends behind the
+ * whole stream; with "fair-share" (starve_ms 10, share_ms 20, or a
+ * grader's from simtguest.fair_ms=) the driver holds the high-priority
+ * jobs back once it has waited starve_ms, it ends early, and debugfs
+ * counts the holds.  Every result is checked. ----
  */
 #define FAIR_HP 40
 
@@ -3186,21 +3187,31 @@ out:
 static void test_fair(void)
 {
 	const char *policy = getenv("SIMTGUEST_SCHED_POLICY");
+	const char *fair_ms = getenv("SIMTGUEST_FAIR_MS");
 	char old[32] = "", starve[16] = "", share[16] = "";
+	char starve_set[16] = "10", share_set[16] = "20";
 	uint32_t prio_before, fair_before;
 	long long prio_holds, fair_holds;
 
 	/* The policy to compare with priority: fair-share, or a lab's. */
 	if (!policy || !*policy)
 		policy = "fair-share";
+	/* starve_ms,share_ms: 10,20, or a grader's (simtguest.fair_ms=). */
+	if (fair_ms && *fair_ms)
+		CHECK(sscanf(fair_ms, "%15[0-9],%15[0-9]", starve_set, share_set) == 2,
+		      "simtguest.fair_ms=%s: give STARVE,SHARE", fair_ms);
+	printf("starve_ms %s, share_ms %s\n", starve_set, share_set);
 	CHECK(mod_param_get("sched_policy", old, sizeof(old)) == 0 &&
 	      !strcmp(old, "priority"), "sched_policy is '%s', expected priority", old);
 	mod_param_get("starve_ms", starve, sizeof(starve));
 	mod_param_get("share_ms", share, sizeof(share));
-	CHECK(mod_param_set("starve_ms", "10") == 0 &&
-	      mod_param_set("share_ms", "20") == 0, "cannot set starve_ms, share_ms");
+	CHECK(mod_param_set("starve_ms", starve_set) == 0 &&
+	      mod_param_set("share_ms", share_set) == 0, "cannot set starve_ms, share_ms");
 	CHECK(mod_param_set("sched_policy", "no-such-policy") != 0,
 	      "an unknown policy was taken");
+	CHECK(mod_param_set("sched_policy", policy) == 0,
+	      "unknown sched_policy '%s': the driver knows the names of simt_sched_policies[] "
+	      "in guest-driver/simt_fair.c (priority, fair-share and those you added)", policy);
 	if (!fair_run("priority", &prio_before, &prio_holds) &&
 	    !fair_run(policy, &fair_before, &fair_holds)) {
 		printf("low-priority kernel behind %u of %u high-priority kernels with priority "
@@ -3210,11 +3221,20 @@ static void test_fair(void)
 		       prio_before, prio_holds);
 		printf("lab driver-sched: policy %s behind %u holds %lld\n", policy,
 		       fair_before, fair_holds);
+		/*
+		 * Fixed numbers, not the same run's: on the device's clock
+		 * (simtguest.clock=virtual) every run is the same, and
+		 * priority leaves the low-priority kernel behind the whole
+		 * stream (docs/labs/driver-sched.rst).
+		 */
 		CHECK(prio_holds == 0, "priority held jobs back %lld times", prio_holds);
+		CHECK(prio_before == FAIR_HP,
+		      "priority: the low-priority kernel ended behind %u high-priority kernels, not all %u",
+		      prio_before, FAIR_HP);
 		CHECK(fair_holds >= 1, "%s never held a job back", policy);
-		CHECK(2 * fair_before < prio_before,
-		      "%s: behind %u high-priority kernels, priority: %u",
-		      policy, fair_before, prio_before);
+		CHECK(2 * fair_before < FAIR_HP,
+		      "%s: the low-priority kernel ended behind %u high-priority kernels, not fewer than %u",
+		      policy, fair_before, FAIR_HP / 2);
 	}
 	CHECK(mod_param_set("sched_policy", old[0] ? old : "priority") == 0 &&
 	      mod_param_set("starve_ms", starve[0] ? starve : "100") == 0 &&
