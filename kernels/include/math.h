@@ -4,7 +4,7 @@
  * (linked from libsimt-math.a) and the ones that are single RV32F
  * instructions.  Only float: the lanes have no double, so the double
  * functions (sin, exp, ...) are not declared; calling one is an implicit
- * declaration warning and then the link error "undefined symbol: sin".
+ * declaration, an error with the flags of kernels/meson.build.
  * Accuracy per function: docs/toolchain.rst, "Math library".
  *
  * There is no errno and no floating-point exception reporting: a domain

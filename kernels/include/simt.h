@@ -531,4 +531,12 @@ static inline float simt_exch_f(float *p, float v)
 /* Store @val if *@p == @cmp; returns the old value either way. */
 #define atomicCAS(p, cmp, val) SIMT_ATOMIC_SELECT(cas, p)(p, cmp, val)
 
+/*
+ * The lanes have no double (RV32F, no compiler-rt): the word is an error
+ * where it is written ("attempt to use a poisoned identifier"), rather
+ * than a link error naming no line.  Double constants mixed with floats
+ * are caught by the -Werror=double-promotion of kernels/meson.build.
+ */
+#pragma clang poison double
+
 #endif /* SIMT_KERNEL_H */
