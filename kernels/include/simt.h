@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "hw/simt/simt-isa.h"
+#include "simt-printf-buffer.h"
 
 #define SIMT_STR_(x)    #x
 #define SIMT_STR(x)     SIMT_STR_(x)
@@ -734,6 +735,115 @@ static inline unsigned atomicDec(unsigned *p, unsigned limit)
     } while (old != seen);
     return old;
 }
+
+/*
+ * Device printf, as CUDA's: each call appends a record (the format
+ * string's address and the arguments) to a buffer in the image
+ * (include/simt-printf-buffer.h), and the runner prints the records after
+ * the kernel, in the order the calls reserved them.  Arguments are
+ * converted by their type, not promoted: integers, float (printed with
+ * %f, %e, %g or %a as the value it is), strings and pointers; at most
+ * SIMT_PRINTF_MAX_ARGS.  Returns the number of arguments, or -1 when the
+ * buffer is full (the runner reports the records lost).
+ */
+struct simt_printf_buffer {
+    uint32_t used;
+    uint32_t reserved;
+    uint32_t words[(SIMT_PRINTF_BYTES - SIMT_PRINTF_HEADER) / 4];
+};
+extern struct simt_printf_buffer __simt_printf_buffer;
+
+static inline __attribute__((noinline)) int
+simt_printf(const char *fmt, uint32_t nargs, const uint64_t *args)
+{
+    uint32_t bytes = 8 + 8 * nargs, at, *r;
+
+    /*
+     * The buffer, in a comdat group so that an image gets one however
+     * many of its files print, and none if they do not (the asm is
+     * emitted only with this function).
+     */
+    __asm__(".pushsection .bss.simt.printf,\"awG\",@nobits,"
+            SIMT_PRINTF_SYMBOL ",comdat\n\t"
+            ".globl " SIMT_PRINTF_SYMBOL "\n\t"
+            ".type " SIMT_PRINTF_SYMBOL ", @object\n\t"
+            ".p2align 3\n"
+            SIMT_PRINTF_SYMBOL ":\n\t"
+            ".zero " SIMT_STR(SIMT_PRINTF_BYTES) "\n\t"
+            ".size " SIMT_PRINTF_SYMBOL ", " SIMT_STR(SIMT_PRINTF_BYTES) "\n\t"
+            ".popsection");
+    at = atomicAdd(&__simt_printf_buffer.used, bytes);
+    if (at > sizeof(__simt_printf_buffer.words) - bytes) {
+        return -1;
+    }
+    r = &__simt_printf_buffer.words[at / 4];
+    r[0] = (uint32_t)(uintptr_t)fmt;
+    r[1] = nargs;
+    for (uint32_t k = 0; k < nargs; k++) {
+        r[2 + 2 * k] = (uint32_t)args[k];
+        r[3 + 2 * k] = (uint32_t)(args[k] >> 32);
+    }
+    return (int)nargs;
+}
+
+static inline uint64_t simt_printf_signed(long long v)
+{
+    return (uint64_t)v;
+}
+
+static inline uint64_t simt_printf_unsigned(unsigned long long v)
+{
+    return v;
+}
+
+static inline uint64_t simt_printf_float(float v)
+{
+    return __builtin_bit_cast(uint32_t, v);
+}
+
+/* Anything else must be a pointer: a double or a struct is an error here. */
+static inline uint64_t simt_printf_pointer(const volatile void *p)
+{
+    return (uintptr_t)p;
+}
+
+#define SIMT_PRINTF_ARG(x) _Generic((x),                                \
+    float: simt_printf_float,                                           \
+    _Bool: simt_printf_unsigned, char: simt_printf_signed,              \
+    signed char: simt_printf_signed, unsigned char: simt_printf_unsigned, \
+    short: simt_printf_signed, unsigned short: simt_printf_unsigned,    \
+    int: simt_printf_signed, unsigned: simt_printf_unsigned,            \
+    long: simt_printf_signed, unsigned long: simt_printf_unsigned,      \
+    long long: simt_printf_signed,                                      \
+    unsigned long long: simt_printf_unsigned,                           \
+    default: simt_printf_pointer)(x)
+
+/* The number of macro arguments (0 to 12) and each one converted. */
+#define SIMT_NARGS(...) SIMT_NARGS_(0, ##__VA_ARGS__, 12, 11, 10, 9, 8, \
+                                    7, 6, 5, 4, 3, 2, 1, 0)
+#define SIMT_NARGS_(z, a, b, c, d, e, f, g, h, i, j, k, l, n, ...) n
+#define SIMT_CAT_(a, b)         a##b
+#define SIMT_CAT(a, b)          SIMT_CAT_(a, b)
+#define SIMT_PRINTF_ARGS(...) \
+    SIMT_CAT(SIMT_PRINTF_ARGS_, SIMT_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_0()
+#define SIMT_PRINTF_ARGS_1(x)       SIMT_PRINTF_ARG(x)
+#define SIMT_PRINTF_ARGS_2(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_1(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_3(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_2(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_4(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_3(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_5(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_4(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_6(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_5(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_7(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_6(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_8(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_7(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_9(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_8(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_10(x, ...) SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_9(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_11(x, ...) SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_10(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_12(x, ...) SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_11(__VA_ARGS__)
+
+#define printf(fmt, ...)                                                \
+    simt_printf(fmt, SIMT_NARGS(__VA_ARGS__),                           \
+                (const uint64_t[SIMT_NARGS(__VA_ARGS__) + 1]){          \
+                    SIMT_PRINTF_ARGS(__VA_ARGS__) })
 
 /*
  * The lanes have no double (RV32F, no compiler-rt): the word is an error

@@ -23,6 +23,8 @@ static const struct {
     { "narrow", 7, "implicit conversion loses floating-point precision: "
                    "'double' to 'float'" },
     { "dbl", 7, "attempt to use a poisoned identifier" },
+    { "printf_double", 7, "passing 'double' to parameter of incompatible "
+                          "type 'const volatile void *'" },
 };
 
 static const char *const levels[] = { "-O0", "-Os", "-O3" };
