@@ -50,7 +50,6 @@
 #define __host__
 #define __shared__          SHARED
 #define __forceinline__     __attribute__((always_inline)) inline
-#define __restrict__        restrict
 
 /*
  * Shared memory sized at launch starts here, after the static variables
