@@ -10,8 +10,8 @@
 
 #define TILE 16
 
-SHARED static float tile_a[TILE][TILE];
-SHARED static float tile_b[TILE][TILE];
+SHARED float tile_a[TILE][TILE];
+SHARED float tile_b[TILE][TILE];
 
 KERNEL void matmul(const float *a, const float *b, float *c, uint32_t n)
 {

@@ -5,12 +5,13 @@
 # results printed with --dump checked value by value, --list, --time, and
 # the refusals and fault reports a student meets first.  TAP.
 #
-# Usage: test-simt-run.sh SIMT-RUN KERNEL-DIR
+# Usage: test-simt-run.sh SIMT-RUN KERNEL-DIR OPT-DIR
 #   KERNEL-DIR holds the images kernels/meson.build builds (vecadd.elf,
 #   saxpy.elf, reduce.elf, histogram.elf, spin.elf, samples.elf and the
-#   unannotated vecadd.linked.elf).
+#   unannotated vecadd.linked.elf), OPT-DIR those tests/kernels builds at
+#   other optimisation levels (O0-devprintf.elf...).
 
-run=$1 k=$2
+run=$1 k=$2 o=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
@@ -220,6 +221,36 @@ t_limits() {
     has "SIMT_PRESET=nope: no such preset \(default, gtx480, pascal-5"
 }
 
+# device printf: every conversion, in thread order, after the launch
+t_printf() {
+    for img in "$k/devprintf.elf" "$o/O0-devprintf.elf" "$o/Os-devprintf.elf" \
+               "$o/O3-devprintf.elf"; do
+        sr 0 "$img" print_values --grid 1 --block 3 --arg buf:i32:-5,7,300 \
+            --arg buf:f32:1.5,2.25,-3 --arg buf:u8:110,97,109,101,0 --arg buf:12 \
+            --dump 3:i32 || return 1
+        cat > "$tmp/want" <<'END'
+0: -5 fffffffb -5  | 1.500 1.500000e+00 image name a -5000000000 0x401000 %
+1: 7     7 7   | 2.250 2.250000e+00 image name b 7000000000 0x401000 %
+2: 300   12c 44  | -3.000 -3.000000e+00 image name c 300000000000 0x401000 %
+a3: i32[3] at 0x00403000
+       0: 11 11 11
+END
+        diff "$tmp/want" "$tmp/out" || { echo "from $img"; return 1; }
+    done
+}
+
+# 256 threads x 300 lines of 24-byte records overflow the 1 MiB buffer:
+# the first 43690 are printed, printf returns -1 for the rest, and the
+# runner says how many bytes were lost
+t_printf_full() {
+    sr 0 "$k/devprintf.elf" print_flood --grid 4 --block 64 --arg 300 \
+        --arg buf:4 --dump 1 &&
+    has '^       0: 33110$' &&
+    has '^simt-run: the printf buffer \(1048576 bytes\) is full: 794640 bytes of records lost$' &&
+    [ "$(grep -c -E '^[0-9]+ [0-9]+$' "$tmp/out")" = 43690 ] &&
+    has '^0 0$' && has '^63 0$' && has '^0 1$'
+}
+
 t_help() {
     sr 0 --help && has '^usage: simt-run ' && has '^This is the host build'
 }
@@ -244,5 +275,7 @@ check "--in fills buffers from files and --out writes one, bytes as they are" t_
 check "--in out of order, a missing file, a --set past a buffer, --until on a scalar, and an --until never met are refused" t_repeat_refusals
 check "a block over the preset's SM limits (registers, shared memory) is refused naming the limit; SIMT_PRESET picks the machine" t_limits
 check "--help gives the usage and says this is the host build" t_help
+check "device printf at -O2, -O0, -Os and -O3: integers of every width, floats, strings, a character, a pointer, printed in thread order after the kernel" t_printf
+check "device printf into a full buffer: printf returns -1, the runner prints what fits and reports the bytes lost" t_printf_full
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -69,6 +69,8 @@ clang --target=riscv32-unknown-elf -march=rv32imaf -mabi=ilp32f -O2 \
     -nostdlib -ffreestanding -fno-jump-tables -msmall-data-limit=0 \
     -mno-relax -ffp-contract=off -fno-math-errno \
     -Xclang -fconvergent-functions -Wall -Wextra -Werror \
+    -Werror=implicit-function-declaration -Werror=double-promotion \
+    -Werror=implicit-float-conversion \
     -I"$S/kernels/include" -I"$S/include" -c square.c -o square.o
 ld.lld -T "$S/kernels/simt.ld" square.o "$B/kernels/simt-libc.o" \
     -o square.linked.elf

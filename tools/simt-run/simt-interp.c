@@ -23,6 +23,9 @@
  * every block in turn, one after another, each to completion, as
  * simt_run_grid() does, but in slices so that the timeout is kept, and
  * with the device's instruction costs so that --time can report cycles.
+ * An image with device printf records (include/simt-printf-buffer.h) has
+ * them printed on stdout after each launch, as CUDA prints them at the
+ * next synchronisation.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -38,6 +41,7 @@
 #include "simt-backend.h"
 #include "simt-status.h"
 #include "simt-elf.h"
+#include "simt-printf-buffer.h"
 #include "hw/simt/simt-core.h"
 #include "hw/simt/simt-config.h"
 
@@ -77,6 +81,7 @@ struct simt_module {
 	char *name;
 	struct simt_image img;
 	uint32_t bytes;			/* image bytes, rounded to 4 KiB */
+	uint32_t printf_addr;		/* its printf buffer, 0 if none */
 	unsigned int nkernels;
 	simt_kernel *kernels;
 	simt_module *next;
@@ -84,6 +89,7 @@ struct simt_module {
 
 struct pending {
 	uint64_t seq;
+	simt_module *mod;
 	SimtLaunch l;
 	uint32_t first, count;		/* blocks, in linear order; count 0: all */
 	struct pending *next;
@@ -493,6 +499,7 @@ simt_status simt_memcpy_dtod(simt_buffer *dst, size_t dst_offset, simt_buffer *s
 static simt_status module_load(simt_context *ctx, const char *path, const void *data,
 			       size_t size, simt_module **out)
 {
+	const struct simt_elf_symbol *sym;
 	char err[256];
 	simt_module *m, *o;
 	uint64_t end;
@@ -558,6 +565,10 @@ ok:
 	}
 	memset(ctx->mem + m->img.base, 0, m->bytes);
 	memcpy(ctx->mem + m->img.base, m->img.bytes, m->img.size);
+	sym = simt_elf_symbol_by_name(&m->img.elf, SIMT_PRINTF_SYMBOL);
+	if (sym && sym->size == SIMT_PRINTF_BYTES && sym->value >= m->img.base &&
+	    sym->value - m->img.base <= m->bytes - SIMT_PRINTF_BYTES)
+		m->printf_addr = sym->value;
 	m->ctx = ctx;
 	m->next = ctx->modules;
 	ctx->modules = m;
@@ -700,6 +711,7 @@ simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_
 	p->first = first;
 	p->count = count;
 	p->seq = ctx->next_seq++;
+	p->mod = kernel->mod;
 	*ctx->tail = p;
 	ctx->tail = &p->next;
 	if (seq)
@@ -829,6 +841,189 @@ out:
 	return st;
 }
 
+/* ---- device printf: the records of include/simt-printf-buffer.h ---- */
+
+/* The NUL-terminated string at device address @addr, or NULL. */
+static const char *device_string(simt_context *ctx, uint32_t addr)
+{
+	uint32_t end = 0;
+	simt_module *m;
+
+	for (m = ctx->modules; m; m = m->next) {
+		if (addr >= m->img.base && addr - m->img.base < m->bytes)
+			end = m->img.base + m->bytes;
+	}
+	if (addr >= FIXED_VA_END && addr < ctx->top)
+		end = ctx->top;
+	if (!end || !memchr(ctx->mem + addr, 0, end - addr))
+		return NULL;
+	return (const char *)ctx->mem + addr;
+}
+
+/*
+ * Print one record: @fmt with the arguments @args (@nargs 64-bit words),
+ * converted as the conversion's length modifier says; a float argument
+ * is its 32-bit pattern.  %n is not supported (it would write device
+ * memory) and prints nothing.
+ */
+static void print_record(simt_context *ctx, const char *fmt, uint32_t nargs,
+			 const uint8_t *args)
+{
+	uint32_t next = 0;
+
+	while (*fmt) {
+		char spec[64], len[3] = "";
+		size_t n = 0;
+		uint64_t v = 0;
+		int star[2], nstar = 0;
+		const char *s;
+		char conv, ptr[16];
+
+		if (*fmt != '%') {
+			putchar(*fmt++);
+			continue;
+		}
+		spec[n++] = *fmt++;
+		while (*fmt && strchr("-+ #0", *fmt) && n < 8)
+			spec[n++] = *fmt++;
+		for (int part = 0; part < 2; part++) {
+			if (part == 1) {
+				if (*fmt != '.')
+					break;
+				spec[n++] = *fmt++;
+			}
+			if (*fmt == '*') {
+				spec[n++] = *fmt++;
+				if (next < nargs)
+					memcpy(&v, args + 8 * next++, 8);
+				star[nstar++] = (int)(uint32_t)v;
+			} else {
+				while (*fmt >= '0' && *fmt <= '9' && n < 40)
+					spec[n++] = *fmt++;
+			}
+		}
+		while (*fmt && strchr("hljztL", *fmt) && strlen(len) < 2)
+			strncat(len, fmt++, 1);
+		conv = *fmt;
+		if (!conv)
+			break;
+		fmt++;
+		if (conv == '%') {
+			putchar('%');
+			continue;
+		}
+		if (!strchr("diouxXcfFeEgGaAsp", conv)) {
+			fwrite(spec, 1, n, stdout);	/* not a conversion: as written */
+			fputs(len, stdout);
+			putchar(conv);
+			continue;
+		}
+		v = 0;
+		if (next < nargs)
+			memcpy(&v, args + 8 * next++, 8);
+		if (strchr("di", conv)) {
+			long long x = !strcmp(len, "ll") || !strcmp(len, "j") ? (long long)v :
+				      !strcmp(len, "hh") ? (signed char)v :
+				      !strcmp(len, "h") ? (short)v : (int32_t)v;
+
+			memcpy(spec + n, "lld", 4);
+			spec[n + 2] = conv;
+			if (nstar == 2)
+				printf(spec, star[0], star[1], x);
+			else if (nstar == 1)
+				printf(spec, star[0], x);
+			else
+				printf(spec, x);
+			continue;
+		}
+		if (strchr("ouxX", conv)) {
+			unsigned long long x = !strcmp(len, "ll") || !strcmp(len, "j") ? v :
+					       !strcmp(len, "hh") ? (unsigned char)v :
+					       !strcmp(len, "h") ? (unsigned short)v : (uint32_t)v;
+
+			memcpy(spec + n, "llu", 4);
+			spec[n + 2] = conv;
+			if (nstar == 2)
+				printf(spec, star[0], star[1], x);
+			else if (nstar == 1)
+				printf(spec, star[0], x);
+			else
+				printf(spec, x);
+			continue;
+		}
+		if (strchr("fFeEgGaA", conv)) {
+			uint32_t bits = (uint32_t)v;
+			float f;
+
+			memcpy(&f, &bits, 4);
+			spec[n] = conv;
+			spec[n + 1] = 0;
+			if (nstar == 2)
+				printf(spec, star[0], star[1], (double)f);
+			else if (nstar == 1)
+				printf(spec, star[0], (double)f);
+			else
+				printf(spec, (double)f);
+			continue;
+		}
+		if (conv == 'c') {
+			spec[n] = 'c';
+			spec[n + 1] = 0;
+			if (nstar == 2)
+				printf(spec, star[0], star[1], (int)(unsigned char)v);
+			else if (nstar == 1)
+				printf(spec, star[0], (int)(unsigned char)v);
+			else
+				printf(spec, (int)(unsigned char)v);
+			continue;
+		}
+		/* %s and %p: a device string, or the address as 0x... */
+		snprintf(ptr, sizeof(ptr), "0x%x", (uint32_t)v);
+		s = conv == 'p' ? ptr : device_string(ctx, (uint32_t)v);
+		if (!s)
+			s = "(not a device string)";
+		spec[n] = 's';
+		spec[n + 1] = 0;
+		if (nstar == 2)
+			printf(spec, star[0], star[1], s);
+		else if (nstar == 1)
+			printf(spec, star[0], s);
+		else
+			printf(spec, s);
+	}
+}
+
+/* Print and empty @m's printf buffer. */
+static void print_device_printf(simt_context *ctx, simt_module *m)
+{
+	const uint8_t *buf = ctx->mem + m->printf_addr;
+	uint32_t used, at = SIMT_PRINTF_HEADER;
+
+	memcpy(&used, buf, 4);
+	while (at - SIMT_PRINTF_HEADER < used && at + 8 <= SIMT_PRINTF_BYTES) {
+		uint32_t fmt_addr, nargs;
+		const char *fmt;
+
+		memcpy(&fmt_addr, buf + at, 4);
+		memcpy(&nargs, buf + at + 4, 4);
+		/* 0: reserved but not written (dropped, or the thread faulted) */
+		if (!fmt_addr || nargs > SIMT_PRINTF_MAX_ARGS ||
+		    at + 8 + 8 * nargs > SIMT_PRINTF_BYTES)
+			break;
+		fmt = device_string(ctx, fmt_addr);
+		if (fmt)
+			print_record(ctx, fmt, nargs, buf + at + 8);
+		else
+			printf("(printf: no format string at 0x%08x)\n", fmt_addr);
+		at += 8 + 8 * nargs;
+	}
+	fflush(stdout);
+	if (used > SIMT_PRINTF_BYTES - SIMT_PRINTF_HEADER)
+		fprintf(stderr, "simt-run: the printf buffer (%u bytes) is full: %u bytes of records lost\n",
+			SIMT_PRINTF_BYTES, used - (at - SIMT_PRINTF_HEADER));
+	memset(ctx->mem + m->printf_addr, 0, 4);
+}
+
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		      struct simt_result *c)
 {
@@ -852,6 +1047,8 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		if (!ctx->queue)
 			ctx->tail = &ctx->queue;
 		st = run_grid(ctx, p, deadline, c);
+		if (p->mod->printf_addr)
+			print_device_printf(ctx, p->mod);
 		ctx->done_seq = p->seq;
 		free(p);
 		if (st) {
