@@ -436,6 +436,14 @@ What the seeds claim that this device cannot test, and why:
 - Seed 002, the GTX 460's driver and PCIe stack of 2012 (launch and
   copy setup costs on the host): the guest's driver and the device's
   copy engines are this project's own.
+- Seed 002 at its own scale (a 750 ms low-priority job, 100 s runs):
+  the interpreter takes about half a host second per device millisecond
+  of matmul, so the experiments run at 1/16 of its data and time, with
+  its ratios (jobs, chunks, subkernels) kept.
+- Seed 002, RGEM as its authors built it (copies staged through a user
+  buffer, no copy and kernel overlap, kernels launched by priority from
+  the host one at a time): the chunked baseline here is the device's
+  chunked copies on launch-order hardware, with overlap.
 - Seed 003, TORQUE's cluster of three nodes and its network: the guest
   is one machine; several devices in one guest stand for a node's GPUs.
 - Seed 004, the hardware costs (160 bytes of in-place tables, a
