@@ -799,6 +799,20 @@ static void test_request_light_wsync(void)
 }
 
 /*
+ * Preempt context 0 with a lightweight switch, wait until every block
+ * has left, and read the event's log entry into *@ev.
+ */
+static void light_preempt_event(Dev *d, struct simt_preempt_event *ev)
+{
+    wr(d, SIMT_REG_PREEMPT_REQ,
+       SIMT_PREQ(0, SIMT_PREQ_PREEMPT, SIMT_PMODE_LIGHT));
+    wait_preempt_idle(d);
+    g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
+    qtest_memread(d->qts, LOG_ADDR + (rd(d, SIMT_REG_PEV_COUNT) - 1) %
+                  LOG_SIZE * sizeof(*ev), ev, sizeof(*ev));
+}
+
+/*
  * A warp stopped with lanes left to run must be about to run a
  * preemption point of the image: the lowest pc of its lanes neither
  * exited nor waiting.  Counts the warps checked.
@@ -869,12 +883,7 @@ static void test_selective_saved_at_points(void)
             if (queue_done(d, 0, idx)) {
                 break;
             }
-            wr(d, SIMT_REG_PREEMPT_REQ,
-               SIMT_PREQ(0, SIMT_PREQ_PREEMPT, SIMT_PMODE_LIGHT));
-            wait_preempt_idle(d);
-            g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
-            qtest_memread(d->qts, LOG_ADDR + (rd(d, SIMT_REG_PEV_COUNT) - 1) %
-                          LOG_SIZE * sizeof(ev), &ev, sizeof(ev));
+            light_preempt_event(d, &ev);
             g_assert_cmpuint(le32_to_cpu(ev.pp_cut), ==, 0);
             g_assert_cmpuint(le32_to_cpu(ev.pp_drain), <=,
                              le64_to_cpu(ev.done_cycle) -
@@ -932,12 +941,7 @@ static void test_selective_no_points_bounded(void)
             if (queue_done(d, 0, idx)) {
                 break;
             }
-            wr(d, SIMT_REG_PREEMPT_REQ,
-               SIMT_PREQ(0, SIMT_PREQ_PREEMPT, SIMT_PMODE_LIGHT));
-            wait_preempt_idle(d);
-            g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
-            qtest_memread(d->qts, LOG_ADDR + (rd(d, SIMT_REG_PEV_COUNT) - 1) %
-                          LOG_SIZE * sizeof(ev), &ev, sizeof(ev));
+            light_preempt_event(d, &ev);
             g_assert_cmpuint(le32_to_cpu(ev.pp_warps), ==, 0);
             g_assert_cmpuint(le32_to_cpu(ev.pp_drain), <=, BOUND + SLACK);
             g_assert_cmpuint(le64_to_cpu(ev.done_cycle) -
