@@ -38,8 +38,8 @@ export SIMT_GUEST_DEBUG
 endif
 export SIMT_CACHE HOST_BUILD
 
-.PHONY: all setup qemu host guest check docs run bench lab lab-check fuzz \
-    clean
+.PHONY: all setup qemu host guest check docs run bench lab lab-check grade \
+    fuzz clean
 
 all: qemu host guest
 
@@ -87,6 +87,12 @@ lab: qemu host guest
 
 lab-check: qemu host guest
 	@scripts/lab.sh check $(LAB) $(POLICY)
+
+# A student's file for LAB, graded in a clean checkout of this tree's
+# commit with a cache of its own (docs/labs/grading.rst): FILE=PATH,
+# SEED=N to reproduce a grading, RESULTS=PATH (results.json).
+grade: setup
+	@scripts/grade.sh $(LAB) $(FILE) $(or $(RESULTS),results.json)
 
 # QEMU's generic-fuzz target on the device: clang, libFuzzer, ASan and
 # UBSan, in a build of its own; FUZZ_SECONDS=N (600 by default).

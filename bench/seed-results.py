@@ -51,6 +51,12 @@ SEED = {
                                        "000 Fig. 4.5"),
     "seed000_overhead_auto_vs_chimera": (25.3, "%", "less wasted work than "
                                          "Chimera at 2 us", "000 Fig. 4.3"),
+    "seed000_waste_paper_vs_chimera": (25.3, "%", "fewer wasted "
+                                       "instructions than Chimera at 2 us "
+                                       "(flushed, and switches' cost), "
+                                       "both over flushing every victim, "
+                                       "the seed's scheme and metric",
+                                       "000 Fig. 4.3"),
     "seed001_isolated_33_over_32_alone": (1.0, "ratio", "B of 33 threads "
                                           "over B of 32, alone (the seed: "
                                           "negligible)", "001 4.3"),
@@ -66,34 +72,79 @@ SEED = {
     "seed001_memory_isolated_slowdown": (22.4, "ratio", "... isolated on "
                                          "the empty SM (33 threads)",
                                          "001 Table 4.1"),
-    "seed002_hp_response_none": (600000.0, "us", "high-priority response, "
-                                 "no preemption", "002 Fig. 4(b)"),
-    "seed002_hp_response_chunked": (100000.0, "us", "... chunked copies only",
-                                    "002 Fig. 4(b)"),
-    "seed002_hp_response_split": (6000.0, "us", "... kernel splitting and "
-                                  "chunked copies", "002 Fig. 4(b)"),
-    "seed002_split_slowdown_S256": (0.0, "%", "matmul in 4 subkernels, "
-                                    "slowdown", "002 Table 1"),
-    "seed002_split_slowdown_S64": (26.0, "%", "... in 16 subkernels",
+    # Seed 002's experiments run at 1/16 of its data (matrices of a quarter
+    # of its side, chunks and subkernels scaled alike); its times are given
+    # divided by 16, which puts its 750 ms low-priority job at 46.9 ms
+    # beside ours (seed002_lp_over_hp_job keeps the jobs' ratio).
+    "seed002_hp_response_none": (37.5, "ms", "high-priority response, "
+                                 "plain CUDA (600 ms / 16)", "002 Fig. 4(b)"),
+    "seed002_hp_response_chunked": (6.25, "ms", "... RGEM, chunked copies "
+                                    "(100 ms / 16)", "002 Fig. 4(b)"),
+    "seed002_hp_response_split": (0.375, "ms", "... PKM, kernel splitting "
+                                  "and chunked copies (6 ms / 16)",
+                                  "002 Fig. 4(b)"),
+    "seed002_lp_over_hp_job": (125.0, "ratio", "the low-priority job's time "
+                               "over the high-priority one's (750 ms / 6 ms)",
+                               "002 Fig. 4(b)"),
+    "seed002_split_slowdown_S64": (26.0, "%", "matmul in 16 subkernels "
+                                   "against 4, a round trip each",
                                    "002 Table 1"),
     "seed002_split_slowdown_S16": (340.0, "%", "... in 64 subkernels",
                                    "002 Table 1"),
+    "seed002_periodic_deadline_misses_split": (0.0, "count", "jobs past "
+                                               "their period, Table 2's "
+                                               "task set, PKM",
+                                               "002 Table 3"),
+    "seed002_periodic_tau0_max_split": (1.5625, "ms", "tau0's worst response, "
+                                        "PKM (25 ms / 16)", "002 Table 3"),
+    "seed002_periodic_tau0_max_chunked": (5.625, "ms", "... RGEM, past its "
+                                          "3.125 ms period (90 ms / 16)",
+                                          "002 Table 3"),
     "seed003_gain_short": (28.0, "%", "sharing over serialized, short jobs",
                            "003 Fig. 10"),
     "seed003_gain_long": (50.0, "%", "sharing over serialized, long jobs "
                           "with swaps", "003 Fig. 11"),
     "seed003_offload_gain": (18.0, "%", "offload to the less loaded GPU, on "
                              "top of sharing", "003 Figs. 10-11"),
-    "seed004_register_reduction": (91.5, "%", "register context, light "
-                                   "against full switch", "004 Fig. 6"),
-    "seed004_latency_reduction": (59.7, "%", "preemption latency, light "
-                                  "against full switch", "004 Fig. 15"),
+    # Fig. 7 gives no gains, only that the serialized makespan grows
+    # linearly with the CPU fraction F (as 1 + F, the GPU work held
+    # constant) while the shared one stays roughly flat: a gain of
+    # F / (1 + F).
+    "seed003_gain_long_cpu0": (0.0, "%", "sharing over serialized, MM-L, "
+                               "CPU fraction 0", "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu05": (33.3, "%", "... CPU fraction 0.5",
+                                "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu1": (50.0, "%", "... CPU fraction 1",
+                               "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu15": (60.0, "%", "... CPU fraction 1.5",
+                                "003 Fig. 7, implied"),
+    "seed003_gain_long_cpu2": (66.7, "%", "... CPU fraction 2",
+                               "003 Fig. 7, implied"),
+    "seed004_register_reduction": (91.5, "%", "register context at "
+                                   "preemption points, live and "
+                                   "compressed, against occupied",
+                                   "004 Fig. 6"),
+    "seed004_liveness_only_reduction": (34.3, "%", "... live registers "
+                                        "only, uncompressed",
+                                        "004 Fig. 6"),
+    "seed004_latency_reduction": (59.7, "%", "preemption latency, the "
+                                  "selective scheme (drain to points, "
+                                  "then light) against full switch",
+                                  "004 Fig. 15"),
+    "seed004_drain_share": (55.8, "%", "of the selective scheme's latency, "
+                            "the drain to preemption points", "004 Fig. 15"),
+    "seed004_worst_latency_reduction": (53.9, "%", "worst event's latency, "
+                                        "selective against full switch "
+                                        "(the seed's 1.6 x 40.3 % over "
+                                        "1.4)", "004 Figs. 15-16"),
     "seed004_worst_over_average_full": (0.4, "ratio", "worst event's "
                                         "latency above the mean, over the "
                                         "mean: full switch", "004 Fig. 16"),
-    "seed004_worst_over_average_light": (0.6, "ratio", "... lightweight "
-                                         "switch (the paper's selective "
-                                         "scheme)", "004 Fig. 16"),
+    "seed004_worst_over_average_select": (0.6, "ratio", "... the selective "
+                                          "scheme", "004 Fig. 16"),
+    "seed004_inplace_reduction": (21.5, "%", "register and shared memory "
+                                  "spill, in-place against complete "
+                                  "switching", "004 Fig. 17"),
 }
 
 # Why ours differs from the seed's by more than 25 %, by figure.
@@ -146,29 +197,81 @@ WHY = {
         "the spread comes here from how many victims an event takes and "
         "the saves queued before it, on six kernel shapes of 24 events; "
         "the paper's from 12 longer kernels of 15 or more signals",
-    "seed004_worst_over_average_light":
-        "the paper's selective scheme also drains warps to preemption "
-        "points (55.8 % of its latency), whose worst case is long; the "
-        "device preempts at any instruction",
+    "seed004_worst_over_average_select":
+        "the drains to preemption points are short here "
+        "(seed004_drain_share), so the worst event is set by the saves, "
+        "as for the light switch stopped at once "
+        "(seed004_worst_over_average_light); the paper's worst case "
+        "comes from long drains",
+    "seed004_drain_share":
+        "the bench kernels' innermost loops are a few instructions long "
+        "and each has a point, so warps reach one within tens of cycles, "
+        "and blocks that stop early save while the others drain; the "
+        "paper's Rodinia loops run longer between points. Per kernel: "
+        "preempt_<kernel>_selectregs_pp_drain (none cut, "
+        "preempt_<kernel>_selectregs_pp_cut)",
+    "seed004_liveness_only_reduction":
+        "the synthetic kernels use few registers and keep most of them "
+        "live in their loops (per kernel: "
+        "preempt_<kernel>_selectregs_live_bytes against "
+        "preempt_<kernel>_switchregs_reg_bytes), where the paper's "
+        "compiled Rodinia kernels leave more dead at their points",
+    "seed004_worst_latency_reduction":
+        "the full switch's worst event here is one that takes many "
+        "victims, all saved whole at one SM's bandwidth share "
+        "(seed004_worst_over_average_full), while the selective scheme's "
+        "short drains add little to its light saves "
+        "(seed004_drain_share)",
+    "seed004_inplace_reduction":
+        "only shared memory stays in place here (registers always "
+        "leave), and it is measured as the bytes of registers and "
+        "shared memory the spill no longer writes: the kernels' 1 to 5 "
+        "KiB of shared memory a block is large against their few live "
+        "registers after compression (per kernel: "
+        "preempt_<kernel>_inplaceregs_saved against "
+        "preempt_<kernel>_selectregs_saved); the two kernels without "
+        "shared memory count 0, as pairs that keep nothing would",
+    "seed000_waste_paper_vs_chimera":
+        "averaged, as the seed normalises, over the kernels whose every "
+        "victim the flush mode flushed (pathfinder, streamcluster); at "
+        "2 us both schemes flush or switch nearly all their victims "
+        "there (preempt_<kernel>_paper2us_mix, _chimera2us_mix), and "
+        "the paper's scheme drains almost none, its drain estimates "
+        "missing by most of the drain (seed000_drain_estimate_error_"
+        "paper), where the seed's gain came from draining short blocks; "
+        "counting flushed instructions alone "
+        "(seed000_waste_flushed_paper_vs_chimera) changes little",
     "seed002_hp_response_none":
-        "a waiting higher-priority kernel gets every block slot the "
-        "low-priority kernel frees (block level, even in mode none), and "
-        "the low-priority job is scaled down from the seed's 750 ms matmul "
-        "to about 1.1 ms (docs/driver.rst)",
+        "the arrivals here are spread evenly over one low-priority job, so "
+        "on average half of it is left; the seed's average is near its "
+        "whole job, which our worst case matches "
+        "(seed002_hp_response_max_none, 95 % of the low-priority job)",
     "seed002_hp_response_chunked":
-        "as none; the 1 MiB chunks, about 190 us each, dominate",
+        "the seed's RGEM launches the waiting high-priority kernel first "
+        "from the host; on launch-order hardware it waits for the rest of "
+        "the low-priority kernel as in none, minus the copy "
+        "(seed002_hp_response_max_chunked against "
+        "seed002_hp_response_max_none)",
     "seed002_hp_response_split":
-        "as none",
-    "seed002_split_slowdown_S256":
-        "ours is against the unsplit kernel; the seed's reference is this "
-        "4-subkernel row itself",
+        "a high-priority job waits for the subkernel under way, about half "
+        "of one (0.66 ms) here, where the seed's high-priority job is "
+        "itself about its response (seed002_hp_response_preempt, with no "
+        "such wait, is the job's own time)",
+    "seed002_periodic_tau0_max_chunked":
+        "the seed's RGEM also staged every copy through a user buffer and "
+        "overlapped no copy with a kernel (its Fig. 6: tau0 14 ms against "
+        "PKM's 6 ms with nothing to preempt); here copies overlap kernels "
+        "in every mode, so tau0's worst case is the rest of tau3's 512x512 "
+        "kernel, as without chunks (seed002_periodic_tau0_max_none)",
     "seed002_split_slowdown_S64":
-        "a 512 x 512 matmul (1024 blocks) against the seed's 1024 x 1024 "
-        "(4096), the subkernels queued on the device with no host round "
-        "trip between them (docs/driver.rst)",
+        "as with 64 subkernels",
     "seed002_split_slowdown_S16":
-        "as with 16; the seed also pays a launch and a synchronisation per "
-        "subkernel, which grow with their number",
+        "16 blocks fill 16 of the preset's 90 block slots, so much of the "
+        "slowdown is the device's (seed002_split_device_slowdown_S16); the "
+        "rest is the guest's round trip per subkernel "
+        "(seed002_split_host_per_subkernel_S16), where the seed's GTX 460 "
+        "paid launches, synchronisation and partial waves it does not "
+        "break down",
     "seed000_overhead_auto_vs_chimera":
         "wasted work here is the low-priority kernel's lost time, which "
         "also holds the high-priority kernels' own time "
@@ -190,30 +293,21 @@ WHY = {
         "B's 8 blocks share one SM's share of the bandwidth (at most 8x); "
         "the seed's also contend for that SM's L1 and its uncoalesced "
         "sectors",
-    "seed003_gain_short":
-        "8 jobs, 4 at once on one device; the gain is the overlap of one "
-        "job's copies and short CPU phases (a tenth of a GPU phase) with "
-        "another's kernels, where the seed's also came from spreading "
-        "TORQUE's jobs over the GPUs of a cluster",
-    "seed003_gain_long":
-        "two costs the seed does not have: moves are CPU copies through "
-        "BAR2 at TCG speed (some 25 evictions and as many restores of "
-        "19 MiB objects for 4 jobs), and a tenant whose objects cannot "
-        "come back (the resident tenant is in a GPU phase, so it cannot be "
-        "evicted) runs its kernels on them in system memory, which costs "
-        "the model's device cycles the same but is reached by the "
-        "emulator through the DMA API, several times slower in host time; "
-        "the makespan is guest wall time, so GPU phases of 4 jobs at once "
-        "took about 29 s each instead of the 17 s a device-bound run "
-        "would; the seed's tenant waits for its memory instead. Without "
-        "those costs the ideal here is about 34 % (4 jobs' copy and "
-        "kernel time against the serialized makespan)",
+    "seed003_gain_long_cpu0":
+        "the seed's serialized and shared makespans meet without CPU "
+        "phases, counting GPU work only; an MM-L job alone here spends "
+        "15 % of its time outside its GPU phases (seed003_mml_gpu_share: "
+        "84.5 %), loading its kernels, uploading, downloading and "
+        "checking its 24 MiB, which sharing overlaps with the other "
+        "jobs' kernels; the swaps take back part of it",
     "seed003_offload_gain":
-        "a second device as strong as the first for the whole batch (each "
-        "job opens the least loaded one), where the seed's offload only "
-        "moved the excess of the 1-GPU node of an unbalanced cluster "
-        "(3 GPUs against 1); with the device the bottleneck, two devices "
-        "nearly halve the makespan",
+        "offload here sends a job that finds its group full to the other "
+        "group's least loaded device at no cost, the four devices being in "
+        "one machine, where the seed's offload forwarded a job's GPU calls "
+        "and their data to another node over TCP; so the busiest device's "
+        "jobs halve (seed003_offload_balance_gain: 16 of the 32 on the "
+        "group of one without offload, 8 on each device with it) and the "
+        "makespan nearly with them",
 }
 
 HEAD = """\
@@ -294,20 +388,31 @@ SEEDS = {
             "blocks of 32 or 33 threads, compute-bound (fused multiply-adds) "
             "or memory-bound (strided stores); B alone, isolated on the "
             "empty SM, and colocated with A (docs/labs/placement.rst)."),
-    "002": ("Seed 002: a high-priority job under a long low-priority one",
-            "GTX480 preset, one copy engine; a low-priority job (2 MiB up, a "
-            "256x256 matmul, 2 MiB down) and a high-priority one (64 KiB up, "
-            "a 64x64 matmul, 64 KiB down) arriving at 8 points of it; a "
-            "512x512 matmul split into subkernels queued on the device "
-            "(scripts/bench.sh)."),
+    "002": ("Seed 002: preemptive kernels and chunked copies (PKM)",
+            "GTX480 preset, one copy engine, at 1/16 of the seed's data "
+            "(tests/qtest/simt-rt-test.c): a low-priority job (8 MiB up, a "
+            "1024x1024 matmul, 4 MiB down) and a high-priority 176x176 one "
+            "released 16 times over it; Table 2's five periodic tasks over "
+            "a 75 ms hyperperiod; modes none (launch-order dispatch, one-"
+            "chunk copies), chunked (64 KiB chunks), split (subkernels of "
+            "64 blocks) and preempt (switches); Table 1 in the guest "
+            "through simt_launch_split, a 512x512 matmul "
+            "(bench/guest-bench.sh)."),
     "003": ("Seed 003: sharing devices between tenants",
-            "A guest on the virtual clock with devices of 64 MiB at 10 MHz; "
-            "8 jobs, 4 at once on one device, serialized against shared, and "
-            "one device against two (bench/guest-bench.sh)."),
+            "A guest on the virtual clock with four devices of 64 MiB at "
+            "10 MHz, a group of three and a group of one; 32 short jobs "
+            "and 16 long ones (BS-L and MM-L at 25/75, each MM-L job 3/8 "
+            "of the VRAM, so three conflict) split evenly between the "
+            "groups, 1 or 4 at once per device, and offload from the full "
+            "group to the other; 16 MM-L jobs on all four devices with "
+            "the CPU fraction swept from 0 to 2; evictions by the copy "
+            "engines (bench/guest-bench.sh)."),
     "004": ("Seed 004: the lightweight context switch",
             "The seed 000 experiment's kernels with the registers they use "
-            "declared, light against full switches, per event "
-            "(docs/preemption-results.rst)."),
+            "declared, per event: full switches against the paper's "
+            "selective scheme (warps run on to the image's preemption "
+            "points, then a lightweight switch; PP_DRAIN), and that with "
+            "in-place shared memory (docs/preemption-results.rst)."),
 }
 
 # What the seeds claim that this device cannot test, one line each.
@@ -331,14 +436,21 @@ What the seeds claim that this device cannot test, and why:
 - Seed 002, the GTX 460's driver and PCIe stack of 2012 (launch and
   copy setup costs on the host): the guest's driver and the device's
   copy engines are this project's own.
+- Seed 002 at its own scale (a 750 ms low-priority job, 100 s runs):
+  the interpreter takes about half a host second per device millisecond
+  of matmul, so the experiments run at 1/16 of its data and time, with
+  its ratios (jobs, chunks, subkernels) kept.
+- Seed 002, RGEM as its authors built it (copies staged through a user
+  buffer, no copy and kernel overlap, kernels launched by priority from
+  the host one at a time): the chunked baseline here is the device's
+  chunked copies on launch-order hardware, with overlap.
 - Seed 003, TORQUE's cluster of three nodes and its network: the guest
   is one machine; several devices in one guest stand for a node's GPUs.
 - Seed 004, the hardware costs (160 bytes of in-place tables, a
   compressor of 2 cycles, chip area): the device models the mechanism,
   not its circuits.
-- Seed 004, draining to preemption points (55.8 % of the paper's
-  latency): the device preempts at any instruction, so its latency
-  reduction compares saves alone.
+- Seed 004, in-place switching of registers: the device keeps only a
+  victim's shared memory on its SM; its registers always leave.
 """
 
 

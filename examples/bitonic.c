@@ -10,7 +10,7 @@
 
 #define TILE 1024
 
-SHARED static float tile[TILE];
+SHARED float tile[TILE];
 
 static inline void cmp_swap(float *a, float *b, bool up)
 {

@@ -11,7 +11,7 @@
 
 #define SCAN_BLOCK 256
 
-SHARED static int tmp[SCAN_BLOCK];
+SHARED int tmp[SCAN_BLOCK];
 
 KERNEL void scan_blocks(const int *in, int *out, int *sums, uint32_t n)
 {

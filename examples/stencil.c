@@ -10,7 +10,7 @@
 
 #define T 16
 
-SHARED static float s[T + 2][T + 2];
+SHARED float s[T + 2][T + 2];
 
 static inline float at(const float *in, int x, int y, int w, int h)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "simt.h"
+#include "libsimt.h"
 
 static const char *dir;
 static int test_no, failures;

@@ -3,7 +3,9 @@
  * simt: debugfs, in the DRM device's directory
  * (/sys/kernel/debug/accel/<pci address>/):
  *
- *   info      identification, live interrupt registers, per-class counts
+ *   info      identification (copy bandwidth in bytes per cycle, the move
+ *             queue and its context too), live interrupt registers,
+ *             per-class counts
  *   contexts  one line per live context: its hardware context and queue,
  *             priority, sequence numbers submitted and completed, ring
  *             position, queue status and error, MMU fault; then fences
@@ -13,7 +15,10 @@
  *             "name value" line each: submissions, completions, errors
  *             (contexts stopped by a device error), timeouts (contexts
  *             stopped by the job timeout), resets, bytes_copied, kernels
- *             and kernel_cycles (of completed submissions)
+ *             and kernel_cycles (of completed submissions), evictions and
+ *             restores of VRAM objects, the bytes the move queue's copies
+ *             moved for them, its copy engine cycles and failed moves
+ *             (move_bytes, move_copy_cycles, move_errors)
  *   irq_test  write anything: fire the test interrupt and wait for it
  *             (the write fails with ETIMEDOUT if it does not arrive);
  *             read: "<count> <last latency us> <last error>"
@@ -47,6 +52,9 @@ static int simt_info_show(struct seq_file *m, void *unused)
 		   SIMT_VERSION_GET_MINOR(sdev->version));
 	seq_printf(m, "caps:      0x%08x\n", sdev->caps);
 	seq_printf(m, "sm_count:  %u\n", sdev->sm_count);
+	seq_printf(m, "copy_bw:   %u\n", sdev->copy_bw);
+	seq_printf(m, "move_queue: %u (context %u)\n", sdev->move_queue,
+		   sdev->move_ctx);
 	seq_printf(m, "vram_size: %llu\n", sdev->vram_size);
 	seq_printf(m, "vram_bar:  %llu\n", (unsigned long long)sdev->vram_bar_size);
 
@@ -143,6 +151,10 @@ static int simt_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "fair_holds %lld\n", atomic64_read(&st->fair_holds));
 	seq_printf(m, "evictions %lld\n", atomic64_read(&st->evictions));
 	seq_printf(m, "restores %lld\n", atomic64_read(&st->restores));
+	seq_printf(m, "move_bytes %lld\n", atomic64_read(&st->move_bytes));
+	seq_printf(m, "move_copy_cycles %lld\n",
+		   atomic64_read(&st->move_copy_cycles));
+	seq_printf(m, "move_errors %lld\n", atomic64_read(&st->move_errors));
 	mutex_lock(&sdev->vram_lock);
 	seq_printf(m, "evicted_bytes %llu\n", sdev->evicted_bytes);
 	mutex_unlock(&sdev->vram_lock);

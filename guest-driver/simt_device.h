@@ -133,6 +133,9 @@ struct simt_stats {
 	atomic64_t fair_holds;		/* fair-share holds (simt_fair.c) */
 	atomic64_t evictions;		/* VRAM objects moved to system memory */
 	atomic64_t restores;		/* ... and back into VRAM */
+	atomic64_t move_bytes;		/* their bytes, by the copy engines */
+	atomic64_t move_copy_cycles;	/* the move queue's COPY_CYCLES */
+	atomic64_t move_errors;		/* moves that failed */
 };
 
 
@@ -164,7 +167,9 @@ struct simt_device {
 	u32 sm_warps;
 	u32 sm_threads;
 	u32 sm_shared;
+	u32 sm_regs;
 	u32 clock_mhz;
+	u32 copy_bw;			/* bytes a copy engine moves a cycle */
 	u32 preset;
 
 	/* Preemption (simt_preempt.c): the device's rings, or NULL. */
@@ -206,6 +211,20 @@ struct simt_device {
 	unsigned long hw_queue_used;	/* bitmap of hardware queues */
 	spinlock_t ctx_lock;		/* queue_ctx[], read by the IRQ path */
 	struct simt_ctx *queue_ctx[SIMT_MAX_QUEUES];
+
+	/*
+	 * The move queue (simt_move.c): the hardware queue and context
+	 * after those counted above, kept for evictions and restores.  Its
+	 * ring and counters under vram_lock.
+	 */
+	u32 move_queue;
+	u32 move_ctx;
+	void *move_ring;		/* commands, then the fence word */
+	dma_addr_t move_ring_dma;
+	u32 move_tail;
+	u64 move_seqno;			/* of the last batch's SIGNAL */
+	u32 move_cycles_seen;		/* COPY_CYCLES at the last look */
+	wait_queue_head_t move_wq;	/* woken by the interrupt thread */
 
 	/*
 	 * Scheduling (simt_sched.c) and recovery (simt_recover.c).  Each hardware queue has a

@@ -33,6 +33,7 @@
 #include "simt_gem.h"
 #include "simt_ioctl.h"
 #include "simt_irq.h"
+#include "simt_move.h"
 #include "simt_preempt.h"
 #include "simt_recover.h"
 #include "simt_sched.h"
@@ -175,9 +176,14 @@ static int simt_identify(struct simt_device *sdev)
 	sdev->sm_warps = simt_rd32(sdev, SIMT_REG_SM_WARPS);
 	sdev->sm_threads = simt_rd32(sdev, SIMT_REG_SM_THREADS);
 	sdev->sm_shared = simt_rd32(sdev, SIMT_REG_SM_SHARED);
+	sdev->sm_regs = simt_rd32(sdev, SIMT_REG_SM_REGS);
 	sdev->clock_mhz = simt_rd32(sdev, SIMT_REG_CLOCK_MHZ);
+	sdev->copy_bw = simt_rd32(sdev, SIMT_REG_COPY_BW);
 	sdev->preset = simt_rd32(sdev, SIMT_REG_PRESET);
-	/* The driver's bitmaps hold one word of slots. */
+	/*
+	 * The driver's bitmaps hold one word of slots.  The last context and
+	 * queue are the move queue's (simt_move.c), not counted here.
+	 */
 	sdev->hw_ctx_count = min3(simt_rd32(sdev, SIMT_REG_CONTEXT_COUNT),
 				  (u32)SIMT_MAX_CONTEXTS, (u32)BITS_PER_LONG);
 	sdev->hw_queue_count = min_t(u32, simt_rd32(sdev, SIMT_REG_QUEUE_COUNT),
@@ -188,12 +194,14 @@ static int simt_identify(struct simt_device *sdev)
 		return -ENODEV;
 	}
 	if (!(sdev->caps & SIMT_CAP_QUEUES) || !(sdev->caps & SIMT_CAP_MMU) ||
-	    !(sdev->caps & SIMT_CAP_COPY) || !sdev->hw_ctx_count ||
-	    !sdev->hw_queue_count) {
-		dev_err(dev, "device lacks queues, contexts or copy engines (caps 0x%08x, %u contexts, %u queues), not binding\n",
+	    !(sdev->caps & SIMT_CAP_COPY) || sdev->hw_ctx_count < 2 ||
+	    sdev->hw_queue_count < 2 || !sdev->copy_bw) {
+		dev_err(dev, "device lacks queues, contexts or copy engines (caps 0x%08x, %u contexts, %u queues; the driver needs two of each), not binding\n",
 			sdev->caps, sdev->hw_ctx_count, sdev->hw_queue_count);
 		return -ENODEV;
 	}
+	sdev->hw_ctx_count--;
+	sdev->hw_queue_count--;
 	if (sdev->vram_bar_size < sdev->vram_size)
 		dev_warn(dev, "VRAM BAR%d is %pa bytes, smaller than the %llu bytes of VRAM\n",
 			 SIMT_BAR_VRAM, &sdev->vram_bar_size, sdev->vram_size);
@@ -295,6 +303,10 @@ static int simt_probe(struct pci_dev *pdev, const struct pci_device_id *ent)
 	}
 	dev_info(dev, "test interrupt received on MSI-X vector %d in %llu us\n",
 		 SIMT_IRQ_TEST, sdev->irq_test_last_us);
+
+	ret = simt_move_init(sdev);
+	if (ret)
+		goto err_irq;
 
 	simt_debugfs_init(sdev);
 

@@ -28,6 +28,7 @@
 
 #include "simt_device.h"
 #include "simt_fence.h"
+#include "simt_move.h"
 #include "uapi/drm/simt_accel.h"
 
 const char *simt_fence_driver_name(struct dma_fence *fence)
@@ -240,6 +241,7 @@ void simt_fence_irq(struct simt_device *sdev, unsigned int cls)
 		simt_ctx_signal(ctx, 0);
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	simt_move_irq(sdev);
 	dma_fence_end_signalling(cookie);
 	drm_dev_exit(idx);
 }

@@ -82,6 +82,18 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 	case DRM_SIMT_PARAM_PRESET:
 		args->value = sdev->preset;
 		break;
+	case DRM_SIMT_PARAM_SM_THREADS:
+		args->value = sdev->sm_threads;
+		break;
+	case DRM_SIMT_PARAM_SM_WARPS:
+		args->value = sdev->sm_warps;
+		break;
+	case DRM_SIMT_PARAM_SM_REGS:
+		args->value = sdev->sm_regs;
+		break;
+	case DRM_SIMT_PARAM_SM_SHARED:
+		args->value = sdev->sm_shared;
+		break;
 	case DRM_SIMT_PARAM_CYCLE:
 		if (!drm_dev_enter(drm, &idx))
 			return -ENODEV;

@@ -45,6 +45,7 @@
 #include "simt_fence.h"
 #include "simt_hwq.h"
 #include "simt_irq.h"
+#include "simt_move.h"
 #include "simt_preempt.h"
 #include "simt_recover.h"
 #include "simt_sched.h"
@@ -187,6 +188,8 @@ static void simt_device_recover(struct simt_device *sdev,
 	atomic64_inc(&sdev->stats.resets);
 	simt_irq_restore(sdev);
 	simt_preempt_hw_init(sdev);
+	/* No move is in flight: moves hold reset_sem for reading. */
+	simt_move_hw_init(sdev);
 
 	for (q = 0; q < sdev->hw_queue_count; q++) {
 		ctx = sdev->queue_ctx[q];

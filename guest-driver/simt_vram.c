@@ -29,9 +29,13 @@
  * and a new one that would start evicted fails with ENOMEM.  Besides, at
  * most half the RAM is spent on evicted objects.  (Not RLIMIT_MEMLOCK:
  * oversubscribing VRAM is what unprivileged tenants do in seed 003, and
- * an 8 MiB limit would forbid it.)  Copies are done by the CPU through
- * BAR2; CPU mappings are zapped before a move and fault in again at the
- * new place (simt_gem.c).
+ * an 8 MiB limit would forbid it.)  The bytes move by the device's copy
+ * engines, on the driver's move queue (simt_move.c), in the modelled time
+ * of a copy at the device's copy bandwidth; CPU mappings are zapped
+ * before a move and fault in again at the new place (simt_gem.c).  A
+ * move is synchronous, under vram_lock, which keeps every other user of
+ * the object (a submission, a binding, a CPU fault) out until it is
+ * done; a move that fails leaves the object where it was.
  *
  * Locking: sdev->vram_lock covers both allocators, every object's
  * placement, its list of bindings and the LRU.  It nests inside a
@@ -47,7 +51,6 @@
  */
 
 #include <linux/dma-mapping.h>
-#include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -59,6 +62,7 @@
 
 #include "simt_device.h"
 #include "simt_mmu.h"
+#include "simt_move.h"
 #include "simt_vram.h"
 
 static void simt_vram_mm_fini(struct drm_device *drm, void *arg)
@@ -240,12 +244,12 @@ static void simt_vram_bo_pages_free(struct simt_device *sdev,
 }
 
 /*
- * System pages for all of @bo, filled from its VRAM (@from_vram) or
- * zeroed, and mapped for the device.  The device MMU reaches DMA
- * addresses below 16 GiB only.
+ * System pages for all of @bo, zeroed (@zero) or to be filled by a move,
+ * and mapped for the device.  The device MMU reaches DMA addresses below
+ * 16 GiB only.
  */
 static int simt_vram_bo_pages_alloc(struct simt_device *sdev,
-				    struct simt_vram_bo *bo, bool from_vram)
+				    struct simt_vram_bo *bo, bool zero)
 {
 	u64 i, pages = bo->base.size >> SIMT_PAGE_SHIFT;
 	u64 limit = ((u64)totalram_pages() << PAGE_SHIFT) / 2;
@@ -269,18 +273,11 @@ static int simt_vram_bo_pages_alloc(struct simt_device *sdev,
 		dma_addr_t dma;
 
 		old_memcg = set_active_memcg(bo->memcg);
-		page = alloc_page(gfp | (from_vram ? 0 : __GFP_ZERO));
+		page = alloc_page(gfp | (zero ? __GFP_ZERO : 0));
 		set_active_memcg(old_memcg);
 		if (!page)
 			goto err;
 		bo->pages[i] = page;
-		if (from_vram) {
-			void *p = kmap_local_page(page);
-
-			memcpy_fromio(p, sdev->vram + bo->node.start +
-				      i * SIMT_PAGE_SIZE, SIMT_PAGE_SIZE);
-			kunmap_local(p);
-		}
 		dma = dma_map_page(dev, page, 0, SIMT_PAGE_SIZE,
 				   DMA_BIDIRECTIONAL);
 		if (dma_mapping_error(dev, dma))
@@ -313,7 +310,11 @@ static void simt_vram_bo_zap(struct simt_device *sdev, struct simt_vram_bo *bo)
 	drm_vma_node_unmap(&bo->base.vma_node, sdev->drm.anon_inode->i_mapping);
 }
 
-/* Move resident, movable @bo to system memory; under vram_lock. */
+/*
+ * Move resident, movable @bo to system memory, its bytes by the move
+ * queue's copies; under vram_lock.  If the move fails, @bo stays
+ * resident, mapped as it was.
+ */
 static int simt_vram_bo_evict(struct simt_device *sdev,
 			      struct simt_vram_bo *bo)
 {
@@ -321,9 +322,16 @@ static int simt_vram_bo_evict(struct simt_device *sdev,
 
 	lockdep_assert_held(&sdev->vram_lock);
 	simt_vram_bo_zap(sdev, bo);
-	ret = simt_vram_bo_pages_alloc(sdev, bo, true);
+	ret = simt_vram_bo_pages_alloc(sdev, bo, false);
 	if (ret)
 		return ret;
+	ret = simt_move_pages(sdev, bo->node.start, bo->dma,
+			      bo->base.size >> SIMT_PAGE_SHIFT,
+			      SIMT_MOVE_TO_SYSTEM);
+	if (ret) {
+		simt_vram_bo_pages_free(sdev, bo);
+		return ret;
+	}
 	simt_vram_bo_remap(sdev, bo);
 	list_del_init(&bo->lru);
 	simt_vram_remove(sdev, &bo->node);
@@ -426,7 +434,7 @@ int simt_vram_bo_place(struct simt_device *sdev, struct simt_vram_bo *bo)
 		memset_io(sdev->vram + bo->node.start, 0, size);
 		list_add_tail(&bo->lru, &sdev->vram_lru);
 	} else if (ret == -ENOSPC) {
-		ret = simt_vram_bo_pages_alloc(sdev, bo, false);
+		ret = simt_vram_bo_pages_alloc(sdev, bo, true);
 	}
 	if (!ret) {
 		ret = simt_va_alloc(sdev, &bo->va, size,
@@ -458,27 +466,23 @@ void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo)
 	mutex_unlock(&sdev->vram_lock);
 }
 
-/* Bring evicted, movable @bo back for @keep's submission, if room allows. */
+/*
+ * Bring evicted, movable @bo back for @keep's submission, if room allows,
+ * its bytes by the move queue's copies.  If the move fails, @bo stays in
+ * system memory.
+ */
 static void simt_vram_bo_restore(struct simt_device *sdev,
 				 struct simt_vram_bo *bo, struct simt_ctx *keep)
 {
-	u64 i, pages = bo->base.size >> SIMT_PAGE_SHIFT;
-	struct device *dev = &sdev->pdev->dev;
-
 	if (!simt_vram_bo_movable(bo, keep, false) ||
 	    simt_vram_alloc_evict(sdev, &bo->node, bo->base.size, keep))
 		return;
 	simt_vram_bo_zap(sdev, bo);
-	for (i = 0; i < pages; i++) {
-		void *p;
-
-		dma_unmap_page(dev, bo->dma[i], SIMT_PAGE_SIZE,
-			       DMA_BIDIRECTIONAL);
-		bo->dma[i] = 0;
-		p = kmap_local_page(bo->pages[i]);
-		memcpy_toio(sdev->vram + bo->node.start + i * SIMT_PAGE_SIZE,
-			    p, SIMT_PAGE_SIZE);
-		kunmap_local(p);
+	if (simt_move_pages(sdev, bo->node.start, bo->dma,
+			    bo->base.size >> SIMT_PAGE_SHIFT,
+			    SIMT_MOVE_TO_VRAM)) {
+		simt_vram_remove(sdev, &bo->node);
+		return;
 	}
 	simt_vram_bo_pages_free(sdev, bo);
 	simt_vram_bo_remap(sdev, bo);

@@ -5,7 +5,7 @@
  * (scripts/bench.sh boots the guest with simtguest.mode=bench) and, with
  * few rounds, by the guest test suite.
  *
- *   simt-bench [-n ROUNDS] [--device NODE]
+ *   simt-bench [-n ROUNDS] [--split] [--device NODE]
  *
  * The empty kernel is vecadd with n = 0 on one thread: the thread
  * compares its index with n and returns.  Figures, one line each:
@@ -23,6 +23,20 @@
  *   bench guest_submit_rate: RATE submissions/s
  *       launches queued back to back in batches of 256, each batch waited
  *       for at its last launch
+ *
+ * With --split, seed 002's Table 1 instead (PKM's kernel splitting, at
+ * 1/16 of the paper's data): a 512x512 matmul (1024 blocks) launched
+ * whole and through simt_launch_split in M = 4, 16 and 64 subkernels of
+ * S = 256, 64 and 16 blocks, each subkernel waited for before the next
+ * is launched as PKM does, so each pays the host's round trip; times are
+ * guest CLOCK_MONOTONIC, on the device's clock (docs/guest.rst, "One
+ * clock"), from the call to its return.  Every split result is checked
+ * against the whole launch's.
+ *
+ *   bench seed002_split_slowdown_S64: P %   M = 16 against M = 4, the
+ *   bench seed002_split_slowdown_S16: P %   paper's reference row
+ *   bench seed002_split_reference_over_whole: P %   M = 4 against the
+ *                                                   unsplit launch
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,7 +45,7 @@
 #include <time.h>
 
 #include <drm/simt_accel.h>
-#include "simt.h"
+#include "libsimt.h"
 #include "simt-clock.h"
 
 #define KERNEL_IMAGE "/lib/simt/kernels/samples.elf"
@@ -52,6 +66,114 @@ static int check(simt_status st, const char *what)
 	return st != SIMT_SUCCESS;
 }
 
+#define SPLIT_IMAGE "/lib/simt/kernels/matmul.elf"
+#define SPLIT_N 512
+
+/*
+ * One launch of the matmul into @c: whole (@s 0) or split into subkernels
+ * of @s blocks; its guest time in microseconds, or a negative value on
+ * failure.
+ */
+static double split_run(simt_kernel *k, simt_context *ctx, const uint32_t *args,
+			uint32_t s, uint64_t *busy)
+{
+	const simt_dim3 grid = { SPLIT_N / 16, SPLIT_N / 16, 1 }, block = { 16, 16, 1 };
+	struct simt_split split = { .subkernel_blocks = s };
+	struct simt_split_result r;
+	struct simt_result c;
+	uint64_t seq;
+	double t0 = now_us();
+
+	if (!s) {
+		if (check(simt_launch(k, grid, block, 0, args, 4, &seq), "launch") ||
+		    check(simt_wait(ctx, seq, TIMEOUT_NS, &c), "wait"))
+			return -1;
+		*busy = c.end_cycle - c.start_cycle;
+	} else if (check(simt_launch_split(k, grid, block, 0, args, 4, &split, &r),
+			 "split launch")) {
+		return -1;
+	} else {
+		*busy = r.busy_cycles;
+	}
+	return now_us() - t0;
+}
+
+static int split_bench(const char *node)
+{
+	static const uint32_t sizes[] = { 256, 64, 16 };
+	const size_t bytes = SPLIT_N * SPLIT_N * 4;
+	simt_device *dev;
+	simt_context *ctx;
+	simt_module *mod;
+	simt_kernel *k;
+	simt_buffer *a, *b, *c;
+	float *host, *want, *got;
+	double whole, t[3];
+	uint64_t mhz, busy, whole_busy;
+	uint32_t args[4], i, m;
+
+	host = malloc(bytes);
+	want = malloc(bytes);
+	got = malloc(bytes);
+	if (!host || !want || !got)
+		return 1;
+	for (i = 0; i < SPLIT_N * SPLIT_N; i++)
+		host[i] = (float)((int)(i * 7 % 5) - 2);
+	if (check(simt_device_open(node, &dev), "open") ||
+	    check(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx), "context") ||
+	    check(simt_module_load(ctx, SPLIT_IMAGE, &mod), "load") ||
+	    check(simt_module_get_kernel(mod, "matmul", &k), "kernel") ||
+	    check(simt_mem_alloc(ctx, bytes, &a), "buffer") ||
+	    check(simt_mem_alloc(ctx, bytes, &b), "buffer") ||
+	    check(simt_mem_alloc(ctx, bytes, &c), "buffer") ||
+	    check(simt_memcpy_htod(a, 0, host, bytes), "upload") ||
+	    check(simt_memcpy_htod(b, 0, host, bytes), "upload") ||
+	    check(simt_device_get_param(dev, DRM_SIMT_PARAM_CLOCK_MHZ, &mhz), "clock"))
+		return 1;
+	args[0] = simt_buffer_addr(a);
+	args[1] = simt_buffer_addr(b);
+	args[2] = simt_buffer_addr(c);
+	args[3] = SPLIT_N;
+	/* Warm up: the first launch faults in page tables and the image. */
+	if (split_run(k, ctx, args, 0, &busy) < 0)
+		return 1;
+	whole = split_run(k, ctx, args, 0, &whole_busy);
+	if (whole < 0 || check(simt_memcpy_dtoh(want, c, 0, bytes), "download"))
+		return 1;
+	printf("# %ux%u matmul, %u blocks: whole %.0f us, the kernel %.0f us of it\n",
+	       SPLIT_N, SPLIT_N, (SPLIT_N / 16) * (SPLIT_N / 16), whole,
+	       (double)whole_busy / mhz);
+	for (i = 0; i < 3; i++) {
+		memset(got, 0, bytes);
+		if (check(simt_memcpy_htod(c, 0, got, bytes), "clear"))
+			return 1;
+		t[i] = split_run(k, ctx, args, sizes[i], &busy);
+		if (t[i] < 0 || check(simt_memcpy_dtoh(got, c, 0, bytes), "download"))
+			return 1;
+		if (memcmp(got, want, bytes)) {
+			fprintf(stderr, "simt-bench: the split launch (S = %u) differs from the whole one\n",
+				sizes[i]);
+			return 1;
+		}
+		m = (SPLIT_N / 16) * (SPLIT_N / 16) / sizes[i];
+		printf("# S = %u: M = %u subkernels, %.0f us, the subkernels %.0f us of it\n",
+		       sizes[i], m, t[i], (double)busy / mhz);
+		/* The host's part: what the subkernels' own time leaves, each. */
+		printf("bench seed002_split_host_per_subkernel_S%u: %.1f us\n", sizes[i],
+		       (t[i] - (double)busy / mhz) / m);
+	}
+	printf("bench seed002_split_reference_over_whole: %.1f %%\n", 100 * (t[0] / whole - 1));
+	for (i = 1; i < 3; i++)
+		printf("bench seed002_split_slowdown_S%u: %.1f %%\n", sizes[i],
+		       100 * (t[i] / t[0] - 1));
+	free(host);
+	free(want);
+	free(got);
+	if (check(simt_context_destroy(ctx), "destroy") || check(simt_device_close(dev), "close"))
+		return 1;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const simt_dim3 one = { 1, 1, 1 };
@@ -68,7 +190,7 @@ int main(int argc, char **argv)
 	int have_cycle;
 	uint32_t args[4];
 	uint64_t seq = 0;
-	int a;
+	int a, split = 0;
 
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "-n") && a + 1 < argc) {
@@ -82,11 +204,15 @@ int main(int argc, char **argv)
 			rounds = v;
 		} else if (!strcmp(argv[a], "--device") && a + 1 < argc) {
 			node = argv[++a];
+		} else if (!strcmp(argv[a], "--split")) {
+			split = 1;
 		} else {
-			fprintf(stderr, "usage: simt-bench [-n ROUNDS] [--device NODE]\n");
+			fprintf(stderr, "usage: simt-bench [-n ROUNDS] [--split] [--device NODE]\n");
 			return 2;
 		}
 	}
+	if (split)
+		return split_bench(node);
 
 	if (check(simt_device_open(node, &dev), "open") ||
 	    check(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx), "context") ||

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * simt-lib-test: tests of libsimt (guest/libsimt/simt.h), every call with
+ * simt-lib-test: tests of libsimt (guest/libsimt/libsimt.h), every call with
  * its good and bad arguments, and the sample kernels run through it with
  * their results checked against what this program computes.  Built static
  * by scripts/guest-build.sh; run by guest/simt-test.sh as the unprivileged
@@ -39,7 +39,7 @@
 
 #include "simt-elf.h"
 #include "simt-internal.h"
-#include "simt.h"
+#include "libsimt.h"
 
 #define KERNEL_DIR "/lib/simt/kernels"
 #define SEC_NS 1000000000ll
@@ -898,7 +898,10 @@ static void test_errors(void)
 	EXPECT(simt_context_synchronize(ctx), SIMT_ERROR_FAULT);
 	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
 
-	/* A block too large for any SM: a device error at completion. */
+	/*
+	 * A block too large for any SM is refused before it is submitted,
+	 * naming the SM limit it exceeds; the context goes on.
+	 */
 	MUST(simt_module_load_data(ctx2, data, size, "samples.elf", &m2));
 	MUST(simt_module_get_kernel(m2, "vecadd", &k2));
 	MUST(simt_mem_alloc(ctx2, 4096, &a));
@@ -906,10 +909,18 @@ static void test_errors(void)
 	args[3] = 0;
 	EXPECT(simt_launch(k2, dim(1, 1, 1), dim(64, 1, 1), 0, args, 4, &seq), SIMT_SUCCESS);
 	EXPECT(simt_wait(ctx2, seq, 30 * SEC_NS, &c), SIMT_SUCCESS);
-	EXPECT(simt_launch(k2, dim(1, 1, 1), dim(1024, 64, 1), 0, args, 4, &seq), SIMT_SUCCESS);
-	EXPECT(simt_wait(ctx2, seq, 30 * SEC_NS, &c), SIMT_ERROR_DEVICE);
-	CHECK(c.status == SIMT_ERROR_DEVICE && c.hw_error != 0, "device error %u", c.hw_error);
+	EXPECT(simt_launch(k2, dim(1, 1, 1), dim(1024, 64, 1), 0, args, 4, &seq),
+	       SIMT_ERROR_LAUNCH_REFUSED);
 	printf("block of 65536 threads: %s\n", simt_last_error());
+	CHECK(strstr(simt_last_error(), "a block of 65536 threads exceeds the device's") != NULL,
+	      "the refusal does not name the threads per SM: %s", simt_last_error());
+	EXPECT(simt_launch(k2, dim(1, 1, 1), dim(64, 1, 1), info.sm_shared + 1, args, 4, &seq),
+	       SIMT_ERROR_LAUNCH_REFUSED);
+	printf("%u bytes of shared memory: %s\n", info.sm_shared + 1, simt_last_error());
+	CHECK(strstr(simt_last_error(), "shared memory per block") != NULL,
+	      "the refusal does not name shared memory: %s", simt_last_error());
+	EXPECT(simt_launch(k2, dim(1, 1, 1), dim(64, 1, 1), 0, args, 4, &seq), SIMT_SUCCESS);
+	EXPECT(simt_wait(ctx2, seq, 30 * SEC_NS, &c), SIMT_SUCCESS);
 	EXPECT(simt_context_destroy(ctx2), SIMT_SUCCESS);
 
 	/* A new context works after all that. */

@@ -43,7 +43,7 @@
 
 #include <drm/simt_accel.h>
 #include "hw/simt/simt-hw.h"
-#include "simt.h"
+#include "libsimt.h"
 #include "simt-clock.h"
 
 #define IMAGE "/lib/simt/kernels/preempt.elf"

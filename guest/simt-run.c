@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "simt.h"
+#include "libsimt.h"
 #include "simt-clock.h"
 
 #define MAX_ARGS	8
@@ -35,8 +35,9 @@ static void usage(FILE *f)
 "       simt-run --list IMAGE\n"
 "\n"
 "Run KERNEL of the simt kernel image IMAGE (an ELF annotated by simt-meta,\n"
-"e.g. /lib/simt/kernels/vecadd.elf) once on the device, wait for it and\n"
-"print the buffers asked for.  Options may come before or after IMAGE.\n"
+"e.g. /lib/simt/kernels/vecadd.elf) on the device, once or --repeat times,\n"
+"wait for it and print or write the buffers asked for.  Options may come\n"
+"before or after IMAGE.\n"
 "\n"
 "  --grid X[,Y[,Z]]    blocks in the grid (default 1,1,1)\n"
 "  --block X[,Y[,Z]]   threads per block (default 1,1,1)\n"
@@ -48,6 +49,16 @@ static void usage(FILE *f)
 "        buf:TYPE:V,V,...  a new buffer holding these values\n"
 "        buf:TYPE:A..B     a new buffer holding A, A+1, ..., B (integers)\n"
 "      TYPE is u8, i32, u32, x32 (u32 printed in hex) or f32\n"
+"        iter              the launch's number, 0, 1, 2, ... (with --repeat)\n"
+"  --in N=FILE         argument N (the next one) is a new buffer holding the\n"
+"                      bytes of FILE, as many as it has (printed as u32)\n"
+"  --out N=FILE        after the last launch write the buffer of argument N\n"
+"                      to FILE, its bytes as they are\n"
+"  --repeat COUNT      launch the kernel up to COUNT times (default 1) on the\n"
+"                      same buffers, each after the one before has ended\n"
+"  --set N[@OFF]=V     before every launch store the u32 V at byte OFF\n"
+"                      (default 0) of argument N's buffer\n"
+"  --until N[@OFF]=V   stop repeating once a launch leaves the u32 V there\n"
 "  --dump N[:TYPE]     after the run print the buffer of argument N (0-7),\n"
 "                      as TYPE (default: its own type, u32 for buf:N);\n"
 "                      8 values a line after the index of the first\n"
@@ -66,8 +77,14 @@ static void usage(FILE *f)
 "      --arg buf:f32:0..999 --arg buf:f32:0..999 --arg buf:4000 --arg 1000 \\\n"
 "      --dump 2:f32\n"
 "\n"
-"Exit status: 0 if the kernel completed, 1 if it or the device failed,\n"
-"2 for a usage error.\n");
+"Example: breadth-first search, one launch per level, from files\n"
+"  simt-run /lib/simt/kernels/bfs.elf bfs_level --grid 391 --block 256 \\\n"
+"      --in 0=row.bin --in 1=col.bin --in 2=dist.bin --arg iter --arg buf:4 \\\n"
+"      --arg 100000 --repeat 100000 --set 4=0 --until 4=0 --out 2=dist.out\n"
+"\n"
+"Exit status: 0 if the kernel completed (and --until's value came), 1 if\n"
+"it or the device failed (or --until's value did not come), 2 for a usage\n"
+"error.\n");
 #ifdef SIMT_RUN_HOST
 	fprintf(f,
 "\n"
@@ -126,6 +143,7 @@ static unsigned int type_size(enum vtype t)
 struct arg {
 	const char *spec;	/* as given, for messages */
 	int is_buf;
+	int is_iter;		/* the launch's number */
 	uint32_t value;		/* a scalar, or the buffer's address */
 	enum vtype type;	/* of a buffer's values */
 	size_t bytes;		/* of a buffer */
@@ -255,6 +273,10 @@ static void parse_arg(struct arg *a, const char *spec)
 
 	memset(a, 0, sizeof(*a));
 	a->spec = spec;
+	if (!strcmp(spec, "iter")) {
+		a->is_iter = 1;
+		return;
+	}
 	if (!strncmp(spec, "f:", 2)) {
 		if (parse_float(spec + 2, &f))
 			die_usage("--arg '%s': '%s' is not a number", spec, spec + 2);
@@ -312,6 +334,79 @@ static void parse_arg(struct arg *a, const char *spec)
 		a->bytes = n * sz;
 		free(copy);
 	}
+}
+
+/* --in N=FILE: a buffer argument holding FILE's bytes. */
+static void parse_in(struct arg *a, const char *spec, unsigned int next)
+{
+	const char *eq = strchr(spec, '=');
+	FILE *f;
+	long len;
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(spec, &end, 10);
+	if (!eq || end != eq || end == spec || errno)
+		die_usage("--in '%s': expected N=FILE", spec);
+	if (n != next)
+		die_usage("--in '%s': arguments come in order; this one is argument %u", spec, next);
+	memset(a, 0, sizeof(*a));
+	a->spec = spec;
+	a->is_buf = 1;
+	a->type = T_U32;
+	f = fopen(eq + 1, "rb");
+	if (!f)
+		die_usage("--in '%s': %s: %s", spec, eq + 1, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		die_usage("--in '%s': %s: cannot find its size", spec, eq + 1);
+	if (len == 0 || (unsigned long)len > (unsigned long)MAX_ELEMS * 4)
+		die_usage("--in '%s': %s has %ld bytes; a buffer takes 1 to %u", spec, eq + 1, len,
+			  MAX_ELEMS * 4);
+	a->bytes = len;
+	a->init = malloc(len);
+	if (!a->init)
+		die_usage("out of memory");
+	if (fread(a->init, 1, len, f) != (size_t)len)
+		die_usage("--in '%s': %s: read error", spec, eq + 1);
+	fclose(f);
+}
+
+/* A u32 at a byte offset of a buffer argument: --set and --until. */
+struct word {
+	unsigned int arg;
+	size_t off;
+	uint32_t value;
+	const char *spec;
+};
+
+/* N[@OFF]=V */
+static void parse_word(struct word *w, const char *opt, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	char *end;
+	unsigned long n;
+	size_t off = 0;
+
+	errno = 0;
+	n = strtoul(spec, &end, 10);
+	if (end == spec || errno || n >= MAX_ARGS || (*end != '@' && *end != '='))
+		die_usage("%s '%s': expected N[@OFF]=VALUE, N an argument 0-7", opt, spec);
+	if (*end == '@') {
+		char num[32];
+
+		if (!eq || (size_t)(eq - end - 1) >= sizeof(num))
+			die_usage("%s '%s': expected N[@OFF]=VALUE", opt, spec);
+		memcpy(num, end + 1, eq - end - 1);
+		num[eq - end - 1] = 0;
+		if (parse_size(num, &off) || off % 4)
+			die_usage("%s '%s': '%s' is not a byte offset, a multiple of 4", opt, spec, num);
+	}
+	w->arg = n;
+	w->off = off;
+	w->spec = spec;
+	if (!eq || parse_i32(eq + 1, &w->value))
+		die_usage("%s '%s': the value is not an integer of 32 bits", opt, spec);
 }
 
 /* X[,Y[,Z]], each 1 or more */
@@ -421,7 +516,12 @@ int main(int argc, char **argv)
 	simt_dim3 grid = { 1, 1, 1 }, block = { 1, 1, 1 };
 	struct arg args[MAX_ARGS];
 	struct dump dumps[MAX_ARGS * 4];
-	unsigned int nargs = 0, ndumps = 0, i;
+	struct word sets[MAX_ARGS * 4], until;
+	struct { unsigned int arg; const char *path; } outs[MAX_ARGS];
+	unsigned int nargs = 0, ndumps = 0, nsets = 0, nouts = 0, i;
+	unsigned long repeat = 1, launches;
+	int has_until = 0, reached = 0;
+	uint64_t first_start = 0;
 	uint32_t argv32[MAX_ARGS];
 	size_t shared = 0;
 	double timeout_s = 60, t0, t1;
@@ -454,7 +554,9 @@ int main(int argc, char **argv)
 		if (o[0] == '-' && o[1]) {
 			if (strcmp(o, "--grid") && strcmp(o, "--block") && strcmp(o, "--arg") &&
 			    strcmp(o, "--dump") && strcmp(o, "--shared") && strcmp(o, "--priority") &&
-			    strcmp(o, "--timeout") && strcmp(o, "--device"))
+			    strcmp(o, "--timeout") && strcmp(o, "--device") && strcmp(o, "--in") &&
+			    strcmp(o, "--out") && strcmp(o, "--repeat") && strcmp(o, "--set") &&
+			    strcmp(o, "--until"))
 				die_usage("unknown option '%s'", o);
 			if (!v)
 				die_usage("%s needs a value", o);
@@ -468,6 +570,38 @@ int main(int argc, char **argv)
 			if (nargs == MAX_ARGS)
 				die_usage("--arg '%s': a kernel takes at most %u arguments", v, MAX_ARGS);
 			parse_arg(&args[nargs++], v);
+		} else if (!strcmp(o, "--in")) {
+			if (nargs == MAX_ARGS)
+				die_usage("--in '%s': a kernel takes at most %u arguments", v, MAX_ARGS);
+			parse_in(&args[nargs], v, nargs);
+			nargs++;
+		} else if (!strcmp(o, "--out")) {
+			const char *eq = strchr(v, '=');
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(v, &end, 10);
+			if (!eq || end != eq || end == v || errno || n >= MAX_ARGS || !eq[1])
+				die_usage("--out '%s': expected N=FILE, N an argument 0-7", v);
+			if (nouts == MAX_ARGS)
+				die_usage("--out '%s': at most %u files", v, MAX_ARGS);
+			outs[nouts].arg = n;
+			outs[nouts++].path = eq + 1;
+		} else if (!strcmp(o, "--repeat")) {
+			char *end;
+
+			errno = 0;
+			repeat = strtoul(v, &end, 10);
+			if (errno || *end || repeat < 1 || repeat > 100000000 || *v == '-')
+				die_usage("--repeat '%s': 1 to 100000000 launches", v);
+		} else if (!strcmp(o, "--set")) {
+			if (nsets == sizeof(sets) / sizeof(sets[0]))
+				die_usage("--set '%s': too many", v);
+			parse_word(&sets[nsets++], o, v);
+		} else if (!strcmp(o, "--until")) {
+			parse_word(&until, o, v);
+			has_until = 1;
 		} else if (!strcmp(o, "--dump")) {
 			struct dump *d = &dumps[ndumps];
 			const char *colon = strchr(v, ':');
@@ -524,6 +658,20 @@ int main(int argc, char **argv)
 			die_usage("--dump %u: argument %u is not a buffer (buf:...)", dumps[i].arg,
 				  dumps[i].arg);
 	}
+	for (i = 0; i < nouts; i++) {
+		if (outs[i].arg >= nargs || !args[outs[i].arg].is_buf)
+			die_usage("--out %u=%s: argument %u is not a buffer", outs[i].arg, outs[i].path,
+				  outs[i].arg);
+	}
+	for (i = 0; i < nsets + has_until; i++) {
+		const struct word *w = i < nsets ? &sets[i] : &until;
+
+		if (w->arg >= nargs || !args[w->arg].is_buf)
+			die_usage("'%s': argument %u is not a buffer", w->spec, w->arg);
+		if (w->off + 4 > args[w->arg].bytes)
+			die_usage("'%s': byte %zu is past the end of argument %u's %zu bytes", w->spec,
+				  w->off + 4, w->arg, args[w->arg].bytes);
+	}
 
 	st = simt_device_open(node, &dev);
 	if (st)
@@ -570,31 +718,63 @@ int main(int argc, char **argv)
 	}
 
 	t0 = now_us();
-	st = simt_launch(k, grid, block, shared, argv32, nargs, &seq);
-	if (st)
-		die_simt(st, "launch");
-	st = simt_wait(ctx, seq, (int64_t)(timeout_s * 1e9), &c);
-	t1 = now_us();
-	if (st == SIMT_ERROR_FAULT) {
-		fprintf(stderr, "%s: %s faulted: device address 0x%llx", prog, kname,
-			(unsigned long long)c.fault_addr);
-		if (c.fault_pc)
-			fprintf(stderr, ", instruction at 0x%x", c.fault_pc);
-		fprintf(stderr, "\n");
+	for (launches = 0; launches < repeat;) {
+		uint32_t word;
+
+		for (i = 0; i < nsets; i++) {
+			st = simt_memcpy_htod(args[sets[i].arg].buf, sets[i].off, &sets[i].value, 4);
+			if (st)
+				die_simt(st, sets[i].spec);
+		}
+		for (i = 0; i < nargs; i++)
+			if (args[i].is_iter)
+				argv32[i] = launches;
+		st = simt_launch(k, grid, block, shared, argv32, nargs, &seq);
+		if (st)
+			die_simt(st, "launch");
+		st = simt_wait(ctx, seq, (int64_t)(timeout_s * 1e9), &c);
+		launches++;
+		if (st == SIMT_ERROR_FAULT) {
+			fprintf(stderr, "%s: %s faulted", prog, kname);
+			if (repeat > 1)
+				fprintf(stderr, " (launch %lu)", launches - 1);
+			fprintf(stderr, ": device address 0x%llx", (unsigned long long)c.fault_addr);
+			if (c.fault_pc)
+				fprintf(stderr, ", instruction at 0x%x", c.fault_pc);
+			fprintf(stderr, "\n");
 #ifdef SIMT_RUN_HOST
-		/* which fault, and where: block, warp and lane */
-		fprintf(stderr, "%s: %s\n", prog, simt_last_error());
+			/* which fault, and where: block, warp and lane */
+			fprintf(stderr, "%s: %s\n", prog, simt_last_error());
 #endif
+			return finish(args, nargs, ctx, dev, 1);
+		}
+		if (st)
+			die_simt(st, kname);
+		if (launches == 1)
+			first_start = c.start_cycle;
+		if (has_until) {
+			st = simt_memcpy_dtoh(&word, args[until.arg].buf, until.off, 4);
+			if (st)
+				die_simt(st, until.spec);
+			reached = word == until.value;
+			if (reached)
+				break;
+		}
+	}
+	t1 = now_us();
+	if (repeat > 1)
+		printf("launches: %lu\n", launches);
+	if (has_until && !reached) {
+		fprintf(stderr, "%s: --until %s: not after %lu launches\n", prog, until.spec,
+			launches);
 		return finish(args, nargs, ctx, dev, 1);
 	}
-	if (st)
-		die_simt(st, kname);
 	if (want_time) {
 		printf("time: %.0f us from submission to completion", t1 - t0);
 		if (c.end_cycle)
 			printf("; device cycles %llu..%llu (%llu)\n",
-			       (unsigned long long)c.start_cycle, (unsigned long long)c.end_cycle,
-			       (unsigned long long)(c.end_cycle - c.start_cycle));
+			       (unsigned long long)first_start, (unsigned long long)c.end_cycle,
+			       (unsigned long long)(c.end_cycle - first_start));
 		else
 			printf("; device cycles not reported by the driver\n");
 	}
@@ -608,6 +788,24 @@ int main(int argc, char **argv)
 		if (st)
 			die_simt(st, "reading the results");
 		print_values(ar, &dumps[i], data);
+		free(data);
+	}
+	for (i = 0; i < nouts; i++) {
+		struct arg *ar = &args[outs[i].arg];
+		uint8_t *data = malloc(ar->bytes);
+		FILE *f;
+
+		if (!data)
+			die_usage("out of memory");
+		st = simt_memcpy_dtoh(data, ar->buf, 0, ar->bytes);
+		if (st)
+			die_simt(st, "reading the results");
+		f = fopen(outs[i].path, "wb");
+		if (!f || fwrite(data, 1, ar->bytes, f) != ar->bytes || fclose(f)) {
+			fprintf(stderr, "%s: --out %u=%s: %s\n", prog, outs[i].arg, outs[i].path,
+				strerror(errno));
+			return finish(args, nargs, ctx, dev, 1);
+		}
 		free(data);
 	}
 	st = simt_context_destroy(ctx);

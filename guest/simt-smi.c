@@ -21,7 +21,7 @@
 
 #include <drm/simt_accel.h>
 #include "hw/simt/simt-hw.h"
-#include "simt.h"
+#include "libsimt.h"
 
 static int kv;		/* key=value output */
 static int usage_opt;	/* per-process usage (-p) */

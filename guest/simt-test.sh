@@ -84,6 +84,7 @@ t_split_between
 t_smi_user
 t_smi_root
 t_run_user
+t_run_files
 t_run_bad
 t_bench
 t_unplug_mapped
@@ -705,7 +706,7 @@ t_lib_launch() { lib_group launch; }
 d_lib_launch="libsimt as a user: vecadd, ids (3D, local memory), dynshared (dynamic shared memory) checked; bad launches"
 
 t_lib_errors() { lib_group errors; }
-d_lib_errors="libsimt as a user: refused launch, timeout, fault, device error; a new context works after them"
+d_lib_errors="libsimt as a user: refused launch (a block over the SM's threads or shared memory, named), timeout, fault; a new context works after them"
 
 t_lib_samples() { lib_group samples; }
 d_lib_samples="libsimt as a user: saxpy, matmul, reduce (tree, warp), histogram checked"
@@ -744,6 +745,7 @@ stat_val() { awk -v k="$1" '$1 == k { print $2 }' "$(simt_debugfs_dir "$DEV")/st
 
 t_oversub_tenants() {
 	e0=$(stat_val evictions) r0=$(stat_val restores)
+	m0=$(stat_val move_bytes) x0=$(stat_val move_errors)
 	lib_group oversub-tenants
 	rc=$?
 	e1=$(stat_val evictions) r1=$(stat_val restores)
@@ -752,9 +754,36 @@ t_oversub_tenants() {
 		{ cat "$(simt_debugfs_dir "$DEV")/stats"; fail "debugfs stats has no evictions, restores or evicted_bytes"; }
 	[ "$e1" -gt "$e0" ] && [ "$r1" -gt "$r0" ] ||
 		fail "the device counted no eviction or no restore"
+	echo "debugfs stats: move_bytes $m0 -> $(stat_val move_bytes), move_errors $x0 -> $(stat_val move_errors)"
+	[ "$(stat_val move_bytes)" -gt "$m0" ] && [ "$(stat_val move_errors)" = "$x0" ] ||
+		fail "the copy engines moved nothing for the evictions, or a move failed"
 	return $rc
 }
-d_oversub_tenants="oversubscription: 3 processes with 60 % of the VRAM each run saxpy rounds over it in turn and at once with idle gaps: every result right bit for bit, each one's objects evicted and restored (fdinfo), debugfs evictions and restores grew"
+d_oversub_tenants="oversubscription: 3 processes with 60 % of the VRAM each run saxpy rounds over it in turn and at once with idle gaps: every result right bit for bit, each one's objects evicted and restored (fdinfo), debugfs evictions and restores grew, moved by the copy engines with no failed move"
+
+# The moves of seed 003's evictions and restores are the copy engines':
+# the move queue's copies moved at least A's eviction, B's eviction and
+# A's restore (3 x 5/8 of the VRAM), its engine cycles are at least those
+# bytes over the copy bandwidth, and no move failed.
+t_evict_copy_engine() {
+	info=$(simt_debugfs_dir "$DEV")/info
+	bw=$(awk '$1 == "copy_bw:" { print $2 }' "$info")
+	b0=$(stat_val move_bytes) c0=$(stat_val move_copy_cycles) x0=$(stat_val move_errors)
+	ioctl_group evict-bytes
+	rc=$?
+	b1=$(stat_val move_bytes) c1=$(stat_val move_copy_cycles) x1=$(stat_val move_errors)
+	echo "debugfs: copy_bw $bw; move_bytes $b0 -> $b1, move_copy_cycles $c0 -> $c1, move_errors $x0 -> $x1"
+	[ -n "$bw" ] && [ -n "$b0" ] && [ -n "$c0" ] && [ -n "$x0" ] ||
+		fail "debugfs has no copy_bw, move_bytes, move_copy_cycles or move_errors"
+	want=$(( $(sysval vram_size) / 8 * 5 * 3 ))
+	[ $((b1 - b0)) -ge "$want" ] ||
+		fail "the move queue moved $((b1 - b0)) bytes, less than the $want of two evictions and a restore"
+	[ $((c1 - c0)) -ge $(( (b1 - b0) / bw )) ] ||
+		fail "the move queue's copy engine cycles grew by $((c1 - c0)), less than $((b1 - b0)) bytes at $bw bytes a cycle"
+	[ "$x1" = "$x0" ] || fail "$((x1 - x0)) moves failed"
+	return $rc
+}
+d_evict_copy_engine="oversubscription: every word of two 5/8-of-VRAM objects kept through evictions and a restore, the bytes moved by the move queue's copy engines (debugfs move_bytes at least the three moves, copy cycles at least bytes over the copy bandwidth, no failed move)"
 
 t_oversub_single() { lib_group oversub-single; }
 d_oversub_single="oversubscription: two objects of 3/4 of the VRAM in one context both allocate and keep what was written through their mappings across kernels on the other; fdinfo: resident within the VRAM, resident + evicted = total"
@@ -882,6 +911,31 @@ t_run_user() {
 	echo "$out" | grep -q "^  vecadd " || fail "--list does not show vecadd"
 }
 d_run_user="simt-run as the user: vecadd on 1000 floats and saxpy with a float argument checked, --list, --time"
+
+# u32 VALUEs, little-endian, to stdout
+u32s() {
+	for v in "$@"; do
+		printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((v & 255)) $((v >> 8 & 255)) \
+			$((v >> 16 & 255)) $((v >> 24 & 255)))"
+	done
+}
+
+t_run_files() {
+	# a path of 4 vertices in compressed sparse rows; distances from 0
+	u32s 0 1 3 5 6 > /tmp/row.bin
+	u32s 1 0 2 1 3 2 > /tmp/col.bin
+	u32s 0 4294967295 4294967295 4294967295 > /tmp/dist.bin
+	rm -f /tmp/dist.out
+	out=$(simt_as_user "timeout 30 simt-run /lib/simt/kernels/bfs.elf bfs_level --grid 1 --block 32 --in 0=/tmp/row.bin --in 1=/tmp/col.bin --in 2=/tmp/dist.bin --arg iter --arg buf:4 --arg 4 --repeat 100 --set 4=0 --until 4=0 --out 2=/tmp/dist.out") ||
+		{ echo "$out"; fail "simt-run bfs failed"; }
+	echo "$out"
+	echo "$out" | grep -q "^launches: 4$" || fail "not 4 launches (levels 0 to 3)"
+	got=$(od -An -tu4 /tmp/dist.out | tr -s ' ' | sed 's/^ //')
+	echo "distances: $got"
+	[ "$got" = "0 1 2 3" ] || fail "distances '$got', expected 0 1 2 3"
+	rm -f /tmp/row.bin /tmp/col.bin /tmp/dist.bin /tmp/dist.out
+}
+d_run_files="simt-run as the user: breadth-first search from files (--in), one launch per level until the flag stays 0 (--repeat, --set, --until), distances written to a file (--out)"
 
 # run_bad EXPECTED_STATUS MESSAGE_REGEX ARGS...: simt-run must fail so
 run_bad() {

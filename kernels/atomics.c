@@ -6,7 +6,7 @@
  */
 #include "simt.h"
 
-SHARED static int block_count;
+SHARED int block_count;
 
 KERNEL void atomics(int *r, uint32_t n)
 {

@@ -8,7 +8,7 @@
 
 #define BINS 256
 
-SHARED static unsigned block_bins[BINS];
+SHARED unsigned block_bins[BINS];
 
 KERNEL void histogram(const uint8_t *data, uint32_t n, unsigned *bins)
 {

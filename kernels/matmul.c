@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * C = A * B for n x n row-major matrices, n a multiple of TILE.  Blocks of
- * TILE x TILE threads each compute one tile of C, staging tiles of A and
- * B through shared memory with a barrier before and after each use.
- * Products are accumulated with fused multiply-adds, in order of k.
+ * Seed 002's two benchmarks.  matmul: C = A * B for n x n row-major
+ * matrices, n a multiple of TILE.  Blocks of TILE x TILE threads each
+ * compute one tile of C, staging tiles of A and B through shared memory
+ * with a barrier before and after each use.  Products are accumulated
+ * with fused multiply-adds, in order of k.  lsearch: linear search.
  */
 #include "simt.h"
 
 #define TILE 16
 
-SHARED static float tile_a[TILE][TILE];
-SHARED static float tile_b[TILE][TILE];
+SHARED float tile_a[TILE][TILE];
+SHARED float tile_b[TILE][TILE];
 
 KERNEL void matmul(const float *a, const float *b, float *c, uint32_t n)
 {
@@ -29,4 +30,22 @@ KERNEL void matmul(const float *a, const float *b, float *c, uint32_t n)
         __syncthreads();
     }
     c[row * n + col] = sum;
+}
+
+/*
+ * The indices of the words of data[0..n) equal to @key: their count in
+ * out[0] (zero before the launch), the indices after it in no particular
+ * order.  Each thread strides through the data by the grid's threads.
+ */
+KERNEL void lsearch(const uint32_t *data, uint32_t n, uint32_t key,
+                    uint32_t *out)
+{
+    uint32_t stride = gridDim.x * blockDim.x;
+
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += stride) {
+        if (data[i] == key) {
+            out[1 + atomicAdd(&out[0], 1u)] = i;
+        }
+    }
 }

@@ -7,7 +7,7 @@
  */
 #include "simt.h"
 
-SHARED static uint32_t tile[256];
+SHARED uint32_t tile[256];
 
 /*
  * Per round: a data-dependent loop (lanes diverge), an exchange through

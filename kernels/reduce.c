@@ -9,7 +9,7 @@
 
 #define MAX_THREADS 1024
 
-SHARED static float partial[MAX_THREADS];
+SHARED float partial[MAX_THREADS];
 
 KERNEL void reduce_tree(const float *in, float *out, uint32_t n)
 {

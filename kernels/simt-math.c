@@ -31,6 +31,7 @@
 #undef fmaxf
 #undef sqrtf
 #undef fmaf
+#undef rsqrtf
 
 typedef struct {
     float hi, lo;
@@ -85,6 +86,7 @@ float fminf(float x, float y) { return __builtin_fminf(x, y); }
 float fmaxf(float x, float y) { return __builtin_fmaxf(x, y); }
 float sqrtf(float x) { return __builtin_sqrtf(x); }
 float fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
+float rsqrtf(float x) { return 1.0f / __builtin_sqrtf(x); }
 
 /* ---- exact ---- */
 

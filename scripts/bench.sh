@@ -10,15 +10,16 @@ build=${HOST_BUILD:?HOST_BUILD must be set}
 . "$(dirname "$0")/tree-cache.sh"
 qemu_build=$QEMU_BUILD
 
-# Run simt-kernel-test in the bench mode its environment variable VAR=VALUE
-# selects and print its "bench" lines; stop if a check failed or no line
-# "bench NAME..." came out.
-kernel_bench() {   # NAME, VAR=VALUE
+# Run a qtest (simt-kernel-test unless a third argument names another) in
+# the bench mode its environment variable VAR=VALUE selects and print its
+# "bench" lines; stop if a check failed or no line "bench NAME..." came
+# out.
+kernel_bench() {   # NAME, VAR=VALUE[, TEST]
     local out
     out=$(cd "$qemu_build" &&
           env QTEST_QEMU_BINARY=./qemu-system-x86_64 \
               SIMT_KERNEL_DIR="$build/kernels" "$2" \
-              ./tests/qtest/simt-kernel-test --tap 2>/dev/null) || true
+              "./tests/qtest/${3:-simt-kernel-test}" --tap 2>/dev/null) || true
     if printf '%s\n' "$out" | grep -q '^not ok' ||
        ! printf '%s\n' "$out" | grep -q "^# bench $1"; then
         echo "bench: the $1 run failed" >&2
@@ -77,27 +78,34 @@ HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/copy-benc
 echo "# preemption: seed 000 kernel shapes, 24 high-priority injections each"
 HOST_BUILD="$build" QEMU_BUILD="$qemu_build" "$(dirname "$0")/../bench/preempt-bench.sh"
 
-# Seed 002's Table 1: a 512x512 matmul (1024 blocks) split into M = 4, 16
-# and 64 subkernels, each LAUNCH queued behind the one before (the device
-# side of libsimt's simt_launch_split: no host round trip), against the
-# unsplit kernel, in device time on the GTX480 preset.  The seed's
-# 1024x1024 row (4096 blocks, relative to M = 4): 0 %, 26 %, 340 %.
-echo "# seed 002: kernel splitting slowdown by subkernel size S (blocks)"
-kernel_bench seed002_split_slowdown SIMT_BENCH_SPLIT=512,256,64,16
+# Seed 002's Table 1 without the host: a 512x512 matmul (1024 blocks)
+# split into M = 4, 16 and 64 subkernels, each LAUNCH queued behind the
+# one before (no host round trip), in device time on the GTX480 preset:
+# M = 4 against the unsplit kernel, M = 16 and 64 against M = 4 (the
+# paper's reference row).  The paper's figures are the guest's (with a
+# round trip per subkernel, bench/guest-bench.sh); these isolate the
+# device's part.
+echo "# seed 002: kernel splitting slowdown by subkernel size S, device only"
+kernel_bench seed002_split_device SIMT_BENCH_SPLIT=512,256,64,16
 
-# Seed 002's experiment 4.1 scaled down (Fig. 4b: about 600, 100 and 6 ms
-# for CUDA, RGEM and PKM under a 4096x4096 matmul): the mean response of
-# a high-priority job (upload, 64x64 matmul, download) arriving at 8
-# points of a low-priority one (2 MiB up, 256x256 matmul, 2 MiB down), in
-# device microseconds: copies in one chunk, 1 MiB chunks, chunks and the
-# matmul split into subkernels of 16 blocks, chunks and context switches.
+# Seed 002's experiments at 1/16 of its data (tests/qtest/simt-rt-test.c):
+# 4.1 (Fig. 4b), the mean response of a high-priority matmul job arriving
+# 16 times over a low-priority one (1024x1024, copies included) in device
+# milliseconds, with none (CUDA on launch-order hardware), chunked (RGEM),
+# split (PKM) and preempt (context switches); 4.2 (Tables 2-3, Fig. 5),
+# the paper's five periodic tasks over one hyperperiod: deadline misses
+# and tau0's worst response per mode.
 echo "# seed 002: high-priority response under a low-priority job with copies"
-kernel_bench seed002_hp_response SIMT_BENCH_HP=1
+kernel_bench seed002_hp_response SIMT_BENCH_RT=response simt-rt-test
+echo "# seed 002: the periodic task set of Table 2"
+kernel_bench seed002_periodic SIMT_BENCH_RT=periodic simt-rt-test
 
 # Launch latency and submission rate of an empty kernel, measured inside
 # the guest through libsimt (boots the guest); then seed 003's
-# multi-tenancy gains (Figs. 10-11: sharing a device against serializing
-# its jobs, with evictions for long jobs, and offloading to a second
-# device), in a second guest with two devices (simt-share-bench).
+# multi-tenancy gains (Figs. 7, 10 and 11: sharing devices against
+# serializing their jobs, with evictions by the copy engines for long
+# jobs, the CPU fraction swept, and offloading from a group of one
+# device to a group of three), in a second guest with four devices
+# (simt-share-bench).
 echo "# in-guest launch latency: simt-bench through libsimt, under TCG"
 "$(dirname "$0")/../bench/guest-bench.sh"

@@ -7,8 +7,8 @@ at", and docs/specs/simt.rst its occupancy table under "Occupancy
 curves"; every chart drawn from them must be well-formed SVG with a
 title, both axes with ticks, a legend entry and a drawn series for every
 policy (or mechanism, level, preset and its published figures) in the
-table.  A table with a row cut short must be refused with its line
-number.  With OUT_DIR, the charts are also written there as CHART.svg.
+table, and a caption saying the experiment's setup ("Setup: ...").  A
+table with a row cut short must be refused with its line number.  With OUT_DIR, the charts are also written there as CHART.svg.
 
     check-charts.py DOCS_DIR [OUT_DIR]
 """
@@ -91,6 +91,9 @@ for lab in CHARTS:
     problems = []
     if not any(t.get("class") == "title" and t.text for t in texts):
         problems.append("no title")
+    if not any(t.get("class") == "caption" and t.text and
+               t.text.startswith("Setup:") for t in texts):
+        problems.append("no caption with the setup")
     if not any(g.get("class") == "axis" for g in root.iter(NS + "g")):
         problems.append("no axes")
     if sum(t.get("class") == "ytick" for t in texts) < 3:
@@ -102,8 +105,9 @@ for lab in CHARTS:
                                                           sorted(want)))
     if legend_names != want:
         problems.append("legend %s" % sorted(legend_names))
-    check(not problems, "%s: the page's table drawn with title, axes, ticks, "
-          "legend and its %d series" % (lab, len(want)), "; ".join(problems))
+    check(not problems, "%s: the page's table drawn with title, caption, "
+          "axes, ticks, legend and its %d series" % (lab, len(want)),
+          "; ".join(problems))
 
 # A row cut short is refused, with its line number.
 table = [l for l in quoted_table("chunks").splitlines() if l.strip()]

@@ -3,7 +3,7 @@
 #
 # Run every test suite and print one summary line for all of them.
 #
-#   scripts/check.sh [docs] [unit] [qtest] [guest]     (default: all)
+#   scripts/check.sh [docs] [unit] [qtest] [guest] [labs]   (default: all)
 #
 # Each suite's TAP output is checked by scripts/tap-check.py, which prints
 # "NAME: P passed, F failed"; the last line of this script is the total,
@@ -30,7 +30,7 @@ host_build=${HOST_BUILD:-$top/build/host}
 qemu_build=$QEMU_BUILD
 results=$top/build/results
 tapcheck=(/usr/bin/python3 "$top/scripts/tap-check.py")
-suites=${*:-docs unit qtest guest}
+suites=${*:-docs unit qtest guest labs}
 
 sanitize=${SIMT_SANITIZE:-0}
 debug=${SIMT_GUEST_DEBUG:-0}
@@ -217,10 +217,11 @@ run_guest() {
         EXTRA_APPEND="simtguest.tests=lib_multi_device,smi_user,log_clean"
     # Oversubscribed VRAM on a device with 64 MiB of it (the least that leaves
     # kernel images their 4 MiB below the objects): processes that
-    # together allocate several times the VRAM, every result checked, and
-    # simt-smi's view of the evictions.
+    # together allocate several times the VRAM, every result checked,
+    # simt-smi's view of the evictions, and every byte of evicted objects
+    # moved by the copy engines.
     guest_boot guest-osub "oversubscription " SIMT_DEVICE=simt,vram-size=64M \
-        EXTRA_APPEND="simtguest.tests=oversub_tenants,oversub_single,oversub_smi,log_clean"
+        EXTRA_APPEND="simtguest.tests=oversub_tenants,oversub_single,oversub_smi,evict_copy_engine,log_clean"
     # The device removed from its PCIe slot under work in flight, and
     # plugged in again (scripts/guest-hotplug.py).
     guest_boot guest-hotplug "hot-plugging " SIMT_HOTPLUG=1 \
@@ -267,6 +268,46 @@ run_guest() {
         status=1
     fi
     rm -rf "$share"
+}
+
+# The labs' graders as make grade runs them, on the student files of
+# tests/labs/LAB/: each right-*.c must get every point and each wrong-*.c
+# (a plausible wrong attempt, a hole an earlier grader let through) must
+# lose some, with the seed fixed so that the run is the same every time.
+# They run in a grading tree of this tree's own ($simt_tree/grade), at its
+# commit.
+run_labs() {
+    echo "== labs (make grade on tests/labs/: right files pass, wrong ones fail)"
+    local f lab n=0 score max expect log=$results/labs.tap
+    if [ "$sanitize" = 1 ] || [ "$debug" = 1 ]; then
+        echo "  labs: skipped (make check runs them)"
+        return
+    fi
+    : > "$log"
+    for f in "$top"/tests/labs/*/*.c; do
+        lab=$(basename "$(dirname "$f")")
+        n=$((n + 1))
+        GRADE_DIR=$simt_tree/grade SEED=29 \
+            "$top/scripts/grade.sh" "$lab" "$f" "$results/labs-$n.json" \
+            > "$results/labs-$n.out" 2>&1
+        read -r score max < <(python3 -c 'import json, sys
+r = json.load(open(sys.argv[1])); print(r["score"], r["max_score"])' \
+            "$results/labs-$n.json" 2>/dev/null || echo "- -")
+        case $(basename "$f") in
+        right-*) expect="gets every point" ;;
+        *) expect="loses points" ;;
+        esac
+        if [ "$score" != - ] && [ "$max" -gt 0 ] &&
+           { { [ "$expect" = "gets every point" ] && [ "$score" = "$max" ]; } ||
+             { [ "$expect" = "loses points" ] && [ "$score" -lt "$max" ]; }; }; then
+            echo "ok $n - $lab: ${f#"$top"/} $expect ($score of $max)" >> "$log"
+        else
+            echo "not ok $n - $lab: ${f#"$top"/} $expect ($score of $max; $results/labs-$n.out)" >> "$log"
+        fi
+        sed 's/^/# /' "$results/labs-$n.out" >> "$log"
+    done
+    echo "1..$n" >> "$log"
+    check_tap labs "$log" --end-marker= --no-kernel-check
 }
 
 for s in $suites; do

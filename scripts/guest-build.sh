@@ -117,7 +117,7 @@ fi
 
 # ---- libsimt and the guest's static programs: every guest/*.c ----
 # libsimt (guest/libsimt, MIT) is the runtime the tools are built on:
-# simt.c, simt-status.c and the kernel image loader
+# simt.c, simt-split.c, simt-status.c and the kernel image loader
 # (tools/simt-meta/simt-elf.c, MIT) in a static library.  Every program includes the driver's UAPI header,
 # include/uapi/drm/simt_accel.h, and links the library; the linker takes
 # only what a program uses.
@@ -128,6 +128,7 @@ fi
 uapi=$repo/include/uapi/drm/simt_accel.h
 elfsrc=$repo/tools/simt-meta/simt-elf.c
 libsrc=$repo/guest/libsimt/simt.c
+splitsrc=$repo/guest/libsimt/simt-split.c
 statussrc=$repo/guest/libsimt/simt-status.c
 cflags=(-static -O2 -Wall -Werror -pthread -D__user= -I"$repo/include/uapi"
         -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
@@ -142,8 +143,9 @@ g++ -std=c++11 "${uapi_flags[@]}" -x c++ "$uapi_alone"
 
 lib=$odir/build/libsimt.a
 stale=0
-for dep in "$libsrc" "${libsrc%.c}.h" "${libsrc%.c}-internal.h" "$uapi" "$elfsrc" \
-           "${elfsrc%.c}.h" "$statussrc" "${statussrc%.c}.h"; do
+for dep in "$libsrc" "$repo/guest/libsimt/libsimt.h" "${libsrc%.c}-internal.h" \
+           "${libsrc%.c}-backend.h" "$splitsrc" "$uapi" "$elfsrc" "${elfsrc%.c}.h" \
+           "$statussrc" "${statussrc%.c}.h"; do
     [ "$dep" -nt "$lib" ] && stale=1
 done
 if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
@@ -151,9 +153,10 @@ if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
     gcc "${cflags[@]}" -c -o "$odir/build/libsimt-simt.o" "$libsrc"
     gcc "${cflags[@]}" -c -o "$odir/build/libsimt-elf.o" "$elfsrc"
     gcc "${cflags[@]}" -c -o "$odir/build/libsimt-status.o" "$statussrc"
+    gcc "${cflags[@]}" -c -o "$odir/build/libsimt-split.o" "$splitsrc"
     rm -f "$lib.tmp"
     ar rcs "$lib.tmp" "$odir/build/libsimt-simt.o" "$odir/build/libsimt-elf.o" \
-        "$odir/build/libsimt-status.o"
+        "$odir/build/libsimt-status.o" "$odir/build/libsimt-split.o"
     mv "$lib.tmp" "$lib"
 fi
 progs=()

@@ -3,14 +3,14 @@
  * libsimt internals that its tests (guest/simt-lib-test.c) look at: what
  * simt_launch() puts into the LAUNCH command, and where a module's live
  * table is.  Not part of the API: no program but the tests should use
- * them.  Licensed under the MIT licence, as written out in simt.h.
+ * them.  Licensed under the MIT licence, as written out in libsimt.h.
  */
 #ifndef SIMT_INTERNAL_H
 #define SIMT_INTERNAL_H
 
 #include <drm/simt_accel.h>
 
-#include "simt.h"
+#include "libsimt.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,7 +31,7 @@ simt_status simt_internal_launch_cmd(simt_kernel *kernel, simt_dim3 grid,
 /*
  * Whether a launch of @kernel with these arguments may carry
  * DRM_SIMT_CMD_LAUNCH_IDEMPOTENT (1) or not (0), by the rule of
- * simt_launch() in simt.h.
+ * simt_launch() in libsimt.h.
  */
 int simt_internal_launch_idempotent(const simt_kernel *kernel,
 				    const uint32_t *args, unsigned int nargs);

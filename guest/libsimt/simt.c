@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * libsimt: the runtime behind guest/libsimt/simt.h.  Every call maps
+ * libsimt: the runtime behind guest/libsimt/libsimt.h.  Every call maps
  * onto the driver's ioctls (include/uapi/drm/simt_accel.h); kernel
  * images are read by tools/simt-meta/simt-elf.c.
  *
  * Copyright the simt authors.  Licensed under the MIT licence, as
- * written out in simt.h.
+ * written out in libsimt.h.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -29,7 +29,8 @@
 
 #include "simt-elf.h"
 #include "simt-internal.h"
-#include "simt.h"
+#include "libsimt.h"
+#include "simt-backend.h"
 #include "simt-status.h"
 
 #define PAGE_SIZE_4K	4096u
@@ -39,7 +40,7 @@
 #define CMD_SIZE_0_2	120u
 
 /*
- * Locking (the rule is in simt.h): dev->lock protects dev->contexts,
+ * Locking (the rule is in libsimt.h): dev->lock protects dev->contexts,
  * every context's buffer and module lists and staging pool, and a
  * buffer's mapping; ctx->qlock makes SUBMIT and ctx->last_seq one step
  * and protects ctx->local.  Order: ctx->qlock before dev->lock.
@@ -261,6 +262,26 @@ static simt_status open_node(const char *node, simt_device **out)
 		close(dev->fd);
 		free(dev);
 		return ioctl_error(err, "GET_PARAM");
+	}
+	/* 0.7: one SM's limits, so that a launch that fits none is refused here */
+	if (info->uapi_minor >= 7) {
+		static const uint32_t sm_params[] = {
+			DRM_SIMT_PARAM_SM_THREADS, DRM_SIMT_PARAM_SM_WARPS,
+			DRM_SIMT_PARAM_SM_REGS, DRM_SIMT_PARAM_SM_SHARED,
+		};
+		uint32_t *sm_fields[] = {
+			&info->sm_threads, &info->sm_warps, &info->sm_regs, &info->sm_shared,
+		};
+
+		for (i = 0; !err && i < 4; i++) {
+			err = get_param(dev->fd, sm_params[i], &value);
+			*sm_fields[i] = value;
+		}
+		if (err) {
+			close(dev->fd);
+			free(dev);
+			return ioctl_error(err, "GET_PARAM");
+		}
 	}
 	pci_address(dev->fd, info->pci_address, sizeof(info->pci_address));
 	/* 0.3: the longer command with the launch metadata, absolute waits */
@@ -619,8 +640,9 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 				 w.hw_error);
 	case DRM_SIMT_ERROR_DEVICE:
 		c->status = SIMT_ERROR_DEVICE;
-		return simt_set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u",
-				 (unsigned long long)seq, w.hw_error);
+		return simt_set_error(SIMT_ERROR_DEVICE, "submission %llu: device error %u, %s",
+				 (unsigned long long)seq, w.hw_error,
+				 simt_hw_error_phrase(w.hw_error));
 	case DRM_SIMT_ERROR_TIMEOUT:
 		c->status = SIMT_ERROR_DEVICE;
 		return simt_set_error(SIMT_ERROR_DEVICE,
@@ -1585,13 +1607,14 @@ static void launch_wire(const struct simt_device *dev, const struct drm_simt_cmd
  * Queue a launch of blocks [@first, @first + @count) of @grid (@count 0:
  * the whole grid, without the subgrid fields older drivers refuse).
  */
-static simt_status launch_blocks(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
-				 uint32_t dynamic_shared, const uint32_t *args,
-				 unsigned int nargs, uint32_t first, uint32_t count,
-				 uint64_t *seq)
+simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+				      uint32_t dynamic_shared, const uint32_t *args,
+				      unsigned int nargs, uint32_t first, uint32_t count,
+				      uint64_t *seq)
 {
 	struct drm_simt_cmd cmd, wire;
 	struct drm_simt_cmd_launch *l = &cmd.launch;
+	const struct simt_device_info *info;
 	simt_context *ctx;
 	const char *name;
 	simt_status st;
@@ -1600,9 +1623,14 @@ static simt_status launch_blocks(simt_kernel *kernel, simt_dim3 grid, simt_dim3 
 	if (!kernel)
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: no kernel");
 	ctx = kernel->mod->ctx;
+	info = &ctx->dev->info;
 	name = kernel->info->name;
 	pthread_mutex_lock(&ctx->qlock);
 	st = launch_cmd(kernel, grid, block, dynamic_shared, args, nargs, &cmd);
+	if (!st && info->sm_threads)
+		st = simt_check_block_fits(name, (uint64_t)block.x * block.y * block.z, l->regs,
+					   l->shared_size, info->sm_threads, info->sm_warps,
+					   info->sm_regs, info->sm_shared, "the device's");
 	if (!st) {
 		l->first_block = first;
 		l->block_count = count;
@@ -1625,87 +1653,29 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 			uint32_t dynamic_shared, const uint32_t *args,
 			unsigned int nargs, uint64_t *seq)
 {
-	return launch_blocks(kernel, grid, block, dynamic_shared, args, nargs, 0, 0, seq);
+	return simt_backend_launch_range(kernel, grid, block, dynamic_shared, args, nargs, 0, 0,
+					 seq);
 }
 
-/* ---- kernel splitting ---- */
+/* ---- what the backend-independent part (simt-split.c) asks of the device ---- */
 
-/*
- * S from a measured subkernel: the most blocks that take at most @target
- * cycles at the rate of @count blocks in @cycles, within [1, @total].
- */
-static uint32_t split_blocks(uint64_t target, uint32_t count, uint64_t cycles,
-			     uint64_t total)
+simt_context *simt_backend_kernel_context(const simt_kernel *kernel)
 {
-	double s = (double)target * count / (cycles ? cycles : 1);
-
-	if (s < 1)
-		return 1;
-	return s >= (double)total ? (uint32_t)total : (uint32_t)s;
+	return kernel->mod->ctx;
 }
 
-simt_status simt_launch_split(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
-			      uint32_t dynamic_shared, const uint32_t *args,
-			      unsigned int nargs, const struct simt_split *split,
-			      struct simt_split_result *r)
+uint32_t simt_backend_wave_blocks(simt_context *ctx)
 {
-	struct simt_split_result local;
-	struct simt_result sub;
-	const struct simt_device_info *info;
-	uint64_t total, done = 0, seq, cycles;
-	uint32_t size, count;
-	simt_context *ctx;
-	simt_status st;
+	return ctx->dev->info.sm_count * ctx->dev->info.sm_blocks;
+}
 
-	if (!r)
-		r = &local;
-	memset(r, 0, sizeof(*r));
-	if (!kernel || !split)
-		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch_split: no kernel or no split");
-	if (!split->subkernel_blocks && !split->target_cycles)
-		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
-				 "split launch of %s: neither a subkernel size nor a target time",
-				 kernel->info->name);
-	total = (uint64_t)grid.x * grid.y * grid.z;
-	if (!total || total > UINT32_MAX)
-		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
-				 "split launch of %s: grid %ux%ux%u: 1 to 2^32 - 1 blocks can be split",
-				 kernel->info->name, grid.x, grid.y, grid.z);
-	ctx = kernel->mod->ctx;
-	info = &ctx->dev->info;
-	size = split->subkernel_blocks;
-	if (!size)
-		size = split->probe_blocks ? split->probe_blocks : info->sm_count * info->sm_blocks;
-	if (size < total && info->uapi_major == 0 && info->uapi_minor < 4)
+simt_status simt_backend_check_subgrids(simt_context *ctx, const char *name)
+{
+	const struct simt_device_info *info = &ctx->dev->info;
+
+	if (info->uapi_major == 0 && info->uapi_minor < 4)
 		return simt_set_error(SIMT_ERROR_LAUNCH_REFUSED,
 				 "split launch of %s: the driver's interface %u.%u has no subgrids (0.4)",
-				 kernel->info->name, info->uapi_major, info->uapi_minor);
-	while (done < total) {
-		count = total - done < size ? (uint32_t)(total - done) : size;
-		/* A grid that fits in one subkernel is launched as it is. */
-		st = launch_blocks(kernel, grid, block, dynamic_shared, args, nargs,
-				   (uint32_t)done, count == total ? 0 : count, &seq);
-		if (!st)
-			st = simt_wait(ctx, seq, -1, &sub);
-		else
-			memset(&sub, 0, sizeof(sub));
-		if (!r->subkernels)
-			r->result.start_cycle = sub.start_cycle;
-		r->result.status = st;
-		r->result.hw_error = sub.hw_error;
-		r->result.fault_addr = sub.fault_addr;
-		r->result.fault_pc = sub.fault_pc;
-		r->result.end_cycle = sub.end_cycle;
-		if (st)
-			return st;
-		cycles = sub.end_cycle - sub.start_cycle;
-		r->busy_cycles += cycles;
-		if (!r->subkernels++ && !split->subkernel_blocks)
-			size = split_blocks(split->target_cycles, count, cycles, total);
-		else if (cycles > r->longest_cycles)
-			r->longest_cycles = cycles;
-		done += count;
-	}
-	r->subkernel_blocks = size;
+				 name, info->uapi_major, info->uapi_minor);
 	return SIMT_SUCCESS;
 }

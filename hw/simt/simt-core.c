@@ -500,6 +500,9 @@ void simt_block_init(SimtBlock *b, const SimtLaunch *l,
     b->mem_pipe = NULL;
     b->issue_limit = UINT64_MAX;
     b->issue_cycles = 0;
+    b->stop_pcs = NULL;
+    b->stop_count = 0;
+    b->stopped = false;
     if (l->shared_size) {
         memset(shared, 0, l->shared_size);
     }
@@ -1495,6 +1498,26 @@ static void retire(SimtBlock *b, SimtWarp *w, unsigned warp, uint32_t mask)
     block_sync(b);
 }
 
+/* Whether @pc is one of the @n ascending pcs of @pcs. */
+static bool is_stop_pc(const uint32_t *pcs, uint32_t n, uint32_t pc)
+{
+    uint32_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+
+        if (pcs[mid] == pc) {
+            return true;
+        }
+        if (pcs[mid] < pc) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return false;
+}
+
 /*
  * simt_warp_run() with @timed constant, so that each of its two copies
  * has only its own timing model's code in the instruction loop.
@@ -1509,12 +1532,14 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     const bool direct = flat_direct(b->mem);
     uint8_t *flat = b->mem->flat;
     const uint32_t flat_base = b->mem->flat_base;
+    const uint32_t *const stops = b->stop_pcs;
     SimtWarp *w;
     SimtWarpTiming *wt;
     uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
     uint64_t n = 0, issue = 0, cycle;
     unsigned base_tid = warp * SIMT_WARP_SIZE;
 
+    b->stopped = false;
     if (st->status != SIMT_RUNNING || warp >= st->nwarps) {
         return 0;
     }
@@ -1532,6 +1557,10 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         SimtInsn *in;
         int fault;
 
+        if (stops && is_stop_pc(stops, b->stop_count, P)) {
+            b->stopped = true;
+            break;
+        }
         if (off >= code->size || (P & 3)) {
             if (P == SIMT_EXIT_RA) {
                 /* Returned from the kernel function */

@@ -411,6 +411,9 @@ bool simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg,
     case SIMT_CREG_SAVE_USED:
         *val = simt_preempt_save_used(s, ctx);
         return true;
+    case SIMT_CREG_PP_DRAIN:
+        *val = c->pp_drain;
+        return true;
     default:
         return false;
     }
@@ -452,6 +455,9 @@ bool simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
             c->preempt_mode = val;
         }
         break;
+    case SIMT_CREG_PP_DRAIN:
+        c->pp_drain = val;
+        break;
     default:
         return false;
     }
@@ -477,8 +483,8 @@ const VMStateDescription vmstate_simt_tlb_entry = {
 
 const VMStateDescription vmstate_simt_context = {
     .name = "simt/context",
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(pt, SimtContext),
         VMSTATE_UINT32(priority, SimtContext),
@@ -490,6 +496,7 @@ const VMStateDescription vmstate_simt_context = {
         VMSTATE_UINT32(fault_queue, SimtContext),
         VMSTATE_UINT32(preempt_mode, SimtContext),
         VMSTATE_BOOL(suspended, SimtContext),
+        VMSTATE_UINT32(pp_drain, SimtContext),
         VMSTATE_END_OF_LIST()
     },
 };

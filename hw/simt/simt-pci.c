@@ -77,7 +77,7 @@ static bool simt_global_read(SimtState *s, hwaddr addr, uint32_t *val)
         v = SIMT_VERSION_VALUE;
         break;
     case SIMT_REG_CAPS:
-        v = SIMT_CAPS_ALL;
+        v = SIMT_CAPS_ALL | (s->fifo_dispatch ? SIMT_CAP_FIFO_DISPATCH : 0);
         break;
     case SIMT_REG_SM_COUNT:
         v = simt_cfg(s, SIMT_CFG_SM_COUNT);
@@ -729,6 +729,7 @@ static const Property simt_properties[] = {
     DEFINE_PROP_STRING("preempt-choice", SimtState, preempt_choice_name),
     DEFINE_PROP_STRING("copy-policy", SimtState, copy_policy_name),
     DEFINE_PROP_SIZE("vram-size", SimtState, vram_size, 256 * MiB),
+    DEFINE_PROP_BOOL("fifo-dispatch", SimtState, fifo_dispatch, false),
 };
 
 /*
@@ -841,6 +842,9 @@ static void simt_class_init(ObjectClass *klass, void *data)
         "which pending copy a copy engine moves next "
         "(hw/simt/simt-copy-policy.c): priority (default), fifo or "
         "round-robin");
+    object_class_property_set_description(klass, "fifo-dispatch",
+        "kernels dispatch in launch order, queue priorities ignored, and "
+        "no priority preemption (seed 002's baseline hardware)");
     object_class_property_set_description(klass, "vram-size",
         "device memory bytes, a power of two from 1 MiB to 4 GiB");
     simt_class_add_cfg_props(klass);

@@ -164,6 +164,9 @@ void simt_preempt_kernel_end(SimtState *s, unsigned q)
     g_free(k->live);
     k->live = NULL;
     k->live_count = 0;
+    g_free(k->pp);
+    k->pp = NULL;
+    k->pp_count = 0;
 }
 
 static void save_spec(SimtKernel *k, unsigned mode, SimtSaveSpec *spec)
@@ -278,6 +281,7 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     p->ev.saved_bytes += bytes;
     sm->ev_saved += bytes;
     p->ev.reg_bytes += stats.reg_bytes;
+    p->ev.live_bytes += stats.live_bytes;
     p->ev.occupied_bytes += simt_save_size(&slot->block, &full) +
                             k->local_block_bytes;
     p->saved_total += bytes;
@@ -316,6 +320,15 @@ static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     }
     slot->in_event = true;
     p->pending++;
+    if (mode == SIMT_PMODE_LIGHT && s->contexts[k->ctx].pp_drain) {
+        /* Seed 004's selective preemption: saved at points, if in time. */
+        slot->leave = SIMT_LEAVE_PARK;
+        slot->parked = 0;
+        slot->park_limit = cycle + s->contexts[k->ctx].pp_drain;
+        trace_simt_preempt_park(slot->queue, slot->linear, sm->id,
+                                slot->park_limit);
+        return;
+    }
     if ((mode == SIMT_PMODE_SWITCH || mode == SIMT_PMODE_LIGHT) &&
         save_block(s, sm, slot, mode, keep_shared(s, k, mode), cycle)) {
         return;
@@ -324,6 +337,52 @@ static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     slot->drain_due = mode == SIMT_PMODE_DRAIN ? due : 0;
     p->ev.drained++;
     trace_simt_preempt_drain(slot->queue, slot->linear, sm->id);
+}
+
+/* Whether no warp of @slot's block can run before it is saved. */
+static bool block_stopped(const SimtSlot *slot)
+{
+    for (uint32_t wi = 0; wi < slot->block.st.nwarps; wi++) {
+        const SimtWarp *w = &slot->warps[wi];
+
+        if ((w->exited | w->waiting) != SIMT_FULL_MASK &&
+            !(slot->parked >> wi & 1)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void simt_preempt_warp_stopped(SimtState *s, SimtSM *sm, SimtSlot *slot,
+                               unsigned warp, unsigned how, uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+    SimtKernel *k = &s->queues[slot->queue].kernel;
+
+    if (how != SIMT_STOP_NOT) {
+        slot->parked |= 1u << warp;
+        if (how == SIMT_STOP_POINT) {
+            p->ev.pp_warps++;
+        } else {
+            p->ev.pp_cut++;
+        }
+    }
+    if (!block_stopped(slot)) {
+        return;
+    }
+    /*
+     * Every warp is at a point, out of time, exited or at a barrier (where
+     * it would wait for the others anyway): the block is saved from here.
+     */
+    slot->parked = 0;
+    p->ev.pp_drain = MAX(p->ev.pp_drain,
+                         MIN(cycle - p->ev.req_cycle, UINT32_MAX));
+    if (!save_block(s, sm, slot, SIMT_PMODE_LIGHT,
+                    keep_shared(s, k, SIMT_PMODE_LIGHT), cycle)) {
+        slot->leave = SIMT_LEAVE_DRAIN;
+        p->ev.drained++;
+        trace_simt_preempt_drain(slot->queue, slot->linear, sm->id);
+    }
 }
 
 /* Mean CPI of the source (running or finished blocks) that varies less. */
@@ -880,6 +939,10 @@ static void event_finish(SimtState *s, uint64_t cycle)
         le.queue_wait = cpu_to_le32(ev->queue_wait);
         le.drain_error = cpu_to_le32(ev->drain_error);
         le.drain_time = cpu_to_le32(ev->drain_time);
+        le.pp_drain = cpu_to_le32(ev->pp_drain);
+        le.pp_warps = cpu_to_le32(ev->pp_warps);
+        le.pp_cut = cpu_to_le32(ev->pp_cut);
+        le.live_bytes = cpu_to_le32(ev->live_bytes);
         if (pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
             SIMT_GUEST_ERR(simt_err_event_log_dma, "event log at 0x%" PRIx64
                            " unreachable; logging stops", addr);
@@ -979,6 +1042,10 @@ void simt_preempt_slot_free(SimtState *s, SimtSlot *slot, uint64_t cycle)
     if (slot->in_event && p->active) {
         p->pending--;
         p->ev.done_cycle = MAX(p->ev.done_cycle, cycle);
+        if (slot->leave == SIMT_LEAVE_PARK) {
+            /* It ended before its warps all stopped: it drained. */
+            p->ev.drained++;
+        }
         if (slot->leave == SIMT_LEAVE_DRAIN && slot->drain_due) {
             uint64_t req = p->ev.req_cycle, due = MAX(slot->drain_due, req);
             uint64_t miss = cycle > due ? cycle - due : due - cycle;
@@ -992,6 +1059,7 @@ void simt_preempt_slot_free(SimtState *s, SimtSlot *slot, uint64_t cycle)
     slot->drain_due = 0;
     slot->in_event = false;
     slot->leave = SIMT_LEAVE_NONE;
+    slot->parked = 0;
 }
 
 void simt_preempt_placed(SimtState *s, unsigned q, SimtSM *sm,
@@ -1185,8 +1253,8 @@ bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val)
 
 static const VMStateDescription vmstate_simt_preempt_event = {
     .name = "simt/preempt-event",
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(seq, struct simt_preempt_event),
         VMSTATE_UINT8(trigger, struct simt_preempt_event),
@@ -1210,6 +1278,10 @@ static const VMStateDescription vmstate_simt_preempt_event = {
         VMSTATE_UINT32(queue_wait, struct simt_preempt_event),
         VMSTATE_UINT32(drain_error, struct simt_preempt_event),
         VMSTATE_UINT32(drain_time, struct simt_preempt_event),
+        VMSTATE_UINT32(pp_drain, struct simt_preempt_event),
+        VMSTATE_UINT32(pp_warps, struct simt_preempt_event),
+        VMSTATE_UINT32(pp_cut, struct simt_preempt_event),
+        VMSTATE_UINT32(live_bytes, struct simt_preempt_event),
         VMSTATE_END_OF_LIST()
     },
 };

@@ -118,6 +118,35 @@ static bool load_live(SimtState *s, unsigned q, uint32_t addr)
     return true;
 }
 
+/*
+ * Read a kernel's preemption points at launch: NULL, or why they are not
+ * @n ascending aligned pcs of its code.
+ */
+static const char *load_points(SimtState *s, unsigned q, uint32_t addr,
+                               uint32_t n)
+{
+    SimtKernel *k = &s->queues[q].kernel;
+    const SimtLaunch *l = &k->launch;
+
+    if (n > l->code_size / 4) {
+        return "more points than instructions";
+    }
+    k->pp = g_new(uint32_t, n);
+    k->pp_count = n;
+    if (!simt_mmu_ctx_rw(s, k->ctx, addr, (uint8_t *)k->pp,
+                         (uint64_t)n * sizeof(uint32_t), false)) {
+        return "unreachable";
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        k->pp[i] = le32_to_cpu(k->pp[i]);
+        if (k->pp[i] - l->code_base >= l->code_size || (k->pp[i] & 3) ||
+            (i && k->pp[i] <= k->pp[i - 1])) {
+            return "not ascending aligned pcs of the code";
+        }
+    }
+    return NULL;
+}
+
 /* Check a LAUNCH and build its kernel; a queue error code on failure. */
 static uint32_t launch_prepare(SimtState *s, unsigned q,
                                const struct simt_cmd_launch *c)
@@ -131,10 +160,9 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     uint64_t blocks, local_bytes, local_end;
     const char *why;
 
-    if ((c->flags & ~SIMT_CMDF_LAUNCH_ALL) ||
-        !all_zero(c->reserved, ARRAY_SIZE(c->reserved))) {
+    if (c->flags & ~SIMT_CMDF_LAUNCH_ALL) {
         SIMT_GUEST_ERR(simt_err_launch_fields, "queue %u: LAUNCH with flags "
-                       "0x%x or reserved words set", q, c->flags);
+                       "0x%x", q, c->flags);
         return SIMT_QERR_BAD_COMMAND;
     }
     memset(k, 0, sizeof(*k));
@@ -197,7 +225,11 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
                        q, c->local_base, local_end);
         return SIMT_QERR_BAD_COMMAND;
     }
-    if (!simt_sched_fits_empty(s, k)) {
+    if (simt_block_misfit(k->threads, c->regs, l->shared_size,
+                          simt_cfg(s, SIMT_CFG_SM_THREADS),
+                          simt_cfg(s, SIMT_CFG_SM_WARPS),
+                          simt_cfg(s, SIMT_CFG_SM_REGS),
+                          simt_cfg(s, SIMT_CFG_SM_SHARED))) {
         SIMT_GUEST_ERR(simt_err_launch_no_room, "queue %u: a block of %u "
                        "threads, %u registers and %u shared bytes fits on "
                        "no SM", q, k->threads, k->regs, l->shared_size);
@@ -218,6 +250,20 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
                        "is unreachable", q, c->live_addr);
         simt_code_destroy(&k->code);
         return SIMT_QERR_BAD_COMMAND;
+    }
+    if (c->pp_count) {
+        why = load_points(s, q, c->pp_addr, c->pp_count);
+        if (why) {
+            SIMT_GUEST_ERR(simt_err_launch_points, "queue %u: %u preemption "
+                           "points at 0x%x: %s", q, c->pp_count, c->pp_addr,
+                           why);
+            g_free(k->live);
+            g_free(k->pp);
+            k->live = NULL;
+            k->pp = NULL;
+            simt_code_destroy(&k->code);
+            return SIMT_QERR_BAD_COMMAND;
+        }
     }
     k->redo = g_array_new(false, false, sizeof(uint32_t));
     k->saved = g_array_new(false, false, sizeof(SimtSaved));
@@ -362,11 +408,16 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
         /* Both have the same layout; 64-bit fields were swapped as words. */
         addr = cmd.w[2] | (uint64_t)cmd.w[3] << 32;
         sem = cmd.w[4] | (uint64_t)cmd.w[5] << 32;
-        if ((cmd.w[1] & ~SIMT_CMDF_ALL) || (addr & 7) ||
+        if ((cmd.w[1] & ~(cmd.w[0] == SIMT_CMD_SIGNAL ? SIMT_CMDF_SIGNAL_ALL
+                                                      : SIMT_CMDF_ALL)) ||
+            (addr & 7) ||
             !all_zero(cmd.signal.reserved, ARRAY_SIZE(cmd.signal.reserved))) {
             return cmd_fields_bad(s, q, cmd.w[0], cmd.w[1]);
         }
         if (cmd.w[0] == SIMT_CMD_SIGNAL) {
+            if (cmd.w[1] & SIMT_CMDF_TIMESTAMP) {
+                sem = cycle;
+            }
             if (!dma_write64(s, addr, sem)) {
                 SIMT_GUEST_ERR(simt_err_sem_dma, "queue %u: semaphore at 0x%"
                                PRIx64 " unreachable by DMA", q, addr);
@@ -754,12 +805,13 @@ static const VMStateInfo vmstate_info_double = {
 /*
  * A kernel in flight.  Its decoded instructions and the pointers of its
  * memory view are rebuilt on load (simt_queues_post_load); its live
- * table migrates, since the guest may have changed the memory it came from.
+ * table and preemption points migrate, since the guest may have changed
+ * the memory they came from.
  */
 static const VMStateDescription vmstate_simt_kernel = {
     .name = "simt/kernel",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .fields = (const VMStateField[]) {
         VMSTATE_BOOL(active, SimtKernel),
         VMSTATE_UINT32(priority, SimtKernel),
@@ -795,6 +847,9 @@ static const VMStateDescription vmstate_simt_kernel = {
         VMSTATE_UINT32(live_count, SimtKernel),
         VMSTATE_VARRAY_UINT32_ALLOC(live, SimtKernel, live_count, 1,
                                     vmstate_info_uint64, uint64_t),
+        VMSTATE_UINT32(pp_count, SimtKernel),
+        VMSTATE_VARRAY_UINT32_ALLOC(pp, SimtKernel, pp_count, 0,
+                                    vmstate_info_uint32, uint32_t),
         {
             .name = "redo",
             .info = &simt_vmstate_info_list,
@@ -861,6 +916,7 @@ bool simt_queues_post_load(SimtState *s)
         if (k->ctx >= SIMT_MAX_CONTEXTS || k->view.ctx != k->ctx ||
             k->warps != simt_launch_warps(&k->launch) ||
             (k->live && k->live_count != k->launch.code_size / 4) ||
+            k->pp_count > k->launch.code_size / 4 ||
             simt_code_init(&k->code, k->code.base, k->code.size)) {
             return false;
         }

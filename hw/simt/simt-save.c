@@ -320,11 +320,17 @@ size_t simt_save_encode(const SimtBlock *b, uint32_t block,
             p = put_entry(p, entry_src(w, n), pn, spec->pag);
             if (stats) {
                 stats->entries[pn]++;
+                stats->live_bytes += entry_bytes(pn == SIMT_SAVE_DEAD ?
+                                                 pn : SIMT_SAVE_RAW,
+                                                 spec->pag);
             }
         }
         if (w->resv_mask) {
             p = put_entry(p, w->resv_addr, SIMT_SAVE_RAW, spec->pag);
             p = put_entry(p, w->resv_val, SIMT_SAVE_RAW, spec->pag);
+            if (stats) {
+                stats->live_bytes += RESV_BYTES;
+            }
         }
         if (stats) {
             stats->reg_bytes += p - warp_start;

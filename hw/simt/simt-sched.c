@@ -4,14 +4,15 @@
  * simt: the block scheduler.
  *
  * Which kernel: the ready kernel of highest queue priority (earliest
- * launch among equals) is at the head; only the head dispatches, and it
- * stays there until all its blocks are dispatched; then the next kernel
- * uses what is left (seed 001, digest A.2).  Where: one block at a time on
- * the SM the device's placement policy picks among those with room
+ * launch among equals; with the fifo-dispatch property, the earliest
+ * launch whatever its priority) is at the head; only the head dispatches,
+ * and it stays there until all its blocks are dispatched; then the next
+ * kernel uses what is left (seed 001, digest A.2).  Where: one block at a
+ * time on the SM the device's placement policy picks among those with room
  * (simt-placement.c; by default the SM with room for the most further
- * blocks of that kernel, ties going to the first SM in the preset's
- * order: seed 001's "most room" policy, digest A.3).  An SM holds blocks
- * of at most kernel-slots kernels.
+ * blocks of that kernel, ties going to the first SM in the preset's order:
+ * seed 001's "most room" policy, digest A.3).  An SM holds blocks of at
+ * most kernel-slots kernels.
  */
 
 #include "qemu/osdep.h"
@@ -199,16 +200,6 @@ static uint32_t sm_room(SimtState *s, const SimtSM *sm, unsigned q,
     return simt_room_fits(s, &sm->room, q, n);
 }
 
-uint32_t simt_sched_fits_empty(SimtState *s, const SimtKernel *k)
-{
-    SimtRoom empty;
-    SimtNeed n = simt_block_need(k);
-
-    simt_room_empty_sm(s, &empty);
-    /* No kernel is on an empty SM, so whose the kernel is does not matter. */
-    return simt_room_fits(s, &empty, 0, &n);
-}
-
 static void block_index(const SimtKernel *k, uint32_t linear, uint32_t *idx)
 {
     const uint32_t *g = k->launch.grid_dim;
@@ -337,8 +328,9 @@ int simt_sched_head(SimtState *s)
             continue;
         }
         b = best < 0 ? NULL : &s->queues[best].kernel;
-        if (!b || k->priority > b->priority ||
-            (k->priority == b->priority && k->seq < b->seq)) {
+        if (!b || (!s->fifo_dispatch && k->priority > b->priority) ||
+            ((s->fifo_dispatch || k->priority == b->priority) &&
+             k->seq < b->seq)) {
             best = q;
         }
     }
@@ -448,9 +440,10 @@ static bool preemptible(SimtState *s, unsigned q)
            SIMT_PMODE_NONE;
 }
 
+/* Never under FIFO dispatch: nothing would place the preemptor first. */
 bool simt_sched_is_lower(SimtState *s, unsigned hq, unsigned q)
 {
-    return q != hq && preemptible(s, q) &&
+    return !s->fifo_dispatch && q != hq && preemptible(s, q) &&
            s->queues[q].kernel.priority < s->queues[hq].kernel.priority;
 }
 
@@ -577,8 +570,8 @@ static bool slot_used(void *opaque, int version_id)
 
 static const VMStateDescription vmstate_simt_slot = {
     .name = "simt/slot",
-    .version_id = 2,
-    .minimum_version_id = 2,
+    .version_id = 3,
+    .minimum_version_id = 3,
     .fields = (const VMStateField[]) {
         VMSTATE_BOOL(used, SimtSlot),
         VMSTATE_UINT32(queue, SimtSlot),
@@ -588,6 +581,8 @@ static const VMStateDescription vmstate_simt_slot = {
         VMSTATE_BOOL(in_event, SimtSlot),
         VMSTATE_UINT64(leave_cycle, SimtSlot),
         VMSTATE_UINT64(ready_cycle, SimtSlot),
+        VMSTATE_UINT32(parked, SimtSlot),
+        VMSTATE_UINT64(park_limit, SimtSlot),
         VMSTATE_UINT64(dispatch_cycle, SimtSlot),
         VMSTATE_UINT64(dispatch_insns, SimtSlot),
         VMSTATE_STRUCT(block.st, SimtSlot, 1, vmstate_simt_block_state,

@@ -25,6 +25,7 @@
 #include "hw/simt/simt.h"
 #include "hw/simt/simt-queue.h"
 #include "hw/simt/simt-sched.h"
+#include "hw/simt/simt-preempt.h"
 #include "hw/simt/simt-sm.h"
 #include "hw/simt/simt-mmu.h"
 #include "hw/simt/simt-timeline.h"
@@ -96,13 +97,19 @@ static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     }
 }
 
-/* Can warp @warp of @slot issue at @now? */
-static bool warp_ready(const SimtSlot *slot, unsigned warp, uint64_t now)
+/* Has warp @warp of @slot anything to run (not stopped for a save)? */
+static bool warp_live(const SimtSlot *slot, unsigned warp)
 {
     const SimtWarp *w = &slot->warps[warp];
 
     return (w->exited | w->waiting) != SIMT_FULL_MASK &&
-           slot->wtiming[warp].ready <= now;
+           !(slot->parked >> warp & 1);
+}
+
+/* Can warp @warp of @slot issue at @now? */
+static bool warp_ready(const SimtSlot *slot, unsigned warp, uint64_t now)
+{
+    return warp_live(slot, warp) && slot->wtiming[warp].ready <= now;
 }
 
 /* Can @slot's block issue at all (running, not leaving, restored)? */
@@ -166,6 +173,7 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
     SimtSlot *slot;
     SimtBlock *b;
     unsigned warp;
+    bool parking;
 
     if (!next_warp(s, sm, *port, &slot, &warp)) {
         uint64_t wake = end;
@@ -178,9 +186,7 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
                 wake = MIN(wake, r->ready_cycle);
             } else if (slot_runs(r)) {
                 for (unsigned wi = 0; wi < r->block.st.nwarps; wi++) {
-                    const SimtWarp *w = &r->warps[wi];
-
-                    if ((w->exited | w->waiting) != SIMT_FULL_MASK) {
+                    if (warp_live(r, wi)) {
                         wake = MIN(wake, MAX(r->wtiming[wi].ready,
                                              *port + 1));
                     }
@@ -193,11 +199,25 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
         return UINT64_MAX;
     }
     b = &slot->block;
+    parking = slot->leave == SIMT_LEAVE_PARK;
+    if (parking && *port >= slot->park_limit) {
+        /* Out of time to reach a preemption point: it stops here. */
+        simt_preempt_warp_stopped(s, sm, slot, warp, SIMT_STOP_CUT, *port);
+        return UINT64_MAX;
+    }
     /* The warp's clock starts at the port's; the cycle CSR reads it. */
     b->st.cycle = *port;
     b->issue_limit = *port + SIMT_BURST_CYCLES;
     b->issue_cycles = 0;
+    if (parking) {
+        const SimtKernel *k = &s->queues[slot->queue].kernel;
+
+        b->issue_limit = MIN(b->issue_limit, slot->park_limit);
+        b->stop_pcs = k->pp;
+        b->stop_count = k->pp_count;
+    }
     simt_warp_run(b, warp, SIMT_BURST_INSNS);
+    b->stop_pcs = NULL;
     slot->wtiming[warp].ready = b->st.cycle;
     *port += MAX(b->issue_cycles, 1);
     if (b->st.status != SIMT_RUNNING) {
@@ -205,6 +225,12 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
 
         retire_block(s, sm, slot, done);
         return done;
+    }
+    if (parking) {
+        simt_preempt_warp_stopped(s, sm, slot, warp,
+                                  b->stopped ? SIMT_STOP_POINT
+                                             : SIMT_STOP_NOT,
+                                  MAX(*port, b->st.cycle));
     }
     return UINT64_MAX;
 }

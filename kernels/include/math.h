@@ -4,7 +4,7 @@
  * (linked from libsimt-math.a) and the ones that are single RV32F
  * instructions.  Only float: the lanes have no double, so the double
  * functions (sin, exp, ...) are not declared; calling one is an implicit
- * declaration warning and then the link error "undefined symbol: sin".
+ * declaration, an error with the flags of kernels/meson.build.
  * Accuracy per function: docs/toolchain.rst, "Math library".
  *
  * There is no errno and no floating-point exception reporting: a domain
@@ -50,6 +50,16 @@ float fmaf(float x, float y, float z);
 #define sqrtf(x)        __builtin_sqrtf(x)
 #define fmaf(x, y, z)   __builtin_fmaf((x), (y), (z))
 
+/*
+ * CUDA's rsqrtf: fsqrt then fdiv, two correct roundings (within 1.5
+ * ulp; CUDA allows 2).  A macro, and a function for (rsqrtf)(x).
+ */
+float rsqrtf(float x);
+#define rsqrtf(x)       (1.0f / __builtin_sqrtf(x))
+
+/* CUDA's __saturatef: x clamped to [0, 1], NaN to 0 (fmax.s, fmin.s). */
+#define __saturatef(x)  __builtin_fminf(__builtin_fmaxf((x), 0.0f), 1.0f)
+
 /* Within the bound of docs/toolchain.rst's table. */
 float expf(float x);
 float exp2f(float x);
@@ -64,5 +74,18 @@ float atanf(float x);
 float atan2f(float y, float x);
 float tanhf(float x);
 float erff(float x);
+
+/*
+ * CUDA's fast intrinsics, where the library has the function: no
+ * instruction computes them, so they are the functions above, more
+ * accurate than CUDA's approximations and no faster.
+ */
+#define __expf(x)       expf(x)
+#define __logf(x)       logf(x)
+#define __log2f(x)      log2f(x)
+#define __powf(x, y)    powf((x), (y))
+#define __sinf(x)       sinf(x)
+#define __cosf(x)       cosf(x)
+#define __tanf(x)       tanf(x)
 
 #endif

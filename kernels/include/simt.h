@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "hw/simt/simt-isa.h"
+#include "simt-printf-buffer.h"
 
 #define SIMT_STR_(x)    #x
 #define SIMT_STR(x)     SIMT_STR_(x)
@@ -30,12 +31,25 @@
 #define KERNEL  __attribute__((section(".text.simt.kernel"), used, noinline))
 
 /*
- * Shared memory: `SHARED float tile[16][16];` at file scope.  Such
- * variables live in the block's shared memory window, are not initialised
- * (their value at block start is unspecified) and are the same for every
- * thread of a block.  The metadata tool records their total size.
+ * Shared memory: `SHARED float tile[16][16];` at file scope or in a
+ * function's body.  Such variables live in the block's shared memory
+ * window, are not initialised (their value at block start is unspecified)
+ * and are the same for every thread of a block.  The metadata tool records
+ * their total size.  The static is what lets the section attribute apply
+ * inside a body; at file scope it keeps the variable to its file.
  */
-#define SHARED  __attribute__((section(".shared")))
+#define SHARED  static __attribute__((section(".shared")))
+
+/*
+ * CUDA's function and variable spellings.  Every function here runs on
+ * the lanes, so __device__ and __host__ (for __host__ __device__ helpers)
+ * say nothing; __shared__ cannot be extern (use dynamicShared()).
+ */
+#define __global__          KERNEL
+#define __device__
+#define __host__
+#define __shared__          SHARED
+#define __forceinline__     __attribute__((always_inline)) inline
 
 /*
  * Shared memory sized at launch starts here, after the static variables
@@ -269,7 +283,8 @@ static inline uint32_t __activemask(void)
  * between them.  The calling lane always takes part, whatever @mask
  * says; lanes of @mask waiting at a different warp sync, or at a block
  * barrier, are a deadlock (SIMT_FAULT_BARRIER).  Votes count only the
- * lanes of @mask.  There is no width argument (sub-warp segments).
+ * lanes of @mask.  The shuffles take CUDA's optional width (a power of
+ * two up to warpSize): segments of width lanes, below.
  */
 #define SIMT_WSYNC_INSN(reg)                                            \
     ".insn r " SIMT_STR(SIMT_OPC_CUSTOM0) ", " SIMT_STR(SIMT_F3_WSYNC)  \
@@ -285,22 +300,63 @@ static inline uint32_t __activemask(void)
     r_;                                                                 \
 })
 
+/*
+ * The source lane of a shuffle within segments of @width lanes, as CUDA
+ * defines it: idx reads lane arg % width of this lane's segment; down and
+ * up read this lane's value where the source leaves the segment; xor may
+ * read an earlier segment but not a later one.  The hardware's kinds do
+ * this for width 32 (idx once arg is taken modulo 32: the hardware gives
+ * a lane outside 0..31 its own value), so a narrower shuffle is an idx
+ * shuffle from here.
+ */
+static inline uint32_t simt_src_shfl(uint32_t arg, uint32_t width)
+{
+    return (laneId() & ~(width - 1)) + (arg & (width - 1));
+}
+
+static inline uint32_t simt_src_shfl_down(uint32_t arg, uint32_t width)
+{
+    uint32_t lane = laneId();
+
+    return (lane & (width - 1)) + arg < width ? lane + arg : lane;
+}
+
+static inline uint32_t simt_src_shfl_up(uint32_t arg, uint32_t width)
+{
+    uint32_t lane = laneId();
+
+    return (lane & (width - 1)) >= arg ? lane - arg : lane;
+}
+
+static inline uint32_t simt_src_shfl_xor(uint32_t arg, uint32_t width)
+{
+    uint32_t lane = laneId(), src = lane ^ arg;
+
+    return src < (lane & ~(width - 1)) + width ? src : lane;
+}
+
 #define SIMT_SHFL_SYNC_TYPED(name, kind)                                \
 static inline unsigned simt_##name##_sync_u(uint32_t mask, unsigned v,  \
-                                            uint32_t arg)               \
+                                            uint32_t arg, uint32_t width) \
 {                                                                       \
-    return simt_shfl_sync(kind, mask, v, arg);                          \
+    if (width == SIMT_WARP_SIZE) {                                      \
+        return simt_shfl_sync(kind, mask, v, kind == SIMT_SHFL_IDX ?    \
+                              arg % SIMT_WARP_SIZE : arg);              \
+    }                                                                   \
+    return simt_shfl_sync(SIMT_SHFL_IDX, mask, v,                       \
+                          simt_src_##name(arg, width));                 \
 }                                                                       \
 static inline int simt_##name##_sync_i(uint32_t mask, int v,            \
-                                       uint32_t arg)                    \
+                                       uint32_t arg, uint32_t width)    \
 {                                                                       \
-    return (int)simt_shfl_sync(kind, mask, (uint32_t)v, arg);           \
+    return (int)simt_##name##_sync_u(mask, (unsigned)v, arg, width);    \
 }                                                                       \
 static inline float simt_##name##_sync_f(uint32_t mask, float v,        \
-                                         uint32_t arg)                  \
+                                         uint32_t arg, uint32_t width)  \
 {                                                                       \
-    return __builtin_bit_cast(float, simt_shfl_sync(kind, mask,         \
-                              __builtin_bit_cast(uint32_t, v), arg));   \
+    return __builtin_bit_cast(float, simt_##name##_sync_u(mask,         \
+                              __builtin_bit_cast(unsigned, v), arg,     \
+                              width));                                  \
 }
 
 SIMT_SHFL_SYNC_TYPED(shfl, SIMT_SHFL_IDX)
@@ -312,14 +368,21 @@ SIMT_SHFL_SYNC_TYPED(shfl_xor, SIMT_SHFL_XOR)
     _Generic((v), int: simt_##name##_sync_i, float: simt_##name##_sync_f, \
              default: simt_##name##_sync_u)
 
-#define __shfl_sync(mask, v, lane) \
-    SIMT_SHFL_SYNC_SELECT(shfl, v)(mask, v, lane)
-#define __shfl_down_sync(mask, v, delta) \
-    SIMT_SHFL_SYNC_SELECT(shfl_down, v)(mask, v, delta)
-#define __shfl_up_sync(mask, v, delta) \
-    SIMT_SHFL_SYNC_SELECT(shfl_up, v)(mask, v, delta)
-#define __shfl_xor_sync(mask, v, lm) \
-    SIMT_SHFL_SYNC_SELECT(shfl_xor, v)(mask, v, lm)
+/* An optional last macro argument, or @dflt without one. */
+#define SIMT_FIRST_OF(dummy, x, ...)    x
+#define SIMT_OPT_ARG(dflt, ...)         SIMT_FIRST_OF(0, ##__VA_ARGS__, dflt, 0)
+#define SIMT_WIDTH(...)                 SIMT_OPT_ARG(SIMT_WARP_SIZE, ##__VA_ARGS__)
+
+#define __shfl_sync(mask, v, lane, ...) \
+    SIMT_SHFL_SYNC_SELECT(shfl, v)(mask, v, lane, SIMT_WIDTH(__VA_ARGS__))
+#define __shfl_down_sync(mask, v, delta, ...) \
+    SIMT_SHFL_SYNC_SELECT(shfl_down, v)(mask, v, delta, \
+                                        SIMT_WIDTH(__VA_ARGS__))
+#define __shfl_up_sync(mask, v, delta, ...) \
+    SIMT_SHFL_SYNC_SELECT(shfl_up, v)(mask, v, delta, \
+                                      SIMT_WIDTH(__VA_ARGS__))
+#define __shfl_xor_sync(mask, v, lm, ...) \
+    SIMT_SHFL_SYNC_SELECT(shfl_xor, v)(mask, v, lm, SIMT_WIDTH(__VA_ARGS__))
 
 static inline uint32_t __ballot_sync(uint32_t mask, bool p)
 {
@@ -353,9 +416,8 @@ static inline void simt_syncwarp(uint32_t mask)
     __asm__ __volatile__(SIMT_WSYNC_INSN("%0") :: "r"(mask) : "memory");
 }
 
-#define SIMT_MASK_OR_FULL(dummy, mask, ...) mask
 #define __syncwarp(...) \
-    simt_syncwarp(SIMT_MASK_OR_FULL(0, ##__VA_ARGS__, 0xffffffffu, 0))
+    simt_syncwarp(SIMT_OPT_ARG(0xffffffffu, ##__VA_ARGS__))
 
 /* Bit counts as CUDA defines them (__clz(0) is 32, __ffs(0) is 0). */
 static inline int __popc(unsigned x)
@@ -372,6 +434,120 @@ static inline int __ffs(int x)
 {
     return __builtin_ffs(x);
 }
+
+/* A float's bits as an integer and back, unchanged. */
+static inline unsigned __float_as_uint(float x)
+{
+    return __builtin_bit_cast(unsigned, x);
+}
+
+static inline float __uint_as_float(unsigned x)
+{
+    return __builtin_bit_cast(float, x);
+}
+
+static inline int __float_as_int(float x)
+{
+    return __builtin_bit_cast(int, x);
+}
+
+static inline float __int_as_float(int x)
+{
+    return __builtin_bit_cast(float, x);
+}
+
+/*
+ * min() and max() of CUDA's overloads: the arguments' common type (C's
+ * usual arithmetic conversions, so int with unsigned compares unsigned,
+ * as C++ overload resolution does) picks the comparison; floats are
+ * fminf/fmaxf (a NaN gives the other operand).  umin/umax are unsigned.
+ */
+#define SIMT_MINMAX(suffix, type)                                       \
+static inline type simt_minof_##suffix(type a, type b)                    \
+{                                                                       \
+    return b < a ? b : a;                                               \
+}                                                                       \
+static inline type simt_maxof_##suffix(type a, type b)                    \
+{                                                                       \
+    return b > a ? b : a;                                               \
+}
+
+SIMT_MINMAX(i, int)
+SIMT_MINMAX(u, unsigned)
+SIMT_MINMAX(l, long)
+SIMT_MINMAX(ul, unsigned long)
+SIMT_MINMAX(ll, long long)
+SIMT_MINMAX(ull, unsigned long long)
+
+static inline float simt_minof_f(float a, float b)
+{
+    return __builtin_fminf(a, b);
+}
+
+static inline float simt_maxof_f(float a, float b)
+{
+    return __builtin_fmaxf(a, b);
+}
+
+#define SIMT_MINMAX_SELECT(name, a, b)                                  \
+    _Generic((a) + (b), int: simt_##name##_i, unsigned: simt_##name##_u, \
+             long: simt_##name##_l, unsigned long: simt_##name##_ul,     \
+             long long: simt_##name##_ll,                                \
+             unsigned long long: simt_##name##_ull,                      \
+             float: simt_##name##_f)
+
+#define min(a, b)   SIMT_MINMAX_SELECT(minof, a, b)(a, b)
+#define max(a, b)   SIMT_MINMAX_SELECT(maxof, a, b)(a, b)
+
+static inline unsigned umin(unsigned a, unsigned b)
+{
+    return simt_minof_u(a, b);
+}
+
+static inline unsigned umax(unsigned a, unsigned b)
+{
+    return simt_maxof_u(a, b);
+}
+
+/*
+ * CUDA's vector types and their make_ functions, aligned as CUDA aligns
+ * them (2 elements to 8 bytes, 4 to 16, 3 to the element), so that
+ * structures holding them have CUDA's layout.
+ */
+#define SIMT_VEC2(type, name)                                           \
+typedef struct __attribute__((aligned(8))) name {                       \
+    type x, y;                                                          \
+} name;                                                                 \
+static inline name make_##name(type x, type y)                          \
+{                                                                       \
+    return (name){ x, y };                                              \
+}
+#define SIMT_VEC3(type, name)                                           \
+typedef struct name {                                                   \
+    type x, y, z;                                                       \
+} name;                                                                 \
+static inline name make_##name(type x, type y, type z)                  \
+{                                                                       \
+    return (name){ x, y, z };                                           \
+}
+#define SIMT_VEC4(type, name)                                           \
+typedef struct __attribute__((aligned(16))) name {                      \
+    type x, y, z, w;                                                    \
+} name;                                                                 \
+static inline name make_##name(type x, type y, type z, type w)          \
+{                                                                       \
+    return (name){ x, y, z, w };                                        \
+}
+
+SIMT_VEC2(float, float2)
+SIMT_VEC3(float, float3)
+SIMT_VEC4(float, float4)
+SIMT_VEC2(int, int2)
+SIMT_VEC3(int, int3)
+SIMT_VEC4(int, int4)
+SIMT_VEC2(unsigned, uint2)
+SIMT_VEC3(unsigned, uint3)
+SIMT_VEC4(unsigned, uint4)
 
 /*
  * Float intrinsics that are one RV32F instruction.  The _rn, _rz, _ru and
@@ -530,5 +706,150 @@ static inline float simt_exch_f(float *p, float v)
 
 /* Store @val if *@p == @cmp; returns the old value either way. */
 #define atomicCAS(p, cmp, val) SIMT_ATOMIC_SELECT(cas, p)(p, cmp, val)
+
+/*
+ * CUDA's wrapping counters (RV32A has no such AMO, so lr.w/sc.w loops):
+ * atomicInc stores old >= limit ? 0 : old + 1, atomicDec stores
+ * old == 0 || old > limit ? limit : old - 1; both return the old value.
+ */
+static inline unsigned atomicInc(unsigned *p, unsigned limit)
+{
+    unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), seen;
+
+    do {
+        seen = old;
+        old = simt_cas_u(p, seen, seen >= limit ? 0 : seen + 1);
+    } while (old != seen);
+    return old;
+}
+
+static inline unsigned atomicDec(unsigned *p, unsigned limit)
+{
+    unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), seen;
+
+    do {
+        seen = old;
+        old = simt_cas_u(p, seen, seen == 0 || seen > limit ? limit
+                                                             : seen - 1);
+    } while (old != seen);
+    return old;
+}
+
+/*
+ * Device printf, as CUDA's: each call appends a record (the format
+ * string's address and the arguments) to a buffer in the image
+ * (include/simt-printf-buffer.h), and the runner prints the records after
+ * the kernel, in the order the calls reserved them.  Arguments are
+ * converted by their type, not promoted: integers, float (printed with
+ * %f, %e, %g or %a as the value it is), strings and pointers; at most
+ * SIMT_PRINTF_MAX_ARGS.  Returns the number of arguments, or -1 when the
+ * buffer is full (the runner reports the records lost).
+ */
+struct simt_printf_buffer {
+    uint32_t used;
+    uint32_t reserved;
+    uint32_t words[(SIMT_PRINTF_BYTES - SIMT_PRINTF_HEADER) / 4];
+};
+extern struct simt_printf_buffer __simt_printf_buffer;
+
+static inline __attribute__((noinline)) int
+simt_printf(const char *fmt, uint32_t nargs, const uint64_t *args)
+{
+    uint32_t bytes = 8 + 8 * nargs, at, *r;
+
+    /*
+     * The buffer, in a comdat group so that an image gets one however
+     * many of its files print, and none if they do not (the asm is
+     * emitted only with this function).
+     */
+    __asm__(".pushsection .bss.simt.printf,\"awG\",@nobits,"
+            SIMT_PRINTF_SYMBOL ",comdat\n\t"
+            ".globl " SIMT_PRINTF_SYMBOL "\n\t"
+            ".type " SIMT_PRINTF_SYMBOL ", @object\n\t"
+            ".p2align 3\n"
+            SIMT_PRINTF_SYMBOL ":\n\t"
+            ".zero " SIMT_STR(SIMT_PRINTF_BYTES) "\n\t"
+            ".size " SIMT_PRINTF_SYMBOL ", " SIMT_STR(SIMT_PRINTF_BYTES) "\n\t"
+            ".popsection");
+    at = atomicAdd(&__simt_printf_buffer.used, bytes);
+    if (at > sizeof(__simt_printf_buffer.words) - bytes) {
+        return -1;
+    }
+    r = &__simt_printf_buffer.words[at / 4];
+    r[0] = (uint32_t)(uintptr_t)fmt;
+    r[1] = nargs;
+    for (uint32_t k = 0; k < nargs; k++) {
+        r[2 + 2 * k] = (uint32_t)args[k];
+        r[3 + 2 * k] = (uint32_t)(args[k] >> 32);
+    }
+    return (int)nargs;
+}
+
+static inline uint64_t simt_printf_signed(long long v)
+{
+    return (uint64_t)v;
+}
+
+static inline uint64_t simt_printf_unsigned(unsigned long long v)
+{
+    return v;
+}
+
+static inline uint64_t simt_printf_float(float v)
+{
+    return __builtin_bit_cast(uint32_t, v);
+}
+
+/* Anything else must be a pointer: a double or a struct is an error here. */
+static inline uint64_t simt_printf_pointer(const volatile void *p)
+{
+    return (uintptr_t)p;
+}
+
+#define SIMT_PRINTF_ARG(x) _Generic((x),                                \
+    float: simt_printf_float,                                           \
+    _Bool: simt_printf_unsigned, char: simt_printf_signed,              \
+    signed char: simt_printf_signed, unsigned char: simt_printf_unsigned, \
+    short: simt_printf_signed, unsigned short: simt_printf_unsigned,    \
+    int: simt_printf_signed, unsigned: simt_printf_unsigned,            \
+    long: simt_printf_signed, unsigned long: simt_printf_unsigned,      \
+    long long: simt_printf_signed,                                      \
+    unsigned long long: simt_printf_unsigned,                           \
+    default: simt_printf_pointer)(x)
+
+/* The number of macro arguments (0 to 12) and each one converted. */
+#define SIMT_NARGS(...) SIMT_NARGS_(0, ##__VA_ARGS__, 12, 11, 10, 9, 8, \
+                                    7, 6, 5, 4, 3, 2, 1, 0)
+#define SIMT_NARGS_(z, a, b, c, d, e, f, g, h, i, j, k, l, n, ...) n
+#define SIMT_CAT_(a, b)         a##b
+#define SIMT_CAT(a, b)          SIMT_CAT_(a, b)
+#define SIMT_PRINTF_ARGS(...) \
+    SIMT_CAT(SIMT_PRINTF_ARGS_, SIMT_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_0()
+#define SIMT_PRINTF_ARGS_1(x)       SIMT_PRINTF_ARG(x)
+#define SIMT_PRINTF_ARGS_2(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_1(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_3(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_2(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_4(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_3(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_5(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_4(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_6(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_5(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_7(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_6(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_8(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_7(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_9(x, ...)  SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_8(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_10(x, ...) SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_9(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_11(x, ...) SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_10(__VA_ARGS__)
+#define SIMT_PRINTF_ARGS_12(x, ...) SIMT_PRINTF_ARG(x), SIMT_PRINTF_ARGS_11(__VA_ARGS__)
+
+#define printf(fmt, ...)                                                \
+    simt_printf(fmt, SIMT_NARGS(__VA_ARGS__),                           \
+                (const uint64_t[SIMT_NARGS(__VA_ARGS__) + 1]){          \
+                    SIMT_PRINTF_ARGS(__VA_ARGS__) })
+
+/*
+ * The lanes have no double (RV32F, no compiler-rt): the word is an error
+ * where it is written ("attempt to use a poisoned identifier"), rather
+ * than a link error naming no line.  Double constants mixed with floats
+ * are caught by the -Werror=double-promotion of kernels/meson.build.
+ */
+#pragma clang poison double
 
 #endif /* SIMT_KERNEL_H */

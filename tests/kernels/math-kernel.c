@@ -3,7 +3,8 @@
  * out[i] = f(a[i], b[i]) for the math function numbered @fn (the order of
  * the table in test-math.c), for tests/kernels/test-math.c.  Numbers 0-5
  * are the macro forms of the single-instruction functions, 6-11 the same
- * functions called out of line.
+ * functions called out of line; 30-39 CUDA's spellings (rsqrtf, the fast
+ * intrinsics).
  */
 #include <math.h>
 
@@ -42,6 +43,16 @@ static float eval(uint32_t fn, float x, float y)
     case 27: return atan2f(x, y);
     case 28: return tanhf(x);
     case 29: return erff(x);
+    case 30: return rsqrtf(x);
+    case 31: return (rsqrtf)(x);
+    case 32: return __saturatef(x);
+    case 33: return __expf(x);
+    case 34: return __logf(x);
+    case 35: return __log2f(x);
+    case 36: return __powf(x, y);
+    case 37: return __sinf(x);
+    case 38: return __cosf(x);
+    case 39: return __tanf(x);
     default: return NAN;
     }
 }

@@ -265,6 +265,47 @@ static void test_matmul(bool scrambled)
               mode(scrambled));
 }
 
+#define LS_N        5000
+#define LS_KEY      7
+
+/* Linear search: the matches' count, and each index once. */
+static void test_lsearch(bool scrambled)
+{
+    const uint32_t grid[3] = { 3, 1, 1 }, block[3] = { 64, 1, 1 };
+    static bool seen[LS_N];
+    struct gpu g;
+    uint32_t *data, *out, ddata, dout, i, want = 0, args[4];
+    bool ok = false;
+
+    if (gpu_open(&g, "matmul")) {
+        ddata = gpu_alloc(&g, LS_N * 4);
+        dout = gpu_alloc(&g, (LS_N + 1) * 4);
+        data = gpu_ptr(&g, ddata);
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < LS_N; i++) {
+            data[i] = i * 2654435761u >> 28;
+            want += data[i] == LS_KEY;
+        }
+        memset(seen, 0, sizeof(seen));
+        out[0] = 0;
+        args[0] = ddata;
+        args[1] = LS_N;
+        args[2] = LS_KEY;
+        args[3] = dout;
+        ok = launch(&g, "lsearch", grid, block, args, 4, scrambled) &&
+             want > 0 && out[0] == want;
+        for (i = 1; ok && i <= want; i++) {
+            ok = out[i] < LS_N && data[out[i]] == LS_KEY && !seen[out[i]];
+            if (ok) {
+                seen[out[i]] = true;
+            }
+        }
+        gpu_close(&g);
+    }
+    tap_check(ok, "linear search: each match's index once, and their count%s",
+              mode(scrambled));
+}
+
 #define RED_N       1000
 #define RED_BLOCK   256
 #define RED_GRID    4
@@ -907,6 +948,335 @@ static void test_cuda(bool scrambled)
               "shuffles, bit counts, rounding intrinsics%s", mode(scrambled));
 }
 
+/* cudavocab.c: 2 blocks of 64 threads unless said otherwise. */
+#define VOCAB_THREADS       128
+#define VOCAB_BITS_WORDS    16
+#define VOCAB_VEC_WORDS     20
+#define VOCAB_NWIDTHS       5
+#define VOCAB_SHFL_WORDS    (6 * VOCAB_NWIDTHS + 3)
+
+static int vocab_in(uint32_t i)
+{
+    return (int)((i * 2246822519u) >> 7) - (1 << 24);
+}
+
+static void test_vocab_shared(bool scrambled)
+{
+    const uint32_t grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
+    int want[VOCAB_THREADS], *in, *out;
+    uint32_t wcounts[2] = { 0, 0 }, *counts, args[3], i;
+    struct gpu g;
+    bool ok = false;
+
+    if (gpu_open(&g, "cudavocab")) {
+        args[1] = gpu_alloc(&g, sizeof(want));
+        args[0] = gpu_alloc(&g, sizeof(want));
+        args[2] = gpu_alloc(&g, sizeof(wcounts));
+        in = gpu_ptr(&g, args[1]);
+        out = gpu_ptr(&g, args[0]);
+        counts = gpu_ptr(&g, args[2]);
+        for (i = 0; i < VOCAB_THREADS; i++) {
+            in[i] = vocab_in(i);
+            wcounts[i / 64] += in[i] & 1;
+        }
+        for (i = 0; i < VOCAB_THREADS; i++) {
+            want[i] = in[(i & ~63u) + 63 - (i & 63)];
+        }
+        ok = launch(&g, "vocab_shared", grid, block, args, 3, scrambled) &&
+             same_bits(out, want, sizeof(want), "vocab_shared") &&
+             same_bits(counts, wcounts, sizeof(wcounts), "vocab_shared");
+        gpu_close(&g);
+    }
+    tap_check(ok, "__global__, __device__, and __shared__ and SHARED "
+              "variables declared in a kernel's body%s", mode(scrambled));
+}
+
+/* fmin.s/fmax.s: a NaN gives the other operand, -0 orders below +0. */
+static float ref_fminmax(float a, float b, bool max)
+{
+    if (isnan(a) && isnan(b)) {
+        return NAN;
+    }
+    if (isnan(a) || isnan(b)) {
+        return isnan(a) ? b : a;
+    }
+    if (a == b) {
+        return (signbit(a) != 0) == max ? b : a;
+    }
+    return (a < b) != max ? a : b;
+}
+
+static void test_vocab_bits_minmax(bool scrambled)
+{
+    const uint32_t grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
+    uint32_t want[VOCAB_BITS_WORDS * VOCAB_THREADS], *out, args[4], i;
+    int *a, *b;
+    float *f;
+    struct gpu g;
+    bool ok = false;
+
+    if (gpu_open(&g, "cudavocab")) {
+        args[0] = gpu_alloc(&g, sizeof(want));
+        args[1] = gpu_alloc(&g, VOCAB_THREADS * 4);
+        args[2] = gpu_alloc(&g, VOCAB_THREADS * 4);
+        args[3] = gpu_alloc(&g, VOCAB_THREADS * 8);
+        out = gpu_ptr(&g, args[0]);
+        a = gpu_ptr(&g, args[1]);
+        b = gpu_ptr(&g, args[2]);
+        f = gpu_ptr(&g, args[3]);
+        for (i = 0; i < VOCAB_THREADS; i++) {
+            a[i] = vocab_in(i);
+            b[i] = i % 5 == 0 ? a[i] : vocab_in(i + 1000);
+            f[2 * i] = i % 9 == 1 ? NAN : (float)vocab_in(i + 7) * 0.125f;
+            f[2 * i + 1] = i % 11 == 2 ? NAN : i % 13 == 3 ? -0.0f :
+                           (float)vocab_in(i + 9) * 0.25f;
+            if (i % 13 == 3) {
+                f[2 * i] = 0.0f;
+            }
+        }
+        for (i = 0; i < VOCAB_THREADS; i++) {
+            uint32_t *o = want + VOCAB_BITS_WORDS * i;
+            int x = a[i], y = b[i];
+            long long wide = (long long)x * (1 << 20);
+            float gg = f[2 * i], h = f[2 * i + 1];
+
+            o[0] = fbits(gg);
+            o[1] = (uint32_t)x;
+            o[2] = fbits(h);
+            o[3] = (uint32_t)y;
+            o[4] = (uint32_t)(x < y ? x : y);
+            o[5] = (uint32_t)(x > y ? x : y);
+            o[6] = (uint32_t)x < (uint32_t)y ? (uint32_t)x : (uint32_t)y;
+            o[7] = (uint32_t)x > (uint32_t)y ? (uint32_t)x : (uint32_t)y;
+            o[8] = fbits(ref_fminmax(gg, h, false));
+            o[9] = fbits(ref_fminmax(gg, h, true));
+            o[10] = o[6];
+            o[11] = o[7];
+            o[12] = (uint32_t)(wide < y ? wide : y);
+            o[13] = (uint32_t)((uint64_t)(wide > y ? wide : y) >> 32);
+            o[14] = (uint32_t)((short)x < (short)y ? (short)x : (short)y);
+            o[15] = i < 7 ? i : 7;
+        }
+        ok = launch(&g, "vocab_bits_minmax", grid, block, args, 4,
+                    scrambled) &&
+             same_bits(out, want, sizeof(want), "vocab_bits_minmax");
+        gpu_close(&g);
+    }
+    tap_check(ok, "__float_as_uint/__uint_as_float/__float_as_int/"
+              "__int_as_float, min/max on int, unsigned, mixed, float with "
+              "NaN and -0, long long and short, umin/umax%s",
+              mode(scrambled));
+}
+
+static void test_vocab_vectors(bool scrambled)
+{
+    const uint32_t grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
+    uint32_t want[VOCAB_VEC_WORDS * VOCAB_THREADS], *out, *u, args[3], i;
+    float *fin;
+    struct gpu g;
+    bool ok = false;
+
+    if (gpu_open(&g, "cudavocab")) {
+        args[0] = gpu_alloc(&g, sizeof(want));
+        args[1] = gpu_alloc(&g, VOCAB_THREADS * 16);
+        args[2] = gpu_alloc(&g, VOCAB_THREADS * 16);
+        out = gpu_ptr(&g, args[0]);
+        fin = gpu_ptr(&g, args[1]);
+        u = gpu_ptr(&g, args[2]);
+        for (i = 0; i < 4 * VOCAB_THREADS; i++) {
+            fin[i] = (float)vocab_in(i) * 0.0625f;
+            u[i] = (uint32_t)vocab_in(i + 500);
+        }
+        for (i = 0; i < VOCAB_THREADS; i++) {
+            uint32_t *o = want + VOCAB_VEC_WORDS * i;
+            const float *a = fin + 4 * i;
+            const uint32_t *v = u + 4 * i;
+
+            o[0] = fbits(a[3]);
+            o[1] = fbits(a[2] * 2.0f);
+            o[2] = fbits(a[1] + a[0]);
+            o[3] = fbits(-a[0]);
+            o[4] = (uint32_t)((int)v[0] - (int)v[1]);
+            o[5] = v[2] ^ v[3];
+            o[6] = fbits(a[0] * a[1]);
+            o[7] = fbits(a[2]);
+            o[8] = fbits((float)v[3]);
+            o[9] = v[3];
+            o[10] = v[0] + 1;
+            o[11] = (1 + 2 * 3 * 4 + 5 * 6 * 7) + 8 * 10 + 9 + fbits(0.75f);
+            o[12] = 8 | 8 << 8;                 /* float2 */
+            o[13] = 12 | 4 << 8;                /* float3 */
+            o[14] = 16 | 16 << 8;               /* float4 */
+            o[15] = 8 | 8 << 8;                 /* int2 */
+            o[16] = 12 | 4 << 8;                /* int3 */
+            o[17] = 16 | 16 << 8;               /* int4 */
+            o[18] = 8 | 8 << 8;                 /* uint2 */
+            o[19] = 16 | 16 << 8;               /* uint4 */
+        }
+        ok = launch(&g, "vocab_vectors", grid, block, args, 3, scrambled) &&
+             same_bits(out, want, sizeof(want), "vocab_vectors");
+        gpu_close(&g);
+    }
+    tap_check(ok, "float2/3/4, int2/3/4, uint2/3/4 with make_*, with CUDA's "
+              "sizes and alignments%s", mode(scrambled));
+}
+
+/* CUDA's atomicInc and atomicDec steps. */
+static uint32_t inc_step(uint32_t old, uint32_t limit)
+{
+    return old >= limit ? 0 : old + 1;
+}
+
+static uint32_t dec_step(uint32_t old, uint32_t limit)
+{
+    return old == 0 || old > limit ? limit : old - 1;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/*
+ * @n threads each applied @step once, in some order, to a counter that
+ * started at @start: the old values they saw (every @stride-th word of
+ * @olds) must be the counter's first @n values in some order, and @final
+ * its value after them.
+ */
+static bool wrap_sequence(const uint32_t *olds, uint32_t stride, uint32_t n,
+                          uint32_t start, uint32_t final, uint32_t limit,
+                          uint32_t (*step)(uint32_t, uint32_t),
+                          const char *what)
+{
+    uint32_t got[VOCAB_THREADS], want[VOCAB_THREADS], v = start, i;
+
+    for (i = 0; i < n; i++) {
+        got[i] = olds[i * stride];
+        want[i] = v;
+        v = step(v, limit);
+    }
+    qsort(got, n, 4, cmp_u32);
+    qsort(want, n, 4, cmp_u32);
+    if (final != v) {
+        tap_diag("%s: final value %u, want %u", what, final, v);
+        return false;
+    }
+    return same_bits(got, want, n * 4, what);
+}
+
+static void test_vocab_atomic_wrap(bool scrambled)
+{
+    const uint32_t grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
+    const uint32_t inc_limit = 9, dec_limit = 20;
+    uint32_t *counters, *olds, args[4];
+    struct gpu g;
+    bool ok = false;
+
+    if (gpu_open(&g, "cudavocab")) {
+        args[0] = gpu_alloc(&g, 8 * 4);
+        args[1] = gpu_alloc(&g, VOCAB_THREADS * 16);
+        args[2] = inc_limit;
+        args[3] = dec_limit;
+        counters = gpu_ptr(&g, args[0]);
+        olds = gpu_ptr(&g, args[1]);
+        counters[0] = 4;
+        counters[1] = 2;
+        counters[2] = 50;               /* above the limit: wraps to 0 */
+        counters[3] = 0;                /* wraps to the limit */
+        ok = launch(&g, "vocab_atomic_wrap", grid, block, args, 4,
+                    scrambled) &&
+             wrap_sequence(olds, 4, VOCAB_THREADS, 4, counters[0],
+                           inc_limit, inc_step, "global atomicInc") &&
+             wrap_sequence(olds + 1, 4, VOCAB_THREADS, 2, counters[1],
+                           dec_limit, dec_step, "global atomicDec") &&
+             wrap_sequence(olds + 2, 4, 64, 50, counters[4], inc_limit,
+                           inc_step, "shared atomicInc, block 0") &&
+             wrap_sequence(olds + 2 + 256, 4, 64, 50, counters[6],
+                           inc_limit, inc_step, "shared atomicInc, block 1") &&
+             wrap_sequence(olds + 3, 4, 64, 0, counters[5], dec_limit,
+                           dec_step, "shared atomicDec, block 0") &&
+             wrap_sequence(olds + 3 + 256, 4, 64, 0, counters[7], dec_limit,
+                           dec_step, "shared atomicDec, block 1");
+        gpu_close(&g);
+    }
+    tap_check(ok, "atomicInc/atomicDec wrap at their limit in global and "
+              "shared memory under contention%s", mode(scrambled));
+}
+
+/* CUDA's shuffles in segments of @w lanes: the value lane @l reads. */
+static uint32_t seg_idx(uint32_t l, uint32_t src, uint32_t w)
+{
+    return l / w * w + src % w;
+}
+
+static uint32_t seg_up(uint32_t l, uint32_t d, uint32_t w)
+{
+    return l % w < d ? l : l - d;
+}
+
+static uint32_t seg_down(uint32_t l, uint32_t d, uint32_t w)
+{
+    return l % w + d >= w ? l : l + d;
+}
+
+static uint32_t seg_xor(uint32_t l, uint32_t m, uint32_t w)
+{
+    uint32_t src = l ^ m;
+
+    return src > 31 || src / w > l / w ? l : src;
+}
+
+static void test_vocab_shfl_width(bool scrambled)
+{
+    const uint32_t grid[3] = { 2, 1, 1 }, block[3] = { 64, 1, 1 };
+    const uint32_t widths[VOCAB_NWIDTHS] = { 2, 4, 8, 16, 32 };
+    uint32_t want[VOCAB_SHFL_WORDS * VOCAB_THREADS], *out, *dw, args[3];
+    uint32_t i, k;
+    int *in;
+    struct gpu g;
+    bool ok = false;
+
+    if (gpu_open(&g, "cudavocab")) {
+        args[0] = gpu_alloc(&g, sizeof(want));
+        args[1] = gpu_alloc(&g, VOCAB_THREADS * 4);
+        args[2] = gpu_alloc(&g, sizeof(widths));
+        out = gpu_ptr(&g, args[0]);
+        in = gpu_ptr(&g, args[1]);
+        dw = gpu_ptr(&g, args[2]);
+        memcpy(dw, widths, sizeof(widths));
+        for (i = 0; i < VOCAB_THREADS; i++) {
+            in[i] = vocab_in(i);
+        }
+        for (i = 0; i < VOCAB_THREADS; i++) {
+            uint32_t *o = want + VOCAB_SHFL_WORDS * i, l = i % 32;
+            const int *warp = in + (i - l);
+
+            for (k = 0; k < VOCAB_NWIDTHS; k++, o += 6) {
+                uint32_t w = widths[k];
+
+                o[0] = (uint32_t)warp[seg_idx(l, l * 7 + 3, w)];
+                o[1] = (uint32_t)warp[seg_up(l, k + 1, w)];
+                o[2] = (uint32_t)warp[seg_down(l, k + 1, w)];
+                o[3] = (uint32_t)warp[seg_xor(l, w | 1, w)];
+                o[4] = fbits((float)warp[seg_xor(l, w / 2, w)] * 0.5f);
+                o[5] = (uint32_t)warp[seg_down(l, w - 1, w)];
+            }
+            o[0] = (uint32_t)warp[seg_xor(l, 1, 16)];
+            o[1] = (uint32_t)warp[seg_idx(l, 5, 8)];
+            o[2] = (uint32_t)warp[seg_down(l, 3, 32)];
+        }
+        ok = launch(&g, "vocab_shfl_width", grid, block, args, 3,
+                    scrambled) &&
+             same_bits(out, want, sizeof(want), "vocab_shfl_width");
+        gpu_close(&g);
+    }
+    tap_check(ok, "__shfl_sync/__shfl_up_sync/__shfl_down_sync/"
+              "__shfl_xor_sync with a width of 2 to 32, at run time and "
+              "constant%s", mode(scrambled));
+}
+
 int main(int argc, char **argv)
 {
     int pass;
@@ -918,6 +1288,7 @@ int main(int argc, char **argv)
         test_vecadd(scrambled);
         test_saxpy(scrambled);
         test_matmul(scrambled);
+        test_lsearch(scrambled);
         test_reduce("reduce_tree", scrambled);
         test_reduce("reduce_warp", scrambled);
         test_histogram(scrambled);
@@ -931,6 +1302,11 @@ int main(int argc, char **argv)
         test_persistent(scrambled);
         test_warpopt(scrambled);
         test_cuda(scrambled);
+        test_vocab_shared(scrambled);
+        test_vocab_bits_minmax(scrambled);
+        test_vocab_vectors(scrambled);
+        test_vocab_atomic_wrap(scrambled);
+        test_vocab_shfl_width(scrambled);
     }
     return tap_done();
 }

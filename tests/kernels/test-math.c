@@ -66,6 +66,12 @@ static double r_atan(double x, double y) { (void)y; return atan(x); }
 static double r_atan2(double x, double y) { return atan2(x, y); }
 static double r_tanh(double x, double y) { (void)y; return tanh(x); }
 static double r_erf(double x, double y) { (void)y; return erf(x); }
+static double r_rsqrt(double x, double y) { (void)y; return 1 / sqrt(x); }
+static double r_saturate(double x, double y)
+{
+    (void)y;
+    return isnan(x) || x <= 0 ? 0 : x > 1 ? 1 : x;
+}
 
 static const struct fn fns[] = {
     { "fabsf", " (macro)", 0, G_UNARY_BITS, r_fabs, false },
@@ -98,6 +104,16 @@ static const struct fn fns[] = {
     { "atan2f", "", 27, G_ATAN2, r_atan2, false },
     { "tanhf", "", 28, G_TANH, r_tanh, false },
     { "erff", "", 29, G_ERF, r_erf, false },
+    { "rsqrtf", " (macro)", 30, G_SQRT, r_rsqrt, false },
+    { "rsqrtf", " (function)", 31, G_SQRT, r_rsqrt, false },
+    { "__saturatef", "", 32, G_ROUNDING, r_saturate, false },
+    { "__expf", "", 33, G_EXP, r_exp, false },
+    { "__logf", "", 34, G_LOG, r_log, false },
+    { "__log2f", "", 35, G_LOG, r_log2, false },
+    { "__powf", "", 36, G_POW, r_pow, false },
+    { "__sinf", "", 37, G_TRIG, r_sin, false },
+    { "__cosf", "", 38, G_TRIG, r_cos, false },
+    { "__tanf", "", 39, G_TRIG, r_tan, false },
 };
 #define NFNS (sizeof(fns) / sizeof(fns[0]))
 
@@ -388,7 +404,7 @@ static bool doc_bound(const char *doc, const char *name, double *bound)
             in_section = true;
             continue;
         }
-        if (in_section && sscanf(line, " ``%63[a-z0-9]`` %lf", n, bound) == 2
+        if (in_section && sscanf(line, " ``%63[a-z0-9_]`` %lf", n, bound) == 2
             && !strcmp(n, name)) {
             found = true;
             break;

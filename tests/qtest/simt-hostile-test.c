@@ -359,7 +359,10 @@ static void mutate_launch(H *h, struct simt_cmd_launch *c)
         c->flags = below(16) & SIMT_CMDF_LAUNCH_ALL;
         break;
     case 2:
-        c->reserved[below(2)] = rnd() | 1;
+        /* Preemption points running past VRAM's end, or too many */
+        c->pp_count = chance(50) ? c->code_size / 4 + 1 + below(100)
+                                 : 1 + below(64);
+        c->pp_addr = vram - 4 * below(MIN(c->pp_count, 1024));
         break;
     case 3:
         c->grid[below(3)] = 0;
@@ -473,7 +476,7 @@ static uint32_t launch_expect(H *h, const struct simt_cmd_launch *c)
     Dev *d = h->d;
     uint64_t vram = d->vram_size, threads = 1, blocks = 1, count;
     uint32_t e = 0, fit = 0;
-    bool reserved = c->reserved[0] || c->reserved[1], fault = false;
+    bool fault = false;
 
     if (c->opcode != SIMT_CMD_LAUNCH) {
         return ERR(SIMT_QERR_BAD_OPCODE);
@@ -486,7 +489,7 @@ static uint32_t launch_expect(H *h, const struct simt_cmd_launch *c)
         /* Saturated: three 32-bit sizes can wrap a 64-bit product. */
         blocks = blocks > UINT32_MAX ? blocks : blocks * c->grid[i];
     }
-    if ((c->flags & ~SIMT_CMDF_LAUNCH_ALL) || reserved ||
+    if ((c->flags & ~SIMT_CMDF_LAUNCH_ALL) ||
         threads > 1024 ||
         c->shared_size > SIMT_SHARED_WINDOW ||
         c->local_size > SIMT_LOCAL_WINDOW || c->local_size % 16 ||
@@ -512,6 +515,12 @@ static uint32_t launch_expect(H *h, const struct simt_cmd_launch *c)
     }
     if (c->live_addr &&
         c->live_addr + (uint64_t)c->code_size / 4 * 8 > vram) {
+        e |= ERR(SIMT_QERR_BAD_COMMAND);
+    }
+    /* (mutate_launch's points always run past VRAM's end) */
+    if (c->pp_count &&
+        (c->pp_count > c->code_size / 4 ||
+         c->pp_addr + (uint64_t)c->pp_count * 4 > vram)) {
         e |= ERR(SIMT_QERR_BAD_COMMAND);
     }
     if (fit) {

@@ -326,15 +326,29 @@ static void test_kernel_slots(void)
  * Priority reorders dispatch only: with the single SM busy, a high and a
  * low priority kernel wait; the high one's blocks go first.
  */
-static void test_priority_order(void)
+/*
+ * Two kernels wait behind a running one on an SM with one block slot.
+ * By priority, the later and higher one runs first; with fifo-dispatch,
+ * launch order decides, and the high kernel preempts nothing although
+ * the low one's context allows switches.
+ */
+static void priority_order(bool fifo)
 {
-    Dev *d = dev_start("sm-count=1,sm-blocks=1");
+    Dev *d = dev_start(fifo ? "sm-count=1,sm-blocks=1,fifo-dispatch=on"
+                            : "sm-count=1,sm-blocks=1");
     uint32_t busy = vram_alloc(d, NULL, 8);
     uint32_t lo_s = vram_alloc(d, NULL, 8), lo_e = vram_alloc(d, NULL, 8);
     uint32_t hi_s = vram_alloc(d, NULL, 8), hi_e = vram_alloc(d, NULL, 8);
-    uint32_t lo_start, hi_start, hi_end;
+    uint32_t lo_start, lo_end, hi_start, hi_end;
     uint32_t idx_lo, idx_hi;
 
+    g_assert_cmphex(rd(d, SIMT_REG_CAPS) & SIMT_CAP_FIFO_DISPATCH, ==,
+                    fifo ? SIMT_CAP_FIFO_DISPATCH : 0);
+    if (fifo) {
+        wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), SIMT_PMODE_SWITCH);
+        wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), 0x800000);
+        wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), 0x800000);
+    }
     qwr(d, 2, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
     launch(d, 0, &(Launch) {
         .kernel = "hold", .grid = { 1 }, .block = { 32 },
@@ -353,11 +367,26 @@ static void test_priority_order(void)
     wait_queue(d, 1, idx_lo);
     wait_queue(d, 2, idx_hi);
     vram_read(d, lo_s, &lo_start, 4);
+    vram_read(d, lo_e, &lo_end, 4);
     vram_read(d, hi_s, &hi_start, 4);
     vram_read(d, hi_e, &hi_end, 4);
-    g_assert_cmpuint(hi_start, <, lo_start);
-    g_assert_cmpuint(hi_end, <=, lo_start);
+    if (fifo) {
+        g_assert_cmpuint(lo_end, <=, hi_start);
+        g_assert_cmpuint(rd(d, SIMT_REG_PEV_COUNT), ==, 0);
+    } else {
+        g_assert_cmpuint(hi_end, <=, lo_start);
+    }
     dev_stop(d);
+}
+
+static void test_priority_order(void)
+{
+    priority_order(false);
+}
+
+static void test_fifo_dispatch(void)
+{
+    priority_order(true);
 }
 
 /* A command on @q that must stop the queue with @error. */
@@ -436,8 +465,25 @@ static void test_malformed_commands(void)
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
 
     l->code_size = d->img->code_end - d->img->code_start;
-    l->reserved[1] = 1;
+    l->pp_count = l->code_size / 4 + 1;  /* more points than instructions */
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+    l->pp_count = 1;
+    l->pp_addr = (uint32_t)d->vram_size;  /* points beyond VRAM */
+    expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+    {
+        /* Points out of order, misaligned, outside the code */
+        const uint32_t bad_pp[3][2] = {
+            { l->entry + 4, l->entry }, { l->entry, l->entry + 6 },
+            { l->entry, l->code_addr + l->code_size },
+        };
+
+        for (int i = 0; i < 3; i++) {
+            l->pp_addr = vram_alloc(d, bad_pp[i], sizeof(bad_pp[i]));
+            l->pp_count = 2;
+            expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
+        }
+    }
+    l->pp_count = 0;
 
     /* A ring the device cannot read. */
     qwr(d, 0, SIMT_QREG_CONTROL, 0);
@@ -592,7 +638,7 @@ static void test_subgrid_refused(void)
     g_assert_cmpuint(wait_queue(d, 0, submit(d, 0, cmd)), ==,
                      SIMT_QSTATE_IDLE);
     g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_DONE), ==, 4);
-    l->reserved[1] = 1;
+    l->pp_count = l->code_size / 4 + 1;
     expect_queue_error(d, 0, cmd, SIMT_QERR_BAD_COMMAND);
     dev_stop(d);
 }
@@ -670,6 +716,43 @@ static void test_signal_wait(void)
                     0x1122334455667788ull);
     g_assert_cmpuint(qrd(d, 0, SIMT_QREG_COMPLETED), ==, 3);
     g_assert_true(rd(d, SIMT_REG_IRQ_STATUS) & SIMT_IRQ_BIT(SIMT_IRQ_QUEUE));
+    dev_stop(d);
+}
+
+/*
+ * SIGNAL with SIMT_CMDF_TIMESTAMP writes the cycle at which the queue
+ * reached it: after a copy, the copy's end (within a slice); WAIT
+ * refuses the flag.
+ */
+static void test_signal_timestamp(void)
+{
+    Dev *d = dev_start(NULL);
+    uint64_t size = 256 * KiB, copy_cycles, c0, ts;
+    uint32_t bw = rd(d, SIMT_REG_COPY_BW);
+    struct simt_cmd_copy c = {
+        .opcode = SIMT_CMD_COPY, .flags = SIMT_CMDF_SRC_HOST,
+        .src = 0x1000000, .dst = VRAM_DATA, .size = size,
+    };
+    struct simt_cmd_signal sig = {
+        .opcode = SIMT_CMD_SIGNAL, .flags = SIMT_CMDF_TIMESTAMP,
+        .addr = SEM_ADDR, .value = 1,
+    };
+    struct simt_cmd_wait w = {
+        .opcode = SIMT_CMD_WAIT, .flags = SIMT_CMDF_TIMESTAMP,
+        .addr = SEM_ADDR,
+    };
+
+    wr(d, SIMT_REG_DMA_CHUNK, SIMT_MAX_DMA_CHUNK);
+    qtest_writeq(d->qts, SEM_ADDR, 0);
+    copy_cycles = DIV_ROUND_UP(size, bw);
+    c0 = rd(d, SIMT_REG_CYCLE_LO);
+    c0 |= (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32;
+    submit(d, 0, &c);
+    wait_queue(d, 0, submit(d, 0, &sig));
+    ts = qtest_readq(d->qts, SEM_ADDR);
+    g_assert_cmpuint(ts, >=, c0 + copy_cycles);
+    g_assert_cmpuint(ts, <=, c0 + copy_cycles + 2 * 1000);
+    expect_queue_error(d, 0, &w, SIMT_QERR_BAD_COMMAND);
     dev_stop(d);
 }
 
@@ -1363,10 +1446,11 @@ static uint64_t matmul_split_cycles(Dev *d, uint32_t n, uint32_t s,
 
 /*
  * Bench mode ($SIMT_BENCH_SPLIT = "N,S1,S2,...", set by scripts/bench.sh):
- * seed 002's Table 1 on the GTX480 preset, the slowdown of an n x n
- * matmul split into subkernels of S blocks against the unsplit kernel,
- * in device time.  The split runs' results are checked against the
- * unsplit one's.
+ * seed 002's Table 1 on the GTX480 preset without the host's round
+ * trip (the isolating line for guest/simt-bench.c --split's): an n x n
+ * matmul split into subkernels of S1 blocks against the unsplit kernel,
+ * and of S2, ... against S1 (the paper's reference row), in device time.
+ * The split runs' results are checked against the unsplit one's.
  */
 static void bench_split(void)
 {
@@ -1374,7 +1458,7 @@ static void bench_split(void)
     uint32_t n = atoi(f[0]), args[4], bytes;
     g_autofree float *a = NULL, *ref = NULL, *got = NULL;
     Dev *d = dev_start("preset=gtx480");
-    uint64_t whole;
+    uint64_t whole, reference = 0;
 
     g_assert_cmpuint(n % 16, ==, 0);
     bytes = n * n * 4;
@@ -1407,162 +1491,16 @@ static void bench_split(void)
         g_assert_cmpmem(got, bytes, ref, bytes);
         g_test_message("S = %u: M = %u subkernels, %" PRIu64 " cycles", s,
                        DIV_ROUND_UP((n / 16) * (n / 16), s), t);
-        g_test_message("bench seed002_split_slowdown_S%u: %.1f %%", s,
-                       100.0 * ((double)t / whole - 1));
-    }
-    dev_stop(d);
-}
-
-/* seed 002's experiment 4.1 (Fig. 4b) in device time; see bench_hp() */
-enum { HP_NONE, HP_CHUNKED, HP_SPLIT, HP_PREEMPT, HP_NR };
-static const char *const hp_mode_names[HP_NR] = {
-    "none", "chunked", "split", "preempt",
-};
-#define HP_LP_N             256         /* the low-priority matmul */
-#define HP_LP_SPLIT         16          /* its subkernels' blocks */
-#define HP_HP_N             64          /* the high-priority matmul */
-#define HP_LP_COPY          (2 * MiB)
-#define HP_HP_COPY          (64 * KiB)
-#define HP_HOST             0x1000000   /* guest RAM the copies use */
-#define HP_SAVE             0x8000000   /* VRAM save area, 16 MiB */
-#define HP_POINTS           8
-
-static uint64_t hp_cycle(Dev *d)
-{
-    uint64_t lo = rd(d, SIMT_REG_CYCLE_LO);
-
-    return lo | (uint64_t)rd(d, SIMT_REG_CYCLE_HI) << 32;
-}
-
-static void hp_copy(Dev *d, unsigned q, uint32_t flags, uint64_t src,
-                    uint64_t dst, uint64_t size)
-{
-    struct simt_cmd_copy c = {
-        .opcode = SIMT_CMD_COPY, .flags = flags, .src = src, .dst = dst,
-        .size = size,
-    };
-
-    submit(d, q, &c);
-}
-
-/*
- * A job as PKM's tasks run it: upload, matmul, download; then a one-block
- * marker launch, whose first block starts when the download has ended.
- * The marker's ring index.
- */
-static uint32_t hp_job(Dev *d, unsigned q, uint32_t n, uint32_t split,
-                       uint32_t vram, uint64_t host, uint64_t copy)
-{
-    uint32_t blocks = (n / 16) * (n / 16), a = vram + copy;
-    uint32_t m = split ? DIV_ROUND_UP(blocks, split) : 1;
-
-    hp_copy(d, q, SIMT_CMDF_SRC_HOST, host, vram, copy);
-    for (uint32_t i = 0; i < m; i++) {
-        launch(d, q, &(Launch) {
-            .kernel = "matmul", .grid = { n / 16, n / 16 },
-            .block = { 16, 16 }, .args = { a, a, a + n * n * 4, n },
-            .first_block = split ? i * split : 0,
-            .block_count = split ? MIN(split, blocks - i * split) : 0,
-        });
-    }
-    hp_copy(d, q, SIMT_CMDF_DST_HOST, vram, host + copy, copy);
-    return launch(d, q, &(Launch) {
-        .kernel = "matmul", .grid = { 1 }, .block = { 16, 16 },
-        .args = { a, a, a + n * n * 4, 16 },
-    });
-}
-
-/* The cycle at which the job ending with marker @idx on @q completed. */
-static uint64_t hp_job_end(Dev *d, unsigned q, uint32_t idx)
-{
-    struct simt_completion r;
-
-    /* Coarse steps: the marker's record has the exact cycle. */
-    for (int64_t t = 0; !queue_done(d, q, idx); t += 50000) {
-        g_assert_cmpint(t, <, WAIT_LIMIT_NS);
-        qtest_clock_step(d->qts, 50000);
-    }
-    read_record(d, q, idx, &r);
-    g_assert_cmpuint(r.status, ==, SIMT_QERR_NONE);
-    return r.start_cycle;
-}
-
-/*
- * The high-priority job's response (arrival to its download's end, in
- * cycles) when it arrives @offset cycles after the low-priority job; or,
- * with @offset UINT64_MAX, the low-priority job's own time alone.
- */
-static uint64_t hp_response(int mode, uint64_t offset, uint32_t mhz)
-{
-    Dev *d = dev_start("preset=gtx480,copy-engines=1");
-    uint32_t lp = vram_alloc(d, NULL, 2 * HP_LP_COPY);
-    uint32_t hp = vram_alloc(d, NULL, 2 * HP_HP_COPY);
-    uint64_t c0, arrival, done;
-    uint32_t lp_end, hp_end;
-
-    use_image(d, "matmul");
-    qwr(d, 1, SIMT_QREG_PRIORITY, SIMT_MAX_PRIORITY);
-    wr(d, SIMT_REG_DMA_CHUNK, mode == HP_NONE ? SIMT_MAX_DMA_CHUNK : MiB);
-    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE),
-       mode == HP_PREEMPT ? SIMT_PMODE_SWITCH : SIMT_PMODE_NONE);
-    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), HP_SAVE);
-    wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), 16 * MiB);
-    c0 = hp_cycle(d);
-    lp_end = hp_job(d, 0, HP_LP_N, mode == HP_SPLIT ? HP_LP_SPLIT : 0, lp,
-                    HP_HOST, HP_LP_COPY);
-    if (offset == UINT64_MAX) {
-        done = hp_job_end(d, 0, lp_end) - c0;
-        dev_stop(d);
-        return done;
-    }
-    if (offset * 1000 / mhz) {
-        qtest_clock_step(d->qts, offset * 1000 / mhz);
-    }
-    arrival = hp_cycle(d);
-    hp_end = hp_job(d, 1, HP_HP_N, 0, hp, HP_HOST + 2 * HP_LP_COPY,
-                    HP_HP_COPY);
-    done = hp_job_end(d, 1, hp_end);
-    hp_job_end(d, 0, lp_end);
-    dev_stop(d);
-    return done - arrival;
-}
-
-/*
- * Bench mode ($SIMT_BENCH_HP set, by scripts/bench.sh): seed 002's
- * experiment 4.1 scaled down.  A low-priority job (2 MiB upload, a
- * 256x256 matmul, 2 MiB download) runs on the GTX480 preset with one copy
- * engine; a high-priority job (64 KiB up, a 64x64 matmul, 64 KiB down)
- * arrives at 8 points spread evenly over the time the low-priority job
- * takes alone in that mode.  Its mean response, in device
- * microseconds, with: none (copies in one chunk, preemption mode none),
- * chunked (1 MiB chunks), split (also the low-priority matmul in
- * subkernels of 16 blocks) and preempt (1 MiB chunks and context
- * switches).
- */
-static void bench_hp(void)
-{
-    uint32_t mhz;
-    Dev *d = dev_start("preset=gtx480");
-
-    mhz = rd(d, SIMT_REG_CLOCK_MHZ);
-    dev_stop(d);
-    for (int mode = 0; mode < HP_NR; mode++) {
-        g_autoptr(GString) each = g_string_new(NULL);
-        /* The arrivals sample the phases of this mode's own job. */
-        uint64_t lp_alone = hp_response(mode, UINT64_MAX, mhz), sum = 0;
-
-        for (int i = 0; i < HP_POINTS; i++) {
-            uint64_t r = hp_response(mode, lp_alone * i / HP_POINTS, mhz);
-
-            sum += r;
-            g_string_append_printf(each, " %.0f", (double)r / mhz);
+        if (i == 1) {
+            reference = t;
+            g_test_message("bench seed002_split_device_reference_over_whole: "
+                           "%.1f %%", 100.0 * ((double)t / whole - 1));
+        } else {
+            g_test_message("bench seed002_split_device_slowdown_S%u: %.1f %%",
+                           s, 100.0 * ((double)t / reference - 1));
         }
-        g_test_message("%s: the low-priority job alone %.1f us; responses "
-                       "at %d points over it, us:%s", hp_mode_names[mode],
-                       (double)lp_alone / mhz, HP_POINTS, each->str);
-        g_test_message("bench seed002_hp_response_%s: %.1f us",
-                       hp_mode_names[mode], (double)sum / HP_POINTS / mhz);
     }
+    dev_stop(d);
 }
 
 /*
@@ -1801,10 +1739,6 @@ int main(int argc, char **argv)
         qtest_add_func("/simt/bench/spin", bench_spin);
         return g_test_run();
     }
-    if (g_getenv("SIMT_BENCH_HP")) {
-        qtest_add_func("/simt/bench/hp-response", bench_hp);
-        return g_test_run();
-    }
     if (g_getenv("SIMT_BENCH_SPLIT")) {
         qtest_add_func("/simt/bench/split", bench_split);
         return g_test_run();
@@ -1833,11 +1767,15 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/sched/turing-9x33", test_placement_turing_33_9);
     qtest_add_func("/simt/sched/kernel-slots", test_kernel_slots);
     qtest_add_func("/simt/sched/priority-order", test_priority_order);
+    qtest_add_func("/simt/sched/fifo-dispatch/launch-order-no-preemption",
+                   test_fifo_dispatch);
     qtest_add_func("/simt/queue/malformed", test_malformed_commands);
     qtest_add_func("/simt/queue/kernel-fault", test_kernel_fault);
     qtest_add_func("/simt/queue/subgrid/ids-1d-2d-3d", test_subgrid_ids);
     qtest_add_func("/simt/queue/subgrid/refused", test_subgrid_refused);
     qtest_add_func("/simt/queue/signal-wait", test_signal_wait);
+    qtest_add_func("/simt/queue/signal-timestamp/copy-end-wait-refuses",
+                   test_signal_timestamp);
     qtest_add_func("/simt/queue/resident/running-done-disabled",
                    test_resident_blocks);
     qtest_add_func("/simt/queue/active-cycles/kernel-not-idle-or-wait",

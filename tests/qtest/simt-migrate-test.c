@@ -48,6 +48,7 @@ typedef struct Scenario {
     int mode;                   /* context 0's preemption mode; -1: samples */
     bool translated;            /* context 0 through a page table */
     unsigned migrations;
+    uint32_t pp_drain;          /* context 0's PP_DRAIN */
 } Scenario;
 
 /* What a run leaves behind, part by part. */
@@ -226,6 +227,7 @@ static void start_preempt(Run *r)
     wr(r->d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), VRAM_SAVE);
     wr(r->d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), SAVE_SIZE);
     wr(r->d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), r->sc->mode);
+    wr(r->d, SIMT_CTX_REG(0, SIMT_CREG_PP_DRAIN), r->sc->pp_drain);
     wr(r->d, SIMT_REG_PREEMPT_BOUND, 2000);
     note_cmd(r, 0, launch(r->d, 0, &(Launch) {
         .kernel = "lp_mix", .grid = { LP_BLOCKS }, .block = { LP_THREADS },
@@ -464,6 +466,8 @@ static const Scenario scenarios[] = {
     { "preempt-flush", SIMT_PMODE_FLUSH, false, 8 },
     { "preempt-switch", SIMT_PMODE_SWITCH, false, 8 },
     { "preempt-light", SIMT_PMODE_LIGHT, false, 8 },
+    /* Blocks running on to preemption points when the machine moves */
+    { "preempt-selective", SIMT_PMODE_LIGHT, false, 8, 20000 },
     { "preempt-auto", SIMT_PMODE_AUTO, true, 8 },
 };
 

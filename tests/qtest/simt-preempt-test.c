@@ -162,6 +162,10 @@ static uint32_t read_events(Dev *d, struct simt_preempt_event *ev)
         ev[i].done_cycle = le64_to_cpu(ev[i].done_cycle);
         ev[i].save_bound = le32_to_cpu(ev[i].save_bound);
         ev[i].queue_wait = le32_to_cpu(ev[i].queue_wait);
+        ev[i].pp_drain = le32_to_cpu(ev[i].pp_drain);
+        ev[i].pp_warps = le32_to_cpu(ev[i].pp_warps);
+        ev[i].pp_cut = le32_to_cpu(ev[i].pp_cut);
+        ev[i].live_bytes = le32_to_cpu(ev[i].live_bytes);
     }
     return n;
 }
@@ -392,36 +396,79 @@ static void test_priority_light(void)
 }
 
 /*
+ * The grader's PREEMPT_BOUND: 2000 cycles, or with SIMT_LAB_SEED (make
+ * grade) one drawn from it between 1400 and 4200 (1 to 3 us on the
+ * GTX480 preset), so that a rule tuned to one bound is tried on another.
+ */
+static uint32_t choice_bound(void)
+{
+    const char *seed = g_getenv("SIMT_LAB_SEED");
+    g_autoptr(GRand) rand = NULL;
+
+    if (!seed || !*seed) {
+        return 2000;
+    }
+    rand = g_rand_new_with_seed(g_ascii_strtoull(seed, NULL, 10) ^ 0x9c);
+    return g_rand_int_range(rand, 1400, 4201);
+}
+
+/*
  * A preemption choice policy (the lab's grader, docs/labs/
  * preempt-choice.rst) under a stream of priority preemptions in the auto
  * mode: the low-priority results are bit-identical to a run alone and
  * every high-priority result right (priority_stream), the events are
  * sound (check_events: every one ends, none beats its bound, only as
  * many blocks leave as needed), and the device never had to overrule a
- * pick (POLICY_ERRORS 0).
+ * pick (POLICY_ERRORS 0).  With @no_room the context has no save area:
+ * neither switch is usable, lp_mix's blocks may not be flushed once they
+ * have done an atomic, and a drain cannot meet the bound, so a rule that
+ * does not look at "usable" picks what the block cannot do.
  */
-static void test_choice_stream(gconstpointer data)
+static void choice_stream(const char *policy, bool no_room)
 {
-    g_autofree char *props = g_strdup_printf("preempt-choice=%s",
-                                             (const char *)data);
+    g_autofree char *props = g_strdup_printf("preempt-choice=%s", policy);
     Dev *d;
-    Lp *lp = g_new0(Lp, 1);
-    uint32_t moved;
+    Lp *lp;
+    uint32_t moved, bound = choice_bound();
     Totals t;
 
     extra_props = props;
     d = pdev_start();
     extra_props = NULL;
+    lp = g_new0(Lp, 1);
+    if (no_room) {
+        wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), 0);
+    }
     lp_init(d, lp, "lp_mix");
-    wr(d, SIMT_REG_PREEMPT_BOUND, 2000);
+    wr(d, SIMT_REG_PREEMPT_BOUND, bound);
+    g_test_message("%s: bound %u cycles%s", policy, bound,
+                   no_room ? ", no save area" : "");
     t = check_events(events, priority_stream(d, lp, SIMT_PMODE_AUTO, events,
                                              &moved));
-    g_test_message("%s: drained %u flushed %u switched %u light %u",
-                   (const char *)data, t.drained, t.flushed, t.switched,
-                   t.light);
+    g_test_message("%s: drained %u flushed %u switched %u light %u", policy,
+                   t.drained, t.flushed, t.switched, t.light);
+    if (no_room) {
+        g_assert_cmpuint(t.switched + t.light, ==, 0);
+    }
     g_assert_cmpuint(rd(d, SIMT_REG_POLICY_ERRORS), ==, 0);
     g_free(lp);
     dev_stop(d);
+}
+
+static void test_choice_stream(gconstpointer data)
+{
+    g_test_message("property: over 200 preemptions the results equal a run "
+                   "alone, every event is sound and every pick is a usable "
+                   "option (POLICY_ERRORS stays 0)");
+    choice_stream(data, false);
+}
+
+static void test_choice_no_save_room(gconstpointer data)
+{
+    g_test_message("property: with no save area (no switch usable) and "
+                   "blocks that may not be flushed, every pick is still "
+                   "usable: a drain, although it cannot meet the bound");
+    choice_stream(data, true);
 }
 
 /*
@@ -511,16 +558,22 @@ static const uint8_t *walk_entry(const uint8_t *p, unsigned pat,
     }
 }
 
+/* What save_area_warps() hands its callback for one warp's record. */
+typedef void SaveWarpFn(Dev *d, const struct simt_save_warp *sw,
+                        const uint32_t *pcs, void *opaque);
+
 /*
- * Walk the records in the save area: count warps that were stopped while
- * diverged, while waiting at a barrier and while waiting at a warp sync.
+ * Walk the records in the save area, calling @fn for every warp with
+ * its lanes' pcs; the number of block records, whose executed warp
+ * instructions are added to *@insns.
  */
-static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
-                           uint32_t *at_barrier, uint32_t *at_wsync)
+static uint32_t save_area_warps(Dev *d, uint32_t local_bytes,
+                                uint64_t *insns, SaveWarpFn *fn,
+                                void *opaque)
 {
     uint32_t used = rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED));
     g_autofree uint8_t *area = g_malloc(used);
-    uint32_t off = 0;
+    uint32_t off = 0, n = 0;
 
     vram_read(d, VRAM_SAVE, area, used);
     while (off < used) {
@@ -529,6 +582,7 @@ static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
 
         memcpy(&b, area + off, sizeof(b));
         g_assert_cmphex(le32_to_cpu(b.magic), ==, SIMT_SAVE_MAGIC);
+        *insns += le64_to_cpu(b.warp_insns);
         p = area + off + sizeof(b);
         for (uint32_t w = 0; w < le32_to_cpu(b.nwarps); w++) {
             struct simt_save_warp sw;
@@ -545,18 +599,33 @@ static void walk_save_area(Dev *d, uint32_t local_bytes, uint32_t *diverged,
             if (sw.resv_mask) {
                 p += 2 * SIMT_WARP_SIZE * 4;
             }
-            for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
-                if (!(le32_to_cpu(sw.exited) & (1u << i)) &&
-                    pcs[i] != pcs[ctz32(~le32_to_cpu(sw.exited))]) {
-                    (*diverged)++;
-                    break;
-                }
-            }
-            *at_barrier += sw.waiting != 0;
-            *at_wsync += sw.wsync != 0;
+            fn(d, &sw, pcs, opaque);
         }
         off += le32_to_cpu(b.bytes) + local_bytes;
+        n++;
     }
+    return n;
+}
+
+/* Warps stopped while diverged, waiting at a barrier, at a warp sync. */
+typedef struct StopCounts {
+    uint32_t diverged, at_barrier, at_wsync;
+} StopCounts;
+
+static void count_stops(Dev *d, const struct simt_save_warp *sw,
+                        const uint32_t *pcs, void *opaque)
+{
+    StopCounts *c = opaque;
+
+    for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
+        if (!(le32_to_cpu(sw->exited) & (1u << i)) &&
+            pcs[i] != pcs[ctz32(~le32_to_cpu(sw->exited))]) {
+            c->diverged++;
+            break;
+        }
+    }
+    c->at_barrier += sw->waiting != 0;
+    c->at_wsync += sw->wsync != 0;
 }
 
 /* Step until no preemption event is under way. */
@@ -580,7 +649,9 @@ static void request_stream(unsigned mode, const char *kernel)
 {
     Dev *d = pdev_start();
     Lp *lp = g_new0(Lp, 1);
-    uint32_t events_done = 0, diverged = 0, at_barrier = 0, at_wsync = 0;
+    uint32_t events_done = 0;
+    StopCounts stops = { 0 };
+    uint64_t insns = 0;
     uint32_t runs = 0;
     const struct simt_kernel_info *k;
 
@@ -610,8 +681,8 @@ static void request_stream(unsigned mode, const char *kernel)
             if (rd(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_USED))) {
                 g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PSTATE)) &
                                  SIMT_PSTATE_SAVED, !=, 0);
-                walk_save_area(d, k->m.local_bytes * LP_THREADS, &diverged,
-                               &at_barrier, &at_wsync);
+                save_area_warps(d, k->m.local_bytes * LP_THREADS, &insns,
+                                count_stops, &stops);
             }
             /* Held: nothing runs until RESUME. */
             qtest_clock_step(d->qts, 20000);
@@ -626,10 +697,12 @@ static void request_stream(unsigned mode, const char *kernel)
     }
     if (mode != SIMT_PMODE_DRAIN) {
         g_test_message("%u warps saved while diverged, %u at a barrier, "
-                       "%u at a warp sync", diverged, at_barrier, at_wsync);
-        g_assert_cmpuint(diverged, >, 0);
+                       "%u at a warp sync", stops.diverged, stops.at_barrier,
+                       stops.at_wsync);
+        g_assert_cmpuint(stops.diverged, >, 0);
         /* lp_mix has barriers, lp_warp warp syncs */
-        g_assert_cmpuint(strcmp(kernel, "lp_warp") ? at_barrier : at_wsync,
+        g_assert_cmpuint(strcmp(kernel, "lp_warp") ? stops.at_barrier
+                                                   : stops.at_wsync,
                          >, 0);
     }
     g_free(lp);
@@ -723,6 +796,223 @@ static void test_request_switch_wsync(void)
 static void test_request_light_wsync(void)
 {
     request_stream(SIMT_PMODE_LIGHT, "lp_warp");
+}
+
+/*
+ * Preempt context 0 with a lightweight switch, wait until every block
+ * has left, and read the event's log entry into *@ev.
+ */
+static void light_preempt_event(Dev *d, struct simt_preempt_event *ev)
+{
+    wr(d, SIMT_REG_PREEMPT_REQ,
+       SIMT_PREQ(0, SIMT_PREQ_PREEMPT, SIMT_PMODE_LIGHT));
+    wait_preempt_idle(d);
+    g_assert_cmpuint(rd(d, SIMT_REG_BLOCKS_RESIDENT), ==, 0);
+    qtest_memread(d->qts, LOG_ADDR + (rd(d, SIMT_REG_PEV_COUNT) - 1) %
+                  LOG_SIZE * sizeof(*ev), ev, sizeof(*ev));
+}
+
+/*
+ * A warp stopped with lanes left to run must be about to run a
+ * preemption point of the image: the lowest pc of its lanes neither
+ * exited nor waiting.  Counts the warps checked.
+ */
+static void check_stop_at_pp(Dev *d, const struct simt_save_warp *sw,
+                             const uint32_t *pcs, void *opaque)
+{
+    uint32_t *checked = opaque, runnable, pc = UINT32_MAX;
+
+    runnable = ~(le32_to_cpu(sw->exited) | le32_to_cpu(sw->waiting) |
+                 le32_to_cpu(sw->wsync));
+    for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
+        if (runnable & (1u << i)) {
+            pc = MIN(pc, pcs[i]);
+        }
+    }
+    if (checked && runnable) {
+        g_assert_true(simt_meta_is_pp(&d->img->meta, pc));
+        (*checked)++;
+    }
+}
+
+/*
+ * The save area's records: how many, their warp instructions executed,
+ * and (@pp_checked) how many warps stopped with lanes left to run, each
+ * at a preemption point (check_stop_at_pp).
+ */
+static uint32_t walk_records(Dev *d, uint32_t local_bytes, uint64_t *insns,
+                             uint32_t *pp_checked)
+{
+    return save_area_warps(d, local_bytes, insns, check_stop_at_pp,
+                           pp_checked);
+}
+
+/*
+ * Seed 004's selective preemption on lp_mix (loops, barriers, divergent
+ * lanes): with PP_DRAIN set, a lightweight switch lets the warps run on
+ * to the image's preemption points.  Every saved warp that has lanes
+ * left to run is about to run a point, no warp is cut at this generous
+ * bound, the drain is counted and within the event, and the results
+ * stay right.
+ */
+static void test_selective_saved_at_points(void)
+{
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    const struct simt_kernel_info *k;
+    uint32_t events_done = 0, checked = 0, runs = 0, drained_to_pp = 0;
+
+    lp_init(d, lp, "lp_mix");
+    k = simt_image_kernel(d->img, "lp_mix");
+    g_assert_cmpuint(d->img->meta.h.pp_count, >, 0);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PP_DRAIN), 1000000);
+    g_assert_cmpuint(rd(d, SIMT_CTX_REG(0, SIMT_CREG_PP_DRAIN)), ==, 1000000);
+    rng_state = 400;
+    while (events_done < 60) {
+        Launch l = lp_launch(lp);
+        uint32_t idx;
+
+        g_assert_cmpuint(runs++, <, 20);
+        lp_clear(d, lp);
+        idx = launch(d, 0, &l);
+        for (;;) {
+            struct simt_preempt_event ev;
+            uint64_t insns = 0;
+
+            qtest_clock_step(d->qts, rng(5, 60) * 1000);
+            if (queue_done(d, 0, idx)) {
+                break;
+            }
+            light_preempt_event(d, &ev);
+            g_assert_cmpuint(le32_to_cpu(ev.pp_cut), ==, 0);
+            g_assert_cmpuint(le32_to_cpu(ev.pp_drain), <=,
+                             le64_to_cpu(ev.done_cycle) -
+                             le64_to_cpu(ev.req_cycle));
+            if (le16_to_cpu(ev.light)) {
+                g_assert_cmpuint(le32_to_cpu(ev.pp_warps), >, 0);
+                g_assert_cmpuint(le32_to_cpu(ev.pp_drain), >, 0);
+                drained_to_pp++;
+            }
+            g_assert_cmpuint(walk_records(d, k->m.local_bytes * LP_THREADS,
+                                          &insns, &checked), ==,
+                             le16_to_cpu(ev.light));
+            events_done++;
+            wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+        }
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        lp_check(d, lp, 0, idx);
+    }
+    g_test_message("%u events drained to points, %u warps checked at one",
+                   drained_to_pp, checked);
+    g_assert_cmpuint(drained_to_pp, >, events_done / 2);
+    g_assert_cmpuint(checked, >, 0);
+    g_free(lp);
+    dev_stop(d);
+}
+
+/*
+ * A launch without preemption points: the warps of a selective switch
+ * run on until PP_DRAIN cycles have passed (or they exit), then stop
+ * where they are; every event ends soon after the bound (the last
+ * instruction's latency and the saves), and the results stay right.
+ */
+static void test_selective_no_points_bounded(void)
+{
+    enum { BOUND = 3000, SLACK = 4000 };
+    Dev *d = pdev_start();
+    Lp *lp = g_new0(Lp, 1);
+    uint32_t events_done = 0, cut = 0, runs = 0;
+
+    lp_init(d, lp, "lp_mix");
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PP_DRAIN), BOUND);
+    rng_state = 500;
+    while (events_done < 40) {
+        Launch l = lp_launch(lp);
+        uint32_t idx;
+
+        g_assert_cmpuint(runs++, <, 20);
+        l.no_points = true;
+        lp_clear(d, lp);
+        idx = launch(d, 0, &l);
+        for (;;) {
+            struct simt_preempt_event ev;
+
+            qtest_clock_step(d->qts, rng(5, 60) * 1000);
+            if (queue_done(d, 0, idx)) {
+                break;
+            }
+            light_preempt_event(d, &ev);
+            g_assert_cmpuint(le32_to_cpu(ev.pp_warps), ==, 0);
+            g_assert_cmpuint(le32_to_cpu(ev.pp_drain), <=, BOUND + SLACK);
+            g_assert_cmpuint(le64_to_cpu(ev.done_cycle) -
+                             le64_to_cpu(ev.req_cycle), <=,
+                             BOUND + SLACK + le32_to_cpu(ev.save_bound));
+            cut += le32_to_cpu(ev.pp_cut);
+            events_done++;
+            wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+        }
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        lp_check(d, lp, 0, idx);
+    }
+    g_assert_cmpuint(cut, >, 0);
+    g_free(lp);
+    dev_stop(d);
+}
+
+/*
+ * Seed 000's wasted work, counted by the device: a flush loses exactly
+ * the warp instructions its blocks had executed, and nothing else does.
+ * Two identical runs of lp_spin (idempotent: every block flushable) are
+ * stopped at the same cycle, one by a context switch, whose records say
+ * how many warp instructions each block had executed, one by a flush,
+ * whose event must count their sum; drains and switches count none.
+ */
+static void test_flush_wasted_is_executed(void)
+{
+    static const unsigned modes[] = {
+        SIMT_PMODE_SWITCH, SIMT_PMODE_FLUSH, SIMT_PMODE_DRAIN,
+        SIMT_PMODE_LIGHT,
+    };
+    uint64_t executed = 0;
+    uint32_t records = 0;
+
+    for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
+        Dev *d = pdev_start();
+        Lp *lp = g_new0(Lp, 1);
+        const struct simt_kernel_info *k;
+        uint32_t idx;
+        Launch l;
+
+        lp->flags = SIMT_CMDF_IDEMPOTENT;
+        lp_init(d, lp, "lp_spin");
+        k = simt_image_kernel(d->img, "lp_spin");
+        lp_clear(d, lp);
+        l = lp_launch(lp);
+        idx = launch(d, 0, &l);
+        qtest_clock_step(d->qts, 77000);
+        wr(d, SIMT_REG_PREEMPT_REQ,
+           SIMT_PREQ(0, SIMT_PREQ_PREEMPT, modes[m]));
+        wait_preempt_idle(d);
+        if (modes[m] == SIMT_PMODE_SWITCH) {
+            records = walk_records(d, k->m.local_bytes * LP_THREADS,
+                                   &executed, NULL);
+            g_assert_cmpuint(records, ==, rd(d, SIMT_REG_PEV_SWITCHED));
+            g_assert_cmpuint(executed, >, 0);
+        }
+        if (modes[m] == SIMT_PMODE_FLUSH) {
+            g_assert_cmpuint(rd(d, SIMT_REG_PEV_FLUSHED), ==, records);
+            g_assert_cmpuint(rd(d, SIMT_REG_PEV_WASTED), ==, executed);
+            g_assert_cmpuint(rd(d, SIMT_REG_PREEMPT_WASTED), ==, executed);
+        } else {
+            g_assert_cmpuint(rd(d, SIMT_REG_PEV_WASTED), ==, 0);
+            g_assert_cmpuint(rd(d, SIMT_REG_PREEMPT_WASTED), ==, 0);
+        }
+        wr(d, SIMT_REG_PREEMPT_REQ, SIMT_PREQ(0, SIMT_PREQ_RESUME, 0));
+        g_assert_cmpuint(wait_queue(d, 0, idx), ==, SIMT_QSTATE_IDLE);
+        lp_check(d, lp, 0, idx);
+        g_free(lp);
+        dev_stop(d);
+    }
 }
 
 /*
@@ -1585,6 +1875,18 @@ static const Shape shapes[] = {
 #define BENCH_INJECTIONS    24
 #define BENCH_HP_BLOCKS     30
 #define BENCH_MHZ           1400
+/*
+ * PP_DRAIN of the selective runs: 50 us, far more than any drain to a
+ * point of the kernels takes (the runs print the warps it cut: none)
+ */
+#define BENCH_PP_DRAIN      (50 * BENCH_MHZ)
+
+/* How a run differs from the shape's defaults. */
+typedef struct BenchOpts {
+    bool used_regs;         /* declare the registers the kernel uses */
+    bool selective;         /* PP_DRAIN: light switches drain to points */
+    bool hp_unshared;       /* the high-priority kernel uses no shared */
+} BenchOpts;
 
 typedef struct BenchRun {
     uint64_t lp_cycles;
@@ -1602,7 +1904,15 @@ typedef struct BenchRun {
     uint64_t drain_error;       /* estimated drains: how far they missed */
     uint64_t drain_time;        /* estimated drains: how long they took */
     uint64_t reg_bytes;         /* register entries saved, all events */
+    uint64_t live_bytes;        /* ... they would take uncompressed */
+    uint64_t kept_bytes;        /* shared memory kept in place */
+    uint64_t pp_drain;          /* drains to preemption points, summed */
+    uint64_t pp_cut;            /* warps the bound stopped elsewhere */
+    uint64_t latency_sum;       /* request to last victim off, summed */
+    uint64_t save_cycles;       /* saves at the SMs' bandwidth share */
+    uint64_t lp_warp_insns;     /* the low-priority kernel's */
     uint32_t *out;              /* the low-priority kernel's results */
+    uint32_t policy_errors;     /* picks the device overruled */
 } BenchRun;
 
 static int cmp_u64(const void *a, const void *b)
@@ -1621,14 +1931,14 @@ static uint64_t median(uint64_t *v, uint32_t n)
 /*
  * The low-priority kernel of @sh with the high-priority one injected at
  * @inject (cycles from the launch; NULL: never), or (@hp_only) the
- * high-priority kernel once on an idle device.  @used_regs: the
- * low-priority launch declares the registers its kernel uses, not the
- * shape's register count.
+ * high-priority kernel once on an idle device; @o: NULL, or how the
+ * run differs from the shape's defaults.
  */
 static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
-                      const int64_t *inject, bool hp_only, bool used_regs,
-                      BenchRun *r)
+                      const int64_t *inject, bool hp_only,
+                      const BenchOpts *o, BenchRun *r)
 {
+    static const BenchOpts defaults;
     g_autofree char *props = g_strdup_printf("preset=gtx480%s%s",
                                              extra_props ? "," : "",
                                              extra_props ? extra_props : "");
@@ -1648,13 +1958,20 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     };
     Launch lp = {
         .kernel = sh->kernel, .grid = { blocks }, .block = { sh->threads },
-        .args = { out, hist, sh->work }, .regs = used_regs ? 0 : sh->regs,
+        .args = { out, hist, sh->work },
     };
     struct simt_completion rec;
     uint64_t lat[LOG_SIZE], bound_cycles[LOG_SIZE];
     uint64_t t0;
     uint32_t idx;
 
+    if (!o) {
+        o = &defaults;
+    }
+    lp.regs = o->used_regs ? 0 : sh->regs;
+    if (o->hp_unshared) {
+        hp.dyn_shared = 0;
+    }
     use_image(d, "preempt");
     k = simt_image_kernel(d->img, sh->kernel);
     lp.dyn_shared = sh->shared - MIN(sh->shared, k->m.shared_bytes);
@@ -1665,6 +1982,8 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_BASE), VRAM_SAVE);
     wr(d, SIMT_CTX_REG(0, SIMT_CREG_SAVE_SIZE), SAVE_SIZE);
     wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), mode);
+    wr(d, SIMT_CTX_REG(0, SIMT_CREG_PP_DRAIN),
+       o->selective ? BENCH_PP_DRAIN : 0);
     wr(d, SIMT_REG_PREEMPT_BOUND, bound);
     wr(d, SIMT_REG_PEV_LOG_LO, LOG_ADDR);
     wr(d, SIMT_REG_PEV_LOG_SIZE, LOG_SIZE);
@@ -1707,6 +2026,7 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     read_record(d, 0, idx, &rec);
     g_assert_cmpuint(rec.status, ==, SIMT_QERR_NONE);
     r->lp_cycles = rec.end_cycle - rec.start_cycle;
+    r->lp_warp_insns = rec.warp_insns;
     r->out = g_new(uint32_t, nout);
     vram_read(d, out, r->out, nout * 4);
 
@@ -1721,8 +2041,15 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
         r->t.saved += events[i].saved_bytes;
         r->t.occupied += events[i].occupied_bytes;
         r->reg_bytes += events[i].reg_bytes;
+        r->live_bytes += events[i].live_bytes;
+        r->kept_bytes += le32_to_cpu(events[i].kept_bytes);
+        r->pp_drain += events[i].pp_drain;
+        r->pp_cut += events[i].pp_cut;
+        r->save_cycles += DIV_ROUND_UP((uint64_t)events[i].saved_bytes *
+                                       BENCH_SMS, rd(d, SIMT_REG_MEM_BW));
         r->wasted += le32_to_cpu(events[i].wasted_insns);
         lat[i] = events[i].done_cycle - events[i].req_cycle;
+        r->latency_sum += lat[i];
         r->over_bound += bound && lat[i] > bound;
         r->drain_error += le32_to_cpu(events[i].drain_error);
         r->drain_time += le32_to_cpu(events[i].drain_time);
@@ -1736,6 +2063,7 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     }
     r->save_latency = median(lat, r->events);
     r->save_bound = median(bound_cycles, r->events);
+    r->policy_errors = rd(d, SIMT_REG_POLICY_ERRORS);
     dev_stop(d);
 }
 
@@ -1766,6 +2094,8 @@ static void bench_print(const char *shape, const char *mode,
     g_test_message("bench preempt_%s_%s_mix: %u/%u/%u/%u "
                    "drained/flushed/switched/light", shape, mode,
                    r->t.drained, r->t.flushed, r->t.switched, r->t.light);
+    g_test_message("bench preempt_%s_%s_policy_errors: %u picks overruled",
+                   shape, mode, r->policy_errors);
     g_test_message("bench preempt_%s_%s_saved: %" PRIu64 " bytes/event",
                    shape, mode, r->t.saved / ev);
     g_test_message("bench preempt_%s_%s_occupied: %" PRIu64 " bytes/event",
@@ -1776,6 +2106,8 @@ static void bench_print(const char *shape, const char *mode,
                    shape, mode, r->save_bound);
     g_test_message("bench preempt_%s_%s_reg_bytes: %" PRIu64 " bytes/event",
                    shape, mode, r->reg_bytes / ev);
+    g_test_message("bench preempt_%s_%s_live_bytes: %" PRIu64 " bytes/event",
+                   shape, mode, r->live_bytes / ev);
     g_test_message("bench preempt_%s_%s_wasted: %" PRIu64
                    " warp-insns/event", shape, mode, r->wasted / ev);
     g_test_message("bench preempt_%s_%s_lp_slowdown: %.1f %%", shape, mode,
@@ -1783,6 +2115,13 @@ static void bench_print(const char *shape, const char *mode,
     g_test_message("bench preempt_%s_%s_drain_error: %.1f %%", shape, mode,
                    r->drain_time ? 100.0 * r->drain_error / r->drain_time
                                  : 0.0);
+    if (r->pp_drain || r->pp_cut) {
+        g_test_message("bench preempt_%s_%s_pp_drain: %.1f %%", shape, mode,
+                       r->latency_sum ? 100.0 * r->pp_drain / r->latency_sum
+                                      : 0.0);
+        g_test_message("bench preempt_%s_%s_pp_cut: %" PRIu64 " warps",
+                       shape, mode, r->pp_cut);
+    }
 }
 
 /*
@@ -1809,6 +2148,16 @@ typedef struct Seed000 {
     double lost_flush, lost[SEED000_SCHEMES];   /* this shape's, at 2 us */
     double norm[SEED000_SCHEMES];               /* summed over shapes */
     uint32_t shapes;
+    /*
+     * The paper's overhead (Fig. 4.3): wasted warp instructions, those
+     * flushed (the device's count) plus the switches' cost, a block's
+     * mean issue rate alone (@block_ipc) times twice (save and restore)
+     * the cycles its save takes; per shape at 2 us and for flushing
+     * every victim, then summed over the shapes normalised to the latter.
+     */
+    double block_ipc;
+    double waste_flush, waste[SEED000_SCHEMES], flushed[SEED000_SCHEMES];
+    double waste_norm[SEED000_SCHEMES], flushed_norm[SEED000_SCHEMES];
 } Seed000;
 
 /* Add a run of scheme @m (-1: a single mechanism) at @us microseconds. */
@@ -1817,10 +2166,12 @@ static void seed000_add(Seed000 *sd, int m, unsigned mode, uint32_t us,
                         uint64_t lp_alone)
 {
     double lost = (double)r->lp_cycles - lp_alone;
+    double waste = r->wasted + sd->block_ipc * 2 * r->save_cycles;
 
     if (mode == SIMT_PMODE_FLUSH) {
         /* A baseline only where every victim could be flushed. */
         sd->lost_flush = r->t.flushed && !r->t.drained ? lost : 0;
+        sd->waste_flush = r->t.flushed && !r->t.drained ? waste : 0;
     }
     if (m < 0) {
         return;
@@ -1837,14 +2188,18 @@ static void seed000_add(Seed000 *sd, int m, unsigned mode, uint32_t us,
     sd->events[m][us] += r->events;
     if (us == 2) {
         sd->lost[m] = lost;
+        sd->waste[m] = waste;
+        sd->flushed[m] = r->wasted;
     }
 }
 
 static void seed000_shape_done(Seed000 *sd)
 {
-    if (sd->lost_flush > 0) {
+    if (sd->lost_flush > 0 && sd->waste_flush > 0) {
         for (int m = 0; m < SEED000_SCHEMES; m++) {
             sd->norm[m] += sd->lost[m] / sd->lost_flush;
+            sd->waste_norm[m] += sd->waste[m] / sd->waste_flush;
+            sd->flushed_norm[m] += sd->flushed[m] / sd->waste_flush;
         }
         sd->shapes++;
     }
@@ -1894,58 +2249,124 @@ static void seed000_print(const Seed000 *sd)
     g_test_message("bench seed000_overhead_auto_vs_chimera: %.1f %%",
                    sd->norm[1] > 0 ? 100.0 * (1 - sd->norm[0] / sd->norm[1])
                                    : 0.0);
+    /* Fig. 4.3 in the paper's metric: wasted instructions. */
+    for (int m = 0; m < SEED000_SCHEMES; m++) {
+        g_test_message("bench seed000_waste_%s: %.3f of flush",
+                       seed000_scheme[m],
+                       sd->waste_norm[m] / MAX(sd->shapes, 1));
+        g_test_message("bench seed000_waste_flushed_%s: %.3f of flush",
+                       seed000_scheme[m],
+                       sd->flushed_norm[m] / MAX(sd->shapes, 1));
+    }
+    g_test_message("bench seed000_waste_paper_vs_chimera: %.1f %%",
+                   sd->waste_norm[SEED000_CHIMERA] > 0 ?
+                   100.0 * (1 - sd->waste_norm[SEED000_PAPER] /
+                                sd->waste_norm[SEED000_CHIMERA]) : 0.0);
+    g_test_message("bench seed000_waste_flushed_paper_vs_chimera: %.1f %%",
+                   sd->flushed_norm[SEED000_CHIMERA] > 0 ?
+                   100.0 * (1 - sd->flushed_norm[SEED000_PAPER] /
+                                sd->flushed_norm[SEED000_CHIMERA]) : 0.0);
 }
 
 /*
- * Seed 004's figures: how much smaller the register context of a
- * lightweight switch is than a full one's, and how much lower its
- * latency (request to the last victim off), per event, averaged over
- * the shapes where both switched anything.
+ * Seed 004's figures, per event, averaged over the shapes where both
+ * runs compared switched anything: against the full switch (registers
+ * used, stored whole, stopped at once), the lightweight switch stopped
+ * at once (the idealised "preempt anywhere") and the paper's selective
+ * scheme (warps drained to preemption points, then saved light); and
+ * the selective switch with in-place shared memory (a high-priority
+ * kernel that uses none).
  */
 typedef struct Seed004 {
-    double reg_less, lat_lower;
-    double worst_over[2];       /* (worst - mean) / mean: full, light */
+    double reg_less, lat_lower;         /* light */
+    double worst_over[3];               /* (worst - mean) / mean */
     uint32_t shapes;
-    double full_reg;            /* this shape's full switch, per event */
-    uint64_t full_latency;
+    double sel_reg_less, live_less, sel_lat_lower, drain_share;
+    double worst_lower;                 /* selective's worst against full */
+    uint32_t sel_shapes;
+    double inplace_less;                /* spill bytes in-place avoided */
+    uint32_t inplace_shapes;
+    /* this shape's full switch */
+    double full_reg;
+    uint64_t full_latency, full_worst;
     double full_worst_over;
 } Seed004;
 
-static void seed004_add(Seed004 *sd, unsigned mode, const BenchRun *r)
+static void seed004_add(Seed004 *sd, unsigned mode, const BenchOpts *o,
+                        const BenchRun *r)
 {
     double reg = r->events ? (double)r->reg_bytes / r->events : 0;
-
+    double live = r->events ? (double)r->live_bytes / r->events : 0;
     double worst_over = r->mean_latency > 0 ?
         (r->worst_latency - r->mean_latency) / r->mean_latency : 0;
+    bool against_full = reg > 0 && sd->full_reg > 0 && sd->full_latency;
 
     if (mode == SIMT_PMODE_SWITCH) {
         sd->full_reg = reg;
         sd->full_latency = r->save_latency;
+        sd->full_worst = r->worst_latency;
         sd->full_worst_over = worst_over;
-    } else if (mode == SIMT_PMODE_LIGHT && reg > 0 && sd->full_reg > 0 &&
-               sd->full_latency) {
+    } else if (mode != SIMT_PMODE_LIGHT || !against_full) {
+        return;
+    } else if (!o->selective) {
         sd->reg_less += 1 - reg / sd->full_reg;
         sd->lat_lower += 1 - (double)r->save_latency / sd->full_latency;
         sd->worst_over[0] += sd->full_worst_over;
         sd->worst_over[1] += worst_over;
         sd->shapes++;
+    } else if (!o->hp_unshared) {
+        sd->sel_reg_less += 1 - reg / sd->full_reg;
+        sd->live_less += 1 - live / sd->full_reg;
+        sd->sel_lat_lower += 1 - (double)r->save_latency / sd->full_latency;
+        sd->drain_share += r->latency_sum ?
+                           (double)r->pp_drain / r->latency_sum : 0;
+        sd->worst_lower += 1 - (double)r->worst_latency / sd->full_worst;
+        sd->worst_over[2] += worst_over;
+        sd->sel_shapes++;
+    } else {
+        /* Of the registers and shared memory a complete switch spills */
+        sd->inplace_less += (double)r->kept_bytes /
+                            (r->reg_bytes + r->kept_bytes);
+        sd->inplace_shapes++;
     }
 }
 
 /*
  * @suffix: "" for launches that declare the registers their kernel uses,
  * as seed 004 measures; "_padded" for the shapes' register counts (seed
- * 000's footprints), which add registers no switch needs to save.
+ * 000's footprints), which add registers no switch needs to save (light
+ * and full switches only).
  */
 static void seed004_print(const Seed004 *sd, const char *suffix)
 {
-    uint32_t n = MAX(sd->shapes, 1);
+    uint32_t n = MAX(sd->shapes, 1), sel = MAX(sd->sel_shapes, 1);
+    bool padded = *suffix;
 
-    g_test_message("bench seed004_register_reduction%s: %.1f %%", suffix,
-                   100 * sd->reg_less / n);
-    g_test_message("bench seed004_latency_reduction%s: %.1f %%", suffix,
-                   100 * sd->lat_lower / n);
-    /* Fig. 16: how far the worst event's latency is above the mean. */
+    if (!padded) {
+        /* The paper's scheme: at preemption points, drain included. */
+        g_test_message("bench seed004_register_reduction: %.1f %%",
+                       100 * sd->sel_reg_less / sel);
+        g_test_message("bench seed004_liveness_only_reduction: %.1f %%",
+                       100 * sd->live_less / sel);
+        g_test_message("bench seed004_latency_reduction: %.1f %%",
+                       100 * sd->sel_lat_lower / sel);
+        g_test_message("bench seed004_drain_share: %.1f %%",
+                       100 * sd->drain_share / sel);
+        /* Fig. 16: the worst event's latency, and its distance. */
+        g_test_message("bench seed004_worst_latency_reduction: %.1f %%",
+                       100 * sd->worst_lower / sel);
+        g_test_message("bench seed004_worst_over_average_select: %.2f ratio",
+                       sd->worst_over[2] / sel);
+        /* Fig. 17: what in-place switching spares of the spills. */
+        g_test_message("bench seed004_inplace_reduction: %.1f %%",
+                       100 * sd->inplace_less /
+                       MAX(sd->inplace_shapes, 1));
+    }
+    /* Light switches stopped at once: the idealised preempt-anywhere. */
+    g_test_message("bench seed004_register_reduction%s: %.1f %%",
+                   padded ? suffix : "_anywhere", 100 * sd->reg_less / n);
+    g_test_message("bench seed004_latency_reduction%s: %.1f %%",
+                   padded ? suffix : "_anywhere", 100 * sd->lat_lower / n);
     g_test_message("bench seed004_worst_over_average_full%s: %.2f ratio",
                    suffix, sd->worst_over[0] / n);
     g_test_message("bench seed004_worst_over_average_light%s: %.2f ratio",
@@ -1961,7 +2382,7 @@ static void bench_preempt(void)
         uint32_t us;
         int seed;
         const char *props;
-        bool used_regs;
+        BenchOpts opts;
     } modes[] = {
         { "none", SIMT_PMODE_NONE, 0, -1 },
         { "drain", SIMT_PMODE_DRAIN, 0, -1 },
@@ -1981,9 +2402,16 @@ static void bench_preempt(void)
                     "preempt-choice=seed000" }
         PAPER(2), PAPER(3), PAPER(4), PAPER(5),
 #undef PAPER
-        /* Seed 004's switches without the shapes' register padding. */
-        { "switchregs", SIMT_PMODE_SWITCH, 0, -1, NULL, true },
-        { "lightregs", SIMT_PMODE_LIGHT, 0, -1, NULL, true },
+        /*
+         * Seed 004's switches without the shapes' register padding: full,
+         * light stopped at once, selective (light at preemption points),
+         * and selective with a newcomer that needs no shared memory.
+         */
+        { "switchregs", SIMT_PMODE_SWITCH, 0, -1, NULL, { true } },
+        { "lightregs", SIMT_PMODE_LIGHT, 0, -1, NULL, { true } },
+        { "selectregs", SIMT_PMODE_LIGHT, 0, -1, NULL, { true, true } },
+        { "inplaceregs", SIMT_PMODE_LIGHT, 0, -1, NULL,
+          { true, true, true } },
     };
     const char *only = g_getenv("SIMT_BENCH_PREEMPT");
     const char *mode_list = g_getenv("SIMT_BENCH_MODES");
@@ -2004,7 +2432,7 @@ static void bench_preempt(void)
         if (strcmp(only, "1") && strcmp(only, sh->name)) {
             continue;
         }
-        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, false, false, &alone);
+        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, false, NULL, &alone);
         if (sh->reference) {
             /* The kernel is right, not only the same when preempted. */
             g_autofree uint32_t *want = g_new(uint32_t, nout);
@@ -2012,8 +2440,10 @@ static void bench_preempt(void)
             sh->reference(want, nout / sh->threads, sh->threads, sh->work);
             g_assert_cmpmem(alone.out, nout * 4, want, nout * 4);
         }
-        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, true, false, &hp);
+        bench_run(sh, SIMT_PMODE_NONE, 0, NULL, true, NULL, &hp);
         lp = alone.lp_cycles;
+        seed.block_ipc = (double)alone.lp_warp_insns / alone.lp_cycles /
+                         (BENCH_SMS * sh->per_sm);
         rng_state = s + 1;
         for (uint32_t i = 0; i < BENCH_INJECTIONS; i++) {
             inject[i] = (i * lp + rng(0, 999) * lp / 1000) /
@@ -2035,7 +2465,7 @@ static void bench_preempt(void)
             }
             extra_props = mode_props;
             bench_run(sh, modes[m].mode, modes[m].us * BENCH_MHZ, inject,
-                      false, modes[m].used_regs, &run);
+                      false, &modes[m].opts, &run);
             extra_props = props;
             /* Preempted or not, the same results. */
             g_assert_cmpmem(run.out, nout * 4, alone.out, nout * 4);
@@ -2044,8 +2474,8 @@ static void bench_preempt(void)
                         alone.lp_cycles);
             seed000_add(&seed, modes[m].seed, modes[m].mode, modes[m].us,
                         &run, hp.response[0], alone.lp_cycles);
-            seed004_add(modes[m].used_regs ? &seed4_used : &seed4,
-                        modes[m].mode, &run);
+            seed004_add(modes[m].opts.used_regs ? &seed4_used : &seed4,
+                        modes[m].mode, &modes[m].opts, &run);
         }
         seed000_shape_done(&seed);
         g_free(alone.out);
@@ -2080,8 +2510,14 @@ int main(int argc, char **argv)
                 "/simt/preempt/choice/%s/auto-stream-results-and-events",
                 choices[i]);
 
+            g_autofree char *no_room = g_strdup_printf(
+                "/simt/preempt/choice/%s/no-save-area-only-usable-picks",
+                choices[i]);
+
             qtest_add_data_func(path, g_strdup(choices[i]),
                                 test_choice_stream);
+            qtest_add_data_func(no_room, g_strdup(choices[i]),
+                                test_choice_no_save_room);
         }
     }
     qtest_add_func("/simt/preempt/registers", test_registers);
@@ -2117,6 +2553,12 @@ int main(int argc, char **argv)
                    test_resident_draining);
     qtest_add_func("/simt/preempt/request/active-cycles-stop-while-suspended",
                    test_active_cycles_suspended);
+    qtest_add_func("/simt/preempt/selective/saved-at-points-results-right",
+                   test_selective_saved_at_points);
+    qtest_add_func("/simt/preempt/selective/no-points-stops-within-bound",
+                   test_selective_no_points_bounded);
+    qtest_add_func("/simt/preempt/flush/wasted-is-what-blocks-executed",
+                   test_flush_wasted_is_executed);
     qtest_add_func("/simt/preempt/save-area/small", test_save_area_small);
     qtest_add_func("/simt/preempt/save-area/unmapped",
                    test_save_area_unmapped);

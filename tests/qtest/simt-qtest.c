@@ -85,6 +85,7 @@ void use_image(Dev *d, const char *name)
 {
     const struct simt_meta *m;
     g_autofree uint64_t *live = NULL;
+    g_autofree uint32_t *pp = NULL;
 
     d->img = image_get(name);
     g_assert_cmpuint(d->img->base + d->img->size, <=, VRAM_DATA);
@@ -102,6 +103,14 @@ void use_image(Dev *d, const char *name)
         live[i] = cpu_to_le64(m->live[i]);
     }
     qpci_memwrite(d->dev, d->vram, VRAM_LIVE, live, m->nlive * 8);
+    /* Its preemption points after it */
+    d->pp_addr = VRAM_LIVE + ROUND_UP(m->nlive * 8, 256);
+    g_assert_cmpuint(d->pp_addr + m->h.pp_count * 4, <=, VRAM_LOCAL);
+    pp = g_new(uint32_t, MAX(m->h.pp_count, 1));
+    for (uint32_t i = 0; i < m->h.pp_count; i++) {
+        pp[i] = cpu_to_le32(m->pp[i]);
+    }
+    qpci_memwrite(d->dev, d->vram, d->pp_addr, pp, m->h.pp_count * 4);
 }
 
 Dev *dev_start(const char *props)
@@ -254,6 +263,9 @@ uint32_t launch(Dev *d, unsigned q, const Launch *l)
         .live_addr = d->img->has_meta ? VRAM_LIVE : 0,
         .first_block = l->first_block,
         .block_count = l->block_count,
+        .pp_addr = d->img->has_meta && !l->no_points ? d->pp_addr : 0,
+        .pp_count = d->img->has_meta && !l->no_points ?
+                    d->img->meta.h.pp_count : 0,
     };
 
     g_assert_nonnull(k);

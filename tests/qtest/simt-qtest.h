@@ -25,7 +25,7 @@
 
 /*
  * VRAM layout: the kernel image at its link address, then data, the
- * image's live table, and local memory.
+ * image's live table and preemption points, and local memory.
  */
 #define VRAM_DATA           0x0100000
 #define VRAM_LIVE           0x1f00000
@@ -47,6 +47,7 @@ typedef struct Dev {
     uint32_t nsm, sm_blocks;
     uint32_t pt_next, page_next;    /* simt-mem-test's page pools */
     const struct simt_image *img;   /* the image in VRAM */
+    uint32_t pp_addr;               /* its preemption points in VRAM */
     char *args;                     /* QEMU's options, for dev_migrate */
 } Dev;
 
@@ -65,6 +66,7 @@ typedef struct Launch {
     /* A subgrid: blocks [first_block, first_block + block_count); 0: all */
     uint32_t first_block;
     uint32_t block_count;
+    bool no_points;             /* launch without the preemption points */
 } Launch;
 
 /* False if $SIMT_KERNEL_DIR is not set (run by QEMU's own suite). */

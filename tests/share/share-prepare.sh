@@ -15,6 +15,8 @@
 #                   it, for the guest to compare the device's run with
 #   square-prog.c   a program on libsimt that runs the kernel and checks
 #   square-prog     every value, built static against the guest's libsimt.a
+#                   (and on the host against libsimt-interp.a, run there
+#                   first: one program, two backends)
 #   simt.ko         the module scripts/guest-build.sh built
 #
 # and make it all readable by others (the guest sees the host's modes).
@@ -67,6 +69,8 @@ clang --target=riscv32-unknown-elf -march=rv32imaf -mabi=ilp32f -O2 \
     -nostdlib -ffreestanding -fno-jump-tables -msmall-data-limit=0 \
     -mno-relax -ffp-contract=off -fno-math-errno \
     -Xclang -fconvergent-functions -Wall -Wextra -Werror \
+    -Werror=implicit-function-declaration -Werror=double-promotion \
+    -Werror=implicit-float-conversion \
     -I"$S/kernels/include" -I"$S/include" -c square.c -o square.o
 ld.lld -T "$S/kernels/simt.ld" square.o "$B/kernels/simt-libc.o" \
     -o square.linked.elf
@@ -83,7 +87,7 @@ cat > square-prog.c <<'EOF'
  * right" if every value is. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "simt.h"
+#include "libsimt.h"
 
 #define N 1000
 
@@ -148,6 +152,17 @@ EOF
 # The program: static, against the guest's libsimt (make guest).
 gcc -static -O2 -Wall -Werror -pthread -I"$S/guest/libsimt" \
     -o square-prog square-prog.c "$G/libsimt.a" -lm
+
+# The same source on the host, against libsimt's interpreter backend with
+# the compile line of docs/toolchain.rst ("A host program"): it must pass
+# there before the guest runs it on the device.
+# shellcheck disable=SC2046
+gcc -O2 -Wall -Werror -o square-prog-host square-prog.c \
+    $(PKG_CONFIG_PATH="$B/meson-uninstalled" pkg-config --cflags --libs simt-interp)
+./square-prog-host square.elf "$k" > square-prog-host.out ||
+    die "square-prog failed on the host: $(cat square-prog-host.out)"
+grep -qx "square-prog: 1000 values right" square-prog-host.out ||
+    die "square-prog on the host: $(cat square-prog-host.out)"
 
 # The driver developer's module.
 cp "$G/driver/simt.ko" simt.ko

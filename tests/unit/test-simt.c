@@ -959,6 +959,84 @@ static void test_stepping(void)
     free(w2);
 }
 
+/*
+ * Preemption points: a warp stops before issuing an instruction at one of
+ * b->stop_pcs (before its first, too), with its lanes' pcs there, and
+ * goes on from there exactly once the points are taken away.
+ */
+static void test_stop_pcs(void)
+{
+    Prog p = { .n = 0 };
+    Machine mc;
+    SimtCode code;
+    SimtBlock b;
+    SimtBlockDesc d = { .local_addr = T_LOCAL };
+    SimtWarp *w = calloc(1, sizeof(*w));
+    uint8_t shared[4096];
+    uint32_t stop[2], ref[32];
+    unsigned i, top;
+    uint64_t n;
+    bool at_top = true, good = true;
+
+    /* out[t] = sum over k < 20 + t % 7 of k * t */
+    prologue(&p);
+    emit(&p, ADDI(8, 0, 0));
+    emit(&p, ADDI(9, 0, 7));
+    emit(&p, REMU(9, 5, 9));
+    emit(&p, ADDI(9, 9, 20));
+    emit(&p, ADDI(11, 0, 0));
+    top = emit(&p, MUL(12, 8, 5));
+    emit(&p, ADD(11, 11, 12));
+    emit(&p, ADDI(8, 8, 1));
+    emit(&p, BLTU(8, 9, rel(p.n, top)));
+    emit(&p, SW(11, 7, 0));
+    emit(&p, RET);
+    new_machine(&mc, 32, &p);
+    simt_code_init(&code, mc.l.code_base, mc.l.code_size);
+    simt_block_init(&b, &mc.l, &d, &code, &mc.m, w, shared);
+    stop[0] = mc.l.code_base + 4 * top;
+    stop[1] = mc.l.code_base + 4 * p.n;   /* past the code: never reached */
+    b.stop_pcs = stop;
+    b.stop_count = 2;
+
+    n = simt_warp_run(&b, 0, 1000);
+    for (i = 0; i < 32; i++) {
+        at_top &= w->pc[i] == stop[0];
+    }
+    ok(b.stopped && n == top && at_top,
+       "a warp stops before the point, its lanes there (%" PRIu64 ")", n);
+    ok(simt_warp_run(&b, 0, 1000) == 0 && b.stopped,
+       "a warp at a point issues nothing");
+    b.stop_pcs = NULL;
+    n = simt_warp_run(&b, 0, 1);
+    b.stop_pcs = stop;
+    n += simt_warp_run(&b, 0, 1000);
+    ok(b.stopped && n == 4 && w->pc[0] == stop[0],
+       "one loop iteration later it stops there again (%" PRIu64 ")", n);
+    b.stop_pcs = &stop[1];
+    b.stop_count = 1;
+    ok(simt_warp_run(&b, 0, 2) == 2 && !b.stopped,
+       "a run that meets no point clears stopped");
+    b.stop_pcs = NULL;
+    while (b.st.status == SIMT_RUNNING) {
+        simt_warp_run(&b, 0, 1000);
+    }
+    for (i = 0; i < 32; i++) {
+        unsigned k;
+
+        ref[i] = 0;
+        for (k = 0; k < 20 + i % 7; k++) {
+            ref[i] += k * i;
+        }
+        good &= rd32(&mc, OUT + 4 * i) == ref[i];
+    }
+    ok(b.st.status == SIMT_DONE && good,
+       "with the points taken away the warp runs on to the right results");
+    simt_code_destroy(&code);
+    machine_free(&mc);
+    free(w);
+}
+
 /* The predecode cache sees new code only after simt_code_invalidate. */
 static void test_invalidate(void)
 {
@@ -1196,6 +1274,7 @@ int main(void)
     test_faults();
     test_callbacks();
     test_stepping();
+    test_stop_pcs();
     test_invalidate();
     test_launch_check();
     test_timing();

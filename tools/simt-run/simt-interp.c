@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The host backend of simt-run: the part of libsimt's API
- * (guest/libsimt/simt.h) that guest/simt-run.c uses, implemented on the
- * warp interpreter (hw/simt/simt-core.c) instead of the device, so that
- * the very same simt-run.c runs kernels on the host with no VM.
+ * libsimt's host backend: the whole API of guest/libsimt/libsimt.h on
+ * the warp interpreter (hw/simt/simt-core.c) instead of the device, so
+ * that one program (simt-run.c, or a user's) builds against the device's
+ * libsimt in the guest or this one on the host unchanged
+ * (libsimt-interp.a, docs/toolchain.rst).  What the host cannot do is a
+ * documented no-op: priorities and preemption modes (one context runs
+ * at a time, nothing to order or preempt); freed buffers are not
+ * unmapped (a kernel may still read what was there).
  *
  * "Device memory" is one flat host array at device address 0
  * (HOST_VRAM bytes, reserved with mmap and filled in on demand):
@@ -19,6 +23,9 @@
  * every block in turn, one after another, each to completion, as
  * simt_run_grid() does, but in slices so that the timeout is kept, and
  * with the device's instruction costs so that --time can report cycles.
+ * An image with device printf records (include/simt-printf-buffer.h) has
+ * them printed on stdout after each launch, as CUDA prints them at the
+ * next synchronisation.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -28,10 +35,15 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "simt.h"
+#include <drm/simt_accel.h>
+
+#include "libsimt.h"
+#include "simt-backend.h"
 #include "simt-status.h"
 #include "simt-elf.h"
+#include "simt-printf-buffer.h"
 #include "hw/simt/simt-core.h"
+#include "hw/simt/simt-config.h"
 
 #define HOST_VRAM       (1u << 30)      /* device addresses 0 .. 1 GiB */
 #define FIXED_VA_END    (4u << 20)      /* as the driver with enough VRAM */
@@ -40,6 +52,16 @@
 
 struct simt_device {
 	int ncontexts;
+	int preset;			/* the machine the host runner stands for */
+	SimtConfig cfg;
+	uint64_t cycle;			/* the interpreter's cycles so far */
+};
+
+/* A range of freed buffer memory, for later allocations. */
+struct hole {
+	uint32_t addr;
+	uint32_t size;
+	struct hole *next;
 };
 
 struct simt_buffer {
@@ -59,6 +81,7 @@ struct simt_module {
 	char *name;
 	struct simt_image img;
 	uint32_t bytes;			/* image bytes, rounded to 4 KiB */
+	uint32_t printf_addr;		/* its printf buffer, 0 if none */
 	unsigned int nkernels;
 	simt_kernel *kernels;
 	simt_module *next;
@@ -66,7 +89,9 @@ struct simt_module {
 
 struct pending {
 	uint64_t seq;
+	simt_module *mod;
 	SimtLaunch l;
+	uint32_t first, count;		/* blocks, in linear order; count 0: all */
 	struct pending *next;
 };
 
@@ -76,6 +101,7 @@ struct simt_context {
 	uint32_t top;			/* end of the buffers */
 	uint32_t local_addr, local_size;
 	simt_buffer *buffers;
+	struct hole *holes;		/* freed, below top */
 	simt_module *modules;
 	SimtMem smem;
 	struct pending *queue, **tail;
@@ -86,11 +112,117 @@ struct simt_context {
 
 /* ---- the device: nothing to open ---- */
 
+/*
+ * The machine is the preset $SIMT_PRESET names (default: "default"):
+ * its SM limits decide which launches run, as on a device of that preset.
+ */
 simt_status simt_device_open(const char *node, simt_device **dev)
 {
+	const char *name = getenv("SIMT_PRESET");
+	int preset = name && *name ? simt_preset_lookup(name) : SIMT_PRESET_DEFAULT;
+
 	(void)node;			/* no device node on the host */
+	*dev = NULL;
+	if (preset < 0) {
+		char list[256] = "";
+		int i;
+
+		for (i = 0; i < SIMT_PRESET_NR; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", simt_preset_name(i));
+		return simt_set_error(SIMT_ERROR_NO_DEVICE, "SIMT_PRESET=%s: no such preset (%s)",
+				      name, list);
+	}
 	*dev = calloc(1, sizeof(**dev));
-	return *dev ? SIMT_SUCCESS : simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	if (!*dev)
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	(*dev)->preset = preset;
+	simt_preset_config(preset, &(*dev)->cfg);
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_device_get_info(simt_device *dev, struct simt_device_info *info)
+{
+	if (!dev || !info)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_info: null argument");
+	memset(info, 0, sizeof(*info));
+	snprintf(info->node, sizeof(info->node), "host");
+	snprintf(info->driver_name, sizeof(info->driver_name), "simt-interp");
+	snprintf(info->driver_desc, sizeof(info->driver_desc),
+		 "the warp interpreter on the host, as the %s preset", simt_preset_name(dev->preset));
+	info->uapi_major = DRM_SIMT_UAPI_MAJOR;
+	info->uapi_minor = DRM_SIMT_UAPI_MINOR;
+	info->device_major = SIMT_VERSION_MAJOR;
+	info->device_minor = SIMT_VERSION_MINOR;
+	info->sm_count = dev->cfg.field[SIMT_CFG_SM_COUNT];
+	info->sm_blocks = dev->cfg.field[SIMT_CFG_SM_BLOCKS];
+	info->max_contexts = dev->cfg.field[SIMT_CFG_CONTEXTS];
+	info->max_submit_cmds = UINT32_MAX;
+	info->vram_size = HOST_VRAM;
+	info->fixed_va_end = FIXED_VA_END;
+	info->sm_threads = dev->cfg.field[SIMT_CFG_SM_THREADS];
+	info->sm_warps = dev->cfg.field[SIMT_CFG_SM_WARPS];
+	info->sm_regs = dev->cfg.field[SIMT_CFG_SM_REGS];
+	info->sm_shared = dev->cfg.field[SIMT_CFG_SM_SHARED];
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_device_get_param(simt_device *dev, uint32_t param, uint64_t *value)
+{
+	if (!dev || !value)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_device_get_param: null argument");
+	switch (param) {
+	case DRM_SIMT_PARAM_DEVICE_VERSION:
+		*value = SIMT_VERSION_VALUE;
+		break;
+	case DRM_SIMT_PARAM_CAPS:
+		*value = 0;		/* no device: no MSI-X, queues, MMU, ... */
+		break;
+	case DRM_SIMT_PARAM_SM_COUNT:
+		*value = dev->cfg.field[SIMT_CFG_SM_COUNT];
+		break;
+	case DRM_SIMT_PARAM_VRAM_SIZE:
+		*value = HOST_VRAM;
+		break;
+	case DRM_SIMT_PARAM_MAX_CONTEXTS:
+		*value = dev->cfg.field[SIMT_CFG_CONTEXTS];
+		break;
+	case DRM_SIMT_PARAM_SM_BLOCKS:
+		*value = dev->cfg.field[SIMT_CFG_SM_BLOCKS];
+		break;
+	case DRM_SIMT_PARAM_FIXED_VA_END:
+		*value = FIXED_VA_END;
+		break;
+	case DRM_SIMT_PARAM_CLOCK_MHZ:
+		*value = dev->cfg.field[SIMT_CFG_CLOCK_MHZ];
+		break;
+	case DRM_SIMT_PARAM_PRESET:
+		*value = dev->preset;
+		break;
+	case DRM_SIMT_PARAM_CYCLE:
+		*value = dev->cycle;
+		break;
+	case DRM_SIMT_PARAM_SM_THREADS:
+		*value = dev->cfg.field[SIMT_CFG_SM_THREADS];
+		break;
+	case DRM_SIMT_PARAM_SM_WARPS:
+		*value = dev->cfg.field[SIMT_CFG_SM_WARPS];
+		break;
+	case DRM_SIMT_PARAM_SM_REGS:
+		*value = dev->cfg.field[SIMT_CFG_SM_REGS];
+		break;
+	case DRM_SIMT_PARAM_SM_SHARED:
+		*value = dev->cfg.field[SIMT_CFG_SM_SHARED];
+		break;
+	case DRM_SIMT_PARAM_CONTEXTS:
+	case DRM_SIMT_PARAM_FILE_CONTEXTS:
+		*value = dev->ncontexts;
+		break;
+	default:
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				 "parameter %u: the host runner has no such parameter", param);
+	}
+	return SIMT_SUCCESS;
 }
 
 simt_status simt_device_close(simt_device *dev)
@@ -168,6 +300,14 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 	return SIMT_SUCCESS;
 }
 
+static void module_free(simt_module *m)
+{
+	simt_image_free(&m->img);
+	free(m->kernels);
+	free(m->name);
+	free(m);
+}
+
 simt_status simt_context_destroy(simt_context *ctx)
 {
 	struct pending *p;
@@ -184,14 +324,17 @@ simt_status simt_context_destroy(simt_context *ctx)
 		ctx->buffers = b->next;
 		free(b);
 	}
+	while (ctx->holes) {
+		struct hole *h = ctx->holes;
+
+		ctx->holes = h->next;
+		free(h);
+	}
 	while (ctx->modules) {
 		simt_module *m = ctx->modules;
 
 		ctx->modules = m->next;
-		simt_image_free(&m->img);
-		free(m->kernels);
-		free(m->name);
-		free(m);
+		module_free(m);
 	}
 	munmap(ctx->mem, HOST_VRAM);
 	ctx->dev->ncontexts--;
@@ -204,10 +347,27 @@ static simt_status carve(simt_context *ctx, size_t size, uint32_t *addr)
 {
 	uint64_t bytes = ((uint64_t)size + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 
+	struct hole **hp;
+
 	if (bytes > HOST_VRAM - FIXED_VA_END)
 		return simt_set_error(SIMT_ERROR_TOO_LARGE,
 				 "%zu bytes asked for, the host runner has %u MiB of device memory",
 				 size, (HOST_VRAM - FIXED_VA_END) >> 20);
+	for (hp = &ctx->holes; *hp; hp = &(*hp)->next) {
+		struct hole *h = *hp;
+
+		if (h->size < bytes)
+			continue;
+		*addr = h->addr;
+		memset(ctx->mem + h->addr, 0, bytes);
+		h->addr += bytes;
+		h->size -= bytes;
+		if (!h->size) {
+			*hp = h->next;
+			free(h);
+		}
+		return SIMT_SUCCESS;
+	}
 	if (bytes > HOST_VRAM - ctx->top)
 		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY,
 				 "%zu bytes asked for, %u bytes of the host runner's device memory left",
@@ -257,6 +417,39 @@ size_t simt_buffer_size(const simt_buffer *buf)
 	return buf ? buf->size : 0;
 }
 
+simt_status simt_mem_free(simt_buffer *buf)
+{
+	simt_context *ctx;
+	simt_buffer **bp;
+	struct hole *h;
+
+	if (!buf)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_mem_free: no buffer");
+	ctx = buf->ctx;
+	for (bp = &ctx->buffers; *bp != buf; bp = &(*bp)->next)
+		;
+	*bp = buf->next;
+	h = malloc(sizeof(*h));
+	if (h) {
+		/* Its range serves later allocations (first fit). */
+		h->addr = buf->addr;
+		h->size = buf->size;
+		h->next = ctx->holes;
+		ctx->holes = h;
+	}
+	free(buf);
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_buffer_map(simt_buffer *buf, void **ptr)
+{
+	if (!buf || !ptr)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_buffer_map: null argument");
+	/* Kernels run inside simt_wait: the mapping is always coherent. */
+	*ptr = buf->ctx->mem + buf->addr;
+	return SIMT_SUCCESS;
+}
+
 static simt_status copy_check(const simt_buffer *b, size_t offset, size_t size)
 {
 	if (!b || offset > b->size || size > b->size - offset)
@@ -284,14 +477,34 @@ simt_status simt_memcpy_dtoh(void *dst, simt_buffer *src, size_t offset, size_t 
 	return st;
 }
 
+simt_status simt_memcpy_dtod(simt_buffer *dst, size_t dst_offset, simt_buffer *src,
+			     size_t src_offset, size_t size)
+{
+	simt_status st = copy_check(dst, dst_offset, size);
+
+	if (!st)
+		st = copy_check(src, src_offset, size);
+	if (!st && dst->ctx != src->ctx)
+		st = simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				    "simt_memcpy_dtod: the buffers are in different contexts");
+	if (!st)
+		memmove(dst->ctx->mem + dst->addr + dst_offset,
+			src->ctx->mem + src->addr + src_offset, size);
+	return st;
+}
+
 /* ---- modules ---- */
 
-simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **out)
+/* A module from @path, or from @data (@size bytes) named @path. */
+static simt_status module_load(simt_context *ctx, const char *path, const void *data,
+			       size_t size, simt_module **out)
 {
+	const struct simt_elf_symbol *sym;
 	char err[256];
 	simt_module *m, *o;
 	uint64_t end;
 	unsigned int i;
+	int bad;
 
 	if (!ctx || !path || !out)
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load: null argument");
@@ -301,7 +514,9 @@ simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **
 		free(m);
 		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	}
-	if (simt_image_load(&m->img, m->name, err, sizeof(err)) < 0) {
+	bad = data ? simt_image_load_mem(&m->img, m->name, data, size, err, sizeof(err))
+		   : simt_image_load(&m->img, m->name, err, sizeof(err));
+	if (bad < 0) {
 		simt_set_error(SIMT_ERROR_INVALID_IMAGE, "%s", err);
 		free(m->name);
 		free(m);
@@ -350,10 +565,48 @@ ok:
 	}
 	memset(ctx->mem + m->img.base, 0, m->bytes);
 	memcpy(ctx->mem + m->img.base, m->img.bytes, m->img.size);
+	sym = simt_elf_symbol_by_name(&m->img.elf, SIMT_PRINTF_SYMBOL);
+	if (sym && sym->size == SIMT_PRINTF_BYTES && sym->value >= m->img.base &&
+	    sym->value - m->img.base <= m->bytes - SIMT_PRINTF_BYTES)
+		m->printf_addr = sym->value;
 	m->ctx = ctx;
 	m->next = ctx->modules;
 	ctx->modules = m;
 	*out = m;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_module_load(simt_context *ctx, const char *path, simt_module **out)
+{
+	return module_load(ctx, path, NULL, 0, out);
+}
+
+simt_status simt_module_load_data(simt_context *ctx, const void *data, size_t size,
+				  const char *name, simt_module **out)
+{
+	if (!data || !size)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_load_data: no data");
+	return module_load(ctx, name ? name : "(memory)", data, size, out);
+}
+
+/* Its queued launches run first, as on the device, where they hold it. */
+simt_status simt_module_unload(simt_module *mod)
+{
+	simt_context *ctx;
+	simt_module **mp;
+	simt_status st;
+
+	if (!mod)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_module_unload: no module");
+	ctx = mod->ctx;
+	st = simt_context_synchronize(ctx);
+	if (st)
+		return st;
+	for (mp = &ctx->modules; *mp != mod; mp = &(*mp)->next)
+		;
+	*mp = mod->next;
+	memset(ctx->mem + mod->img.base, 0, mod->bytes);
+	module_free(mod);
 	return SIMT_SUCCESS;
 }
 
@@ -399,14 +652,17 @@ void simt_kernel_get_attrs(const simt_kernel *kernel, struct simt_kernel_attrs *
 
 /* ---- launches: queued by simt_launch, run by simt_wait ---- */
 
-simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
-			uint32_t dynamic_shared, const uint32_t *args, unsigned int nargs,
-			uint64_t *seq)
+simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+				      uint32_t dynamic_shared, const uint32_t *args,
+				      unsigned int nargs, uint32_t first, uint32_t count,
+				      uint64_t *seq)
 {
 	const struct simt_image *img;
 	simt_context *ctx;
 	struct pending *p;
 	const char *why;
+	char whose[48];
+	simt_status st;
 
 	if (!kernel || nargs > SIMT_ARG_REGS || (nargs && !args))
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_launch: bad kernel or arguments");
@@ -432,15 +688,60 @@ simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
 	p->l.local_size = kernel->info->m.local_bytes;
 	memcpy(p->l.args, args, nargs * sizeof(*args));
 	why = simt_launch_check(&p->l);
+	if (!why && (uint64_t)grid.x * grid.y * grid.z > UINT32_MAX)
+		why = "a grid of more than 2^32 - 1 blocks";
+	if (!why && count && (uint64_t)first + count > (uint64_t)grid.x * grid.y * grid.z)
+		why = "the blocks asked for go past the grid's end";
 	if (why) {
 		free(p);
 		return simt_set_error(SIMT_ERROR_LAUNCH_REFUSED, "%s", why);
 	}
+	snprintf(whose, sizeof(whose), "the %s preset's", simt_preset_name(ctx->dev->preset));
+	st = simt_check_block_fits(kernel->info->name, simt_launch_threads(&p->l),
+				   __builtin_popcount(kernel->info->m.int_regs_used) +
+				   __builtin_popcount(kernel->info->m.fp_regs_used),
+				   p->l.shared_size, ctx->dev->cfg.field[SIMT_CFG_SM_THREADS],
+				   ctx->dev->cfg.field[SIMT_CFG_SM_WARPS],
+				   ctx->dev->cfg.field[SIMT_CFG_SM_REGS],
+				   ctx->dev->cfg.field[SIMT_CFG_SM_SHARED], whose);
+	if (st) {
+		free(p);
+		return st;
+	}
+	p->first = first;
+	p->count = count;
 	p->seq = ctx->next_seq++;
+	p->mod = kernel->mod;
 	*ctx->tail = p;
 	ctx->tail = &p->next;
 	if (seq)
 		*seq = p->seq;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_launch(simt_kernel *kernel, simt_dim3 grid, simt_dim3 block,
+			uint32_t dynamic_shared, const uint32_t *args, unsigned int nargs,
+			uint64_t *seq)
+{
+	return simt_backend_launch_range(kernel, grid, block, dynamic_shared, args, nargs, 0, 0,
+					 seq);
+}
+
+simt_context *simt_backend_kernel_context(const simt_kernel *kernel)
+{
+	return kernel->mod->ctx;
+}
+
+uint32_t simt_backend_wave_blocks(simt_context *ctx)
+{
+	return ctx->dev->cfg.field[SIMT_CFG_SM_COUNT] * ctx->dev->cfg.field[SIMT_CFG_SM_BLOCKS];
+}
+
+/* Ranges of blocks are always possible on the host. */
+simt_status simt_backend_check_subgrids(simt_context *ctx, const char *name)
+{
+	(void)ctx;
+	(void)name;
 	return SIMT_SUCCESS;
 }
 
@@ -463,12 +764,15 @@ static double now_s(void)
 }
 
 /*
- * Run @l: every block in turn (x fastest, then y, then z), each to
+ * Run @p's blocks in turn (x fastest, then y, then z), each to
  * completion before the next starts, like simt_run_grid().
  */
-static simt_status run_grid(simt_context *ctx, const SimtLaunch *l, double deadline,
+static simt_status run_grid(simt_context *ctx, const struct pending *p, double deadline,
 			    struct simt_result *c)
 {
+	const SimtLaunch *l = &p->l;
+	uint64_t total = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
+	uint64_t first = p->count ? p->first : 0, end = p->count ? first + p->count : total, i;
 	uint32_t threads = simt_launch_threads(l), x, y, z;
 	uint64_t need = (uint64_t)threads * l->local_size, cycles = 0, insns = 0;
 	SimtBlockDesc desc = { 0 };
@@ -494,46 +798,230 @@ static simt_status run_grid(simt_context *ctx, const SimtLaunch *l, double deadl
 		st = simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 		goto out;
 	}
-	for (z = 0; z < l->grid_dim[2]; z++) {
-		for (y = 0; y < l->grid_dim[1]; y++) {
-			for (x = 0; x < l->grid_dim[0]; x++) {
-				desc.block_idx[0] = x;
-				desc.block_idx[1] = y;
-				desc.block_idx[2] = z;
-				simt_block_init(&b, l, &desc, &code, &ctx->smem, warps, shared);
-				while (simt_block_run(&b, SLICE) == SIMT_RUNNING) {
-					if (deadline && now_s() > deadline) {
-						st = simt_set_error(SIMT_ERROR_TIMEOUT,
-							       "block (%u,%u,%u) still running after %llu warp instructions; "
-							       "the host runner runs blocks one after another, so a block "
-							       "waiting for a later one never ends",
-							       x, y, z, (unsigned long long)(insns + b.st.warp_insns));
-						goto out;
-					}
-				}
-				cycles += b.st.cycle;
-				insns += b.st.warp_insns;
-				if (b.st.status == SIMT_FAULTED) {
-					c->status = SIMT_ERROR_FAULT;
-					c->hw_error = b.st.fault;
-					c->fault_addr = b.st.fault_addr;
-					c->fault_pc = b.st.fault_pc;
-					st = simt_set_error(SIMT_ERROR_FAULT,
-						       "%s at pc 0x%08x, address 0x%08x: block (%u,%u,%u), warp %u, lane %u",
-						       simt_fault_name(b.st.fault), b.st.fault_pc, b.st.fault_addr,
-						       x, y, z, b.st.fault_warp, b.st.fault_lane);
-					goto out;
-				}
+	for (i = first; i < end; i++) {
+		x = i % l->grid_dim[0];
+		y = i / l->grid_dim[0] % l->grid_dim[1];
+		z = i / l->grid_dim[0] / l->grid_dim[1];
+		desc.block_idx[0] = x;
+		desc.block_idx[1] = y;
+		desc.block_idx[2] = z;
+		simt_block_init(&b, l, &desc, &code, &ctx->smem, warps, shared);
+		while (simt_block_run(&b, SLICE) == SIMT_RUNNING) {
+			if (deadline && now_s() > deadline) {
+				st = simt_set_error(SIMT_ERROR_TIMEOUT,
+						    "block (%u,%u,%u) still running after %llu warp instructions; "
+						    "the host runner runs blocks one after another, so a block "
+						    "waiting for a later one never ends",
+						    x, y, z, (unsigned long long)(insns + b.st.warp_insns));
+				goto out;
 			}
 		}
+		cycles += b.st.cycle;
+		insns += b.st.warp_insns;
+		if (b.st.status == SIMT_FAULTED) {
+			c->status = SIMT_ERROR_FAULT;
+			c->hw_error = b.st.fault;
+			c->fault_addr = b.st.fault_addr;
+			c->fault_pc = b.st.fault_pc;
+			st = simt_set_error(SIMT_ERROR_FAULT,
+					    "%s at pc 0x%08x, address 0x%08x: block (%u,%u,%u), warp %u, lane %u",
+					    simt_fault_name(b.st.fault), b.st.fault_pc, b.st.fault_addr,
+					    x, y, z, b.st.fault_warp, b.st.fault_lane);
+			goto out;
+		}
 	}
-	c->start_cycle = 0;
-	c->end_cycle = cycles;
+	/* On the one clock of the host runner: launches one after another. */
+	c->start_cycle = ctx->dev->cycle;
+	c->end_cycle = ctx->dev->cycle + cycles;
+	ctx->dev->cycle += cycles;
 out:
 	free(shared);
 	free(warps);
 	simt_code_destroy(&code);
 	return st;
+}
+
+/* ---- device printf: the records of include/simt-printf-buffer.h ---- */
+
+/* The NUL-terminated string at device address @addr, or NULL. */
+static const char *device_string(simt_context *ctx, uint32_t addr)
+{
+	uint32_t end = 0;
+	simt_module *m;
+
+	for (m = ctx->modules; m; m = m->next) {
+		if (addr >= m->img.base && addr - m->img.base < m->bytes)
+			end = m->img.base + m->bytes;
+	}
+	if (addr >= FIXED_VA_END && addr < ctx->top)
+		end = ctx->top;
+	if (!end || !memchr(ctx->mem + addr, 0, end - addr))
+		return NULL;
+	return (const char *)ctx->mem + addr;
+}
+
+/*
+ * Print one record: @fmt with the arguments @args (@nargs 64-bit words),
+ * converted as the conversion's length modifier says; a float argument
+ * is its 32-bit pattern.  %n is not supported (it would write device
+ * memory) and prints nothing.
+ */
+static void print_record(simt_context *ctx, const char *fmt, uint32_t nargs,
+			 const uint8_t *args)
+{
+	uint32_t next = 0;
+
+	while (*fmt) {
+		char spec[64], len[3] = "";
+		size_t n = 0;
+		uint64_t v = 0;
+		int star[2], nstar = 0;
+		const char *s;
+		char conv, ptr[16];
+
+		if (*fmt != '%') {
+			putchar(*fmt++);
+			continue;
+		}
+		spec[n++] = *fmt++;
+		while (*fmt && strchr("-+ #0", *fmt) && n < 8)
+			spec[n++] = *fmt++;
+		for (int part = 0; part < 2; part++) {
+			if (part == 1) {
+				if (*fmt != '.')
+					break;
+				spec[n++] = *fmt++;
+			}
+			if (*fmt == '*') {
+				spec[n++] = *fmt++;
+				if (next < nargs)
+					memcpy(&v, args + 8 * next++, 8);
+				star[nstar++] = (int)(uint32_t)v;
+			} else {
+				while (*fmt >= '0' && *fmt <= '9' && n < 40)
+					spec[n++] = *fmt++;
+			}
+		}
+		while (*fmt && strchr("hljztL", *fmt) && strlen(len) < 2)
+			strncat(len, fmt++, 1);
+		conv = *fmt;
+		if (!conv)
+			break;
+		fmt++;
+		if (conv == '%') {
+			putchar('%');
+			continue;
+		}
+		if (!strchr("diouxXcfFeEgGaAsp", conv)) {
+			fwrite(spec, 1, n, stdout);	/* not a conversion: as written */
+			fputs(len, stdout);
+			putchar(conv);
+			continue;
+		}
+		v = 0;
+		if (next < nargs)
+			memcpy(&v, args + 8 * next++, 8);
+		if (strchr("di", conv)) {
+			long long x = !strcmp(len, "ll") || !strcmp(len, "j") ? (long long)v :
+				      !strcmp(len, "hh") ? (signed char)v :
+				      !strcmp(len, "h") ? (short)v : (int32_t)v;
+
+			memcpy(spec + n, "lld", 4);
+			spec[n + 2] = conv;
+			if (nstar == 2)
+				printf(spec, star[0], star[1], x);
+			else if (nstar == 1)
+				printf(spec, star[0], x);
+			else
+				printf(spec, x);
+			continue;
+		}
+		if (strchr("ouxX", conv)) {
+			unsigned long long x = !strcmp(len, "ll") || !strcmp(len, "j") ? v :
+					       !strcmp(len, "hh") ? (unsigned char)v :
+					       !strcmp(len, "h") ? (unsigned short)v : (uint32_t)v;
+
+			memcpy(spec + n, "llu", 4);
+			spec[n + 2] = conv;
+			if (nstar == 2)
+				printf(spec, star[0], star[1], x);
+			else if (nstar == 1)
+				printf(spec, star[0], x);
+			else
+				printf(spec, x);
+			continue;
+		}
+		if (strchr("fFeEgGaA", conv)) {
+			uint32_t bits = (uint32_t)v;
+			float f;
+
+			memcpy(&f, &bits, 4);
+			spec[n] = conv;
+			spec[n + 1] = 0;
+			if (nstar == 2)
+				printf(spec, star[0], star[1], (double)f);
+			else if (nstar == 1)
+				printf(spec, star[0], (double)f);
+			else
+				printf(spec, (double)f);
+			continue;
+		}
+		if (conv == 'c') {
+			spec[n] = 'c';
+			spec[n + 1] = 0;
+			if (nstar == 2)
+				printf(spec, star[0], star[1], (int)(unsigned char)v);
+			else if (nstar == 1)
+				printf(spec, star[0], (int)(unsigned char)v);
+			else
+				printf(spec, (int)(unsigned char)v);
+			continue;
+		}
+		/* %s and %p: a device string, or the address as 0x... */
+		snprintf(ptr, sizeof(ptr), "0x%x", (uint32_t)v);
+		s = conv == 'p' ? ptr : device_string(ctx, (uint32_t)v);
+		if (!s)
+			s = "(not a device string)";
+		spec[n] = 's';
+		spec[n + 1] = 0;
+		if (nstar == 2)
+			printf(spec, star[0], star[1], s);
+		else if (nstar == 1)
+			printf(spec, star[0], s);
+		else
+			printf(spec, s);
+	}
+}
+
+/* Print and empty @m's printf buffer. */
+static void print_device_printf(simt_context *ctx, simt_module *m)
+{
+	const uint8_t *buf = ctx->mem + m->printf_addr;
+	uint32_t used, at = SIMT_PRINTF_HEADER;
+
+	memcpy(&used, buf, 4);
+	while (at - SIMT_PRINTF_HEADER < used && at + 8 <= SIMT_PRINTF_BYTES) {
+		uint32_t fmt_addr, nargs;
+		const char *fmt;
+
+		memcpy(&fmt_addr, buf + at, 4);
+		memcpy(&nargs, buf + at + 4, 4);
+		/* 0: reserved but not written (dropped, or the thread faulted) */
+		if (!fmt_addr || nargs > SIMT_PRINTF_MAX_ARGS ||
+		    at + 8 + 8 * nargs > SIMT_PRINTF_BYTES)
+			break;
+		fmt = device_string(ctx, fmt_addr);
+		if (fmt)
+			print_record(ctx, fmt, nargs, buf + at + 8);
+		else
+			printf("(printf: no format string at 0x%08x)\n", fmt_addr);
+		at += 8 + 8 * nargs;
+	}
+	fflush(stdout);
+	if (used > SIMT_PRINTF_BYTES - SIMT_PRINTF_HEADER)
+		fprintf(stderr, "simt-run: the printf buffer (%u bytes) is full: %u bytes of records lost\n",
+			SIMT_PRINTF_BYTES, used - (at - SIMT_PRINTF_HEADER));
+	memset(ctx->mem + m->printf_addr, 0, 4);
 }
 
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
@@ -558,7 +1046,9 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		ctx->queue = p->next;
 		if (!ctx->queue)
 			ctx->tail = &ctx->queue;
-		st = run_grid(ctx, &p->l, deadline, c);
+		st = run_grid(ctx, p, deadline, c);
+		if (p->mod->printf_addr)
+			print_device_printf(ctx, p->mod);
 		ctx->done_seq = p->seq;
 		free(p);
 		if (st) {
@@ -568,4 +1058,11 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		}
 	}
 	return SIMT_SUCCESS;
+}
+
+simt_status simt_context_synchronize(simt_context *ctx)
+{
+	if (!ctx)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_synchronize: no context");
+	return ctx->next_seq > 1 ? simt_wait(ctx, ctx->next_seq - 1, -1, NULL) : SIMT_SUCCESS;
 }

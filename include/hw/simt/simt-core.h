@@ -239,6 +239,15 @@ typedef struct SimtBlock {
     uint64_t *mem_pipe;
     uint64_t issue_limit;
     uint64_t issue_cycles;
+    /*
+     * Preemption points (seed 004's selective preemption), or NULL:
+     * @stop_count ascending pcs.  simt_warp_run() then stops before the
+     * warp would issue an instruction at one of them (before its first,
+     * too) and sets @stopped; it clears @stopped otherwise.
+     */
+    const uint32_t *stop_pcs;
+    uint32_t stop_count;
+    bool stopped;
 } SimtBlock;
 
 typedef struct SimtGridResult {

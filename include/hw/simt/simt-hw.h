@@ -30,7 +30,7 @@
 /* Identification: the ASCII bytes "SIMT" read as a little-endian word */
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
-#define SIMT_VERSION_MINOR          6
+#define SIMT_VERSION_MINOR          7
 /* VERSION reads major << 16 | minor */
 #define SIMT_VERSION_OF(major, minor) \
     (((uint32_t)(major) << 16) | (uint32_t)(minor))
@@ -130,7 +130,7 @@ enum simt_reg_access {
 #define SIMT_GLOBAL_REGS(X) \
     X(SIMT_REG_ID, SIMT_RA_RO, SIMT_ID_MAGIC) \
     X(SIMT_REG_VERSION, SIMT_RA_RO, SIMT_VERSION_VALUE) \
-    X(SIMT_REG_CAPS, SIMT_RA_RO, SIMT_CAPS_ALL) \
+    X(SIMT_REG_CAPS, SIMT_RA_RO, SIMT_RESET_CONFIG) \
     X(SIMT_REG_SM_COUNT, SIMT_RA_RO, SIMT_RESET_CONFIG) \
     X(SIMT_REG_VRAM_SIZE_LO, SIMT_RA_RO, SIMT_RESET_CONFIG) \
     X(SIMT_REG_VRAM_SIZE_HI, SIMT_RA_RO, SIMT_RESET_CONFIG) \
@@ -213,6 +213,12 @@ struct simt_reg_desc {
 #define SIMT_CAP_MMU                (1u << 2)  /* contexts and page tables */
 #define SIMT_CAP_COPY               (1u << 3)  /* copy engines */
 #define SIMT_CAP_PREEMPT            (1u << 4)  /* the preemption engine */
+/*
+ * Kernels dispatch in launch order, queue priorities ignored, as on the
+ * hardware seed 002 measured against (device property fifo-dispatch=on;
+ * not in SIMT_CAPS_ALL).
+ */
+#define SIMT_CAP_FIFO_DISPATCH      (1u << 5)
 #define SIMT_CAPS_ALL \
     (SIMT_CAP_MSIX | SIMT_CAP_QUEUES | SIMT_CAP_MMU | SIMT_CAP_COPY | \
      SIMT_CAP_PREEMPT)
@@ -359,6 +365,45 @@ enum simt_queue_error {
     SIMT_QERR_MMU         = 7,  /* a copy's device address faulted */
 };
 
+/*
+ * Why a block fits on no SM, so that its LAUNCH fails with
+ * SIMT_QERR_BAD_LAUNCH: the first per-SM limit (SIMT_REG_SM_THREADS,
+ * _WARPS, _REGS, _SHARED) that one block of @threads threads, @regs
+ * registers each and @shared bytes of shared memory exceeds.  The one
+ * rule, for the device, libsimt (which refuses such a launch before
+ * submitting it, naming the limit) and the host runner.
+ */
+enum simt_misfit {
+    SIMT_MISFIT_NONE    = 0,
+    SIMT_MISFIT_THREADS = 1,
+    SIMT_MISFIT_WARPS   = 2,
+    SIMT_MISFIT_REGS    = 3,
+    SIMT_MISFIT_SHARED  = 4,
+};
+
+static inline enum simt_misfit simt_block_misfit(uint64_t threads,
+                                                 uint32_t regs,
+                                                 uint32_t shared,
+                                                 uint32_t sm_threads,
+                                                 uint32_t sm_warps,
+                                                 uint32_t sm_regs,
+                                                 uint32_t sm_shared)
+{
+    if (threads > sm_threads) {
+        return SIMT_MISFIT_THREADS;
+    }
+    if ((threads + 31) / 32 > sm_warps) {
+        return SIMT_MISFIT_WARPS;
+    }
+    if (threads * regs > sm_regs) {
+        return SIMT_MISFIT_REGS;
+    }
+    if (shared > sm_shared) {
+        return SIMT_MISFIT_SHARED;
+    }
+    return SIMT_MISFIT_NONE;
+}
+
 /* Commands: SIMT_CMD_SIZE bytes, little-endian, opcode in the first word. */
 #define SIMT_CMD_SIZE               128
 
@@ -380,7 +425,14 @@ enum simt_cmd_opcode {
  * idempotent and whose store buffers do not overlap their load buffers.
  */
 #define SIMT_CMDF_IDEMPOTENT        (1u << 3)
+/*
+ * SIGNAL: write the device cycle at which the queue reached the command
+ * instead of @value, so that the host can time what came before it on
+ * the queue (a copy's end, say) on the device's clock.
+ */
+#define SIMT_CMDF_TIMESTAMP         (1u << 4)
 #define SIMT_CMDF_ALL               SIMT_CMDF_IRQ
+#define SIMT_CMDF_SIGNAL_ALL        (SIMT_CMDF_IRQ | SIMT_CMDF_TIMESTAMP)
 #define SIMT_CMDF_LAUNCH_ALL        (SIMT_CMDF_IRQ | SIMT_CMDF_IDEMPOTENT)
 #define SIMT_CMDF_COPY_ALL \
     (SIMT_CMDF_IRQ | SIMT_CMDF_SRC_HOST | SIMT_CMDF_DST_HOST)
@@ -432,7 +484,14 @@ struct simt_cmd_launch {
      */
     uint32_t first_block;
     uint32_t block_count;
-    uint32_t reserved[2];       /* must be zero */
+    /*
+     * Device address of the kernel image's preemption points (seed 004):
+     * @pp_count ascending 32-bit little-endian pcs, each a 4-byte aligned
+     * instruction of [code_addr, code_addr + code_size), as in the
+     * metadata note (simt-isa.h).  pp_count 0: none (pp_addr ignored).
+     */
+    uint32_t pp_addr;
+    uint32_t pp_count;
 };
 
 /* SIGNAL: once every earlier command is done, store @value at @addr. */
@@ -506,6 +565,7 @@ struct simt_completion {
 #define SIMT_CREG_PREEMPT_MODE      0x20    /* RW: enum simt_preempt_mode */
 #define SIMT_CREG_PSTATE            0x24    /* RO: SIMT_PSTATE_* */
 #define SIMT_CREG_SAVE_USED         0x28    /* RO: save area bytes in use */
+#define SIMT_CREG_PP_DRAIN          0x2c    /* RW: cycles, 0 = off */
 
 #define SIMT_CTX_REGS(X) \
     X(SIMT_CREG_PT, SIMT_RA_RW, 0) \
@@ -518,7 +578,17 @@ struct simt_completion {
     X(SIMT_CREG_FAULT_QUEUE, SIMT_RA_RO, 0) \
     X(SIMT_CREG_PREEMPT_MODE, SIMT_RA_RW, SIMT_PMODE_DRAIN) \
     X(SIMT_CREG_PSTATE, SIMT_RA_RO, 0) \
-    X(SIMT_CREG_SAVE_USED, SIMT_RA_RO, 0)
+    X(SIMT_CREG_SAVE_USED, SIMT_RA_RO, 0) \
+    X(SIMT_CREG_PP_DRAIN, SIMT_RA_RW, 0)
+
+/*
+ * PP_DRAIN: seed 004's selective preemption.  When it is not 0, a
+ * lightweight switch of the context's blocks does not stop the victim's
+ * warps at once: each runs on until the instruction it would issue next
+ * is one of the launch's preemption points (pp_addr), or it has exited or
+ * waits at a barrier, and is saved there; a warp still running PP_DRAIN
+ * cycles after the event started stops where it is.
+ */
 
 /* PT: bit 31 set = Sv32 translation, bits 21:0 = root table VRAM PPN. */
 #define SIMT_PT_SV32                (1u << 31)
@@ -687,6 +757,17 @@ struct simt_preempt_event {
      */
     uint32_t drain_error;
     uint32_t drain_time;
+    /*
+     * Seed 004's selective preemption (PP_DRAIN): cycles from the request
+     * until the last victim warp had stopped (the drain to preemption
+     * points); warps stopped at a point, and warps stopped by the PP_DRAIN
+     * bound elsewhere.
+     */
+    uint32_t pp_drain;
+    uint32_t pp_warps;
+    uint32_t pp_cut;
+    /* Of reg_bytes' entries, the bytes they take uncompressed */
+    uint32_t live_bytes;
 };
 
 /*
@@ -805,7 +886,7 @@ _Static_assert(sizeof(struct simt_cmd_signal) == SIMT_CMD_SIZE, "SIGNAL");
 _Static_assert(sizeof(struct simt_cmd_wait) == SIMT_CMD_SIZE, "WAIT");
 _Static_assert(sizeof(struct simt_cmd_copy) == SIMT_CMD_SIZE, "COPY");
 _Static_assert(sizeof(struct simt_completion) == 64, "completion record");
-_Static_assert(sizeof(struct simt_preempt_event) == 80, "event log entry");
+_Static_assert(sizeof(struct simt_preempt_event) == 96, "event log entry");
 _Static_assert(sizeof(struct simt_trace_record) == 16, "timeline record");
 _Static_assert(sizeof(struct simt_save_block) == 64, "save record header");
 _Static_assert(sizeof(struct simt_save_warp) == 48, "save record warp");

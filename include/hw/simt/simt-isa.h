@@ -147,7 +147,8 @@ struct simt_meta_header {
  * (its barrier if it has one, else its instruction with the fewest live
  * registers) and one per pp_interval instructions of code outside such
  * loops.  The live table allows stopping at any instruction; this list
- * is for the bounded-drain policy.
+ * is for the bounded drain of selective preemption (the LAUNCH's pp_addr,
+ * the context's PP_DRAIN in simt-hw.h).
  */
 
 /* struct simt_meta_kernel.flags */

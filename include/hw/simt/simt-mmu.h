@@ -33,6 +33,7 @@ typedef struct SimtContext {
     uint32_t fault_queue;
     uint32_t preempt_mode;      /* enum simt_preempt_mode */
     bool suspended;             /* held by a PREEMPT request */
+    uint32_t pp_drain;          /* PP_DRAIN: cycles to preemption points */
 } SimtContext;
 
 /*

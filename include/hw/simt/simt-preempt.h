@@ -72,6 +72,18 @@ void simt_preempt_placed(SimtState *s, unsigned q, SimtSM *sm,
 /* Bring a saved block back into @slot; false if its record is bad. */
 bool simt_preempt_restore(SimtState *s, unsigned q, const SimtSaved *sv,
                           SimtSM *sm, SimtSlot *slot);
+/* How a warp of a block running on to preemption points came back. */
+enum simt_stop {
+    SIMT_STOP_NOT,              /* ran, and may run again */
+    SIMT_STOP_POINT,            /* stopped at a preemption point */
+    SIMT_STOP_CUT,              /* out of time: stopped where it is */
+};
+/*
+ * Warp @warp of @slot's block, which runs on to preemption points, came
+ * back at @cycle; once none of its warps can run, the block is saved.
+ */
+void simt_preempt_warp_stopped(SimtState *s, SimtSM *sm, SimtSlot *slot,
+                               unsigned warp, unsigned how, uint64_t cycle);
 /* A slot is being freed (retired, evicted); counts leaving victims. */
 void simt_preempt_slot_free(SimtState *s, SimtSlot *slot, uint64_t cycle);
 /* Queue @q's kernel ended: forget its saved blocks. */

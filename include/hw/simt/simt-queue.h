@@ -46,6 +46,8 @@ typedef struct SimtKernel {
     uint32_t fp_regs;
     uint64_t *live;             /* live table of [code_base, +code_size) */
     uint32_t live_count;
+    uint32_t *pp;               /* its preemption points, ascending */
+    uint32_t pp_count;
     GArray *redo;               /* uint32_t: flushed blocks to run again */
     GArray *saved;              /* SimtSaved: switched-out blocks */
     uint64_t run_since;         /* cycle it last got the SMs (time slice) */

@@ -39,6 +39,7 @@ typedef struct SimtSaveSpec {
 typedef struct SimtSaveStats {
     uint32_t entries[4];        /* entries per enum simt_save_pattern */
     uint32_t reg_bytes;         /* bytes of encoded entries + reservations */
+    uint32_t live_bytes;        /* what they would take uncompressed */
     uint32_t shared_bytes;      /* bytes of shared memory stored */
 } SimtSaveStats;
 

@@ -37,6 +37,7 @@ enum simt_leave {
     SIMT_LEAVE_NONE = 0,
     SIMT_LEAVE_DRAIN,           /* runs to completion, then leaves */
     SIMT_LEAVE_SAVE,            /* stopped; its record is being written */
+    SIMT_LEAVE_PARK,            /* runs on to preemption points, then saved */
 };
 
 /* A block slot of an SM. */
@@ -49,6 +50,9 @@ typedef struct SimtSlot {
     uint64_t leave_cycle;       /* SIMT_LEAVE_SAVE: off the SM then */
     uint64_t drain_due;         /* drained on an estimate: done by then */
     uint64_t ready_cycle;       /* restored: issues from then on */
+    /* SIMT_LEAVE_PARK: warps stopped (bit per warp), and until when */
+    uint32_t parked;
+    uint64_t park_limit;
     uint64_t dispatch_cycle;
     uint64_t dispatch_insns;    /* warp_insns then (a restored block's) */
     SimtBlock block;
@@ -89,8 +93,6 @@ void simt_sched_free(SimtState *s);
 void simt_sched_reset(SimtState *s);
 /* Place blocks of ready kernels on SMs, most room first. */
 void simt_sched_dispatch(SimtState *s, uint64_t cycle);
-/* Blocks of one kernel an empty SM can hold (0: the kernel cannot run). */
-uint32_t simt_sched_fits_empty(SimtState *s, const SimtKernel *k);
 /* Take every block of queue @q's kernel off the SMs. */
 void simt_sched_evict_kernel(SimtState *s, unsigned q, uint64_t cycle);
 void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,

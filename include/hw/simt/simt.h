@@ -40,6 +40,7 @@ struct SimtState {
     uint32_t cfg_override[SIMT_CFG_NR];
     uint32_t cfg_overridden;    /* bit per SimtConfigField */
     uint64_t vram_size;
+    bool fifo_dispatch;         /* kernels in launch order (simt-sched.c) */
 
     /* configuration, fixed at realize */
     int preset;

@@ -19,4 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define ARRAY_SIZE(x)           (sizeof(x) / sizeof((x)[0]))
+#define QEMU_BUILD_BUG_ON(x)    _Static_assert(!(x), #x)
+
 #endif /* SIMT_STANDALONE_OSDEP_H */

@@ -47,7 +47,8 @@
  * addresses are 64-bit like every other device address of the
  * interface; context ids are no longer reused at once; a submission of
  * a destroyed context that never reached the device ends with
- * -ECANCELED, not -ESRCH.
+ * -ECANCELED, not -ESRCH.  0.7 added the SM limits of GET_PARAM
+ * (DRM_SIMT_PARAM_SM_THREADS ... _SM_SHARED).
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -98,7 +99,7 @@ extern "C" {
 #endif
 
 #define DRM_SIMT_UAPI_MAJOR		0
-#define DRM_SIMT_UAPI_MINOR		6
+#define DRM_SIMT_UAPI_MINOR		7
 
 #define DRM_SIMT_GET_PARAM		0x00
 #define DRM_SIMT_BO_CREATE		0x01
@@ -130,6 +131,11 @@ extern "C" {
 /* Since 0.4: how busy the device is now, for choosing among devices */
 #define DRM_SIMT_PARAM_CONTEXTS		13	/* contexts, of every process */
 #define DRM_SIMT_PARAM_BUSY_CONTEXTS	14	/* ... with unfinished submissions */
+/* Since 0.7: one SM's limits, which a block must fit (simt_block_misfit) */
+#define DRM_SIMT_PARAM_SM_THREADS	15
+#define DRM_SIMT_PARAM_SM_WARPS		16
+#define DRM_SIMT_PARAM_SM_REGS		17	/* 32-bit registers */
+#define DRM_SIMT_PARAM_SM_SHARED	18	/* shared memory bytes */
 
 /* DRM_SIMT_PARAM_CAPS bits (the device's CAPS register) */
 #define DRM_SIMT_CAP_MSIX		(1u << 0)

@@ -69,8 +69,8 @@
  *    other use.
  *  - simt_last_error() is per thread.
  */
-#ifndef SIMT_H
-#define SIMT_H
+#ifndef LIBSIMT_H
+#define LIBSIMT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -136,6 +136,11 @@ struct simt_device_info {
 	uint32_t max_submit_cmds;
 	uint64_t vram_size;		/* bytes */
 	uint64_t fixed_va_end;		/* kernel images are linked below */
+	/* One SM's limits, which a block must fit (0 before interface 0.7). */
+	uint32_t sm_threads;
+	uint32_t sm_warps;
+	uint32_t sm_regs;		/* 32-bit registers */
+	uint32_t sm_shared;		/* shared memory bytes */
 };
 
 /*
@@ -452,4 +457,4 @@ simt_status simt_launch_split(simt_kernel *kernel, simt_dim3 grid, simt_dim3 blo
 }
 #endif
 
-#endif /* SIMT_H */
+#endif /* LIBSIMT_H */
