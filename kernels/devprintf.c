@@ -34,3 +34,10 @@ __global__ void print_flood(uint32_t n, unsigned *lost)
         }
     }
 }
+
+/* Widths and precisions from arguments ('*'), a negative one among them. */
+__global__ void print_stars(const int *w)
+{
+    printf("%*d|%-*d|%.*f|%.*f|%*s|\n", w[0], 42, w[1], 7, w[2], 1.5f, w[3],
+           2.25f, w[1], "ab");
+}

@@ -186,13 +186,17 @@ static simt_status open_node(const char *node, simt_device **out)
 		uint32_t param;
 		size_t offset;
 		int wide;
+		uint32_t since;		/* the interface minor that has it */
 	} params[] = {
-#define P32(p, f) { DRM_SIMT_PARAM_##p, offsetof(struct simt_device_info, f), 0 }
-#define P64(p, f) { DRM_SIMT_PARAM_##p, offsetof(struct simt_device_info, f), 1 }
-		P32(CAPS, caps), P32(SM_COUNT, sm_count),
-		P32(SM_BLOCKS, sm_blocks), P32(MAX_CONTEXTS, max_contexts),
-		P32(MAX_SUBMIT_CMDS, max_submit_cmds),
-		P64(VRAM_SIZE, vram_size), P64(FIXED_VA_END, fixed_va_end),
+#define P32(p, f, v) { DRM_SIMT_PARAM_##p, offsetof(struct simt_device_info, f), 0, v }
+#define P64(p, f, v) { DRM_SIMT_PARAM_##p, offsetof(struct simt_device_info, f), 1, v }
+		P32(CAPS, caps, 1), P32(SM_COUNT, sm_count, 1),
+		P32(SM_BLOCKS, sm_blocks, 1), P32(MAX_CONTEXTS, max_contexts, 1),
+		P32(MAX_SUBMIT_CMDS, max_submit_cmds, 1),
+		P64(VRAM_SIZE, vram_size, 1), P64(FIXED_VA_END, fixed_va_end, 1),
+		/* one SM's limits, so that a launch that fits none is refused here */
+		P32(SM_THREADS, sm_threads, 7), P32(SM_WARPS, sm_warps, 7),
+		P32(SM_REGS, sm_regs, 7), P32(SM_SHARED, sm_shared, 7),
 #undef P32
 #undef P64
 	};
@@ -252,6 +256,8 @@ static simt_status open_node(const char *node, simt_device **out)
 		info->device_minor = value & 0xffff;
 	}
 	for (i = 0; !err && i < sizeof(params) / sizeof(params[0]); i++) {
+		if (info->uapi_minor < params[i].since)
+			continue;
 		err = get_param(dev->fd, params[i].param, &value);
 		if (params[i].wide)
 			*(uint64_t *)((char *)info + params[i].offset) = value;
@@ -262,26 +268,6 @@ static simt_status open_node(const char *node, simt_device **out)
 		close(dev->fd);
 		free(dev);
 		return ioctl_error(err, "GET_PARAM");
-	}
-	/* 0.7: one SM's limits, so that a launch that fits none is refused here */
-	if (info->uapi_minor >= 7) {
-		static const uint32_t sm_params[] = {
-			DRM_SIMT_PARAM_SM_THREADS, DRM_SIMT_PARAM_SM_WARPS,
-			DRM_SIMT_PARAM_SM_REGS, DRM_SIMT_PARAM_SM_SHARED,
-		};
-		uint32_t *sm_fields[] = {
-			&info->sm_threads, &info->sm_warps, &info->sm_regs, &info->sm_shared,
-		};
-
-		for (i = 0; !err && i < 4; i++) {
-			err = get_param(dev->fd, sm_params[i], &value);
-			*sm_fields[i] = value;
-		}
-		if (err) {
-			close(dev->fd);
-			free(dev);
-			return ioctl_error(err, "GET_PARAM");
-		}
 	}
 	pci_address(dev->fd, info->pci_address, sizeof(info->pci_address));
 	/* 0.3: the longer command with the launch metadata, absolute waits */

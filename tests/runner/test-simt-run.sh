@@ -242,6 +242,12 @@ END
 # 256 threads x 300 lines of 24-byte records overflow the 1 MiB buffer:
 # the first 43690 are printed, printf returns -1 for the rest, and the
 # runner says how many bytes were lost
+# widths and precisions taken from arguments, a negative precision as none
+t_printf_stars() {
+    sr 0 "$k/devprintf.elf" print_stars --arg buf:i32:5,4,2,-1 &&
+    has '^   42\|7   \|1\.50\|2\.250000\|  ab\|$'
+}
+
 t_printf_full() {
     sr 0 "$k/devprintf.elf" print_flood --grid 4 --block 64 --arg 300 \
         --arg buf:4 --dump 1 &&
@@ -276,6 +282,7 @@ check "--in out of order, a missing file, a --set past a buffer, --until on a sc
 check "a block over the preset's SM limits (registers, shared memory) is refused naming the limit; SIMT_PRESET picks the machine" t_limits
 check "--help gives the usage and says this is the host build" t_help
 check "device printf at -O2, -O0, -Os and -O3: integers of every width, floats, strings, a character, a pointer, printed in thread order after the kernel" t_printf
+check "device printf with '*' widths and precisions from its arguments" t_printf_stars
 check "device printf into a full buffer: printf returns -1, the runner prints what fits and reports the bytes lost" t_printf_full
 echo "1..$n"
 [ "$failed" = 0 ]

@@ -875,7 +875,6 @@ static void print_record(simt_context *ctx, const char *fmt, uint32_t nargs,
 		char spec[64], len[3] = "";
 		size_t n = 0;
 		uint64_t v = 0;
-		int star[2], nstar = 0;
 		const char *s;
 		char conv, ptr[16];
 
@@ -893,10 +892,18 @@ static void print_record(simt_context *ctx, const char *fmt, uint32_t nargs,
 				spec[n++] = *fmt++;
 			}
 			if (*fmt == '*') {
-				spec[n++] = *fmt++;
+				int value;
+
+				/* Written into the spec: one printf per type below. */
+				fmt++;
+				v = 0;
 				if (next < nargs)
 					memcpy(&v, args + 8 * next++, 8);
-				star[nstar++] = (int)(uint32_t)v;
+				value = (int)(uint32_t)v;
+				if (part == 1 && value < 0)
+					n--;	/* a negative precision is none */
+				else
+					n += snprintf(spec + n, 12, "%d", value);
 			} else {
 				while (*fmt >= '0' && *fmt <= '9' && n < 40)
 					spec[n++] = *fmt++;
@@ -928,12 +935,7 @@ static void print_record(simt_context *ctx, const char *fmt, uint32_t nargs,
 
 			memcpy(spec + n, "lld", 4);
 			spec[n + 2] = conv;
-			if (nstar == 2)
-				printf(spec, star[0], star[1], x);
-			else if (nstar == 1)
-				printf(spec, star[0], x);
-			else
-				printf(spec, x);
+			printf(spec, x);
 			continue;
 		}
 		if (strchr("ouxX", conv)) {
@@ -943,12 +945,7 @@ static void print_record(simt_context *ctx, const char *fmt, uint32_t nargs,
 
 			memcpy(spec + n, "llu", 4);
 			spec[n + 2] = conv;
-			if (nstar == 2)
-				printf(spec, star[0], star[1], x);
-			else if (nstar == 1)
-				printf(spec, star[0], x);
-			else
-				printf(spec, x);
+			printf(spec, x);
 			continue;
 		}
 		if (strchr("fFeEgGaA", conv)) {
@@ -958,23 +955,13 @@ static void print_record(simt_context *ctx, const char *fmt, uint32_t nargs,
 			memcpy(&f, &bits, 4);
 			spec[n] = conv;
 			spec[n + 1] = 0;
-			if (nstar == 2)
-				printf(spec, star[0], star[1], (double)f);
-			else if (nstar == 1)
-				printf(spec, star[0], (double)f);
-			else
-				printf(spec, (double)f);
+			printf(spec, (double)f);
 			continue;
 		}
 		if (conv == 'c') {
 			spec[n] = 'c';
 			spec[n + 1] = 0;
-			if (nstar == 2)
-				printf(spec, star[0], star[1], (int)(unsigned char)v);
-			else if (nstar == 1)
-				printf(spec, star[0], (int)(unsigned char)v);
-			else
-				printf(spec, (int)(unsigned char)v);
+			printf(spec, (int)(unsigned char)v);
 			continue;
 		}
 		/* %s and %p: a device string, or the address as 0x... */
@@ -984,12 +971,7 @@ static void print_record(simt_context *ctx, const char *fmt, uint32_t nargs,
 			s = "(not a device string)";
 		spec[n] = 's';
 		spec[n + 1] = 0;
-		if (nstar == 2)
-			printf(spec, star[0], star[1], s);
-		else if (nstar == 1)
-			printf(spec, star[0], s);
-		else
-			printf(spec, s);
+		printf(spec, s);
 	}
 }
 
