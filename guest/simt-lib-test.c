@@ -207,14 +207,19 @@ static void test_device(void)
 	/* A device with a live context stays open. */
 	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
 	EXPECT(simt_device_close(dev), SIMT_ERROR_INVALID_VALUE);
+	/* The checkers and block orders are the host runner's. */
+	EXPECT(simt_context_set_checks(ctx, 0), SIMT_SUCCESS);
+	EXPECT(simt_context_set_checks(ctx, SIMT_CHECK_MEMCHECK), SIMT_ERROR_NOT_SUPPORTED);
+	EXPECT(simt_context_set_schedule(ctx, SIMT_SCHEDULE_RANDOM, 1), SIMT_ERROR_NOT_SUPPORTED);
+	CHECK(simt_context_check_findings(ctx) == 0, "findings on the device");
 	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
 	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
 	EXPECT(simt_device_close(NULL), SIMT_ERROR_INVALID_VALUE);
 
 	/* Every status has its own description (the last one appended last). */
-	CHECK(SIMT_ERROR_SYSTEM == 15 && SIMT_ERROR_CANCELED == 16 && SIMT_ERROR_TOO_LARGE == 17,
-	      "the status values moved");
-	for (s = SIMT_SUCCESS; s <= SIMT_ERROR_TOO_LARGE; s++) {
+	CHECK(SIMT_ERROR_SYSTEM == 15 && SIMT_ERROR_CANCELED == 16 && SIMT_ERROR_TOO_LARGE == 17 &&
+	      SIMT_ERROR_NOT_SUPPORTED == 18, "the status values moved");
+	for (s = SIMT_SUCCESS; s <= SIMT_ERROR_NOT_SUPPORTED; s++) {
 		CHECK(simt_error_string(s) && *simt_error_string(s), "status %d has no text", s);
 		for (t = SIMT_SUCCESS; t < s; t++)
 			CHECK(strcmp(simt_error_string(s), simt_error_string(t)),

@@ -670,6 +670,34 @@ simt_status simt_context_synchronize(simt_context *ctx)
 	return simt_wait(ctx, seq, -1, NULL);
 }
 
+/* The checkers need a hook on every access: the interpreter has them. */
+simt_status simt_context_set_checks(simt_context *ctx, unsigned int checks)
+{
+	if (!ctx)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_set_checks: no context");
+	if (checks)
+		return simt_set_error(SIMT_ERROR_NOT_SUPPORTED,
+				      "the checkers run on the host runner only (simt-run on the host): "
+				      "the device does not report each access");
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_context_set_schedule(simt_context *ctx, int schedule, uint64_t seed)
+{
+	(void)schedule;
+	(void)seed;
+	if (!ctx)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_set_schedule: no context");
+	return simt_set_error(SIMT_ERROR_NOT_SUPPORTED,
+			      "the device's dispatcher orders the blocks; --schedule is the host runner's");
+}
+
+uint64_t simt_context_check_findings(const simt_context *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
 /* ---- contexts ---- */
 
 simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode,
