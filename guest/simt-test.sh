@@ -970,9 +970,13 @@ t_run_bad() {
 	run_bad 1 "/dev/null is not a DRM device" $K/vecadd.elf vecadd --device /dev/null
 	# a store to an address the context has not bound
 	run_bad 1 "vecadd faulted: device address 0x2000" $K/vecadd.elf vecadd --block 4 --arg buf:16 --arg buf:16 --arg 0x200000 --arg 4
+	# the checkers and the random block order are the host runner's
+	run_bad 1 "--check: not supported by this backend \\(the checkers run on the host runner only" $K/vecadd.elf vecadd --check memcheck
+	run_bad 1 "--schedule: not supported by this backend" $K/vecadd.elf vecadd --schedule random
+	simt_as_user "simt-run --help" | grep -q "^--check and --schedule are the host runner's" || fail "--help on --check"
 	simt_as_user "simt-run --help" | grep -q "^usage: simt-run" || fail "--help"
 }
-d_run_bad="simt-run refuses bad images, kernels, options and arguments with clear messages; reports a fault"
+d_run_bad="simt-run refuses bad images, kernels, options and arguments with clear messages; reports a fault; --check and --schedule say they are the host runner's"
 
 t_bench() {
 	out=$(simt_as_user "timeout 60 simt-bench -n 20") || { echo "$out"; fail "simt-bench failed"; }

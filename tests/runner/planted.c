@@ -52,6 +52,16 @@ KERNEL void read_misaligned(const uint8_t *bytes, uint32_t *out)
     out[threadIdx.x] = *w;                      /* memcheck: misaligned */
 }
 
+/* A local array indexed by an argument: index 8 is past the stack. */
+KERNEL void local_index(const uint32_t *index, uint32_t *out)
+{
+    volatile uint32_t slots[8] = { 0 };
+    uint32_t t = threadIdx.x;
+
+    slots[index[t]] = t + 1;                    /* memcheck: local */
+    out[t] = slots[0] + slots[7];
+}
+
 /*
  * 64 threads (two warps) rotate their values by half through shared
  * memory; without the barrier a warp reads the other's slots before or

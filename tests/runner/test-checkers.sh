@@ -79,6 +79,18 @@ t_mem_misaligned() {
     has 'is not a multiple of 4$'
 }
 
+t_mem_local() {
+    # thread 1's index 8 is one word past its 8-word array, at the top of
+    # its local memory; index 7 is the twin
+    sr 0 "$img" local_index --block 2 --arg buf:u32:7,7 --arg buf:8 --check memcheck \
+        --dump 1 && has '^       0: 1 2$' && clean &&
+    sr 1 "$img" local_index --block 2 --arg buf:u32:0,8 --arg buf:8 --check memcheck &&
+    has '^========= memcheck: invalid __local__ write of 4 bytes at 0xd[0-9a-f]{7}$' &&
+    has "^=========     at $(at 'memcheck: local')" &&
+    has '^=========     by thread \(1,0,0\) of block \(0,0,0\)$' &&
+    has "past the thread's [0-9]+ bytes of local memory \\(its stack\\)$"
+}
+
 t_race() {
     sr 1 "$img" rotate_racy --block 64 --arg buf:i32:1..64 --arg buf:256 \
         --check racecheck &&
@@ -181,6 +193,7 @@ t_usage() {
 check "memcheck: an unguarded write past a 400-byte buffer, named with planted.c's line, thread (36,0,0) and block (1,0,0); silent without --check" t_mem_global
 check "memcheck: a shared write one word past the block's shared memory stops the kernel with the line and thread" t_mem_shared
 check "memcheck: a word read at an odd address is named misaligned with its line" t_mem_misaligned
+check "memcheck: a local array written one word past its end (past the thread's stack) is named with its line and thread" t_mem_local
 check "racecheck: two warps exchanging through shared memory with no barrier: the hazard with both lines" t_race
 check "synccheck: a plain __shfl_down by 16 of 32 lanes, with its line and lane masks" t_sync
 check "the planted kernels' twins without the bugs: all three checkers silent, results right" t_twins
