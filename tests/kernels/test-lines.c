@@ -1,0 +1,1076 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The DWARF line-table reader (tools/simt-meta/simt-lines.c): images of
+ * lines-kernel.c built with -g as DWARF 5 and 4 map their functions to the
+ * tagged source lines and agree with llvm-dwarfdump at every pc; an image
+ * without -g gives an empty table; hand-made units drive the state
+ * machine's every opcode; and damaged sections (every prefix of a real
+ * one, hand-made faults) give an error naming the file, never a crash.
+ *
+ * Usage: test-lines LINES-KERNEL.c LLVM-DWARFDUMP SIMT-META NODEBUG.elf
+ *                   DWARF5.elf DWARF4.elf
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simt-lines.h"
+#include "../tap.h"
+#include "hw/simt/simt-le.h"
+
+#define FAKE_PATH   "fake.elf"
+
+static const char *basename_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+
+    return slash ? slash + 1 : path;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t ls = strlen(s), lt = strlen(tail);
+
+    return ls >= lt && strcmp(s + ls - lt, tail) == 0;
+}
+
+/* A section of a hand-made ELF. */
+struct fake_section {
+    const char *name;
+    const uint8_t *bytes;
+    size_t size;
+};
+
+/*
+ * An ELF of just @n sections laid out back to back in a buffer of exactly
+ * their size, so that a read past the last one is a heap overflow the
+ * sanitizers see.
+ */
+static void fake_elf(struct simt_elf *elf, const struct fake_section *secs,
+                     unsigned n)
+{
+    size_t total = 0, at = 0;
+    unsigned i;
+
+    memset(elf, 0, sizeof(*elf));
+    for (i = 0; i < n; i++) {
+        total += secs[i].size;
+    }
+    elf->path = FAKE_PATH;
+    elf->data = malloc(total ? total : 1);
+    elf->size = total;
+    elf->sections = calloc(n, sizeof(*elf->sections));
+    elf->nsections = n;
+    if (!elf->data || !elf->sections) {
+        abort();
+    }
+    for (i = 0; i < n; i++) {
+        elf->sections[i] = (struct simt_elf_section) {
+            .name = secs[i].name, .type = 1 /* PROGBITS */,
+            .offset = (uint32_t)at, .size = (uint32_t)secs[i].size,
+        };
+        memcpy(elf->data + at, secs[i].bytes, secs[i].size);
+        at += secs[i].size;
+    }
+}
+
+/* ---- tagged functions of lines-kernel.c ---- */
+
+struct tag {
+    char name[64];
+    unsigned line;
+};
+
+/* The "// @NAME" tags of @path; returns how many (at most @max). */
+static unsigned read_tags(const char *path, struct tag *tags, unsigned max)
+{
+    FILE *f = fopen(path, "r");
+    char text[256];
+    unsigned n = 0, line = 0;
+
+    if (!f) {
+        tap_diag("cannot open %s", path);
+        return 0;
+    }
+    while (fgets(text, sizeof(text), f) && n < max) {
+        const char *at = strstr(text, "// @");
+
+        line++;
+        if (at && sscanf(at + 4, "%63[A-Za-z0-9_]", tags[n].name) == 1) {
+            tags[n++].line = line;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+/* ---- llvm-dwarfdump as the reference ---- */
+
+struct dump_row {
+    uint32_t address;
+    unsigned line;
+    bool end_sequence;
+};
+
+/* The rows of `llvm-dwarfdump --debug-line @image`, or NULL. */
+static struct dump_row *dump_rows(const char *dwarfdump, const char *image,
+                                  unsigned *nrows)
+{
+    char cmd[1024], text[512];
+    struct dump_row *rows = NULL;
+    unsigned cap = 0;
+    FILE *p;
+
+    *nrows = 0;
+    snprintf(cmd, sizeof(cmd), "'%s' --debug-line '%s'", dwarfdump, image);
+    p = popen(cmd, "r");
+    if (!p) {
+        return NULL;
+    }
+    while (fgets(text, sizeof(text), p)) {
+        unsigned long long address;
+        unsigned line;
+
+        /* "0x0000000000010000     18      0      0   0   0  is_stmt" */
+        if (sscanf(text, "0x%16llx %u", &address, &line) != 2) {
+            continue;
+        }
+        if (*nrows == cap) {
+            cap = cap ? cap * 2 : 256;
+            rows = realloc(rows, cap * sizeof(*rows));
+            if (!rows) {
+                abort();
+            }
+        }
+        rows[*nrows] = (struct dump_row) {
+            .address = (uint32_t)address, .line = line,
+            .end_sequence = strstr(text, "end_sequence") != NULL,
+        };
+        ++*nrows;
+    }
+    if (pclose(p) != 0) {
+        free(rows);
+        *nrows = 0;
+        return NULL;
+    }
+    return rows;
+}
+
+/*
+ * Every pc a dumped row covers (up to the next row of its sequence) maps
+ * to that row's line, or to nothing for line 0.
+ */
+static void check_against_dump(const struct simt_lines *lines,
+                               const char *dwarfdump, const char *image,
+                               const char *name)
+{
+    struct dump_row *rows;
+    unsigned nrows, i, pcs = 0, wrong = 0;
+
+    rows = dump_rows(dwarfdump, image, &nrows);
+    if (!tap_check(rows && nrows > 0, "%s: llvm-dwarfdump lists its rows",
+                   name)) {
+        free(rows);
+        return;
+    }
+    for (i = 0; i + 1 < nrows; i++) {
+        uint32_t pc;
+
+        if (rows[i].end_sequence) {
+            continue;
+        }
+        for (pc = rows[i].address; pc < rows[i + 1].address; pc += 2) {
+            const char *file = NULL;
+            unsigned line = 0;
+            bool found = simt_lines_find(lines, pc, &file, &line);
+
+            pcs++;
+            if (found != (rows[i].line != 0) ||
+                (found && line != rows[i].line)) {
+                if (wrong++ < 5) {
+                    tap_diag("pc 0x%x: dwarfdump says line %u, reader %s:%u",
+                             pc, rows[i].line, found ? file : "nothing",
+                             line);
+                }
+            }
+        }
+    }
+    tap_check(pcs > 0 && wrong == 0, "%s: each of %u pcs of %u rows maps to "
+              "the line llvm-dwarfdump gives (%u differ)", name, pcs, nrows,
+              wrong);
+    free(rows);
+}
+
+/* `simt-meta --lines` prints one "0xADDR file:line" row per range. */
+static void check_cli(const char *simt_meta, const char *image,
+                      const struct simt_lines *lines, const char *name)
+{
+    char cmd[1024], text[1024], want[1024];
+    unsigned n = 0, wrong = 0;
+    FILE *p;
+
+    snprintf(cmd, sizeof(cmd), "'%s' --lines '%s'", simt_meta, image);
+    p = popen(cmd, "r");
+    if (!p) {
+        tap_check(false, "%s: simt-meta --lines runs", name);
+        return;
+    }
+    while (fgets(text, sizeof(text), p)) {
+        if (n < lines->nranges) {
+            const struct simt_lines_range *r = &lines->ranges[n];
+
+            snprintf(want, sizeof(want), "0x%08x %s:%u\n", r->start,
+                     lines->files[r->file], r->line);
+            wrong += strcmp(text, want) != 0;
+        }
+        n++;
+    }
+    tap_check(pclose(p) == 0 && n == lines->nranges && wrong == 0,
+              "%s: simt-meta --lines prints the %u ranges as 0xADDR "
+              "file:line (%u printed, %u differ)", name, lines->nranges, n,
+              wrong);
+}
+
+/* ---- the built images ---- */
+
+static void check_debug_image(const char *path, unsigned version,
+                              const struct tag *tags, unsigned ntags,
+                              const char *dwarfdump, const char *simt_meta)
+{
+    const char *name = basename_of(path);
+    const struct simt_elf_section *sec;
+    const struct simt_elf_symbol *sym;
+    struct simt_lines lines;
+    struct simt_image img;
+    const char *file;
+    unsigned line, i;
+    char err[512] = "";
+    bool found;
+    int ret;
+
+    if (!tap_check(simt_image_load(&img, path, err, sizeof(err)) == 0 &&
+                   img.has_meta, "%s: loads, with its SIMT note %s", name,
+                   err)) {
+        return;
+    }
+    sec = simt_elf_section_by_name(&img.elf, ".debug_line");
+    tap_check(sec && sec->size >= 6 &&
+              simt_le16(img.elf.data + sec->offset + 4) == version,
+              "%s: simt-meta kept .debug_line, of DWARF %u", name, version);
+    ret = simt_lines_read(&lines, &img.elf, err, sizeof(err));
+    if (!tap_check(ret == 0 && lines.nranges > 0,
+                   "%s: line table read, %u ranges of %u files %s", name,
+                   lines.nranges, lines.nfiles, err)) {
+        simt_image_free(&img);
+        return;
+    }
+    for (i = 0; i < ntags; i++) {
+        sym = simt_elf_symbol_by_name(&img.elf, tags[i].name);
+        file = NULL;
+        line = 0;
+        found = sym && simt_lines_find(&lines, sym->value, &file, &line);
+        tap_check(found && ends_with(file, "/tests/kernels/lines-kernel.c") &&
+                  line == tags[i].line,
+                  "%s: %s() at 0x%x maps to lines-kernel.c:%u (got %s:%u)",
+                  name, tags[i].name, sym ? sym->value : 0, tags[i].line,
+                  found ? file : "nothing", line);
+    }
+    sym = simt_elf_symbol_by_name(&img.elf, "memset");
+    file = NULL;
+    found = sym && simt_lines_find(&lines, sym->value, &file, &line);
+    tap_check(found && ends_with(file, "kernels/simt-libc.c") && line > 0,
+              "%s: memset() maps to kernels/simt-libc.c, the second unit "
+              "(got %s)", name, found ? file : "nothing");
+    tap_check(!simt_lines_find(&lines, img.code_end, &file, &line) &&
+              !simt_lines_find(&lines, 0, &file, &line) &&
+              !simt_lines_find(&lines, img.code_start - 4, &file, &line) &&
+              !simt_lines_find(&lines, UINT32_MAX, &file, &line),
+              "%s: pcs outside every sequence map to nothing", name);
+    check_against_dump(&lines, dwarfdump, path, name);
+    check_cli(simt_meta, path, &lines, name);
+    simt_lines_free(&lines);
+    simt_image_free(&img);
+}
+
+static void check_nodebug_image(const char *path, const char *simt_meta)
+{
+    const char *name = basename_of(path);
+    struct simt_lines lines;
+    struct simt_image img;
+    const char *file;
+    unsigned line;
+    char err[512] = "", cmd[1024], text[1024];
+    bool said;
+    FILE *p;
+    int ret;
+
+    if (!tap_check(simt_image_load(&img, path, err, sizeof(err)) == 0,
+                   "%s: loads %s", name, err)) {
+        return;
+    }
+    ret = simt_lines_read(&lines, &img.elf, err, sizeof(err));
+    tap_check(ret == 0 && lines.nranges == 0 && lines.nfiles == 0 &&
+              !simt_lines_find(&lines, img.elf.entry, &file, &line),
+              "%s (no -g): empty line table, its entry maps to nothing %s",
+              name, err);
+    simt_lines_free(&lines);
+    simt_image_free(&img);
+    snprintf(cmd, sizeof(cmd), "'%s' --lines '%s' 2>&1", simt_meta, path);
+    p = popen(cmd, "r");
+    said = p && fgets(text, sizeof(text), p) && strstr(text, path) &&
+           strstr(text, "no line table (build the kernel with -g)");
+    tap_check(p && pclose(p) != 0 && said, "%s: simt-meta --lines fails, "
+              "saying there is no line table", name);
+}
+
+/*
+ * Read @section as the .debug_line of a fake image (with the real
+ * .debug_line_str and .debug_str of @img).
+ */
+static int read_fake(const struct simt_image *img, const uint8_t *section,
+                     size_t size, struct simt_lines *lines, char *err,
+                     size_t errlen)
+{
+    struct fake_section secs[3];
+    unsigned n = 0;
+    const char *names[] = { ".debug_line_str", ".debug_str" };
+    struct simt_elf elf;
+    unsigned i;
+    int ret;
+
+    for (i = 0; i < 2; i++) {
+        const struct simt_elf_section *s =
+            simt_elf_section_by_name(&img->elf, names[i]);
+
+        if (s) {
+            secs[n++] = (struct fake_section) {
+                names[i], img->elf.data + s->offset, s->size,
+            };
+        }
+    }
+    secs[n++] = (struct fake_section) { ".debug_line", section, size };
+    fake_elf(&elf, secs, n);
+    ret = simt_lines_read(lines, &elf, err, errlen);
+    simt_elf_free(&elf);
+    return ret;
+}
+
+/*
+ * Every prefix of the image's .debug_line is an error naming the file,
+ * except those that end at a unit boundary; every shortened unit length
+ * of the first unit is an error when it cuts the header.
+ */
+static void check_truncations(const char *path)
+{
+    const char *name = basename_of(path);
+    const struct simt_elf_section *sec;
+    struct simt_lines lines;
+    struct simt_image img;
+    char err[512] = "";
+    uint8_t *copy;
+    size_t n, next_unit = 0, header_end, unit_length;
+    unsigned wrong = 0, boundaries = 0;
+
+    if (simt_image_load(&img, path, err, sizeof(err)) < 0 ||
+        !(sec = simt_elf_section_by_name(&img.elf, ".debug_line"))) {
+        tap_check(false, "%s: has a .debug_line %s", name, err);
+        simt_image_free(&img);
+        return;
+    }
+    copy = malloc(sec->size);
+    if (!copy) {
+        abort();
+    }
+    memcpy(copy, img.elf.data + sec->offset, sec->size);
+    for (n = 0; n <= sec->size; n++) {
+        bool boundary = n == next_unit;
+        int ret = read_fake(&img, copy, n, &lines, err, sizeof(err));
+
+        if (boundary) {
+            boundaries++;
+            if (n + 4 <= sec->size) {
+                next_unit = n + 4 + simt_le32(copy + n);
+            }
+        }
+        if (boundary ? ret != 0 :
+            ret != -1 || strncmp(err, FAKE_PATH ": ", 10) != 0) {
+            if (wrong++ < 5) {
+                tap_diag("prefix of %zu bytes: %d %s", n, ret,
+                         ret ? err : "");
+            }
+        }
+        simt_lines_free(&lines);
+    }
+    tap_check(wrong == 0 && boundaries > 2,
+              "%s: each of the %u prefixes of .debug_line is an error naming "
+              "the file, but for the %u ending at a unit boundary (%u wrong)",
+              name, sec->size + 1, boundaries, wrong);
+
+    /* The first unit alone, its length cut to every shorter one. */
+    header_end = 4 + 2 + (simt_le16(copy + 4) >= 5 ? 2 : 0);
+    header_end += 4 + simt_le32(copy + header_end);
+    unit_length = simt_le32(copy);
+    wrong = 0;
+    for (n = 0; n < unit_length; n++) {
+        int ret;
+
+        simt_put_le32(copy, n);
+        ret = read_fake(&img, copy, n + 4, &lines, err, sizeof(err));
+        if (ret == 0 ? n + 4 < header_end :
+            strncmp(err, FAKE_PATH ": ", 10) != 0) {
+            if (wrong++ < 5) {
+                tap_diag("unit length %zu: %d %s", n, ret, ret ? err : "");
+            }
+        }
+        simt_lines_free(&lines);
+    }
+    tap_check(wrong == 0, "%s: the first unit with each shorter unit length "
+              "reads or fails naming the file, and fails when the header "
+              "is cut (%u wrong)", name, wrong);
+    free(copy);
+    simt_image_free(&img);
+}
+
+/* ---- hand-made units ---- */
+
+struct bytes {
+    uint8_t b[512];
+    size_t n;
+};
+
+static void put(struct bytes *o, const void *p, size_t n)
+{
+    if (o->n + n > sizeof(o->b)) {
+        abort();
+    }
+    if (n) {
+        memcpy(o->b + o->n, p, n);
+    }
+    o->n += n;
+}
+
+static void put_u8(struct bytes *o, unsigned v)
+{
+    uint8_t b = v;
+
+    put(o, &b, 1);
+}
+
+static void put_u16(struct bytes *o, unsigned v)
+{
+    put_u8(o, v & 0xff);
+    put_u8(o, v >> 8);
+}
+
+static void put_u32(struct bytes *o, uint32_t v)
+{
+    put_u16(o, v & 0xffff);
+    put_u16(o, v >> 16);
+}
+
+static void put_u64(struct bytes *o, uint64_t v)
+{
+    put_u32(o, (uint32_t)v);
+    put_u32(o, v >> 32);
+}
+
+static void put_uleb(struct bytes *o, uint64_t v)
+{
+    do {
+        put_u8(o, (v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+}
+
+static void put_sleb(struct bytes *o, int64_t v)
+{
+    bool more;
+
+    do {
+        uint8_t b = v & 0x7f;
+
+        v >>= 7;
+        more = !((v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40)));
+        put_u8(o, b | (more ? 0x80 : 0));
+    } while (more);
+}
+
+static void put_str(struct bytes *o, const char *s)
+{
+    put(o, s, strlen(s) + 1);
+}
+
+/* Extended opcode @sub with @n operand bytes. */
+static void put_ext(struct bytes *o, unsigned sub, const void *operands,
+                    size_t n)
+{
+    put_u8(o, 0);
+    put_uleb(o, n + 1);
+    put_u8(o, sub);
+    put(o, operands, n);
+}
+
+static void set_address(struct bytes *o, uint32_t address)
+{
+    uint8_t a[4];
+
+    simt_put_le32(a, address);
+    put_ext(o, 2, a, 4);
+}
+
+static void end_sequence(struct bytes *o)
+{
+    put_ext(o, 1, NULL, 0);
+}
+
+/* The header fields of a hand-made unit after header_length. */
+struct unit_shape {
+    unsigned version;
+    bool dwarf64;
+    unsigned min_inst_length;
+    unsigned max_ops;
+    int line_base;
+    unsigned line_range;
+    unsigned opcode_base;
+    const uint8_t *std_lengths;     /* opcode_base - 1 of them */
+};
+
+static const uint8_t std_lengths_v4[12] = { 0, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+                                            0, 1 };
+
+/* A unit of @shape with file tables @tables and program @prog. */
+static void put_unit(struct bytes *o, const struct unit_shape *shape,
+                     const struct bytes *tables, const struct bytes *prog)
+{
+    struct bytes body = { .n = 0 }, hdr = { .n = 0 };
+
+    put_u8(&hdr, shape->min_inst_length);
+    if (shape->version >= 4) {
+        put_u8(&hdr, shape->max_ops);
+    }
+    put_u8(&hdr, 1);
+    put_u8(&hdr, (uint8_t)shape->line_base);
+    put_u8(&hdr, shape->line_range);
+    put_u8(&hdr, shape->opcode_base);
+    put(&hdr, shape->std_lengths, shape->opcode_base - 1);
+    put(&hdr, tables->b, tables->n);
+
+    put_u16(&body, shape->version);
+    if (shape->version >= 5) {
+        put_u8(&body, 4);
+        put_u8(&body, 0);
+    }
+    if (shape->dwarf64) {
+        put_u64(&body, hdr.n);
+    } else {
+        put_u32(&body, hdr.n);
+    }
+    put(&body, hdr.b, hdr.n);
+    put(&body, prog->b, prog->n);
+    if (shape->dwarf64) {
+        put_u32(o, 0xffffffffu);
+        put_u64(o, body.n);
+    } else {
+        put_u32(o, body.n);
+    }
+    put(o, body.b, body.n);
+}
+
+/* DWARF 4 tables: directories, then files as (name, directory). */
+static void tables_v4(struct bytes *t, const char *const *dirs,
+                      const char *const *files, const unsigned *file_dirs)
+{
+    for (; *dirs; dirs++) {
+        put_str(t, *dirs);
+    }
+    put_u8(t, 0);
+    for (; *files; files++, file_dirs++) {
+        put_str(t, *files);
+        put_uleb(t, *file_dirs);
+        put_uleb(t, 0);
+        put_uleb(t, 0);
+    }
+    put_u8(t, 0);
+}
+
+/* What simt_lines_find should say at @pc: @file NULL for nothing. */
+struct want {
+    uint32_t pc;
+    const char *file;
+    unsigned line;
+};
+
+static bool lines_match(const struct simt_lines *lines,
+                        const struct want *want, unsigned n)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        const char *file = NULL;
+        unsigned line = 0;
+        bool found = simt_lines_find(lines, want[i].pc, &file, &line);
+
+        if (found != (want[i].file != NULL) ||
+            (found && (strcmp(file, want[i].file) != 0 ||
+                       line != want[i].line))) {
+            tap_diag("pc 0x%x: want %s:%u, got %s:%u", want[i].pc,
+                     want[i].file ? want[i].file : "nothing", want[i].line,
+                     found ? file : "nothing", line);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int read_units(const struct bytes *section, const struct bytes *line_str,
+                      struct simt_lines *lines, char *err, size_t errlen)
+{
+    struct fake_section secs[2] = {
+        { ".debug_line_str", line_str ? line_str->b : NULL,
+          line_str ? line_str->n : 0 },
+        { ".debug_line", section->b, section->n },
+    };
+    struct simt_elf elf;
+    int ret;
+
+    if (line_str) {
+        fake_elf(&elf, secs, 2);
+    } else {
+        fake_elf(&elf, secs + 1, 1);
+    }
+    ret = simt_lines_read(lines, &elf, err, errlen);
+    simt_elf_free(&elf);
+    return ret;
+}
+
+/*
+ * DWARF 4, opcode_base 10 (DWARF 2's, so opcodes 10 to 12 are special),
+ * instructions of 4 bytes: every standard opcode that moves the address
+ * or the line, an unknown extended opcode, line 0, two sequences and
+ * files in directory 0 and 1.
+ */
+static void check_v4_program(void)
+{
+    static const char *const dirs[] = { "/src/k", NULL };
+    static const char *const files[] = { "a.c", "b.h", "/abs/c.c", NULL };
+    static const unsigned file_dirs[] = { 0, 1, 1 };
+    const struct unit_shape shape = {
+        .version = 4, .min_inst_length = 4, .max_ops = 1, .line_base = -3,
+        .line_range = 12, .opcode_base = 10, .std_lengths = std_lengths_v4,
+    };
+    struct bytes tables = { .n = 0 }, prog = { .n = 0 }, sec = { .n = 0 };
+    const uint8_t discriminator[1] = { 3 };
+    struct simt_lines lines;
+    char err[256] = "";
+
+    tables_v4(&tables, dirs, files, file_dirs);
+    set_address(&prog, 0x10000);
+    put_u8(&prog, 1);                       /* copy: a.c:1 at 0x10000 */
+    /* special: adj = 10 + 2*12 + 5 -> address + 2 insns, line + 2 */
+    put_u8(&prog, 10 + 2 * 12 + 5);         /* a.c:3 at 0x10008 */
+    put_u8(&prog, 3);
+    put_sleb(&prog, 40);                    /* line 43 */
+    put_u8(&prog, 2);
+    put_uleb(&prog, 3);                     /* advance 3 insns */
+    put_u8(&prog, 4);
+    put_uleb(&prog, 2);                     /* file b.h */
+    put_u8(&prog, 1);                       /* b.h:43 at 0x10014 */
+    put_u8(&prog, 8);                       /* const_add_pc: 245/12 = 20 */
+    put_u8(&prog, 3);
+    put_sleb(&prog, -43);                   /* line 0 */
+    put_u8(&prog, 1);                       /* line 0 at 0x10064 */
+    put_u8(&prog, 9);
+    put_u16(&prog, 0x1c);                   /* fixed_advance_pc: bytes */
+    put_u8(&prog, 4);
+    put_uleb(&prog, 3);
+    put_u8(&prog, 3);
+    put_sleb(&prog, 7);
+    put_ext(&prog, 0x80, "vendor", 6);      /* skipped */
+    put_ext(&prog, 4, discriminator, 1);    /* set_discriminator */
+    put_u8(&prog, 1);                       /* /abs/c.c:7 at 0x10080 */
+    put_u8(&prog, 5);
+    put_uleb(&prog, 9);                     /* set_column */
+    put_u8(&prog, 12);                      /* special: +0 insns, line - 1 */
+    put_u8(&prog, 2);
+    put_uleb(&prog, 2);
+    end_sequence(&prog);                    /* ends at 0x10088 */
+    set_address(&prog, 0x20000);
+    put_u8(&prog, 3);
+    put_sleb(&prog, 99);
+    put_u8(&prog, 1);                       /* a.c:100 at 0x20000 */
+    put_u8(&prog, 2);
+    put_uleb(&prog, 1);
+    end_sequence(&prog);                    /* ends at 0x20004 */
+    put_unit(&sec, &shape, &tables, &prog);
+
+    if (tap_check(read_units(&sec, NULL, &lines, err, sizeof(err)) == 0,
+                  "hand-made DWARF 4 unit read %s", err)) {
+        const struct want want[] = {
+            { 0x0fffc, NULL, 0 }, { 0x10000, "a.c", 1 },
+            { 0x10004, "a.c", 1 }, { 0x10008, "a.c", 3 },
+            { 0x10010, "a.c", 3 }, { 0x10014, "/src/k/b.h", 43 },
+            { 0x10060, "/src/k/b.h", 43 }, { 0x10064, NULL, 0 },
+            { 0x1007c, NULL, 0 }, { 0x10080, "/abs/c.c", 6 },
+            { 0x10084, "/abs/c.c", 6 }, { 0x10088, NULL, 0 },
+            { 0x1fffc, NULL, 0 }, { 0x20000, "a.c", 100 },
+            { 0x20003, "a.c", 100 }, { 0x20004, NULL, 0 },
+        };
+
+        tap_check(lines_match(&lines, want, sizeof(want) / sizeof(want[0])),
+                  "DWARF 4: copy, special opcodes with opcode_base 10, "
+                  "advance_pc, advance_line, set_file, const_add_pc, "
+                  "fixed_advance_pc, line 0, skipped extended opcodes, two "
+                  "sequences, directories 0 and 1");
+        simt_lines_free(&lines);
+    }
+}
+
+/*
+ * DWARF 5 in the 64-bit format: strings in .debug_line_str, an MD5 and a
+ * vendor block per file, file 0, a relative directory under the
+ * compilation directory, an unknown standard opcode with two operands,
+ * and VLIW op_index arithmetic (2 operations per instruction).
+ */
+static void check_v5_program(void)
+{
+    static const uint8_t std_lengths[13] = { 0, 1, 1, 1, 1, 0, 0, 0, 1, 0,
+                                             0, 1, 2 };
+    const struct unit_shape shape = {
+        .version = 5, .dwarf64 = true, .min_inst_length = 4, .max_ops = 2,
+        .line_base = -5, .line_range = 14, .opcode_base = 14,
+        .std_lengths = std_lengths,
+    };
+    struct bytes strs = { .n = 0 }, tables = { .n = 0 }, prog = { .n = 0 };
+    struct bytes sec = { .n = 0 };
+    struct simt_lines lines;
+    char err[256] = "";
+    uint8_t md5[16] = { 0 };
+
+    put_str(&strs, "/build");               /* 0 */
+    put_str(&strs, "include");              /* 7 */
+    /* directories: path as line_strp */
+    put_u8(&tables, 1);
+    put_uleb(&tables, 1);
+    put_uleb(&tables, 0x1f);
+    put_uleb(&tables, 2);
+    put_u64(&tables, 0);
+    put_u64(&tables, 7);
+    /* files: path (line_strp or string), directory (udata), MD5, vendor */
+    put_u8(&tables, 4);
+    put_uleb(&tables, 1);
+    put_uleb(&tables, 0x08);
+    put_uleb(&tables, 2);
+    put_uleb(&tables, 0x0f);
+    put_uleb(&tables, 5);
+    put_uleb(&tables, 0x1e);
+    put_uleb(&tables, 0x2001);
+    put_uleb(&tables, 0x09);
+    put_uleb(&tables, 2);
+    put_str(&tables, "k.c");
+    put_uleb(&tables, 0);
+    put(&tables, md5, 16);
+    put_uleb(&tables, 3);
+    put(&tables, "src", 3);
+    put_str(&tables, "v.h");
+    put_uleb(&tables, 1);
+    put(&tables, md5, 16);
+    put_uleb(&tables, 0);
+
+    set_address(&prog, 0x30000);
+    put_u8(&prog, 4);
+    put_uleb(&prog, 0);                     /* file 0: k.c */
+    put_u8(&prog, 1);                       /* /build/k.c:1 at 0x30000 */
+    put_u8(&prog, 13);
+    put_uleb(&prog, 300);
+    put_uleb(&prog, 1);                     /* unknown opcode 13, skipped */
+    put_u8(&prog, 2);
+    put_uleb(&prog, 3);                     /* op 3: 1 insn, op_index 1 */
+    put_u8(&prog, 4);
+    put_uleb(&prog, 1);
+    put_u8(&prog, 3);
+    put_sleb(&prog, 4);
+    put_u8(&prog, 1);                       /* v.h:5 at 0x30004 */
+    put_u8(&prog, 2);
+    put_uleb(&prog, 1);                     /* op_index 2: next insn */
+    put_u8(&prog, 1);                       /* v.h:5 at 0x30008 */
+    put_u8(&prog, 2);
+    put_uleb(&prog, 4);                     /* 2 insns */
+    end_sequence(&prog);                    /* ends at 0x30010 */
+    put_unit(&sec, &shape, &tables, &prog);
+
+    if (tap_check(read_units(&sec, &strs, &lines, err, sizeof(err)) == 0,
+                  "hand-made 64-bit DWARF 5 unit read %s", err)) {
+        const struct want want[] = {
+            { 0x30000, "/build/k.c", 1 }, { 0x30004, "/build/include/v.h", 5 },
+            { 0x3000c, "/build/include/v.h", 5 }, { 0x30010, NULL, 0 },
+        };
+
+        tap_check(lines_match(&lines, want, sizeof(want) / sizeof(want[0])),
+                  "DWARF 5: line_strp and string paths, file 0, a relative "
+                  "directory joined to the compilation directory, MD5 and "
+                  "vendor fields skipped, an unknown standard opcode "
+                  "skipped, op_index with 2 operations per instruction");
+        simt_lines_free(&lines);
+    }
+}
+
+/* A damaged unit: what it is, its bytes, the phrase the error must hold. */
+static void check_refused(const char *what, const struct bytes *sec,
+                          const struct bytes *line_str, const char *phrase)
+{
+    struct simt_lines lines;
+    char err[256] = "";
+    int ret = read_units(sec, line_str, &lines, err, sizeof(err));
+
+    tap_check(ret == -1 && strncmp(err, FAKE_PATH ": ", 10) == 0 &&
+              strstr(err, phrase) && lines.nranges == 0,
+              "damaged unit, %s: refused naming the file (%s)", what, err);
+    simt_lines_free(&lines);
+}
+
+/* A small valid DWARF 4 unit's program, for the damaged units to vary. */
+static void good_program(struct bytes *prog)
+{
+    set_address(prog, 0x10000);
+    put_u8(prog, 1);
+    put_u8(prog, 2);
+    put_uleb(prog, 4);
+    end_sequence(prog);
+}
+
+static void check_damaged(void)
+{
+    static const char *const dirs[] = { NULL };
+    static const char *const files[] = { "a.c", NULL };
+    static const unsigned file_dirs[] = { 0 };
+    struct unit_shape shape = {
+        .version = 4, .min_inst_length = 1, .max_ops = 1, .line_base = -5,
+        .line_range = 14, .opcode_base = 13, .std_lengths = std_lengths_v4,
+    };
+    struct bytes tables = { .n = 0 }, prog = { .n = 0 }, sec = { .n = 0 };
+    struct bytes strs = { .n = 0 };
+    struct simt_lines lines;
+    char err[256];
+
+    tables_v4(&tables, dirs, files, file_dirs);
+    good_program(&prog);
+    put_unit(&sec, &shape, &tables, &prog);
+    tap_check(read_units(&sec, NULL, &lines, err, sizeof(err)) == 0 &&
+              lines.nranges == 1, "the damaged units' base unit reads");
+    simt_lines_free(&lines);
+
+    sec.n = 2;
+    check_refused("a unit length of 2 bytes", &sec, NULL, "unit length");
+
+    sec.n = 0;
+    put_u32(&sec, 0xfffffff0u);
+    check_refused("a reserved unit length", &sec, NULL, "reserved");
+
+    sec.n = 0;
+    put_u32(&sec, 100);
+    put_u16(&sec, 4);
+    check_refused("a unit length past the section", &sec, NULL,
+                  "unit length 100");
+
+    sec.n = 0;
+    put_unit(&sec, &shape, &tables, &prog);
+    simt_put_le32(sec.b + 6, 0x1000);
+    check_refused("a header_length past the unit", &sec, NULL,
+                  "header length 4096");
+
+    sec.n = 0;
+    put_unit(&sec, &shape, &tables, &prog);
+    simt_put_le16(sec.b + 4, 6);
+    check_refused("DWARF version 6", &sec, NULL, "version 6");
+
+    sec.n = 0;
+    shape.line_range = 0;
+    put_unit(&sec, &shape, &tables, &prog);
+    shape.line_range = 14;
+    check_refused("line_range 0", &sec, NULL, "line_range 0");
+
+    /* Programs that run past the unit's end. */
+    sec.n = 0;
+    prog.n = 0;
+    set_address(&prog, 0x10000);
+    put_u8(&prog, 0);
+    put_uleb(&prog, 9);
+    put_u8(&prog, 2);
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("an extended opcode longer than the rest of the unit",
+                  &sec, NULL, "runs past the end of the unit");
+
+    sec.n = 0;
+    prog.n = 0;
+    set_address(&prog, 0x10000);
+    put_u8(&prog, 2);
+    put_u8(&prog, 0x80);
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a LEB128 operand cut by the unit's end", &sec, NULL,
+                  "runs past the end of the unit");
+
+    sec.n = 0;
+    prog.n = 0;
+    set_address(&prog, 0x10000);
+    put_u8(&prog, 9);
+    put_u8(&prog, 0x10);
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a fixed_advance_pc operand cut by the unit's end", &sec,
+                  NULL, "opcode 0x09");
+
+    sec.n = 0;
+    prog.n = 0;
+    set_address(&prog, 0x10000);
+    put_u8(&prog, 1);
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a sequence without DW_LNE_end_sequence", &sec, NULL,
+                  "not ended");
+
+    sec.n = 0;
+    prog.n = 0;
+    set_address(&prog, 0x10000);
+    put_u8(&prog, 4);
+    put_uleb(&prog, 7);
+    put_u8(&prog, 1);
+    end_sequence(&prog);
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a row in file 7 of 1", &sec, NULL, "file 7 of 1");
+
+    sec.n = 0;
+    prog.n = 0;
+    set_address(&prog, 0x10010);
+    put_u8(&prog, 1);
+    set_address(&prog, 0x10000);
+    put_u8(&prog, 1);
+    end_sequence(&prog);
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("an address going backwards", &sec, NULL, "goes back");
+
+    sec.n = 0;
+    prog.n = 0;
+    set_address(&prog, 0xfffffff0u);
+    put_u8(&prog, 2);
+    put_uleb(&prog, 0x20);
+    end_sequence(&prog);
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("an address advanced past 32 bits", &sec, NULL,
+                  "beyond 32 bits");
+
+    sec.n = 0;
+    prog.n = 0;
+    set_address(&prog, 0x10000);
+    put_u8(&prog, 3);
+    put_sleb(&prog, -2);
+    put_u8(&prog, 1);
+    end_sequence(&prog);
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a line below 1", &sec, NULL, "out of range");
+
+    /* DWARF 5 file tables. */
+    shape.version = 5;
+    prog.n = 0;
+    good_program(&prog);
+
+    tables.n = 0;
+    put_u8(&tables, 1);
+    put_uleb(&tables, 1);
+    put_uleb(&tables, 0x99);
+    put_uleb(&tables, 0);
+    put_u8(&tables, 0);
+    put_uleb(&tables, 0);
+    sec.n = 0;
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a directory path of form 0x99", &sec, NULL, "form 0x99");
+
+    tables.n = 0;
+    put_u8(&tables, 1);
+    put_uleb(&tables, 0x2001);
+    put_uleb(&tables, 0x99);
+    put_uleb(&tables, 0);
+    put_u8(&tables, 0);
+    put_uleb(&tables, 0);
+    sec.n = 0;
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a vendor field of unknown form 0x99", &sec, NULL,
+                  "unknown form 0x99");
+
+    tables.n = 0;
+    put_u8(&tables, 1);
+    put_uleb(&tables, 1);
+    put_uleb(&tables, 0x0b);
+    put_uleb(&tables, 1);
+    put_u8(&tables, 0);
+    put_u8(&tables, 0);
+    put_uleb(&tables, 0);
+    sec.n = 0;
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a directory path in a constant form", &sec, NULL,
+                  "not a string");
+
+    tables.n = 0;
+    put_u8(&tables, 1);
+    put_uleb(&tables, 1);
+    put_uleb(&tables, 0x08);
+    put_uleb(&tables, 1ull << 40);
+    sec.n = 0;
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("2^40 directories", &sec, NULL, "run past the header");
+
+    put_str(&strs, "/build");
+    tables.n = 0;
+    put_u8(&tables, 1);
+    put_uleb(&tables, 1);
+    put_uleb(&tables, 0x1f);
+    put_uleb(&tables, 1);
+    put_u32(&tables, 0x1000);
+    put_u8(&tables, 0);
+    put_uleb(&tables, 0);
+    sec.n = 0;
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a line_strp past .debug_line_str", &sec, &strs,
+                  "outside .debug_line_str");
+    check_refused("a line_strp without .debug_line_str", &sec, NULL,
+                  "does not have");
+
+    tables.n = 0;
+    put_u8(&tables, 1);
+    put_uleb(&tables, 1);
+    put_uleb(&tables, 0x08);
+    put_uleb(&tables, 1);
+    put_str(&tables, "/build");
+    put_u8(&tables, 2);
+    put_uleb(&tables, 1);
+    put_uleb(&tables, 0x08);
+    put_uleb(&tables, 2);
+    put_uleb(&tables, 0x0b);
+    put_uleb(&tables, 1);
+    put_str(&tables, "k.c");
+    put_u8(&tables, 5);
+    sec.n = 0;
+    put_unit(&sec, &shape, &tables, &prog);
+    check_refused("a file in directory 5 of 1", &sec, NULL,
+                  "directory 5 of 1");
+}
+
+int main(int argc, char **argv)
+{
+    struct tag tags[8];
+    unsigned ntags;
+
+    if (argc != 7) {
+        fprintf(stderr, "usage: test-lines LINES-KERNEL.c LLVM-DWARFDUMP "
+                "SIMT-META NODEBUG.elf DWARF5.elf DWARF4.elf\n");
+        return 2;
+    }
+    ntags = read_tags(argv[1], tags, 8);
+    tap_check(ntags == 2, "lines-kernel.c has its 2 tagged functions");
+    check_nodebug_image(argv[4], argv[3]);
+    check_debug_image(argv[5], 5, tags, ntags, argv[2], argv[3]);
+    check_debug_image(argv[6], 4, tags, ntags, argv[2], argv[3]);
+    check_truncations(argv[5]);
+    check_truncations(argv[6]);
+    check_v4_program();
+    check_v5_program();
+    check_damaged();
+    return tap_done();
+}
