@@ -42,6 +42,7 @@
 #include "simt-check.h"
 #include "simt-status.h"
 #include "simt-elf.h"
+#include "simt-lines.h"
 #include "simt-printf-buffer.h"
 #include "hw/simt/simt-core.h"
 #include "hw/simt/simt-config.h"
@@ -84,6 +85,9 @@ struct simt_module {
 	struct simt_image img;
 	uint32_t bytes;			/* image bytes, rounded to 4 KiB */
 	uint32_t printf_addr;		/* its printf buffer, 0 if none */
+	/* Its source lines, read when a checker first reports on it. */
+	struct simt_lines lines;
+	int lines_read;
 	unsigned int nkernels;
 	simt_kernel *kernels;
 	simt_module *next;
@@ -308,6 +312,7 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 
 static void module_free(simt_module *m)
 {
+	simt_lines_free(&m->lines);
 	simt_image_free(&m->img);
 	free(m->kernels);
 	free(m->name);
@@ -807,15 +812,26 @@ static int global_ok(void *opaque, uint32_t addr, unsigned int size, char *why, 
 	return 0;
 }
 
-/* "file.c:12 (kernel+0x24)", or "pc 0x00010024 (kernel+0x24)" without -g. */
+/*
+ * "/src/k.c:12 (kernel+0x24)" from the image's line table (built with
+ * -g), else "pc 0x00010024 (kernel+0x24)".
+ */
 static void where(void *opaque, uint32_t pc, char *buf, size_t len)
 {
 	const struct launch_env *e = opaque;
-	const struct simt_elf *elf = &e->mod->img.elf;
+	simt_module *m = e->mod;
+	const struct simt_elf *elf = &m->img.elf;
 	const struct simt_elf_symbol *f = NULL;
-	char sym[96] = "";
+	const char *file;
+	unsigned int line;
+	char sym[96] = "", err[256];
 	uint32_t i;
 
+	if (!m->lines_read) {
+		m->lines_read = 1;
+		if (simt_lines_read(&m->lines, elf, err, sizeof(err)))
+			fprintf(stderr, "simt-run: no source lines: %s\n", err);
+	}
 	for (i = 0; i < elf->nsymbols; i++) {
 		const struct simt_elf_symbol *y = &elf->symbols[i];
 
@@ -824,7 +840,10 @@ static void where(void *opaque, uint32_t pc, char *buf, size_t len)
 	}
 	if (f)
 		snprintf(sym, sizeof(sym), " (%s+0x%x)", f->name, pc - f->value);
-	snprintf(buf, len, "pc 0x%08x%s", pc, sym);
+	if (simt_lines_find(&m->lines, pc, &file, &line))
+		snprintf(buf, len, "%s:%u%s", file, line, sym);
+	else
+		snprintf(buf, len, "pc 0x%08x%s", pc, sym);
 }
 
 /* ---- running a launch ---- */
