@@ -117,7 +117,7 @@ fi
 
 # ---- libsimt and the guest's static programs: every guest/*.c ----
 # libsimt (guest/libsimt, MIT) is the runtime the tools are built on:
-# simt.c, simt-split.c, simt-status.c and the kernel image loader
+# simt.c, simt-split.c, simt-status.c, simt-printf.c and the kernel image loader
 # (tools/simt-meta/simt-elf.c, MIT) in a static library.  Every program includes the driver's UAPI header,
 # include/uapi/drm/simt_accel.h, and links the library; the linker takes
 # only what a program uses.
@@ -130,6 +130,7 @@ elfsrc=$repo/tools/simt-meta/simt-elf.c
 libsrc=$repo/guest/libsimt/simt.c
 splitsrc=$repo/guest/libsimt/simt-split.c
 statussrc=$repo/guest/libsimt/simt-status.c
+printfsrc=$repo/guest/libsimt/simt-printf.c
 cflags=(-static -O2 -Wall -Werror -pthread -D__user= -I"$repo/include/uapi"
         -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
         -idirafter "$kuapi")
@@ -145,7 +146,8 @@ lib=$odir/build/libsimt.a
 stale=0
 for dep in "$libsrc" "$repo/guest/libsimt/libsimt.h" "${libsrc%.c}-internal.h" \
            "${libsrc%.c}-backend.h" "$splitsrc" "$uapi" "$elfsrc" "${elfsrc%.c}.h" \
-           "$statussrc" "${statussrc%.c}.h"; do
+           "$statussrc" "${statussrc%.c}.h" "$printfsrc" "${printfsrc%.c}.h" \
+           "$repo/include/simt-printf-buffer.h"; do
     [ "$dep" -nt "$lib" ] && stale=1
 done
 if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
@@ -154,9 +156,11 @@ if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
     gcc "${cflags[@]}" -c -o "$odir/build/libsimt-elf.o" "$elfsrc"
     gcc "${cflags[@]}" -c -o "$odir/build/libsimt-status.o" "$statussrc"
     gcc "${cflags[@]}" -c -o "$odir/build/libsimt-split.o" "$splitsrc"
+    gcc "${cflags[@]}" -c -o "$odir/build/libsimt-printf.o" "$printfsrc"
     rm -f "$lib.tmp"
     ar rcs "$lib.tmp" "$odir/build/libsimt-simt.o" "$odir/build/libsimt-elf.o" \
-        "$odir/build/libsimt-status.o" "$odir/build/libsimt-split.o"
+        "$odir/build/libsimt-status.o" "$odir/build/libsimt-split.o" \
+        "$odir/build/libsimt-printf.o"
     mv "$lib.tmp" "$lib"
 fi
 progs=()
