@@ -104,7 +104,7 @@ t_sync() {
     sr 1 "$img" neighbour_plain --block 32 --arg buf:i32:1..32 --arg buf:128 \
         --check synccheck &&
     has "^========= synccheck: __shfl_down without _sync run by 16 of the warp's 32 live lanes \(lanes 0x0000ffff of 0xffffffff\)$" &&
-    has "^=========     at $(at synccheck) in kernel neighbour_plain, warp 0 of block \(0,0,0\)$" &&
+    has "^=========     at $(at synccheck)\(neighbour_plain\+0x[0-9a-f]+\) in kernel neighbour_plain, warp 0 of block \(0,0,0\)$" &&
     has '^========= ERROR SUMMARY: 1 error$'
 }
 
