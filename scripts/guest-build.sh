@@ -132,7 +132,7 @@ splitsrc=$repo/guest/libsimt/simt-split.c
 statussrc=$repo/guest/libsimt/simt-status.c
 cflags=(-static -O2 -Wall -Werror -pthread -D__user= -I"$repo/include/uapi"
         -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
-        -idirafter "$kuapi")
+        -I"$repo/guest" -idirafter "$kuapi")
 # The UAPI header alone, as C and as C++, warning-free and without
 # implicit padding (tests/uapi/simt-uapi-alone.c says why).
 uapi_alone=$repo/tests/uapi/simt-uapi-alone.c
@@ -160,7 +160,7 @@ if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
     mv "$lib.tmp" "$lib"
 fi
 progs=()
-for src in "$repo"/guest/*.c; do
+for src in "$repo"/guest/*.c "$repo/tools/simt-run/simt-run.c"; do
     prog=$odir/build/$(basename "$src" .c)
     progs+=("$prog")
     stale=0
