@@ -173,7 +173,7 @@ liveness_table() {
 # reads paths into this repository.
 repo_paths() {
     sed -E -e 's#[^ :]*/(tests/qtest/simt[^ :/]*\.[ch])#\1#g' \
-           -e 's#^(\# )?FAIL line ([0-9]+):#\1FAIL guest/simt-ioctl-test.c:\2:#'
+           -e 's#^(\# )?FAIL line ([0-9]+):#\1FAIL tests/guest/simt-ioctl-test.c:\2:#'
 }
 
 # What a student needs from a failed run: the failing property's
