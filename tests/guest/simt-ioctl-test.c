@@ -3,7 +3,7 @@
  * simt-ioctl-test: exercises the simt driver's ioctls from userspace, the
  * good paths and the bad arguments, and checks every byte the device
  * copies against what this program computes.  Built static by
- * scripts/guest-build.sh; run by guest/simt-test.sh, one group per call:
+ * scripts/guest-build.sh; run by tests/guest/simt-test.sh, one group per call:
  *
  *   simt-ioctl-test GROUP [NODE]
  *

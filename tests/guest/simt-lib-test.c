@@ -3,7 +3,7 @@
  * simt-lib-test: tests of libsimt (guest/libsimt/libsimt.h), every call with
  * its good and bad arguments, and the sample kernels run through it with
  * their results checked against what this program computes.  Built static
- * by scripts/guest-build.sh; run by guest/simt-test.sh as the unprivileged
+ * by scripts/guest-build.sh; run by tests/guest/simt-test.sh as the unprivileged
  * user, one group per call:
  *
  *   simt-lib-test GROUP [NODE [hold]]
