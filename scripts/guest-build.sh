@@ -126,7 +126,8 @@ fi
 #
 # The kernel's uapi headers as shipped in the headers package are not
 # sanitized for userspace: drop the __user annotation, and let the host's
-# own <linux/...> headers win over them.
+# own <linux/...> headers win over them.  __FILE__ is the path in the
+# repository: a failed check in the tests names its file.
 uapi=$repo/include/uapi/drm/simt_accel.h
 elfsrc=$repo/tools/simt-meta/simt-elf.c
 libsrc=$repo/guest/libsimt/simt.c
@@ -134,6 +135,7 @@ splitsrc=$repo/guest/libsimt/simt-split.c
 statussrc=$repo/guest/libsimt/simt-status.c
 cflags=(-static -O2 -Wall -Werror -pthread -D__user= -I"$repo/include/uapi"
         -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
+        -iquote "$repo/tests/guest" -fmacro-prefix-map="$repo/"=
         -idirafter "$kuapi")
 # The UAPI header alone, as C and as C++, warning-free and without
 # implicit padding (tests/uapi/simt-uapi-alone.c says why).
@@ -190,8 +192,8 @@ for src in "$repo"/guest/tools/*.c "$repo/tools/simt-run/simt-run.c" \
            "$repo"/guest/bench/*.c "$repo/tests/guest/simt-svg-check.c"; do
     build_prog "$(basename "$src" .c)" "$src"
 done
-build_prog simt-ioctl-test "$repo/tests/guest/simt-ioctl-test.c"
-build_prog simt-lib-test "$repo/tests/guest/simt-lib-test.c"
+build_prog simt-ioctl-test "$repo"/tests/guest/ioctl/*.c "$repo/tests/guest/harness.c"
+build_prog simt-lib-test "$repo"/tests/guest/lib/*.c "$repo/tests/guest/harness.c"
 
 # ---- kernel images, built by the host meson build ----
 kdir=${HOST_BUILD:-$repo/build/host}/kernels
