@@ -90,6 +90,7 @@ struct fence_names {
 	int status;
 };
 
+/* helpers.c: ioctls on the node, objects, contexts, submissions, fences */
 extern int fd;		/* the open node the helpers use (use_fd()) */
 
 int xioctl(int f, unsigned long req, void *arg);
@@ -120,6 +121,8 @@ int sync_file_poll(int sf, int ms);
 int wait_on(int f, uint32_t ctx, uint64_t seqno, int64_t timeout_ns,
 	    struct drm_simt_wait *w);
 int use_fd(int f);
+
+/* Module parameters, capabilities, debugfs, sysfs and fdinfo */
 int mod_param_get(const char *name, char *buf, size_t len);
 int mod_param_set(const char *name, const char *value);
 int caps_set(uint64_t caps);
@@ -129,12 +132,16 @@ int stats_read(long long st[ST_NR]);
 void stats_expect(const char *what, const long long before[ST_NR],
 		  const long long delta[ST_NR]);
 int debugfs_ctx_count(const char *column, unsigned long value);
+
+/* Runs and their data */
 uint64_t run(uint32_t ctx, struct drm_simt_cmd *cmds, uint32_t n);
 uint8_t pat(uint64_t i, unsigned int seed);
 void fill(uint8_t *p, uint64_t size, unsigned int seed);
 int same(const char *what, const uint8_t *got, const uint8_t *want,
 	 uint64_t size);
 int ctx_create_on(int f, uint32_t prio, uint32_t *id);
+
+/* Kernel images, their launches, the spin job of the tests of 0.3 */
 int popcount32(uint32_t x);
 uint32_t live_upload(const struct simt_image *img, const char *name,
 		     uint32_t ctx, struct drm_simt_cmd *cmd);
@@ -169,35 +176,48 @@ long long fdinfo_num(int f, const char *key, const char *unit);
 int fence_names(int sf, struct fence_names *n);
 int sysfs_write(const char *path, const char *text);
 
+/* The groups of memory.c */
 void test_bo(void);
-void test_ctx(void);
 void test_bind(void);
 void test_copy(void);
+void test_evict(void);
+void test_evict_bytes(void);
+
+/* The groups of contexts.c */
+void test_ctx(void);
+void test_prio(void);
+void test_savearea(void);
+void test_close(void);
+void test_fdinfo(void);
+
+/* The groups of submit.c */
 void test_submit_bad(void);
 void test_fault(void);
+void test_syncobj(void);
+void test_infence(void);
+void test_signal(void);
+
+/* The groups of launch.c */
 void test_launch(void);
 void test_samples(void);
 void test_sysmem(void);
-void test_multi(void);
-void test_hold(void);
-void test_responsive(void);
-void test_evict(void);
-void test_evict_bytes(void);
-void test_syncobj(void);
+void test_launch64(void);
+
+/* The groups of recovery.c */
 void test_hang(void);
-void test_fair(void);
-void test_infence(void);
-void test_prio(void);
-void test_savearea(void);
 void test_progress(void);
 void test_hang2(void);
 void test_bystander(void);
-void test_signal(void);
-void test_threads(void);
-void test_close(void);
-void test_fdinfo(void);
+
+/* The groups of sched.c */
+void test_multi(void);
+void test_responsive(void);
+void test_fair(void);
 void test_light(void);
-void test_launch64(void);
+
+/* The groups of lifecycle.c */
+void test_hold(void);
+void test_threads(void);
 void test_destroy_races(void);
 void test_watchdog_destroy(void);
 void test_syncfile_outlives(void);

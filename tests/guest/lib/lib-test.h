@@ -63,8 +63,9 @@ struct vram_usage {
 	long long evictions, restores, evicted, resident, total;
 };
 
-extern int hold;	/* "hold" after the node: see test_oversub_single */
+extern int hold;	/* "hold" after the node (main.c): see test_oversub_single */
 
+/* helpers.c */
 simt_dim3 dim(uint32_t x, uint32_t y, uint32_t z);
 uint32_t fbits(float f);
 int run(simt_kernel *k, simt_dim3 grid, simt_dim3 block, uint32_t dyn,
@@ -85,22 +86,35 @@ simt_kernel *load_kernel(simt_context *ctx, simt_module **m, const char *file,
 simt_buffer *upload(simt_context *ctx, const void *data, size_t n);
 int vram_usage(const char *node, struct vram_usage *u);
 
+/* The groups of device.c */
 void test_device(void);
 void test_context(void);
+void test_multi_device(void);
+
+/* The groups of memory.c */
 void test_memory(void);
 void test_module(void);
+void test_too_large(void);
+
+/* The groups of launch.c */
 void test_launch(void);
 void test_errors(void);
+void test_metadata(void);
+
+/* The groups of samples.c */
 void test_samples(void);
+
+/* The groups of threads.c */
 void test_threads(void);
 void test_timeout(void);
-void test_too_large(void);
-void test_metadata(void);
-void test_multi_device(void);
+
+/* The groups of split.c */
 void test_split_results(void);
 void test_split_ids(void);
 void test_split_auto(void);
 void test_split_between(void);
+
+/* The groups of oversub.c */
 void test_oversub_tenants(void);
 void test_oversub_single(void);
 
