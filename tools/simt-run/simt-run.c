@@ -9,7 +9,7 @@
  * with SIMT_RUN_HOST defined): there the libsimt calls below are served by
  * tools/simt-run/simt-interp.c, which runs the kernel on the warp
  * interpreter with no VM and no device.  Only the SIMT_RUN_HOST hunks
- * differ; the guest's output is what guest/simt-test.sh checks.
+ * differ; the guest's output is what tests/guest/simt-test.sh checks.
  */
 #include <errno.h>
 #include <limits.h>

@@ -348,7 +348,7 @@ t_proc_interrupts() {
 }
 d_proc_interrupts="/proc/interrupts shows the vectors and counts the test interrupts"
 
-# simt-ioctl-test GROUP: one group of ioctl tests (guest/simt-ioctl-test.c),
+# simt-ioctl-test GROUP: one group of ioctl tests (tests/guest/ioctl/),
 # bounded in time, with a clean kernel log.
 ioctl_group() {
 	bound || fail "not bound"
