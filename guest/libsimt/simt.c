@@ -807,8 +807,8 @@ simt_status simt_context_set_checks(simt_context *ctx, unsigned int checks)
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_set_checks: no context");
 	if (checks)
 		return simt_set_error(SIMT_ERROR_NOT_SUPPORTED,
-				      "the checkers run on the host runner only (simt-run on the host): "
-				      "the device does not report each access");
+				      "the checkers are the host runner's: the device does not report "
+				      "each access");
 	return SIMT_SUCCESS;
 }
 

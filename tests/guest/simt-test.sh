@@ -1020,7 +1020,7 @@ t_run_bad() {
 	# a store to an address the context has not bound
 	run_bad 1 "vecadd faulted: device address 0x2000" $K/vecadd.elf vecadd --block 4 --arg buf:16 --arg buf:16 --arg 0x200000 --arg 4
 	# the checkers and the random block order are the host runner's
-	run_bad 1 "--check: not supported by this backend \\(the checkers run on the host runner only" $K/vecadd.elf vecadd --check memcheck
+	run_bad 1 "--check: not supported by this backend \\(the checkers are the host runner's" $K/vecadd.elf vecadd --check memcheck
 	run_bad 1 "--schedule: not supported by this backend" $K/vecadd.elf vecadd --schedule random
 	simt_as_user "simt-run --help" | grep -q "^--check and --schedule are the host runner's" || fail "--help on --check"
 	simt_as_user "simt-run --help" | grep -q "^usage: simt-run" || fail "--help"
