@@ -53,7 +53,7 @@ t_mem_global() {
     sr 1 "$img" fill_unguarded --grid 2 --block 64 --arg buf:400 --arg 100 \
         --check memcheck &&
     has '^========= memcheck: invalid __global__ write of 4 bytes at 0x[0-9a-f]{8}$' &&
-    has "^=========     at $(at 'memcheck: global')" &&
+    has "^=========     at $(at 'memcheck: global')" && hasnt '/\.\./' &&
     has 'in kernel fill_unguarded$' &&
     has '^=========     by thread \(36,0,0\) of block \(1,0,0\)$' &&
     has '^=========     0x[0-9a-f]{8} is 0 bytes past the end of the 400-byte buffer at 0x' &&
@@ -190,7 +190,7 @@ t_usage() {
     sr 0 --help && has '^  --check TOOL ' && has '^  --schedule ORDER '
 }
 
-check "memcheck: an unguarded write past a 400-byte buffer, named with planted.c's line, thread (36,0,0) and block (1,0,0); silent without --check" t_mem_global
+check "memcheck: an unguarded write past a 400-byte buffer, named with planted.c's line (its path without ..), thread (36,0,0) and block (1,0,0); silent without --check" t_mem_global
 check "memcheck: a shared write one word past the block's shared memory stops the kernel with the line and thread" t_mem_shared
 check "memcheck: a word read at an odd address is named misaligned with its line" t_mem_misaligned
 check "memcheck: a local array written one word past its end (past the thread's stack) is named with its line and thread" t_mem_local

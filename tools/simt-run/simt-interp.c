@@ -814,6 +814,42 @@ static int global_ok(void *opaque, uint32_t addr, unsigned int size, char *why, 
 }
 
 /*
+ * @path with "dir/.." and "." taken out, in @out: meson's builds record
+ * kernels as "/src/build/host/../../k.c".
+ */
+static void tidy_path(const char *path, char *out, size_t len)
+{
+	size_t n = 0, seg;
+
+	if (!len)
+		return;
+	out[0] = 0;
+	if (*path == '/' && len > 1)
+		out[n++] = '/', out[n] = 0;
+	for (; *path; path += seg + (path[seg] == '/')) {
+		const char *slash;
+
+		seg = strcspn(path, "/");
+		if (!seg || (seg == 1 && path[0] == '.'))
+			continue;
+		slash = strrchr(out, '/');
+		if (seg == 2 && !strncmp(path, "..", 2) && n && strcmp(slash ? slash + 1 : out, "..") &&
+		    !(n == 1 && out[0] == '/')) {
+			n = slash ? (size_t)(slash - out) + (slash == out) : 0;
+			out[n] = 0;
+			continue;
+		}
+		if (n + (n && out[n - 1] != '/') + seg + 1 > len)
+			return;
+		if (n && out[n - 1] != '/')
+			out[n++] = '/';
+		memcpy(out + n, path, seg);
+		n += seg;
+		out[n] = 0;
+	}
+}
+
+/*
  * "/src/k.c:12 (kernel+0x24)" from the image's line table (built with
  * -g), else "pc 0x00010024 (kernel+0x24)".
  */
@@ -825,7 +861,7 @@ static void where(void *opaque, uint32_t pc, char *buf, size_t len)
 	const struct simt_elf_symbol *f = NULL;
 	const char *file;
 	unsigned int line;
-	char sym[96] = "", err[256];
+	char sym[96] = "", err[256], path[256];
 	uint32_t i;
 
 	if (!m->lines_read) {
@@ -841,10 +877,12 @@ static void where(void *opaque, uint32_t pc, char *buf, size_t len)
 	}
 	if (f)
 		snprintf(sym, sizeof(sym), " (%s+0x%x)", f->name, pc - f->value);
-	if (simt_lines_find(&m->lines, pc, &file, &line))
-		snprintf(buf, len, "%s:%u%s", file, line, sym);
-	else
+	if (simt_lines_find(&m->lines, pc, &file, &line)) {
+		tidy_path(file, path, sizeof(path));
+		snprintf(buf, len, "%s:%u%s", path, line, sym);
+	} else {
 		snprintf(buf, len, "pc 0x%08x%s", pc, sym);
+	}
 }
 
 /* ---- running a launch ---- */
