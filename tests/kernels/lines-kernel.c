@@ -5,7 +5,9 @@
  * tags the line of that function, which is written on the one line so
  * that all its instructions come from it whatever clang schedules; the
  * test finds the tags here and checks that the function's address maps
- * to the tagged line.
+ * to the tagged line.  "// @call:NAME" tags the line of a call of simt.h's
+ * inline function NAME, whose code the line table puts in simt.h: the
+ * test checks that the inlined-call reader finds the call on the tag.
  */
 #include "simt.h"
 
@@ -22,4 +24,13 @@ KERNEL void lines(uint32_t *out, uint32_t n)
     if (i < n) {
         out[i] = halve(twice(i));
     }
+}
+
+KERNEL void inlined(int *out, int *sum)
+{
+    int v = (int)globalIdx();
+
+    v += __shfl_down(v, 1); // @call:shfl
+    atomicAdd(sum, v); // @call:atomic
+    out[globalIdx()] = v;
 }
