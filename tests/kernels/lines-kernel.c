@@ -5,9 +5,10 @@
  * tags the line of that function, which is written on the one line so
  * that all its instructions come from it whatever clang schedules; the
  * test finds the tags here and checks that the function's address maps
- * to the tagged line.  "// @call:NAME" tags the line of a call of simt.h's
- * inline function NAME, whose code the line table puts in simt.h: the
- * test checks that the inlined-call reader finds the call on the tag.
+ * to the tagged line.  A tag "call:" and a name marks the line of a call
+ * of one of simt.h's inline functions, whose code the line table puts in
+ * simt.h: the test checks that the inlined-call reader finds the call
+ * there.
  */
 #include "simt.h"
 

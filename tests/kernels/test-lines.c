@@ -4,8 +4,10 @@
  * lines-kernel.c built with -g as DWARF 5 and 4 map their functions to the
  * tagged source lines and agree with llvm-dwarfdump at every pc; an image
  * without -g gives an empty table; hand-made units drive the state
- * machine's every opcode; and damaged sections (every prefix of a real
- * one, hand-made faults) give an error naming the file, never a crash.
+ * machine's every opcode; the calls of simt.h's inline functions map to
+ * the kernel's line through .debug_info's inlined subroutines; and damaged
+ * sections (every prefix of a real one, hand-made faults) give an error
+ * naming the file, never a crash.
  *
  * Usage: test-lines LINES-KERNEL.c LLVM-DWARFDUMP SIMT-META NODEBUG.elf
  *                   DWARF5.elf DWARF4.elf
@@ -96,7 +98,7 @@ static unsigned read_tags(const char *path, struct tag *tags, unsigned max)
         const char *at = strstr(text, "// @");
 
         line++;
-        if (at && sscanf(at + 4, "%63[A-Za-z0-9_]", tags[n].name) == 1) {
+        if (at && sscanf(at + 4, "%63[A-Za-z0-9_:]", tags[n].name) == 1) {
             tags[n++].line = line;
         }
     }
@@ -206,7 +208,7 @@ static void check_cli(const char *simt_meta, const char *image,
                       const struct simt_lines *lines, const char *name)
 {
     char cmd[1024], text[1024], want[1024];
-    unsigned n = 0, wrong = 0;
+    unsigned n = 0, wrong = 0, inlined_rows = 0;
     FILE *p;
 
     snprintf(cmd, sizeof(cmd), "'%s' --lines '%s'", simt_meta, image);
@@ -218,20 +220,131 @@ static void check_cli(const char *simt_meta, const char *image,
     while (fgets(text, sizeof(text), p)) {
         if (n < lines->nranges) {
             const struct simt_lines_range *r = &lines->ranges[n];
+            const char *call_file, *inlined_file;
+            unsigned call_line, inlined_line;
+            int at;
 
-            snprintf(want, sizeof(want), "0x%08x %s:%u\n", r->start,
-                     lines->files[r->file], r->line);
+            at = snprintf(want, sizeof(want), "0x%08x %s:%u", r->start,
+                          lines->files[r->file], r->line);
+            if (simt_lines_find_call(lines, r->start, &call_file, &call_line,
+                                     &inlined_file, &inlined_line) &&
+                inlined_file) {
+                at += snprintf(want + at, sizeof(want) - at,
+                               " (inlined at %s:%u)", call_file, call_line);
+                inlined_rows++;
+            }
+            snprintf(want + at, sizeof(want) - at, "\n");
             wrong += strcmp(text, want) != 0;
         }
         n++;
     }
-    tap_check(pclose(p) == 0 && n == lines->nranges && wrong == 0,
+    tap_check(pclose(p) == 0 && n == lines->nranges && wrong == 0 &&
+              inlined_rows > 0,
               "%s: simt-meta --lines prints the %u ranges as 0xADDR "
-              "file:line (%u printed, %u differ)", name, lines->nranges, n,
-              wrong);
+              "file:line, with \"(inlined at file:line)\" on the %u of "
+              "inlined code (%u printed, %u differ)", name, lines->nranges,
+              inlined_rows, n, wrong);
 }
 
 /* ---- the built images ---- */
+
+/*
+ * The pc of the first instruction of the function @func matching @mask
+ * and @match, or 0.
+ */
+static uint32_t find_insn(const struct simt_image *img, const char *func,
+                          uint32_t mask, uint32_t match)
+{
+    const struct simt_elf_symbol *sym =
+        simt_elf_symbol_by_name(&img->elf, func);
+    uint32_t pc;
+
+    if (!sym || sym->value < img->base ||
+        sym->value + sym->size > img->base + img->size) {
+        return 0;
+    }
+    for (pc = sym->value; pc + 4 <= sym->value + sym->size; pc += 4) {
+        if ((simt_le32(img->bytes + pc - img->base) & mask) == match) {
+            return pc;
+        }
+    }
+    return 0;
+}
+
+/*
+ * The instruction at @pc, inlined from simt.h's @inline_name by the call
+ * tagged "// @call:@tag": simt_lines_find_call gives the tagged line of
+ * lines-kernel.c and simt.h's position as the inlined one, which is what
+ * simt_lines_find gives.
+ */
+static void check_call(const struct simt_lines *lines, const char *name,
+                       uint32_t pc, const char *what, const char *tag,
+                       const struct tag *tags, unsigned ntags)
+{
+    const char *file = NULL, *in_file = NULL, *plain_file = NULL;
+    unsigned line = 0, in_line = 0, plain_line = 0, want = 0, i;
+    bool found, plain;
+
+    for (i = 0; i < ntags; i++) {
+        if (strncmp(tags[i].name, "call:", 5) == 0 &&
+            strcmp(tags[i].name + 5, tag) == 0) {
+            want = tags[i].line;
+        }
+    }
+    found = pc && simt_lines_find_call(lines, pc, &file, &line, &in_file,
+                                       &in_line);
+    plain = pc && simt_lines_find(lines, pc, &plain_file, &plain_line);
+    tap_check(want && found && ends_with(file, "/tests/kernels/lines-kernel.c")
+              && line == want,
+              "%s: the %s at 0x%x, inlined from simt.h, is called at "
+              "lines-kernel.c:%u (got %s:%u)", name, what, pc, want,
+              found ? file : "nothing", line);
+    tap_check(plain && ends_with(plain_file, "kernels/include/simt.h") &&
+              in_file && strcmp(in_file, plain_file) == 0 &&
+              in_line == plain_line,
+              "%s: the %s maps to simt.h:%u by the line table, the inlined "
+              "position simt_lines_find_call gives (%s:%u)", name, what,
+              plain_line, in_file ? in_file : "none", in_line);
+}
+
+/* The call sites of inlined code, and pcs not inlined. */
+static void check_inlined(const struct simt_image *img,
+                          const struct simt_lines *lines, const char *name,
+                          const struct tag *tags, unsigned ntags)
+{
+    /* custom-0 SHFL, and AMOADD.W (opcode 0x2f, funct3 2, funct5 0) */
+    uint32_t shfl = find_insn(img, "inlined", 0x707f, 0x300b);
+    uint32_t amoadd = find_insn(img, "inlined", 0xf800707f, 0x0000202f);
+    const struct simt_elf_symbol *sym;
+    unsigned i, same = 0, total = 0;
+    const char *file;
+
+    tap_check(lines->ninlined > 0, "%s: .debug_info gives %u inlined calls",
+              name, lines->ninlined);
+    check_call(lines, name, shfl, "SHFL of __shfl_down", "shfl", tags, ntags);
+    check_call(lines, name, amoadd, "AMOADD.W of atomicAdd", "atomic", tags,
+               ntags);
+    for (i = 0; i < ntags; i++) {
+        const char *f1 = NULL, *f2 = NULL, *in_file = NULL;
+        unsigned l1 = 0, l2 = 0, in_line = 1;
+
+        sym = simt_elf_symbol_by_name(&img->elf, tags[i].name);
+        if (!sym) {
+            continue;
+        }
+        total++;
+        same += simt_lines_find(lines, sym->value, &f1, &l1) &&
+                simt_lines_find_call(lines, sym->value, &f2, &l2, &in_file,
+                                     &in_line) &&
+                f1 == f2 && l1 == l2 && !in_file && in_line == 0;
+    }
+    tap_check(total == 2 && same == total,
+              "%s: the pcs of twice() and halve(), not inlined, give "
+              "simt_lines_find's answer and no inlined position (%u of %u)",
+              name, same, total);
+    tap_check(!simt_lines_find_call(lines, 0, &file, &i, NULL, NULL),
+              "%s: pc 0 maps to nothing through simt_lines_find_call", name);
+}
 
 static void check_debug_image(const char *path, unsigned version,
                               const struct tag *tags, unsigned ntags,
@@ -265,6 +378,9 @@ static void check_debug_image(const char *path, unsigned version,
         return;
     }
     for (i = 0; i < ntags; i++) {
+        if (strchr(tags[i].name, ':')) {
+            continue;
+        }
         sym = simt_elf_symbol_by_name(&img.elf, tags[i].name);
         file = NULL;
         line = 0;
@@ -287,6 +403,7 @@ static void check_debug_image(const char *path, unsigned version,
               !simt_lines_find(&lines, UINT32_MAX, &file, &line),
               "%s: pcs outside every sequence map to nothing", name);
     check_against_dump(&lines, dwarfdump, path, name);
+    check_inlined(&img, &lines, name, tags, ntags);
     check_cli(simt_meta, path, &lines, name);
     simt_lines_free(&lines);
     simt_image_free(&img);
@@ -1063,7 +1180,8 @@ int main(int argc, char **argv)
         return 2;
     }
     ntags = read_tags(argv[1], tags, 8);
-    tap_check(ntags == 2, "lines-kernel.c has its 2 tagged functions");
+    tap_check(ntags == 4, "lines-kernel.c has its 2 tagged functions and 2 "
+              "tagged calls");
     check_nodebug_image(argv[4], argv[3]);
     check_debug_image(argv[5], 5, tags, ntags, argv[2], argv[3]);
     check_debug_image(argv[6], 4, tags, ntags, argv[2], argv[3]);
