@@ -5,7 +5,10 @@
  * tags the line of that function, which is written on the one line so
  * that all its instructions come from it whatever clang schedules; the
  * test finds the tags here and checks that the function's address maps
- * to the tagged line.
+ * to the tagged line.  A tag "call:" and a name marks the line of a call
+ * of one of simt.h's inline functions, whose code the line table puts in
+ * simt.h: the test checks that the inlined-call reader finds the call
+ * there.
  */
 #include "simt.h"
 
@@ -22,4 +25,13 @@ KERNEL void lines(uint32_t *out, uint32_t n)
     if (i < n) {
         out[i] = halve(twice(i));
     }
+}
+
+KERNEL void inlined(int *out, int *sum)
+{
+    int v = (int)globalIdx();
+
+    v += __shfl_down(v, 1); // @call:shfl
+    atomicAdd(sum, v); // @call:atomic
+    out[globalIdx()] = v;
 }

@@ -4,8 +4,10 @@
  * lines-kernel.c built with -g as DWARF 5 and 4 map their functions to the
  * tagged source lines and agree with llvm-dwarfdump at every pc; an image
  * without -g gives an empty table; hand-made units drive the state
- * machine's every opcode; and damaged sections (every prefix of a real
- * one, hand-made faults) give an error naming the file, never a crash.
+ * machine's every opcode; the calls of simt.h's inline functions map to
+ * the kernel's line through .debug_info's inlined subroutines; and damaged
+ * sections (every prefix of a real one, hand-made faults) give an error
+ * naming the file, never a crash.
  *
  * Usage: test-lines LINES-KERNEL.c LLVM-DWARFDUMP SIMT-META NODEBUG.elf
  *                   DWARF5.elf DWARF4.elf
@@ -96,7 +98,7 @@ static unsigned read_tags(const char *path, struct tag *tags, unsigned max)
         const char *at = strstr(text, "// @");
 
         line++;
-        if (at && sscanf(at + 4, "%63[A-Za-z0-9_]", tags[n].name) == 1) {
+        if (at && sscanf(at + 4, "%63[A-Za-z0-9_:]", tags[n].name) == 1) {
             tags[n++].line = line;
         }
     }
@@ -206,7 +208,7 @@ static void check_cli(const char *simt_meta, const char *image,
                       const struct simt_lines *lines, const char *name)
 {
     char cmd[1024], text[1024], want[1024];
-    unsigned n = 0, wrong = 0;
+    unsigned n = 0, wrong = 0, inlined_rows = 0;
     FILE *p;
 
     snprintf(cmd, sizeof(cmd), "'%s' --lines '%s'", simt_meta, image);
@@ -218,20 +220,131 @@ static void check_cli(const char *simt_meta, const char *image,
     while (fgets(text, sizeof(text), p)) {
         if (n < lines->nranges) {
             const struct simt_lines_range *r = &lines->ranges[n];
+            const char *call_file, *inlined_file;
+            unsigned call_line, inlined_line;
+            int at;
 
-            snprintf(want, sizeof(want), "0x%08x %s:%u\n", r->start,
-                     lines->files[r->file], r->line);
+            at = snprintf(want, sizeof(want), "0x%08x %s:%u", r->start,
+                          lines->files[r->file], r->line);
+            if (simt_lines_find_call(lines, r->start, &call_file, &call_line,
+                                     &inlined_file, &inlined_line) &&
+                inlined_file) {
+                at += snprintf(want + at, sizeof(want) - at,
+                               " (inlined at %s:%u)", call_file, call_line);
+                inlined_rows++;
+            }
+            snprintf(want + at, sizeof(want) - at, "\n");
             wrong += strcmp(text, want) != 0;
         }
         n++;
     }
-    tap_check(pclose(p) == 0 && n == lines->nranges && wrong == 0,
+    tap_check(pclose(p) == 0 && n == lines->nranges && wrong == 0 &&
+              inlined_rows > 0,
               "%s: simt-meta --lines prints the %u ranges as 0xADDR "
-              "file:line (%u printed, %u differ)", name, lines->nranges, n,
-              wrong);
+              "file:line, with \"(inlined at file:line)\" on the %u of "
+              "inlined code (%u printed, %u differ)", name, lines->nranges,
+              inlined_rows, n, wrong);
 }
 
 /* ---- the built images ---- */
+
+/*
+ * The pc of the first instruction of the function @func matching @mask
+ * and @match, or 0.
+ */
+static uint32_t find_insn(const struct simt_image *img, const char *func,
+                          uint32_t mask, uint32_t match)
+{
+    const struct simt_elf_symbol *sym =
+        simt_elf_symbol_by_name(&img->elf, func);
+    uint32_t pc;
+
+    if (!sym || sym->value < img->base ||
+        sym->value + sym->size > img->base + img->size) {
+        return 0;
+    }
+    for (pc = sym->value; pc + 4 <= sym->value + sym->size; pc += 4) {
+        if ((simt_le32(img->bytes + pc - img->base) & mask) == match) {
+            return pc;
+        }
+    }
+    return 0;
+}
+
+/*
+ * The instruction at @pc, inlined from simt.h's @inline_name by the call
+ * tagged "// @call:@tag": simt_lines_find_call gives the tagged line of
+ * lines-kernel.c and simt.h's position as the inlined one, which is what
+ * simt_lines_find gives.
+ */
+static void check_call(const struct simt_lines *lines, const char *name,
+                       uint32_t pc, const char *what, const char *tag,
+                       const struct tag *tags, unsigned ntags)
+{
+    const char *file = NULL, *in_file = NULL, *plain_file = NULL;
+    unsigned line = 0, in_line = 0, plain_line = 0, want = 0, i;
+    bool found, plain;
+
+    for (i = 0; i < ntags; i++) {
+        if (strncmp(tags[i].name, "call:", 5) == 0 &&
+            strcmp(tags[i].name + 5, tag) == 0) {
+            want = tags[i].line;
+        }
+    }
+    found = pc && simt_lines_find_call(lines, pc, &file, &line, &in_file,
+                                       &in_line);
+    plain = pc && simt_lines_find(lines, pc, &plain_file, &plain_line);
+    tap_check(want && found && ends_with(file, "/tests/kernels/lines-kernel.c")
+              && line == want,
+              "%s: the %s at 0x%x, inlined from simt.h, is called at "
+              "lines-kernel.c:%u (got %s:%u)", name, what, pc, want,
+              found ? file : "nothing", line);
+    tap_check(plain && ends_with(plain_file, "kernels/include/simt.h") &&
+              in_file && strcmp(in_file, plain_file) == 0 &&
+              in_line == plain_line,
+              "%s: the %s maps to simt.h:%u by the line table, the inlined "
+              "position simt_lines_find_call gives (%s:%u)", name, what,
+              plain_line, in_file ? in_file : "none", in_line);
+}
+
+/* The call sites of inlined code, and pcs not inlined. */
+static void check_inlined(const struct simt_image *img,
+                          const struct simt_lines *lines, const char *name,
+                          const struct tag *tags, unsigned ntags)
+{
+    /* custom-0 SHFL, and AMOADD.W (opcode 0x2f, funct3 2, funct5 0) */
+    uint32_t shfl = find_insn(img, "inlined", 0x707f, 0x300b);
+    uint32_t amoadd = find_insn(img, "inlined", 0xf800707f, 0x0000202f);
+    const struct simt_elf_symbol *sym;
+    unsigned i, same = 0, total = 0;
+    const char *file;
+
+    tap_check(lines->ninlined > 0, "%s: .debug_info gives %u inlined calls",
+              name, lines->ninlined);
+    check_call(lines, name, shfl, "SHFL of __shfl_down", "shfl", tags, ntags);
+    check_call(lines, name, amoadd, "AMOADD.W of atomicAdd", "atomic", tags,
+               ntags);
+    for (i = 0; i < ntags; i++) {
+        const char *f1 = NULL, *f2 = NULL, *in_file = NULL;
+        unsigned l1 = 0, l2 = 0, in_line = 1;
+
+        sym = simt_elf_symbol_by_name(&img->elf, tags[i].name);
+        if (!sym) {
+            continue;
+        }
+        total++;
+        same += simt_lines_find(lines, sym->value, &f1, &l1) &&
+                simt_lines_find_call(lines, sym->value, &f2, &l2, &in_file,
+                                     &in_line) &&
+                f1 == f2 && l1 == l2 && !in_file && in_line == 0;
+    }
+    tap_check(total == 2 && same == total,
+              "%s: the pcs of twice() and halve(), not inlined, give "
+              "simt_lines_find's answer and no inlined position (%u of %u)",
+              name, same, total);
+    tap_check(!simt_lines_find_call(lines, 0, &file, &i, NULL, NULL),
+              "%s: pc 0 maps to nothing through simt_lines_find_call", name);
+}
 
 static void check_debug_image(const char *path, unsigned version,
                               const struct tag *tags, unsigned ntags,
@@ -265,6 +378,9 @@ static void check_debug_image(const char *path, unsigned version,
         return;
     }
     for (i = 0; i < ntags; i++) {
+        if (strchr(tags[i].name, ':')) {
+            continue;
+        }
         sym = simt_elf_symbol_by_name(&img.elf, tags[i].name);
         file = NULL;
         line = 0;
@@ -287,6 +403,7 @@ static void check_debug_image(const char *path, unsigned version,
               !simt_lines_find(&lines, UINT32_MAX, &file, &line),
               "%s: pcs outside every sequence map to nothing", name);
     check_against_dump(&lines, dwarfdump, path, name);
+    check_inlined(&img, &lines, name, tags, ntags);
     check_cli(simt_meta, path, &lines, name);
     simt_lines_free(&lines);
     simt_image_free(&img);
@@ -1052,6 +1169,529 @@ static void check_damaged(void)
                   "directory 5 of 1");
 }
 
+/* ---- inlined calls: damaged real sections ---- */
+
+/*
+ * Read the debug sections of @img as a fake image, with section @name
+ * replaced by @size bytes at @bytes.
+ */
+static int read_replaced(const struct simt_image *img, const char *name,
+                         const uint8_t *bytes, size_t size,
+                         struct simt_lines *lines, char *err, size_t errlen)
+{
+    struct fake_section secs[32];
+    struct simt_elf elf;
+    unsigned n = 0, i;
+    int ret;
+
+    for (i = 0; i < img->elf.nsections && n < 32; i++) {
+        const struct simt_elf_section *s = &img->elf.sections[i];
+
+        if (strncmp(s->name, ".debug_", 7) != 0) {
+            continue;
+        }
+        secs[n++] = strcmp(s->name, name) == 0 ?
+                    (struct fake_section) { s->name, bytes, size } :
+                    (struct fake_section) { s->name,
+                                            img->elf.data + s->offset,
+                                            s->size };
+    }
+    fake_elf(&elf, secs, n);
+    ret = simt_lines_read(lines, &elf, err, errlen);
+    simt_elf_free(&elf);
+    return ret;
+}
+
+/*
+ * Every prefix of the image's section @name is an error naming the file,
+ * but for those ending at a unit boundary when @units (32-bit unit
+ * lengths) and for the whole section.
+ */
+static void check_info_prefixes(const struct simt_image *img,
+                                const char *image, const char *name,
+                                bool units)
+{
+    const struct simt_elf_section *sec =
+        simt_elf_section_by_name(&img->elf, name);
+    const uint8_t *bytes;
+    struct simt_lines lines;
+    char err[512] = "";
+    size_t n, next_unit = 0;
+    unsigned wrong = 0, boundaries = 0;
+
+    if (!tap_check(sec != NULL, "%s: has a %s", image, name)) {
+        return;
+    }
+    bytes = img->elf.data + sec->offset;
+    for (n = 0; n <= sec->size; n++) {
+        bool boundary = n == sec->size || (units && n == next_unit);
+        int ret = read_replaced(img, name, bytes, n, &lines, err,
+                                sizeof(err));
+
+        if (units && n == next_unit && n + 4 <= sec->size) {
+            next_unit = n + 4 + simt_le32(bytes + n);
+        }
+        boundaries += boundary;
+        if (boundary ? ret != 0 :
+            ret != -1 || strncmp(err, FAKE_PATH ": ", 10) != 0) {
+            if (wrong++ < 5) {
+                tap_diag("%s prefix of %zu bytes: %d %s", name, n, ret,
+                         ret ? err : "");
+            }
+        }
+        simt_lines_free(&lines);
+    }
+    tap_check(wrong == 0, "%s: each of the %u prefixes of %s is an error "
+              "naming the file, but for the %u ending at a unit boundary or "
+              "the section's end (%u wrong)", image, sec->size + 1, name,
+              boundaries, wrong);
+}
+
+/*
+ * A copy of the image's section @name with @edit applied at @at reads
+ * as an error naming the file that says @phrase.
+ */
+static void check_info_edit(const struct simt_image *img, const char *image,
+                            const char *name, size_t at, uint8_t value,
+                            const char *what, const char *phrase)
+{
+    const struct simt_elf_section *sec =
+        simt_elf_section_by_name(&img->elf, name);
+    struct simt_lines lines;
+    char err[512] = "";
+    uint8_t *copy;
+    int ret = 0;
+
+    if (sec && at < sec->size && (copy = malloc(sec->size))) {
+        memcpy(copy, img->elf.data + sec->offset, sec->size);
+        copy[at] = value;
+        ret = read_replaced(img, name, copy, sec->size, &lines, err,
+                            sizeof(err));
+        simt_lines_free(&lines);
+        free(copy);
+    }
+    tap_check(ret == -1 && strncmp(err, FAKE_PATH ": ", 10) == 0 &&
+              strstr(err, phrase),
+              "%s: %s is refused naming the file (%s)", image, what, err);
+}
+
+/*
+ * Damaged .debug_info and .debug_abbrev of a real image: every prefix,
+ * every shorter length of the first unit (its DIE tree then runs past
+ * the unit), an undefined abbreviation code, an unknown form.
+ */
+static void check_info_damage(const char *path)
+{
+    const char *name = basename_of(path);
+    const struct simt_elf_section *sec;
+    struct simt_lines lines;
+    struct simt_image img;
+    char err[512] = "";
+    uint8_t *copy;
+    size_t n, length, header;
+    unsigned wrong = 0;
+
+    if (simt_image_load(&img, path, err, sizeof(err)) < 0 ||
+        !(sec = simt_elf_section_by_name(&img.elf, ".debug_info")) ||
+        sec->size < 12) {
+        tap_check(false, "%s: has a .debug_info %s", name, err);
+        simt_image_free(&img);
+        return;
+    }
+    check_info_prefixes(&img, name, ".debug_info", true);
+    check_info_prefixes(&img, name, ".debug_abbrev", false);
+
+    copy = malloc(sec->size);
+    if (!copy) {
+        abort();
+    }
+    memcpy(copy, img.elf.data + sec->offset, sec->size);
+    length = simt_le32(copy);
+    header = simt_le16(copy + 4) >= 5 ? 8 : 7;
+    /* A unit of just its header has no DIE tree to cut. */
+    for (n = header + 1; n < length; n++) {
+        int ret;
+
+        simt_put_le32(copy, n);
+        ret = read_replaced(&img, ".debug_info", copy, n + 4, &lines, err,
+                            sizeof(err));
+        if (ret != -1 || strncmp(err, FAKE_PATH ": ", 10) != 0) {
+            if (wrong++ < 5) {
+                tap_diag("unit length %zu: %d %s", n, ret, ret ? err : "");
+            }
+        }
+        simt_lines_free(&lines);
+    }
+    tap_check(wrong == 0, "%s: the first .debug_info unit with each shorter "
+              "length is an error naming the file (%u wrong)", name, wrong);
+    free(copy);
+
+    /* The unit's DIE is at the end of the header: code 0x7f. */
+    check_info_edit(&img, name, ".debug_info", header + 4, 0x7f,
+                    "the first DIE with an undefined abbreviation code",
+                    "is not defined");
+    /* The first abbreviation: code, tag, children, then name and form. */
+    check_info_edit(&img, name, ".debug_abbrev", 4, 0x7e,
+                    "the first attribute in form 0x7e", "unknown form 0x7e");
+    simt_image_free(&img);
+}
+
+/* ---- inlined calls: hand-made sections ---- */
+
+#define DW_TAG_compile_unit         0x11
+#define DW_TAG_subprogram           0x2e
+#define DW_TAG_inlined_subroutine   0x1d
+
+/* One hand-made image's debug sections. */
+struct debug_set {
+    struct bytes line, info, abbrev, addr, rnglists, ranges;
+};
+
+/* An abbreviation: code, tag, children, then (attribute, form) pairs. */
+static void put_abbrev(struct bytes *o, unsigned code, unsigned tag,
+                       bool children, const unsigned *specs, unsigned n)
+{
+    unsigned i;
+
+    put_uleb(o, code);
+    put_uleb(o, tag);
+    put_u8(o, children);
+    for (i = 0; i < n; i++) {
+        put_uleb(o, specs[i]);
+    }
+    put_u8(o, 0);
+    put_u8(o, 0);
+}
+
+/* A DWARF 4 line unit of files /src/k.c (1) and /src/h.h (2). */
+static void put_line_unit(struct bytes *o)
+{
+    static const char *const dirs[] = { "/src", NULL };
+    static const char *const files[] = { "k.c", "h.h", NULL };
+    static const unsigned file_dirs[] = { 1, 1 };
+    const struct unit_shape shape = {
+        .version = 4, .min_inst_length = 1, .max_ops = 1, .line_base = -5,
+        .line_range = 14, .opcode_base = 13, .std_lengths = std_lengths_v4,
+    };
+    struct bytes tables = { .n = 0 }, prog = { .n = 0 };
+
+    tables_v4(&tables, dirs, files, file_dirs);
+    set_address(&prog, 0x1000);
+    end_sequence(&prog);
+    put_unit(o, &shape, &tables, &prog);
+}
+
+/* A .debug_info unit of @version around the DIEs @dies. */
+static void put_info_unit(struct bytes *o, unsigned version,
+                          const struct bytes *dies)
+{
+    put_u32(o, dies->n + (version >= 5 ? 8 : 7));
+    put_u16(o, version);
+    if (version >= 5) {
+        put_u8(o, 1);           /* DW_UT_compile */
+        put_u8(o, 4);
+        put_u32(o, 0);          /* abbreviations at 0 */
+    } else {
+        put_u32(o, 0);
+        put_u8(o, 4);
+    }
+    put(o, dies->b, dies->n);
+}
+
+/*
+ * DWARF 5: the unit names its line table, addresses and range lists by
+ * base; inlined calls with a range list by index (whose nested call is
+ * not the outermost), by offset, and with low_pc/high_pc in other forms.
+ */
+static void make_v5(struct debug_set *d)
+{
+    static const unsigned cu[] = {
+        0x10, 0x17, 0x11, 0x01, 0x73, 0x17, 0x74, 0x17,
+    };
+    static const unsigned sub[] = {
+        0x03, 0x08, 0x11, 0x1b, 0x12, 0x06, 0x40, 0x18,
+    };
+    static const unsigned by_index[] = {
+        0x55, 0x23, 0x58, 0x0b, 0x59, 0x0f, 0x57, 0x21, 7,
+    };
+    static const unsigned by_addr[] = {
+        0x11, 0x01, 0x12, 0x01, 0x58, 0x0b, 0x59, 0x05, 0x3f, 0x19,
+        0x1c, 0x1e, 0x02, 0x0a,
+    };
+    static const unsigned by_addrx[] = {
+        0x11, 0x29, 0x12, 0x0f, 0x58, 0x0b, 0x59, 0x0f, 0x3a, 0x16,
+    };
+    static const unsigned by_offset[] = {
+        0x55, 0x17, 0x58, 0x0b, 0x59, 0x0f,
+    };
+    struct bytes dies = { .n = 0 };
+    uint8_t zero16[16] = { 0 };
+    size_t list1;
+
+    memset(d, 0, sizeof(*d));
+    put_line_unit(&d->line);
+    put_abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, cu, 8);
+    put_abbrev(&d->abbrev, 2, DW_TAG_subprogram, true, sub, 8);
+    put_abbrev(&d->abbrev, 3, DW_TAG_inlined_subroutine, true, by_index, 9);
+    put_abbrev(&d->abbrev, 4, DW_TAG_inlined_subroutine, false, by_addr, 14);
+    put_abbrev(&d->abbrev, 5, DW_TAG_inlined_subroutine, false, by_addrx,
+               10);
+    put_abbrev(&d->abbrev, 6, DW_TAG_inlined_subroutine, false, by_offset, 6);
+    put_u8(&d->abbrev, 0);
+
+    /* .debug_addr: a header, then 0x1000, 0x1080, 0x1088, 0x10a0 */
+    put_u32(&d->addr, 4 + 16);
+    put_u16(&d->addr, 5);
+    put_u8(&d->addr, 4);
+    put_u8(&d->addr, 0);
+    put_u32(&d->addr, 0x1000);
+    put_u32(&d->addr, 0x1080);
+    put_u32(&d->addr, 0x1088);
+    put_u32(&d->addr, 0x10a0);
+
+    /* .debug_rnglists: a header, one offset, list 0, then list 1. */
+    put_u32(&d->rnglists, 0);           /* length, set below */
+    put_u16(&d->rnglists, 5);
+    put_u8(&d->rnglists, 4);
+    put_u8(&d->rnglists, 0);
+    put_u32(&d->rnglists, 1);           /* offset_entry_count */
+    put_u32(&d->rnglists, 4);           /* list 0, from the base at 12 */
+    put_u8(&d->rnglists, 4);            /* offset_pair [0x10, 0x20) */
+    put_uleb(&d->rnglists, 0x10);
+    put_uleb(&d->rnglists, 0x20);
+    put_u8(&d->rnglists, 7);            /* start_length 0x1040, 8 */
+    put_u32(&d->rnglists, 0x1040);
+    put_uleb(&d->rnglists, 8);
+    put_u8(&d->rnglists, 2);            /* startx_endx 1, 2 */
+    put_uleb(&d->rnglists, 1);
+    put_uleb(&d->rnglists, 2);
+    put_u8(&d->rnglists, 0);
+    list1 = d->rnglists.n;
+    put_u8(&d->rnglists, 5);            /* base_address 0x10c0 */
+    put_u32(&d->rnglists, 0x10c0);
+    put_u8(&d->rnglists, 4);            /* offset_pair [0, 4) */
+    put_uleb(&d->rnglists, 0);
+    put_uleb(&d->rnglists, 4);
+    put_u8(&d->rnglists, 6);            /* start_end [0x10d0, 0x10d2) */
+    put_u32(&d->rnglists, 0x10d0);
+    put_u32(&d->rnglists, 0x10d2);
+    put_u8(&d->rnglists, 0);
+    simt_put_le32(d->rnglists.b, d->rnglists.n - 4);
+
+    put_uleb(&dies, 1);                 /* the unit */
+    put_u32(&dies, 0);
+    put_u32(&dies, 0x1000);
+    put_u32(&dies, 8);
+    put_u32(&dies, 12);
+    put_uleb(&dies, 2);                 /* f: 0x1000 + 0x100 */
+    put_str(&dies, "f");
+    put_uleb(&dies, 0);
+    put_u32(&dies, 0x100);
+    put_uleb(&dies, 1);
+    put_u8(&dies, 0x9c);
+    put_uleb(&dies, 3);                 /* by list 0, k.c:10 */
+    put_uleb(&dies, 0);
+    put_u8(&dies, 1);
+    put_uleb(&dies, 10);
+    put_uleb(&dies, 4);                 /* nested: [0x1012, 0x1014) */
+    put_u32(&dies, 0x1012);
+    put_u32(&dies, 0x1014);
+    put_u8(&dies, 2);
+    put_u16(&dies, 99);
+    put(&dies, zero16, 16);
+    put_u8(&dies, 2);
+    put_u16(&dies, 0);
+    put_u8(&dies, 0);                   /* end of list 0's children */
+    put_uleb(&dies, 5);                 /* [0x10a0, +4), h.h:20 */
+    put_u8(&dies, 3);
+    put_uleb(&dies, 4);
+    put_u8(&dies, 2);
+    put_uleb(&dies, 20);
+    put_uleb(&dies, 0x05);              /* decl_file: indirect data2 */
+    put_u16(&dies, 1);
+    put_uleb(&dies, 6);                 /* by offset: list 1, k.c:30 */
+    put_u32(&dies, list1);
+    put_u8(&dies, 1);
+    put_uleb(&dies, 30);
+    put_u8(&dies, 0);                   /* end of f's children */
+    put_u8(&dies, 0);                   /* end of the unit's */
+    put_info_unit(&d->info, 5, &dies);
+}
+
+/* DWARF 4: a range list in .debug_ranges, low_pc with an offset high_pc. */
+static void make_v4(struct debug_set *d)
+{
+    static const unsigned cu[] = { 0x10, 0x06, 0x11, 0x01 };
+    static const unsigned by_ranges[] = { 0x55, 0x17, 0x58, 0x0b, 0x59, 0x0b };
+    static const unsigned by_pc[] = {
+        0x11, 0x01, 0x12, 0x06, 0x58, 0x0b, 0x59, 0x0b,
+    };
+    struct bytes dies = { .n = 0 };
+
+    memset(d, 0, sizeof(*d));
+    put_line_unit(&d->line);
+    put_abbrev(&d->abbrev, 1, DW_TAG_compile_unit, true, cu, 4);
+    put_abbrev(&d->abbrev, 2, DW_TAG_inlined_subroutine, false, by_ranges,
+               6);
+    put_abbrev(&d->abbrev, 3, DW_TAG_inlined_subroutine, false, by_pc, 8);
+    put_u8(&d->abbrev, 0);
+
+    put_u32(&d->ranges, 0x10);          /* [0x1010, 0x1020) */
+    put_u32(&d->ranges, 0x20);
+    put_u32(&d->ranges, UINT32_MAX);    /* base 0x2000 */
+    put_u32(&d->ranges, 0x2000);
+    put_u32(&d->ranges, 0);             /* [0x2000, 0x2004) */
+    put_u32(&d->ranges, 4);
+    put_u32(&d->ranges, 0);
+    put_u32(&d->ranges, 0);
+
+    put_uleb(&dies, 1);
+    put_u32(&dies, 0);
+    put_u32(&dies, 0x1000);
+    put_uleb(&dies, 2);                 /* by ranges: k.c:10 */
+    put_u32(&dies, 0);
+    put_u8(&dies, 1);
+    put_u8(&dies, 10);
+    put_uleb(&dies, 3);                 /* [0x1100, +8): h.h:40 */
+    put_u32(&dies, 0x1100);
+    put_u32(&dies, 8);
+    put_u8(&dies, 2);
+    put_u8(&dies, 40);
+    put_u8(&dies, 0);
+    put_info_unit(&d->info, 4, &dies);
+}
+
+static int read_set(const struct debug_set *d, struct simt_lines *lines,
+                    char *err, size_t errlen)
+{
+    const struct fake_section secs[] = {
+        { ".debug_line", d->line.b, d->line.n },
+        { ".debug_info", d->info.b, d->info.n },
+        { ".debug_abbrev", d->abbrev.b, d->abbrev.n },
+        { ".debug_addr", d->addr.b, d->addr.n },
+        { ".debug_rnglists", d->rnglists.b, d->rnglists.n },
+        { ".debug_ranges", d->ranges.b, d->ranges.n },
+    };
+    struct simt_elf elf;
+    int ret;
+
+    fake_elf(&elf, secs, 6);
+    ret = simt_lines_read(lines, &elf, err, errlen);
+    simt_elf_free(&elf);
+    return ret;
+}
+
+/* The call sites @want (file NULL: not inlined) of the set @d. */
+static void check_set(const char *what, const struct debug_set *d,
+                      const struct want *want, unsigned nwant)
+{
+    struct simt_lines lines;
+    char err[256] = "";
+    unsigned i, wrong = 0;
+    int ret = read_set(d, &lines, err, sizeof(err));
+
+    for (i = 0; ret == 0 && i < nwant; i++) {
+        const char *file = NULL;
+        unsigned line = 0;
+        bool found = simt_lines_find_call(&lines, want[i].pc, &file, &line,
+                                          NULL, NULL);
+
+        if (found != (want[i].file != NULL) ||
+            (found && (strcmp(file, want[i].file) || line != want[i].line))) {
+            if (wrong++ < 5) {
+                tap_diag("pc 0x%x: want %s:%u, got %s:%u", want[i].pc,
+                         want[i].file ? want[i].file : "nothing",
+                         want[i].line, found ? file : "nothing", line);
+            }
+        }
+    }
+    tap_check(ret == 0 && wrong == 0, "hand-made %s: each of %u pcs maps to "
+              "its outermost call site, or to nothing (%u wrong) %s", what,
+              nwant, wrong, err);
+    simt_lines_free(&lines);
+}
+
+/*
+ * Every nonempty prefix of @d's @sec (but the whole) is an error naming
+ * the file.
+ */
+static void check_set_prefixes(const char *what, const struct debug_set *d,
+                               struct bytes *sec, const char *name)
+{
+    struct debug_set cut = *d;
+    struct bytes *s = (struct bytes *)((uint8_t *)&cut +
+                                       ((uint8_t *)sec - (uint8_t *)d));
+    struct simt_lines lines;
+    char err[256] = "";
+    unsigned wrong = 0;
+    size_t n;
+
+    for (n = 1; n < sec->n; n++) {
+        int ret;
+
+        s->n = n;
+        ret = read_set(&cut, &lines, err, sizeof(err));
+        if (ret != -1 || strncmp(err, FAKE_PATH ": ", 10) != 0) {
+            if (wrong++ < 5) {
+                tap_diag("%s prefix of %zu bytes: %d %s", name, n, ret,
+                         ret ? err : "");
+            }
+        }
+        simt_lines_free(&lines);
+    }
+    tap_check(wrong == 0, "hand-made %s: each of the %zu shorter nonempty "
+              "prefixes of %s is an error naming the file (%u wrong)", what,
+              sec->n - 1, name, wrong);
+}
+
+static void check_hand_made_inlined(void)
+{
+    static const struct want v5[] = {
+        { 0x100f, NULL, 0 }, { 0x1010, "/src/k.c", 10 },
+        { 0x1012, "/src/k.c", 10 }, { 0x101f, "/src/k.c", 10 },
+        { 0x1020, NULL, 0 }, { 0x1040, "/src/k.c", 10 },
+        { 0x1047, "/src/k.c", 10 }, { 0x1048, NULL, 0 },
+        { 0x1080, "/src/k.c", 10 }, { 0x1088, NULL, 0 },
+        { 0x10a0, "/src/h.h", 20 }, { 0x10a4, NULL, 0 },
+        { 0x10c0, "/src/k.c", 30 }, { 0x10c4, NULL, 0 },
+        { 0x10d1, "/src/k.c", 30 }, { 0x10d2, NULL, 0 },
+    };
+    static const struct want v4[] = {
+        { 0x1010, "/src/k.c", 10 }, { 0x1020, NULL, 0 },
+        { 0x2000, "/src/k.c", 10 }, { 0x2004, NULL, 0 },
+        { 0x1107, "/src/h.h", 40 }, { 0x1108, NULL, 0 },
+    };
+    struct debug_set d;
+    struct simt_lines lines;
+    char err[256] = "";
+    int ret;
+
+    make_v5(&d);
+    check_set("DWARF 5 (rnglistx, sec_offset, addrx, indirect)", &d, v5,
+              sizeof(v5) / sizeof(v5[0]));
+    check_set_prefixes("DWARF 5", &d, &d.rnglists, ".debug_rnglists");
+    check_set_prefixes("DWARF 5", &d, &d.addr, ".debug_addr");
+    check_set_prefixes("DWARF 5", &d, &d.info, ".debug_info");
+    check_set_prefixes("DWARF 5", &d, &d.abbrev, ".debug_abbrev");
+
+    /*
+     * The last call's file (before its line and the two ends of children)
+     * from 1 to 3, of a DWARF 4 line table of 2 files.
+     */
+    d.info.b[d.info.n - 4] = 3;
+    ret = read_set(&d, &lines, err, sizeof(err));
+    tap_check(ret == -1 && strstr(err, FAKE_PATH ": ") &&
+              strstr(err, "call in file 3 of 2"),
+              "hand-made DWARF 5: a call in file 3 of 2 is refused (%s)", err);
+    simt_lines_free(&lines);
+
+    make_v4(&d);
+    check_set("DWARF 4 (.debug_ranges, offset high_pc)", &d, v4,
+              sizeof(v4) / sizeof(v4[0]));
+    check_set_prefixes("DWARF 4", &d, &d.ranges, ".debug_ranges");
+    check_set_prefixes("DWARF 4", &d, &d.info, ".debug_info");
+}
+
 int main(int argc, char **argv)
 {
     struct tag tags[8];
@@ -1063,7 +1703,8 @@ int main(int argc, char **argv)
         return 2;
     }
     ntags = read_tags(argv[1], tags, 8);
-    tap_check(ntags == 2, "lines-kernel.c has its 2 tagged functions");
+    tap_check(ntags == 4, "lines-kernel.c has its 2 tagged functions and 2 "
+              "tagged calls");
     check_nodebug_image(argv[4], argv[3]);
     check_debug_image(argv[5], 5, tags, ntags, argv[2], argv[3]);
     check_debug_image(argv[6], 4, tags, ntags, argv[2], argv[3]);
@@ -1072,5 +1713,8 @@ int main(int argc, char **argv)
     check_v4_program();
     check_v5_program();
     check_damaged();
+    check_info_damage(argv[5]);
+    check_info_damage(argv[6]);
+    check_hand_made_inlined();
     return tap_done();
 }

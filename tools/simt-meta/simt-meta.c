@@ -151,7 +151,11 @@ static void dump(const struct simt_image *img, const struct sm_program *prog,
     }
 }
 
-/* --lines: the image's line table, one row per range of addresses. */
+/*
+ * --lines: the image's line table, one row per range of addresses, with
+ * the call site in the function's own source when the range's code was
+ * inlined there.
+ */
 static int print_lines(const char *path)
 {
     struct simt_lines lines;
@@ -172,8 +176,16 @@ static int print_lines(const char *path)
     }
     for (i = 0; i < lines.nranges; i++) {
         const struct simt_lines_range *r = &lines.ranges[i];
+        const char *call_file, *inlined_file;
+        unsigned int call_line, inlined_line;
 
-        printf("0x%08x %s:%u\n", r->start, lines.files[r->file], r->line);
+        printf("0x%08x %s:%u", r->start, lines.files[r->file], r->line);
+        if (simt_lines_find_call(&lines, r->start, &call_file, &call_line,
+                                 &inlined_file, &inlined_line) &&
+            inlined_file) {
+            printf(" (inlined at %s:%u)", call_file, call_line);
+        }
+        printf("\n");
         ret = 0;
     }
     simt_lines_free(&lines);
