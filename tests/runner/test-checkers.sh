@@ -60,6 +60,16 @@ t_mem_global() {
     has '^========= ERROR SUMMARY: 1 error$'
 }
 
+t_mem_no_debug() {
+    # vecadd.elf is built without -g: the pc and the function instead
+    sr 1 "$k/vecadd.elf" vecadd --block 64 --arg buf:16 --arg buf:16 --arg buf:16 \
+        --arg 64 --check memcheck &&
+    has '^========= memcheck: invalid __global__ read of 4 bytes at 0x[0-9a-f]{8}$' &&
+    has '^=========     at pc 0x[0-9a-f]{8} \(vecadd\+0x[0-9a-f]+\) in kernel vecadd$' &&
+    has '^=========     by thread \(4,0,0\) of block \(0,0,0\)$' &&
+    has 'is 0 bytes past the end of the 16-byte buffer at 0x'
+}
+
 t_mem_shared() {
     # 64 words of dynamic shared memory after the image's 256 bytes of
     # static: thread 63 writes word 64
@@ -104,7 +114,7 @@ t_sync() {
     sr 1 "$img" neighbour_plain --block 32 --arg buf:i32:1..32 --arg buf:128 \
         --check synccheck &&
     has "^========= synccheck: __shfl_down without _sync run by 16 of the warp's 32 live lanes \(lanes 0x0000ffff of 0xffffffff\)$" &&
-    has "^=========     at $(at synccheck)\(neighbour_plain\+0x[0-9a-f]+\) in kernel neighbour_plain, warp 0 of block \(0,0,0\)$" &&
+    has "^=========     at $(at synccheck)\(neighbour_plain\+0x[0-9a-f]+, inlined from [^ ]*/simt\.h:[0-9]+\) in kernel neighbour_plain, warp 0 of block \(0,0,0\)$" &&
     has '^========= ERROR SUMMARY: 1 error$'
 }
 
@@ -191,6 +201,7 @@ t_usage() {
 }
 
 check "memcheck: an unguarded write past a 400-byte buffer, named with planted.c's line (its path without ..), thread (36,0,0) and block (1,0,0); silent without --check" t_mem_global
+check "memcheck on an image built without -g: the finding named by pc and function" t_mem_no_debug
 check "memcheck: a shared write one word past the block's shared memory stops the kernel with the line and thread" t_mem_shared
 check "memcheck: a word read at an odd address is named misaligned with its line" t_mem_misaligned
 check "memcheck: a local array written one word past its end (past the thread's stack) is named with its line and thread" t_mem_local

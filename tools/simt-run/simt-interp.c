@@ -851,7 +851,9 @@ static void tidy_path(const char *path, char *out, size_t len)
 
 /*
  * "/src/k.c:12 (kernel+0x24)" from the image's line table (built with
- * -g), else "pc 0x00010024 (kernel+0x24)".
+ * -g), the line of the kernel's source that called the code when it was
+ * inlined (", inlined from /src/simt.h:257" then follows the function),
+ * else "pc 0x00010024 (kernel+0x24)".
  */
 static void where(void *opaque, uint32_t pc, char *buf, size_t len)
 {
@@ -859,9 +861,9 @@ static void where(void *opaque, uint32_t pc, char *buf, size_t len)
 	simt_module *m = e->mod;
 	const struct simt_elf *elf = &m->img.elf;
 	const struct simt_elf_symbol *f = NULL;
-	const char *file;
-	unsigned int line;
-	char sym[96] = "", err[256], path[256];
+	const char *file, *inner_file;
+	unsigned int line, inner_line;
+	char sym[96], err[256], path[256], inner[256];
 	uint32_t i;
 
 	if (!m->lines_read) {
@@ -876,12 +878,20 @@ static void where(void *opaque, uint32_t pc, char *buf, size_t len)
 			f = y;
 	}
 	if (f)
-		snprintf(sym, sizeof(sym), " (%s+0x%x)", f->name, pc - f->value);
-	if (simt_lines_find(&m->lines, pc, &file, &line)) {
+		snprintf(sym, sizeof(sym), "%s+0x%x", f->name, pc - f->value);
+	else
+		snprintf(sym, sizeof(sym), "pc 0x%08x", pc);
+	if (simt_lines_find_call(&m->lines, pc, &file, &line, &inner_file, &inner_line)) {
 		tidy_path(file, path, sizeof(path));
-		snprintf(buf, len, "%s:%u%s", path, line, sym);
+		if (inner_file) {
+			tidy_path(inner_file, inner, sizeof(inner));
+			snprintf(buf, len, "%s:%u (%s, inlined from %s:%u)", path, line, sym, inner,
+				 inner_line);
+		} else {
+			snprintf(buf, len, "%s:%u (%s)", path, line, sym);
+		}
 	} else {
-		snprintf(buf, len, "pc 0x%08x%s", pc, sym);
+		snprintf(buf, len, "pc 0x%08x%s%s%s", pc, f ? " (" : "", f ? sym : "", f ? ")" : "");
 	}
 }
 
