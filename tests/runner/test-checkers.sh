@@ -10,35 +10,7 @@
 # Usage: test-checkers.sh SIMT-RUN KERNEL-DIR PLANTED-ELF PLANTED-C
 
 run=$1 k=$2 img=$3 src=$4
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-
-check() {
-    name=$1
-    shift
-    n=$((n + 1))
-    if out=$("$@" 2>&1); then
-        echo "ok $n - $name"
-    else
-        echo "not ok $n - $name"
-        echo "$out" | sed 's/^/# /'
-        failed=$((failed + 1))
-    fi
-}
-
-# sr EXPECTED_STATUS ARGS...: simt-run's stdout and stderr in $tmp/out
-sr() {
-    want=$1
-    shift
-    "$run" "$@" > "$tmp/out" 2>&1
-    rc=$?
-    cat "$tmp/out"
-    [ "$rc" -eq "$want" ] || { echo "exit status $rc, expected $want"; return 1; }
-}
-
-has() { grep -q -E -e "$1" "$tmp/out" || { echo "no line matches '$1'"; return 1; }; }
-hasnt() { ! grep -q -E -e "$1" "$tmp/out" || { echo "a line matches '$1'"; return 1; }; }
+. "$(dirname "$0")/runner-lib.sh"
 
 # The line of planted.c whose comment is exactly /* MARK */
 line() { grep -n -F "/* $1 */" "$src" | cut -d: -f1; }
@@ -213,6 +185,4 @@ check "BFS over a 1000-node ring from files, 501 launches, checked in random blo
 check "--schedule random: interleaved blocks lose non-atomic updates (the same for the same seed), atomicAdd none" t_schedule
 check "--check, --schedule and --seed refuse bad values; --help lists them" t_usage
 
-echo "1..$n"
-echo "# $((n - failed)) passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
