@@ -19,13 +19,13 @@
 #include "hw/pci/pci_device.h"
 #include "qemu/error-report.h"
 #include "migration/vmstate.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-queue.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-dma.h"
-#include "hw/simt/simt-err.h"
-#include "hw/simt/simt-copy-policy.h"
-#include "hw/simt/simt-timeline.h"
+#include "simt.h"
+#include "simt-queue.h"
+#include "simt-mmu.h"
+#include "simt-dma.h"
+#include "simt-err.h"
+#include "simt-copy-policy.h"
+#include "simt-timeline.h"
 #include "trace.h"
 
 static SimtCopy *copy_of(SimtState *s, unsigned q)
@@ -43,16 +43,6 @@ void simt_dma_reset(SimtState *s)
     }
     s->dma_chunk = SIMT_DEFAULT_DMA_CHUNK;
     s->copy_seq = 0;
-}
-
-bool simt_dma_busy(SimtState *s)
-{
-    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
-        if (copy_of(s, q)->active) {
-            return true;
-        }
-    }
-    return false;
 }
 
 void simt_dma_cancel(SimtState *s, unsigned q)

@@ -12,13 +12,13 @@
 #include "system/cpu-timers.h"
 #include "system/qtest.h"
 #include "hw/qdev-core.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-queue.h"
-#include "hw/simt/simt-sched.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-sm.h"
-#include "hw/simt/simt-dma.h"
-#include "hw/simt/simt-engine.h"
+#include "simt.h"
+#include "simt-queue.h"
+#include "simt-sched.h"
+#include "simt-preempt.h"
+#include "simt-sm.h"
+#include "simt-dma.h"
+#include "simt-engine.h"
 
 uint64_t simt_now_cycle(SimtState *s)
 {

@@ -15,11 +15,11 @@
 #include "qemu/log.h"
 #include "hw/pci/pci_device.h"
 #include "migration/vmstate.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-err.h"
-#include "hw/simt/simt-irq.h"
+#include "simt.h"
+#include "simt-preempt.h"
+#include "simt-mmu.h"
+#include "simt-err.h"
+#include "simt-irq.h"
 #include "trace.h"
 
 bool simt_mmu_ctx_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,

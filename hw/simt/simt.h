@@ -12,12 +12,12 @@
 #include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-config.h"
 #include "hw/simt/simt-core.h"
-#include "hw/simt/simt-dma.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-queue.h"
-#include "hw/simt/simt-sched.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-timeline.h"
+#include "simt-dma.h"
+#include "simt-mmu.h"
+#include "simt-queue.h"
+#include "simt-sched.h"
+#include "simt-preempt.h"
+#include "simt-timeline.h"
 
 #define TYPE_SIMT "simt"
 OBJECT_DECLARE_SIMPLE_TYPE(SimtState, SIMT)

@@ -21,6 +21,5 @@ typedef struct SimtState SimtState;
 void simt_sm_timing_init(SimtState *s);
 /* Run every SM over device cycles [start, end). */
 void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end);
-bool simt_sm_any_resident(SimtState *s);
 
 #endif /* HW_SIMT_SIMT_SM_H */

@@ -47,7 +47,6 @@ uint32_t simt_dma_submit(SimtState *s, unsigned q,
 void simt_dma_cancel(SimtState *s, unsigned q);
 /* Run every engine over device cycles [start, end). */
 void simt_dma_run_slice(SimtState *s, uint64_t start, uint64_t end);
-bool simt_dma_busy(SimtState *s);
 /* Copy engine @e's register @reg: false if it is not decoded here. */
 bool simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
                           uint32_t *val);
