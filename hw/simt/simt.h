@@ -16,6 +16,7 @@
 #include "simt-mmu.h"
 #include "simt-queue.h"
 #include "simt-sched.h"
+#include "simt-sm.h"
 #include "simt-preempt.h"
 #include "simt-timeline.h"
 
