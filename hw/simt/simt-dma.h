@@ -37,6 +37,14 @@ typedef struct SimtEngine {
     uint32_t switches;
 } SimtEngine;
 
+/* The copy engines' state in SimtState. */
+typedef struct SimtDma {
+    SimtEngine engines[SIMT_MAX_COPY_ENGINES];
+    uint32_t chunk;             /* the DMA_CHUNK register */
+    uint64_t seq;               /* copies submitted */
+    uint8_t *bounce;            /* SIMT_DMA_BOUNCE bytes */
+} SimtDma;
+
 typedef struct SimtState SimtState;
 
 void simt_dma_reset(SimtState *s);

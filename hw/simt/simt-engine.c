@@ -22,7 +22,7 @@
 
 uint64_t simt_now_cycle(SimtState *s)
 {
-    int64_t ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->time_base_ns;
+    int64_t ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->slice.time_base_ns;
 
     return muldiv64(ns, simt_cfg(s, SIMT_CFG_CLOCK_MHZ), 1000);
 }
@@ -32,7 +32,7 @@ static int64_t simt_cycle_to_ns(SimtState *s, uint64_t cycle)
 {
     uint32_t mhz = simt_cfg(s, SIMT_CFG_CLOCK_MHZ);
 
-    return s->time_base_ns + muldiv64(cycle, 1000, mhz) +
+    return s->slice.time_base_ns + muldiv64(cycle, 1000, mhz) +
            (muldiv64(cycle, 1000, mhz) * mhz < cycle * 1000);
 }
 
@@ -44,10 +44,10 @@ static int64_t simt_cycle_to_ns(SimtState *s, uint64_t cycle)
 static uint64_t simt_slice_end(SimtState *s)
 {
     if (!simt_preempt_busy(s)) {
-        return s->slice_start + SIMT_SLICE_CYCLES;
+        return s->slice.start + SIMT_SLICE_CYCLES;
     }
-    return MIN(s->slice_start + SIMT_PREEMPT_SLICE_CYCLES,
-               simt_preempt_next_leave(s, s->slice_start));
+    return MIN(s->slice.start + SIMT_PREEMPT_SLICE_CYCLES,
+               simt_preempt_next_leave(s, s->slice.start));
 }
 
 /*
@@ -57,7 +57,7 @@ static uint64_t simt_slice_end(SimtState *s)
  */
 static bool simt_run_slice(SimtState *s, uint64_t end)
 {
-    uint64_t start = s->slice_start;
+    uint64_t start = s->slice.start;
     bool waiting;
 
     waiting = simt_queues_process(s, start);
@@ -73,7 +73,7 @@ static bool simt_run_slice(SimtState *s, uint64_t end)
     waiting |= simt_queues_process(s, end);
     simt_preempt_advance(s, end);
     simt_sched_dispatch(s, end);
-    s->slice_start = end;
+    s->slice.start = end;
     return waiting || simt_queues_busy(s) || s->pre.active ||
            s->pre.requested;
 }
@@ -84,8 +84,8 @@ static bool simt_run_to(SimtState *s, uint64_t end)
     if (simt_run_slice(s, end)) {
         return true;
     }
-    s->ticking = false;
-    timer_del(s->tick);
+    s->slice.ticking = false;
+    timer_del(s->slice.timer);
     return false;
 }
 
@@ -118,16 +118,17 @@ static void simt_run_until(SimtState *s, uint64_t until, bool partial)
         spent = qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - host_start;
         if (budget && simt_slice_end(s) <= until &&
             spent >= SIMT_TICK_BUDGET_NS) {
-            timer_mod(s->tick, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + spent);
+            timer_mod(s->slice.timer,
+                      qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + spent);
             return;
         }
     }
-    while (partial && s->slice_start < until) {
+    while (partial && s->slice.start < until) {
         if (!simt_run_to(s, MIN(simt_slice_end(s), until))) {
             return;
         }
     }
-    timer_mod(s->tick, simt_cycle_to_ns(s, simt_slice_end(s)));
+    timer_mod(s->slice.timer, simt_cycle_to_ns(s, simt_slice_end(s)));
 }
 
 static void simt_tick_run(SimtState *s)
@@ -154,13 +155,13 @@ static void simt_tick(void *opaque)
 
 void simt_kick(SimtState *s)
 {
-    if (s->ticking) {
+    if (s->slice.ticking) {
         return;
     }
     /* The engine was idle: its next slice starts now. */
-    s->slice_start = MAX(simt_now_cycle(s), s->slice_start);
-    s->ticking = true;
-    timer_mod(s->tick, simt_cycle_to_ns(s, simt_slice_end(s)));
+    s->slice.start = MAX(simt_now_cycle(s), s->slice.start);
+    s->slice.ticking = true;
+    timer_mod(s->slice.timer, simt_cycle_to_ns(s, simt_slice_end(s)));
 }
 
 /*
@@ -170,7 +171,7 @@ void simt_kick(SimtState *s)
  */
 void simt_engine_catch_up(SimtState *s)
 {
-    if (s->ticking) {
+    if (s->slice.ticking) {
         simt_run_until(s, simt_now_cycle(s), true);
     }
 }
@@ -185,27 +186,27 @@ uint64_t simt_engine_cycle(SimtState *s)
      * the end of the last slice.
      */
     simt_engine_catch_up(s);
-    return s->ticking ? MIN(simt_now_cycle(s), s->slice_start)
-                      : MAX(simt_now_cycle(s), s->slice_start);
+    return s->slice.ticking ? MIN(simt_now_cycle(s), s->slice.start)
+                            : MAX(simt_now_cycle(s), s->slice.start);
 }
 
 void simt_engine_init(SimtState *s)
 {
-    s->tick = timer_new_ns(QEMU_CLOCK_VIRTUAL, simt_tick, s);
+    s->slice.timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, simt_tick, s);
 }
 
 void simt_engine_free(SimtState *s)
 {
-    timer_free(s->tick);
-    s->tick = NULL;
+    timer_free(s->slice.timer);
+    s->slice.timer = NULL;
 }
 
 void simt_engine_reset(SimtState *s)
 {
-    if (s->tick) {
-        timer_del(s->tick);
+    if (s->slice.timer) {
+        timer_del(s->slice.timer);
     }
-    s->ticking = false;
-    s->slice_start = 0;
-    s->time_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    s->slice.ticking = false;
+    s->slice.start = 0;
+    s->slice.time_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }

@@ -6,12 +6,22 @@
 #ifndef HW_SIMT_SIMT_ENGINE_H
 #define HW_SIMT_SIMT_ENGINE_H
 
+#include "qemu/timer.h"
+
 /* Device cycles the engine advances per timer tick (bounded host work). */
 #define SIMT_SLICE_CYCLES       1000
 /* Host time one tick may spend catching up when the engine lags. */
 #define SIMT_TICK_BUDGET_NS     (1000 * 1000)
 /* Slice length while blocks are leaving or being restored: finer timing. */
 #define SIMT_PREEMPT_SLICE_CYCLES 100
+
+/* The engine's state in SimtState. */
+typedef struct SimtSliceEngine {
+    QEMUTimer *timer;           /* fires at the end of the next slice */
+    int64_t time_base_ns;       /* virtual time of device cycle 0 */
+    uint64_t start;             /* first cycle the next slice runs */
+    bool ticking;
+} SimtSliceEngine;
 
 typedef struct SimtState SimtState;
 

@@ -165,25 +165,25 @@ static bool simt_global_read(SimtState *s, hwaddr addr, uint32_t *val)
         v = simt_cfg(s, SIMT_CFG_COPY_ENGINES);
         break;
     case SIMT_REG_DMA_CHUNK:
-        v = s->dma_chunk;
+        v = s->dma.chunk;
         break;
     case SIMT_REG_COPY_BW:
         v = simt_cfg(s, SIMT_CFG_COPY_BW);
         break;
     case SIMT_REG_TLB_INV_CTX:
-        v = s->tlb_inv_ctx;
+        v = s->mmu.tlb_inv_ctx;
         break;
     case SIMT_REG_TLB_INV_ADDR:
-        v = s->tlb_inv_addr;
+        v = s->mmu.tlb_inv_addr;
         break;
     case SIMT_REG_TLB_HITS:
-        v = s->tlb_hits;
+        v = s->mmu.tlb_hits;
         break;
     case SIMT_REG_TLB_MISSES:
-        v = s->tlb_misses;
+        v = s->mmu.tlb_misses;
         break;
     case SIMT_REG_MMU_FAULTS:
-        v = s->mmu_faults;
+        v = s->mmu.faults;
         break;
     default:
         return simt_preempt_reg_read(s, addr, val) ||
@@ -234,14 +234,14 @@ static bool simt_global_write(SimtState *s, hwaddr addr, uint32_t val)
                            "refused (a power of two from 4 KiB to 64 MiB)",
                            val);
         } else {
-            s->dma_chunk = val;
+            s->dma.chunk = val;
         }
         break;
     case SIMT_REG_TLB_INV_CTX:
-        s->tlb_inv_ctx = val;
+        s->mmu.tlb_inv_ctx = val;
         break;
     case SIMT_REG_TLB_INV_ADDR:
-        s->tlb_inv_addr = val;
+        s->mmu.tlb_inv_addr = val;
         break;
     case SIMT_REG_TLB_INV:
         simt_mmu_tlb_invalidate(s, val);
@@ -554,7 +554,7 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
 
     simt_engine_init(s);
     s->vm_state = qemu_add_vm_change_state_handler(simt_vm_state_change, s);
-    s->bounce = g_malloc(SIMT_DMA_BOUNCE);
+    s->dma.bounce = g_malloc(SIMT_DMA_BOUNCE);
     simt_sm_timing_init(s);
     simt_sched_init(s);
     simt_preempt_init(s);
@@ -572,8 +572,8 @@ static void simt_exit(PCIDevice *pdev)
     simt_engine_free(s);
     qemu_del_vm_change_state_handler(s->vm_state);
     s->vm_state = NULL;
-    g_free(s->bounce);
-    s->bounce = NULL;
+    g_free(s->dma.bounce);
+    s->dma.bounce = NULL;
 }
 
 static void simt_reset_hold(Object *obj, ResetType type)
@@ -611,7 +611,7 @@ static bool simt_work_needed(void *opaque)
 {
     SimtState *s = opaque;
 
-    return s->launch_seq || s->copy_seq || s->pre.events;
+    return s->launch_seq || s->dma.seq || s->pre.events;
 }
 
 /* Arrays are sized by the configuration: both ends must have the same. */
@@ -666,11 +666,11 @@ static const VMStateDescription vmstate_simt_work = {
                                              vmstate_simt_sm, SimtSM),
         VMSTATE_UINT32(place_next, SimtState),
         VMSTATE_UINT32(policy_errors, SimtState),
-        VMSTATE_STRUCT_ARRAY(engines, SimtState, SIMT_MAX_COPY_ENGINES, 1,
+        VMSTATE_STRUCT_ARRAY(dma.engines, SimtState, SIMT_MAX_COPY_ENGINES, 1,
                              vmstate_simt_engine, SimtEngine),
         VMSTATE_STRUCT(pre, SimtState, 1, vmstate_simt_preempt_work,
                        SimtPreempt),
-        VMSTATE_STRUCT_ARRAY(tlb, SimtState, SIMT_TLB_ENTRIES, 1,
+        VMSTATE_STRUCT_ARRAY(mmu.tlb, SimtState, SIMT_TLB_ENTRIES, 1,
                              vmstate_simt_tlb_entry, SimtTlbEntry),
         VMSTATE_END_OF_LIST()
     },
@@ -695,23 +695,23 @@ static const VMStateDescription vmstate_simt = {
         VMSTATE_UINT32(irq_mask, SimtState),
         VMSTATE_UINT32(irq_count, SimtState),
         VMSTATE_UINT32(cycle_hi_latch, SimtState),
-        VMSTATE_INT64(time_base_ns, SimtState),
-        VMSTATE_UINT64(slice_start, SimtState),
-        VMSTATE_BOOL(ticking, SimtState),
+        VMSTATE_INT64(slice.time_base_ns, SimtState),
+        VMSTATE_UINT64(slice.start, SimtState),
+        VMSTATE_BOOL(slice.ticking, SimtState),
         VMSTATE_UINT64(launch_seq, SimtState),
         VMSTATE_UINT64(blocks_done, SimtState),
         VMSTATE_STRUCT_ARRAY(queues, SimtState, SIMT_MAX_QUEUES, 1,
                              vmstate_simt_queue, SimtQueue),
-        VMSTATE_TIMER_PTR(tick, SimtState),
-        VMSTATE_STRUCT_ARRAY(contexts, SimtState, SIMT_MAX_CONTEXTS, 1,
+        VMSTATE_TIMER_PTR(slice.timer, SimtState),
+        VMSTATE_STRUCT_ARRAY(mmu.contexts, SimtState, SIMT_MAX_CONTEXTS, 1,
                              vmstate_simt_context, SimtContext),
-        VMSTATE_UINT32(tlb_inv_ctx, SimtState),
-        VMSTATE_UINT32(tlb_inv_addr, SimtState),
-        VMSTATE_UINT64(tlb_hits, SimtState),
-        VMSTATE_UINT64(tlb_misses, SimtState),
-        VMSTATE_UINT32(mmu_faults, SimtState),
-        VMSTATE_UINT32(dma_chunk, SimtState),
-        VMSTATE_UINT64(copy_seq, SimtState),
+        VMSTATE_UINT32(mmu.tlb_inv_ctx, SimtState),
+        VMSTATE_UINT32(mmu.tlb_inv_addr, SimtState),
+        VMSTATE_UINT64(mmu.tlb_hits, SimtState),
+        VMSTATE_UINT64(mmu.tlb_misses, SimtState),
+        VMSTATE_UINT32(mmu.faults, SimtState),
+        VMSTATE_UINT32(dma.chunk, SimtState),
+        VMSTATE_UINT64(dma.seq, SimtState),
         VMSTATE_STRUCT(pre, SimtState, 1, vmstate_simt_preempt, SimtPreempt),
         VMSTATE_STRUCT(timeline, SimtState, 1, vmstate_simt_timeline,
                        SimtTimeline),

@@ -549,7 +549,7 @@ static void queue_stop(SimtState *s, unsigned q)
     SimtQueue *qu = &s->queues[q];
 
     if (qu->kernel.active) {
-        simt_sched_evict_kernel(s, q, s->slice_start);
+        simt_sched_evict_kernel(s, q, s->slice.start);
         kernel_release(s, q);
     }
     simt_dma_cancel(s, q);
@@ -896,8 +896,8 @@ const VMStateDescription vmstate_simt_queue_work = {
 bool simt_queues_post_load(SimtState *s)
 {
     for (unsigned e = 0; e < SIMT_MAX_COPY_ENGINES; e++) {
-        if (s->engines[e].queue < -1 ||
-            s->engines[e].queue >= SIMT_MAX_QUEUES) {
+        if (s->dma.engines[e].queue < -1 ||
+            s->dma.engines[e].queue >= SIMT_MAX_QUEUES) {
             return false;
         }
     }

@@ -436,7 +436,7 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
 
 static bool preemptible(SimtState *s, unsigned q)
 {
-    return s->contexts[s->queues[q].kernel.ctx].preempt_mode !=
+    return s->mmu.contexts[s->queues[q].kernel.ctx].preempt_mode !=
            SIMT_PMODE_NONE;
 }
 
