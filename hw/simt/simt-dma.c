@@ -36,7 +36,7 @@ static SimtCopy *copy_of(SimtState *s, unsigned q)
 void simt_dma_reset(SimtState *s)
 {
     for (unsigned e = 0; e < SIMT_MAX_COPY_ENGINES; e++) {
-        s->dma.engines[e] = (SimtEngine) { .queue = -1 };
+        s->dma.engines[e] = (SimtCopyEngine) { .queue = -1 };
     }
     for (unsigned q = 0; q < SIMT_MAX_QUEUES; q++) {
         memset(copy_of(s, q), 0, sizeof(SimtCopy));
@@ -225,7 +225,7 @@ static int next_copy(SimtState *s, int current)
 
 static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
 {
-    SimtEngine *en = &s->dma.engines[e];
+    SimtCopyEngine *en = &s->dma.engines[e];
     uint32_t bw = simt_cfg(s, SIMT_CFG_COPY_BW);
 
     en->cycle = MAX(en->cycle, start);
@@ -293,10 +293,10 @@ void simt_dma_run_slice(SimtState *s, uint64_t start, uint64_t end)
     }
 }
 
-bool simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
+bool simt_copy_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
                           uint32_t *val)
 {
-    SimtEngine *en = &s->dma.engines[e];
+    SimtCopyEngine *en = &s->dma.engines[e];
 
     switch (reg) {
     case SIMT_EREG_BYTES_LO:
@@ -341,16 +341,16 @@ const VMStateDescription vmstate_simt_copy = {
     },
 };
 
-const VMStateDescription vmstate_simt_engine = {
+const VMStateDescription vmstate_simt_copy_engine = {
     .name = "simt/copy-engine",
     .version_id = 1,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
-        VMSTATE_INT32(queue, SimtEngine),
-        VMSTATE_UINT64(cycle, SimtEngine),
-        VMSTATE_UINT64(bytes, SimtEngine),
-        VMSTATE_UINT32(chunks, SimtEngine),
-        VMSTATE_UINT32(switches, SimtEngine),
+        VMSTATE_INT32(queue, SimtCopyEngine),
+        VMSTATE_UINT64(cycle, SimtCopyEngine),
+        VMSTATE_UINT64(bytes, SimtCopyEngine),
+        VMSTATE_UINT32(chunks, SimtCopyEngine),
+        VMSTATE_UINT32(switches, SimtCopyEngine),
         VMSTATE_END_OF_LIST()
     },
 };

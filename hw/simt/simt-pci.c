@@ -29,7 +29,7 @@
 #include "simt-mmu.h"
 #include "simt-dma.h"
 #include "simt-err.h"
-#include "simt-engine.h"
+#include "simt-slice.h"
 #include "simt-irq.h"
 #include "hw/simt/simt-hw.h"
 #include "simt-policy.h"
@@ -39,7 +39,7 @@
 static void simt_reset_state(SimtState *s, const char *why)
 {
     trace_simt_reset(why);
-    simt_engine_reset(s);
+    simt_slice_reset(s);
     simt_queues_reset(s);
     simt_mmu_reset(s);
     simt_dma_reset(s);
@@ -102,12 +102,12 @@ static bool simt_global_read(SimtState *s, hwaddr addr, uint32_t *val)
         break;
     case SIMT_REG_CYCLE_LO: {
         /*
-         * The engine's time, brought up to the current cycle first: when
-         * it still runs behind virtual time (a slow host), the cycle it
-         * has reached, so that the counter agrees with the cycles in
-         * completion records and events and with ACTIVE_CYCLES.
+         * The slice engine's time, brought up to the current cycle
+         * first: when it still runs behind virtual time (a slow host),
+         * the cycle it has reached, so that the counter agrees with the
+         * cycles in completion records and events and with ACTIVE_CYCLES.
          */
-        uint64_t now = simt_engine_cycle(s);
+        uint64_t now = simt_slice_cycle(s);
 
         s->cycle_hi_latch = now >> 32;
         v = now;
@@ -262,7 +262,7 @@ static const struct simt_reg_desc simt_queue_regs[] = {
 static const struct simt_reg_desc simt_ctx_regs[] = {
     SIMT_CTX_REGS(SIMT_REG_DESC)
 };
-static const struct simt_reg_desc simt_engine_regs[] = {
+static const struct simt_reg_desc simt_copy_engine_regs[] = {
     SIMT_ENGINE_REGS(SIMT_REG_DESC)
 };
 
@@ -293,8 +293,8 @@ static const SimtRegWindow simt_reg_windows[] = {
     [SIMT_WIN_CTX] = { SIMT_CTX_BASE, SIMT_CTX_STRIDE, SIMT_CFG_CONTEXTS,
                        simt_ctx_regs, ARRAY_SIZE(simt_ctx_regs) },
     [SIMT_WIN_ENGINE] = { SIMT_COPY_BASE, SIMT_COPY_STRIDE,
-                          SIMT_CFG_COPY_ENGINES, simt_engine_regs,
-                          ARRAY_SIZE(simt_engine_regs) },
+                          SIMT_CFG_COPY_ENGINES, simt_copy_engine_regs,
+                          ARRAY_SIZE(simt_copy_engine_regs) },
 };
 
 /*
@@ -365,7 +365,7 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         decoded = simt_ctx_reg_read(s, idx, reg, &val);
         break;
     case SIMT_WIN_ENGINE:
-        decoded = simt_engine_reg_read(s, idx, reg, &val);
+        decoded = simt_copy_engine_reg_read(s, idx, reg, &val);
         break;
     }
     if (!decoded) {
@@ -390,11 +390,11 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         return;
     }
     trace_simt_reg_write(addr, val);
-    /* Writes that cannot change what the engine does leave it as it is. */
+    /* Writes that cannot change what the slice engine does leave it be. */
     if (addr != SIMT_REG_SCRATCH && addr != SIMT_REG_RESET &&
         addr != SIMT_REG_IRQ_STATUS && addr != SIMT_REG_IRQ_MASK &&
         addr != SIMT_REG_IRQ_RAISE) {
-        simt_engine_catch_up(s);
+        simt_slice_catch_up(s);
     }
     desc = simt_reg_find(s, addr, &win, &idx, &reg);
     if (!desc) {
@@ -552,7 +552,7 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
         msix_vector_use(pdev, v);
     }
 
-    simt_engine_init(s);
+    simt_slice_init(s);
     s->vm_state = qemu_add_vm_change_state_handler(simt_vm_state_change, s);
     s->dma.bounce = g_malloc(SIMT_DMA_BOUNCE);
     simt_sm_timing_init(s);
@@ -569,7 +569,7 @@ static void simt_exit(PCIDevice *pdev)
     msix_uninit_exclusive_bar(pdev);
     simt_reset_state(s, "unplug");
     simt_sched_free(s);
-    simt_engine_free(s);
+    simt_slice_free(s);
     qemu_del_vm_change_state_handler(s->vm_state);
     s->vm_state = NULL;
     g_free(s->dma.bounce);
@@ -584,7 +584,7 @@ static void simt_reset_hold(Object *obj, ResetType type)
 /*
  * Migration carries everything the device holds while it works: kernels
  * and their resident blocks, copies mid-chunk, the preemption event under
- * way, saved blocks, the TLB and the engine's clock.  Only the decoded
+ * way, saved blocks, the TLB and the slice engine's clock.  Only the decoded
  * instructions are dropped; kernels decode their code again.
  */
 static int simt_pre_load(void *opaque)
@@ -667,7 +667,7 @@ static const VMStateDescription vmstate_simt_work = {
         VMSTATE_UINT32(place_next, SimtState),
         VMSTATE_UINT32(policy_errors, SimtState),
         VMSTATE_STRUCT_ARRAY(dma.engines, SimtState, SIMT_MAX_COPY_ENGINES, 1,
-                             vmstate_simt_engine, SimtEngine),
+                             vmstate_simt_copy_engine, SimtCopyEngine),
         VMSTATE_STRUCT(pre, SimtState, 1, vmstate_simt_preempt_work,
                        SimtPreempt),
         VMSTATE_STRUCT_ARRAY(mmu.tlb, SimtState, SIMT_TLB_ENTRIES, 1,

@@ -27,7 +27,7 @@
 #include "simt-mmu.h"
 #include "simt-err.h"
 #include "simt-irq.h"
-#include "simt-engine.h"
+#include "simt-slice.h"
 #include "simt-preempt-choice.h"
 #include "hw/simt/simt-save.h"
 #include "simt-timeline.h"

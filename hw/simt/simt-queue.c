@@ -23,7 +23,7 @@
 #include "simt-dma.h"
 #include "simt-err.h"
 #include "simt-irq.h"
-#include "simt-engine.h"
+#include "simt-slice.h"
 #include "simt-timeline.h"
 #include "trace.h"
 

@@ -19,7 +19,7 @@
 #include "simt-sm.h"
 #include "simt-preempt.h"
 #include "simt-timeline.h"
-#include "simt-engine.h"
+#include "simt-slice.h"
 
 #define TYPE_SIMT "simt"
 OBJECT_DECLARE_SIMPLE_TYPE(SimtState, SIMT)
@@ -66,7 +66,7 @@ struct SimtState {
     uint32_t cycle_hi_latch;
 
     /* the blocks' state, each owned by its file */
-    SimtSliceEngine slice;      /* simt-engine.c */
+    SimtSliceEngine slice;      /* simt-slice.c */
     uint64_t launch_seq;        /* LAUNCHes taken, the queues' order */
     uint64_t blocks_done;       /* BLOCKS_DONE */
     SimtQueue queues[SIMT_MAX_QUEUES];

@@ -1,10 +1,11 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * simt: the engine.  Device time advances in slices of cycles, each run
- * when virtual time reaches its end (a timer) or when a register access
- * needs the engine's present: queues fetch commands, the preemption
- * engine and the scheduler act, SMs and copy engines run the slice.
+ * simt: the slice engine.  Device time advances in slices of cycles,
+ * each run when virtual time reaches its end (a timer) or when a
+ * register access needs the slice engine's present: queues fetch
+ * commands, the preemption engine and the scheduler act, SMs and copy
+ * engines run the slice.
  */
 
 #include "qemu/osdep.h"
@@ -18,7 +19,7 @@
 #include "simt-preempt.h"
 #include "simt-sm.h"
 #include "simt-dma.h"
-#include "simt-engine.h"
+#include "simt-slice.h"
 
 uint64_t simt_now_cycle(SimtState *s)
 {
@@ -51,7 +52,7 @@ static uint64_t simt_slice_end(SimtState *s)
 }
 
 /*
- * Run device cycles [slice_start, end): queues fetch commands, the
+ * Run device cycles [slice.start, end): queues fetch commands, the
  * scheduler places blocks, SMs and copy engines run.  True while there
  * is work left.
  */
@@ -78,7 +79,7 @@ static bool simt_run_slice(SimtState *s, uint64_t end)
            s->pre.requested;
 }
 
-/* Run [slice_start, end); false, and the engine stopped, once idle. */
+/* Run [slice.start, end); false, and the slice engine stopped, if idle. */
 static bool simt_run_to(SimtState *s, uint64_t end)
 {
     if (simt_run_slice(s, end)) {
@@ -90,24 +91,25 @@ static bool simt_run_to(SimtState *s, uint64_t end)
 }
 
 /*
- * Run the engine up to cycle @until: the slices that have ended by then,
- * and with @partial the one under way up to @until.  The engine is never
- * ahead of virtual time: a slice runs once virtual time has reached its
- * end (the timer), or up to now when a register access needs the
- * engine's present (simt_engine_catch_up), so a doorbell or a preemption
- * request takes effect at its own cycle and an interrupt is never raised
- * before the cycle of its event.  Under qtest and -icount virtual time stands
- * still while this runs and every due slice runs, so results and cycle
- * counts are deterministic (host time must not decide where the engine
- * stops).  When virtual time follows the host (plain TCG, KVM) and the
- * engine is slower than real time, slices fall due faster than they run:
- * the engine lags, runs due slices for up to SIMT_TICK_BUDGET_NS of host
- * time, and leaves the guest as much time again before the next tick.
+ * Run the slice engine up to cycle @until: the slices that have ended
+ * by then, and with @partial the one under way up to @until.  The slice
+ * engine is never ahead of virtual time: a slice runs once virtual time
+ * has reached its end (the timer), or up to now when a register access
+ * needs the slice engine's present (simt_slice_catch_up), so a doorbell
+ * or a preemption request takes effect at its own cycle and an interrupt
+ * is never raised before the cycle of its event.  Under qtest and
+ * -icount virtual time stands still while this runs and every due slice
+ * runs, so results and cycle counts are deterministic (host time must
+ * not decide where the slice engine stops).  When virtual time follows
+ * the host (plain TCG, KVM) and the slice engine is slower than real
+ * time, slices fall due faster than they run: the slice engine lags,
+ * runs due slices for up to SIMT_TICK_BUDGET_NS of host time, and leaves
+ * the guest as much time again before the next tick.
  */
 static void simt_run_until(SimtState *s, uint64_t until, bool partial)
 {
     int64_t host_start = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
-    /* Virtual time waits for the engine: no budget, nothing host-timed. */
+    /* Virtual time waits for the slice engine: no budget, no host time. */
     bool budget = !qtest_enabled() && !icount_enabled();
     int64_t spent;
 
@@ -158,50 +160,50 @@ void simt_kick(SimtState *s)
     if (s->slice.ticking) {
         return;
     }
-    /* The engine was idle: its next slice starts now. */
+    /* The slice engine was idle: its next slice starts now. */
     s->slice.start = MAX(simt_now_cycle(s), s->slice.start);
     s->slice.ticking = true;
     timer_mod(s->slice.timer, simt_cycle_to_ns(s, simt_slice_end(s)));
 }
 
 /*
- * Before a register write that may change what the engine does, run it
- * up to the current cycle, so that the write takes effect at its own
- * cycle rather than at the end of the slice under way.
+ * Before a register write that may change what the slice engine does,
+ * run it up to the current cycle, so that the write takes effect at its
+ * own cycle rather than at the end of the slice under way.
  */
-void simt_engine_catch_up(SimtState *s)
+void simt_slice_catch_up(SimtState *s)
 {
     if (s->slice.ticking) {
         simt_run_until(s, simt_now_cycle(s), true);
     }
 }
 
-uint64_t simt_engine_cycle(SimtState *s)
+uint64_t simt_slice_cycle(SimtState *s)
 {
     /*
-     * The engine's time, brought up to the current cycle first: when it
-     * still runs behind virtual time (a slow host), the cycle it has
+     * The slice engine's time, brought up to the current cycle first:
+     * when it still runs behind virtual time (a slow host), the cycle it has
      * reached, so that the counter agrees with the cycles in completion
      * records and events and with ACTIVE_CYCLES; while idle, never behind
      * the end of the last slice.
      */
-    simt_engine_catch_up(s);
+    simt_slice_catch_up(s);
     return s->slice.ticking ? MIN(simt_now_cycle(s), s->slice.start)
                             : MAX(simt_now_cycle(s), s->slice.start);
 }
 
-void simt_engine_init(SimtState *s)
+void simt_slice_init(SimtState *s)
 {
     s->slice.timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, simt_tick, s);
 }
 
-void simt_engine_free(SimtState *s)
+void simt_slice_free(SimtState *s)
 {
     timer_free(s->slice.timer);
     s->slice.timer = NULL;
 }
 
-void simt_engine_reset(SimtState *s)
+void simt_slice_reset(SimtState *s)
 {
     if (s->slice.timer) {
         timer_del(s->slice.timer);
