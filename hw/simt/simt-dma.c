@@ -294,7 +294,7 @@ void simt_dma_run_slice(SimtState *s, uint64_t start, uint64_t end)
 }
 
 bool simt_copy_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
-                          uint32_t *val)
+                               uint32_t *val)
 {
     SimtCopyEngine *en = &s->dma.engines[e];
 

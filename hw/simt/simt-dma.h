@@ -57,7 +57,7 @@ void simt_dma_cancel(SimtState *s, unsigned q);
 void simt_dma_run_slice(SimtState *s, uint64_t start, uint64_t end);
 /* Copy engine @e's register @reg: false if it is not decoded here. */
 bool simt_copy_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
-                          uint32_t *val);
+                               uint32_t *val);
 extern const VMStateDescription vmstate_simt_copy;
 extern const VMStateDescription vmstate_simt_copy_engine;
 
