@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # In-guest benchmarks: boots the guest with simtguest.mode=bench, where
-# simt-bench (guest/simt-bench.c) runs as the unprivileged user through
+# simt-bench (guest/bench/simt-bench.c) runs as the unprivileged user through
 # libsimt: the submission-to-completion latency of an empty kernel
 # (median, guest microseconds, and device cycles from the cycle counter
 # before the launch to the launch's end) and the launches per second queued
@@ -10,7 +10,7 @@
 # instruction per ns; docs/guest.rst, "One clock"), so the microseconds
 # are those of a 1 GHz machine beside the device, and the same every run.
 #
-# Then seed 003's multi-tenancy figures (guest/simt-share-bench.c, the
+# Then seed 003's multi-tenancy figures (guest/bench/simt-share-bench.c, the
 # bench seed003_* lines): a second guest with four devices (a group of
 # three and a group of one, the seed's unbalanced pair of nodes) of
 # 64 MiB of VRAM (the least with room for kernel images, so that jobs of
@@ -53,7 +53,7 @@ guest_bench() {   # PATTERN
 
 if [ -z "${SEED003_ONLY:-}" ]; then
     guest_bench guest_
-    # Seed 002's Table 1 on the GTX480 preset (guest/simt-bench.c --split).
+    # Seed 002's Table 1 on the GTX480 preset (guest/bench/simt-bench.c --split).
     echo "# seed 002: kernel splitting through libsimt, a round trip per subkernel"
     SIMT_DEVICE=simt,preset=gtx480 \
         EXTRA_APPEND="simtguest.bench=split ${EXTRA_APPEND:-}" \

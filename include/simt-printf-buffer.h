@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * The buffer of device printf, shared by the kernel side (printf in
- * kernels/include/simt.h) and the runner that prints it after each launch
- * (tools/simt-run/simt-interp.c).
+ * kernels/include/simt.h) and libsimt, which prints the records at the
+ * wait for a launch (guest/libsimt/simt-printf.c, for both backends).
  *
  * An image whose kernels call printf has the buffer in its .bss, as the
  * symbol SIMT_PRINTF_SYMBOL of SIMT_PRINTF_BYTES bytes.  Its first word
  * counts the bytes of records reserved so far; it keeps counting past the
- * capacity, so the runner knows records were dropped.  Records start at
+ * capacity, so the printer knows records were dropped.  Records start at
  * byte SIMT_PRINTF_HEADER, each a multiple of 8 bytes, in the order they
  * were reserved:
  *

@@ -6,10 +6,12 @@
 #   ${SIMT_CACHE}/trees/ID/guest/initrd.cpio.gz (this tree's: tree-cache.sh)
 # holding busybox and its applet links, drm.ko and the DRM helper modules
 # simt.ko needs (decompressed), simt.ko, the 9p modules that mount a host
-# directory shared with the guest, the static programs built from
-# guest/*.c, the kernel images of the host build (build/host/kernels), the
-# guest scripts (guest/) and the hardware contract's numbers as shell
-# variables (simt-hw.env, generated from include/hw/simt/simt-hw.h).
+# directory shared with the guest, the static programs (the tools of
+# guest/tools and simt-run, the benchmarks of guest/bench, the tests of
+# tests/guest), the kernel images of the host build (build/host/kernels),
+# the guest scripts (guest/, tests/guest/simt-test.sh) and the hardware
+# contract's numbers as shell variables (simt-hw.env, generated from
+# include/hw/simt/simt-hw.h).
 #
 # Incremental: the module is built by kbuild in a copy of guest-driver/
 # under the tree's cache directory (only changed files are copied, so make rebuilds only
@@ -115,23 +117,26 @@ EOF
     mv "$envf.tmp" "$envf"
 fi
 
-# ---- libsimt and the guest's static programs: every guest/*.c ----
+# ---- libsimt and the guest's static programs ----
 # libsimt (guest/libsimt, MIT) is the runtime the tools are built on:
-# simt.c, simt-split.c, simt-status.c and the kernel image loader
+# simt.c, simt-split.c, simt-status.c, simt-printf.c and the kernel image loader
 # (tools/simt-meta/simt-elf.c, MIT) in a static library.  Every program includes the driver's UAPI header,
 # include/uapi/drm/simt_accel.h, and links the library; the linker takes
 # only what a program uses.
 #
 # The kernel's uapi headers as shipped in the headers package are not
 # sanitized for userspace: drop the __user annotation, and let the host's
-# own <linux/...> headers win over them.
+# own <linux/...> headers win over them.  __FILE__ is the path in the
+# repository: a failed check in the tests names its file.
 uapi=$repo/include/uapi/drm/simt_accel.h
 elfsrc=$repo/tools/simt-meta/simt-elf.c
 libsrc=$repo/guest/libsimt/simt.c
 splitsrc=$repo/guest/libsimt/simt-split.c
 statussrc=$repo/guest/libsimt/simt-status.c
+printfsrc=$repo/guest/libsimt/simt-printf.c
 cflags=(-static -O2 -Wall -Werror -pthread -D__user= -I"$repo/include/uapi"
         -I"$repo/include" -I"$repo/tools/simt-meta" -I"$repo/guest/libsimt"
+        -iquote "$repo/tests/guest" -fmacro-prefix-map="$repo/"=
         -idirafter "$kuapi")
 # The UAPI header alone, as C and as C++, warning-free and without
 # implicit padding (tests/uapi/simt-uapi-alone.c says why).
@@ -143,9 +148,8 @@ g++ -std=c++11 "${uapi_flags[@]}" -x c++ "$uapi_alone"
 
 lib=$odir/build/libsimt.a
 stale=0
-for dep in "$libsrc" "$repo/guest/libsimt/libsimt.h" "${libsrc%.c}-internal.h" \
-           "${libsrc%.c}-backend.h" "$splitsrc" "$uapi" "$elfsrc" "${elfsrc%.c}.h" \
-           "$statussrc" "${statussrc%.c}.h"; do
+for dep in "$libsrc" "$repo"/guest/libsimt/*.h "$splitsrc" "$uapi" "$elfsrc" \
+           "${elfsrc%.c}.h" "$statussrc" "$printfsrc" "$repo/include/simt-printf-buffer.h"; do
     [ "$dep" -nt "$lib" ] && stale=1
 done
 if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
@@ -154,26 +158,45 @@ if [ ! -f "$lib" ] || [ "$stale" = 1 ]; then
     gcc "${cflags[@]}" -c -o "$odir/build/libsimt-elf.o" "$elfsrc"
     gcc "${cflags[@]}" -c -o "$odir/build/libsimt-status.o" "$statussrc"
     gcc "${cflags[@]}" -c -o "$odir/build/libsimt-split.o" "$splitsrc"
+    gcc "${cflags[@]}" -c -o "$odir/build/libsimt-printf.o" "$printfsrc"
     rm -f "$lib.tmp"
     ar rcs "$lib.tmp" "$odir/build/libsimt-simt.o" "$odir/build/libsimt-elf.o" \
-        "$odir/build/libsimt-status.o" "$odir/build/libsimt-split.o"
+        "$odir/build/libsimt-status.o" "$odir/build/libsimt-split.o" \
+        "$odir/build/libsimt-printf.o"
     mv "$lib.tmp" "$lib"
 fi
+# build_prog NAME SOURCE...: the program NAME from its sources, rebuilt
+# when one of them, a header beside one, a header of libsimt, the UAPI
+# header, simt-hw.h or libsimt.a is newer.
 progs=()
-for src in "$repo"/guest/*.c; do
-    prog=$odir/build/$(basename "$src" .c)
+build_prog() {
+    local name=$1 prog=$odir/build/$1 dep src stale=0
+    shift
     progs+=("$prog")
-    stale=0
-    for dep in "$src" "$uapi" "$lib" "${libsrc%.c}.h" "${libsrc%.c}-internal.h" \
-               "$repo"/guest/*.h "$repo/include/hw/simt/simt-hw.h"; do
+    for src in "$@"; do
+        for dep in "$src" "$(dirname "$src")"/*.h; do
+            [ "$dep" -nt "$prog" ] && stale=1
+        done
+    done
+    for dep in "$uapi" "$lib" "$repo"/guest/libsimt/*.h \
+               "$repo/include/hw/simt/simt-hw.h"; do
         [ "$dep" -nt "$prog" ] && stale=1
     done
     if [ ! -x "$prog" ] || [ "$stale" = 1 ]; then
-        log "building $(basename "$prog")"
-        gcc "${cflags[@]}" -o "$prog.tmp" "$src" "$lib" -lm
+        log "building $name"
+        gcc "${cflags[@]}" -o "$prog.tmp" "$@" "$lib" -lm
         mv "$prog.tmp" "$prog"
     fi
+}
+# One program per source file of the tools (guest/tools/, and simt-run,
+# whose source the host's is built from too) and of the benchmarks
+# (guest/bench/); the tests' programs (tests/guest/).
+for src in "$repo"/guest/tools/*.c "$repo/tools/simt-run/simt-run.c" \
+           "$repo"/guest/bench/*.c "$repo/tests/guest/simt-svg-check.c"; do
+    build_prog "$(basename "$src" .c)" "$src"
 done
+build_prog simt-ioctl-test "$repo"/tests/guest/ioctl/*.c "$repo/tests/guest/harness.c"
+build_prog simt-lib-test "$repo"/tests/guest/lib/*.c "$repo/tests/guest/harness.c"
 
 # ---- kernel images, built by the host meson build ----
 kdir=${HOST_BUILD:-$repo/build/host}/kernels
@@ -251,8 +274,10 @@ for src_ko in "${share_order[@]}"; do
 done
 
 # ---- the initramfs ----
+# The scripts of guest/ and the guest test suite, in /lib/simt.
+scripts=("$repo"/guest/*.sh "$repo/tests/guest/simt-test.sh")
 out=$odir/initrd.cpio.gz
-inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${share_kos[@]/#/$odir/build/modules/}" "${progs[@]}" "${kernels[@]}" "$repo"/guest/* "$here/guest-build.sh")
+inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${share_kos[@]/#/$odir/build/modules/}" "${progs[@]}" "${kernels[@]}" "$repo/guest/init" "${scripts[@]}" "$here/guest-build.sh")
 if [ -f "$out" ]; then
     stale=0
     for f in "${inputs[@]}"; do
@@ -281,7 +306,7 @@ while read -r applet; do
 done < <("$busybox" --list-full 2>/dev/null || "$busybox" --list | sed 's|^|bin/|')
 
 install -m 0755 "$repo/guest/init" "$stage/init"
-for f in "$repo"/guest/*.sh; do
+for f in "${scripts[@]}"; do
     install -m 0755 "$f" "$stage/lib/simt/$(basename "$f")"
 done
 install -m 0644 "$envf" "$stage/lib/simt/simt-hw.env"

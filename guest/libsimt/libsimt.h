@@ -102,6 +102,7 @@ typedef enum simt_status {
 	 */
 	SIMT_ERROR_CANCELED,
 	SIMT_ERROR_TOO_LARGE,		/* more than the device can ever hold */
+	SIMT_ERROR_NOT_SUPPORTED,	/* not on this backend (device or host) */
 } simt_status;
 
 /* A short, fixed description of @status ("out of device memory"...). */
@@ -452,6 +453,45 @@ simt_status simt_launch_split(simt_kernel *kernel, simt_dim3 grid, simt_dim3 blo
 			      uint32_t dynamic_shared, const uint32_t *args,
 			      unsigned int nargs, const struct simt_split *split,
 			      struct simt_split_result *r);
+
+/* ---- checkers and block order (the host runner's backend) ---- */
+
+/*
+ * The interpreter backend's checkers, like compute-sanitizer's tools
+ * (docs/toolchain.rst, "Checkers"); each finding is printed on stderr
+ * as it is made, with the kernel's source line when the image was built
+ * with -g.
+ */
+enum simt_check {
+	SIMT_CHECK_MEMCHECK = 1 << 0,	/* accesses outside memory, misaligned */
+	SIMT_CHECK_RACECHECK = 1 << 1,	/* shared-memory hazards */
+	SIMT_CHECK_SYNCCHECK = 1 << 2,	/* plain shuffles, votes by part of a warp */
+};
+
+/* The order in which the interpreter runs a launch's blocks. */
+enum simt_schedule {
+	SIMT_SCHEDULE_LINEAR = 0,	/* in index order, each to its end */
+	SIMT_SCHEDULE_RANDOM = 1,	/* interleaved, in an order from a seed */
+};
+
+/*
+ * Run the launches that start from now with the checkers of @checks (a
+ * mask of enum simt_check, 0 for none).  A memcheck finding stops the
+ * kernel as a fault would (SIMT_ERROR_FAULT); racecheck and synccheck
+ * findings are reported and the kernel runs on.  The device backend
+ * has no checkers: SIMT_ERROR_NOT_SUPPORTED unless @checks is 0.
+ */
+simt_status simt_context_set_checks(simt_context *ctx, unsigned int checks);
+
+/*
+ * Run the launches that start from now in @schedule order; @seed draws
+ * the random order (the same seed, the same order).  The device's
+ * dispatcher chooses its own: SIMT_ERROR_NOT_SUPPORTED there.
+ */
+simt_status simt_context_set_schedule(simt_context *ctx, int schedule, uint64_t seed);
+
+/* The checkers' findings on @ctx so far (0 on the device backend). */
+uint64_t simt_context_check_findings(const simt_context *ctx);
 
 #ifdef __cplusplus
 }

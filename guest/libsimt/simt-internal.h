@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libsimt internals that its tests (guest/simt-lib-test.c) look at: what
+ * libsimt internals that its tests (tests/guest/lib/) look at: what
  * simt_launch() puts into the LAUNCH command, and where a module's live
  * table is.  Not part of the API: no program but the tests should use
  * them.  Licensed under the MIT licence, as written out in libsimt.h.

@@ -49,6 +49,7 @@ const char *simt_error_string(simt_status status)
 	case SIMT_ERROR_SYSTEM: return "system call failed";
 	case SIMT_ERROR_CANCELED: return "canceled by a device reset";
 	case SIMT_ERROR_TOO_LARGE: return "larger than the device can hold";
+	case SIMT_ERROR_NOT_SUPPORTED: return "not supported by this backend";
 	}
 	return "unknown status";
 }

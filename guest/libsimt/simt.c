@@ -31,6 +31,8 @@
 #include "simt-internal.h"
 #include "libsimt.h"
 #include "simt-backend.h"
+#include "simt-printf-buffer.h"
+#include "simt-printf.h"
 #include "simt-status.h"
 
 #define PAGE_SIZE_4K	4096u
@@ -42,10 +44,12 @@
 /*
  * Locking (the rule is in libsimt.h): dev->lock protects dev->contexts,
  * every context's buffer and module lists and staging pool, and a
- * buffer's mapping; ctx->qlock makes SUBMIT and ctx->last_seq one step
- * and protects ctx->local.  Order: ctx->qlock before dev->lock.
+ * buffer's or module's mapping; ctx->qlock makes SUBMIT and
+ * ctx->last_seq one step and protects ctx->local and the modules'
+ * printf_seq.  Order: ctx->qlock before dev->lock.
  * Neither is held across a WAIT, except ctx->qlock while local memory
- * grows (local_get).
+ * grows (local_get), and both across the WAITs that only look whether
+ * launches are over when a context is destroyed.
  */
 struct simt_device {
 	int fd;
@@ -86,6 +90,9 @@ struct simt_module {
 	struct simt_image img;
 	uint32_t handle;		/* VRAM object holding the image */
 	uint64_t bytes;			/* its size */
+	void *map;			/* its mapping, or NULL until needed */
+	uint8_t *printf_buf;		/* device printf's buffer in map, or NULL */
+	uint64_t printf_seq;		/* last launch, if its records are unprinted */
 	simt_buffer *live;		/* the live table, or NULL (before 0.3) */
 	unsigned int nkernels;
 	simt_kernel *kernels;
@@ -101,6 +108,7 @@ struct simt_context {
 	simt_module *modules;
 	simt_buffer *local;		/* local memory of launches, or NULL */
 	struct stage *stages;		/* idle staging objects */
+	int printf_modules;		/* modules with a printf buffer */
 };
 
 
@@ -574,8 +582,121 @@ static int wait_until(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 	}
 }
 
-simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
-		      struct simt_result *c)
+/* ---- device printf (include/simt-printf-buffer.h) ---- */
+
+/*
+ * What of @ctx holds device address @addr (dev->lock held): a buffer of
+ * the user, the local memory or a module's image (*@image set); NULL if
+ * nothing does.
+ */
+static void *owner_of(simt_context *ctx, uint32_t addr, int *image)
+{
+	simt_buffer *b;
+	simt_module *m;
+
+	*image = 0;
+	for (b = ctx->buffers; b; b = b->next)
+		if (addr >= b->addr && addr - b->addr < b->size)
+			return b;
+	if (ctx->local && addr >= ctx->local->addr && addr - ctx->local->addr < ctx->local->size)
+		return ctx->local;
+	for (m = ctx->modules; m; m = m->next) {
+		if (addr >= m->img.base && addr - m->img.base < m->bytes) {
+			*image = 1;
+			return m;
+		}
+	}
+	return NULL;
+}
+
+/* Where printf_string looks: @ctx, and @mod even if unloaded. */
+struct printf_reader {
+	simt_context *ctx;
+	simt_module *mod;
+};
+
+/*
+ * The NUL-terminated string at device address @addr, read through a
+ * mapping of what holds it (made now if there is none), or NULL.
+ * ctx->qlock and dev->lock held.
+ */
+static const char *printf_string(void *opaque, uint32_t addr)
+{
+	const struct printf_reader *r = opaque;
+	simt_module *m = r->mod;
+	simt_device *dev = r->ctx->dev;
+	const char *base;
+	size_t size, off;
+	void *owner;
+	int image;
+
+	if (addr >= m->img.base && addr - m->img.base < m->bytes) {
+		owner = m;
+		image = 1;
+	} else {
+		owner = owner_of(r->ctx, addr, &image);
+		if (!owner)
+			return NULL;
+	}
+	if (image) {
+		m = owner;
+		if (!m->map && bo_map(dev, m->handle, m->bytes, &m->map))
+			return NULL;
+		base = m->map;
+		size = m->bytes;
+		off = addr - m->img.base;
+	} else {
+		simt_buffer *b = owner;
+
+		if (!b->map && bo_map(dev, b->handle, b->size, &b->map))
+			return NULL;
+		base = b->map;
+		size = b->size;
+		off = addr - b->addr;
+	}
+	return memchr(base + off, 0, size - off) ? base + off : NULL;
+}
+
+/*
+ * Print and empty @m's printf buffer, whose launches are all over
+ * (ctx->qlock and dev->lock held: no launch of @m is queued meanwhile).
+ */
+static void printf_module(simt_context *ctx, simt_module *m)
+{
+	struct printf_reader r = { .ctx = ctx, .mod = m };
+
+	simt_printf_print(m->printf_buf, printf_string, &r);
+	memset(m->printf_buf, 0, 4);
+	m->printf_seq = 0;
+}
+
+/*
+ * Every submission of @ctx up to @done is over: print the records of
+ * the modules whose launches are all over.  A module with a launch still
+ * queued keeps them until a synchronisation covers it, as its launches
+ * share the buffer.  Contexts with no printf buffer pay one load.
+ */
+static void printf_flush(simt_context *ctx, uint64_t done)
+{
+	simt_module *m;
+
+	if (!__atomic_load_n(&ctx->printf_modules, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&ctx->qlock);
+	pthread_mutex_lock(&ctx->dev->lock);
+	for (m = ctx->modules; m; m = m->next)
+		if (m->printf_seq && m->printf_seq <= done)
+			printf_module(ctx, m);
+	pthread_mutex_unlock(&ctx->dev->lock);
+	pthread_mutex_unlock(&ctx->qlock);
+}
+
+/*
+ * simt_wait(), printing device printf's records when the submission is
+ * over if @print (0 with ctx->qlock held: printf_flush takes it).
+ */
+static simt_status wait_seq(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
+			    struct simt_result *c, int print)
 {
 	struct drm_simt_wait w;
 	struct simt_result local;
@@ -604,6 +725,9 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 				 (unsigned long long)seq);
 	if (err)
 		return ioctl_error(err, "WAIT");
+	/* Over, maybe on an error: what ran has its records printed. */
+	if (print)
+		printf_flush(ctx, seq);
 	c->hw_error = w.hw_error;
 	c->fault_addr = w.fault_addr;
 	c->fault_pc = w.fault_pc;
@@ -648,6 +772,12 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 	}
 }
 
+simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
+		      struct simt_result *c)
+{
+	return wait_seq(ctx, seq, timeout_ns, c, 1);
+}
+
 static uint64_t last_seq(simt_context *ctx)
 {
 	uint64_t seq;
@@ -668,6 +798,34 @@ simt_status simt_context_synchronize(simt_context *ctx)
 	if (!seq)
 		return SIMT_SUCCESS;
 	return simt_wait(ctx, seq, -1, NULL);
+}
+
+/* The checkers need a hook on every access: the interpreter has them. */
+simt_status simt_context_set_checks(simt_context *ctx, unsigned int checks)
+{
+	if (!ctx)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_set_checks: no context");
+	if (checks)
+		return simt_set_error(SIMT_ERROR_NOT_SUPPORTED,
+				      "the checkers are the host runner's: the device does not report "
+				      "each access");
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_context_set_schedule(simt_context *ctx, int schedule, uint64_t seed)
+{
+	(void)schedule;
+	(void)seed;
+	if (!ctx)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_set_schedule: no context");
+	return simt_set_error(SIMT_ERROR_NOT_SUPPORTED,
+			      "the device's dispatcher orders the blocks; --schedule is the host runner's");
+}
+
+uint64_t simt_context_check_findings(const simt_context *ctx)
+{
+	(void)ctx;
+	return 0;
 }
 
 /* ---- contexts ---- */
@@ -760,6 +918,8 @@ static void module_release(simt_module *m)
 {
 	if (m->live)
 		buffer_release(m->live);
+	if (m->map)
+		munmap(m->map, m->bytes);
 	gem_close(m->ctx->dev, m->handle);
 	simt_image_free(&m->img);
 	free(m->kernels);
@@ -775,6 +935,19 @@ simt_status simt_context_destroy(simt_context *ctx)
 
 	if (!ctx)
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_destroy: no context");
+	/* Records of launches that are over are printed, the others dropped. */
+	if (__atomic_load_n(&ctx->printf_modules, __ATOMIC_RELAXED)) {
+		struct drm_simt_wait w;
+		simt_module *m;
+
+		pthread_mutex_lock(&ctx->qlock);
+		pthread_mutex_lock(&ctx->dev->lock);
+		for (m = ctx->modules; m; m = m->next)
+			if (m->printf_seq && !wait_until(ctx, m->printf_seq, 0, 0, &w))
+				printf_module(ctx, m);
+		pthread_mutex_unlock(&ctx->dev->lock);
+		pthread_mutex_unlock(&ctx->qlock);
+	}
 	/* The context goes first: its queue stops and its bindings go. */
 	d = (struct drm_simt_context_destroy){ .ctx_id = ctx->id };
 	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d);
@@ -1145,6 +1318,7 @@ static simt_status module_setup(simt_context *ctx, simt_module *m)
 {
 	struct drm_simt_vm_bind b;
 	const struct simt_image *img = &m->img;
+	const struct simt_elf_symbol *sym;
 	uint64_t bytes, end = (uint64_t)img->base + img->size;
 	unsigned int i;
 	simt_status st;
@@ -1180,7 +1354,15 @@ static simt_status module_setup(simt_context *ctx, simt_module *m)
 	if (st)
 		return st;
 	memcpy(map, img->bytes, img->size);
-	munmap(map, bytes);
+	sym = simt_elf_symbol_by_name(&img->elf, SIMT_PRINTF_SYMBOL);
+	if (sym && sym->size == SIMT_PRINTF_BYTES && sym->value >= img->base &&
+	    (uint64_t)sym->value - img->base + SIMT_PRINTF_BYTES <= bytes) {
+		/* Kept: the records are read through it (printf_flush). */
+		m->map = map;
+		m->printf_buf = (uint8_t *)map + (sym->value - img->base);
+	} else {
+		munmap(map, bytes);
+	}
 	b = (struct drm_simt_vm_bind){
 		.ctx_id = ctx->id, .handle = m->handle,
 		.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = img->base,
@@ -1215,6 +1397,8 @@ static simt_status module_finish(simt_context *ctx, simt_module *m, int loaded,
 		/* The image may be bound: unbind it so that its range is free. */
 		if (m->handle)
 			vm_unbind(ctx, m->handle);
+		if (m->map)
+			munmap(m->map, m->bytes);
 		if (m->handle)
 			gem_close(ctx->dev, m->handle);
 		simt_image_free(&m->img);
@@ -1226,6 +1410,8 @@ static simt_status module_finish(simt_context *ctx, simt_module *m, int loaded,
 	pthread_mutex_lock(&ctx->dev->lock);
 	m->next = ctx->modules;
 	ctx->modules = m;
+	if (m->printf_buf)
+		__atomic_add_fetch(&ctx->printf_modules, 1, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&ctx->dev->lock);
 	*out = m;
 	return SIMT_SUCCESS;
@@ -1288,6 +1474,16 @@ simt_status simt_module_unload(simt_module *mod)
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				 "simt_module_unload: not a module of this context");
 	simt_context_synchronize(ctx);
+	if (mod->printf_buf) {
+		/* Off the list, so the synchronisation left its records. */
+		pthread_mutex_lock(&ctx->qlock);
+		pthread_mutex_lock(&ctx->dev->lock);
+		if (mod->printf_seq)
+			printf_module(ctx, mod);
+		pthread_mutex_unlock(&ctx->dev->lock);
+		pthread_mutex_unlock(&ctx->qlock);
+		__atomic_sub_fetch(&ctx->printf_modules, 1, __ATOMIC_RELAXED);
+	}
 	if (mod->live)
 		vm_unbind(ctx, mod->live->handle);
 	/* The binding, not the handle, holds the link address. */
@@ -1369,7 +1565,7 @@ static simt_status local_get(simt_context *ctx, uint64_t bytes)
 	if (old) {
 		/* Queued launches use the old one until they are done. */
 		if (ctx->last_seq)
-			simt_wait(ctx, ctx->last_seq, -1, NULL);
+			wait_seq(ctx, ctx->last_seq, -1, NULL, 0);
 		err = vm_unbind(ctx, old->handle);
 		buffer_release(old);
 		ctx->local = NULL;
@@ -1380,31 +1576,6 @@ static simt_status local_get(simt_context *ctx, uint64_t bytes)
 	if (st)
 		ctx->local = NULL;
 	return st;
-}
-
-/*
- * What of @ctx holds device address @addr (dev->lock held): a buffer of
- * the user, the local memory or a module's image (*@image set); NULL if
- * nothing does.
- */
-static const void *owner_of(simt_context *ctx, uint32_t addr, int *image)
-{
-	const simt_buffer *b;
-	const simt_module *m;
-
-	*image = 0;
-	for (b = ctx->buffers; b; b = b->next)
-		if (addr >= b->addr && addr - b->addr < b->size)
-			return b;
-	if (ctx->local && addr >= ctx->local->addr && addr - ctx->local->addr < ctx->local->size)
-		return ctx->local;
-	for (m = ctx->modules; m; m = m->next) {
-		if (addr >= m->img.base && addr - m->img.base < m->bytes) {
-			*image = 1;
-			return m;
-		}
-	}
-	return NULL;
 }
 
 /*
@@ -1623,6 +1794,8 @@ simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_
 		launch_wire(ctx->dev, &cmd, &wire);
 		st = submit_locked(ctx, &wire, 1, seq);
 		refused = st == SIMT_ERROR_INVALID_VALUE;
+		if (!st && kernel->mod->printf_buf)
+			kernel->mod->printf_seq = ctx->last_seq;
 	}
 	pthread_mutex_unlock(&ctx->qlock);
 	if (refused)

@@ -503,6 +503,8 @@ void simt_block_init(SimtBlock *b, const SimtLaunch *l,
     b->stop_pcs = NULL;
     b->stop_count = 0;
     b->stopped = false;
+    b->check = NULL;
+    b->check_opaque = NULL;
     if (l->shared_size) {
         memset(shared, 0, l->shared_size);
     }
@@ -1529,7 +1531,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     SimtBlockState *st = &b->st;
     const SimtCode *code = b->code;
     const bool fast = !code->reference;
-    const bool direct = flat_direct(b->mem);
+    const SimtCheckOps *const check = b->check;
+    const bool direct = flat_direct(b->mem) && !check;
     uint8_t *flat = b->mem->flat;
     const uint32_t flat_base = b->mem->flat_base;
     const uint32_t *const stops = b->stop_pcs;
@@ -1748,8 +1751,9 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                 }
             } else {
                 uint32_t page;
-                uint8_t *host = fast ? one_page(b->mem, a, in->imm, in->size,
-                                                G, lm, false, &page) : NULL;
+                uint8_t *host = fast && !check ?
+                                one_page(b->mem, a, in->imm, in->size, G, lm,
+                                         false, &page) : NULL;
 
                 LANES_FOR(G, i) {
                     uint32_t addr = a[i] + in->imm;
@@ -1758,7 +1762,13 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                         t[i] = ld_le(host + (addr - page), in->size);
                         continue;
                     }
-                    fault = mem_load(b, base_tid + i, addr, in->size, &t[i]);
+                    fault = check ? check->access(b->check_opaque, b, warp, i,
+                                                  P, addr, in->size,
+                                                  SIMT_CHECK_LOAD, 0) : 0;
+                    if (!fault) {
+                        fault = mem_load(b, base_tid + i, addr, in->size,
+                                         &t[i]);
+                    }
                     if (fault) {
                         block_fault(b, fault, P, addr, warp, i);
                         goto stop;
@@ -1798,8 +1808,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                 }
                 break;
             }
-            host = fast ? one_page(b->mem, a, in->imm, in->size, G, lm,
-                                   true, &page) : NULL;
+            host = fast && !check ? one_page(b->mem, a, in->imm, in->size,
+                                             G, lm, true, &page) : NULL;
             LANES_FOR(G, i) {
                 uint32_t addr = a[i] + in->imm;
 
@@ -1807,7 +1817,12 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                     st_le(host + (addr - page), in->size, v[i]);
                     continue;
                 }
-                fault = mem_store(b, base_tid + i, addr, in->size, v[i]);
+                fault = check ? check->access(b->check_opaque, b, warp, i, P,
+                                              addr, in->size,
+                                              SIMT_CHECK_STORE, v[i]) : 0;
+                if (!fault) {
+                    fault = mem_store(b, base_tid + i, addr, in->size, v[i]);
+                }
                 if (fault) {
                     block_fault(b, fault, P, addr, warp, i);
                     goto stop;
@@ -1831,7 +1846,12 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             LANES_FOR(G, i) {
                 uint32_t addr = a[i], old, bit = 1u << i;
 
-                fault = mem_load(b, base_tid + i, addr, 4, &old);
+                fault = check ? check->access(b->check_opaque, b, warp, i, P,
+                                              addr, 4, SIMT_CHECK_ATOMIC,
+                                              src[i]) : 0;
+                if (!fault) {
+                    fault = mem_load(b, base_tid + i, addr, 4, &old);
+                }
                 if (!fault && in->op == OP_AMO) {
                     fault = mem_store(b, base_tid + i, addr, 4,
                                       amo_apply(in->rm, old, src[i]));
@@ -2007,6 +2027,9 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             const uint32_t *pred = w->x[in->rs1];
             uint32_t ballot = 0, r;
 
+            if (check) {
+                check->warp_op(b->check_opaque, b, warp, P, G);
+            }
             LANES_FOR(G, i) {
                 ballot |= (uint32_t)(pred[i] != 0) << i;
             }
@@ -2020,6 +2043,9 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             const uint32_t *c = w->x[in->rs2];
             uint32_t t[SIMT_WARP_SIZE];
 
+            if (check) {
+                check->warp_op(b->check_opaque, b, warp, P, G);
+            }
             /* Reading an inactive lane yields the reader's own value. */
             LANES_FOR(G, i) {
                 uint32_t s = shfl_src(in->rm, i, c[i]);

@@ -19,13 +19,13 @@
 #include "hw/pci/pci_device.h"
 #include "qemu/error-report.h"
 #include "migration/vmstate.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-queue.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-dma.h"
-#include "hw/simt/simt-err.h"
-#include "hw/simt/simt-copy-policy.h"
-#include "hw/simt/simt-timeline.h"
+#include "simt.h"
+#include "simt-queue.h"
+#include "simt-mmu.h"
+#include "simt-dma.h"
+#include "simt-err.h"
+#include "simt-copy-policy.h"
+#include "simt-timeline.h"
 #include "trace.h"
 
 static SimtCopy *copy_of(SimtState *s, unsigned q)
@@ -36,23 +36,13 @@ static SimtCopy *copy_of(SimtState *s, unsigned q)
 void simt_dma_reset(SimtState *s)
 {
     for (unsigned e = 0; e < SIMT_MAX_COPY_ENGINES; e++) {
-        s->engines[e] = (SimtEngine) { .queue = -1 };
+        s->dma.engines[e] = (SimtCopyEngine) { .queue = -1 };
     }
     for (unsigned q = 0; q < SIMT_MAX_QUEUES; q++) {
         memset(copy_of(s, q), 0, sizeof(SimtCopy));
     }
-    s->dma_chunk = SIMT_DEFAULT_DMA_CHUNK;
-    s->copy_seq = 0;
-}
-
-bool simt_dma_busy(SimtState *s)
-{
-    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
-        if (copy_of(s, q)->active) {
-            return true;
-        }
-    }
-    return false;
+    s->dma.chunk = SIMT_DEFAULT_DMA_CHUNK;
+    s->dma.seq = 0;
 }
 
 void simt_dma_cancel(SimtState *s, unsigned q)
@@ -60,7 +50,7 @@ void simt_dma_cancel(SimtState *s, unsigned q)
     SimtCopy *c = copy_of(s, q);
 
     if (c->active && c->engine >= 0) {
-        s->engines[c->engine].queue = -1;
+        s->dma.engines[c->engine].queue = -1;
     }
     c->active = false;
 }
@@ -104,7 +94,7 @@ uint32_t simt_dma_submit(SimtState *s, unsigned q,
         .flags = cmd->flags,
         .ctx = ctx,
         .priority = s->queues[q].priority,
-        .seq = s->copy_seq++,
+        .seq = s->dma.seq++,
         .src = cmd->src,
         .dst = cmd->dst,
         .size = cmd->size,
@@ -167,13 +157,13 @@ static uint32_t move(SimtState *s, unsigned q, SimtCopy *c, uint64_t n)
             }
         }
         if (src_host) {
-            if (pci_dma_read(pdev, src, s->bounce, len) != MEMTX_OK) {
+            if (pci_dma_read(pdev, src, s->dma.bounce, len) != MEMTX_OK) {
                 SIMT_GUEST_ERR(simt_err_copy_dma, "queue %u: copy source "
                                "0x%" PRIx64 " unreachable by DMA", q, src);
                 return SIMT_QERR_DMA;
             }
         } else {
-            reason = simt_mmu_phys_rw(s, spa, ssys, s->bounce, len, false);
+            reason = simt_mmu_phys_rw(s, spa, ssys, s->dma.bounce, len, false);
             if (reason) {
                 simt_mmu_fault(s, c->ctx, q, src, 0, SIMT_ACCESS_COPY_READ,
                                reason);
@@ -181,13 +171,13 @@ static uint32_t move(SimtState *s, unsigned q, SimtCopy *c, uint64_t n)
             }
         }
         if (dst_host) {
-            if (pci_dma_write(pdev, dst, s->bounce, len) != MEMTX_OK) {
+            if (pci_dma_write(pdev, dst, s->dma.bounce, len) != MEMTX_OK) {
                 SIMT_GUEST_ERR(simt_err_copy_dma, "queue %u: copy destination "
                                "0x%" PRIx64 " unreachable by DMA", q, dst);
                 return SIMT_QERR_DMA;
             }
         } else {
-            reason = simt_mmu_phys_rw(s, dpa, dsys, s->bounce, len, true);
+            reason = simt_mmu_phys_rw(s, dpa, dsys, s->dma.bounce, len, true);
             if (reason) {
                 simt_mmu_fault(s, c->ctx, q, dst, 0, SIMT_ACCESS_COPY_WRITE,
                                reason);
@@ -235,7 +225,7 @@ static int next_copy(SimtState *s, int current)
 
 static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
 {
-    SimtEngine *en = &s->engines[e];
+    SimtCopyEngine *en = &s->dma.engines[e];
     uint32_t bw = simt_cfg(s, SIMT_CFG_COPY_BW);
 
     en->cycle = MAX(en->cycle, start);
@@ -282,7 +272,7 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
         }
         c = copy_of(s, q);
         s->queues[q].copy_ran = true;
-        n = MIN(s->dma_chunk, c->size - c->done);
+        n = MIN(s->dma.chunk, c->size - c->done);
         done = c->done;
         err = move(s, q, c, n);
         en->cycle += DIV_ROUND_UP(n, bw);
@@ -303,10 +293,10 @@ void simt_dma_run_slice(SimtState *s, uint64_t start, uint64_t end)
     }
 }
 
-bool simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
-                          uint32_t *val)
+bool simt_copy_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
+                               uint32_t *val)
 {
-    SimtEngine *en = &s->engines[e];
+    SimtCopyEngine *en = &s->dma.engines[e];
 
     switch (reg) {
     case SIMT_EREG_BYTES_LO:
@@ -351,16 +341,16 @@ const VMStateDescription vmstate_simt_copy = {
     },
 };
 
-const VMStateDescription vmstate_simt_engine = {
+const VMStateDescription vmstate_simt_copy_engine = {
     .name = "simt/copy-engine",
     .version_id = 1,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
-        VMSTATE_INT32(queue, SimtEngine),
-        VMSTATE_UINT64(cycle, SimtEngine),
-        VMSTATE_UINT64(bytes, SimtEngine),
-        VMSTATE_UINT32(chunks, SimtEngine),
-        VMSTATE_UINT32(switches, SimtEngine),
+        VMSTATE_INT32(queue, SimtCopyEngine),
+        VMSTATE_UINT64(cycle, SimtCopyEngine),
+        VMSTATE_UINT64(bytes, SimtCopyEngine),
+        VMSTATE_UINT32(chunks, SimtCopyEngine),
+        VMSTATE_UINT32(switches, SimtCopyEngine),
         VMSTATE_END_OF_LIST()
     },
 };

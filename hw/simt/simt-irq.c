@@ -9,8 +9,8 @@
 
 #include "qemu/osdep.h"
 #include "hw/pci/msix.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-irq.h"
+#include "simt.h"
+#include "simt-irq.h"
 #include "trace.h"
 
 static bool simt_use_msix(SimtState *s)

@@ -15,11 +15,11 @@
 #include "qemu/log.h"
 #include "hw/pci/pci_device.h"
 #include "migration/vmstate.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-err.h"
-#include "hw/simt/simt-irq.h"
+#include "simt.h"
+#include "simt-preempt.h"
+#include "simt-mmu.h"
+#include "simt-err.h"
+#include "simt-irq.h"
 #include "trace.h"
 
 bool simt_mmu_ctx_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,
@@ -46,7 +46,7 @@ bool simt_mmu_ctx_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,
 
 bool simt_mmu_bare(SimtState *s, unsigned ctx)
 {
-    return !(s->contexts[ctx].pt & SIMT_PT_SV32);
+    return !(s->mmu.contexts[ctx].pt & SIMT_PT_SV32);
 }
 
 /* A PTE from VRAM, or false if @addr is outside it. */
@@ -61,7 +61,7 @@ static bool read_pte(SimtState *s, uint64_t addr, uint32_t *pte)
 
 static int walk(SimtState *s, unsigned ctx, uint32_t va, SimtTlbEntry *e)
 {
-    uint64_t table = (uint64_t)(s->contexts[ctx].pt & SIMT_PT_PPN_MASK) <<
+    uint64_t table = (uint64_t)(s->mmu.contexts[ctx].pt & SIMT_PT_PPN_MASK) <<
                      SIMT_PAGE_SHIFT;
     uint32_t vpn1 = SIMT_VPN1(va), vpn0 = SIMT_VPN0(va);
     uint32_t pte;
@@ -129,7 +129,7 @@ static uint32_t access_perm(int access)
 
 static SimtTlbEntry *tlb_slot(SimtState *s, unsigned ctx, uint32_t vpn)
 {
-    return &s->tlb[(vpn + ctx * 61) % SIMT_TLB_ENTRIES];
+    return &s->mmu.tlb[(vpn + ctx * 61) % SIMT_TLB_ENTRIES];
 }
 
 int simt_mmu_translate(SimtState *s, unsigned ctx, uint32_t va, int access,
@@ -149,9 +149,9 @@ int simt_mmu_translate(SimtState *s, unsigned ctx, uint32_t va, int access,
     }
     e = tlb_slot(s, ctx, vpn);
     if (e->valid && e->ctx == ctx && e->vpn == vpn) {
-        s->tlb_hits++;
+        s->mmu.tlb_hits++;
     } else {
-        s->tlb_misses++;
+        s->mmu.tlb_misses++;
         trace_simt_tlb_miss(ctx, va);
         reason = walk(s, ctx, va, e);
         if (reason) {
@@ -195,10 +195,10 @@ int simt_mmu_phys_rw(SimtState *s, uint64_t pa, bool sys, void *buf,
 void simt_mmu_fault(SimtState *s, unsigned ctx, unsigned q, uint32_t addr,
                     uint32_t pc, int access, int reason)
 {
-    SimtContext *c = &s->contexts[ctx];
+    SimtContext *c = &s->mmu.contexts[ctx];
 
     trace_simt_mmu_fault(ctx, q, addr, pc, access, reason);
-    s->mmu_faults++;
+    s->mmu.faults++;
     if (!(c->fault & SIMT_CFAULT_VALID)) {
         c->fault = SIMT_CFAULT(access, reason);
         c->fault_addr = addr;
@@ -296,7 +296,7 @@ static uint8_t *view_page(void *opaque, uint32_t va, bool store,
         pa + SIMT_PAGE_SIZE > s->vram_size) {
         return NULL;
     }
-    s->tlb_hits += lanes;
+    s->mmu.tlb_hits += lanes;
     return s->mem.flat + pa;
 }
 
@@ -330,22 +330,22 @@ void simt_mmu_view_attach(SimtMmuView *v, SimtState *s, SimtMem *mem)
 
 void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd)
 {
-    uint32_t vpn = s->tlb_inv_addr >> SIMT_PAGE_SHIFT;
+    uint32_t vpn = s->mmu.tlb_inv_addr >> SIMT_PAGE_SHIFT;
 
-    trace_simt_tlb_invalidate(cmd, s->tlb_inv_ctx, s->tlb_inv_addr);
+    trace_simt_tlb_invalidate(cmd, s->mmu.tlb_inv_ctx, s->mmu.tlb_inv_addr);
     for (unsigned i = 0; i < SIMT_TLB_ENTRIES; i++) {
-        SimtTlbEntry *e = &s->tlb[i];
+        SimtTlbEntry *e = &s->mmu.tlb[i];
 
         switch (cmd) {
         case SIMT_TLB_INV_ALL:
             e->valid = false;
             break;
         case SIMT_TLB_INV_CTX:
-            e->valid &= e->ctx != s->tlb_inv_ctx;
+            e->valid &= e->ctx != s->mmu.tlb_inv_ctx;
             break;
         case SIMT_TLB_INV_PAGE:
             /* The whole leaf that maps the address, as sfence.vma. */
-            e->valid &= e->ctx != s->tlb_inv_ctx ||
+            e->valid &= e->ctx != s->mmu.tlb_inv_ctx ||
                         (e->super ? (e->vpn ^ vpn) >> 10 != 0
                                   : e->vpn != vpn);
             break;
@@ -359,23 +359,23 @@ void simt_mmu_tlb_invalidate(SimtState *s, uint32_t cmd)
 
 void simt_mmu_reset(SimtState *s)
 {
-    memset(s->contexts, 0, sizeof(s->contexts));
+    memset(s->mmu.contexts, 0, sizeof(s->mmu.contexts));
     for (unsigned c = 0; c < SIMT_MAX_CONTEXTS; c++) {
         /* Preemptible by default, as the least surprising hardware. */
-        s->contexts[c].preempt_mode = SIMT_PMODE_DRAIN;
+        s->mmu.contexts[c].preempt_mode = SIMT_PMODE_DRAIN;
     }
-    memset(s->tlb, 0, sizeof(s->tlb));
-    s->tlb_inv_ctx = 0;
-    s->tlb_inv_addr = 0;
-    s->tlb_hits = 0;
-    s->tlb_misses = 0;
-    s->mmu_faults = 0;
+    memset(s->mmu.tlb, 0, sizeof(s->mmu.tlb));
+    s->mmu.tlb_inv_ctx = 0;
+    s->mmu.tlb_inv_addr = 0;
+    s->mmu.tlb_hits = 0;
+    s->mmu.tlb_misses = 0;
+    s->mmu.faults = 0;
 }
 
 bool simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg,
                        uint32_t *val)
 {
-    SimtContext *c = &s->contexts[ctx];
+    SimtContext *c = &s->mmu.contexts[ctx];
 
     switch (reg) {
     case SIMT_CREG_PT:
@@ -422,7 +422,7 @@ bool simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg,
 bool simt_ctx_reg_write(SimtState *s, unsigned ctx, unsigned reg,
                        uint32_t val)
 {
-    SimtContext *c = &s->contexts[ctx];
+    SimtContext *c = &s->mmu.contexts[ctx];
 
     switch (reg) {
     case SIMT_CREG_PT:

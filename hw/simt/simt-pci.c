@@ -20,26 +20,26 @@
 #include "hw/qdev-properties.h"
 #include "migration/vmstate.h"
 #include "system/runstate.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-queue.h"
-#include "hw/simt/simt-sched.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-sm.h"
-#include "hw/simt/simt-timeline.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-dma.h"
-#include "hw/simt/simt-err.h"
-#include "hw/simt/simt-engine.h"
-#include "hw/simt/simt-irq.h"
+#include "simt.h"
+#include "simt-queue.h"
+#include "simt-sched.h"
+#include "simt-preempt.h"
+#include "simt-sm.h"
+#include "simt-timeline.h"
+#include "simt-mmu.h"
+#include "simt-dma.h"
+#include "simt-err.h"
+#include "simt-slice.h"
+#include "simt-irq.h"
 #include "hw/simt/simt-hw.h"
-#include "hw/simt/simt-policy.h"
+#include "simt-policy.h"
 #include "trace.h"
 
 /* Engine state back to power-on values; VRAM contents are kept. */
 static void simt_reset_state(SimtState *s, const char *why)
 {
     trace_simt_reset(why);
-    simt_engine_reset(s);
+    simt_slice_reset(s);
     simt_queues_reset(s);
     simt_mmu_reset(s);
     simt_dma_reset(s);
@@ -102,12 +102,12 @@ static bool simt_global_read(SimtState *s, hwaddr addr, uint32_t *val)
         break;
     case SIMT_REG_CYCLE_LO: {
         /*
-         * The engine's time, brought up to the current cycle first: when
-         * it still runs behind virtual time (a slow host), the cycle it
-         * has reached, so that the counter agrees with the cycles in
-         * completion records and events and with ACTIVE_CYCLES.
+         * The slice engine's time, brought up to the current cycle
+         * first: when it still runs behind virtual time (a slow host),
+         * the cycle it has reached, so that the counter agrees with the
+         * cycles in completion records and events and with ACTIVE_CYCLES.
          */
-        uint64_t now = simt_engine_cycle(s);
+        uint64_t now = simt_slice_cycle(s);
 
         s->cycle_hi_latch = now >> 32;
         v = now;
@@ -165,25 +165,25 @@ static bool simt_global_read(SimtState *s, hwaddr addr, uint32_t *val)
         v = simt_cfg(s, SIMT_CFG_COPY_ENGINES);
         break;
     case SIMT_REG_DMA_CHUNK:
-        v = s->dma_chunk;
+        v = s->dma.chunk;
         break;
     case SIMT_REG_COPY_BW:
         v = simt_cfg(s, SIMT_CFG_COPY_BW);
         break;
     case SIMT_REG_TLB_INV_CTX:
-        v = s->tlb_inv_ctx;
+        v = s->mmu.tlb_inv_ctx;
         break;
     case SIMT_REG_TLB_INV_ADDR:
-        v = s->tlb_inv_addr;
+        v = s->mmu.tlb_inv_addr;
         break;
     case SIMT_REG_TLB_HITS:
-        v = s->tlb_hits;
+        v = s->mmu.tlb_hits;
         break;
     case SIMT_REG_TLB_MISSES:
-        v = s->tlb_misses;
+        v = s->mmu.tlb_misses;
         break;
     case SIMT_REG_MMU_FAULTS:
-        v = s->mmu_faults;
+        v = s->mmu.faults;
         break;
     default:
         return simt_preempt_reg_read(s, addr, val) ||
@@ -234,14 +234,14 @@ static bool simt_global_write(SimtState *s, hwaddr addr, uint32_t val)
                            "refused (a power of two from 4 KiB to 64 MiB)",
                            val);
         } else {
-            s->dma_chunk = val;
+            s->dma.chunk = val;
         }
         break;
     case SIMT_REG_TLB_INV_CTX:
-        s->tlb_inv_ctx = val;
+        s->mmu.tlb_inv_ctx = val;
         break;
     case SIMT_REG_TLB_INV_ADDR:
-        s->tlb_inv_addr = val;
+        s->mmu.tlb_inv_addr = val;
         break;
     case SIMT_REG_TLB_INV:
         simt_mmu_tlb_invalidate(s, val);
@@ -262,7 +262,7 @@ static const struct simt_reg_desc simt_queue_regs[] = {
 static const struct simt_reg_desc simt_ctx_regs[] = {
     SIMT_CTX_REGS(SIMT_REG_DESC)
 };
-static const struct simt_reg_desc simt_engine_regs[] = {
+static const struct simt_reg_desc simt_copy_engine_regs[] = {
     SIMT_ENGINE_REGS(SIMT_REG_DESC)
 };
 
@@ -293,8 +293,8 @@ static const SimtRegWindow simt_reg_windows[] = {
     [SIMT_WIN_CTX] = { SIMT_CTX_BASE, SIMT_CTX_STRIDE, SIMT_CFG_CONTEXTS,
                        simt_ctx_regs, ARRAY_SIZE(simt_ctx_regs) },
     [SIMT_WIN_ENGINE] = { SIMT_COPY_BASE, SIMT_COPY_STRIDE,
-                          SIMT_CFG_COPY_ENGINES, simt_engine_regs,
-                          ARRAY_SIZE(simt_engine_regs) },
+                          SIMT_CFG_COPY_ENGINES, simt_copy_engine_regs,
+                          ARRAY_SIZE(simt_copy_engine_regs) },
 };
 
 /*
@@ -365,7 +365,7 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         decoded = simt_ctx_reg_read(s, idx, reg, &val);
         break;
     case SIMT_WIN_ENGINE:
-        decoded = simt_engine_reg_read(s, idx, reg, &val);
+        decoded = simt_copy_engine_reg_read(s, idx, reg, &val);
         break;
     }
     if (!decoded) {
@@ -390,11 +390,11 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
         return;
     }
     trace_simt_reg_write(addr, val);
-    /* Writes that cannot change what the engine does leave it as it is. */
+    /* Writes that cannot change what the slice engine does leave it be. */
     if (addr != SIMT_REG_SCRATCH && addr != SIMT_REG_RESET &&
         addr != SIMT_REG_IRQ_STATUS && addr != SIMT_REG_IRQ_MASK &&
         addr != SIMT_REG_IRQ_RAISE) {
-        simt_engine_catch_up(s);
+        simt_slice_catch_up(s);
     }
     desc = simt_reg_find(s, addr, &win, &idx, &reg);
     if (!desc) {
@@ -552,9 +552,9 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
         msix_vector_use(pdev, v);
     }
 
-    simt_engine_init(s);
+    simt_slice_init(s);
     s->vm_state = qemu_add_vm_change_state_handler(simt_vm_state_change, s);
-    s->bounce = g_malloc(SIMT_DMA_BOUNCE);
+    s->dma.bounce = g_malloc(SIMT_DMA_BOUNCE);
     simt_sm_timing_init(s);
     simt_sched_init(s);
     simt_preempt_init(s);
@@ -569,11 +569,11 @@ static void simt_exit(PCIDevice *pdev)
     msix_uninit_exclusive_bar(pdev);
     simt_reset_state(s, "unplug");
     simt_sched_free(s);
-    simt_engine_free(s);
+    simt_slice_free(s);
     qemu_del_vm_change_state_handler(s->vm_state);
     s->vm_state = NULL;
-    g_free(s->bounce);
-    s->bounce = NULL;
+    g_free(s->dma.bounce);
+    s->dma.bounce = NULL;
 }
 
 static void simt_reset_hold(Object *obj, ResetType type)
@@ -584,7 +584,7 @@ static void simt_reset_hold(Object *obj, ResetType type)
 /*
  * Migration carries everything the device holds while it works: kernels
  * and their resident blocks, copies mid-chunk, the preemption event under
- * way, saved blocks, the TLB and the engine's clock.  Only the decoded
+ * way, saved blocks, the TLB and the slice engine's clock.  Only the decoded
  * instructions are dropped; kernels decode their code again.
  */
 static int simt_pre_load(void *opaque)
@@ -611,7 +611,7 @@ static bool simt_work_needed(void *opaque)
 {
     SimtState *s = opaque;
 
-    return s->launch_seq || s->copy_seq || s->pre.events;
+    return s->launch_seq || s->dma.seq || s->pre.events;
 }
 
 /* Arrays are sized by the configuration: both ends must have the same. */
@@ -666,11 +666,11 @@ static const VMStateDescription vmstate_simt_work = {
                                              vmstate_simt_sm, SimtSM),
         VMSTATE_UINT32(place_next, SimtState),
         VMSTATE_UINT32(policy_errors, SimtState),
-        VMSTATE_STRUCT_ARRAY(engines, SimtState, SIMT_MAX_COPY_ENGINES, 1,
-                             vmstate_simt_engine, SimtEngine),
+        VMSTATE_STRUCT_ARRAY(dma.engines, SimtState, SIMT_MAX_COPY_ENGINES, 1,
+                             vmstate_simt_copy_engine, SimtCopyEngine),
         VMSTATE_STRUCT(pre, SimtState, 1, vmstate_simt_preempt_work,
                        SimtPreempt),
-        VMSTATE_STRUCT_ARRAY(tlb, SimtState, SIMT_TLB_ENTRIES, 1,
+        VMSTATE_STRUCT_ARRAY(mmu.tlb, SimtState, SIMT_TLB_ENTRIES, 1,
                              vmstate_simt_tlb_entry, SimtTlbEntry),
         VMSTATE_END_OF_LIST()
     },
@@ -695,23 +695,23 @@ static const VMStateDescription vmstate_simt = {
         VMSTATE_UINT32(irq_mask, SimtState),
         VMSTATE_UINT32(irq_count, SimtState),
         VMSTATE_UINT32(cycle_hi_latch, SimtState),
-        VMSTATE_INT64(time_base_ns, SimtState),
-        VMSTATE_UINT64(slice_start, SimtState),
-        VMSTATE_BOOL(ticking, SimtState),
+        VMSTATE_INT64(slice.time_base_ns, SimtState),
+        VMSTATE_UINT64(slice.start, SimtState),
+        VMSTATE_BOOL(slice.ticking, SimtState),
         VMSTATE_UINT64(launch_seq, SimtState),
         VMSTATE_UINT64(blocks_done, SimtState),
         VMSTATE_STRUCT_ARRAY(queues, SimtState, SIMT_MAX_QUEUES, 1,
                              vmstate_simt_queue, SimtQueue),
-        VMSTATE_TIMER_PTR(tick, SimtState),
-        VMSTATE_STRUCT_ARRAY(contexts, SimtState, SIMT_MAX_CONTEXTS, 1,
+        VMSTATE_TIMER_PTR(slice.timer, SimtState),
+        VMSTATE_STRUCT_ARRAY(mmu.contexts, SimtState, SIMT_MAX_CONTEXTS, 1,
                              vmstate_simt_context, SimtContext),
-        VMSTATE_UINT32(tlb_inv_ctx, SimtState),
-        VMSTATE_UINT32(tlb_inv_addr, SimtState),
-        VMSTATE_UINT64(tlb_hits, SimtState),
-        VMSTATE_UINT64(tlb_misses, SimtState),
-        VMSTATE_UINT32(mmu_faults, SimtState),
-        VMSTATE_UINT32(dma_chunk, SimtState),
-        VMSTATE_UINT64(copy_seq, SimtState),
+        VMSTATE_UINT32(mmu.tlb_inv_ctx, SimtState),
+        VMSTATE_UINT32(mmu.tlb_inv_addr, SimtState),
+        VMSTATE_UINT64(mmu.tlb_hits, SimtState),
+        VMSTATE_UINT64(mmu.tlb_misses, SimtState),
+        VMSTATE_UINT32(mmu.faults, SimtState),
+        VMSTATE_UINT32(dma.chunk, SimtState),
+        VMSTATE_UINT64(dma.seq, SimtState),
         VMSTATE_STRUCT(pre, SimtState, 1, vmstate_simt_preempt, SimtPreempt),
         VMSTATE_STRUCT(timeline, SimtState, 1, vmstate_simt_timeline,
                        SimtTimeline),

@@ -7,7 +7,7 @@
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
-#include "hw/simt/simt-policy.h"
+#include "simt-policy.h"
 
 static const char *entry_name(const SimtPolicyTable *t, size_t i)
 {

@@ -21,16 +21,16 @@
 #include "hw/pci/pci_device.h"
 #include "migration/qemu-file-types.h"
 #include "migration/vmstate.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-sched.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-err.h"
-#include "hw/simt/simt-irq.h"
-#include "hw/simt/simt-engine.h"
-#include "hw/simt/simt-preempt-choice.h"
+#include "simt.h"
+#include "simt-sched.h"
+#include "simt-preempt.h"
+#include "simt-mmu.h"
+#include "simt-err.h"
+#include "simt-irq.h"
+#include "simt-slice.h"
+#include "simt-preempt-choice.h"
 #include "hw/simt/simt-save.h"
-#include "hw/simt/simt-timeline.h"
+#include "simt-timeline.h"
 #include "trace.h"
 
 #define COST_INF    UINT64_MAX
@@ -69,7 +69,7 @@ static bool save_alloc(SimtState *s, unsigned ctx, uint32_t bytes,
                        uint32_t *off)
 {
     GArray *ext = s->pre.extents[ctx];
-    uint64_t size = s->contexts[ctx].save_size;
+    uint64_t size = s->mmu.contexts[ctx].save_size;
     uint64_t at = 0;
 
     for (guint i = 0; i <= ext->len; i++) {
@@ -117,13 +117,13 @@ uint32_t simt_preempt_save_used(SimtState *s, unsigned ctx)
 
 uint32_t simt_preempt_ctx_state(SimtState *s, unsigned ctx)
 {
-    return (s->contexts[ctx].suspended ? SIMT_PSTATE_SUSPENDED : 0) |
+    return (s->mmu.contexts[ctx].suspended ? SIMT_PSTATE_SUSPENDED : 0) |
            (s->pre.extents[ctx]->len ? SIMT_PSTATE_SAVED : 0);
 }
 
 bool simt_preempt_may_run(SimtState *s, unsigned q)
 {
-    return !s->contexts[s->queues[q].ctx].suspended;
+    return !s->mmu.contexts[s->queues[q].ctx].suspended;
 }
 
 bool simt_preempt_busy(SimtState *s)
@@ -134,7 +134,7 @@ bool simt_preempt_busy(SimtState *s)
     for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
         SimtSM *sm = &s->sms[i];
 
-        if (sm->save_busy > s->slice_start) {
+        if (sm->save_busy > s->slice.start) {
             return true;
         }
     }
@@ -222,7 +222,7 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
 {
     SimtPreempt *p = &s->pre;
     SimtKernel *k = &s->queues[slot->queue].kernel;
-    SimtContext *c = &s->contexts[k->ctx];
+    SimtContext *c = &s->mmu.contexts[k->ctx];
     SimtSaveSpec spec, full;
     SimtSaveStats stats;
     SimtSaved sv;
@@ -320,11 +320,11 @@ static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     }
     slot->in_event = true;
     p->pending++;
-    if (mode == SIMT_PMODE_LIGHT && s->contexts[k->ctx].pp_drain) {
+    if (mode == SIMT_PMODE_LIGHT && s->mmu.contexts[k->ctx].pp_drain) {
         /* Seed 004's selective preemption: saved at points, if in time. */
         slot->leave = SIMT_LEAVE_PARK;
         slot->parked = 0;
-        slot->park_limit = cycle + s->contexts[k->ctx].pp_drain;
+        slot->park_limit = cycle + s->mmu.contexts[k->ctx].pp_drain;
         trace_simt_preempt_park(slot->queue, slot->linear, sm->id,
                                 slot->park_limit);
         return;
@@ -476,7 +476,7 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
                        cycle - slot->dispatch_cycle : 1;
     double ipc = (double)(st->warp_insns - slot->dispatch_insns) / elapsed;
     uint64_t queued = sm->save_busy > cycle ? sm->save_busy - cycle : 0;
-    uint64_t room = (uint64_t)s->contexts[k->ctx].save_size -
+    uint64_t room = (uint64_t)s->mmu.contexts[k->ctx].save_size -
                     simt_preempt_save_used(s, k->ctx);
     SimtPreemptOption opt[SIMT_PREEMPT_OPTIONS] = {
         { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns,
@@ -525,7 +525,7 @@ static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
     uint64_t elapsed = cycle > slot->dispatch_cycle ?
                        cycle - slot->dispatch_cycle : 1;
     double ipc = (double)(st->warp_insns - slot->dispatch_insns) / elapsed;
-    uint64_t room = (uint64_t)s->contexts[k->ctx].save_size -
+    uint64_t room = (uint64_t)s->mmu.contexts[k->ctx].save_size -
                     simt_preempt_save_used(s, k->ctx);
     SimtPreemptOption opt[3] = {
         { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns,
@@ -624,7 +624,7 @@ static unsigned victim_mode_of(SimtState *s, const SimtSlot *slot,
     SimtKernel *k = &s->queues[slot->queue].kernel;
 
     if (!mode) {
-        mode = s->contexts[k->ctx].preempt_mode;
+        mode = s->mmu.contexts[k->ctx].preempt_mode;
     }
     return mode == SIMT_PMODE_NONE ? SIMT_PMODE_DRAIN : mode;
 }
@@ -1082,7 +1082,7 @@ bool simt_preempt_restore(SimtState *s, unsigned q, const SimtSaved *sv,
                           SimtSM *sm, SimtSlot *slot)
 {
     SimtKernel *k = &s->queues[q].kernel;
-    SimtContext *c = &s->contexts[k->ctx];
+    SimtContext *c = &s->mmu.contexts[k->ctx];
     g_autofree uint8_t *buf = g_malloc(sv->bytes);
     uint32_t rec = sv->bytes - k->local_block_bytes;
     const char *why = NULL;
@@ -1136,11 +1136,11 @@ static void request(SimtState *s, uint32_t val)
     }
     trace_simt_preempt_request(ctx, SIMT_PREQ_OP(val), mode);
     if (SIMT_PREQ_OP(val) == SIMT_PREQ_PREEMPT) {
-        s->contexts[ctx].suspended = true;
+        s->mmu.contexts[ctx].suspended = true;
         p->requested |= 1ull << ctx;
         p->req_mode[ctx] = mode;
     } else {
-        s->contexts[ctx].suspended = false;
+        s->mmu.contexts[ctx].suspended = false;
         p->requested &= ~(1ull << ctx);
     }
     simt_kick(s);

@@ -15,16 +15,16 @@
 #include "hw/pci/pci_device.h"
 #include "migration/qemu-file-types.h"
 #include "migration/vmstate.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-queue.h"
-#include "hw/simt/simt-sched.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-dma.h"
-#include "hw/simt/simt-err.h"
-#include "hw/simt/simt-irq.h"
-#include "hw/simt/simt-engine.h"
-#include "hw/simt/simt-timeline.h"
+#include "simt.h"
+#include "simt-queue.h"
+#include "simt-sched.h"
+#include "simt-preempt.h"
+#include "simt-mmu.h"
+#include "simt-dma.h"
+#include "simt-err.h"
+#include "simt-irq.h"
+#include "simt-slice.h"
+#include "simt-timeline.h"
 #include "trace.h"
 
 /*
@@ -549,7 +549,7 @@ static void queue_stop(SimtState *s, unsigned q)
     SimtQueue *qu = &s->queues[q];
 
     if (qu->kernel.active) {
-        simt_sched_evict_kernel(s, q, s->slice_start);
+        simt_sched_evict_kernel(s, q, s->slice.start);
         kernel_release(s, q);
     }
     simt_dma_cancel(s, q);
@@ -896,8 +896,8 @@ const VMStateDescription vmstate_simt_queue_work = {
 bool simt_queues_post_load(SimtState *s)
 {
     for (unsigned e = 0; e < SIMT_MAX_COPY_ENGINES; e++) {
-        if (s->engines[e].queue < -1 ||
-            s->engines[e].queue >= SIMT_MAX_QUEUES) {
+        if (s->dma.engines[e].queue < -1 ||
+            s->dma.engines[e].queue >= SIMT_MAX_QUEUES) {
             return false;
         }
     }

@@ -19,12 +19,12 @@
 #include "qemu/log.h"
 #include "qemu/error-report.h"
 #include "migration/vmstate.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-queue.h"
-#include "hw/simt/simt-sched.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-placement.h"
-#include "hw/simt/simt-timeline.h"
+#include "simt.h"
+#include "simt-queue.h"
+#include "simt-sched.h"
+#include "simt-preempt.h"
+#include "simt-placement.h"
+#include "simt-timeline.h"
 #include "trace.h"
 
 void simt_sched_init(SimtState *s)
@@ -436,7 +436,7 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
 
 static bool preemptible(SimtState *s, unsigned q)
 {
-    return s->contexts[s->queues[q].kernel.ctx].preempt_mode !=
+    return s->mmu.contexts[s->queues[q].kernel.ctx].preempt_mode !=
            SIMT_PMODE_NONE;
 }
 

@@ -22,24 +22,14 @@
  */
 
 #include "qemu/osdep.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-queue.h"
-#include "hw/simt/simt-sched.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-sm.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-timeline.h"
+#include "simt.h"
+#include "simt-queue.h"
+#include "simt-sched.h"
+#include "simt-preempt.h"
+#include "simt-sm.h"
+#include "simt-mmu.h"
+#include "simt-timeline.h"
 #include "trace.h"
-
-bool simt_sm_any_resident(SimtState *s)
-{
-    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-        if (!simt_sched_sm_empty(s, &s->sms[i])) {
-            return true;
-        }
-    }
-    return false;
-}
 
 static void retire_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
                          uint64_t cycle)

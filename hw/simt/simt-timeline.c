@@ -14,9 +14,9 @@
 #include "qemu/log.h"
 #include "qemu/bitops.h"
 #include "hw/pci/pci_device.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-err.h"
-#include "hw/simt/simt-timeline.h"
+#include "simt.h"
+#include "simt-err.h"
+#include "simt-timeline.h"
 #include "trace.h"
 
 void simt_timeline_record(SimtState *s, unsigned type, unsigned q,

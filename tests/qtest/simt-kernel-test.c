@@ -1447,7 +1447,7 @@ static uint64_t matmul_split_cycles(Dev *d, uint32_t n, uint32_t s,
 /*
  * Bench mode ($SIMT_BENCH_SPLIT = "N,S1,S2,...", set by scripts/bench.sh):
  * seed 002's Table 1 on the GTX480 preset without the host's round
- * trip (the isolating line for guest/simt-bench.c --split's): an n x n
+ * trip (the isolating line for guest/bench/simt-bench.c --split's): an n x n
  * matmul split into subkernels of S1 blocks against the unsplit kernel,
  * and of S2, ... against S1 (the paper's reference row), in device time.
  * The split runs' results are checked against the unsplit one's.

@@ -149,6 +149,37 @@ int main(int argc, char **argv)
 	   "simt_module_unload frees its range; the image loads from memory");
 	free(bytes);
 
+	ok(!simt_context_destroy(ctx), "destroy");
+
+	/*
+	 * The checkers from a program, on a context of their own: a launch
+	 * reading one float past a's 1 KiB (as asked for) is one memcheck
+	 * finding and a fault; a random block order gives the same results.
+	 */
+	if (simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx) ||
+	    simt_module_load(ctx, image(argv[1], "vecadd"), &mod) ||
+	    simt_module_get_kernel(mod, "vecadd", &k) || simt_mem_alloc(ctx, 1024, &a) ||
+	    simt_mem_alloc(ctx, 1028, &c) || simt_buffer_map(a, (void **)&pa)) {
+		printf("Bail out! %s\n", simt_last_error());
+		return 1;
+	}
+	for (i = 0; i < 256; i++)
+		pa[i] = (float)i;
+	ok(simt_context_set_checks(ctx, 8) == SIMT_ERROR_INVALID_VALUE &&
+	   simt_context_set_schedule(ctx, 2, 0) == SIMT_ERROR_INVALID_VALUE &&
+	   simt_context_check_findings(ctx) == 0,
+	   "simt_context_set_checks and _set_schedule refuse unknown values");
+	right = !simt_context_set_checks(ctx, SIMT_CHECK_MEMCHECK) &&
+		!simt_context_set_schedule(ctx, SIMT_SCHEDULE_RANDOM, 42) &&
+		!vecadd(ctx, k, a, a, c, 256) && simt_context_check_findings(ctx) == 0 &&
+		!simt_memcpy_dtoh(host, c, 0, sizeof(host));
+	for (i = 0; right && i < 256; i++)
+		right = host[i] == 2.0f * i;
+	ok(right, "memcheck and random block order from a program: a right kernel, no finding");
+	ok(vecadd(ctx, k, a, a, c, 257) && simt_context_check_findings(ctx) == 1,
+	   "memcheck from a program: a read past the buffer is one finding and stops the launch");
+	ok(simt_launch(k, (simt_dim3){ 1, 1, 1 }, (simt_dim3){ 1, 1, 1 }, 0, args, 4, NULL) ==
+	   SIMT_ERROR_CONTEXT_FAILED, "the context stops after a memcheck finding, as after a fault");
 	ok(!simt_context_destroy(ctx) && !simt_device_close(dev), "destroy and close");
 	printf("1..%d\n", test_no);
 	return failures != 0;

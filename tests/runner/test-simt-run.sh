@@ -12,36 +12,7 @@
 #   other optimisation levels (O0-devprintf.elf...).
 
 run=$1 k=$2 o=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-
-# check NAME COMMAND...: one TAP line; COMMAND's output is shown on failure
-check() {
-    name=$1
-    shift
-    n=$((n + 1))
-    if out=$("$@" 2>&1); then
-        echo "ok $n - $name"
-    else
-        echo "not ok $n - $name"
-        echo "$out" | sed 's/^/# /'
-        failed=$((failed + 1))
-    fi
-}
-
-# sr EXPECTED_STATUS ARGS...: run simt-run, output (stdout and stderr) in
-# $tmp/out; fail unless it exits with EXPECTED_STATUS
-sr() {
-    want=$1
-    shift
-    "$run" "$@" > "$tmp/out" 2>&1
-    rc=$?
-    cat "$tmp/out"
-    [ "$rc" -eq "$want" ] || { echo "exit status $rc, expected $want"; return 1; }
-}
-
-has() { grep -q -E -e "$1" "$tmp/out" || { echo "no line matches '$1'"; return 1; }; }
+. "$(dirname "$0")/runner-lib.sh"
 
 t_vecadd() {
     sr 0 "$k/vecadd.elf" vecadd --grid 8 --block 128 --arg buf:f32:0..999 \
@@ -284,5 +255,4 @@ check "--help gives the usage and says this is the host build" t_help
 check "device printf at -O2, -O0, -Os and -O3: integers of every width, floats, strings, a character, a pointer, printed in thread order after the kernel" t_printf
 check "device printf with '*' widths and precisions from its arguments" t_printf_stars
 check "device printf into a full buffer: printf returns -1, the runner prints what fits and reports the bytes lost" t_printf_full
-echo "1..$n"
-[ "$failed" = 0 ]
+summary

@@ -15,7 +15,7 @@
  * byte of memory and the number of translations must be identical.
  */
 
-#include "simt-test.h"
+#include "unit-harness.h"
 #include "simt-xlate.h"
 
 #define PROGRAMS        3000

@@ -11,7 +11,7 @@
  * NaNs and near-cancelling sums.
  */
 
-#include "simt-test.h"
+#include "unit-harness.h"
 #include <fenv.h>
 #include <float.h>
 #include <math.h>

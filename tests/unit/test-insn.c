@@ -6,7 +6,7 @@
  * interpreter, or are spelled out.
  */
 
-#include "simt-test.h"
+#include "unit-harness.h"
 
 #define N 32
 

@@ -5,7 +5,7 @@
  * and hostile records (targeted corruptions, truncations, random bytes).
  */
 
-#include "simt-test.h"
+#include "unit-harness.h"
 #include "hw/simt/simt-save.h"
 
 #define LIVE_BASE   0x1000u

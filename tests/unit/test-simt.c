@@ -5,7 +5,7 @@
  * faults, bounded stepping, state copy, and the memory callbacks.
  */
 
-#include "simt-test.h"
+#include "unit-harness.h"
 
 #define OUT     T_DATA
 

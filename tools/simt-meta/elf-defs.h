@@ -21,6 +21,7 @@
 #define ELF_PT_LOAD             1
 
 #define ELF_SHT_NULL            0
+#define ELF_SHT_PROGBITS        1
 #define ELF_SHT_SYMTAB          2
 #define ELF_SHT_STRTAB          3
 #define ELF_SHT_RELA            4
@@ -36,6 +37,7 @@
 #define ELF_SHF_ALLOC           0x2
 #define ELF_SHF_EXECINSTR       0x4
 #define ELF_SHF_TLS             0x400
+#define ELF_SHF_COMPRESSED      0x800
 
 #define ELF_STT_FUNC            2
 #define ELF_STB_LOCAL           0

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * simt-meta: analyse a simt kernel ELF and add the SIMT metadata note, or
- * print the metadata of an image in readable form.
+ * print the metadata or the source lines of an image in readable form.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rv-decode.h"
+#include "simt-lines.h"
 #include "simt-meta.h"
 #include "hw/simt/simt-le.h"
 
@@ -17,6 +18,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: simt-meta [-o OUTPUT] [--pp-interval K] INPUT\n"
             "       simt-meta --dump [--pp-interval K] INPUT\n"
+            "       simt-meta --lines INPUT\n"
             "\n"
             "Analyse the simt kernel image INPUT (ELF32 RISC-V executable\n"
             "linked with kernels/simt.ld) and write it to OUTPUT (default:\n"
@@ -32,6 +34,10 @@ static void usage(FILE *out)
             "  -d, --dump             print the metadata (from the note if\n"
             "                         INPUT has one and no -k is given,\n"
             "                         else freshly computed) and exit\n"
+            "  -l, --lines            print the source line of each range\n"
+            "                         of addresses, \"0xADDR file:line\",\n"
+            "                         from the DWARF line table of a kernel\n"
+            "                         built with -g, and exit\n"
             "  -h, --help             this text\n", SM_PP_INTERVAL_DEFAULT);
 }
 
@@ -145,6 +151,48 @@ static void dump(const struct simt_image *img, const struct sm_program *prog,
     }
 }
 
+/*
+ * --lines: the image's line table, one row per range of addresses, with
+ * the call site in the function's own source when the range's code was
+ * inlined there.
+ */
+static int print_lines(const char *path)
+{
+    struct simt_lines lines;
+    struct simt_elf elf;
+    char err[512];
+    uint32_t i;
+    int ret = 1;
+
+    if (simt_elf_read_file(&elf, path, err, sizeof(err)) < 0 ||
+        simt_lines_read(&lines, &elf, err, sizeof(err)) < 0) {
+        fprintf(stderr, "simt-meta: %s\n", err);
+        simt_elf_free(&elf);
+        return 1;
+    }
+    if (!lines.nranges) {
+        fprintf(stderr, "simt-meta: %s: no line table (build the kernel "
+                "with -g)\n", path);
+    }
+    for (i = 0; i < lines.nranges; i++) {
+        const struct simt_lines_range *r = &lines.ranges[i];
+        const char *call_file, *inlined_file;
+        unsigned int call_line, inlined_line;
+
+        printf("0x%08x %s:%u", r->start, lines.files[r->file], r->line);
+        if (simt_lines_find_call(&lines, r->start, &call_file, &call_line,
+                                 &inlined_file, &inlined_line) &&
+            inlined_file) {
+            printf(" (inlined at %s:%u)", call_file, call_line);
+        }
+        printf("\n");
+        ret = 0;
+    }
+    simt_lines_free(&lines);
+    simt_elf_free(&elf);
+    return ret;
+}
+
 /* Parse a freshly built note, so --dump shows exactly what is written. */
 static int meta_from_note(const uint8_t *note, struct simt_meta *meta,
                           char *err, size_t errlen)
@@ -159,6 +207,7 @@ int main(int argc, char **argv)
     static const struct option opts[] = {
         { "output", required_argument, NULL, 'o' },
         { "dump", no_argument, NULL, 'd' },
+        { "lines", no_argument, NULL, 'l' },
         { "pp-interval", required_argument, NULL, 'k' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -171,11 +220,11 @@ int main(int argc, char **argv)
     uint8_t *note = NULL;
     size_t note_len;
     char err[512];
-    bool dump_only = false;
+    bool dump_only = false, lines_only = false;
     unsigned long pp_interval = 0;
     int c, ret = 1;
 
-    while ((c = getopt_long(argc, argv, "o:dk:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:dlk:h", opts, NULL)) != -1) {
         char *end;
 
         switch (c) {
@@ -193,6 +242,9 @@ int main(int argc, char **argv)
         case 'd':
             dump_only = true;
             break;
+        case 'l':
+            lines_only = true;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -201,11 +253,15 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (optind != argc - 1 || (dump_only && out)) {
+    if (optind != argc - 1 || (dump_only && out) ||
+        (lines_only && (out || dump_only || pp_interval))) {
         usage(stderr);
         return 2;
     }
     in = argv[optind];
+    if (lines_only) {
+        return print_lines(in);
+    }
     if (!out) {
         out = in;
     }

@@ -39,9 +39,12 @@
 
 #include "libsimt.h"
 #include "simt-backend.h"
+#include "simt-check.h"
 #include "simt-status.h"
 #include "simt-elf.h"
+#include "simt-lines.h"
 #include "simt-printf-buffer.h"
+#include "simt-printf.h"
 #include "hw/simt/simt-core.h"
 #include "hw/simt/simt-config.h"
 
@@ -68,6 +71,7 @@ struct simt_buffer {
 	simt_context *ctx;
 	uint32_t addr;
 	size_t size;
+	size_t asked;			/* before rounding: what memcheck allows */
 	simt_buffer *next;
 };
 
@@ -82,6 +86,9 @@ struct simt_module {
 	struct simt_image img;
 	uint32_t bytes;			/* image bytes, rounded to 4 KiB */
 	uint32_t printf_addr;		/* its printf buffer, 0 if none */
+	/* Its source lines, read when a checker first reports on it. */
+	struct simt_lines lines;
+	int lines_read;
 	unsigned int nkernels;
 	simt_kernel *kernels;
 	simt_module *next;
@@ -107,6 +114,10 @@ struct simt_context {
 	struct pending *queue, **tail;
 	uint64_t next_seq, done_seq;
 	int failed;
+	unsigned int checks;		/* SIMT_CHECK_* */
+	int schedule;			/* SIMT_SCHEDULE_* */
+	uint64_t seed;
+	uint64_t findings;
 };
 
 
@@ -302,6 +313,7 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 
 static void module_free(simt_module *m)
 {
+	simt_lines_free(&m->lines);
 	simt_image_free(&m->img);
 	free(m->kernels);
 	free(m->name);
@@ -401,6 +413,7 @@ simt_status simt_mem_alloc(simt_context *ctx, size_t size, simt_buffer **out)
 	b->ctx = ctx;
 	b->addr = addr;
 	b->size = (size + PAGE - 1) & ~(size_t)(PAGE - 1);
+	b->asked = size;
 	b->next = ctx->buffers;
 	ctx->buffers = b;
 	*out = b;
@@ -567,7 +580,7 @@ ok:
 	memcpy(ctx->mem + m->img.base, m->img.bytes, m->img.size);
 	sym = simt_elf_symbol_by_name(&m->img.elf, SIMT_PRINTF_SYMBOL);
 	if (sym && sym->size == SIMT_PRINTF_BYTES && sym->value >= m->img.base &&
-	    sym->value - m->img.base <= m->bytes - SIMT_PRINTF_BYTES)
+	    m->bytes >= SIMT_PRINTF_BYTES && sym->value - m->img.base <= m->bytes - SIMT_PRINTF_BYTES)
 		m->printf_addr = sym->value;
 	m->ctx = ctx;
 	m->next = ctx->modules;
@@ -763,89 +776,340 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* ---- what the checkers ask of the runner ---- */
+
+struct launch_env {
+	simt_context *ctx;
+	simt_module *mod;
+};
+
+/* Inside a buffer (as asked for, not as rounded) or a module's image. */
+static int global_ok(void *opaque, uint32_t addr, unsigned int size, char *why, size_t len)
+{
+	const struct launch_env *e = opaque;
+	const simt_buffer *b, *near = NULL;
+	uint64_t end = (uint64_t)addr + size;
+
+	if (in_image(e->ctx, addr, size))
+		return 1;
+	for (b = e->ctx->buffers; b; b = b->next) {
+		uint64_t b_end = b->addr + (uint64_t)b->asked;
+
+		if (addr >= b->addr && end <= b_end)
+			return 1;
+		/* the buffer starting closest below @addr */
+		if (addr >= b->addr && (!near || b->addr > near->addr))
+			near = b;
+	}
+	if (!near)
+		snprintf(why, len, "0x%08x is in no buffer and no module image", addr);
+	else if (addr >= near->addr + (uint64_t)near->asked)
+		snprintf(why, len, "0x%08x is %llu bytes past the end of the %zu-byte buffer at 0x%08x",
+			 addr, (unsigned long long)(addr - near->addr - near->asked), near->asked,
+			 near->addr);
+	else
+		snprintf(why, len, "the access runs past the end of the %zu-byte buffer at 0x%08x",
+			 near->asked, near->addr);
+	return 0;
+}
+
 /*
- * Run @p's blocks in turn (x fastest, then y, then z), each to
- * completion before the next starts, like simt_run_grid().
+ * @path with "dir/.." and "." taken out, in @out: meson's builds record
+ * kernels as "/src/build/host/../../k.c".
  */
+static void tidy_path(const char *path, char *out, size_t len)
+{
+	size_t n = 0, seg;
+
+	if (!len)
+		return;
+	out[0] = 0;
+	if (*path == '/' && len > 1)
+		out[n++] = '/', out[n] = 0;
+	for (; *path; path += seg + (path[seg] == '/')) {
+		const char *slash;
+
+		seg = strcspn(path, "/");
+		if (!seg || (seg == 1 && path[0] == '.'))
+			continue;
+		slash = strrchr(out, '/');
+		if (seg == 2 && !strncmp(path, "..", 2) && n && strcmp(slash ? slash + 1 : out, "..") &&
+		    !(n == 1 && out[0] == '/')) {
+			n = slash ? (size_t)(slash - out) + (slash == out) : 0;
+			out[n] = 0;
+			continue;
+		}
+		if (n + (n && out[n - 1] != '/') + seg + 1 > len)
+			return;
+		if (n && out[n - 1] != '/')
+			out[n++] = '/';
+		memcpy(out + n, path, seg);
+		n += seg;
+		out[n] = 0;
+	}
+}
+
+/*
+ * "/src/k.c:12 (kernel+0x24)" from the image's line table (built with
+ * -g), the line of the kernel's source that called the code when it was
+ * inlined (", inlined from /src/simt.h:257" then follows the function),
+ * else "pc 0x00010024 (kernel+0x24)".
+ */
+static void where(void *opaque, uint32_t pc, char *buf, size_t len)
+{
+	const struct launch_env *e = opaque;
+	simt_module *m = e->mod;
+	const struct simt_elf *elf = &m->img.elf;
+	const struct simt_elf_symbol *f = NULL;
+	const char *file, *inner_file;
+	unsigned int line, inner_line;
+	char sym[96], err[256], path[256], inner[256];
+	uint32_t i;
+
+	if (!m->lines_read) {
+		m->lines_read = 1;
+		if (simt_lines_read(&m->lines, elf, err, sizeof(err)))
+			fprintf(stderr, "simt-run: no source lines: %s\n", err);
+	}
+	for (i = 0; i < elf->nsymbols; i++) {
+		const struct simt_elf_symbol *y = &elf->symbols[i];
+
+		if (y->type == 2 /* STT_FUNC */ && pc >= y->value && pc - y->value < y->size)
+			f = y;
+	}
+	if (f)
+		snprintf(sym, sizeof(sym), "%s+0x%x", f->name, pc - f->value);
+	else
+		snprintf(sym, sizeof(sym), "pc 0x%08x", pc);
+	if (simt_lines_find_call(&m->lines, pc, &file, &line, &inner_file, &inner_line)) {
+		tidy_path(file, path, sizeof(path));
+		if (inner_file) {
+			tidy_path(inner_file, inner, sizeof(inner));
+			snprintf(buf, len, "%s:%u (%s, inlined from %s:%u)", path, line, sym, inner,
+				 inner_line);
+		} else {
+			snprintf(buf, len, "%s:%u (%s)", path, line, sym);
+		}
+	} else {
+		snprintf(buf, len, "pc 0x%08x%s%s%s", pc, f ? " (" : "", f ? sym : "", f ? ")" : "");
+	}
+}
+
+/* ---- running a launch ---- */
+
+/* One block being run, with its warps and shared memory. */
+struct slot {
+	SimtBlock b;
+	SimtWarp *warps;
+	uint8_t *shared;
+	bool busy;
+};
+
+/* splitmix64's mix, so that neighbouring seeds start far apart. */
+static uint64_t first_random(uint64_t seed)
+{
+	uint64_t z = seed + 0x9e3779b97f4a7c15ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z ? z : 1;
+}
+
+/* xorshift64*: the random block order, the same for the same seed. */
+static uint64_t next_random(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dull;
+}
+
+/*
+ * Run blocks [@first, @first + @count) of @l.  Linear: in turn (x
+ * fastest, then y, then z), each to completion before the next starts,
+ * like simt_run_grid().  Random: up to a wave of blocks at once, started
+ * in an order shuffled from the seed, the next warp and how far it runs
+ * drawn at every step, so that blocks interleave.
+ */
+static simt_status run_blocks(simt_context *ctx, const struct pending *p, double deadline,
+			      struct simt_result *c, SimtCode *code, struct simt_checker *chk,
+			      struct slot *slots, unsigned int nslots, uint64_t *cycles)
+{
+	const SimtLaunch *l = &p->l;
+	uint64_t total = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
+	uint64_t first = p->count ? p->first : 0, count = (p->count ? p->first + p->count : total) - first;
+	uint64_t started = 0, done = 0, rng = first_random(ctx->seed), steps = 0, insns = 0;
+	uint32_t threads = simt_launch_threads(l), *order = NULL;
+	bool random = ctx->schedule == SIMT_SCHEDULE_RANDOM;
+	SimtBlockDesc desc = { 0 };
+	simt_status st = SIMT_SUCCESS;
+	unsigned int s;
+
+	if (random) {
+		order = malloc(count * sizeof(*order));
+		if (!order)
+			return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+		for (started = 0; started < count; started++) {
+			uint64_t j = next_random(&rng) % (started + 1);
+
+			order[started] = order[j];
+			order[j] = first + started;
+		}
+		started = 0;
+	}
+	while (done < count) {
+		struct slot *sl;
+		uint64_t i;
+
+		for (s = 0; s < nslots && started < count; s++) {
+			if (slots[s].busy)
+				continue;
+			i = order ? order[started] : first + started;
+			started++;
+			desc.block_idx[0] = i % l->grid_dim[0];
+			desc.block_idx[1] = i / l->grid_dim[0] % l->grid_dim[1];
+			desc.block_idx[2] = i / l->grid_dim[0] / l->grid_dim[1];
+			desc.local_addr = ctx->local_addr + s * threads * l->local_size;
+			simt_block_init(&slots[s].b, l, &desc, code, &ctx->smem,
+					slots[s].warps, slots[s].shared);
+			if (chk)
+				simt_checker_attach(chk, &slots[s].b, s);
+			slots[s].busy = true;
+		}
+		do {
+			s = random ? next_random(&rng) % nslots : 0;
+		} while (!slots[s].busy);
+		sl = &slots[s];
+		if (random) {
+			uint64_t before = sl->b.st.warp_insns;
+
+			simt_warp_run(&sl->b, next_random(&rng) % sl->b.st.nwarps,
+				      1 + next_random(&rng) % 64);
+			insns += sl->b.st.warp_insns - before;
+		} else {
+			uint64_t before = sl->b.st.warp_insns;
+
+			simt_block_run(&sl->b, SLICE);
+			insns += sl->b.st.warp_insns - before;
+		}
+		if (deadline && (!random || ++steps % 4096 == 0) && now_s() > deadline) {
+			const uint32_t *x = sl->b.st.desc.block_idx;
+
+			st = simt_set_error(SIMT_ERROR_TIMEOUT,
+					    "block (%u,%u,%u) still running after %llu warp instructions; %s",
+					    x[0], x[1], x[2], (unsigned long long)insns,
+					    random ? "the blocks of a wave run interleaved, but a block waiting "
+						     "for one of a later wave never ends"
+						   : "the host runner runs blocks one after another, so a block "
+						     "waiting for a later one never ends");
+			break;
+		}
+		if (sl->b.st.status == SIMT_RUNNING)
+			continue;
+		*cycles += sl->b.st.cycle;
+		sl->busy = false;
+		done++;
+		if (sl->b.st.status == SIMT_FAULTED) {
+			const SimtBlockState *b = &sl->b.st;
+
+			c->status = SIMT_ERROR_FAULT;
+			c->hw_error = b->fault;
+			c->fault_addr = b->fault_addr;
+			c->fault_pc = b->fault_pc;
+			st = simt_set_error(SIMT_ERROR_FAULT,
+					    "%s at pc 0x%08x, address 0x%08x: block (%u,%u,%u), warp %u, lane %u",
+					    simt_fault_name(b->fault), b->fault_pc, b->fault_addr,
+					    b->desc.block_idx[0], b->desc.block_idx[1], b->desc.block_idx[2],
+					    b->fault_warp, b->fault_lane);
+			break;
+		}
+	}
+	free(order);
+	return st;
+}
+
+/* The name of @m's kernel that starts at @entry. */
+static const char *kernel_name_at(const simt_module *m, uint32_t entry)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nkernels; i++) {
+		if (m->kernels[i].info->m.entry == entry)
+			return m->kernels[i].info->name;
+	}
+	return "(unknown)";
+}
+
+/* Run @p: its blocks in the context's order, checked if asked. */
 static simt_status run_grid(simt_context *ctx, const struct pending *p, double deadline,
 			    struct simt_result *c)
 {
 	const SimtLaunch *l = &p->l;
 	uint64_t total = (uint64_t)l->grid_dim[0] * l->grid_dim[1] * l->grid_dim[2];
-	uint64_t first = p->count ? p->first : 0, end = p->count ? first + p->count : total, i;
-	uint32_t threads = simt_launch_threads(l), x, y, z;
-	uint64_t need = (uint64_t)threads * l->local_size, cycles = 0, insns = 0;
-	SimtBlockDesc desc = { 0 };
+	uint64_t blocks = p->count ? p->count : total, cycles = 0;
+	unsigned int nslots = 1, s;
+	uint32_t threads = simt_launch_threads(l);
+	uint64_t need;
+	struct launch_env env = { ctx, p->mod };
+	struct simt_check_env check_env = {
+		.checks = ctx->checks, .launch = l, .mem = ctx->mem, .mem_size = HOST_VRAM,
+		.global_ok = global_ok, .where = where, .opaque = &env,
+	};
+	struct simt_checker *chk = NULL;
 	simt_status st = SIMT_SUCCESS;
-	SimtWarp *warps = NULL;
-	uint8_t *shared = NULL;
+	struct slot *slots;
 	SimtCode code;
-	SimtBlock b;
 
+	if (ctx->schedule == SIMT_SCHEDULE_RANDOM)
+		nslots = blocks < simt_backend_wave_blocks(ctx) ? blocks : simt_backend_wave_blocks(ctx);
+	need = (uint64_t)nslots * threads * l->local_size;
 	if (need > ctx->local_size) {
 		st = carve(ctx, need, &ctx->local_addr);
 		if (st)
 			return st;
 		ctx->local_size = need;
 	}
-	desc.local_addr = ctx->local_addr;
 	if (simt_code_init(&code, l->code_base, l->code_size))
 		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
 	code.timing = &host_timing;
-	warps = calloc(simt_launch_warps(l), sizeof(*warps));
-	shared = malloc(l->shared_size ? l->shared_size : 1);
-	if (!warps || !shared) {
+	slots = calloc(nslots, sizeof(*slots));
+	for (s = 0; slots && s < nslots; s++) {
+		slots[s].warps = calloc(simt_launch_warps(l), sizeof(*slots[s].warps));
+		slots[s].shared = malloc(l->shared_size ? l->shared_size : 1);
+		if (!slots[s].warps || !slots[s].shared)
+			break;
+	}
+	if (ctx->checks) {
+		check_env.kernel = kernel_name_at(p->mod, l->entry);
+		chk = simt_checker_create(&check_env, nslots);
+	}
+	if (!slots || s < nslots || (ctx->checks && !chk))
 		st = simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
-		goto out;
+	else
+		st = run_blocks(ctx, p, deadline, c, &code, chk, slots, nslots, &cycles);
+	ctx->findings += simt_checker_destroy(chk);
+	for (s = 0; slots && s < nslots; s++) {
+		free(slots[s].warps);
+		free(slots[s].shared);
 	}
-	for (i = first; i < end; i++) {
-		x = i % l->grid_dim[0];
-		y = i / l->grid_dim[0] % l->grid_dim[1];
-		z = i / l->grid_dim[0] / l->grid_dim[1];
-		desc.block_idx[0] = x;
-		desc.block_idx[1] = y;
-		desc.block_idx[2] = z;
-		simt_block_init(&b, l, &desc, &code, &ctx->smem, warps, shared);
-		while (simt_block_run(&b, SLICE) == SIMT_RUNNING) {
-			if (deadline && now_s() > deadline) {
-				st = simt_set_error(SIMT_ERROR_TIMEOUT,
-						    "block (%u,%u,%u) still running after %llu warp instructions; "
-						    "the host runner runs blocks one after another, so a block "
-						    "waiting for a later one never ends",
-						    x, y, z, (unsigned long long)(insns + b.st.warp_insns));
-				goto out;
-			}
-		}
-		cycles += b.st.cycle;
-		insns += b.st.warp_insns;
-		if (b.st.status == SIMT_FAULTED) {
-			c->status = SIMT_ERROR_FAULT;
-			c->hw_error = b.st.fault;
-			c->fault_addr = b.st.fault_addr;
-			c->fault_pc = b.st.fault_pc;
-			st = simt_set_error(SIMT_ERROR_FAULT,
-					    "%s at pc 0x%08x, address 0x%08x: block (%u,%u,%u), warp %u, lane %u",
-					    simt_fault_name(b.st.fault), b.st.fault_pc, b.st.fault_addr,
-					    x, y, z, b.st.fault_warp, b.st.fault_lane);
-			goto out;
-		}
-	}
+	free(slots);
+	simt_code_destroy(&code);
+	if (st)
+		return st;
 	/* On the one clock of the host runner: launches one after another. */
 	c->start_cycle = ctx->dev->cycle;
 	c->end_cycle = ctx->dev->cycle + cycles;
 	ctx->dev->cycle += cycles;
-out:
-	free(shared);
-	free(warps);
-	simt_code_destroy(&code);
-	return st;
+	return SIMT_SUCCESS;
 }
 
-/* ---- device printf: the records of include/simt-printf-buffer.h ---- */
+/* ---- device printf: records printed by guest/libsimt/simt-printf.c ---- */
 
 /* The NUL-terminated string at device address @addr, or NULL. */
-static const char *device_string(simt_context *ctx, uint32_t addr)
+static const char *device_string(void *opaque, uint32_t addr)
 {
+	simt_context *ctx = opaque;
 	uint32_t end = 0;
 	simt_module *m;
 
@@ -858,152 +1122,6 @@ static const char *device_string(simt_context *ctx, uint32_t addr)
 	if (!end || !memchr(ctx->mem + addr, 0, end - addr))
 		return NULL;
 	return (const char *)ctx->mem + addr;
-}
-
-/*
- * Print one record: @fmt with the arguments @args (@nargs 64-bit words),
- * converted as the conversion's length modifier says; a float argument
- * is its 32-bit pattern.  %n is not supported (it would write device
- * memory) and prints nothing.
- */
-static void print_record(simt_context *ctx, const char *fmt, uint32_t nargs,
-			 const uint8_t *args)
-{
-	uint32_t next = 0;
-
-	while (*fmt) {
-		char spec[64], len[3] = "";
-		size_t n = 0;
-		uint64_t v = 0;
-		const char *s;
-		char conv, ptr[16];
-
-		if (*fmt != '%') {
-			putchar(*fmt++);
-			continue;
-		}
-		spec[n++] = *fmt++;
-		while (*fmt && strchr("-+ #0", *fmt) && n < 8)
-			spec[n++] = *fmt++;
-		for (int part = 0; part < 2; part++) {
-			if (part == 1) {
-				if (*fmt != '.')
-					break;
-				spec[n++] = *fmt++;
-			}
-			if (*fmt == '*') {
-				int value;
-
-				/* Written into the spec: one printf per type below. */
-				fmt++;
-				v = 0;
-				if (next < nargs)
-					memcpy(&v, args + 8 * next++, 8);
-				value = (int)(uint32_t)v;
-				if (part == 1 && value < 0)
-					n--;	/* a negative precision is none */
-				else
-					n += snprintf(spec + n, 12, "%d", value);
-			} else {
-				while (*fmt >= '0' && *fmt <= '9' && n < 40)
-					spec[n++] = *fmt++;
-			}
-		}
-		while (*fmt && strchr("hljztL", *fmt) && strlen(len) < 2)
-			strncat(len, fmt++, 1);
-		conv = *fmt;
-		if (!conv)
-			break;
-		fmt++;
-		if (conv == '%') {
-			putchar('%');
-			continue;
-		}
-		if (!strchr("diouxXcfFeEgGaAsp", conv)) {
-			fwrite(spec, 1, n, stdout);	/* not a conversion: as written */
-			fputs(len, stdout);
-			putchar(conv);
-			continue;
-		}
-		v = 0;
-		if (next < nargs)
-			memcpy(&v, args + 8 * next++, 8);
-		if (strchr("di", conv)) {
-			long long x = !strcmp(len, "ll") || !strcmp(len, "j") ? (long long)v :
-				      !strcmp(len, "hh") ? (signed char)v :
-				      !strcmp(len, "h") ? (short)v : (int32_t)v;
-
-			memcpy(spec + n, "lld", 4);
-			spec[n + 2] = conv;
-			printf(spec, x);
-			continue;
-		}
-		if (strchr("ouxX", conv)) {
-			unsigned long long x = !strcmp(len, "ll") || !strcmp(len, "j") ? v :
-					       !strcmp(len, "hh") ? (unsigned char)v :
-					       !strcmp(len, "h") ? (unsigned short)v : (uint32_t)v;
-
-			memcpy(spec + n, "llu", 4);
-			spec[n + 2] = conv;
-			printf(spec, x);
-			continue;
-		}
-		if (strchr("fFeEgGaA", conv)) {
-			uint32_t bits = (uint32_t)v;
-			float f;
-
-			memcpy(&f, &bits, 4);
-			spec[n] = conv;
-			spec[n + 1] = 0;
-			printf(spec, (double)f);
-			continue;
-		}
-		if (conv == 'c') {
-			spec[n] = 'c';
-			spec[n + 1] = 0;
-			printf(spec, (int)(unsigned char)v);
-			continue;
-		}
-		/* %s and %p: a device string, or the address as 0x... */
-		snprintf(ptr, sizeof(ptr), "0x%x", (uint32_t)v);
-		s = conv == 'p' ? ptr : device_string(ctx, (uint32_t)v);
-		if (!s)
-			s = "(not a device string)";
-		spec[n] = 's';
-		spec[n + 1] = 0;
-		printf(spec, s);
-	}
-}
-
-/* Print and empty @m's printf buffer. */
-static void print_device_printf(simt_context *ctx, simt_module *m)
-{
-	const uint8_t *buf = ctx->mem + m->printf_addr;
-	uint32_t used, at = SIMT_PRINTF_HEADER;
-
-	memcpy(&used, buf, 4);
-	while (at - SIMT_PRINTF_HEADER < used && at + 8 <= SIMT_PRINTF_BYTES) {
-		uint32_t fmt_addr, nargs;
-		const char *fmt;
-
-		memcpy(&fmt_addr, buf + at, 4);
-		memcpy(&nargs, buf + at + 4, 4);
-		/* 0: reserved but not written (dropped, or the thread faulted) */
-		if (!fmt_addr || nargs > SIMT_PRINTF_MAX_ARGS ||
-		    at + 8 + 8 * nargs > SIMT_PRINTF_BYTES)
-			break;
-		fmt = device_string(ctx, fmt_addr);
-		if (fmt)
-			print_record(ctx, fmt, nargs, buf + at + 8);
-		else
-			printf("(printf: no format string at 0x%08x)\n", fmt_addr);
-		at += 8 + 8 * nargs;
-	}
-	fflush(stdout);
-	if (used > SIMT_PRINTF_BYTES - SIMT_PRINTF_HEADER)
-		fprintf(stderr, "simt-run: the printf buffer (%u bytes) is full: %u bytes of records lost\n",
-			SIMT_PRINTF_BYTES, used - (at - SIMT_PRINTF_HEADER));
-	memset(ctx->mem + m->printf_addr, 0, 4);
 }
 
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
@@ -1029,8 +1147,10 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		if (!ctx->queue)
 			ctx->tail = &ctx->queue;
 		st = run_grid(ctx, p, deadline, c);
-		if (p->mod->printf_addr)
-			print_device_printf(ctx, p->mod);
+		if (p->mod->printf_addr) {
+			simt_printf_print(ctx->mem + p->mod->printf_addr, device_string, ctx);
+			memset(ctx->mem + p->mod->printf_addr, 0, 4);	/* emptied */
+		}
 		ctx->done_seq = p->seq;
 		free(p);
 		if (st) {
@@ -1047,4 +1167,34 @@ simt_status simt_context_synchronize(simt_context *ctx)
 	if (!ctx)
 		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_context_synchronize: no context");
 	return ctx->next_seq > 1 ? simt_wait(ctx, ctx->next_seq - 1, -1, NULL) : SIMT_SUCCESS;
+}
+
+/* ---- checkers and block order ---- */
+
+simt_status simt_context_set_checks(simt_context *ctx, unsigned int checks)
+{
+	const unsigned int all = SIMT_CHECK_MEMCHECK | SIMT_CHECK_RACECHECK | SIMT_CHECK_SYNCCHECK;
+
+	if (!ctx || (checks & ~all))
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				      "simt_context_set_checks: no context, or an unknown check in 0x%x",
+				      checks);
+	ctx->checks = checks;
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_context_set_schedule(simt_context *ctx, int schedule, uint64_t seed)
+{
+	if (!ctx || (schedule != SIMT_SCHEDULE_LINEAR && schedule != SIMT_SCHEDULE_RANDOM))
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				      "simt_context_set_schedule: no context, or no schedule %d",
+				      schedule);
+	ctx->schedule = schedule;
+	ctx->seed = seed;
+	return SIMT_SUCCESS;
+}
+
+uint64_t simt_context_check_findings(const simt_context *ctx)
+{
+	return ctx ? ctx->findings : 0;
 }

@@ -221,6 +221,35 @@ typedef struct SimtCode {
     bool reference;
 } SimtCode;
 
+/* A lane's data access, as a checking runner sees it. */
+typedef enum SimtCheckAccess {
+    SIMT_CHECK_LOAD,
+    SIMT_CHECK_STORE,
+    SIMT_CHECK_ATOMIC,          /* lr.w, sc.w, amo*.w */
+} SimtCheckAccess;
+
+struct SimtBlock;
+
+/*
+ * Hooks of a checking runner (the host runner's --check), or NULL: the
+ * device has none.  With them every lane's access takes the per-lane
+ * path, in lane order, so each is seen before it is made.
+ */
+typedef struct SimtCheckOps {
+    /*
+     * Before lane @lane of warp @warp accesses @size bytes at @addr (the
+     * address the thread computed: shared, local or global) for the
+     * instruction at @pc; @val is what a store writes.  Returns
+     * SIMT_FAULT_NONE, or the fault that stops the block instead.
+     */
+    int (*access)(void *opaque, const struct SimtBlock *b, unsigned warp,
+                  unsigned lane, uint32_t pc, uint32_t addr, unsigned size,
+                  SimtCheckAccess kind, uint32_t val);
+    /* Lanes @group of warp @warp run the vote or shuffle at @pc. */
+    void (*warp_op)(void *opaque, const struct SimtBlock *b, unsigned warp,
+                    uint32_t pc, uint32_t group);
+} SimtCheckOps;
+
 typedef struct SimtBlock {
     SimtBlockState st;
     SimtWarp *warps;            /* st.nwarps entries, owned by the caller */
@@ -248,6 +277,9 @@ typedef struct SimtBlock {
     const uint32_t *stop_pcs;
     uint32_t stop_count;
     bool stopped;
+    /* Set after simt_block_init() to check the block's accesses. */
+    const SimtCheckOps *check;
+    void *check_opaque;
 } SimtBlock;
 
 typedef struct SimtGridResult {

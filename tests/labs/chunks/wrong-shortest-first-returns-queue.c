@@ -15,8 +15,8 @@
  */
 
 #include "qemu/osdep.h"
-#include "hw/simt/simt-copy-policy.h"
-#include "hw/simt/simt-policy.h"
+#include "simt-copy-policy.h"
+#include "simt-policy.h"
 
 /*
  * Seed 002: the highest queue priority first, so that a high-priority

@@ -20,9 +20,9 @@
  */
 
 #include "qemu/osdep.h"
-#include "hw/simt/simt.h"
-#include "hw/simt/simt-placement.h"
-#include "hw/simt/simt-policy.h"
+#include "simt.h"
+#include "simt-placement.h"
+#include "simt-policy.h"
 
 /*
  * Seed 001's "most room": the SM with room for the most further blocks

@@ -22,8 +22,8 @@
 
 #include "qemu/osdep.h"
 #include "hw/simt/simt-hw.h"
-#include "hw/simt/simt-preempt-choice.h"
-#include "hw/simt/simt-policy.h"
+#include "simt-preempt-choice.h"
+#include "simt-policy.h"
 
 /*
  * Seed 000: the cheapest usable option whose latency meets @bound, else

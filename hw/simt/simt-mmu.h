@@ -49,6 +49,17 @@ typedef struct SimtMmuView {
     bool bare;                  /* the context was bare at launch */
 } SimtMmuView;
 
+/* The MMU's state in SimtState. */
+typedef struct SimtMmu {
+    SimtContext contexts[SIMT_MAX_CONTEXTS];
+    SimtTlbEntry tlb[SIMT_TLB_ENTRIES];
+    uint32_t tlb_inv_ctx;       /* the TLB_INV_* registers */
+    uint32_t tlb_inv_addr;
+    uint64_t tlb_hits;
+    uint64_t tlb_misses;
+    uint32_t faults;
+} SimtMmu;
+
 typedef struct SimtState SimtState;
 
 /*

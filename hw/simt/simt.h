@@ -12,12 +12,14 @@
 #include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-config.h"
 #include "hw/simt/simt-core.h"
-#include "hw/simt/simt-dma.h"
-#include "hw/simt/simt-mmu.h"
-#include "hw/simt/simt-queue.h"
-#include "hw/simt/simt-sched.h"
-#include "hw/simt/simt-preempt.h"
-#include "hw/simt/simt-timeline.h"
+#include "simt-dma.h"
+#include "simt-mmu.h"
+#include "simt-queue.h"
+#include "simt-sched.h"
+#include "simt-sm.h"
+#include "simt-preempt.h"
+#include "simt-timeline.h"
+#include "simt-slice.h"
 
 #define TYPE_SIMT "simt"
 OBJECT_DECLARE_SIMPLE_TYPE(SimtState, SIMT)
@@ -31,7 +33,6 @@ struct SimtState {
 
     MemoryRegion regs;
     MemoryRegion vram;
-    QEMUTimer *tick;
     VMChangeStateEntry *vm_state;
 
     /* properties */
@@ -64,32 +65,21 @@ struct SimtState {
     uint32_t irq_count;
     uint32_t cycle_hi_latch;
 
-    /* the engine */
-    int64_t time_base_ns;       /* virtual time of device cycle 0 */
-    uint64_t slice_start;       /* first cycle the next tick runs */
-    bool ticking;
-    uint64_t launch_seq;
-    uint64_t blocks_done;
+    /* the blocks' state, each owned by its file */
+    SimtSliceEngine slice;      /* simt-slice.c */
+    uint64_t launch_seq;        /* LAUNCHes taken, the queues' order */
+    uint64_t blocks_done;       /* BLOCKS_DONE */
     SimtQueue queues[SIMT_MAX_QUEUES];
+    /*
+     * The SMs, with the scheduler's fields above (sm_order, placement,
+     * place_next, place_room): loose, as the placement lab's policies
+     * read them here (docs/labs/placement.rst).
+     */
     SimtSM *sms;
-
-    /* contexts and the MMU */
-    SimtContext contexts[SIMT_MAX_CONTEXTS];
-    SimtTlbEntry tlb[SIMT_TLB_ENTRIES];
-    uint32_t tlb_inv_ctx;
-    uint32_t tlb_inv_addr;
-    uint64_t tlb_hits;
-    uint64_t tlb_misses;
-    uint32_t mmu_faults;
-
-    /* copy engines */
-    SimtEngine engines[SIMT_MAX_COPY_ENGINES];
-    uint32_t dma_chunk;
-    uint64_t copy_seq;
-    uint8_t *bounce;            /* SIMT_DMA_BOUNCE bytes */
-
-    SimtPreempt pre;
-    SimtTimeline timeline;
+    SimtMmu mmu;                /* simt-mmu.c */
+    SimtDma dma;                /* simt-dma.c */
+    SimtPreempt pre;            /* simt-preempt.c */
+    SimtTimeline timeline;      /* simt-timeline.c */
 };
 
 static inline uint32_t simt_cfg(const SimtState *s, SimtConfigField f)

@@ -9,8 +9,8 @@
 #include "migration/vmstate.h"
 #include "hw/simt/simt-hw.h"
 #include "hw/simt/simt-core.h"
-#include "hw/simt/simt-dma.h"
-#include "hw/simt/simt-mmu.h"
+#include "simt-dma.h"
+#include "simt-mmu.h"
 
 /* One launched grid; a queue runs at most one at a time. */
 typedef struct SimtKernel {

@@ -29,13 +29,21 @@ typedef struct SimtCopy {
     uint32_t error;             /* ... and how the copy ended */
 } SimtCopy;
 
-typedef struct SimtEngine {
+typedef struct SimtCopyEngine {
     int queue;                  /* copy being served, or -1 */
     uint64_t cycle;             /* the engine's clock */
     uint64_t bytes;
     uint32_t chunks;
     uint32_t switches;
-} SimtEngine;
+} SimtCopyEngine;
+
+/* The copy engines' state in SimtState. */
+typedef struct SimtDma {
+    SimtCopyEngine engines[SIMT_MAX_COPY_ENGINES];
+    uint32_t chunk;             /* the DMA_CHUNK register */
+    uint64_t seq;               /* copies submitted */
+    uint8_t *bounce;            /* SIMT_DMA_BOUNCE bytes */
+} SimtDma;
 
 typedef struct SimtState SimtState;
 
@@ -47,11 +55,10 @@ uint32_t simt_dma_submit(SimtState *s, unsigned q,
 void simt_dma_cancel(SimtState *s, unsigned q);
 /* Run every engine over device cycles [start, end). */
 void simt_dma_run_slice(SimtState *s, uint64_t start, uint64_t end);
-bool simt_dma_busy(SimtState *s);
 /* Copy engine @e's register @reg: false if it is not decoded here. */
-bool simt_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
-                          uint32_t *val);
+bool simt_copy_engine_reg_read(SimtState *s, unsigned e, unsigned reg,
+                               uint32_t *val);
 extern const VMStateDescription vmstate_simt_copy;
-extern const VMStateDescription vmstate_simt_engine;
+extern const VMStateDescription vmstate_simt_copy_engine;
 
 #endif /* HW_SIMT_DMA_H */

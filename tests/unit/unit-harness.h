@@ -4,8 +4,8 @@
  * that runs hand-assembled programs on the warp interpreter over a flat
  * memory.
  */
-#ifndef SIMT_TEST_H
-#define SIMT_TEST_H
+#ifndef SIMT_UNIT_HARNESS_H
+#define SIMT_UNIT_HARNESS_H
 
 #include "qemu/osdep.h"
 #include "hw/simt/simt-core.h"
@@ -78,4 +78,4 @@ int run_body(const uint32_t *body, unsigned len, unsigned n,
              const uint32_t *a, const uint32_t *b, const uint32_t *c,
              unsigned frm, uint32_t *out_x, uint32_t *out_f, uint32_t *flags);
 
-#endif /* SIMT_TEST_H */
+#endif /* SIMT_UNIT_HARNESS_H */

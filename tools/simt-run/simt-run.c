@@ -9,7 +9,7 @@
  * with SIMT_RUN_HOST defined): there the libsimt calls below are served by
  * tools/simt-run/simt-interp.c, which runs the kernel on the warp
  * interpreter with no VM and no device.  Only the SIMT_RUN_HOST hunks
- * differ; the guest's output is what guest/simt-test.sh checks.
+ * differ; the guest's output is what tests/guest/simt-test.sh checks.
  */
 #include <errno.h>
 #include <limits.h>
@@ -68,6 +68,19 @@ static void usage(FILE *f)
 "  --time              print the time from submission to completion in\n"
 "                      microseconds, and the device cycles the driver reports\n"
 "  --list              list the kernels of IMAGE and their resources\n"
+"  --check TOOL        on the host runner, check the kernel as it runs, like\n"
+"                      compute-sanitizer (repeat or list with commas):\n"
+"        memcheck          accesses outside shared or local memory or any\n"
+"                          buffer, or misaligned: the kernel stops\n"
+"        racecheck         shared memory written and read (or written) by\n"
+"                          threads of different warps between two barriers\n"
+"        synccheck         a plain shuffle or vote run by part of a warp\n"
+"                      each finding is printed with the source line (images\n"
+"                      built with -g) or the instruction's address\n"
+"  --schedule ORDER    on the host runner, the order of the blocks: linear\n"
+"                      (default: one after another) or random (a wave of\n"
+"                      blocks interleaved, in an order drawn from --seed)\n"
+"  --seed N            the random order's seed (default 1)\n"
 "  --device NODE       the device node (default $SIMT_DEVICE or\n"
 "                      /dev/accel/accel0)\n"
 "  -h, --help          this text\n"
@@ -83,17 +96,22 @@ static void usage(FILE *f)
 "      --arg 100000 --repeat 100000 --set 4=0 --until 4=0 --out 2=dist.out\n"
 "\n"
 "Exit status: 0 if the kernel completed (and --until's value came), 1 if\n"
-"it or the device failed (or --until's value did not come), 2 for a usage\n"
-"error.\n");
+"it or the device failed (or --until's value did not come, or a checker\n"
+"found something), 2 for a usage error.\n");
 #ifdef SIMT_RUN_HOST
 	fprintf(f,
 "\n"
 "This is the host build: the kernel runs on the warp interpreter, with no VM\n"
 "and no device.  Images are in build/host/kernels rather than\n"
 "/lib/simt/kernels; --device and --priority are accepted and ignored.  The\n"
-"blocks of the grid run one after another, each to completion, so blocks\n"
-"that wait for each other never finish (--timeout ends them), and --time\n"
-"gives the cycles of the device's instruction costs summed over the blocks.\n");
+"blocks of the grid run one after another, each to completion (unless\n"
+"--schedule random), so blocks that wait for each other never finish\n"
+"(--timeout ends them), and --time gives the cycles of the device's\n"
+"instruction costs summed over the blocks.\n");
+#else
+	fprintf(f,
+"\n"
+"--check and --schedule are the host runner's (simt-run on the host).\n");
 #endif
 }
 
@@ -486,6 +504,43 @@ static void list_kernels(simt_module *m, const char *image)
 	}
 }
 
+static const char *const check_names[] = { "memcheck", "racecheck", "synccheck" };
+
+/* SIMT_CHECK_* of a comma-separated list of checker names. */
+static unsigned int parse_checks(const char *v)
+{
+	unsigned int checks = 0, i;
+	const char *p = v;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		for (i = 0; i < 3; i++) {
+			if (strlen(check_names[i]) == len && !strncmp(p, check_names[i], len))
+				break;
+		}
+		if (i == 3)
+			die_usage("--check '%s': memcheck, racecheck or synccheck", v);
+		checks |= 1u << i;
+		p += len + (p[len] == ',');
+	}
+	if (!checks)
+		die_usage("--check '%s': memcheck, racecheck or synccheck", v);
+	return checks;
+}
+
+/* The checkers' summary line; 1 if they found something. */
+static int check_summary(simt_context *ctx, unsigned int checks)
+{
+	uint64_t n = simt_context_check_findings(ctx);
+
+	if (!checks)
+		return 0;
+	fprintf(stderr, "========= ERROR SUMMARY: %llu error%s\n", (unsigned long long)n,
+		n == 1 ? "" : "s");
+	return n != 0;
+}
+
 /* Report a libsimt failure and exit 1. */
 static void die_simt(simt_status st, const char *what)
 {
@@ -525,7 +580,9 @@ int main(int argc, char **argv)
 	uint32_t argv32[MAX_ARGS];
 	size_t shared = 0;
 	double timeout_s = 60, t0, t1;
-	int priority = SIMT_PRIORITY_NORMAL, want_time = 0, list = 0;
+	int priority = SIMT_PRIORITY_NORMAL, want_time = 0, list = 0, schedule = -1;
+	unsigned int checks = 0;
+	uint64_t seed = 1;
 	struct simt_result c;
 	simt_device *dev;
 	simt_context *ctx;
@@ -556,7 +613,8 @@ int main(int argc, char **argv)
 			    strcmp(o, "--dump") && strcmp(o, "--shared") && strcmp(o, "--priority") &&
 			    strcmp(o, "--timeout") && strcmp(o, "--device") && strcmp(o, "--in") &&
 			    strcmp(o, "--out") && strcmp(o, "--repeat") && strcmp(o, "--set") &&
-			    strcmp(o, "--until"))
+			    strcmp(o, "--until") && strcmp(o, "--check") && strcmp(o, "--schedule") &&
+			    strcmp(o, "--seed"))
 				die_usage("unknown option '%s'", o);
 			if (!v)
 				die_usage("%s needs a value", o);
@@ -641,6 +699,22 @@ int main(int argc, char **argv)
 				die_usage("--timeout '%s': a number of seconds above 0", v);
 		} else if (!strcmp(o, "--device")) {
 			node = v;
+		} else if (!strcmp(o, "--check")) {
+			checks |= parse_checks(v);
+		} else if (!strcmp(o, "--schedule")) {
+			if (!strcmp(v, "linear"))
+				schedule = SIMT_SCHEDULE_LINEAR;
+			else if (!strcmp(v, "random"))
+				schedule = SIMT_SCHEDULE_RANDOM;
+			else
+				die_usage("--schedule '%s': linear or random", v);
+		} else if (!strcmp(o, "--seed")) {
+			char *end;
+
+			errno = 0;
+			seed = strtoull(v, &end, 0);
+			if (errno || *end || !*v || *v == '-')
+				die_usage("--seed '%s': a number from 0 to 2^64 - 1", v);
 		} else if (!image) {
 			image = o;
 		} else if (!kname) {
@@ -679,6 +753,16 @@ int main(int argc, char **argv)
 	st = simt_context_create(dev, priority, SIMT_PREEMPT_DEFAULT, &ctx);
 	if (st)
 		die_simt(st, "cannot create a context");
+	if (checks) {
+		st = simt_context_set_checks(ctx, checks);
+		if (st)
+			die_simt(st, "--check");
+	}
+	if (schedule >= 0) {
+		st = simt_context_set_schedule(ctx, schedule, seed);
+		if (st)
+			die_simt(st, "--schedule");
+	}
 	st = simt_module_load(ctx, image, &mod);
 	if (st) {
 		fprintf(stderr, "%s: %s\n", prog, simt_last_error());
@@ -746,6 +830,7 @@ int main(int argc, char **argv)
 			/* which fault, and where: block, warp and lane */
 			fprintf(stderr, "%s: %s\n", prog, simt_last_error());
 #endif
+			check_summary(ctx, checks);
 			return finish(args, nargs, ctx, dev, 1);
 		}
 		if (st)
@@ -808,6 +893,8 @@ int main(int argc, char **argv)
 		}
 		free(data);
 	}
+	if (check_summary(ctx, checks))
+		return finish(args, nargs, ctx, dev, 1);
 	st = simt_context_destroy(ctx);
 	if (!st)
 		st = simt_device_close(dev);

@@ -3,7 +3,7 @@
  * simt unit tests: the shared program harness.
  */
 
-#include "simt-test.h"
+#include "unit-harness.h"
 
 unsigned emit(Prog *p, uint32_t w)
 {

@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * simt: the block scheduler and the SMs' room (simt-sched.c).
+ * simt: the block scheduler and the SMs' room (simt-sched.c).  The SMs'
+ * own types are simt-sm.h's.
  */
 #ifndef HW_SIMT_SIMT_SCHED_H
 #define HW_SIMT_SIMT_SCHED_H
@@ -32,57 +33,8 @@ typedef struct SimtNeed {
     uint32_t shared;
 } SimtNeed;
 
-/* How a resident block is leaving its SM. */
-enum simt_leave {
-    SIMT_LEAVE_NONE = 0,
-    SIMT_LEAVE_DRAIN,           /* runs to completion, then leaves */
-    SIMT_LEAVE_SAVE,            /* stopped; its record is being written */
-    SIMT_LEAVE_PARK,            /* runs on to preemption points, then saved */
-};
-
-/* A block slot of an SM. */
-typedef struct SimtSlot {
-    bool used;
-    uint32_t queue;             /* whose kernel the block belongs to */
-    uint32_t linear;            /* block index in the grid */
-    uint32_t leave;             /* enum simt_leave */
-    bool in_event;              /* a victim of the current preemption */
-    uint64_t leave_cycle;       /* SIMT_LEAVE_SAVE: off the SM then */
-    uint64_t drain_due;         /* drained on an estimate: done by then */
-    uint64_t ready_cycle;       /* restored: issues from then on */
-    /* SIMT_LEAVE_PARK: warps stopped (bit per warp), and until when */
-    uint32_t parked;
-    uint64_t park_limit;
-    uint64_t dispatch_cycle;
-    uint64_t dispatch_insns;    /* warp_insns then (a restored block's) */
-    SimtBlock block;
-    SimtWarp *warps;
-    SimtWarpTiming *wtiming;    /* the warps' latency model state */
-    uint8_t *shared;            /* NULL while a save keeps it in place */
-    uint32_t shared_bytes;      /* allocated at @shared */
-} SimtSlot;
-
-typedef struct SimtSM {
-    uint32_t id;
-    SimtRoom room;
-    SimtSlot *slots;            /* SM_BLOCKS entries */
-    uint32_t nslots;
-    uint64_t *port_cycle;       /* per issue port: time issued up to */
-    uint32_t nports;
-    uint64_t mem_pipe;          /* global memory: busy up to */
-    uint32_t next_slot;         /* round-robin cursor */
-    uint32_t next_warp;
-    uint64_t save_busy;         /* saves and restores serialise up to here */
-    uint64_t ev_saved;          /* bytes saved from here in this event */
-    uint64_t ev_wait;           /* its first save's wait, from the request */
-    /*
-     * Chimera: queue + 1 of the preemptor this SM is handed to, until
-     * the event ends (0: none); no other kernel is placed on it, and the
-     * preemptor only once its victims have all left.
-     */
-    uint32_t handed_to;
-} SimtSM;
-
+typedef struct SimtSM SimtSM;
+typedef struct SimtSlot SimtSlot;
 typedef struct SimtState SimtState;
 typedef struct SimtKernel SimtKernel;
 typedef struct SimtSaved SimtSaved;

@@ -77,6 +77,7 @@ t_lib_timeout
 t_lib_too_large
 t_lib_metadata
 t_lib_multi_device
+t_lib_printf
 t_split_results
 t_split_ids
 t_split_auto
@@ -85,6 +86,8 @@ t_smi_user
 t_smi_root
 t_run_user
 t_run_files
+t_run_printf
+t_run_printf_full
 t_run_bad
 t_bench
 t_unplug_mapped
@@ -345,7 +348,7 @@ t_proc_interrupts() {
 }
 d_proc_interrupts="/proc/interrupts shows the vectors and counts the test interrupts"
 
-# simt-ioctl-test GROUP: one group of ioctl tests (guest/simt-ioctl-test.c),
+# simt-ioctl-test GROUP: one group of ioctl tests (tests/guest/ioctl/),
 # bounded in time, with a clean kernel log.
 ioctl_group() {
 	bound || fail "not bound"
@@ -720,6 +723,9 @@ d_lib_timeout="libsimt as a user: a wait timeout is SIMT_ERROR_TIMEOUT at its de
 t_lib_too_large() { lib_group too-large; }
 d_lib_too_large="libsimt as a user: E2BIG (more than the VRAM) is reported as too large, not out of memory"
 
+t_lib_printf() { lib_group printf; }
+d_lib_printf="libsimt as a user: device printf's records printed once, in order, when every launch of the module sharing the buffer is over: not at the wait for the first of two, at the second, at a copy, at an unload, at the context's end"
+
 t_lib_metadata() { lib_group metadata; }
 d_lib_metadata="libsimt as a user: the launch carries the metadata (live table in device memory, used registers, idempotent flag by the buffers' rule); vecadd and saxpy checked"
 
@@ -937,6 +943,49 @@ t_run_files() {
 }
 d_run_files="simt-run as the user: breadth-first search from files (--in), one launch per level until the flag stays 0 (--repeat, --set, --until), distances written to a file (--out)"
 
+# Device printf: the lines tests/runner/test-simt-run.sh expects of the
+# host runner (t_printf), here from two launches, each printed once, at
+# the wait for it.  The pointer is the buffer's device address, which the
+# driver chose.
+t_run_printf() {
+	out=$(simt_as_user "timeout 60 simt-run /lib/simt/kernels/devprintf.elf print_values --grid 1 --block 3 --arg buf:i32:-5,7,300 --arg buf:f32:1.5,2.25,-3 --arg buf:u8:110,97,109,101,0 --arg buf:12 --repeat 2 --dump 1:f32 --dump 3:i32" 2>&1) ||
+		{ echo "$out"; fail "simt-run devprintf.elf print_values failed"; }
+	echo "$out"
+	addr=$(echo "$out" | sed -n 's/^a1: f32\[3\] at \(0x[0-9a-f]*\)$/\1/p')
+	[ -n "$addr" ] || fail "no address of the float buffer in the dump"
+	ptr=$(printf '0x%x' "$addr")
+	one="0: -5 fffffffb -5  | 1.500 1.500000e+00 image name a -5000000000 $ptr %
+1: 7     7 7   | 2.250 2.250000e+00 image name b 7000000000 $ptr %
+2: 300   12c 44  | -3.000 -3.000000e+00 image name c 300000000000 $ptr %"
+	want="$one
+$one
+launches: 2"
+	got=$(echo "$out" | sed '/^launches: /q')
+	[ "$got" = "$want" ] || fail "the printed lines differ from the host runner's: expected
+$want"
+	echo "$out" | grep -q "^       0: 11 11 11$" || fail "printf did not return 11 (its arguments) in every thread"
+}
+d_run_printf="device printf through simt-run as the user: integers of every width, floats, strings, a character, a pointer printed as by the host runner, in thread order, once per launch"
+
+# 256 threads x 300 records overflow the 1 MiB buffer, as in the host
+# runner's t_printf_full
+t_run_printf_full() {
+	simt_as_user "timeout 120 simt-run /lib/simt/kernels/devprintf.elf print_flood --grid 4 --block 64 --arg 300 --arg buf:4 --dump 1" > /tmp/flood.out 2> /tmp/flood.err ||
+		{ cat /tmp/flood.err; fail "simt-run devprintf.elf print_flood failed"; }
+	cat /tmp/flood.err
+	tail -3 /tmp/flood.out
+	lines=$(grep -c -E '^[0-9]+ [0-9]+$' /tmp/flood.out)
+	echo "$lines records printed"
+	[ "$lines" = 43690 ] || fail "$lines records printed, expected the 43690 that fit"
+	grep -q '^0 0$' /tmp/flood.out && grep -q '^63 0$' /tmp/flood.out && grep -q '^0 1$' /tmp/flood.out ||
+		fail "records of threads 0 and 63 missing"
+	grep -q '^       0: 33110$' /tmp/flood.out || fail "printf did not return -1 for the 33110 calls that found the buffer full"
+	grep -q '^simt-run: the printf buffer (1048576 bytes) is full: 794640 bytes of records lost$' /tmp/flood.err ||
+		fail "no message of the bytes lost"
+	rm -f /tmp/flood.out /tmp/flood.err
+}
+d_run_printf_full="device printf into a full buffer through simt-run: printf returns -1, what fits is printed and the bytes lost are reported, as by the host runner"
+
 # run_bad EXPECTED_STATUS MESSAGE_REGEX ARGS...: simt-run must fail so
 run_bad() {
 	want=$1 re=$2
@@ -970,9 +1019,13 @@ t_run_bad() {
 	run_bad 1 "/dev/null is not a DRM device" $K/vecadd.elf vecadd --device /dev/null
 	# a store to an address the context has not bound
 	run_bad 1 "vecadd faulted: device address 0x2000" $K/vecadd.elf vecadd --block 4 --arg buf:16 --arg buf:16 --arg 0x200000 --arg 4
+	# the checkers and the random block order are the host runner's
+	run_bad 1 "--check: not supported by this backend \\(the checkers are the host runner's" $K/vecadd.elf vecadd --check memcheck
+	run_bad 1 "--schedule: not supported by this backend" $K/vecadd.elf vecadd --schedule random
+	simt_as_user "simt-run --help" | grep -q "^--check and --schedule are the host runner's" || fail "--help on --check"
 	simt_as_user "simt-run --help" | grep -q "^usage: simt-run" || fail "--help"
 }
-d_run_bad="simt-run refuses bad images, kernels, options and arguments with clear messages; reports a fault"
+d_run_bad="simt-run refuses bad images, kernels, options and arguments with clear messages; reports a fault; --check and --schedule say they are the host runner's"
 
 t_bench() {
 	out=$(simt_as_user "timeout 60 simt-bench -n 20") || { echo "$out"; fail "simt-bench failed"; }

@@ -1,0 +1,79 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * simt: the SMs running their blocks (simt-sm.c).
+ */
+#ifndef HW_SIMT_SIMT_SM_H
+#define HW_SIMT_SIMT_SM_H
+
+#include "hw/simt/simt-core.h"
+#include "simt-sched.h"
+
+/*
+ * A burst, the instructions one warp runs before its port moves on: at
+ * most this many, issued less than SIMT_BURST_CYCLES after it began, so
+ * that warps' clocks stay near their ports' and take the memory pipe
+ * in about the order of time.
+ */
+#define SIMT_BURST_INSNS        128
+#define SIMT_BURST_CYCLES       256
+
+/* How a resident block is leaving its SM. */
+enum simt_leave {
+    SIMT_LEAVE_NONE = 0,
+    SIMT_LEAVE_DRAIN,           /* runs to completion, then leaves */
+    SIMT_LEAVE_SAVE,            /* stopped; its record is being written */
+    SIMT_LEAVE_PARK,            /* runs on to preemption points, then saved */
+};
+
+/* A block slot of an SM. */
+typedef struct SimtSlot {
+    bool used;
+    uint32_t queue;             /* whose kernel the block belongs to */
+    uint32_t linear;            /* block index in the grid */
+    uint32_t leave;             /* enum simt_leave */
+    bool in_event;              /* a victim of the current preemption */
+    uint64_t leave_cycle;       /* SIMT_LEAVE_SAVE: off the SM then */
+    uint64_t drain_due;         /* drained on an estimate: done by then */
+    uint64_t ready_cycle;       /* restored: issues from then on */
+    /* SIMT_LEAVE_PARK: warps stopped (bit per warp), and until when */
+    uint32_t parked;
+    uint64_t park_limit;
+    uint64_t dispatch_cycle;
+    uint64_t dispatch_insns;    /* warp_insns then (a restored block's) */
+    SimtBlock block;
+    SimtWarp *warps;
+    SimtWarpTiming *wtiming;    /* the warps' latency model state */
+    uint8_t *shared;            /* NULL while a save keeps it in place */
+    uint32_t shared_bytes;      /* allocated at @shared */
+} SimtSlot;
+
+typedef struct SimtSM {
+    uint32_t id;
+    SimtRoom room;
+    SimtSlot *slots;            /* SM_BLOCKS entries */
+    uint32_t nslots;
+    uint64_t *port_cycle;       /* per issue port: time issued up to */
+    uint32_t nports;
+    uint64_t mem_pipe;          /* global memory: busy up to */
+    uint32_t next_slot;         /* round-robin cursor */
+    uint32_t next_warp;
+    uint64_t save_busy;         /* saves and restores serialise up to here */
+    uint64_t ev_saved;          /* bytes saved from here in this event */
+    uint64_t ev_wait;           /* its first save's wait, from the request */
+    /*
+     * Chimera: queue + 1 of the preemptor this SM is handed to, until
+     * the event ends (0: none); no other kernel is placed on it, and the
+     * preemptor only once its victims have all left.
+     */
+    uint32_t handed_to;
+} SimtSM;
+
+typedef struct SimtState SimtState;
+
+/* The instruction costs of this machine (SimtState.timing). */
+void simt_sm_timing_init(SimtState *s);
+/* Run every SM over device cycles [start, end). */
+void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end);
+
+#endif /* HW_SIMT_SIMT_SM_H */
