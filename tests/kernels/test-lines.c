@@ -955,6 +955,115 @@ static void good_program(struct bytes *prog)
     end_sequence(prog);
 }
 
+/* The DWARF numbers the damaged units' bytes below are spelled with. */
+enum {
+    DW_LNS_copy = 1, DW_LNS_advance_pc, DW_LNS_advance_line, DW_LNS_set_file,
+    DW_LNS_fixed_advance_pc = 9,
+    DW_LNE_end_sequence = 1, DW_LNE_set_address,
+    DW_LNCT_path = 1, DW_LNCT_directory_index,
+    DW_FORM_string = 0x08, DW_FORM_data1 = 0x0b, DW_FORM_line_strp = 0x1f,
+};
+
+/* A damaged part of a unit: what it is, its bytes, what its error says. */
+struct damage {
+    const char *what;
+    const uint8_t *bytes;
+    size_t n;
+    const char *phrase;
+    const char *line_str;   /* the one string of .debug_line_str, or none */
+};
+
+#define BYTES(...)      .bytes = (const uint8_t[]){ __VA_ARGS__ }, \
+                        .n = sizeof((const uint8_t[]){ __VA_ARGS__ })
+#define LE32(v)         (v) & 0xff, ((v) >> 8) & 0xff, ((v) >> 16) & 0xff, \
+                        ((v) >> 24) & 0xff
+/* A ULEB128 of two bytes, for 0x80 <= v < 0x4000. */
+#define ULEB2(v)        0x80 | ((v) & 0x7f), (v) >> 7
+/* Extended opcodes: 0, their length, then the sub-opcode and operands. */
+#define SET_ADDRESS(a)  0, 5, DW_LNE_set_address, LE32(a)
+#define END_SEQUENCE    0, 1, DW_LNE_end_sequence
+
+/* Programs of the damaged DWARF 4 unit that break the state machine. */
+static const struct damage damaged_programs[] = {
+    { .what = "an extended opcode longer than the rest of the unit",
+      BYTES(SET_ADDRESS(0x10000), 0, 9, DW_LNE_set_address),
+      .phrase = "runs past the end of the unit" },
+    { .what = "a LEB128 operand cut by the unit's end",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_advance_pc, 0x80),
+      .phrase = "runs past the end of the unit" },
+    { .what = "a fixed_advance_pc operand cut by the unit's end",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_fixed_advance_pc, 0x10),
+      .phrase = "opcode 0x09" },
+    { .what = "a sequence without DW_LNE_end_sequence",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_copy),
+      .phrase = "not ended" },
+    { .what = "a row in file 7 of 1",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_set_file, 7, DW_LNS_copy,
+            END_SEQUENCE),
+      .phrase = "file 7 of 1" },
+    { .what = "an address going backwards",
+      BYTES(SET_ADDRESS(0x10010), DW_LNS_copy, SET_ADDRESS(0x10000),
+            DW_LNS_copy, END_SEQUENCE),
+      .phrase = "goes back" },
+    { .what = "an address advanced past 32 bits",
+      BYTES(SET_ADDRESS(0xfffffff0u), DW_LNS_advance_pc, 0x20, END_SEQUENCE),
+      .phrase = "beyond 32 bits" },
+    { .what = "a line below 1",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_advance_line, 0x7e /* -2 */,
+            DW_LNS_copy, END_SEQUENCE),
+      .phrase = "out of range" },
+};
+
+/*
+ * File tables of the damaged DWARF 5 unit. Each is a count of directory
+ * entry formats, those (content type, form) pairs, a count of directories
+ * and their fields; then the same for files.
+ */
+static const struct damage damaged_tables[] = {
+    { .what = "a directory path of form 0x99",
+      BYTES(1, DW_LNCT_path, ULEB2(0x99), 0, 0, 0),
+      .phrase = "form 0x99" },
+    { .what = "a vendor field of unknown form 0x99",
+      BYTES(1, ULEB2(0x2001), ULEB2(0x99), 0, 0, 0),
+      .phrase = "unknown form 0x99" },
+    { .what = "a directory path in a constant form",
+      BYTES(1, DW_LNCT_path, DW_FORM_data1, 1, 0, 0, 0),
+      .phrase = "not a string" },
+    { .what = "2^40 directories",
+      BYTES(1, DW_LNCT_path, DW_FORM_string,
+            0x80, 0x80, 0x80, 0x80, 0x80, 0x20 /* 2^40 as ULEB128 */),
+      .phrase = "run past the header" },
+    { .what = "a line_strp past .debug_line_str",
+      BYTES(1, DW_LNCT_path, DW_FORM_line_strp, 1, LE32(0x1000), 0, 0),
+      .phrase = "outside .debug_line_str", .line_str = "/build" },
+    { .what = "a line_strp without .debug_line_str",
+      BYTES(1, DW_LNCT_path, DW_FORM_line_strp, 1, LE32(0x1000), 0, 0),
+      .phrase = "does not have" },
+    { .what = "a file in directory 5 of 1",
+      BYTES(1, DW_LNCT_path, DW_FORM_string, 1, '/', 'b', 'u', 'i', 'l', 'd', 0,
+            2, DW_LNCT_path, DW_FORM_string,
+            DW_LNCT_directory_index, DW_FORM_data1, 1, 'k', '.', 'c', 0, 5),
+      .phrase = "directory 5 of 1" },
+};
+
+/*
+ * The unit of @shape with @d's bytes as its file tables (@tables NULL) or
+ * its program (@prog NULL) is refused with @d's phrase.
+ */
+static void check_damage(const struct damage *d,
+                         const struct unit_shape *shape,
+                         const struct bytes *tables, const struct bytes *prog)
+{
+    struct bytes part = { .n = 0 }, sec = { .n = 0 }, strs = { .n = 0 };
+
+    put(&part, d->bytes, d->n);
+    if (d->line_str) {
+        put_str(&strs, d->line_str);
+    }
+    put_unit(&sec, shape, tables ? tables : &part, prog ? prog : &part);
+    check_refused(d->what, &sec, d->line_str ? &strs : NULL, d->phrase);
+}
+
 static void check_damaged(void)
 {
     static const char *const dirs[] = { NULL };
@@ -965,9 +1074,9 @@ static void check_damaged(void)
         .line_range = 14, .opcode_base = 13, .std_lengths = std_lengths_v4,
     };
     struct bytes tables = { .n = 0 }, prog = { .n = 0 }, sec = { .n = 0 };
-    struct bytes strs = { .n = 0 };
     struct simt_lines lines;
     char err[256];
+    unsigned i;
 
     tables_v4(&tables, dirs, files, file_dirs);
     good_program(&prog);
@@ -1006,167 +1115,14 @@ static void check_damaged(void)
     shape.line_range = 14;
     check_refused("line_range 0", &sec, NULL, "line_range 0");
 
-    /* Programs that run past the unit's end. */
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 0);
-    put_uleb(&prog, 9);
-    put_u8(&prog, 2);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("an extended opcode longer than the rest of the unit",
-                  &sec, NULL, "runs past the end of the unit");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 2);
-    put_u8(&prog, 0x80);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a LEB128 operand cut by the unit's end", &sec, NULL,
-                  "runs past the end of the unit");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 9);
-    put_u8(&prog, 0x10);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a fixed_advance_pc operand cut by the unit's end", &sec,
-                  NULL, "opcode 0x09");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 1);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a sequence without DW_LNE_end_sequence", &sec, NULL,
-                  "not ended");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 4);
-    put_uleb(&prog, 7);
-    put_u8(&prog, 1);
-    end_sequence(&prog);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a row in file 7 of 1", &sec, NULL, "file 7 of 1");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10010);
-    put_u8(&prog, 1);
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 1);
-    end_sequence(&prog);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("an address going backwards", &sec, NULL, "goes back");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0xfffffff0u);
-    put_u8(&prog, 2);
-    put_uleb(&prog, 0x20);
-    end_sequence(&prog);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("an address advanced past 32 bits", &sec, NULL,
-                  "beyond 32 bits");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 3);
-    put_sleb(&prog, -2);
-    put_u8(&prog, 1);
-    end_sequence(&prog);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a line below 1", &sec, NULL, "out of range");
-
-    /* DWARF 5 file tables. */
+    for (i = 0; i < sizeof(damaged_programs) / sizeof(damaged_programs[0]);
+         i++) {
+        check_damage(&damaged_programs[i], &shape, &tables, NULL);
+    }
     shape.version = 5;
-    prog.n = 0;
-    good_program(&prog);
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x99);
-    put_uleb(&tables, 0);
-    put_u8(&tables, 0);
-    put_uleb(&tables, 0);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a directory path of form 0x99", &sec, NULL, "form 0x99");
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 0x2001);
-    put_uleb(&tables, 0x99);
-    put_uleb(&tables, 0);
-    put_u8(&tables, 0);
-    put_uleb(&tables, 0);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a vendor field of unknown form 0x99", &sec, NULL,
-                  "unknown form 0x99");
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x0b);
-    put_uleb(&tables, 1);
-    put_u8(&tables, 0);
-    put_u8(&tables, 0);
-    put_uleb(&tables, 0);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a directory path in a constant form", &sec, NULL,
-                  "not a string");
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x08);
-    put_uleb(&tables, 1ull << 40);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("2^40 directories", &sec, NULL, "run past the header");
-
-    put_str(&strs, "/build");
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x1f);
-    put_uleb(&tables, 1);
-    put_u32(&tables, 0x1000);
-    put_u8(&tables, 0);
-    put_uleb(&tables, 0);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a line_strp past .debug_line_str", &sec, &strs,
-                  "outside .debug_line_str");
-    check_refused("a line_strp without .debug_line_str", &sec, NULL,
-                  "does not have");
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x08);
-    put_uleb(&tables, 1);
-    put_str(&tables, "/build");
-    put_u8(&tables, 2);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x08);
-    put_uleb(&tables, 2);
-    put_uleb(&tables, 0x0b);
-    put_uleb(&tables, 1);
-    put_str(&tables, "k.c");
-    put_u8(&tables, 5);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a file in directory 5 of 1", &sec, NULL,
-                  "directory 5 of 1");
+    for (i = 0; i < sizeof(damaged_tables) / sizeof(damaged_tables[0]); i++) {
+        check_damage(&damaged_tables[i], &shape, NULL, &prog);
+    }
 }
 
 /* ---- inlined calls: damaged real sections ---- */
