@@ -472,6 +472,43 @@ static int read_fake(const struct simt_image *img, const uint8_t *section,
     return ret;
 }
 
+/* A built image and a copy of one of its sections, to damage. */
+struct section_copy {
+    struct simt_image img;
+    const struct simt_elf_section *sec;
+    uint8_t *copy;
+};
+
+/*
+ * Load the image at @path and copy its section @secname, of at least
+ * @min_size bytes; or fail a check saying it has none.
+ */
+static bool load_section(struct section_copy *s, const char *path,
+                         const char *secname, size_t min_size)
+{
+    char err[512] = "";
+
+    if (simt_image_load(&s->img, path, err, sizeof(err)) < 0 ||
+        !(s->sec = simt_elf_section_by_name(&s->img.elf, secname)) ||
+        s->sec->size < min_size) {
+        tap_check(false, "%s: has a %s %s", basename_of(path), secname, err);
+        simt_image_free(&s->img);
+        return false;
+    }
+    s->copy = malloc(s->sec->size);
+    if (!s->copy) {
+        abort();
+    }
+    memcpy(s->copy, s->img.elf.data + s->sec->offset, s->sec->size);
+    return true;
+}
+
+static void free_section(struct section_copy *s)
+{
+    free(s->copy);
+    simt_image_free(&s->img);
+}
+
 /*
  * Every prefix of the image's .debug_line is an error naming the file,
  * except those that end at a unit boundary; every shortened unit length
@@ -480,33 +517,23 @@ static int read_fake(const struct simt_image *img, const uint8_t *section,
 static void check_truncations(const char *path)
 {
     const char *name = basename_of(path);
-    const struct simt_elf_section *sec;
+    struct section_copy s;
     struct simt_lines lines;
-    struct simt_image img;
     char err[512] = "";
-    uint8_t *copy;
     size_t n, next_unit = 0, header_end, unit_length;
     unsigned wrong = 0, boundaries = 0;
 
-    if (simt_image_load(&img, path, err, sizeof(err)) < 0 ||
-        !(sec = simt_elf_section_by_name(&img.elf, ".debug_line"))) {
-        tap_check(false, "%s: has a .debug_line %s", name, err);
-        simt_image_free(&img);
+    if (!load_section(&s, path, ".debug_line", 0)) {
         return;
     }
-    copy = malloc(sec->size);
-    if (!copy) {
-        abort();
-    }
-    memcpy(copy, img.elf.data + sec->offset, sec->size);
-    for (n = 0; n <= sec->size; n++) {
+    for (n = 0; n <= s.sec->size; n++) {
         bool boundary = n == next_unit;
-        int ret = read_fake(&img, copy, n, &lines, err, sizeof(err));
+        int ret = read_fake(&s.img, s.copy, n, &lines, err, sizeof(err));
 
         if (boundary) {
             boundaries++;
-            if (n + 4 <= sec->size) {
-                next_unit = n + 4 + simt_le32(copy + n);
+            if (n + 4 <= s.sec->size) {
+                next_unit = n + 4 + simt_le32(s.copy + n);
             }
         }
         if (boundary ? ret != 0 :
@@ -521,18 +548,18 @@ static void check_truncations(const char *path)
     tap_check(wrong == 0 && boundaries > 2,
               "%s: each of the %u prefixes of .debug_line is an error naming "
               "the file, but for the %u ending at a unit boundary (%u wrong)",
-              name, sec->size + 1, boundaries, wrong);
+              name, s.sec->size + 1, boundaries, wrong);
 
     /* The first unit alone, its length cut to every shorter one. */
-    header_end = 4 + 2 + (simt_le16(copy + 4) >= 5 ? 2 : 0);
-    header_end += 4 + simt_le32(copy + header_end);
-    unit_length = simt_le32(copy);
+    header_end = 4 + 2 + (simt_le16(s.copy + 4) >= 5 ? 2 : 0);
+    header_end += 4 + simt_le32(s.copy + header_end);
+    unit_length = simt_le32(s.copy);
     wrong = 0;
     for (n = 0; n < unit_length; n++) {
         int ret;
 
-        simt_put_le32(copy, n);
-        ret = read_fake(&img, copy, n + 4, &lines, err, sizeof(err));
+        simt_put_le32(s.copy, n);
+        ret = read_fake(&s.img, s.copy, n + 4, &lines, err, sizeof(err));
         if (ret == 0 ? n + 4 < header_end :
             strncmp(err, FAKE_PATH ": ", 10) != 0) {
             if (wrong++ < 5) {
@@ -544,8 +571,7 @@ static void check_truncations(const char *path)
     tap_check(wrong == 0, "%s: the first unit with each shorter unit length "
               "reads or fails naming the file, and fails when the header "
               "is cut (%u wrong)", name, wrong);
-    free(copy);
-    simt_image_free(&img);
+    free_section(&s);
 }
 
 /* ---- hand-made units ---- */
@@ -1239,38 +1265,27 @@ static void check_info_edit(const struct simt_image *img, const char *image,
 static void check_info_damage(const char *path)
 {
     const char *name = basename_of(path);
-    const struct simt_elf_section *sec;
+    struct section_copy s;
     struct simt_lines lines;
-    struct simt_image img;
     char err[512] = "";
-    uint8_t *copy;
     size_t n, length, header;
     unsigned wrong = 0;
 
-    if (simt_image_load(&img, path, err, sizeof(err)) < 0 ||
-        !(sec = simt_elf_section_by_name(&img.elf, ".debug_info")) ||
-        sec->size < 12) {
-        tap_check(false, "%s: has a .debug_info %s", name, err);
-        simt_image_free(&img);
+    if (!load_section(&s, path, ".debug_info", 12)) {
         return;
     }
-    check_info_prefixes(&img, name, ".debug_info", true);
-    check_info_prefixes(&img, name, ".debug_abbrev", false);
+    check_info_prefixes(&s.img, name, ".debug_info", true);
+    check_info_prefixes(&s.img, name, ".debug_abbrev", false);
 
-    copy = malloc(sec->size);
-    if (!copy) {
-        abort();
-    }
-    memcpy(copy, img.elf.data + sec->offset, sec->size);
-    length = simt_le32(copy);
-    header = simt_le16(copy + 4) >= 5 ? 8 : 7;
+    length = simt_le32(s.copy);
+    header = simt_le16(s.copy + 4) >= 5 ? 8 : 7;
     /* A unit of just its header has no DIE tree to cut. */
     for (n = header + 1; n < length; n++) {
         int ret;
 
-        simt_put_le32(copy, n);
-        ret = read_replaced(&img, ".debug_info", copy, n + 4, &lines, err,
-                            sizeof(err));
+        simt_put_le32(s.copy, n);
+        ret = read_replaced(&s.img, ".debug_info", s.copy, n + 4, &lines,
+                            err, sizeof(err));
         if (ret != -1 || strncmp(err, FAKE_PATH ": ", 10) != 0) {
             if (wrong++ < 5) {
                 tap_diag("unit length %zu: %d %s", n, ret, ret ? err : "");
@@ -1280,16 +1295,15 @@ static void check_info_damage(const char *path)
     }
     tap_check(wrong == 0, "%s: the first .debug_info unit with each shorter "
               "length is an error naming the file (%u wrong)", name, wrong);
-    free(copy);
 
     /* The unit's DIE is at the end of the header: code 0x7f. */
-    check_info_edit(&img, name, ".debug_info", header + 4, 0x7f,
+    check_info_edit(&s.img, name, ".debug_info", header + 4, 0x7f,
                     "the first DIE with an undefined abbreviation code",
                     "is not defined");
     /* The first abbreviation: code, tag, children, then name and form. */
-    check_info_edit(&img, name, ".debug_abbrev", 4, 0x7e,
+    check_info_edit(&s.img, name, ".debug_abbrev", 4, 0x7e,
                     "the first attribute in form 0x7e", "unknown form 0x7e");
-    simt_image_free(&img);
+    free_section(&s);
 }
 
 /* ---- inlined calls: hand-made sections ---- */
