@@ -787,6 +787,26 @@ static int read_units(const struct bytes *section, const struct bytes *line_str,
 }
 
 /*
+ * The hand-made @unit in @sec (with @line_str as .debug_line_str) reads,
+ * and simt_lines_find gives @want at each of its pcs, which shows
+ * @features.
+ */
+static void check_unit_lines(const char *unit, const struct bytes *sec,
+                             const struct bytes *line_str,
+                             const struct want *want, unsigned nwant,
+                             const char *features)
+{
+    struct simt_lines lines;
+    char err[256] = "";
+
+    if (tap_check(read_units(sec, line_str, &lines, err, sizeof(err)) == 0,
+                  "hand-made %s read %s", unit, err)) {
+        tap_check(lines_match(&lines, want, nwant), "%s", features);
+        simt_lines_free(&lines);
+    }
+}
+
+/*
  * DWARF 4, opcode_base 10 (DWARF 2's, so opcodes 10 to 12 are special),
  * instructions of 4 bytes: every standard opcode that moves the address
  * or the line, an unknown extended opcode, line 0, two sequences and
@@ -801,10 +821,18 @@ static void check_v4_program(void)
         .version = 4, .min_inst_length = 4, .max_ops = 1, .line_base = -3,
         .line_range = 12, .opcode_base = 10, .std_lengths = std_lengths_v4,
     };
+    static const struct want want[] = {
+        { 0x0fffc, NULL, 0 }, { 0x10000, "a.c", 1 },
+        { 0x10004, "a.c", 1 }, { 0x10008, "a.c", 3 },
+        { 0x10010, "a.c", 3 }, { 0x10014, "/src/k/b.h", 43 },
+        { 0x10060, "/src/k/b.h", 43 }, { 0x10064, NULL, 0 },
+        { 0x1007c, NULL, 0 }, { 0x10080, "/abs/c.c", 6 },
+        { 0x10084, "/abs/c.c", 6 }, { 0x10088, NULL, 0 },
+        { 0x1fffc, NULL, 0 }, { 0x20000, "a.c", 100 },
+        { 0x20003, "a.c", 100 }, { 0x20004, NULL, 0 },
+    };
     struct bytes tables = { .n = 0 }, prog = { .n = 0 }, sec = { .n = 0 };
     const uint8_t discriminator[1] = { 3 };
-    struct simt_lines lines;
-    char err[256] = "";
 
     tables_v4(&tables, dirs, files, file_dirs);
     set_address(&prog, 0x10000);
@@ -845,27 +873,12 @@ static void check_v4_program(void)
     put_uleb(&prog, 1);
     end_sequence(&prog);                    /* ends at 0x20004 */
     put_unit(&sec, &shape, &tables, &prog);
-
-    if (tap_check(read_units(&sec, NULL, &lines, err, sizeof(err)) == 0,
-                  "hand-made DWARF 4 unit read %s", err)) {
-        const struct want want[] = {
-            { 0x0fffc, NULL, 0 }, { 0x10000, "a.c", 1 },
-            { 0x10004, "a.c", 1 }, { 0x10008, "a.c", 3 },
-            { 0x10010, "a.c", 3 }, { 0x10014, "/src/k/b.h", 43 },
-            { 0x10060, "/src/k/b.h", 43 }, { 0x10064, NULL, 0 },
-            { 0x1007c, NULL, 0 }, { 0x10080, "/abs/c.c", 6 },
-            { 0x10084, "/abs/c.c", 6 }, { 0x10088, NULL, 0 },
-            { 0x1fffc, NULL, 0 }, { 0x20000, "a.c", 100 },
-            { 0x20003, "a.c", 100 }, { 0x20004, NULL, 0 },
-        };
-
-        tap_check(lines_match(&lines, want, sizeof(want) / sizeof(want[0])),
-                  "DWARF 4: copy, special opcodes with opcode_base 10, "
-                  "advance_pc, advance_line, set_file, const_add_pc, "
-                  "fixed_advance_pc, line 0, skipped extended opcodes, two "
-                  "sequences, directories 0 and 1");
-        simt_lines_free(&lines);
-    }
+    check_unit_lines("DWARF 4 unit", &sec, NULL, want,
+                     sizeof(want) / sizeof(want[0]),
+                     "DWARF 4: copy, special opcodes with opcode_base 10, "
+                     "advance_pc, advance_line, set_file, const_add_pc, "
+                     "fixed_advance_pc, line 0, skipped extended opcodes, two "
+                     "sequences, directories 0 and 1");
 }
 
 /*
@@ -883,10 +896,12 @@ static void check_v5_program(void)
         .line_base = -5, .line_range = 14, .opcode_base = 14,
         .std_lengths = std_lengths,
     };
+    static const struct want want[] = {
+        { 0x30000, "/build/k.c", 1 }, { 0x30004, "/build/include/v.h", 5 },
+        { 0x3000c, "/build/include/v.h", 5 }, { 0x30010, NULL, 0 },
+    };
     struct bytes strs = { .n = 0 }, tables = { .n = 0 }, prog = { .n = 0 };
     struct bytes sec = { .n = 0 };
-    struct simt_lines lines;
-    char err[256] = "";
     uint8_t md5[16] = { 0 };
 
     put_str(&strs, "/build");               /* 0 */
@@ -940,21 +955,12 @@ static void check_v5_program(void)
     put_uleb(&prog, 4);                     /* 2 insns */
     end_sequence(&prog);                    /* ends at 0x30010 */
     put_unit(&sec, &shape, &tables, &prog);
-
-    if (tap_check(read_units(&sec, &strs, &lines, err, sizeof(err)) == 0,
-                  "hand-made 64-bit DWARF 5 unit read %s", err)) {
-        const struct want want[] = {
-            { 0x30000, "/build/k.c", 1 }, { 0x30004, "/build/include/v.h", 5 },
-            { 0x3000c, "/build/include/v.h", 5 }, { 0x30010, NULL, 0 },
-        };
-
-        tap_check(lines_match(&lines, want, sizeof(want) / sizeof(want[0])),
-                  "DWARF 5: line_strp and string paths, file 0, a relative "
-                  "directory joined to the compilation directory, MD5 and "
-                  "vendor fields skipped, an unknown standard opcode "
-                  "skipped, op_index with 2 operations per instruction");
-        simt_lines_free(&lines);
-    }
+    check_unit_lines("64-bit DWARF 5 unit", &sec, &strs, want,
+                     sizeof(want) / sizeof(want[0]),
+                     "DWARF 5: line_strp and string paths, file 0, a relative "
+                     "directory joined to the compilation directory, MD5 and "
+                     "vendor fields skipped, an unknown standard opcode "
+                     "skipped, op_index with 2 operations per instruction");
 }
 
 /* A damaged unit: what it is, its bytes, the phrase the error must hold. */
