@@ -1018,10 +1018,10 @@ struct damage {
 /* Programs of the damaged DWARF 4 unit that break the state machine. */
 static const struct damage damaged_programs[] = {
     { .what = "an extended opcode longer than the rest of the unit",
-      BYTES(SET_ADDRESS(0x10000), 0, 9, DW_LNE_set_address),
+      BYTES(SET_ADDRESS(0x10000), 0, 9 /* length */, DW_LNE_set_address),
       .phrase = "runs past the end of the unit" },
     { .what = "a LEB128 operand cut by the unit's end",
-      BYTES(SET_ADDRESS(0x10000), DW_LNS_advance_pc, 0x80),
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_advance_pc, 0x80 /* more: */),
       .phrase = "runs past the end of the unit" },
     { .what = "a fixed_advance_pc operand cut by the unit's end",
       BYTES(SET_ADDRESS(0x10000), DW_LNS_fixed_advance_pc, 0x10),
@@ -1056,7 +1056,7 @@ static const struct damage damaged_tables[] = {
       BYTES(1, DW_LNCT_path, ULEB2(0x99), 0, 0, 0),
       .phrase = "form 0x99" },
     { .what = "a vendor field of unknown form 0x99",
-      BYTES(1, ULEB2(0x2001), ULEB2(0x99), 0, 0, 0),
+      BYTES(1, ULEB2(0x2001) /* DW_LNCT_lo_user + 1 */, ULEB2(0x99), 0, 0, 0),
       .phrase = "unknown form 0x99" },
     { .what = "a directory path in a constant form",
       BYTES(1, DW_LNCT_path, DW_FORM_data1, 1, 0, 0, 0),
