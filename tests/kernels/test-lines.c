@@ -472,6 +472,43 @@ static int read_fake(const struct simt_image *img, const uint8_t *section,
     return ret;
 }
 
+/* A built image and a copy of one of its sections, to damage. */
+struct section_copy {
+    struct simt_image img;
+    const struct simt_elf_section *sec;
+    uint8_t *copy;
+};
+
+/*
+ * Load the image at @path and copy its section @secname, of at least
+ * @min_size bytes; or fail a check saying it has none.
+ */
+static bool load_section(struct section_copy *s, const char *path,
+                         const char *secname, size_t min_size)
+{
+    char err[512] = "";
+
+    if (simt_image_load(&s->img, path, err, sizeof(err)) < 0 ||
+        !(s->sec = simt_elf_section_by_name(&s->img.elf, secname)) ||
+        s->sec->size < min_size) {
+        tap_check(false, "%s: has a %s %s", basename_of(path), secname, err);
+        simt_image_free(&s->img);
+        return false;
+    }
+    s->copy = malloc(s->sec->size);
+    if (!s->copy) {
+        abort();
+    }
+    memcpy(s->copy, s->img.elf.data + s->sec->offset, s->sec->size);
+    return true;
+}
+
+static void free_section(struct section_copy *s)
+{
+    free(s->copy);
+    simt_image_free(&s->img);
+}
+
 /*
  * Every prefix of the image's .debug_line is an error naming the file,
  * except those that end at a unit boundary; every shortened unit length
@@ -480,33 +517,23 @@ static int read_fake(const struct simt_image *img, const uint8_t *section,
 static void check_truncations(const char *path)
 {
     const char *name = basename_of(path);
-    const struct simt_elf_section *sec;
+    struct section_copy s;
     struct simt_lines lines;
-    struct simt_image img;
     char err[512] = "";
-    uint8_t *copy;
     size_t n, next_unit = 0, header_end, unit_length;
     unsigned wrong = 0, boundaries = 0;
 
-    if (simt_image_load(&img, path, err, sizeof(err)) < 0 ||
-        !(sec = simt_elf_section_by_name(&img.elf, ".debug_line"))) {
-        tap_check(false, "%s: has a .debug_line %s", name, err);
-        simt_image_free(&img);
+    if (!load_section(&s, path, ".debug_line", 0)) {
         return;
     }
-    copy = malloc(sec->size);
-    if (!copy) {
-        abort();
-    }
-    memcpy(copy, img.elf.data + sec->offset, sec->size);
-    for (n = 0; n <= sec->size; n++) {
+    for (n = 0; n <= s.sec->size; n++) {
         bool boundary = n == next_unit;
-        int ret = read_fake(&img, copy, n, &lines, err, sizeof(err));
+        int ret = read_fake(&s.img, s.copy, n, &lines, err, sizeof(err));
 
         if (boundary) {
             boundaries++;
-            if (n + 4 <= sec->size) {
-                next_unit = n + 4 + simt_le32(copy + n);
+            if (n + 4 <= s.sec->size) {
+                next_unit = n + 4 + simt_le32(s.copy + n);
             }
         }
         if (boundary ? ret != 0 :
@@ -521,18 +548,18 @@ static void check_truncations(const char *path)
     tap_check(wrong == 0 && boundaries > 2,
               "%s: each of the %u prefixes of .debug_line is an error naming "
               "the file, but for the %u ending at a unit boundary (%u wrong)",
-              name, sec->size + 1, boundaries, wrong);
+              name, s.sec->size + 1, boundaries, wrong);
 
     /* The first unit alone, its length cut to every shorter one. */
-    header_end = 4 + 2 + (simt_le16(copy + 4) >= 5 ? 2 : 0);
-    header_end += 4 + simt_le32(copy + header_end);
-    unit_length = simt_le32(copy);
+    header_end = 4 + 2 + (simt_le16(s.copy + 4) >= 5 ? 2 : 0);
+    header_end += 4 + simt_le32(s.copy + header_end);
+    unit_length = simt_le32(s.copy);
     wrong = 0;
     for (n = 0; n < unit_length; n++) {
         int ret;
 
-        simt_put_le32(copy, n);
-        ret = read_fake(&img, copy, n + 4, &lines, err, sizeof(err));
+        simt_put_le32(s.copy, n);
+        ret = read_fake(&s.img, s.copy, n + 4, &lines, err, sizeof(err));
         if (ret == 0 ? n + 4 < header_end :
             strncmp(err, FAKE_PATH ": ", 10) != 0) {
             if (wrong++ < 5) {
@@ -544,8 +571,7 @@ static void check_truncations(const char *path)
     tap_check(wrong == 0, "%s: the first unit with each shorter unit length "
               "reads or fails naming the file, and fails when the header "
               "is cut (%u wrong)", name, wrong);
-    free(copy);
-    simt_image_free(&img);
+    free_section(&s);
 }
 
 /* ---- hand-made units ---- */
@@ -761,6 +787,26 @@ static int read_units(const struct bytes *section, const struct bytes *line_str,
 }
 
 /*
+ * The hand-made @unit in @sec (with @line_str as .debug_line_str) reads,
+ * and simt_lines_find gives @want at each of its pcs, which shows
+ * @features.
+ */
+static void check_unit_lines(const char *unit, const struct bytes *sec,
+                             const struct bytes *line_str,
+                             const struct want *want, unsigned nwant,
+                             const char *features)
+{
+    struct simt_lines lines;
+    char err[256] = "";
+
+    if (tap_check(read_units(sec, line_str, &lines, err, sizeof(err)) == 0,
+                  "hand-made %s read %s", unit, err)) {
+        tap_check(lines_match(&lines, want, nwant), "%s", features);
+        simt_lines_free(&lines);
+    }
+}
+
+/*
  * DWARF 4, opcode_base 10 (DWARF 2's, so opcodes 10 to 12 are special),
  * instructions of 4 bytes: every standard opcode that moves the address
  * or the line, an unknown extended opcode, line 0, two sequences and
@@ -775,10 +821,18 @@ static void check_v4_program(void)
         .version = 4, .min_inst_length = 4, .max_ops = 1, .line_base = -3,
         .line_range = 12, .opcode_base = 10, .std_lengths = std_lengths_v4,
     };
+    static const struct want want[] = {
+        { 0x0fffc, NULL, 0 }, { 0x10000, "a.c", 1 },
+        { 0x10004, "a.c", 1 }, { 0x10008, "a.c", 3 },
+        { 0x10010, "a.c", 3 }, { 0x10014, "/src/k/b.h", 43 },
+        { 0x10060, "/src/k/b.h", 43 }, { 0x10064, NULL, 0 },
+        { 0x1007c, NULL, 0 }, { 0x10080, "/abs/c.c", 6 },
+        { 0x10084, "/abs/c.c", 6 }, { 0x10088, NULL, 0 },
+        { 0x1fffc, NULL, 0 }, { 0x20000, "a.c", 100 },
+        { 0x20003, "a.c", 100 }, { 0x20004, NULL, 0 },
+    };
     struct bytes tables = { .n = 0 }, prog = { .n = 0 }, sec = { .n = 0 };
     const uint8_t discriminator[1] = { 3 };
-    struct simt_lines lines;
-    char err[256] = "";
 
     tables_v4(&tables, dirs, files, file_dirs);
     set_address(&prog, 0x10000);
@@ -819,27 +873,12 @@ static void check_v4_program(void)
     put_uleb(&prog, 1);
     end_sequence(&prog);                    /* ends at 0x20004 */
     put_unit(&sec, &shape, &tables, &prog);
-
-    if (tap_check(read_units(&sec, NULL, &lines, err, sizeof(err)) == 0,
-                  "hand-made DWARF 4 unit read %s", err)) {
-        const struct want want[] = {
-            { 0x0fffc, NULL, 0 }, { 0x10000, "a.c", 1 },
-            { 0x10004, "a.c", 1 }, { 0x10008, "a.c", 3 },
-            { 0x10010, "a.c", 3 }, { 0x10014, "/src/k/b.h", 43 },
-            { 0x10060, "/src/k/b.h", 43 }, { 0x10064, NULL, 0 },
-            { 0x1007c, NULL, 0 }, { 0x10080, "/abs/c.c", 6 },
-            { 0x10084, "/abs/c.c", 6 }, { 0x10088, NULL, 0 },
-            { 0x1fffc, NULL, 0 }, { 0x20000, "a.c", 100 },
-            { 0x20003, "a.c", 100 }, { 0x20004, NULL, 0 },
-        };
-
-        tap_check(lines_match(&lines, want, sizeof(want) / sizeof(want[0])),
-                  "DWARF 4: copy, special opcodes with opcode_base 10, "
-                  "advance_pc, advance_line, set_file, const_add_pc, "
-                  "fixed_advance_pc, line 0, skipped extended opcodes, two "
-                  "sequences, directories 0 and 1");
-        simt_lines_free(&lines);
-    }
+    check_unit_lines("DWARF 4 unit", &sec, NULL, want,
+                     sizeof(want) / sizeof(want[0]),
+                     "DWARF 4: copy, special opcodes with opcode_base 10, "
+                     "advance_pc, advance_line, set_file, const_add_pc, "
+                     "fixed_advance_pc, line 0, skipped extended opcodes, two "
+                     "sequences, directories 0 and 1");
 }
 
 /*
@@ -857,10 +896,12 @@ static void check_v5_program(void)
         .line_base = -5, .line_range = 14, .opcode_base = 14,
         .std_lengths = std_lengths,
     };
+    static const struct want want[] = {
+        { 0x30000, "/build/k.c", 1 }, { 0x30004, "/build/include/v.h", 5 },
+        { 0x3000c, "/build/include/v.h", 5 }, { 0x30010, NULL, 0 },
+    };
     struct bytes strs = { .n = 0 }, tables = { .n = 0 }, prog = { .n = 0 };
     struct bytes sec = { .n = 0 };
-    struct simt_lines lines;
-    char err[256] = "";
     uint8_t md5[16] = { 0 };
 
     put_str(&strs, "/build");               /* 0 */
@@ -914,21 +955,12 @@ static void check_v5_program(void)
     put_uleb(&prog, 4);                     /* 2 insns */
     end_sequence(&prog);                    /* ends at 0x30010 */
     put_unit(&sec, &shape, &tables, &prog);
-
-    if (tap_check(read_units(&sec, &strs, &lines, err, sizeof(err)) == 0,
-                  "hand-made 64-bit DWARF 5 unit read %s", err)) {
-        const struct want want[] = {
-            { 0x30000, "/build/k.c", 1 }, { 0x30004, "/build/include/v.h", 5 },
-            { 0x3000c, "/build/include/v.h", 5 }, { 0x30010, NULL, 0 },
-        };
-
-        tap_check(lines_match(&lines, want, sizeof(want) / sizeof(want[0])),
-                  "DWARF 5: line_strp and string paths, file 0, a relative "
-                  "directory joined to the compilation directory, MD5 and "
-                  "vendor fields skipped, an unknown standard opcode "
-                  "skipped, op_index with 2 operations per instruction");
-        simt_lines_free(&lines);
-    }
+    check_unit_lines("64-bit DWARF 5 unit", &sec, &strs, want,
+                     sizeof(want) / sizeof(want[0]),
+                     "DWARF 5: line_strp and string paths, file 0, a relative "
+                     "directory joined to the compilation directory, MD5 and "
+                     "vendor fields skipped, an unknown standard opcode "
+                     "skipped, op_index with 2 operations per instruction");
 }
 
 /* A damaged unit: what it is, its bytes, the phrase the error must hold. */
@@ -955,6 +987,115 @@ static void good_program(struct bytes *prog)
     end_sequence(prog);
 }
 
+/* The DWARF numbers the damaged units' bytes below are spelled with. */
+enum {
+    DW_LNS_copy = 1, DW_LNS_advance_pc, DW_LNS_advance_line, DW_LNS_set_file,
+    DW_LNS_fixed_advance_pc = 9,
+    DW_LNE_end_sequence = 1, DW_LNE_set_address,
+    DW_LNCT_path = 1, DW_LNCT_directory_index,
+    DW_FORM_string = 0x08, DW_FORM_data1 = 0x0b, DW_FORM_line_strp = 0x1f,
+};
+
+/* A damaged part of a unit: what it is, its bytes, what its error says. */
+struct damage {
+    const char *what;
+    const uint8_t *bytes;
+    size_t n;
+    const char *phrase;
+    const char *line_str;   /* the one string of .debug_line_str, or none */
+};
+
+#define BYTES(...)      .bytes = (const uint8_t[]){ __VA_ARGS__ }, \
+                        .n = sizeof((const uint8_t[]){ __VA_ARGS__ })
+#define LE32(v)         (v) & 0xff, ((v) >> 8) & 0xff, ((v) >> 16) & 0xff, \
+                        ((v) >> 24) & 0xff
+/* A ULEB128 of two bytes, for 0x80 <= v < 0x4000. */
+#define ULEB2(v)        0x80 | ((v) & 0x7f), (v) >> 7
+/* Extended opcodes: 0, their length, then the sub-opcode and operands. */
+#define SET_ADDRESS(a)  0, 5, DW_LNE_set_address, LE32(a)
+#define END_SEQUENCE    0, 1, DW_LNE_end_sequence
+
+/* Programs of the damaged DWARF 4 unit that break the state machine. */
+static const struct damage damaged_programs[] = {
+    { .what = "an extended opcode longer than the rest of the unit",
+      BYTES(SET_ADDRESS(0x10000), 0, 9 /* length */, DW_LNE_set_address),
+      .phrase = "runs past the end of the unit" },
+    { .what = "a LEB128 operand cut by the unit's end",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_advance_pc, 0x80 /* more: */),
+      .phrase = "runs past the end of the unit" },
+    { .what = "a fixed_advance_pc operand cut by the unit's end",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_fixed_advance_pc, 0x10),
+      .phrase = "opcode 0x09" },
+    { .what = "a sequence without DW_LNE_end_sequence",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_copy),
+      .phrase = "not ended" },
+    { .what = "a row in file 7 of 1",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_set_file, 7, DW_LNS_copy,
+            END_SEQUENCE),
+      .phrase = "file 7 of 1" },
+    { .what = "an address going backwards",
+      BYTES(SET_ADDRESS(0x10010), DW_LNS_copy, SET_ADDRESS(0x10000),
+            DW_LNS_copy, END_SEQUENCE),
+      .phrase = "goes back" },
+    { .what = "an address advanced past 32 bits",
+      BYTES(SET_ADDRESS(0xfffffff0u), DW_LNS_advance_pc, 0x20, END_SEQUENCE),
+      .phrase = "beyond 32 bits" },
+    { .what = "a line below 1",
+      BYTES(SET_ADDRESS(0x10000), DW_LNS_advance_line, 0x7e /* -2 */,
+            DW_LNS_copy, END_SEQUENCE),
+      .phrase = "out of range" },
+};
+
+/*
+ * File tables of the damaged DWARF 5 unit. Each is a count of directory
+ * entry formats, those (content type, form) pairs, a count of directories
+ * and their fields; then the same for files.
+ */
+static const struct damage damaged_tables[] = {
+    { .what = "a directory path of form 0x99",
+      BYTES(1, DW_LNCT_path, ULEB2(0x99), 0, 0, 0),
+      .phrase = "form 0x99" },
+    { .what = "a vendor field of unknown form 0x99",
+      BYTES(1, ULEB2(0x2001) /* DW_LNCT_lo_user + 1 */, ULEB2(0x99), 0, 0, 0),
+      .phrase = "unknown form 0x99" },
+    { .what = "a directory path in a constant form",
+      BYTES(1, DW_LNCT_path, DW_FORM_data1, 1, 0, 0, 0),
+      .phrase = "not a string" },
+    { .what = "2^40 directories",
+      BYTES(1, DW_LNCT_path, DW_FORM_string,
+            0x80, 0x80, 0x80, 0x80, 0x80, 0x20 /* 2^40 as ULEB128 */),
+      .phrase = "run past the header" },
+    { .what = "a line_strp past .debug_line_str",
+      BYTES(1, DW_LNCT_path, DW_FORM_line_strp, 1, LE32(0x1000), 0, 0),
+      .phrase = "outside .debug_line_str", .line_str = "/build" },
+    { .what = "a line_strp without .debug_line_str",
+      BYTES(1, DW_LNCT_path, DW_FORM_line_strp, 1, LE32(0x1000), 0, 0),
+      .phrase = "does not have" },
+    { .what = "a file in directory 5 of 1",
+      BYTES(1, DW_LNCT_path, DW_FORM_string, 1, '/', 'b', 'u', 'i', 'l', 'd', 0,
+            2, DW_LNCT_path, DW_FORM_string,
+            DW_LNCT_directory_index, DW_FORM_data1, 1, 'k', '.', 'c', 0, 5),
+      .phrase = "directory 5 of 1" },
+};
+
+/*
+ * The unit of @shape with @d's bytes as its file tables (@tables NULL) or
+ * its program (@prog NULL) is refused with @d's phrase.
+ */
+static void check_damage(const struct damage *d,
+                         const struct unit_shape *shape,
+                         const struct bytes *tables, const struct bytes *prog)
+{
+    struct bytes part = { .n = 0 }, sec = { .n = 0 }, strs = { .n = 0 };
+
+    put(&part, d->bytes, d->n);
+    if (d->line_str) {
+        put_str(&strs, d->line_str);
+    }
+    put_unit(&sec, shape, tables ? tables : &part, prog ? prog : &part);
+    check_refused(d->what, &sec, d->line_str ? &strs : NULL, d->phrase);
+}
+
 static void check_damaged(void)
 {
     static const char *const dirs[] = { NULL };
@@ -965,9 +1106,9 @@ static void check_damaged(void)
         .line_range = 14, .opcode_base = 13, .std_lengths = std_lengths_v4,
     };
     struct bytes tables = { .n = 0 }, prog = { .n = 0 }, sec = { .n = 0 };
-    struct bytes strs = { .n = 0 };
     struct simt_lines lines;
     char err[256];
+    unsigned i;
 
     tables_v4(&tables, dirs, files, file_dirs);
     good_program(&prog);
@@ -1006,167 +1147,14 @@ static void check_damaged(void)
     shape.line_range = 14;
     check_refused("line_range 0", &sec, NULL, "line_range 0");
 
-    /* Programs that run past the unit's end. */
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 0);
-    put_uleb(&prog, 9);
-    put_u8(&prog, 2);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("an extended opcode longer than the rest of the unit",
-                  &sec, NULL, "runs past the end of the unit");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 2);
-    put_u8(&prog, 0x80);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a LEB128 operand cut by the unit's end", &sec, NULL,
-                  "runs past the end of the unit");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 9);
-    put_u8(&prog, 0x10);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a fixed_advance_pc operand cut by the unit's end", &sec,
-                  NULL, "opcode 0x09");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 1);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a sequence without DW_LNE_end_sequence", &sec, NULL,
-                  "not ended");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 4);
-    put_uleb(&prog, 7);
-    put_u8(&prog, 1);
-    end_sequence(&prog);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a row in file 7 of 1", &sec, NULL, "file 7 of 1");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10010);
-    put_u8(&prog, 1);
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 1);
-    end_sequence(&prog);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("an address going backwards", &sec, NULL, "goes back");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0xfffffff0u);
-    put_u8(&prog, 2);
-    put_uleb(&prog, 0x20);
-    end_sequence(&prog);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("an address advanced past 32 bits", &sec, NULL,
-                  "beyond 32 bits");
-
-    sec.n = 0;
-    prog.n = 0;
-    set_address(&prog, 0x10000);
-    put_u8(&prog, 3);
-    put_sleb(&prog, -2);
-    put_u8(&prog, 1);
-    end_sequence(&prog);
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a line below 1", &sec, NULL, "out of range");
-
-    /* DWARF 5 file tables. */
+    for (i = 0; i < sizeof(damaged_programs) / sizeof(damaged_programs[0]);
+         i++) {
+        check_damage(&damaged_programs[i], &shape, &tables, NULL);
+    }
     shape.version = 5;
-    prog.n = 0;
-    good_program(&prog);
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x99);
-    put_uleb(&tables, 0);
-    put_u8(&tables, 0);
-    put_uleb(&tables, 0);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a directory path of form 0x99", &sec, NULL, "form 0x99");
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 0x2001);
-    put_uleb(&tables, 0x99);
-    put_uleb(&tables, 0);
-    put_u8(&tables, 0);
-    put_uleb(&tables, 0);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a vendor field of unknown form 0x99", &sec, NULL,
-                  "unknown form 0x99");
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x0b);
-    put_uleb(&tables, 1);
-    put_u8(&tables, 0);
-    put_u8(&tables, 0);
-    put_uleb(&tables, 0);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a directory path in a constant form", &sec, NULL,
-                  "not a string");
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x08);
-    put_uleb(&tables, 1ull << 40);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("2^40 directories", &sec, NULL, "run past the header");
-
-    put_str(&strs, "/build");
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x1f);
-    put_uleb(&tables, 1);
-    put_u32(&tables, 0x1000);
-    put_u8(&tables, 0);
-    put_uleb(&tables, 0);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a line_strp past .debug_line_str", &sec, &strs,
-                  "outside .debug_line_str");
-    check_refused("a line_strp without .debug_line_str", &sec, NULL,
-                  "does not have");
-
-    tables.n = 0;
-    put_u8(&tables, 1);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x08);
-    put_uleb(&tables, 1);
-    put_str(&tables, "/build");
-    put_u8(&tables, 2);
-    put_uleb(&tables, 1);
-    put_uleb(&tables, 0x08);
-    put_uleb(&tables, 2);
-    put_uleb(&tables, 0x0b);
-    put_uleb(&tables, 1);
-    put_str(&tables, "k.c");
-    put_u8(&tables, 5);
-    sec.n = 0;
-    put_unit(&sec, &shape, &tables, &prog);
-    check_refused("a file in directory 5 of 1", &sec, NULL,
-                  "directory 5 of 1");
+    for (i = 0; i < sizeof(damaged_tables) / sizeof(damaged_tables[0]); i++) {
+        check_damage(&damaged_tables[i], &shape, NULL, &prog);
+    }
 }
 
 /* ---- inlined calls: damaged real sections ---- */
@@ -1283,38 +1271,27 @@ static void check_info_edit(const struct simt_image *img, const char *image,
 static void check_info_damage(const char *path)
 {
     const char *name = basename_of(path);
-    const struct simt_elf_section *sec;
+    struct section_copy s;
     struct simt_lines lines;
-    struct simt_image img;
     char err[512] = "";
-    uint8_t *copy;
     size_t n, length, header;
     unsigned wrong = 0;
 
-    if (simt_image_load(&img, path, err, sizeof(err)) < 0 ||
-        !(sec = simt_elf_section_by_name(&img.elf, ".debug_info")) ||
-        sec->size < 12) {
-        tap_check(false, "%s: has a .debug_info %s", name, err);
-        simt_image_free(&img);
+    if (!load_section(&s, path, ".debug_info", 12)) {
         return;
     }
-    check_info_prefixes(&img, name, ".debug_info", true);
-    check_info_prefixes(&img, name, ".debug_abbrev", false);
+    check_info_prefixes(&s.img, name, ".debug_info", true);
+    check_info_prefixes(&s.img, name, ".debug_abbrev", false);
 
-    copy = malloc(sec->size);
-    if (!copy) {
-        abort();
-    }
-    memcpy(copy, img.elf.data + sec->offset, sec->size);
-    length = simt_le32(copy);
-    header = simt_le16(copy + 4) >= 5 ? 8 : 7;
+    length = simt_le32(s.copy);
+    header = simt_le16(s.copy + 4) >= 5 ? 8 : 7;
     /* A unit of just its header has no DIE tree to cut. */
     for (n = header + 1; n < length; n++) {
         int ret;
 
-        simt_put_le32(copy, n);
-        ret = read_replaced(&img, ".debug_info", copy, n + 4, &lines, err,
-                            sizeof(err));
+        simt_put_le32(s.copy, n);
+        ret = read_replaced(&s.img, ".debug_info", s.copy, n + 4, &lines,
+                            err, sizeof(err));
         if (ret != -1 || strncmp(err, FAKE_PATH ": ", 10) != 0) {
             if (wrong++ < 5) {
                 tap_diag("unit length %zu: %d %s", n, ret, ret ? err : "");
@@ -1324,16 +1301,15 @@ static void check_info_damage(const char *path)
     }
     tap_check(wrong == 0, "%s: the first .debug_info unit with each shorter "
               "length is an error naming the file (%u wrong)", name, wrong);
-    free(copy);
 
     /* The unit's DIE is at the end of the header: code 0x7f. */
-    check_info_edit(&img, name, ".debug_info", header + 4, 0x7f,
+    check_info_edit(&s.img, name, ".debug_info", header + 4, 0x7f,
                     "the first DIE with an undefined abbreviation code",
                     "is not defined");
     /* The first abbreviation: code, tag, children, then name and form. */
-    check_info_edit(&img, name, ".debug_abbrev", 4, 0x7e,
+    check_info_edit(&s.img, name, ".debug_abbrev", 4, 0x7e,
                     "the first attribute in form 0x7e", "unknown form 0x7e");
-    simt_image_free(&img);
+    free_section(&s);
 }
 
 /* ---- inlined calls: hand-made sections ---- */
