@@ -79,7 +79,9 @@ def page(figures, machine, log):
              "``bench NAME: VALUE UNIT`` line of one run on one machine: "
              + machine + ".  Host-time figures vary with the machine and "
              "its load; guest-time figures are read on the guest's virtual "
-             "clock (``-icount``), so they do not.  ``docs/isa.rst`` says "
+             "clock (``-icount``), so they do not, but they move by a few "
+             "per cent with any change to the guest's programs or kernel "
+             "(the same build gives the same figures).  ``docs/isa.rst`` says "
              "what the interpreter's loops are, ``docs/specs/simt.rst`` the "
              "device's spin kernel, ``docs/driver.rst`` the launch path.")
     out = [".. Written by bench/speed-results.py from a make bench log; "
