@@ -781,22 +781,28 @@ static double now_s(void)
 struct launch_env {
 	simt_context *ctx;
 	simt_module *mod;
+	const simt_buffer *last;	/* the buffer of the last access found */
 };
 
 /* Inside a buffer (as asked for, not as rounded) or a module's image. */
 static int global_ok(void *opaque, uint32_t addr, unsigned int size, char *why, size_t len)
 {
-	const struct launch_env *e = opaque;
-	const simt_buffer *b, *near = NULL;
+	struct launch_env *e = opaque;
+	const simt_buffer *b = e->last, *near = NULL;
 	uint64_t end = (uint64_t)addr + size;
 
+	/* Lanes and warps mostly go on in the buffer the last access was in. */
+	if (b && addr >= b->addr && end <= b->addr + (uint64_t)b->asked)
+		return 1;
 	if (in_image(e->ctx, addr, size))
 		return 1;
 	for (b = e->ctx->buffers; b; b = b->next) {
 		uint64_t b_end = b->addr + (uint64_t)b->asked;
 
-		if (addr >= b->addr && end <= b_end)
+		if (addr >= b->addr && end <= b_end) {
+			e->last = b;
 			return 1;
+		}
 		/* the buffer starting closest below @addr */
 		if (addr >= b->addr && (!near || b->addr > near->addr))
 			near = b;
@@ -1051,7 +1057,7 @@ static simt_status run_grid(simt_context *ctx, const struct pending *p, double d
 	unsigned int nslots = 1, s;
 	uint32_t threads = simt_launch_threads(l);
 	uint64_t need;
-	struct launch_env env = { ctx, p->mod };
+	struct launch_env env = { ctx, p->mod, NULL };
 	struct simt_check_env check_env = {
 		.checks = ctx->checks, .launch = l, .mem = ctx->mem, .mem_size = HOST_VRAM,
 		.global_ok = global_ok, .where = where, .opaque = &env,

@@ -6,6 +6,9 @@
  * (custom CSRs, custom-0 instructions), the per-thread address map, the
  * kernel entry convention and the fault causes.  Plain C, shared by the
  * interpreter, the device, the kernel toolchain, tests and the driver.
+ * Dual-licensed, as simt-hw.h, so that GPL code and MIT userspace (libsimt,
+ * the tools) may both include it; __KERNEL__ picks the guest driver's
+ * integer types, which has no <stdint.h>.
  */
 #ifndef SIMT_ISA_H
 #define SIMT_ISA_H

@@ -531,29 +531,36 @@ uint32_t live_upload(const struct simt_image *img, const char *name,
 }
 
 /* Load KERNEL_DIR/@file into VRAM and bind it at its link address. */
+/*
+ * A new object of @flags (DRM_SIMT_BO_VRAM or _SYSTEM) holding @img's
+ * bytes, filled through its mapping and bound in @ctx at the image's
+ * link address; its handle.
+ */
+uint32_t image_bo(const struct simt_image *img, uint32_t ctx, uint32_t flags)
+{
+	uint64_t bytes = (img->size + 4095) & ~4095ull;
+	uint32_t code = bo_new(bytes, flags);
+	uint8_t *m = bo_map(code, bytes);
+	struct drm_simt_vm_bind b = { .ctx_id = ctx, .handle = code,
+		.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = img->base };
+
+	memcpy(m, img->bytes, img->size);
+	munmap(m, bytes);
+	EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);
+	return code;
+}
+
 int kimg_load(struct kimg *ki, const char *file, uint32_t ctx)
 {
 	char path[256], err[256];
-	uint64_t bytes;
-	uint8_t *m;
 
 	snprintf(path, sizeof(path), KERNEL_DIR "/%s", file);
 	if (simt_image_load(&ki->img, path, err, sizeof(err))) {
 		FAIL("cannot load %s: %s", path, err);
 		return -1;
 	}
-	bytes = (ki->img.size + 4095) & ~4095ull;
 	ki->ctx = ctx;
-	ki->code = bo_new(bytes, DRM_SIMT_BO_VRAM);
-	m = bo_map(ki->code, bytes);
-	memcpy(m, ki->img.bytes, ki->img.size);
-	munmap(m, bytes);
-	{
-		struct drm_simt_vm_bind b = { .ctx_id = ctx, .handle = ki->code,
-			.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = ki->img.base };
-
-		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);
-	}
+	ki->code = image_bo(&ki->img, ctx, DRM_SIMT_BO_VRAM);
 	return 0;
 }
 

@@ -145,6 +145,7 @@ int ctx_create_on(int f, uint32_t prio, uint32_t *id);
 int popcount32(uint32_t x);
 uint32_t live_upload(const struct simt_image *img, const char *name,
 		     uint32_t ctx, struct drm_simt_cmd *cmd);
+uint32_t image_bo(const struct simt_image *img, uint32_t ctx, uint32_t flags);
 int kimg_load(struct kimg *ki, const char *file, uint32_t ctx);
 void kimg_free(struct kimg *ki);
 struct drm_simt_cmd launch_cmd(const struct simt_image *img,

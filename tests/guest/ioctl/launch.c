@@ -22,10 +22,9 @@ void test_launch(void)
 	struct drm_simt_wait w;
 	struct simt_image img;
 	uint32_t ctx, ctx2, code, ha, hb, hc, hl = 0;
-	uint64_t da, db, dc, local = 0, code_bytes, seq;
+	uint64_t da, db, dc, local = 0, seq;
 	long long st0[ST_NR] = { 0 };
 	float *ma, *mb, *mc;
-	uint8_t *mcode;
 	char err[256];
 	uint32_t i, bad;
 
@@ -45,17 +44,7 @@ void test_launch(void)
 	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
 
 	/* The image goes into VRAM through the mapping, at its link address. */
-	code_bytes = (img.size + 4095) & ~4095ull;
-	code = bo_new(code_bytes, DRM_SIMT_BO_VRAM);
-	mcode = bo_map(code, code_bytes);
-	memcpy(mcode, img.bytes, img.size);
-	munmap(mcode, code_bytes);
-	{
-		struct drm_simt_vm_bind b = { .ctx_id = ctx, .handle = code,
-			.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = img.base };
-
-		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);
-	}
+	code = image_bo(&img, ctx, DRM_SIMT_BO_VRAM);
 
 	ha = bo_new(bytes, DRM_SIMT_BO_VRAM);
 	hb = bo_new(bytes, DRM_SIMT_BO_VRAM);
@@ -421,9 +410,8 @@ void test_sysmem(void)
 	struct drm_simt_wait w;
 	struct simt_image img;
 	uint32_t ctx, ctx2, code, h[3], hl = 0, i, bad;
-	uint64_t d[3], local = 0, code_bytes, seq;
+	uint64_t d[3], local = 0, seq;
 	float *m[3];
-	uint8_t *mcode;
 	char err[256];
 
 	if (simt_image_load(&img, KERNEL_DIR "/vecadd.elf", err, sizeof(err))) {
@@ -437,17 +425,7 @@ void test_sysmem(void)
 	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
 
 	/* The code in a system object too, bound at its link address. */
-	code_bytes = (img.size + 4095) & ~4095ull;
-	code = bo_new(code_bytes, DRM_SIMT_BO_SYSTEM);
-	mcode = bo_map(code, code_bytes);
-	memcpy(mcode, img.bytes, img.size);
-	munmap(mcode, code_bytes);
-	{
-		struct drm_simt_vm_bind b = { .ctx_id = ctx, .handle = code,
-			.flags = DRM_SIMT_VM_BIND_FIXED, .device_addr = img.base };
-
-		EXPECT(DRM_IOCTL_SIMT_VM_BIND, &b, 0);
-	}
+	code = image_bo(&img, ctx, DRM_SIMT_BO_SYSTEM);
 
 	for (i = 0; i < 3; i++) {
 		uint64_t info;
