@@ -423,6 +423,8 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     if (!decoded) {
         simt_reg_undecoded(addr);
     }
+    /* A doorbell, ENABLE or a preemption request wakes the slice engine. */
+    simt_slice_take_events(s);
 }
 
 /* Every size and alignment reaches the handlers, which reject all but one. */

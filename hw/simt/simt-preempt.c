@@ -27,7 +27,7 @@
 #include "simt-mmu.h"
 #include "simt-err.h"
 #include "simt-irq.h"
-#include "simt-slice.h"
+#include "simt-event.h"
 #include "simt-preempt-choice.h"
 #include "hw/simt/simt-save.h"
 #include "simt-timeline.h"
@@ -1143,7 +1143,7 @@ static void request(SimtState *s, uint32_t val)
         s->mmu.contexts[ctx].suspended = false;
         p->requested &= ~(1ull << ctx);
     }
-    simt_kick(s);
+    simt_event_post(&s->events, (SimtEvent) { .kind = SIMT_EVENT_WORK });
 }
 
 bool simt_preempt_reg_read(SimtState *s, hwaddr addr, uint32_t *val)
