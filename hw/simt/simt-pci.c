@@ -362,7 +362,8 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         decoded = simt_queue_reg_read(s, idx, reg, &val);
         break;
     case SIMT_WIN_CTX:
-        decoded = simt_ctx_reg_read(s, idx, reg, &val);
+        decoded = simt_ctx_reg_read(s, idx, reg, &val) ||
+                  simt_preempt_ctx_reg_read(s, idx, reg, &val);
         break;
     case SIMT_WIN_ENGINE:
         decoded = simt_copy_engine_reg_read(s, idx, reg, &val);
