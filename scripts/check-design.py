@@ -4,8 +4,9 @@
 
 The functions and files the page names must exist.  Its "What talks to
 what" section has a picture that puts each hw/simt/*.c on a floor and
-draws every call that runs sideways or back up, and a table of every
-file's callees; both are compared with the calls the device's sources
+draws every call that runs sideways or back up and every event a file
+posts (simt_event_post), and a table of every file's callees; they are
+compared with the events the device's sources post and the calls they
 make to each other's functions (a call through a policy table's
 function pointer, such as the placement policy's pick, counts as a call
 into the policy's file).  A failure names the page's line.
@@ -67,9 +68,17 @@ def section(lines):
     return start, end
 
 
+def device_events(sources):
+    """For each file, the event kinds it posts."""
+    return {name: set(re.findall(r'simt_event_post\([^;]*?\.kind\s*=\s*'
+                                 r'(SIMT_EVENT_\w+)', text, re.S))
+            for name, text in sources.items()}
+
+
 def parse_picture(lines, start, end):
-    """Floors {file: (floor, line)} and arrows [(from, to, names, line)]."""
-    floors, arrows = {}, []
+    """Floors {file: (floor, line)}, arrows [(from, to, names, line)]
+    and events [(file, kind, line)]."""
+    floors, arrows, events = {}, [], []
     floor = None
     for i in range(start, end):
         line = lines[i]
@@ -77,7 +86,8 @@ def parse_picture(lines, start, end):
         if m:
             floor = int(m.group(1))
             names = re.findall(FILE_RE, m.group(2))
-        elif floor is not None and '|' not in line and '-->' not in line:
+        elif floor is not None and '|' not in line and '-->' not in line \
+                and '==>' not in line:
             names = re.findall(FILE_RE, line)
             if not names:
                 floor = None
@@ -90,7 +100,10 @@ def parse_picture(lines, start, end):
         if m:
             arrows.append((m.group(1), m.group(2),
                            re.findall(r'\w+', m.group(3)), i + 1))
-    return floors, arrows
+        m = re.match(r'\s*(%s)\s+==>\s+(SIMT_EVENT_\w+)' % FILE_RE, line)
+        if m:
+            events.append((m.group(1), m.group(2), i + 1))
+    return floors, arrows, events
 
 
 def split_top(text):
@@ -183,7 +196,7 @@ def main():
                   bad))
 
     start, end = section(lines)
-    floors, arrows = parse_picture(lines, start, end)
+    floors, arrows, events = parse_picture(lines, start, end)
     bad = ['%s: %s on no floor' % (page, f) for f in sources
            if f not in floors]
     bad += ['%s:%d: %s is no hw/simt source' % (page, at[0][1], f)
@@ -216,6 +229,17 @@ def main():
                            (page, at, a, n, b))
     tests.append(('design.rst picture: the calls sideways and back up '
                   'between hw/simt files are the ones drawn', bad))
+
+    posted = device_events(sources)
+    drawn = {(f, kind) for f, kind, _ in events}
+    bad = ['%s: %s posts %s, not drawn' % (page, f, kind)
+           for f in sorted(posted) for kind in sorted(posted[f])
+           if (f, kind) not in drawn]
+    bad += ['%s:%d: %s ==> %s drawn; it posts no such event' %
+            (page, at, f, kind) for f, kind, at in events
+            if kind not in posted.get(f, ())]
+    tests.append(('design.rst picture: the events each hw/simt file posts '
+                  'are the ones drawn', bad))
 
     rows = parse_table(page, lines, start, end)
     listed = [f for files_, _, _ in rows for f in files_]

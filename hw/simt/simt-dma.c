@@ -20,11 +20,11 @@
 #include "qemu/error-report.h"
 #include "migration/vmstate.h"
 #include "simt.h"
-#include "simt-queue.h"
 #include "simt-mmu.h"
 #include "simt-dma.h"
 #include "simt-err.h"
 #include "simt-copy-policy.h"
+#include "simt-event.h"
 #include "simt-timeline.h"
 #include "trace.h"
 
@@ -250,7 +250,9 @@ static void engine_run(SimtState *s, unsigned e, uint64_t start, uint64_t end)
             c->active = false;
             trace_simt_copy_done(q, c->error, en->cycle);
             simt_timeline_record(s, SIMT_TRACE_COPY_DONE, q, e, 0, en->cycle);
-            simt_queue_copy_done(s, q, c->error);
+            simt_event_post(&s->events, (SimtEvent) {
+                .kind = SIMT_EVENT_COPY_DONE, .queue = q, .error = c->error,
+            });
         }
         if (en->cycle >= end) {
             return;

@@ -16,7 +16,6 @@
 #include "hw/pci/pci_device.h"
 #include "migration/vmstate.h"
 #include "simt.h"
-#include "simt-preempt.h"
 #include "simt-mmu.h"
 #include "simt-err.h"
 #include "simt-irq.h"
@@ -404,12 +403,6 @@ bool simt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg,
         return true;
     case SIMT_CREG_PREEMPT_MODE:
         *val = c->preempt_mode;
-        return true;
-    case SIMT_CREG_PSTATE:
-        *val = simt_preempt_ctx_state(s, ctx);
-        return true;
-    case SIMT_CREG_SAVE_USED:
-        *val = simt_preempt_save_used(s, ctx);
         return true;
     case SIMT_CREG_PP_DRAIN:
         *val = c->pp_drain;

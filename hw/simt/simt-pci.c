@@ -362,7 +362,8 @@ static uint64_t simt_reg_read(void *opaque, hwaddr addr, unsigned size)
         decoded = simt_queue_reg_read(s, idx, reg, &val);
         break;
     case SIMT_WIN_CTX:
-        decoded = simt_ctx_reg_read(s, idx, reg, &val);
+        decoded = simt_ctx_reg_read(s, idx, reg, &val) ||
+                  simt_preempt_ctx_reg_read(s, idx, reg, &val);
         break;
     case SIMT_WIN_ENGINE:
         decoded = simt_copy_engine_reg_read(s, idx, reg, &val);
@@ -423,6 +424,8 @@ static void simt_reg_write(void *opaque, hwaddr addr, uint64_t data,
     if (!decoded) {
         simt_reg_undecoded(addr);
     }
+    /* A doorbell, ENABLE or a preemption request wakes the slice engine. */
+    simt_slice_take_events(s);
 }
 
 /* Every size and alignment reaches the handlers, which reject all but one. */

@@ -27,7 +27,7 @@
 #include "simt-mmu.h"
 #include "simt-err.h"
 #include "simt-irq.h"
-#include "simt-slice.h"
+#include "simt-event.h"
 #include "simt-preempt-choice.h"
 #include "hw/simt/simt-save.h"
 #include "simt-timeline.h"
@@ -104,7 +104,8 @@ static void save_free(SimtState *s, unsigned ctx, uint32_t off)
     }
 }
 
-uint32_t simt_preempt_save_used(SimtState *s, unsigned ctx)
+/* Bytes of context @ctx's save area that records take. */
+static uint32_t save_used(SimtState *s, unsigned ctx)
 {
     GArray *ext = s->pre.extents[ctx];
     uint32_t used = 0;
@@ -115,10 +116,20 @@ uint32_t simt_preempt_save_used(SimtState *s, unsigned ctx)
     return used;
 }
 
-uint32_t simt_preempt_ctx_state(SimtState *s, unsigned ctx)
+bool simt_preempt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg,
+                               uint32_t *val)
 {
-    return (s->mmu.contexts[ctx].suspended ? SIMT_PSTATE_SUSPENDED : 0) |
-           (s->pre.extents[ctx]->len ? SIMT_PSTATE_SAVED : 0);
+    switch (reg) {
+    case SIMT_CREG_PSTATE:
+        *val = (s->mmu.contexts[ctx].suspended ? SIMT_PSTATE_SUSPENDED : 0) |
+               (s->pre.extents[ctx]->len ? SIMT_PSTATE_SAVED : 0);
+        return true;
+    case SIMT_CREG_SAVE_USED:
+        *val = save_used(s, ctx);
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool simt_preempt_may_run(SimtState *s, unsigned q)
@@ -477,7 +488,7 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
     double ipc = (double)(st->warp_insns - slot->dispatch_insns) / elapsed;
     uint64_t queued = sm->save_busy > cycle ? sm->save_busy - cycle : 0;
     uint64_t room = (uint64_t)s->mmu.contexts[k->ctx].save_size -
-                    simt_preempt_save_used(s, k->ctx);
+                    save_used(s, k->ctx);
     SimtPreemptOption opt[SIMT_PREEMPT_OPTIONS] = {
         { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns,
           .usable = flushable(k, slot) },
@@ -526,7 +537,7 @@ static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
                        cycle - slot->dispatch_cycle : 1;
     double ipc = (double)(st->warp_insns - slot->dispatch_insns) / elapsed;
     uint64_t room = (uint64_t)s->mmu.contexts[k->ctx].save_size -
-                    simt_preempt_save_used(s, k->ctx);
+                    save_used(s, k->ctx);
     SimtPreemptOption opt[3] = {
         { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns,
           .usable = flushable(k, slot) },
@@ -1143,7 +1154,7 @@ static void request(SimtState *s, uint32_t val)
         s->mmu.contexts[ctx].suspended = false;
         p->requested &= ~(1ull << ctx);
     }
-    simt_kick(s);
+    simt_event_post(&s->events, (SimtEvent) { .kind = SIMT_EVENT_WORK });
 }
 
 bool simt_preempt_reg_read(SimtState *s, hwaddr addr, uint32_t *val)

@@ -88,9 +88,12 @@ void simt_preempt_warp_stopped(SimtState *s, SimtSM *sm, SimtSlot *slot,
 void simt_preempt_slot_free(SimtState *s, SimtSlot *slot, uint64_t cycle);
 /* Queue @q's kernel ended: forget its saved blocks. */
 void simt_preempt_kernel_end(SimtState *s, unsigned q);
-/* PSTATE and SAVE_USED of context @ctx. */
-uint32_t simt_preempt_ctx_state(SimtState *s, unsigned ctx);
-uint32_t simt_preempt_save_used(SimtState *s, unsigned ctx);
+/*
+ * Context @ctx's register @reg if the preemption engine decodes it
+ * (PSTATE, SAVE_USED): false otherwise.
+ */
+bool simt_preempt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg,
+                               uint32_t *val);
 /* Migration: its registers; the event under way and save areas in use. */
 extern const VMStateDescription vmstate_simt_preempt;
 extern const VMStateDescription vmstate_simt_preempt_work;

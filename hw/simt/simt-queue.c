@@ -23,7 +23,7 @@
 #include "simt-dma.h"
 #include "simt-err.h"
 #include "simt-irq.h"
-#include "simt-slice.h"
+#include "simt-event.h"
 #include "simt-timeline.h"
 #include "trace.h"
 
@@ -614,7 +614,7 @@ static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
     qu->control = SIMT_QCTL_ENABLE;
     queue_set_state(s, q, qu->head == qu->tail ? SIMT_QSTATE_IDLE
                                                : SIMT_QSTATE_BUSY);
-    simt_kick(s);
+    simt_event_post(&s->events, (SimtEvent) { .kind = SIMT_EVENT_WORK });
 }
 
 bool simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg,
@@ -711,7 +711,7 @@ bool simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
             queue_set_state(s, q, val != qu->head ? SIMT_QSTATE_BUSY
                                                   : SIMT_QSTATE_IDLE);
         }
-        simt_kick(s);
+        simt_event_post(&s->events, (SimtEvent) { .kind = SIMT_EVENT_WORK });
         break;
     case SIMT_QREG_PRIORITY:
         if (val > SIMT_MAX_PRIORITY) {

@@ -24,6 +24,7 @@
 #include "simt-sched.h"
 #include "simt-preempt.h"
 #include "simt-placement.h"
+#include "simt-event.h"
 #include "simt-timeline.h"
 #include "trace.h"
 
@@ -268,7 +269,15 @@ static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
         k->fault.fault = SIMT_FAULT_SAVE_AREA;
         memcpy(k->fault.fault_block, desc.block_idx,
                sizeof(k->fault.fault_block));
-        simt_kernel_abort(s, q, start);
+        /*
+         * The kernel ends here: its blocks leave now, so that the kernels
+         * after it may use their room in this same dispatch, and its queue
+         * ends it when the slice engine takes the event.
+         */
+        simt_sched_evict_kernel(s, q, start);
+        simt_event_post(&s->events, (SimtEvent) {
+            .kind = SIMT_EVENT_KERNEL_ABORT, .queue = q, .cycle = start,
+        });
         return false;
     }
     if (!k->started || start < k->start_cycle) {

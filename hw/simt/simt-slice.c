@@ -20,6 +20,7 @@
 #include "simt-sm.h"
 #include "simt-dma.h"
 #include "simt-slice.h"
+#include "simt-event.h"
 
 uint64_t simt_now_cycle(SimtState *s)
 {
@@ -51,6 +52,13 @@ static uint64_t simt_slice_end(SimtState *s)
                simt_preempt_next_leave(s, s->slice.start));
 }
 
+/* Place blocks at @cycle, and end the kernels that could not go on. */
+static void simt_dispatch(SimtState *s, uint64_t cycle)
+{
+    simt_sched_dispatch(s, cycle);
+    simt_slice_take_events(s);
+}
+
 /*
  * Run device cycles [slice.start, end): queues fetch commands, the
  * scheduler places blocks, SMs and copy engines run.  True while there
@@ -63,17 +71,19 @@ static bool simt_run_slice(SimtState *s, uint64_t end)
 
     waiting = simt_queues_process(s, start);
     simt_preempt_check(s, start);
-    simt_sched_dispatch(s, start);
-    /* An event that starts now shortens the slice. */
+    simt_dispatch(s, start);
+    /* A preemption event that starts now shortens the slice. */
     end = MIN(end, simt_slice_end(s));
     simt_queues_slice_begin(s);
     simt_sm_run_slice(s, start, end);
     simt_dma_run_slice(s, start, end);
+    /* The copies that finished and the kernels aborted in the slice. */
+    simt_slice_take_events(s);
     simt_queues_slice_end(s, end - start);
     /* Queues whose kernels or copies finished can go on at once. */
     waiting |= simt_queues_process(s, end);
     simt_preempt_advance(s, end);
-    simt_sched_dispatch(s, end);
+    simt_dispatch(s, end);
     s->slice.start = end;
     return waiting || simt_queues_busy(s) || s->pre.active ||
            s->pre.requested;
@@ -155,7 +165,8 @@ static void simt_tick(void *opaque)
     guard->engaged_in_io = engaged;
 }
 
-void simt_kick(SimtState *s)
+/* Work arrived: make sure the slice engine's timer runs. */
+static void simt_kick(SimtState *s)
 {
     if (s->slice.ticking) {
         return;
@@ -164,6 +175,28 @@ void simt_kick(SimtState *s)
     s->slice.start = MAX(simt_now_cycle(s), s->slice.start);
     s->slice.ticking = true;
     timer_mod(s->slice.timer, simt_cycle_to_ns(s, simt_slice_end(s)));
+}
+
+void simt_slice_take_events(SimtState *s)
+{
+    SimtEvents *ev = &s->events;
+
+    for (unsigned i = 0; i < ev->count; i++) {
+        SimtEvent *e = &ev->list[i];
+
+        switch (e->kind) {
+        case SIMT_EVENT_WORK:
+            simt_kick(s);
+            break;
+        case SIMT_EVENT_COPY_DONE:
+            simt_queue_copy_done(s, e->queue, e->error);
+            break;
+        case SIMT_EVENT_KERNEL_ABORT:
+            simt_kernel_abort(s, e->queue, e->cycle);
+            break;
+        }
+    }
+    ev->count = 0;
 }
 
 /*
@@ -210,5 +243,6 @@ void simt_slice_reset(SimtState *s)
     }
     s->slice.ticking = false;
     s->slice.start = 0;
+    s->events.count = 0;
     s->slice.time_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }

@@ -27,8 +27,12 @@ typedef struct SimtState SimtState;
 
 /* The device cycle counter now, in virtual time. */
 uint64_t simt_now_cycle(SimtState *s);
-/* Make sure the slice engine's timer runs: there is work to do. */
-void simt_kick(SimtState *s);
+/*
+ * Act on the events the blocks posted (simt-event.h), in the order
+ * posted: work that arrived wakes the slice engine; a finished copy or
+ * a kernel the scheduler could not go on with goes to its queue.
+ */
+void simt_slice_take_events(SimtState *s);
 /*
  * Before a register access that may change what the slice engine does
  * (or reads its present), run it up to the current cycle.

@@ -20,6 +20,7 @@
 #include "simt-preempt.h"
 #include "simt-timeline.h"
 #include "simt-slice.h"
+#include "simt-event.h"
 
 #define TYPE_SIMT "simt"
 OBJECT_DECLARE_SIMPLE_TYPE(SimtState, SIMT)
@@ -67,6 +68,7 @@ struct SimtState {
 
     /* the blocks' state, each owned by its file */
     SimtSliceEngine slice;      /* simt-slice.c */
+    SimtEvents events;          /* posted up, taken by simt-slice.c */
     uint64_t launch_seq;        /* LAUNCHes taken, the queues' order */
     uint64_t blocks_done;       /* BLOCKS_DONE */
     SimtQueue queues[SIMT_MAX_QUEUES];
