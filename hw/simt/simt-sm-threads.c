@@ -3,25 +3,28 @@
  *
  * simt: host threads that run the SMs (the threads property).  The main
  * loop's thread and threads - 1 workers take the SMs of a phase in turn
- * and run simt-sm.c's function for each; the phase ends when all are
- * done, so the workers never run while anything else of the device
+ * and run simt-sm.c's function for each; the phase ends when every SM
+ * is done, so the workers never run while anything else of the device
  * does.  simt-sm.c says what a phase is; docs/specs/simt.rst, "Several
  * host threads", what more than one thread changes.
+ *
+ * A slice's phase takes tens of microseconds of host time, about what
+ * waking a sleeping thread costs: so a worker spins for a while after
+ * its phase before it sleeps, and so does the main loop's thread waiting
+ * for the workers' last SM.
  */
 
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
+#include "qemu/processor.h"
+#include "qemu/timer.h"
 #include "qapi/error.h"
 #include "simt.h"
 
-struct SimtSmWorker {
-    SimtState *s;
-    QemuThread thread;
-    QemuSemaphore go;           /* a phase starts, or @stop */
-    bool stop;
-};
+/* How long a thread spins for the next phase or its end, host ns. */
+#define SIMT_SM_SPIN_NS         50000
 
-/* Run the phase's SMs that are left, one at a time. */
+/* Take SMs of the phase until none is left. */
 static void run_share(SimtState *s)
 {
     SimtSmThreads *t = &s->sm_threads;
@@ -30,40 +33,80 @@ static void run_share(SimtState *s)
 
     while ((i = qatomic_fetch_inc(&t->next_sm)) < nsm) {
         t->fn(s, i, t->opaque);
+        if (qatomic_fetch_inc(&t->sms_done) + 1 == nsm) {
+            qemu_event_set(&t->done);
+        }
     }
+}
+
+/*
+ * Wait until @ready(@t, @arg): spin, then sleep on @ev, which whoever
+ * makes it true sets afterwards.
+ */
+static void spin_then_wait(SimtSmThreads *t, QemuEvent *ev,
+                           bool (*ready)(SimtSmThreads *t, uint32_t arg),
+                           uint32_t arg)
+{
+    int64_t until = get_clock() + SIMT_SM_SPIN_NS;
+
+    for (unsigned n = 1; !ready(t, arg); n++) {
+        if (n % 64 == 0 && get_clock() > until) {
+            qemu_event_reset(ev);
+            if (!ready(t, arg)) {
+                qemu_event_wait(ev);
+            }
+        } else {
+            cpu_relax();
+        }
+    }
+}
+
+static bool phase_started(SimtSmThreads *t, uint32_t seen)
+{
+    return qatomic_load_acquire(&t->phase) != seen;
+}
+
+static bool phase_done(SimtSmThreads *t, uint32_t nsm)
+{
+    return qatomic_load_acquire(&t->sms_done) == nsm;
 }
 
 static void *worker_main(void *opaque)
 {
-    SimtSmWorker *w = opaque;
+    SimtState *s = opaque;
+    SimtSmThreads *t = &s->sm_threads;
+    uint32_t seen = qatomic_load_acquire(&t->phase);
 
     for (;;) {
-        qemu_sem_wait(&w->go);
-        if (w->stop) {
+        spin_then_wait(t, &t->wake, phase_started, seen);
+        seen = qatomic_load_acquire(&t->phase);
+        if (qatomic_read(&t->stop)) {
             return NULL;
         }
-        run_share(w->s);
-        qemu_sem_post(&w->s->sm_threads.done);
+        run_share(s);
     }
 }
 
 void simt_sm_threads_each(SimtState *s, SimtSmPhaseFn *fn, void *opaque,
-                          uint32_t helpers)
+                          bool wake_workers)
 {
     SimtSmThreads *t = &s->sm_threads;
+    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
 
-    helpers = MIN(helpers, t->count - 1);
     t->fn = fn;
     t->opaque = opaque;
-    t->next_sm = 0;
-    /* The semaphores order the phase's writes before and after it. */
-    for (uint32_t w = 0; w < helpers; w++) {
-        qemu_sem_post(&t->workers[w].go);
+    qatomic_set(&t->sms_done, 0);
+    /*
+     * A worker late from the phase before may take an SM of this one as
+     * soon as next_sm is 0: fn and opaque are in place by then.
+     */
+    qatomic_store_release(&t->next_sm, 0);
+    if (wake_workers) {
+        qatomic_store_release(&t->phase, t->phase + 1);
+        qemu_event_set(&t->wake);
     }
     run_share(s);
-    for (uint32_t w = 0; w < helpers; w++) {
-        qemu_sem_wait(&t->done);
-    }
+    spin_then_wait(t, &t->done, phase_done, nsm);
 }
 
 bool simt_sm_threads_check(SimtState *s, Error **errp)
@@ -82,18 +125,13 @@ void simt_sm_threads_start(SimtState *s)
 {
     SimtSmThreads *t = &s->sm_threads;
 
-    if (t->count == 1) {
-        return;
-    }
-    t->workers = g_new0(SimtSmWorker, t->count - 1);
-    qemu_sem_init(&t->done, 0);
+    qemu_event_init(&t->wake, false);
+    qemu_event_init(&t->done, false);
+    t->workers = g_new0(QemuThread, t->count - 1);
     for (uint32_t w = 0; w < t->count - 1; w++) {
-        SimtSmWorker *wk = &t->workers[w];
         g_autofree char *name = g_strdup_printf("simt-sm/%u", w + 1);
 
-        wk->s = s;
-        qemu_sem_init(&wk->go, 0);
-        qemu_thread_create(&wk->thread, name, worker_main, wk,
+        qemu_thread_create(&t->workers[w], name, worker_main, s,
                            QEMU_THREAD_JOINABLE);
     }
 }
@@ -102,16 +140,14 @@ void simt_sm_threads_free(SimtState *s)
 {
     SimtSmThreads *t = &s->sm_threads;
 
-    if (!t->workers) {
-        return;
-    }
+    qatomic_set(&t->stop, true);
+    qatomic_store_release(&t->phase, t->phase + 1);
+    qemu_event_set(&t->wake);
     for (uint32_t w = 0; w < t->count - 1; w++) {
-        t->workers[w].stop = true;
-        qemu_sem_post(&t->workers[w].go);
-        qemu_thread_join(&t->workers[w].thread);
-        qemu_sem_destroy(&t->workers[w].go);
+        qemu_thread_join(&t->workers[w]);
     }
-    qemu_sem_destroy(&t->done);
+    qemu_event_destroy(&t->wake);
+    qemu_event_destroy(&t->done);
     g_free(t->workers);
     t->workers = NULL;
 }

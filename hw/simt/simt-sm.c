@@ -296,8 +296,8 @@ static bool run_slice_threads(SimtState *s, uint64_t end)
             busy += !simt_sched_sm_empty(s, sm) &&
                     *earliest_port(s, sm) < end;
         }
-        /* Waking a worker costs more than an SM without work. */
-        simt_sm_threads_each(s, sm_phase, &end, busy ? busy - 1 : 0);
+        /* Waking the workers costs more than one SM's work. */
+        simt_sm_threads_each(s, sm_phase, &end, busy > 1);
         for (;;) {
             SimtSM *first = NULL;
             SimtSlot *slot;

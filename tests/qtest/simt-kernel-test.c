@@ -1360,7 +1360,8 @@ static void test_active_cycles_reset(void)
  * scripts/bench.sh): the host time the device takes to run the spin
  * kernel, to compare with bench/simt-spin-bench on the core alone; and
  * the same on two host threads (the threads property), the runs of
- * both taking turns, best of three each.
+ * both taking turns, best of five each (one run takes a few tens of
+ * milliseconds: the best is the one least disturbed by other work).
  */
 static void bench_spin(void)
 {
@@ -1372,7 +1373,7 @@ static void bench_spin(void)
 
     g_assert_cmpint(sscanf(g_getenv("SIMT_BENCH_SPIN"), "%u,%u,%u", &blocks,
                            &threads, &iters), ==, 3);
-    for (int run = 0; run < 6; run++) {
+    for (int run = 0; run < 10; run++) {
         Dev *d = dev_start(props[run & 1]);
         uint32_t out = vram_alloc(d, NULL, blocks * threads * 4);
         gint64 t0;
