@@ -389,7 +389,6 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
     }
 }
 
-
 /*
  * The timing model of this machine (docs/specs/simt.rst): the preset's
  * costs and latencies; global memory moves its bytes at the SM's equal
