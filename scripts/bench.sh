@@ -37,7 +37,9 @@ echo "# the interpreter against qemu-riscv32's JIT on the same loops"
 HOST_BUILD="$build" "$(dirname "$0")/../bench/core-vs-qemu.sh"
 
 # The same grid of the spin kernel (about 1e8 thread-instructions) on the
-# interpreter alone and through the whole device in QEMU.
+# interpreter alone and through the whole device in QEMU; the device also
+# with threads=2, its runs taking turns with threads=1's
+# (device_spin_threads2_speedup: threads=1's time over threads=2's).
 grid="32 256 2100"
 echo "# device versus core: spin kernel, grid $grid (blocks threads iters)"
 core=$("$build/bench/simt-spin-bench" "$build/kernels/samples.elf" $grid)

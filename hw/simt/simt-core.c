@@ -679,6 +679,45 @@ static uint32_t amo_apply(unsigned kind, uint32_t old, uint32_t src)
     }
 }
 
+/*
+ * Lane @lane's lr.w, sc.w or AMO on host memory @word as one host atomic
+ * operation, since SMs may run on several host threads at once (the
+ * device's threads property).  Returns what rd receives.
+ */
+static uint32_t atomic_host(uint32_t *word, const SimtInsn *in, SimtWarp *w,
+                            unsigned lane, uint32_t addr, uint32_t src)
+{
+    uint32_t bit = 1u << lane, raw, want, old;
+
+    raw = __atomic_load_n(word, __ATOMIC_SEQ_CST);
+    if (in->op == OP_LR) {
+        w->resv_mask |= bit;
+        w->resv_addr[lane] = addr;
+        w->resv_val[lane] = ld_le((const uint8_t *)&raw, 4);
+        return w->resv_val[lane];
+    }
+    if (in->op == OP_SC) {
+        /* It succeeds iff the reserved word still holds what lr.w read. */
+        bool ok = (w->resv_mask & bit) && w->resv_addr[lane] == addr;
+
+        w->resv_mask &= ~bit;
+        if (ok) {
+            st_le((uint8_t *)&raw, 4, w->resv_val[lane]);
+            st_le((uint8_t *)&want, 4, src);
+            ok = __atomic_compare_exchange_n(word, &raw, want, false,
+                                             __ATOMIC_SEQ_CST,
+                                             __ATOMIC_SEQ_CST);
+        }
+        return !ok;
+    }
+    do {
+        old = ld_le((const uint8_t *)&raw, 4);
+        st_le((uint8_t *)&want, 4, amo_apply(in->rm, old, src));
+    } while (!__atomic_compare_exchange_n(word, &raw, want, false,
+                                          __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+    return old;
+}
+
 /* Fetch and decode the word at @pc into its cache entry. */
 static SimtInsnClass insn_class(unsigned op)
 {
@@ -862,6 +901,20 @@ static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
         in->lat = 0;
     }
     return SIMT_FAULT_NONE;
+}
+
+void simt_code_decode_all(SimtCode *code, const SimtMem *mem)
+{
+    SimtBlock b = { .code = code, .mem = mem };
+
+    for (uint32_t off = 0; off < code->size; off += 4) {
+        SimtInsn *in = &code->insns[off >> 2];
+
+        if (in->op == OP_UNDECODED) {
+            /* A word that cannot be fetched stays undecoded: it faults. */
+            predecode(&b, code->base + off, in);
+        }
+    }
 }
 
 static uint32_t csr_read(SimtBlock *b, SimtWarp *w, unsigned lane,
@@ -1844,32 +1897,40 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             }
             /* Lanes go one after another: each AMO is atomic. */
             LANES_FOR(G, i) {
-                uint32_t addr = a[i], old, bit = 1u << i;
+                uint32_t addr = a[i], old, bit = 1u << i, g;
+                uint8_t *host = NULL;
 
                 fault = check ? check->access(b->check_opaque, b, warp, i, P,
                                               addr, 4, SIMT_CHECK_ATOMIC,
                                               src[i]) : 0;
                 if (!fault) {
-                    fault = mem_load(b, base_tid + i, addr, 4, &old);
+                    host = lane_mem(b, base_tid + i, addr, 4, &g, &fault);
                 }
-                if (!fault && in->op == OP_AMO) {
-                    fault = mem_store(b, base_tid + i, addr, 4,
-                                      amo_apply(in->rm, old, src[i]));
-                } else if (!fault && in->op == OP_LR) {
-                    w->resv_mask |= bit;
-                    w->resv_addr[i] = addr;
-                    w->resv_val[i] = old;
+                if (host && !((uintptr_t)host & 3)) {
+                    old = atomic_host((uint32_t *)host, in, w, i, addr,
+                                      src[i]);
                 } else if (!fault) {
-                    /* sc.w: succeeds iff the reserved word is unchanged */
-                    bool ok = (w->resv_mask & bit) &&
-                              w->resv_addr[i] == addr &&
-                              w->resv_val[i] == old;
+                    fault = mem_load(b, base_tid + i, addr, 4, &old);
+                    if (!fault && in->op == OP_AMO) {
+                        fault = mem_store(b, base_tid + i, addr, 4,
+                                          amo_apply(in->rm, old, src[i]));
+                    } else if (!fault && in->op == OP_LR) {
+                        w->resv_mask |= bit;
+                        w->resv_addr[i] = addr;
+                        w->resv_val[i] = old;
+                    } else if (!fault) {
+                        /* sc.w: succeeds iff the reserved word is unchanged */
+                        bool ok = (w->resv_mask & bit) &&
+                                  w->resv_addr[i] == addr &&
+                                  w->resv_val[i] == old;
 
-                    w->resv_mask &= ~bit;
-                    if (ok) {
-                        fault = mem_store(b, base_tid + i, addr, 4, src[i]);
+                        w->resv_mask &= ~bit;
+                        if (ok) {
+                            fault = mem_store(b, base_tid + i, addr, 4,
+                                              src[i]);
+                        }
+                        old = !ok;
                     }
-                    old = !ok;
                 }
                 if (fault) {
                     block_fault(b, fault, P, addr, warp, i);

@@ -519,7 +519,8 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
 {
     SimtState *s = SIMT(pdev);
 
-    if (!simt_check_properties(s, errp)) {
+    if (!simt_check_properties(s, errp) ||
+        !simt_sm_threads_check(s, errp)) {
         return;
     }
 
@@ -562,6 +563,7 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
     simt_sched_init(s);
     simt_preempt_init(s);
     simt_reset_state(s, "realize");
+    simt_sm_threads_start(s);
 }
 
 static void simt_exit(PCIDevice *pdev)
@@ -570,6 +572,7 @@ static void simt_exit(PCIDevice *pdev)
 
     msix_unuse_all_vectors(pdev);
     msix_uninit_exclusive_bar(pdev);
+    simt_sm_threads_free(s);
     simt_reset_state(s, "unplug");
     simt_sched_free(s);
     simt_slice_free(s);
@@ -733,6 +736,7 @@ static const Property simt_properties[] = {
     DEFINE_PROP_STRING("copy-policy", SimtState, copy_policy_name),
     DEFINE_PROP_SIZE("vram-size", SimtState, vram_size, 256 * MiB),
     DEFINE_PROP_BOOL("fifo-dispatch", SimtState, fifo_dispatch, false),
+    DEFINE_PROP_UINT32("threads", SimtState, sm_threads.count, 1),
 };
 
 /*
@@ -848,6 +852,10 @@ static void simt_class_init(ObjectClass *klass, void *data)
     object_class_property_set_description(klass, "fifo-dispatch",
         "kernels dispatch in launch order, queue priorities ignored, and "
         "no priority preemption (seed 002's baseline hardware)");
+    object_class_property_set_description(klass, "threads",
+        "host threads that run the SMs of a slice, 1 to 64 (default 1: "
+        "one, deterministic; docs/specs/simt.rst, \"Several host "
+        "threads\")");
     object_class_property_set_description(klass, "vram-size",
         "device memory bytes, a power of two from 1 MiB to 4 GiB");
     simt_class_add_cfg_props(klass);

@@ -97,6 +97,18 @@ static bool dma_write64(SimtState *s, uint64_t addr, uint64_t val)
     return pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) == MEMTX_OK;
 }
 
+/*
+ * With threads > 1 the SMs running the kernel's blocks on several host
+ * threads only read its decoded code: decode it all now.  A translated
+ * context's blocks run on one thread (simt-sm.c) and decode as they go.
+ */
+static void kernel_code_shared(SimtState *s, SimtKernel *k)
+{
+    if (s->sm_threads.count > 1 && k->view.bare) {
+        simt_code_decode_all(&k->code, &k->mem);
+    }
+}
+
 /* Read a kernel's live table at launch; false if it is unreachable. */
 static bool load_live(SimtState *s, unsigned q, uint32_t addr)
 {
@@ -242,6 +254,7 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     }
     k->code.timing = &s->timing;
     simt_mmu_view_init(&k->view, s, ctx, &k->mem);
+    kernel_code_shared(s, k);
     k->ctx = ctx;
     k->int_regs = c->int_regs;
     k->fp_regs = c->fp_regs;
@@ -922,6 +935,7 @@ bool simt_queues_post_load(SimtState *s)
         }
         k->code.timing = &s->timing;
         simt_mmu_view_attach(&k->view, s, &k->mem);
+        kernel_code_shared(s, k);
         if (!k->redo) {
             k->redo = g_array_new(false, false, sizeof(uint32_t));
         }

@@ -155,10 +155,11 @@ static uint64_t *earliest_port(SimtState *s, SimtSM *sm)
 /*
  * One step of @sm at its earliest port @port: a burst of one warp, or,
  * if no warp can issue, idling until a restore ends or @end.  Returns
- * the cycle a block retired at, or UINT64_MAX.
+ * the cycle a block finished or faulted at, its slot in *@retiring for
+ * the caller to retire, or UINT64_MAX.
  */
 static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
-                        uint64_t end)
+                        uint64_t end, SimtSlot **retiring)
 {
     SimtSlot *slot;
     SimtBlock *b;
@@ -211,10 +212,8 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
     slot->wtiming[warp].ready = b->st.cycle;
     *port += MAX(b->issue_cycles, 1);
     if (b->st.status != SIMT_RUNNING) {
-        uint64_t done = MAX(*port, b->st.cycle);
-
-        retire_block(s, sm, slot, done);
-        return done;
+        *retiring = slot;
+        return MAX(*port, b->st.cycle);
     }
     if (parking) {
         simt_preempt_warp_stopped(s, sm, slot, warp,
@@ -223,6 +222,116 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
                                   MAX(*port, b->st.cycle));
     }
     return UINT64_MAX;
+}
+
+/*
+ * With threads > 1, may the SMs run on several host threads now?  Not
+ * while preemption is under way, nor with a block of a kernel in a
+ * translated context resident: the preemption engine, the TLB and
+ * system pages reached by DMA belong to the main loop's thread.
+ */
+static bool threads_usable(SimtState *s)
+{
+    if (s->sm_threads.count < 2 || simt_preempt_busy(s)) {
+        return false;
+    }
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        const SimtSM *sm = &s->sms[i];
+
+        for (uint32_t j = 0; j < sm->nslots; j++) {
+            const SimtSlot *slot = &sm->slots[j];
+
+            if (slot->used && (slot->leave == SIMT_LEAVE_PARK ||
+                               !s->queues[slot->queue].kernel.view.bare)) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/*
+ * SM @i's part of a phase, on any host thread: it runs alone, its ports
+ * from where they are, up to the end of the slice (*@opaque) or until a
+ * block finishes or faults, and touches nothing but its own state and
+ * the blocks' memory.
+ */
+static void sm_phase(SimtState *s, uint32_t i, void *opaque)
+{
+    SimtSM *sm = &s->sms[i];
+    uint64_t end = *(uint64_t *)opaque;
+
+    sm->phase_retired = UINT64_MAX;
+    while (!simt_sched_sm_empty(s, sm)) {
+        uint64_t *port = earliest_port(s, sm);
+
+        if (*port >= end) {
+            return;
+        }
+        sm->phase_retired = sm_step(s, sm, port, end, &sm->phase_slot);
+        if (sm->phase_retired != UINT64_MAX) {
+            return;
+        }
+    }
+}
+
+/*
+ * The slice on several host threads, in phases: after each, the blocks
+ * that finished retire in order of their cycles (ties by SM number) and
+ * their room is offered to the scheduler at each one's cycle, until a
+ * phase retires nothing.  Which thread ran an SM changes nothing.  False
+ * if the slice must go on on one thread (threads_usable).
+ */
+static bool run_slice_threads(SimtState *s, uint64_t end)
+{
+    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+
+    do {
+        uint32_t busy = 0;
+        bool retired = false;
+
+        for (uint32_t i = 0; i < nsm; i++) {
+            SimtSM *sm = &s->sms[i];
+
+            busy += !simt_sched_sm_empty(s, sm) &&
+                    *earliest_port(s, sm) < end;
+        }
+        /* Waking the workers costs more than one SM's work. */
+        simt_sm_threads_each(s, sm_phase, &end, busy > 1);
+        for (;;) {
+            SimtSM *first = NULL;
+            SimtSlot *slot;
+            uint64_t cycle;
+
+            for (uint32_t i = 0; i < nsm; i++) {
+                SimtSM *sm = &s->sms[i];
+
+                if (sm->phase_retired != UINT64_MAX &&
+                    (!first || sm->phase_retired < first->phase_retired)) {
+                    first = sm;
+                }
+            }
+            if (!first) {
+                break;
+            }
+            slot = first->phase_slot;
+            cycle = first->phase_retired;
+            first->phase_retired = UINT64_MAX;
+            /*
+             * A fault retired before may have ended the block's kernel
+             * and freed its slot, which a block placed since may hold.
+             */
+            if (slot->used && slot->block.st.status != SIMT_RUNNING) {
+                retire_block(s, first, slot, cycle);
+            }
+            simt_sched_dispatch(s, cycle);
+            retired = true;
+        }
+        if (!retired) {
+            return true;
+        }
+    } while (threads_usable(s));
+    return false;
 }
 
 /*
@@ -242,8 +351,13 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
             s->sms[i].port_cycle[p] = MAX(s->sms[i].port_cycle[p], start);
         }
     }
+    /* On several host threads, unless the slice needs this path. */
+    if (threads_usable(s) && run_slice_threads(s, end)) {
+        return;
+    }
     for (;;) {
         SimtSM *best = NULL;
+        SimtSlot *slot;
         uint64_t *port = NULL, retired;
 
         for (uint32_t i = 0; i < nsm; i++) {
@@ -267,8 +381,11 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
         if (!best) {
             return;
         }
-        retired = sm_step(s, best, port, end);
-        freed = MIN(freed, retired);
+        retired = sm_step(s, best, port, end, &slot);
+        if (retired != UINT64_MAX) {
+            retire_block(s, best, slot, retired);
+            freed = MIN(freed, retired);
+        }
     }
 }
 

@@ -67,6 +67,9 @@ typedef struct SimtSM {
      * preemptor only once its victims have all left.
      */
     uint32_t handed_to;
+    /* threads > 1: the block that finished or faulted in a phase, when */
+    SimtSlot *phase_slot;
+    uint64_t phase_retired;     /* UINT64_MAX: none */
 } SimtSM;
 
 typedef struct SimtState SimtState;

@@ -17,6 +17,7 @@
 #include "simt-queue.h"
 #include "simt-sched.h"
 #include "simt-sm.h"
+#include "simt-sm-threads.h"
 #include "simt-preempt.h"
 #include "simt-timeline.h"
 #include "simt-slice.h"
@@ -43,6 +44,7 @@ struct SimtState {
     uint32_t cfg_overridden;    /* bit per SimtConfigField */
     uint64_t vram_size;
     bool fifo_dispatch;         /* kernels in launch order (simt-sched.c) */
+    SimtSmThreads sm_threads;   /* host threads for the SMs (.count: threads) */
 
     /* configuration, fixed at realize */
     int preset;

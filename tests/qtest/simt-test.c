@@ -567,6 +567,8 @@ static void test_bad_properties(void)
         { "vram-size=3M", "vram-size must be a power of two" },
         { "vram-size=512K", "vram-size must be a power of two" },
         { "vram-size=8G", "vram-size must be a power of two" },
+        { "threads=0", "threads must be between 1 and 64" },
+        { "threads=65", "threads must be between 1 and 64" },
     };
 
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -593,6 +595,7 @@ static void test_property_help(void)
     g_assert_cmpint(WEXITSTATUS(status), ==, 0);
     g_assert_nonnull(strstr(out, "sm-count"));
     g_assert_nonnull(strstr(out, "vram-size"));
+    g_assert_nonnull(strstr(out, "threads"));
 }
 
 int main(int argc, char **argv)

@@ -301,6 +301,11 @@ uint32_t simt_launch_warps(const SimtLaunch *l);    /* per block */
 /* 0 on success, -1 if @size is not a multiple of 4 or out of memory. */
 int simt_code_init(SimtCode *code, uint32_t base, uint32_t size);
 void simt_code_invalidate(SimtCode *code);
+/*
+ * Decode every instruction of @code's range now, fetched through @mem, so
+ * that blocks running on several host threads only read the cache.
+ */
+void simt_code_decode_all(SimtCode *code, const SimtMem *mem);
 void simt_code_destroy(SimtCode *code);
 
 /*
