@@ -134,17 +134,20 @@ static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
             }
         }
         sm->next_warp = 0;
-        sm->next_slot = (sm->next_slot + 1) % nslots;
+        /* Not a division per slot: this runs for every burst. */
+        if (++sm->next_slot >= nslots) {
+            sm->next_slot = 0;
+        }
     }
     return false;
 }
 
-/* The earliest of @sm's issue ports. */
-static uint64_t *earliest_port(SimtState *s, SimtSM *sm)
+/* The earliest of the @ports issue ports of @sm. */
+static uint64_t *earliest_port(SimtSM *sm, uint32_t ports)
 {
     uint64_t *port = &sm->port_cycle[0];
 
-    for (uint32_t p = 1; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
+    for (uint32_t p = 1; p < ports; p++) {
         if (sm->port_cycle[p] < *port) {
             port = &sm->port_cycle[p];
         }
@@ -344,10 +347,11 @@ static bool run_slice_threads(SimtState *s, uint64_t end)
 void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
 {
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+    uint32_t ports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
     uint64_t freed = UINT64_MAX;
 
     for (uint32_t i = 0; i < nsm; i++) {
-        for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
+        for (uint32_t p = 0; p < ports; p++) {
             s->sms[i].port_cycle[p] = MAX(s->sms[i].port_cycle[p], start);
         }
     }
@@ -362,13 +366,11 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
 
         for (uint32_t i = 0; i < nsm; i++) {
             SimtSM *sm = &s->sms[i];
-            uint64_t *p;
+            uint64_t *p = earliest_port(sm, ports);
 
-            if (simt_sched_sm_empty(s, sm)) {
-                continue;
-            }
-            p = earliest_port(s, sm);
-            if (*p < end && (!best || *p < *port)) {
+            /* The cheap test first: most SMs are not the earliest. */
+            if (*p < end && (!best || *p < *port) &&
+                !simt_sched_sm_empty(s, sm)) {
                 best = sm;
                 port = p;
             }

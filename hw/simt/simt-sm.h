@@ -7,16 +7,8 @@
 #define HW_SIMT_SIMT_SM_H
 
 #include "hw/simt/simt-core.h"
+#include "hw/simt/simt-config.h"    /* SIMT_BURST_INSNS, SIMT_BURST_CYCLES */
 #include "simt-sched.h"
-
-/*
- * A burst, the instructions one warp runs before its port moves on: at
- * most this many, issued less than SIMT_BURST_CYCLES after it began, so
- * that warps' clocks stay near their ports' and take the memory pipe
- * in about the order of time.
- */
-#define SIMT_BURST_INSNS        128
-#define SIMT_BURST_CYCLES       256
 
 /* How a resident block is leaving its SM. */
 enum simt_leave {

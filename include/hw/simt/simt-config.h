@@ -40,6 +40,16 @@ typedef struct SimtConfig {
     SimtTieBreak tiebreak;
 } SimtConfig;
 
+/*
+ * A burst, the instructions one warp runs before its SM's issue port
+ * moves on (hw/simt/simt-sm.c): at most this many, issued less than
+ * SIMT_BURST_CYCLES after it began, so that warps' clocks stay near their
+ * ports' and take the memory pipe in about the order of time.
+ * bench/simt-spin-bench.c drives the interpreter the same way.
+ */
+#define SIMT_BURST_INSNS        128
+#define SIMT_BURST_CYCLES       256
+
 typedef struct SimtConfigFieldInfo {
     const char *name;           /* QOM property name */
     const char *description;
