@@ -24,6 +24,13 @@
 /* Warp instructions a warp runs before simt_block_run moves on. */
 #define SIMT_WARP_QUANTUM   256
 
+/*
+ * The lane loops' helpers go inline into each build of the instruction
+ * loop, so that a build for a wider vector unit (warp_run_avx2) widens
+ * them too.
+ */
+#define SIMT_LANES_INLINE   __attribute__((always_inline))
+
 enum {
     OP_UNDECODED = 0,   /* zero so that a fresh cache is all undecoded */
     OP_ILLEGAL,
@@ -965,7 +972,8 @@ static const uint32_t lane_bit[SIMT_WARP_SIZE] = {
  * lowest PC of the remaining runnable lanes (UINT32_MAX if none): the group
  * may keep running alone while its PC stays below it.
  */
-static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
+static inline SIMT_LANES_INLINE
+bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
                          uint32_t *count, uint32_t *other, uint32_t *lm)
 {
     uint32_t live = ~(w->exited | w->waiting | w->wsync);
@@ -1024,7 +1032,8 @@ static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
  * Whether every lane of @lm accesses [flat_base, flat_base + flat_size)
  * naturally aligned at a[i] + imm, so that no window or callback applies.
  */
-static inline bool all_flat(const SimtMem *m, const uint32_t *a, int32_t imm,
+static inline SIMT_LANES_INLINE
+bool all_flat(const SimtMem *m, const uint32_t *a, int32_t imm,
                             unsigned size, const uint32_t *lm)
 {
     uint32_t bad = 0;
@@ -1079,7 +1088,8 @@ static bool flat_direct(const SimtMem *m)
             m->flat_base >= SIMT_LOCAL_BASE + SIMT_LOCAL_WINDOW);
 }
 
-static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
+static inline SIMT_LANES_INLINE
+void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
 {
     int i;
 
@@ -1092,6 +1102,56 @@ static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
 
 #define LANES_FOR(m, i) \
     for (uint32_t m_ = (m), i; m_ && (i = __builtin_ctz(m_), 1); m_ &= m_ - 1)
+
+/*
+ * Lanes @G load @size bytes each at host + (a[i] + off), or store v[i]
+ * there: one loop per size, holding nothing else.
+ */
+static inline SIMT_LANES_INLINE
+void lanes_load(uint32_t *t, const uint8_t *host, const uint32_t *a,
+                uint32_t off, unsigned size, uint32_t G)
+{
+    switch (size) {
+    case 1:
+        LANES_FOR(G, i) {
+            t[i] = host[a[i] + off];
+        }
+        break;
+    case 2:
+        LANES_FOR(G, i) {
+            t[i] = simt_le16(host + (a[i] + off));
+        }
+        break;
+    default:
+        LANES_FOR(G, i) {
+            t[i] = simt_le32(host + (a[i] + off));
+        }
+        break;
+    }
+}
+
+static inline SIMT_LANES_INLINE
+void lanes_store(uint8_t *host, const uint32_t *a, uint32_t off,
+                 unsigned size, const uint32_t *v, uint32_t G)
+{
+    switch (size) {
+    case 1:
+        LANES_FOR(G, i) {
+            host[a[i] + off] = v[i];
+        }
+        break;
+    case 2:
+        LANES_FOR(G, i) {
+            simt_put_le16(host + (a[i] + off), v[i]);
+        }
+        break;
+    default:
+        LANES_FOR(G, i) {
+            simt_put_le32(host + (a[i] + off), v[i]);
+        }
+        break;
+    }
+}
 
 /* Whether a lane of @G accesses memory outside the shared and local windows. */
 static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
@@ -1217,7 +1277,8 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
     } while (0)
 
 /* Write t[] to the lanes of @mask. */
-static void commit_lanes(uint32_t *d, const uint32_t *t, uint32_t mask)
+static inline SIMT_LANES_INLINE
+void commit_lanes(uint32_t *d, const uint32_t *t, uint32_t mask)
 {
     int i;
 
@@ -1240,7 +1301,8 @@ static const uint32_t f32_minus_zero[SIMT_WARP_SIZE] = {
 };
 
 /* @n with every lane's sign flipped, in @buf. */
-static const uint32_t *negated(const uint32_t *n, uint32_t *buf)
+static inline SIMT_LANES_INLINE
+const uint32_t *negated(const uint32_t *n, uint32_t *buf)
 {
     int i;
 
@@ -1256,7 +1318,8 @@ static const uint32_t *negated(const uint32_t *n, uint32_t *buf)
  * it can do exactly, all at once.  Returns the lanes left to the exact
  * operation.
  */
-static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
+static inline SIMT_LANES_INLINE
+uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
                         uint32_t G, const uint32_t *lm)
 {
     const uint32_t *fa = w->f[in->rs1], *fb = w->f[in->rs2];
@@ -1334,7 +1397,8 @@ static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
 }
 
 /* Dynamic rounding with a reserved frm is an illegal instruction. */
-static bool dyn_rm_bad(const SimtWarp *w, const SimtInsn *in,
+static inline SIMT_LANES_INLINE
+bool dyn_rm_bad(const SimtWarp *w, const SimtInsn *in,
                        const uint32_t *lm)
 {
     uint32_t bad = 0;
@@ -1745,23 +1809,19 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                                            a[__builtin_ctz(G)] + in->imm,
                                            in->size, nG);
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
-                LANES_FOR(G, i) {
-                    t[i] = ld_le(flat + (a[i] + in->imm - flat_base),
-                                 in->size);
-                }
+                lanes_load(t, flat, a, in->imm - flat_base, in->size, G);
             } else {
                 uint32_t page;
                 uint8_t *host = fast && !check ?
                                 one_page(b->mem, a, in->imm, in->size, G, lm,
                                          false, &page) : NULL;
 
-                LANES_FOR(G, i) {
+                if (host) {
+                    lanes_load(t, host, a, in->imm - page, in->size, G);
+                }
+                LANES_FOR(host ? 0 : G, i) {
                     uint32_t addr = a[i] + in->imm;
 
-                    if (host) {
-                        t[i] = ld_le(host + (addr - page), in->size);
-                        continue;
-                    }
                     fault = check ? check->access(b->check_opaque, b, warp, i,
                                                   P, addr, in->size,
                                                   SIMT_CHECK_LOAD, 0) : 0;
@@ -1802,21 +1862,18 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                 st->wrote_global = any_global(a, in->imm, G);
             }
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
-                LANES_FOR(G, i) {
-                    st_le(flat + (a[i] + in->imm - flat_base), in->size,
-                          v[i]);
-                }
+                lanes_store(flat, a, in->imm - flat_base, in->size, v, G);
                 break;
             }
             host = fast && !check ? one_page(b->mem, a, in->imm, in->size,
                                              G, lm, true, &page) : NULL;
+            if (host) {
+                lanes_store(host, a, in->imm - page, in->size, v, G);
+                break;
+            }
             LANES_FOR(G, i) {
                 uint32_t addr = a[i] + in->imm;
 
-                if (host) {
-                    st_le(host + (addr - page), in->size, v[i]);
-                    continue;
-                }
                 fault = check ? check->access(b->check_opaque, b, warp, i, P,
                                               addr, in->size,
                                               SIMT_CHECK_STORE, v[i]) : 0;
@@ -2089,8 +2146,48 @@ stop:
     return n;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * The instruction loop for hosts with AVX2: a warp's 32 lanes are four
+ * 256-bit vectors instead of eight 128-bit ones.  simt-core.c does no
+ * host floating point, so enabling FMA here contracts nothing; it lets
+ * simt-fpu.h's warp fma inline.
+ */
+static __attribute__((target("avx2,fma,bmi,bmi2,popcnt,lzcnt")))
+uint64_t warp_run_avx2(SimtBlock *b, unsigned warp, uint64_t budget)
+{
+    return b->wtiming ? warp_run(b, warp, budget, true)
+                      : warp_run(b, warp, budget, false);
+}
+
+static bool host_avx2(void)
+{
+    static int avx2 = -1;
+
+    if (avx2 < 0) {
+        __builtin_cpu_init();
+        avx2 = __builtin_cpu_supports("avx2") &&
+               __builtin_cpu_supports("fma") &&
+               __builtin_cpu_supports("bmi") &&
+               __builtin_cpu_supports("bmi2") &&
+               __builtin_cpu_supports("popcnt") &&
+               __builtin_cpu_supports("abm");
+    }
+    return avx2;
+}
+#endif
+
 uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+    /*
+     * The reference paths stay on the baseline build, so that the
+     * differential tests compare the vector build's fast paths with it.
+     */
+    if (!b->code->reference && host_avx2()) {
+        return warp_run_avx2(b, warp, budget);
+    }
+#endif
     return b->wtiming ? warp_run(b, warp, budget, true)
                       : warp_run(b, warp, budget, false);
 }
