@@ -329,7 +329,7 @@ static void decode(uint32_t w, SimtInsn *in)
         if (f3 != 3 && f3 < 6) {
             in->op = OP_LOAD;
             in->size = 1 << (f3 & 3);
-            in->sext = !(f3 & 4);
+            in->sext = f3 < 2;      /* lw needs none */
             in->imm = imm_i(w);
         }
         break;
@@ -1054,7 +1054,8 @@ bool all_flat(const SimtMem *m, const uint32_t *a, int32_t imm,
  * the callbacks map that page (SimtMemOps.page): one translation for the
  * whole warp, the page's address in *@page.  NULL: go lane by lane.
  */
-static uint8_t *one_page(const SimtMem *m, const uint32_t *a, int32_t imm,
+static inline SIMT_LANES_INLINE
+uint8_t *one_page(const SimtMem *m, const uint32_t *a, int32_t imm,
                          unsigned size, uint32_t G, const uint32_t *lm,
                          bool store, uint32_t *page)
 {
@@ -1108,23 +1109,52 @@ void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
  * there: one loop per size, holding nothing else.
  */
 static inline SIMT_LANES_INLINE
+uint32_t lane_ld32(const uint8_t *p)
+{
+    uint32_t v;
+
+    memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    return v;
+}
+
+static inline SIMT_LANES_INLINE
+void lane_st32(uint8_t *p, uint32_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    memcpy(p, &v, 4);
+}
+
+/*
+ * Lanes @G load @size bytes each at host + (a[i] + off), sign-extended
+ * if @sext, or store v[i] there: one loop per size, holding nothing else.
+ */
+static inline SIMT_LANES_INLINE
 void lanes_load(uint32_t *t, const uint8_t *host, const uint32_t *a,
-                uint32_t off, unsigned size, uint32_t G)
+                uint32_t off, unsigned size, bool sext, uint32_t G)
 {
     switch (size) {
     case 1:
         LANES_FOR(G, i) {
-            t[i] = host[a[i] + off];
+            uint8_t v = host[a[i] + off];
+
+            t[i] = sext ? (uint32_t)(int8_t)v : v;
         }
         break;
     case 2:
         LANES_FOR(G, i) {
-            t[i] = simt_le16(host + (a[i] + off));
+            uint16_t v = simt_le16(host + (a[i] + off));
+
+            t[i] = sext ? (uint32_t)(int16_t)v : v;
         }
         break;
     default:
         LANES_FOR(G, i) {
-            t[i] = simt_le32(host + (a[i] + off));
+            t[i] = lane_ld32(host + (a[i] + off));
         }
         break;
     }
@@ -1147,7 +1177,7 @@ void lanes_store(uint8_t *host, const uint32_t *a, uint32_t off,
         break;
     default:
         LANES_FOR(G, i) {
-            simt_put_le32(host + (a[i] + off), v[i]);
+            lane_st32(host + (a[i] + off), v[i]);
         }
         break;
     }
@@ -1809,7 +1839,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                                            a[__builtin_ctz(G)] + in->imm,
                                            in->size, nG);
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
-                lanes_load(t, flat, a, in->imm - flat_base, in->size, G);
+                lanes_load(t, flat, a, in->imm - flat_base, in->size, in->sext,
+                           G);
             } else {
                 uint32_t page;
                 uint8_t *host = fast && !check ?
@@ -1817,7 +1848,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                                          false, &page) : NULL;
 
                 if (host) {
-                    lanes_load(t, host, a, in->imm - page, in->size, G);
+                    lanes_load(t, host, a, in->imm - page, in->size, in->sext,
+                               G);
                 }
                 LANES_FOR(host ? 0 : G, i) {
                     uint32_t addr = a[i] + in->imm;
@@ -1834,10 +1866,10 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                         goto stop;
                     }
                 }
-            }
-            if (in->sext) {
-                LANES_FOR(G, i) {
-                    t[i] = (int32_t)(t[i] << sh) >> sh;
+                if (!host && in->sext) {
+                    LANES_FOR(G, i) {
+                        t[i] = (int32_t)(t[i] << sh) >> sh;
+                    }
                 }
             }
             if (in->op == OP_FLW) {
