@@ -1355,8 +1355,8 @@ uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
     const uint32_t *fa = w->f[in->rs1], *fb = w->f[in->rs2];
     const uint32_t *fc = w->f[in->rs3];
     uint32_t na[SIMT_WARP_SIZE], nc[SIMT_WARP_SIZE], t[SIMT_WARP_SIZE];
-    uint32_t nx[SIMT_WARP_SIZE], left[SIMT_WARP_SIZE], *d = t;
-    uint32_t frm = 0, sticky = ~0u, any_left = 0, rest = 0;
+    uint32_t nx[SIMT_WARP_SIZE], *d = t;
+    uint32_t frm = 0, sticky = ~0u, rest;
     int i;
 
     if (b->code->reference) {
@@ -1404,20 +1404,12 @@ uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
         in->rd != in->rs3) {
         d = w->f[in->rd];
     }
-    simt_f32_fma_rne_warp(d, sticky & SIMT_FFLAG_NX ? NULL : nx, left,
-                          fa, fb, fc);
-    for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        any_left |= left[i] & lm[i];
-    }
-    if (any_left) {
-        for (i = 0; i < SIMT_WARP_SIZE; i++) {
-            rest |= left[i] & lane_bit[i];
-        }
-        rest &= G;
-    }
+    rest = simt_f32_fma_rne_warp(d, sticky & SIMT_FFLAG_NX ? NULL : nx,
+                                 NULL, fa, fb, fc) & G;
     if (!(sticky & SIMT_FFLAG_NX)) {
+        /* nx is clear in the lanes left */
         for (i = 0; i < SIMT_WARP_SIZE; i++) {
-            w->fcsr[i] |= nx[i] & ~left[i] & lm[i];
+            w->fcsr[i] |= nx[i] & lm[i];
         }
     }
     if (d == t) {
