@@ -1626,6 +1626,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     SimtWarpTiming *wt;
     uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
     uint64_t n = 0, issue = 0, cycle;
+    /* Counts not yet in st and w: see SYNC_COUNTERS */
+    uint64_t n_synced = 0, thread_insns = 0;
     unsigned base_tid = warp * SIMT_WARP_SIZE;
 
     b->stopped = false;
@@ -1638,8 +1640,21 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         wsync_deadlock(b, w, warp);
         return 0;
     }
-    /* The warp's clock, in a register; st->cycle follows it. */
+    /*
+     * The warp's clock and instruction counts, in registers: st and w
+     * follow them before anything reads them there (csr reads, barriers,
+     * exits) and on the way out.
+     */
     cycle = st->cycle;
+#define SYNC_COUNTERS()                                                 \
+    do {                                                                \
+        st->cycle = cycle;                                              \
+        w->instret += n - n_synced;                                     \
+        st->warp_insns += n - n_synced;                                 \
+        st->thread_insns += thread_insns;                               \
+        n_synced = n;                                                   \
+        thread_insns = 0;                                               \
+    } while (0)
 
     while (n < budget) {
         uint32_t off = P - code->base;
@@ -1653,6 +1668,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         if (off >= code->size || (P & 3)) {
             if (P == SIMT_EXIT_RA) {
                 /* Returned from the kernel function */
+                SYNC_COUNTERS();
                 retire(b, w, warp, G);
                 goto reselect;
             }
@@ -1673,7 +1689,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                           later(wt->reg[in->src[1]], wt->reg[in->src[2]]));
             if (issue >= b->issue_limit && n) {
                 /* Not in this burst: the warp is ready again then. */
-                st->cycle = issue;
+                cycle = issue;
                 break;
             }
             cycle = issue + in->cost;
@@ -1682,11 +1698,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         } else {
             cycle += in->cost;
         }
-        st->cycle = cycle;
         n++;
-        w->instret++;
-        st->warp_insns++;
-        st->thread_insns += nG;
+        thread_insns += nG;
 
         switch (in->op) {
         case OP_LUI:
@@ -1827,9 +1840,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             uint32_t t[SIMT_WARP_SIZE];
             unsigned sh = 32 - 8 * in->size;
 
-            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
-                                           a[__builtin_ctz(G)] + in->imm,
-                                           in->size, nG);
+            cycle = mem_timing(b, wt, in, issue, cycle,
+                               a[__builtin_ctz(G)] + in->imm, in->size, nG);
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
                 lanes_load(t, flat, a, in->imm - flat_base, in->size, in->sext,
                            G);
@@ -1879,9 +1891,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             uint8_t *host;
             uint32_t page;
 
-            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
-                                           a[__builtin_ctz(G)] + in->imm,
-                                           in->size, nG);
+            cycle = mem_timing(b, wt, in, issue, cycle,
+                               a[__builtin_ctz(G)] + in->imm, in->size, nG);
             if (!st->wrote_global) {
                 st->wrote_global = any_global(a, in->imm, G);
             }
@@ -1918,8 +1929,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             const uint32_t *src = w->x[in->rs2];
             uint32_t t[SIMT_WARP_SIZE];
 
-            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
-                                           a[__builtin_ctz(G)], 4, nG);
+            cycle = mem_timing(b, wt, in, issue, cycle,
+                               a[__builtin_ctz(G)], 4, nG);
             if (!st->wrote_global) {
                 st->wrote_global = any_global(a, 0, G);
             }
@@ -1969,6 +1980,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         case OP_CSRRC: {
             const uint32_t *a = w->x[in->rs1];
             uint32_t t[SIMT_WARP_SIZE];
+
+            SYNC_COUNTERS();
 
             LANES_FOR(G, i) {
                 uint32_t src = in->csr_imm ? in->rs1 : a[i];
@@ -2079,6 +2092,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             break;
 
         case OP_BARRIER:
+            SYNC_COUNTERS();
             set_pcs(w, G, P + 4);
             w->waiting |= G;
             st->nwaiting += __builtin_popcount(G);
@@ -2101,6 +2115,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             break;
         }
         case OP_EXIT:
+            SYNC_COUNTERS();
             set_pcs(w, G, P);
             retire(b, w, warp, G);
             goto reselect;
@@ -2154,11 +2169,11 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         set_pcs(w, G, P);
     reselect:
         if (st->status != SIMT_RUNNING) {
-            return n;
+            goto out;
         }
         if (!select_group(w, &P, &G, &nG, &M, lm)) {
             wsync_deadlock(b, w, warp);
-            return n;
+            goto out;
         }
         continue;
     illegal:
@@ -2167,6 +2182,9 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     }
 stop:
     set_pcs(w, G, P);
+out:
+    SYNC_COUNTERS();
+#undef SYNC_COUNTERS
     return n;
 }
 
