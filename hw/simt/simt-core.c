@@ -1240,6 +1240,45 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
         }                                                               \
     } while (0)
 
+/*
+ * Eight lanes as one host vector (GCC and clang vector types: 256 bits
+ * in the AVX2 build, two 128-bit halves in the baseline one).
+ */
+typedef uint32_t LaneVec __attribute__((vector_size(32)));
+typedef int32_t LaneVecS __attribute__((vector_size(32)));
+#define LANE_VEC        8
+
+/*
+ * ALU(expr) for a full warp on the fast paths as @vexpr, over LaneVecs
+ * va = x[rs1] and vc = x[rs2] (signed: sa, sc) and the scalar imm: a
+ * straight run of vector operations, with no lane loop left.  Lane i
+ * reads and writes lane i only, so rd may be a source.
+ */
+#define VALU(vexpr, expr)                                               \
+    do {                                                                \
+        if (fast && G == SIMT_FULL_MASK && in->rd) {                    \
+            const uint32_t imm = in->imm;                               \
+            const uint32_t *xa = w->x[in->rs1];                         \
+            const uint32_t *xc = w->x[in->rs2];                         \
+            uint32_t *xd = w->x[in->rd];                                \
+            (void)imm; (void)xa; (void)xc;                              \
+            _Pragma("GCC unroll 4")                                     \
+            for (int q = 0; q < SIMT_WARP_SIZE; q += LANE_VEC) {        \
+                LaneVec va, vc, vd;                                     \
+                LaneVecS sa, sc;                                        \
+                memcpy(&va, xa + q, sizeof(va));                        \
+                memcpy(&vc, xc + q, sizeof(vc));                        \
+                sa = (LaneVecS)va;                                      \
+                sc = (LaneVecS)vc;                                      \
+                (void)sa; (void)sc;                                     \
+                vd = (vexpr);                                           \
+                memcpy(xd + q, &vd, sizeof(vd));                        \
+            }                                                           \
+        } else {                                                        \
+            ALU(expr);                                                  \
+        }                                                               \
+    } while (0)
+
 /* Conditional branch: the group follows, stays or splits. */
 #define BRANCH(cond)                                                    \
     do {                                                                \
@@ -1709,64 +1748,65 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             ALU(P + imm);
             break;
         case OP_ADDI:
-            ALU(a[i] + imm);
+            VALU(va + imm, a[i] + imm);
             break;
         case OP_SLTI:
-            ALU((int32_t)a[i] < (int32_t)imm);
+            VALU((LaneVec)(sa < (int32_t)imm) & 1,
+                 (int32_t)a[i] < (int32_t)imm);
             break;
         case OP_SLTIU:
-            ALU(a[i] < imm);
+            VALU((LaneVec)(va < imm) & 1, a[i] < imm);
             break;
         case OP_XORI:
-            ALU(a[i] ^ imm);
+            VALU(va ^ imm, a[i] ^ imm);
             break;
         case OP_ORI:
-            ALU(a[i] | imm);
+            VALU(va | imm, a[i] | imm);
             break;
         case OP_ANDI:
-            ALU(a[i] & imm);
+            VALU(va & imm, a[i] & imm);
             break;
         case OP_SLLI:
-            ALU(a[i] << imm);
+            VALU(va << imm, a[i] << imm);
             break;
         case OP_SRLI:
-            ALU(a[i] >> imm);
+            VALU(va >> imm, a[i] >> imm);
             break;
         case OP_SRAI:
-            ALU((int32_t)a[i] >> imm);
+            VALU((LaneVec)(sa >> imm), (int32_t)a[i] >> imm);
             break;
         case OP_ADD:
-            ALU(a[i] + c[i]);
+            VALU(va + vc, a[i] + c[i]);
             break;
         case OP_SUB:
-            ALU(a[i] - c[i]);
+            VALU(va - vc, a[i] - c[i]);
             break;
         case OP_SLL:
-            ALU(a[i] << (c[i] & 31));
+            VALU(va << (vc & 31), a[i] << (c[i] & 31));
             break;
         case OP_SLT:
-            ALU((int32_t)a[i] < (int32_t)c[i]);
+            VALU((LaneVec)(sa < sc) & 1, (int32_t)a[i] < (int32_t)c[i]);
             break;
         case OP_SLTU:
-            ALU(a[i] < c[i]);
+            VALU((LaneVec)(va < vc) & 1, a[i] < c[i]);
             break;
         case OP_XOR:
-            ALU(a[i] ^ c[i]);
+            VALU(va ^ vc, a[i] ^ c[i]);
             break;
         case OP_SRL:
-            ALU(a[i] >> (c[i] & 31));
+            VALU(va >> (vc & 31), a[i] >> (c[i] & 31));
             break;
         case OP_SRA:
-            ALU((int32_t)a[i] >> (c[i] & 31));
+            VALU((LaneVec)(sa >> (sc & 31)), (int32_t)a[i] >> (c[i] & 31));
             break;
         case OP_OR:
-            ALU(a[i] | c[i]);
+            VALU(va | vc, a[i] | c[i]);
             break;
         case OP_AND:
-            ALU(a[i] & c[i]);
+            VALU(va & vc, a[i] & c[i]);
             break;
         case OP_MUL:
-            ALU(a[i] * c[i]);
+            VALU(va * vc, a[i] * c[i]);
             break;
         case OP_MULH:
             ALU(mulh(a[i], c[i]));
