@@ -75,6 +75,11 @@ struct SimtInsn {
     /* Registers read and written, as SimtWarpTiming.reg indexes. */
     uint8_t src[3], dst;
     uint16_t lat;       /* result latency, from the code's timing */
+    /*
+     * Decoded entries in a row from this one, itself included (at most
+     * SIMT_RUN_MAX), or 0 if not counted yet: see straight_ahead().
+     */
+    uint8_t run;
     uint16_t csr;
     bool csr_imm;       /* rs1 field is the operand, not a register */
     bool csr_write;
@@ -1625,6 +1630,38 @@ static void retire(SimtBlock *b, SimtWarp *w, unsigned warp, uint32_t mask)
     block_sync(b);
 }
 
+#define SIMT_RUN_MAX    255
+
+/*
+ * How many instructions after @in (at byte @off of the code, the group's
+ * pc @P, below @M, the other lanes' lowest pc) the group may go on to
+ * without the instruction loop's look at the code range, the decode
+ * cache and the other lanes: the next ones that are decoded and below
+ * @M.  A straight run of the code is then one dispatch after another,
+ * as in a translation of the basic block, built once with the decode
+ * cache: an entry counts the decoded entries that follow it once, and
+ * counts on only when the entry that ended its row has been decoded
+ * since.  The cache's extra last entry is never decoded.
+ */
+static inline SIMT_LANES_INLINE
+unsigned straight_ahead(SimtInsn *in, uint32_t off, uint32_t size,
+                        uint32_t P, uint32_t M)
+{
+    unsigned run = in->run, below = (M - P - 1) / 4;
+
+    if (!run || (run < SIMT_RUN_MAX && in[run].op != OP_UNDECODED)) {
+        unsigned max = (size - off) / 4;
+
+        max = max < SIMT_RUN_MAX ? max : SIMT_RUN_MAX;
+        run = run ? run : 1;
+        while (run < max && in[run].op != OP_UNDECODED) {
+            run++;
+        }
+        in->run = run;
+    }
+    return run - 1 < below ? run - 1 : below;
+}
+
 /* Whether @pc is one of the @n ascending pcs of @pcs. */
 static bool is_stop_pc(const uint32_t *pcs, uint32_t n, uint32_t pc)
 {
@@ -1664,6 +1701,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     SimtWarp *w;
     SimtWarpTiming *wt;
     uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
+    /* Instructions the group runs on to before the loop's next look */
+    unsigned ahead;
     uint64_t n = 0, issue = 0, cycle;
     /* Counts not yet in st and w: see SYNC_COUNTERS */
     uint64_t n_synced = 0, thread_insns = 0;
@@ -1722,6 +1761,9 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                 goto stop;
             }
         }
+        ahead = fast && !stops ? straight_ahead(in, off, code->size, P, M)
+                               : 0;
+    issue:
         if (wt) {
             /* It issues once what it reads is ready. */
             issue = later(later(cycle, wt->reg[in->src[0]]),
@@ -2201,6 +2243,11 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             goto illegal;
         }
         P += 4;
+        if (ahead && n < budget) {
+            ahead--;
+            in++;
+            goto issue;
+        }
     jumped:
         if (P < M) {
             continue;
