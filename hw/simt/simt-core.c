@@ -1254,14 +1254,15 @@ typedef int32_t LaneVecS __attribute__((vector_size(32)));
 #define LANE_VEC        8
 
 /*
- * ALU(expr) for a full warp on the fast paths as @vexpr, over LaneVecs
- * va = x[rs1] and vc = x[rs2] (signed: sa, sc) and the scalar imm: a
- * straight run of vector operations, with no lane loop left.  Lane i
- * reads and writes lane i only, so rd may be a source.
+ * ALU(expr) on the fast paths as @vexpr, over LaneVecs va = x[rs1] and
+ * vc = x[rs2] (signed: sa, sc) and the scalar imm: a straight run of
+ * vector operations, with no lane loop left; a group of some lanes only
+ * (lm) blends the result into rd.  Lane i reads and writes lane i only,
+ * so rd may be a source.
  */
 #define VALU(vexpr, expr)                                               \
     do {                                                                \
-        if (fast && G == SIMT_FULL_MASK && in->rd) {                    \
+        if (fast && in->rd) {                                           \
             const uint32_t imm = in->imm;                               \
             const uint32_t *xa = w->x[in->rs1];                         \
             const uint32_t *xc = w->x[in->rs2];                         \
@@ -1277,6 +1278,12 @@ typedef int32_t LaneVecS __attribute__((vector_size(32)));
                 sc = (LaneVecS)vc;                                      \
                 (void)sa; (void)sc;                                     \
                 vd = (vexpr);                                           \
+                if (G != SIMT_FULL_MASK) {                              \
+                    LaneVec vm, vo;                                     \
+                    memcpy(&vm, lm + q, sizeof(vm));                    \
+                    memcpy(&vo, xd + q, sizeof(vo));                    \
+                    vd = (vd & vm) | (vo & ~vm);                        \
+                }                                                       \
                 memcpy(xd + q, &vd, sizeof(vd));                        \
             }                                                           \
         } else {                                                        \
