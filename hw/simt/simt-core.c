@@ -11,9 +11,12 @@
  * next group; lanes meet again when their PCs become equal (min-PC
  * reconvergence, as in Simty).
  *
- * Instructions are decoded once into a predecode cache over the code range.
- * Register files are register-major, so an ALU instruction is a 32-wide
- * loop into a temporary that the compiler vectorises, then a masked commit.
+ * Instructions are decoded once into a predecode cache over the code range,
+ * which also counts the decoded entries in a row after each one, so that a
+ * straight run goes from dispatch to dispatch (straight_ahead).  Register
+ * files are register-major, so an ALU instruction is a few host vector
+ * operations (VALU) or a 32-wide loop the compiler vectorises, then a
+ * masked commit.
  */
 
 #include "qemu/osdep.h"
