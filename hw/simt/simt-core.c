@@ -1113,28 +1113,23 @@ void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
     for (uint32_t m_ = (m), i; m_ && (i = __builtin_ctz(m_), 1); m_ &= m_ - 1)
 
 /*
- * Lanes @G load @size bytes each at host + (a[i] + off), or store v[i]
- * there: one loop per size, holding nothing else.
+ * simt_le32() and simt_put_le32(), inline in the lane loops whatever the
+ * instruction loop's size: the compiler merges the bytes into one access.
  */
 static inline SIMT_LANES_INLINE
 uint32_t lane_ld32(const uint8_t *p)
 {
-    uint32_t v;
-
-    memcpy(&v, p, 4);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap32(v);
-#endif
-    return v;
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
 }
 
 static inline SIMT_LANES_INLINE
 void lane_st32(uint8_t *p, uint32_t v)
 {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap32(v);
-#endif
-    memcpy(p, &v, 4);
+    p[0] = v;
+    p[1] = v >> 8;
+    p[2] = v >> 16;
+    p[3] = v >> 24;
 }
 
 /*
