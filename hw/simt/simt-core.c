@@ -11,9 +11,12 @@
  * next group; lanes meet again when their PCs become equal (min-PC
  * reconvergence, as in Simty).
  *
- * Instructions are decoded once into a predecode cache over the code range.
- * Register files are register-major, so an ALU instruction is a 32-wide
- * loop into a temporary that the compiler vectorises, then a masked commit.
+ * Instructions are decoded once into a predecode cache over the code range,
+ * which also counts the decoded entries in a row after each one, so that a
+ * straight run goes from dispatch to dispatch (straight_ahead).  Register
+ * files are register-major, so an ALU instruction is a few host vector
+ * operations (VALU) or a 32-wide loop the compiler vectorises, then a
+ * masked commit.
  */
 
 #include "qemu/osdep.h"
@@ -23,6 +26,13 @@
 
 /* Warp instructions a warp runs before simt_block_run moves on. */
 #define SIMT_WARP_QUANTUM   256
+
+/*
+ * The lane loops' helpers go inline into each build of the instruction
+ * loop, so that a build for a wider vector unit (warp_run_avx2) widens
+ * them too.
+ */
+#define SIMT_LANES_INLINE   __attribute__((always_inline))
 
 enum {
     OP_UNDECODED = 0,   /* zero so that a fresh cache is all undecoded */
@@ -68,6 +78,11 @@ struct SimtInsn {
     /* Registers read and written, as SimtWarpTiming.reg indexes. */
     uint8_t src[3], dst;
     uint16_t lat;       /* result latency, from the code's timing */
+    /*
+     * Decoded entries in a row from this one, itself included (at most
+     * SIMT_RUN_MAX), or 0 if not counted yet: see straight_ahead().
+     */
+    uint8_t run;
     uint16_t csr;
     bool csr_imm;       /* rs1 field is the operand, not a register */
     bool csr_write;
@@ -322,7 +337,7 @@ static void decode(uint32_t w, SimtInsn *in)
         if (f3 != 3 && f3 < 6) {
             in->op = OP_LOAD;
             in->size = 1 << (f3 & 3);
-            in->sext = !(f3 & 4);
+            in->sext = f3 < 2;      /* lw needs none */
             in->imm = imm_i(w);
         }
         break;
@@ -903,20 +918,6 @@ static int predecode(SimtBlock *b, uint32_t pc, SimtInsn *in)
     return SIMT_FAULT_NONE;
 }
 
-void simt_code_decode_all(SimtCode *code, const SimtMem *mem)
-{
-    SimtBlock b = { .code = code, .mem = mem };
-
-    for (uint32_t off = 0; off < code->size; off += 4) {
-        SimtInsn *in = &code->insns[off >> 2];
-
-        if (in->op == OP_UNDECODED) {
-            /* A word that cannot be fetched stays undecoded: it faults. */
-            predecode(&b, code->base + off, in);
-        }
-    }
-}
-
 static uint32_t csr_read(SimtBlock *b, SimtWarp *w, unsigned lane,
                          unsigned csr)
 {
@@ -1018,7 +1019,8 @@ static const uint32_t lane_bit[SIMT_WARP_SIZE] = {
  * lowest PC of the remaining runnable lanes (UINT32_MAX if none): the group
  * may keep running alone while its PC stays below it.
  */
-static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
+static inline SIMT_LANES_INLINE
+bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
                          uint32_t *count, uint32_t *other, uint32_t *lm)
 {
     uint32_t live = ~(w->exited | w->waiting | w->wsync);
@@ -1077,7 +1079,8 @@ static bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
  * Whether every lane of @lm accesses [flat_base, flat_base + flat_size)
  * naturally aligned at a[i] + imm, so that no window or callback applies.
  */
-static inline bool all_flat(const SimtMem *m, const uint32_t *a, int32_t imm,
+static inline SIMT_LANES_INLINE
+bool all_flat(const SimtMem *m, const uint32_t *a, int32_t imm,
                             unsigned size, const uint32_t *lm)
 {
     uint32_t bad = 0;
@@ -1098,7 +1101,8 @@ static inline bool all_flat(const SimtMem *m, const uint32_t *a, int32_t imm,
  * the callbacks map that page (SimtMemOps.page): one translation for the
  * whole warp, the page's address in *@page.  NULL: go lane by lane.
  */
-static uint8_t *one_page(const SimtMem *m, const uint32_t *a, int32_t imm,
+static inline SIMT_LANES_INLINE
+uint8_t *one_page(const SimtMem *m, const uint32_t *a, int32_t imm,
                          unsigned size, uint32_t G, const uint32_t *lm,
                          bool store, uint32_t *page)
 {
@@ -1132,7 +1136,8 @@ static bool flat_direct(const SimtMem *m)
             m->flat_base >= SIMT_LOCAL_BASE + SIMT_LOCAL_WINDOW);
 }
 
-static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
+static inline SIMT_LANES_INLINE
+void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
 {
     int i;
 
@@ -1145,6 +1150,80 @@ static void set_pcs(SimtWarp *w, uint32_t mask, uint32_t pc)
 
 #define LANES_FOR(m, i) \
     for (uint32_t m_ = (m), i; m_ && (i = __builtin_ctz(m_), 1); m_ &= m_ - 1)
+
+/*
+ * simt_le32() and simt_put_le32(), inline in the lane loops whatever the
+ * instruction loop's size: the compiler merges the bytes into one access.
+ */
+static inline SIMT_LANES_INLINE
+uint32_t lane_ld32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+static inline SIMT_LANES_INLINE
+void lane_st32(uint8_t *p, uint32_t v)
+{
+    p[0] = v;
+    p[1] = v >> 8;
+    p[2] = v >> 16;
+    p[3] = v >> 24;
+}
+
+/*
+ * Lanes @G load @size bytes each at host + (a[i] + off), sign-extended
+ * if @sext, or store v[i] there: one loop per size, holding nothing else.
+ */
+static inline SIMT_LANES_INLINE
+void lanes_load(uint32_t *t, const uint8_t *host, const uint32_t *a,
+                uint32_t off, unsigned size, bool sext, uint32_t G)
+{
+    switch (size) {
+    case 1:
+        LANES_FOR(G, i) {
+            uint8_t v = host[a[i] + off];
+
+            t[i] = sext ? (uint32_t)(int8_t)v : v;
+        }
+        break;
+    case 2:
+        LANES_FOR(G, i) {
+            uint16_t v = simt_le16(host + (a[i] + off));
+
+            t[i] = sext ? (uint32_t)(int16_t)v : v;
+        }
+        break;
+    default:
+        LANES_FOR(G, i) {
+            t[i] = lane_ld32(host + (a[i] + off));
+        }
+        break;
+    }
+}
+
+static inline SIMT_LANES_INLINE
+void lanes_store(uint8_t *host, const uint32_t *a, uint32_t off,
+                 unsigned size, const uint32_t *v, uint32_t G)
+{
+    switch (size) {
+    case 1:
+        LANES_FOR(G, i) {
+            host[a[i] + off] = v[i];
+        }
+        break;
+    case 2:
+        LANES_FOR(G, i) {
+            simt_put_le16(host + (a[i] + off), v[i]);
+        }
+        break;
+    default:
+        LANES_FOR(G, i) {
+            lane_st32(host + (a[i] + off), v[i]);
+        }
+        break;
+    }
+}
 
 /* Whether a lane of @G accesses memory outside the shared and local windows. */
 static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
@@ -1200,6 +1279,52 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
                 t[i] = (expr);                                          \
             }                                                           \
             commit(w->x[in->rd], t, G, lm);                             \
+        }                                                               \
+    } while (0)
+
+/*
+ * Eight lanes as one host vector (GCC and clang vector types: 256 bits
+ * in the AVX2 build, two 128-bit halves in the baseline one).
+ */
+typedef uint32_t LaneVec __attribute__((vector_size(32)));
+typedef int32_t LaneVecS __attribute__((vector_size(32)));
+#define LANE_VEC        8
+
+/*
+ * ALU(expr) on the fast paths as @vexpr, over LaneVecs va = x[rs1] and
+ * vc = x[rs2] (signed: sa, sc) and the scalar imm: a straight run of
+ * vector operations, with no lane loop left; a group of some lanes only
+ * (lm) blends the result into rd.  Lane i reads and writes lane i only,
+ * so rd may be a source.
+ */
+#define VALU(vexpr, expr)                                               \
+    do {                                                                \
+        if (fast && in->rd) {                                           \
+            const uint32_t imm = in->imm;                               \
+            const uint32_t *xa = w->x[in->rs1];                         \
+            const uint32_t *xc = w->x[in->rs2];                         \
+            uint32_t *xd = w->x[in->rd];                                \
+            (void)imm; (void)xa; (void)xc;                              \
+            _Pragma("GCC unroll 4")                                     \
+            for (int q = 0; q < SIMT_WARP_SIZE; q += LANE_VEC) {        \
+                LaneVec va, vc, vd;                                     \
+                LaneVecS sa, sc;                                        \
+                memcpy(&va, xa + q, sizeof(va));                        \
+                memcpy(&vc, xc + q, sizeof(vc));                        \
+                sa = (LaneVecS)va;                                      \
+                sc = (LaneVecS)vc;                                      \
+                (void)sa; (void)sc;                                     \
+                vd = (vexpr);                                           \
+                if (G != SIMT_FULL_MASK) {                              \
+                    LaneVec vm, vo;                                     \
+                    memcpy(&vm, lm + q, sizeof(vm));                    \
+                    memcpy(&vo, xd + q, sizeof(vo));                    \
+                    vd = (vd & vm) | (vo & ~vm);                        \
+                }                                                       \
+                memcpy(xd + q, &vd, sizeof(vd));                        \
+            }                                                           \
+        } else {                                                        \
+            ALU(expr);                                                  \
         }                                                               \
     } while (0)
 
@@ -1270,7 +1395,8 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
     } while (0)
 
 /* Write t[] to the lanes of @mask. */
-static void commit_lanes(uint32_t *d, const uint32_t *t, uint32_t mask)
+static inline SIMT_LANES_INLINE
+void commit_lanes(uint32_t *d, const uint32_t *t, uint32_t mask)
 {
     int i;
 
@@ -1293,7 +1419,8 @@ static const uint32_t f32_minus_zero[SIMT_WARP_SIZE] = {
 };
 
 /* @n with every lane's sign flipped, in @buf. */
-static const uint32_t *negated(const uint32_t *n, uint32_t *buf)
+static inline SIMT_LANES_INLINE
+const uint32_t *negated(const uint32_t *n, uint32_t *buf)
 {
     int i;
 
@@ -1309,14 +1436,15 @@ static const uint32_t *negated(const uint32_t *n, uint32_t *buf)
  * it can do exactly, all at once.  Returns the lanes left to the exact
  * operation.
  */
-static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
+static inline SIMT_LANES_INLINE
+uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
                         uint32_t G, const uint32_t *lm)
 {
     const uint32_t *fa = w->f[in->rs1], *fb = w->f[in->rs2];
     const uint32_t *fc = w->f[in->rs3];
     uint32_t na[SIMT_WARP_SIZE], nc[SIMT_WARP_SIZE], t[SIMT_WARP_SIZE];
-    uint32_t nx[SIMT_WARP_SIZE], left[SIMT_WARP_SIZE], *d = t;
-    uint32_t frm = 0, sticky = ~0u, any_left = 0, rest = 0;
+    uint32_t nx[SIMT_WARP_SIZE], *d = t;
+    uint32_t frm = 0, sticky = ~0u, rest;
     int i;
 
     if (b->code->reference) {
@@ -1364,20 +1492,12 @@ static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
         in->rd != in->rs3) {
         d = w->f[in->rd];
     }
-    simt_f32_fma_rne_warp(d, sticky & SIMT_FFLAG_NX ? NULL : nx, left,
-                          fa, fb, fc);
-    for (i = 0; i < SIMT_WARP_SIZE; i++) {
-        any_left |= left[i] & lm[i];
-    }
-    if (any_left) {
-        for (i = 0; i < SIMT_WARP_SIZE; i++) {
-            rest |= left[i] & lane_bit[i];
-        }
-        rest &= G;
-    }
+    rest = simt_f32_fma_rne_warp(d, sticky & SIMT_FFLAG_NX ? NULL : nx,
+                                 NULL, fa, fb, fc) & G;
     if (!(sticky & SIMT_FFLAG_NX)) {
+        /* nx is clear in the lanes left */
         for (i = 0; i < SIMT_WARP_SIZE; i++) {
-            w->fcsr[i] |= nx[i] & ~left[i] & lm[i];
+            w->fcsr[i] |= nx[i] & lm[i];
         }
     }
     if (d == t) {
@@ -1387,7 +1507,8 @@ static uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
 }
 
 /* Dynamic rounding with a reserved frm is an illegal instruction. */
-static bool dyn_rm_bad(const SimtWarp *w, const SimtInsn *in,
+static inline SIMT_LANES_INLINE
+bool dyn_rm_bad(const SimtWarp *w, const SimtInsn *in,
                        const uint32_t *lm)
 {
     uint32_t bad = 0;
@@ -1553,6 +1674,60 @@ static void retire(SimtBlock *b, SimtWarp *w, unsigned warp, uint32_t mask)
     block_sync(b);
 }
 
+#define SIMT_RUN_MAX    255
+
+/*
+ * How many instructions after @in (at byte @off of the code, the group's
+ * pc @P, below @M, the other lanes' lowest pc) the group may go on to
+ * without the instruction loop's look at the code range, the decode
+ * cache and the other lanes: the next ones that are decoded and below
+ * @M.  A straight run of the code is then one dispatch after another,
+ * as in a translation of the basic block, built once with the decode
+ * cache: an entry counts the decoded entries that follow it once, and
+ * counts on only when the entry that ended its row has been decoded
+ * since.  The cache's extra last entry is never decoded.
+ */
+static inline SIMT_LANES_INLINE
+unsigned straight_ahead(SimtInsn *in, uint32_t off, uint32_t size,
+                        uint32_t P, uint32_t M)
+{
+    unsigned run = in->run, below = (M - P - 1) / 4;
+
+    if (!run || (run < SIMT_RUN_MAX && in[run].op != OP_UNDECODED)) {
+        unsigned max = (size - off) / 4;
+
+        max = max < SIMT_RUN_MAX ? max : SIMT_RUN_MAX;
+        run = run ? run : 1;
+        while (run < max && in[run].op != OP_UNDECODED) {
+            run++;
+        }
+        in->run = run;
+    }
+    return run - 1 < below ? run - 1 : below;
+}
+
+void simt_code_decode_all(SimtCode *code, const SimtMem *mem)
+{
+    SimtBlock b = { .code = code, .mem = mem };
+
+    for (uint32_t off = 0; off < code->size; off += 4) {
+        SimtInsn *in = &code->insns[off >> 2];
+
+        if (in->op == OP_UNDECODED) {
+            /* A word that cannot be fetched stays undecoded: it faults. */
+            predecode(&b, code->base + off, in);
+        }
+    }
+    /*
+     * And every entry's straight run, which the instruction loop would
+     * otherwise count on first use: no thread then writes the cache
+     * that the others read.
+     */
+    for (uint32_t off = 0; off < code->size; off += 4) {
+        straight_ahead(&code->insns[off >> 2], off, code->size, 0, 4);
+    }
+}
+
 /* Whether @pc is one of the @n ascending pcs of @pcs. */
 static bool is_stop_pc(const uint32_t *pcs, uint32_t n, uint32_t pc)
 {
@@ -1592,7 +1767,11 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     SimtWarp *w;
     SimtWarpTiming *wt;
     uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
+    /* Instructions the group runs on to before the loop's next look */
+    unsigned ahead;
     uint64_t n = 0, issue = 0, cycle;
+    /* Counts not yet in st and w: see SYNC_COUNTERS */
+    uint64_t n_synced = 0, thread_insns = 0;
     unsigned base_tid = warp * SIMT_WARP_SIZE;
 
     b->stopped = false;
@@ -1605,8 +1784,21 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         wsync_deadlock(b, w, warp);
         return 0;
     }
-    /* The warp's clock, in a register; st->cycle follows it. */
+    /*
+     * The warp's clock and instruction counts, in registers: st and w
+     * follow them before anything reads them there (csr reads, barriers,
+     * exits) and on the way out.
+     */
     cycle = st->cycle;
+#define SYNC_COUNTERS()                                                 \
+    do {                                                                \
+        st->cycle = cycle;                                              \
+        w->instret += n - n_synced;                                     \
+        st->warp_insns += n - n_synced;                                 \
+        st->thread_insns += thread_insns;                               \
+        n_synced = n;                                                   \
+        thread_insns = 0;                                               \
+    } while (0)
 
     while (n < budget) {
         uint32_t off = P - code->base;
@@ -1620,6 +1812,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         if (off >= code->size || (P & 3)) {
             if (P == SIMT_EXIT_RA) {
                 /* Returned from the kernel function */
+                SYNC_COUNTERS();
                 retire(b, w, warp, G);
                 goto reselect;
             }
@@ -1634,13 +1827,16 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                 goto stop;
             }
         }
+        ahead = fast && !stops ? straight_ahead(in, off, code->size, P, M)
+                               : 0;
+    issue:
         if (wt) {
             /* It issues once what it reads is ready. */
             issue = later(later(cycle, wt->reg[in->src[0]]),
                           later(wt->reg[in->src[1]], wt->reg[in->src[2]]));
             if (issue >= b->issue_limit && n) {
                 /* Not in this burst: the warp is ready again then. */
-                st->cycle = issue;
+                cycle = issue;
                 break;
             }
             cycle = issue + in->cost;
@@ -1649,11 +1845,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         } else {
             cycle += in->cost;
         }
-        st->cycle = cycle;
         n++;
-        w->instret++;
-        st->warp_insns++;
-        st->thread_insns += nG;
+        thread_insns += nG;
 
         switch (in->op) {
         case OP_LUI:
@@ -1663,64 +1856,65 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             ALU(P + imm);
             break;
         case OP_ADDI:
-            ALU(a[i] + imm);
+            VALU(va + imm, a[i] + imm);
             break;
         case OP_SLTI:
-            ALU((int32_t)a[i] < (int32_t)imm);
+            VALU((LaneVec)(sa < (int32_t)imm) & 1,
+                 (int32_t)a[i] < (int32_t)imm);
             break;
         case OP_SLTIU:
-            ALU(a[i] < imm);
+            VALU((LaneVec)(va < imm) & 1, a[i] < imm);
             break;
         case OP_XORI:
-            ALU(a[i] ^ imm);
+            VALU(va ^ imm, a[i] ^ imm);
             break;
         case OP_ORI:
-            ALU(a[i] | imm);
+            VALU(va | imm, a[i] | imm);
             break;
         case OP_ANDI:
-            ALU(a[i] & imm);
+            VALU(va & imm, a[i] & imm);
             break;
         case OP_SLLI:
-            ALU(a[i] << imm);
+            VALU(va << imm, a[i] << imm);
             break;
         case OP_SRLI:
-            ALU(a[i] >> imm);
+            VALU(va >> imm, a[i] >> imm);
             break;
         case OP_SRAI:
-            ALU((int32_t)a[i] >> imm);
+            VALU((LaneVec)(sa >> imm), (int32_t)a[i] >> imm);
             break;
         case OP_ADD:
-            ALU(a[i] + c[i]);
+            VALU(va + vc, a[i] + c[i]);
             break;
         case OP_SUB:
-            ALU(a[i] - c[i]);
+            VALU(va - vc, a[i] - c[i]);
             break;
         case OP_SLL:
-            ALU(a[i] << (c[i] & 31));
+            VALU(va << (vc & 31), a[i] << (c[i] & 31));
             break;
         case OP_SLT:
-            ALU((int32_t)a[i] < (int32_t)c[i]);
+            VALU((LaneVec)(sa < sc) & 1, (int32_t)a[i] < (int32_t)c[i]);
             break;
         case OP_SLTU:
-            ALU(a[i] < c[i]);
+            VALU((LaneVec)(va < vc) & 1, a[i] < c[i]);
             break;
         case OP_XOR:
-            ALU(a[i] ^ c[i]);
+            VALU(va ^ vc, a[i] ^ c[i]);
             break;
         case OP_SRL:
-            ALU(a[i] >> (c[i] & 31));
+            VALU(va >> (vc & 31), a[i] >> (c[i] & 31));
             break;
         case OP_SRA:
-            ALU((int32_t)a[i] >> (c[i] & 31));
+            VALU((LaneVec)(sa >> (sc & 31)), (int32_t)a[i] >> (c[i] & 31));
             break;
         case OP_OR:
-            ALU(a[i] | c[i]);
+            VALU(va | vc, a[i] | c[i]);
             break;
         case OP_AND:
-            ALU(a[i] & c[i]);
+            VALU(va & vc, a[i] & c[i]);
             break;
         case OP_MUL:
-            ALU(a[i] * c[i]);
+            VALU(va * vc, a[i] * c[i]);
             break;
         case OP_MULH:
             ALU(mulh(a[i], c[i]));
@@ -1794,27 +1988,24 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             uint32_t t[SIMT_WARP_SIZE];
             unsigned sh = 32 - 8 * in->size;
 
-            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
-                                           a[__builtin_ctz(G)] + in->imm,
-                                           in->size, nG);
+            cycle = mem_timing(b, wt, in, issue, cycle,
+                               a[__builtin_ctz(G)] + in->imm, in->size, nG);
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
-                LANES_FOR(G, i) {
-                    t[i] = ld_le(flat + (a[i] + in->imm - flat_base),
-                                 in->size);
-                }
+                lanes_load(t, flat, a, in->imm - flat_base, in->size, in->sext,
+                           G);
             } else {
                 uint32_t page;
                 uint8_t *host = fast && !check ?
                                 one_page(b->mem, a, in->imm, in->size, G, lm,
                                          false, &page) : NULL;
 
-                LANES_FOR(G, i) {
+                if (host) {
+                    lanes_load(t, host, a, in->imm - page, in->size, in->sext,
+                               G);
+                }
+                LANES_FOR(host ? 0 : G, i) {
                     uint32_t addr = a[i] + in->imm;
 
-                    if (host) {
-                        t[i] = ld_le(host + (addr - page), in->size);
-                        continue;
-                    }
                     fault = check ? check->access(b->check_opaque, b, warp, i,
                                                   P, addr, in->size,
                                                   SIMT_CHECK_LOAD, 0) : 0;
@@ -1827,10 +2018,10 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                         goto stop;
                     }
                 }
-            }
-            if (in->sext) {
-                LANES_FOR(G, i) {
-                    t[i] = (int32_t)(t[i] << sh) >> sh;
+                if (!host && in->sext) {
+                    LANES_FOR(G, i) {
+                        t[i] = (int32_t)(t[i] << sh) >> sh;
+                    }
                 }
             }
             if (in->op == OP_FLW) {
@@ -1848,28 +2039,24 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             uint8_t *host;
             uint32_t page;
 
-            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
-                                           a[__builtin_ctz(G)] + in->imm,
-                                           in->size, nG);
+            cycle = mem_timing(b, wt, in, issue, cycle,
+                               a[__builtin_ctz(G)] + in->imm, in->size, nG);
             if (!st->wrote_global) {
                 st->wrote_global = any_global(a, in->imm, G);
             }
             if (direct && all_flat(b->mem, a, in->imm, in->size, lm)) {
-                LANES_FOR(G, i) {
-                    st_le(flat + (a[i] + in->imm - flat_base), in->size,
-                          v[i]);
-                }
+                lanes_store(flat, a, in->imm - flat_base, in->size, v, G);
                 break;
             }
             host = fast && !check ? one_page(b->mem, a, in->imm, in->size,
                                              G, lm, true, &page) : NULL;
+            if (host) {
+                lanes_store(host, a, in->imm - page, in->size, v, G);
+                break;
+            }
             LANES_FOR(G, i) {
                 uint32_t addr = a[i] + in->imm;
 
-                if (host) {
-                    st_le(host + (addr - page), in->size, v[i]);
-                    continue;
-                }
                 fault = check ? check->access(b->check_opaque, b, warp, i, P,
                                               addr, in->size,
                                               SIMT_CHECK_STORE, v[i]) : 0;
@@ -1890,8 +2077,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             const uint32_t *src = w->x[in->rs2];
             uint32_t t[SIMT_WARP_SIZE];
 
-            st->cycle = cycle = mem_timing(b, wt, in, issue, cycle,
-                                           a[__builtin_ctz(G)], 4, nG);
+            cycle = mem_timing(b, wt, in, issue, cycle,
+                               a[__builtin_ctz(G)], 4, nG);
             if (!st->wrote_global) {
                 st->wrote_global = any_global(a, 0, G);
             }
@@ -1949,6 +2136,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         case OP_CSRRC: {
             const uint32_t *a = w->x[in->rs1];
             uint32_t t[SIMT_WARP_SIZE];
+
+            SYNC_COUNTERS();
 
             LANES_FOR(G, i) {
                 uint32_t src = in->csr_imm ? in->rs1 : a[i];
@@ -2059,6 +2248,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             break;
 
         case OP_BARRIER:
+            SYNC_COUNTERS();
             set_pcs(w, G, P + 4);
             w->waiting |= G;
             st->nwaiting += __builtin_popcount(G);
@@ -2081,6 +2271,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             break;
         }
         case OP_EXIT:
+            SYNC_COUNTERS();
             set_pcs(w, G, P);
             retire(b, w, warp, G);
             goto reselect;
@@ -2126,6 +2317,11 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             goto illegal;
         }
         P += 4;
+        if (ahead && n < budget) {
+            ahead--;
+            in++;
+            goto issue;
+        }
     jumped:
         if (P < M) {
             continue;
@@ -2134,11 +2330,11 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         set_pcs(w, G, P);
     reselect:
         if (st->status != SIMT_RUNNING) {
-            return n;
+            goto out;
         }
         if (!select_group(w, &P, &G, &nG, &M, lm)) {
             wsync_deadlock(b, w, warp);
-            return n;
+            goto out;
         }
         continue;
     illegal:
@@ -2147,11 +2343,54 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     }
 stop:
     set_pcs(w, G, P);
+out:
+    SYNC_COUNTERS();
+#undef SYNC_COUNTERS
     return n;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/*
+ * The instruction loop for hosts with AVX2: a warp's 32 lanes are four
+ * 256-bit vectors instead of eight 128-bit ones.  simt-core.c does no
+ * host floating point, so enabling FMA here contracts nothing; it lets
+ * simt-fpu.h's warp fma inline.
+ */
+static __attribute__((target("avx2,fma,bmi,bmi2,popcnt,lzcnt")))
+uint64_t warp_run_avx2(SimtBlock *b, unsigned warp, uint64_t budget)
+{
+    return b->wtiming ? warp_run(b, warp, budget, true)
+                      : warp_run(b, warp, budget, false);
+}
+
+static bool host_avx2(void)
+{
+    static int avx2 = -1;
+
+    if (avx2 < 0) {
+        __builtin_cpu_init();
+        avx2 = __builtin_cpu_supports("avx2") &&
+               __builtin_cpu_supports("fma") &&
+               __builtin_cpu_supports("bmi") &&
+               __builtin_cpu_supports("bmi2") &&
+               __builtin_cpu_supports("popcnt") &&
+               __builtin_cpu_supports("abm");
+    }
+    return avx2;
+}
+#endif
+
 uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
 {
+#if defined(__x86_64__) && defined(__GNUC__)
+    /*
+     * The reference paths stay on the baseline build, so that the
+     * differential tests compare the vector build's fast paths with it.
+     */
+    if (!b->code->reference && host_avx2()) {
+        return warp_run_avx2(b, warp, budget);
+    }
+#endif
     return b->wtiming ? warp_run(b, warp, budget, true)
                       : warp_run(b, warp, budget, false);
 }

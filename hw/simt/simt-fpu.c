@@ -627,11 +627,13 @@ typedef int64_t v4di __attribute__((vector_size(32)));
 typedef uint64_t v4du __attribute__((vector_size(32)));
 
 static inline __attribute__((always_inline))
-void fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
-                  const uint32_t *a, const uint32_t *b, const uint32_t *c)
+uint32_t fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
+                      const uint32_t *a, const uint32_t *b, const uint32_t *c)
 {
+    uint32_t rest = 0;
+
     for (unsigned q = 0; q < SIMT_F32_WARP; q += 4) {
-        v4su ua, ub, uc, ur, exp;
+        v4su ua, ub, uc, ur, exp, out;
         v4df x, y, z, p, s, bv, e, so;
         v4di u, need, away;
         v4sf r;
@@ -661,13 +663,6 @@ void fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
         r = __builtin_convertvector(so, v4sf);
         ur = (v4su)r;
         memcpy(d + q, &ur, sizeof(ur));
-        if (nx) {
-            /* An odd so (e != 0) is never a binary32: inexact then too. */
-            ur = (v4su)__builtin_convertvector(
-                __builtin_convertvector(r, v4df) != so, v4si);
-            ur &= SIMT_FFLAG_NX;
-            memcpy(nx + q, &ur, sizeof(ur));
-        }
         /*
          * A NaN or infinite operand, or an overflow, gives a NaN or an
          * infinity; a normal result above the smallest normal cannot be
@@ -675,17 +670,30 @@ void fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
          * result is left to the exact path.
          */
         exp = (v4su)r & F32_INF;
-        ur = (v4su)((exp == F32_INF) | (((v4su)r & F32_ABS) <= 0x00800000));
-        memcpy(left + q, &ur, sizeof(ur));
+        out = (v4su)((exp == F32_INF) | (((v4su)r & F32_ABS) <= 0x00800000));
+        if (left) {
+            memcpy(left + q, &out, sizeof(out));
+        }
+        rest |= (out[0] & 1) << q | (out[1] & 2) << q | (out[2] & 4) << q |
+                (out[3] & 8) << q;
+        if (nx) {
+            /* An odd so (e != 0) is never a binary32: inexact then too. */
+            ur = (v4su)__builtin_convertvector(
+                __builtin_convertvector(r, v4df) != so, v4si);
+            ur &= ~out & SIMT_FFLAG_NX;
+            memcpy(nx + q, &ur, sizeof(ur));
+        }
     }
+    return rest;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 static __attribute__((target("avx2")))
-void fma_rne_warp_avx2(uint32_t *d, uint32_t *nx, uint32_t *left,
-                       const uint32_t *a, const uint32_t *b, const uint32_t *c)
+uint32_t fma_rne_warp_avx2(uint32_t *d, uint32_t *nx, uint32_t *left,
+                           const uint32_t *a, const uint32_t *b,
+                           const uint32_t *c)
 {
-    fma_rne_warp(d, nx, left, a, b, c);
+    return fma_rne_warp(d, nx, left, a, b, c);
 }
 
 /*
@@ -693,12 +701,13 @@ void fma_rne_warp_avx2(uint32_t *d, uint32_t *nx, uint32_t *left,
  * rounding to nearest even is the exact result, eight lanes at a time.
  */
 static __attribute__((target("avx2,fma")))
-void fma_rne_warp_fma3(uint32_t *d, uint32_t *left, const uint32_t *a,
-                       const uint32_t *b, const uint32_t *c)
+uint32_t fma_rne_warp_fma3(uint32_t *d, uint32_t *left, const uint32_t *a,
+                           const uint32_t *b, const uint32_t *c)
 {
     const __m256i abs = _mm256_set1_epi32(F32_ABS);
     const __m256i inf = _mm256_set1_epi32(F32_INF);
     const __m256i above_min = _mm256_set1_epi32(0x00800001);
+    uint32_t rest = 0;
 
     for (unsigned q = 0; q < SIMT_F32_WARP; q += 8) {
         __m256 r = _mm256_fmadd_ps(_mm256_loadu_ps((const float *)a + q),
@@ -708,17 +717,21 @@ void fma_rne_warp_fma3(uint32_t *d, uint32_t *left, const uint32_t *a,
         __m256i special = _mm256_cmpeq_epi32(_mm256_and_si256(u, inf), inf);
         __m256i small = _mm256_cmpgt_epi32(above_min,
                                            _mm256_and_si256(u, abs));
+        __m256i out = _mm256_or_si256(special, small);
 
         _mm256_storeu_si256((__m256i *)(d + q), u);
-        _mm256_storeu_si256((__m256i *)(left + q),
-                            _mm256_or_si256(special, small));
+        if (left) {
+            _mm256_storeu_si256((__m256i *)(left + q), out);
+        }
+        rest |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(out)) << q;
     }
+    return rest;
 }
 #endif
 
-void simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
-                           const uint32_t *a, const uint32_t *b,
-                           const uint32_t *c)
+uint32_t simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
+                               const uint32_t *a, const uint32_t *b,
+                               const uint32_t *c)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
     static int avx2 = -1, fma3;
@@ -729,13 +742,11 @@ void simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
         avx2 = __builtin_cpu_supports("avx2");
     }
     if (!nx && fma3) {
-        fma_rne_warp_fma3(d, left, a, b, c);
-        return;
+        return fma_rne_warp_fma3(d, left, a, b, c);
     }
     if (avx2) {
-        fma_rne_warp_avx2(d, nx, left, a, b, c);
-        return;
+        return fma_rne_warp_avx2(d, nx, left, a, b, c);
     }
 #endif
-    fma_rne_warp(d, nx, left, a, b, c);
+    return fma_rne_warp(d, nx, left, a, b, c);
 }

@@ -266,7 +266,7 @@ static void sm_phase(SimtState *s, uint32_t i, void *opaque)
 
     sm->phase_retired = UINT64_MAX;
     while (!simt_sched_sm_empty(s, sm)) {
-        uint64_t *port = earliest_port(s, sm);
+        uint64_t *port = earliest_port(sm, simt_cfg(s, SIMT_CFG_ISSUE_RATE));
 
         if (*port >= end) {
             return;
@@ -288,6 +288,7 @@ static void sm_phase(SimtState *s, uint32_t i, void *opaque)
 static bool run_slice_threads(SimtState *s, uint64_t end)
 {
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+    uint32_t ports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
 
     do {
         uint32_t busy = 0;
@@ -297,7 +298,7 @@ static bool run_slice_threads(SimtState *s, uint64_t end)
             SimtSM *sm = &s->sms[i];
 
             busy += !simt_sched_sm_empty(s, sm) &&
-                    *earliest_port(s, sm) < end;
+                    *earliest_port(sm, ports) < end;
         }
         /* Waking the workers costs more than one SM's work. */
         simt_sm_threads_each(s, sm_phase, &end, busy > 1);

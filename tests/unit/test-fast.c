@@ -10,13 +10,21 @@
  * static and dynamic, frm changes, fflags reads, branches on per-lane
  * bits so that warps diverge) run from random register contents on
  * blocks with some lanes exited, once with SimtCode.reference set (every
- * instruction on its exact path) and once without (the fast paths).
- * Every register, program counter, fcsr and counter of every warp, every
- * byte of memory and the number of translations must be identical.
+ * instruction on its exact path, one look at the code and the other lanes
+ * per instruction, the baseline build of the instruction loop) and once
+ * without (the fast paths: straight runs, the vector build where the host
+ * has one).  Half the blocks run as on the device: with the latency
+ * model of a preset, short issue bursts and instruction budgets that cut
+ * straight runs anywhere, and now and then preemption points.  Every
+ * register, program counter, fcsr and counter of every warp, every byte
+ * of memory, the number of translations and, when timed, every warp's
+ * timing state, the memory pipe and what each burst returned must be
+ * identical.
  */
 
 #include "unit-harness.h"
 #include "simt-xlate.h"
+#include "hw/simt/simt-config.h"
 
 #define PROGRAMS        3000
 #define PROG_INSNS      48
@@ -187,10 +195,57 @@ typedef struct Run {
     uint8_t *mem;               /* its own copy of the machine's memory */
     Xlate x;
     uint64_t converged_insns;   /* thread insns had no lane branched off */
+    /* When timed: the timing state, and a digest of every burst's end */
+    SimtWarpTiming wt[WARPS];
+    uint64_t pipe;
+    uint64_t bursts;
 } Run;
 
+/*
+ * How the device drives a timed block (simt-sm.c): a warp's burst starts
+ * at the port's clock or when the warp is ready, whichever is later, and
+ * issues until @limit cycles later or @insns instructions, the port
+ * taking what it issued.  Every @stop_every-th burst stops at the
+ * preemption points @stops.  Warps in turn, as long as any is runnable.
+ */
+typedef struct Bursts {
+    SimtTiming timing;
+    uint64_t limit;
+    uint64_t insns;
+    unsigned stop_every;
+    uint32_t stops[4];
+} Bursts;
+
+static void run_bursts(SimtBlock *b, Run *r, const Bursts *bu)
+{
+    uint64_t port = 0, total = 0, digest = 0;
+    unsigned idle = 0, k = 0;
+
+    b->wtiming = r->wt;
+    b->mem_pipe = &r->pipe;
+    while (b->st.status == SIMT_RUNNING && idle <= WARPS && total < 100000) {
+        unsigned wi = k % WARPS;
+        uint64_t n;
+
+        b->st.cycle = port > r->wt[wi].ready ? port : r->wt[wi].ready;
+        b->issue_limit = b->st.cycle + bu->limit;
+        b->issue_cycles = 0;
+        b->stop_pcs = k % bu->stop_every ? NULL : bu->stops;
+        b->stop_count = 4;
+        n = simt_warp_run(b, wi, bu->insns);
+        b->stop_pcs = NULL;
+        r->wt[wi].ready = b->st.cycle;
+        port += b->issue_cycles ? b->issue_cycles : 1;
+        digest = digest * 31 + n * 7 + b->stopped + b->st.cycle;
+        total += n;
+        idle = n ? 0 : idle + 1;
+        k++;
+    }
+    r->bursts = digest;
+}
+
 static void run(Machine *mc, const SimtWarp *init, const Xlate *pt,
-                bool reference, Run *r)
+                const Bursts *bu, bool reference, Run *r)
 {
     SimtBlockDesc desc = { .local_addr = T_LOCAL };
     SimtMem m = { .flat = r->mem, .flat_size = T_MEM_SIZE };
@@ -206,6 +261,10 @@ static void run(Machine *mc, const SimtWarp *init, const Xlate *pt,
     }
     simt_code_init(&code, mc->l.code_base, mc->l.code_size);
     code.reference = reference;
+    code.timing = bu ? &bu->timing : NULL;
+    memset(r->wt, 0, sizeof(r->wt));
+    r->pipe = 0;
+    r->bursts = 0;
     simt_block_init(&b, &mc->l, &desc, &code, &m, r->w, r->shared);
     for (unsigned w = 0; w < WARPS; w++) {
         uint32_t exited = r->w[w].exited;
@@ -214,7 +273,11 @@ static void run(Machine *mc, const SimtWarp *init, const Xlate *pt,
         r->w[w] = init[w];
         r->w[w].exited = exited;
     }
-    simt_block_run(&b, 100000);
+    if (bu) {
+        run_bursts(&b, r, bu);
+    } else {
+        simt_block_run(&b, 100000);
+    }
     r->st = b.st;
     r->converged_insns = 0;
     for (unsigned w = 0; w < WARPS; w++) {
@@ -251,21 +314,37 @@ static uint32_t lane_address(unsigned mode, uint32_t page, unsigned lane)
     }
 }
 
+/*
+ * A preset's latency model, bursts of 1 to 64 cycles and 1 to 40
+ * instructions, preemption points at four instructions of the program.
+ */
+static void bursts(Bursts *bu)
+{
+    simt_preset_timing(rnd() % SIMT_PRESET_NR, &bu->timing);
+    bu->limit = 1 + rnd() % 64;
+    bu->insns = 1 + rnd() % 40;
+    bu->stop_every = 2 + rnd() % 4;
+    for (unsigned i = 0; i < 4; i++) {
+        bu->stops[i] = T_CODE + 4 * (i * PROG_INSNS / 4 + rnd() % 8);
+    }
+}
+
 int main(void)
 {
     static Prog p;
     static SimtWarp init[WARPS];
     static Run ref, fast;
     static Xlate pt;
+    Bursts bu;
     Machine mc;
-    unsigned bad = 0, faulted = 0, diverged = 0, translated = 0;
+    unsigned bad = 0, faulted = 0, diverged = 0, translated = 0, timed = 0;
     uint64_t insns = 0, translations = 0;
 
     ref.mem = malloc(T_MEM_SIZE);
     fast.mem = malloc(T_MEM_SIZE);
     assert(ref.mem && fast.mem);
     for (unsigned n = 0; n < PROGRAMS; n++) {
-        bool paged = n % 2;
+        bool paged = n % 2, is_timed = n / 2 % 2;
 
         machine_init(&mc, 1 + rnd() % THREADS);
         mc.l.shared_size = 0;
@@ -294,18 +373,26 @@ int main(void)
             }
             init[w].warp_id = w;
         }
-        run(&mc, init, paged ? &pt : NULL, true, &ref);
-        run(&mc, init, paged ? &pt : NULL, false, &fast);
+        bursts(&bu);
+        run(&mc, init, paged ? &pt : NULL, is_timed ? &bu : NULL, true, &ref);
+        run(&mc, init, paged ? &pt : NULL, is_timed ? &bu : NULL, false,
+            &fast);
         if (memcmp(ref.w, fast.w, sizeof(ref.w)) ||
             memcmp(&ref.st, &fast.st, sizeof(ref.st)) ||
             memcmp(ref.mem, fast.mem, T_MEM_SIZE) ||
-            (paged && ref.x.translations != fast.x.translations)) {
+            (paged && ref.x.translations != fast.x.translations) ||
+            memcmp(ref.wt, fast.wt, sizeof(ref.wt)) ||
+            ref.pipe != fast.pipe || ref.bursts != fast.bursts) {
             if (bad < 3) {
-                printf("# program %u (%s): memory %s, translations %" PRIu64
-                       "/%" PRIu64 "\n", n, paged ? "paged" : "flat",
+                printf("# program %u (%s%s): memory %s, translations %" PRIu64
+                       "/%" PRIu64 ", timing %s\n", n,
+                       paged ? "paged" : "flat", is_timed ? ", timed" : "",
                        memcmp(ref.mem, fast.mem, T_MEM_SIZE) ? "differs"
                                                              : "same",
-                       ref.x.translations, fast.x.translations);
+                       ref.x.translations, fast.x.translations,
+                       memcmp(ref.wt, fast.wt, sizeof(ref.wt)) ||
+                       ref.pipe != fast.pipe || ref.bursts != fast.bursts ?
+                       "differs" : "same");
             }
             if (bad++ < 3) {
                 for (unsigned w = 0; w < WARPS; w++) {
@@ -330,6 +417,7 @@ int main(void)
             }
         }
         translated += paged;
+        timed += is_timed;
         translations += paged ? ref.x.translations : 0;
         faulted += ref.st.status == SIMT_FAULTED;
         diverged += ref.st.thread_insns < ref.converged_insns;
@@ -338,10 +426,11 @@ int main(void)
     }
     ok(bad == 0, "%u random programs (%" PRIu64 " thread instructions, %u "
        "with diverged warps, %u ending in a fault, %u through a page table "
-       "with %" PRIu64 " translations): every register, pc, fcsr, counter, "
-       "memory byte and translation count identical on the fast and "
+       "with %" PRIu64 " translations, %u timed in bursts with preemption "
+       "points): every register, pc, fcsr, counter, memory byte, "
+       "translation count and timing state identical on the fast and "
        "reference paths", PROGRAMS, insns, diverged, faulted, translated,
-       translations);
+       translations, timed);
     ok(diverged > PROGRAMS / 2 && faulted < PROGRAMS / 2,
        "the programs diverge, and most run to their end");
     free(ref.mem);

@@ -63,11 +63,12 @@ uint32_t simt_u32_to_f32(uint32_t v, int rm, uint32_t *flags);
  * normal it is the exact one and inexact is its only possible flag:
  * left[i] = 0, d[i] the result, nx[i] SIMT_FFLAG_NX or 0 (@nx may be NULL
  * when every lane's inexact flag is already set, which is faster).  Elsewhere
- * left[i] = all ones, and the lane is for simt_f32_fma and friends.  Needs
- * the host's default rounding mode, without flush-to-zero.
+ * left[i] = all ones, nx[i] = 0, and the lane is for simt_f32_fma and
+ * friends.  Returns the lanes left, bit i for lane i (@left may be NULL).
+ * Needs the host's default rounding mode, without flush-to-zero.
  */
-void simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
-                           const uint32_t *a, const uint32_t *b,
-                           const uint32_t *c);
+uint32_t simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
+                               const uint32_t *a, const uint32_t *b,
+                               const uint32_t *c);
 
 #endif /* HW_SIMT_FPU_H */
