@@ -224,7 +224,7 @@ struct simt_device {
 	u32 move_tail;
 	u64 move_seqno;			/* of the last batch's SIGNAL */
 	u32 move_cycles_seen;		/* COPY_CYCLES at the last look */
-	wait_queue_head_t move_wq;	/* woken by the interrupt handler */
+	wait_queue_head_t move_wq;	/* woken by the interrupt thread */
 
 	/*
 	 * Scheduling (simt_sched.c) and recovery (simt_recover.c).  Each hardware queue has a
@@ -378,7 +378,7 @@ struct simt_ctx {
 	 * Hardware fences of submissions in the ring and not yet signalled,
 	 * in seqno order; the fences and results of the last
 	 * SIMT_RESULT_SLOTS submissions for WAIT; all under fence_lock
-	 * (taken by the interrupt handler).
+	 * (taken by the interrupt thread).
 	 */
 	spinlock_t fence_lock;
 	u64 hw_fence_context;
@@ -425,7 +425,7 @@ struct simt_ctx {
 	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */
 	struct list_head binds;
 
-	/* Set by the error interrupt thread and recovery, under sdev->ctx_lock. */
+	/* Set by the interrupt thread and recovery, under sdev->ctx_lock. */
 	u32 error;			/* DRM_SIMT_ERROR_*: stopped if not 0 */
 	u32 hw_error;			/* enum simt_queue_error, 0 = none */
 	u64 failed_seqno;		/* the submission that failed */

@@ -2,23 +2,22 @@
 /*
  * simt: hardware fences and completion.
  *
- * run_job returns a hardware fence per job (simt_sched.c).  The queue
- * interrupt's hard handler (simt_irq.c) reads each context's fence word
- * and signals the hardware fences it has passed, in order; the scheduler then signals the job's finished
+ * run_job returns a hardware fence per job (simt_sched.c).  The interrupt
+ * thread reads each context's fence word and signals the hardware fences
+ * it has passed, in order; the scheduler then signals the job's finished
  * fence, which is what WAIT, syncobjs and sync_files wait for, so a
  * completion wakes only the waiters of its own fence.  Every LAUNCH
  * carries the address of a completion record slot; the device writes the
  * kernel's start and end cycles, and the pc of a fault, there, and the
- * interrupt handler reads them into the statistics and the results WAIT
+ * interrupt thread reads them into the statistics and the results WAIT
  * reports.
  *
  * A failing command stops the queue where it is.  The ERROR and MMU
- * interrupts record why in the context, in their vectors' interrupt
- * thread; the failed submission and every later one end with that error,
- * and the context accepts no more work.
+ * interrupts record why in the context; the failed submission and every
+ * later one end with that error, and the context accepts no more work.
  *
- * The interrupt handler and thread are a fence-signalling path, annotated
- * with dma_fence_begin_signalling() (simt_sched.c says why).
+ * The interrupt thread is a fence-signalling path, annotated with
+ * dma_fence_begin_signalling() (simt_sched.c says why).
  */
 
 #include <linux/dma-fence.h>
@@ -218,8 +217,8 @@ void simt_ctx_collect_error(struct simt_device *sdev,
 }
 
 /*
- * The queue class's hard interrupt handler, and the error and MMU
- * classes' interrupt thread: signal what the device has finished.
+ * The interrupt thread of the queue, error and MMU classes: signal what
+ * the device has finished.
  */
 void simt_fence_irq(struct simt_device *sdev, unsigned int cls)
 {
@@ -249,7 +248,7 @@ void simt_fence_irq(struct simt_device *sdev, unsigned int cls)
 
 /*
  * Make @fence the hardware fence of submission @seqno of @ctx, pending
- * until the interrupt handler sees the fence word pass it.  The pending
+ * until the interrupt thread sees the fence word pass it.  The pending
  * list holds a reference; the caller keeps the first one.
  */
 void simt_fence_publish(struct simt_ctx *ctx, struct simt_fence *fence,

@@ -7,13 +7,11 @@
  * the driver writes its bit back (write one to clear), and the device sends
  * a new message only when a bit goes from clear to set, so each handler
  * acknowledges its own bit before doing anything else.  Vectors are not
- * shared, so every class has its own handler: queue completion goes to
- * the fence code (simt_fence.c) in the hard interrupt handler, which
- * signals the fences the device has passed (their callbacks and waiters'
- * wake-ups are safe there); MMU fault and queue error go to it in the
- * vector's interrupt thread, since collecting an error reads registers
- * and logs; the test class wakes its waiter; DMA and preemption have no
- * consumer yet.
+ * shared, so every class has its own handler: queue completion, MMU
+ * fault and queue error go to the fence code (simt_fence.c) in the vector's
+ * interrupt thread, where signalling fences may wake their waiters and
+ * run their callbacks; the test class wakes its waiter; DMA and
+ * preemption have no consumer yet.
  */
 
 #include <linux/interrupt.h>
@@ -68,14 +66,6 @@ static irqreturn_t simt_irq_handler(int irq, void *arg)
 		wake_up_all(&sdev->irq_test_wq);
 		break;
 	case SIMT_IRQ_QUEUE:
-		/*
-		 * Completions are signalled here, not in the thread: a
-		 * waiter is woken straight from the interrupt, without a
-		 * switch to the thread and back (docs/driver.rst, "Launch
-		 * latency").
-		 */
-		simt_fence_irq(sdev, vec->cls);
-		break;
 	case SIMT_IRQ_MMU:
 	case SIMT_IRQ_ERROR:
 		/*
@@ -89,12 +79,6 @@ static irqreturn_t simt_irq_handler(int irq, void *arg)
 	}
 
 	return IRQ_HANDLED;
-}
-
-/* The classes whose handler wakes the vector's thread. */
-static bool simt_irq_threaded(unsigned int cls)
-{
-	return cls == SIMT_IRQ_MMU || cls == SIMT_IRQ_ERROR;
 }
 
 static irqreturn_t simt_irq_thread(int irq, void *arg)
@@ -156,9 +140,7 @@ int simt_irq_init(struct simt_device *sdev)
 			goto err_release;
 		}
 		ret = request_threaded_irq(irq, simt_irq_handler,
-					   simt_irq_threaded(i) ?
-					   simt_irq_thread : NULL,
-					   0, vec->name, vec);
+					   simt_irq_thread, 0, vec->name, vec);
 		if (ret) {
 			drm_err(&sdev->drm, "cannot request IRQ %d for %s: %d\n",
 				irq, vec->name, ret);

@@ -115,7 +115,7 @@ int simt_move_init(struct simt_device *sdev)
 	return simt_move_hw_init(sdev);
 }
 
-/* The interrupt handler saw a queue finish or stop: a move may be done. */
+/* The interrupt thread saw a queue finish or stop: a move may be done. */
 void simt_move_irq(struct simt_device *sdev)
 {
 	wake_up(&sdev->move_wq);

@@ -12,7 +12,7 @@
  * closed by a SIGNAL that stores the job's sequence number in the
  * context's fence word (DMA-coherent memory) and raises the QUEUE
  * interrupt, and rings the doorbell; its hardware fence then waits for
- * the queue interrupt (simt_fence.c).  The ring is the scheduler's
+ * the interrupt thread (simt_fence.c).  The ring is the scheduler's
  * credit limit: a job takes one credit per ring entry, so run_job always
  * finds room.  Priority and preemption stay in hardware: each queue has
  * its context's priority.  A closed context's jobs still come through
@@ -23,8 +23,8 @@
  * freed (their finished fence has signalled), so that closing a handle
  * cannot free memory the device is still copying to or from.
  *
- * Fence signalling: run_job, the interrupt handler and thread
- * (simt_fence.c), the watchdog's recovery (simt_recover.c) and SUBMIT between
+ * Fence signalling: run_job, the interrupt thread (simt_fence.c), the
+ * watchdog's recovery (simt_recover.c) and SUBMIT between
  * drm_sched_job_arm() and drm_sched_entity_push_job() are annotated with
  * dma_fence_begin_signalling(), so lockdep checks that none of them
  * allocates memory or takes a lock held elsewhere around an allocation
