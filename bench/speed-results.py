@@ -38,6 +38,13 @@ FIGURES = [
     ("The device in QEMU (host time)", [
         ("device_over_core_spin", "a 1e8 thread-instruction kernel through "
          "the device over the interpreter alone", "<= 1.2"),
+        ("core_timed_over_core_spin", "the interpreter run as the device "
+         "runs it (timing model, bursts) over the plain run: the timing "
+         "model's part", ""),
+        ("device_over_core_timed_spin", "the device over that timed run: "
+         "the part around the interpreter", ""),
+        ("device_spin_threads2_speedup", "the device's spin with threads=1 "
+         "over threads=2, runs taking turns", ">= 1.7"),
         ("copy_h2d_64m_rate", "64 MiB copied host to device", ""),
         ("copy_d2h_64m_rate", "64 MiB copied device to host", ""),
         ("copy_d2d_64m_rate", "64 MiB copied within the device", ""),
