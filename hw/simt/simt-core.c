@@ -2349,7 +2349,7 @@ out:
     return n;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef HOST_X86_64
 /*
  * The instruction loop for hosts with AVX2: a warp's 32 lanes are four
  * 256-bit vectors instead of eight 128-bit ones.  simt-core.c does no
@@ -2382,7 +2382,7 @@ static bool host_avx2(void)
 
 uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef HOST_X86_64
     /*
      * The reference paths stay on the baseline build, so that the
      * differential tests compare the vector build's fast paths with it.

@@ -13,7 +13,7 @@
 #include <float.h>
 #include <math.h>
 #include "hw/simt/simt-fpu.h"
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef HOST_X86_64
 #include <immintrin.h>
 #endif
 
@@ -687,7 +687,7 @@ uint32_t fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
     return rest;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef HOST_X86_64
 static __attribute__((target("avx2")))
 uint32_t fma_rne_warp_avx2(uint32_t *d, uint32_t *nx, uint32_t *left,
                            const uint32_t *a, const uint32_t *b,
@@ -733,7 +733,7 @@ uint32_t simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
                                const uint32_t *a, const uint32_t *b,
                                const uint32_t *c)
 {
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef HOST_X86_64
     static int avx2 = -1, fma3;
 
     if (avx2 < 0) {
