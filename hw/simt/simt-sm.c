@@ -263,10 +263,11 @@ static void sm_phase(SimtState *s, uint32_t i, void *opaque)
 {
     SimtSM *sm = &s->sms[i];
     uint64_t end = *(uint64_t *)opaque;
+    uint32_t ports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
 
     sm->phase_retired = UINT64_MAX;
     while (!simt_sched_sm_empty(s, sm)) {
-        uint64_t *port = earliest_port(sm, simt_cfg(s, SIMT_CFG_ISSUE_RATE));
+        uint64_t *port = earliest_port(sm, ports);
 
         if (*port >= end) {
             return;
