@@ -172,8 +172,18 @@ static int simt_userq_check(struct simt_ctx *ctx, struct drm_gem_object *obj,
 			 ctx->id);
 		return -EEXIST;
 	}
-	if (ctx->seqno || ctx->error) {
-		simt_dbg(drm, CTX, "USERQ_CREATE: context %u has had submissions\n",
+	if (ctx->error) {
+		simt_dbg(drm, CTX, "USERQ_CREATE: context %u has stopped\n", ctx->id);
+		return -EIO;
+	}
+	/*
+	 * Earlier submissions (loading a module, copies) must be over and
+	 * freed, so that nothing writes the driver's ring any more; SUBMIT
+	 * waits for @lock, so no new one comes.
+	 */
+	if (!wait_event_timeout(ctx->inflight_wq, !atomic_read(&ctx->inflight),
+				msecs_to_jiffies(SIMT_SUBMIT_WAIT_MS))) {
+		simt_dbg(drm, CTX, "USERQ_CREATE: context %u has unfinished submissions\n",
 			 ctx->id);
 		return -EBUSY;
 	}

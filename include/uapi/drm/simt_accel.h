@@ -658,7 +658,8 @@ struct drm_simt_wait {
 
 /**
  * struct drm_simt_userq_create - make a context's queue a user queue
- * @ctx_id: in, a context of this file that has had no SUBMIT
+ * @ctx_id: in, a context of this file whose submissions, if any, are
+ *	over (the call waits up to a second for them)
  * @ring_handle: in, a system memory object (DRM_SIMT_BO_SYSTEM) ...
  * @ring_addr: in, ... bound in the context at this device address
  *	(VM_BIND); it holds the ring, @ring_entries commands of 128 bytes
@@ -689,8 +690,9 @@ struct drm_simt_wait {
  *
  * Errors: ENOENT for no such context or object (or a context being
  * destroyed); EINVAL for a VRAM object, one not bound at @ring_addr,
- * too small, bad @ring_entries or @flags; EBUSY if the context has
- * had a SUBMIT; EEXIST if it is a user queue already.
+ * too small, bad @ring_entries or @flags; EBUSY if a submission of the
+ * context is still unfinished after a second; EIO if the context has
+ * stopped; EEXIST if it is a user queue already.
  */
 struct drm_simt_userq_create {
 	__u32 ctx_id;
