@@ -228,7 +228,7 @@ static void userq_create_checks(void)
 	CREATE(ctx_id, ctx, 0);
 	CREATE(ctx_id, ctx, EEXIST);
 #undef CREATE
-	CHECK(submit(ctx, &copy, 1, NULL) == -EBUSY,
+	CHECK(submit(ctx, &copy, 1, &va) == -EBUSY,
 	      "SUBMIT on a user-queue context is not refused with EBUSY");
 	/* USERQ_WAIT's own checks */
 	memset(&w, 0, sizeof(w));
@@ -287,13 +287,11 @@ static void userq_doorbell_checks(void)
 		munmap(p, 4096);
 	/* from another open file */
 	f2 = open_node();
-	if (f2 >= 0) {
-		p = db_map(f2, q.db_offset, 4096, PROT_READ | PROT_WRITE);
-		CHECK(p == MAP_FAILED, "another open file mapped the doorbell");
-		if (p != MAP_FAILED)
-			munmap(p, 4096);
-		close(f2);
-	}
+	p = db_map(f2, q.db_offset, 4096, PROT_READ | PROT_WRITE);
+	CHECK(p == MAP_FAILED, "another open file mapped the doorbell");
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	close(f2);
 	p = mremap((void *)q.db, 4096, 8192, MREMAP_MAYMOVE);
 	CHECK(p == MAP_FAILED, "the doorbell mapping grew to two pages (mremap)");
 	CHECK(q.db[SIMT_DBREG_HEAD / 4] == 0, "HEAD of a new user queue reads %u",
