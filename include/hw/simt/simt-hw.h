@@ -338,8 +338,11 @@ struct simt_preset_name {
  * ring a process may write.  Every address it names is then a device
  * virtual address translated in the queue's context: BASE, SIGNAL's and
  * WAIT's addr and LAUNCH's record (COPY's device addresses already are).
- * The context must translate (SIMT_PT_SV32), or ENABLE stops the queue
- * with SIMT_QERR_BAD_RING.  A COPY with SIMT_CMDF_SRC_HOST or
+ * The context must translate (SIMT_PT_SV32) and the ring lie below
+ * 4 GiB, or ENABLE stops the queue with SIMT_QERR_BAD_RING; a SIGNAL or
+ * WAIT addr, or a record, past 4 GiB is SIMT_QERR_BAD_COMMAND.  USER
+ * written while the queue is enabled is ignored; clearing ENABLE clears
+ * it.  A COPY with SIMT_CMDF_SRC_HOST or
  * SIMT_CMDF_DST_HOST stops it with SIMT_QERR_PRIVILEGED.  A ring read,
  * semaphore read, SIGNAL or record write that does not translate records
  * a context fault (SIMT_ACCESS_QUEUE_READ or _WRITE) and stops the queue
