@@ -1819,6 +1819,12 @@ simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_
 	info = &ctx->dev->info;
 	name = kernel->info->name;
 	pthread_mutex_lock(&ctx->qlock);
+	if (ctx->userq) {
+		pthread_mutex_unlock(&ctx->qlock);
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				      "launch of %s: the context runs a user queue, which takes no SUBMIT: "
+				      "use simt_userq_launch", name);
+	}
 	st = launch_cmd(kernel, grid, block, dynamic_shared, args, nargs, &cmd);
 	if (!st && info->sm_threads)
 		st = simt_check_block_fits(name, (uint64_t)block.x * block.y * block.z, l->regs,

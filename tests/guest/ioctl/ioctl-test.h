@@ -232,5 +232,6 @@ void test_fence_fd_nomem(void);
 void test_userq(void);
 void test_userq_errors(void);
 void test_userq_destroy(void);
+void test_userq_hang(void);
 
 #endif /* SIMT_IOCTL_TEST_H */

@@ -73,6 +73,7 @@ static const struct test_group groups[] = {
 	{ "userq", test_userq },
 	{ "userq-errors", test_userq_errors },
 	{ "userq-destroy", test_userq_destroy },
+	{ "userq-hang", test_userq_hang },
 };
 
 static void open_device(const char *group)

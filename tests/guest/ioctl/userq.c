@@ -3,8 +3,9 @@
  * userq.c: simt-ioctl-test's groups of user queues (interface 0.8):
  * userq (USERQ_CREATE's checks, the doorbell mapping, kernels run
  * through the process's own ring, USERQ_WAIT, SUBMIT refused),
- * userq-errors (what a process may not make its ring do) and
- * userq-destroy (a running user queue destroyed, its doorbell gone).
+ * userq-errors (what a process may not make its ring do),
+ * userq-destroy (a running user queue destroyed, its doorbell gone) and
+ * userq-hang (the watchdog stops a user queue that does not progress).
  * The commands are the device's own (include/hw/simt/simt-hw.h), written
  * by the test as any process may.
  */
@@ -196,8 +197,8 @@ static void userq_create_checks(void)
 	CREATE(ring_entries, 1, EINVAL);
 	CREATE(ring_entries, 12, EINVAL);
 	CREATE(ring_entries, 8192, EINVAL);
-	/* more entries than the object holds */
-	CREATE(ring_entries, 64, EINVAL);
+	/* more entries than the object holds (16 entries and a page: 8 KiB) */
+	CREATE(ring_entries, 128, EINVAL);
 	/* bound elsewhere than said */
 	CREATE(ring_addr, q.ring_va + 4096, EINVAL);
 	/* a VRAM object, bound */
@@ -389,8 +390,8 @@ static void userq_vecadd(void)
 	munmap(ma, n * 4);
 	munmap(mb, n * 4);
 	munmap(mc, n * 4);
-	ctx_destroy(q.ctx);
 	kimg_free(&ki);
+	ctx_destroy(q.ctx);
 	bo_close(ha);
 	bo_close(hb);
 	bo_close(hc);
@@ -582,4 +583,46 @@ void test_userq_destroy(void)
 	}
 	printf("a running user queue destroyed, its doorbell gone; %u new ones work\n",
 	       per_ctx);
+}
+
+/* ---- userq-hang: the watchdog stops a user queue that hangs ---- */
+
+void test_userq_hang(void)
+{
+	struct drm_simt_userq_wait w;
+	struct spinjob j;
+	struct uq q;
+	double t0, t;
+	int r;
+
+	if (test_set_timeout("200"))
+		return;
+	uq_ring_new(&q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), 16);
+	if (spin_setup(&j, q.ctx, 4, 64, 0xffffffffu))
+		goto out_spin;
+	r = uq_create_ioctl(&q);
+	CHECK(r == 0, "USERQ_CREATE: %s", strerror(-r));
+	q.db = r ? MAP_FAILED : db_map(fd, q.db_offset, 4096, PROT_READ | PROT_WRITE);
+	if (q.db == MAP_FAILED) {
+		FAIL("no user queue to hang");
+		q.db = NULL;
+		goto out_spin;
+	}
+	t0 = now_s();
+	uq_launch(&q, &j.cmd);
+	uq_signal(&q, 0, SIMT_CMDF_IRQ);
+	uq_ring(&q);
+	r = uq_wait(&q, 1, 30 * SEC_NS, &w);
+	t = now_s() - t0;
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_TIMEOUT && *q.fence == 0,
+	      "an endless kernel in a user queue: %s, error %u, fence %llu after %.2f s",
+	      strerror(-r), w.error, (unsigned long long)*q.fence, t);
+	CHECK(t >= 0.2, "stopped after %.3f s, before the 200 ms job timeout", t);
+	printf("an endless kernel in a user queue stopped by the watchdog after %.2f s\n", t);
+out_spin:
+	ctx_destroy(q.ctx);
+	spin_free(&j, 0);
+	uq_free(&q);
+	bo_close(q.ring_h);
+	test_restore_timeout();
 }
