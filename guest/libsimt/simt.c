@@ -2057,12 +2057,6 @@ static simt_status userq_wait_locked(simt_userq *q, uint64_t value, int64_t dead
 			__builtin_ia32_pause();
 			continue;
 		}
-		/* To sleep: an interrupt when the last launch is over. */
-		if (q->irq_value < value && userq_free(q) >= 1) {
-			userq_put_signal(q, q->last, SIMT_CMDF_IRQ);
-			userq_ring(q);
-			q->irq_value = q->last;
-		}
 		memset(&w, 0, sizeof(w));
 		w.ctx_id = q->ctx->id;
 		w.addr = (uintptr_t)q->fence;
@@ -2071,6 +2065,12 @@ static simt_status userq_wait_locked(simt_userq *q, uint64_t value, int64_t dead
 			w.timeout_ns = deadline > now ? deadline - now : 0;
 		else
 			w.timeout_ns = WAIT_SLICE_NS;
+		/* To sleep: an interrupt when the last launch is over. */
+		if (w.timeout_ns && q->irq_value < value && userq_free(q) >= 1) {
+			userq_put_signal(q, q->last, SIMT_CMDF_IRQ);
+			userq_ring(q);
+			q->irq_value = q->last;
+		}
 		/* Without an interrupt on its way (ring full), look again soon. */
 		if (q->irq_value < value && w.timeout_ns > 1000000)
 			w.timeout_ns = 1000000;

@@ -670,7 +670,10 @@ struct drm_simt_wait {
  * @doorbell_offset: out, the mmap(2) offset on the device node of the
  *	queue's doorbell: one page, mapped shared, not executable; TAIL at
  *	byte 0 (a 32-bit store: the ring index after the last command
- *	written), HEAD at byte 4 (a 32-bit load: the next command to run)
+ *	written), HEAD at byte 4 (a 32-bit load: the next command to run).
+ *	mmap(2) of it fails with EACCES in another open file (or for a
+ *	queue that is no user queue of this file) and with EINVAL for more
+ *	than one page, a private or an executable mapping
  *
  * Since 0.8, on a device with DRM_SIMT_CAP_USER_QUEUES (EOPNOTSUPP
  * otherwise).  The process then writes device commands into its ring
