@@ -55,6 +55,10 @@ FIGURES = [
         ("guest_launch_cycles", "the same in device cycles", ""),
         ("guest_submit_rate", "empty launches queued back to back",
          ">= 100,000 /s"),
+        ("guest_userq_launch_latency", "the same launch through a user "
+         "queue, launch to the process seeing its SIGNAL", "<= 10 us"),
+        ("guest_userq_submit_rate", "empty launches through a user queue, "
+         "the ring kept full", ">= 100,000 /s"),
     ]),
 ]
 

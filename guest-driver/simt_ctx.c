@@ -66,6 +66,7 @@
 #include "simt_mmu.h"
 #include "simt_preempt.h"
 #include "simt_sched.h"
+#include "simt_userq.h"
 #include "simt_vram.h"
 #include "uapi/drm/simt_accel.h"
 
@@ -232,6 +233,7 @@ static void simt_ctx_release_work(struct work_struct *work)
 	dma_fence_put(ctx->last_job);
 	simt_ctx_results_free(ctx);
 	simt_ctx_free_mem(ctx);
+	mutex_destroy(&ctx->doorbell_lock);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
 	drm_dev_put(&sdev->drm);
@@ -285,6 +287,7 @@ static void simt_ctx_close(struct simt_ctx *ctx)
 	spin_unlock(&ctx->ring_lock);
 	mutex_unlock(&ctx->lock);
 	wake_up_all(&ctx->inflight_wq);
+	simt_userq_close(ctx);
 
 	/* A recovery in progress would restart the queue: wait for it. */
 	down_read(&sdev->reset_sem);
@@ -433,6 +436,8 @@ static struct simt_ctx *simt_ctx_create(struct simt_device *sdev,
 	kref_init(&ctx->ref);
 	ctx->release = simt_ctx_release;
 	mutex_init(&ctx->lock);
+	mutex_init(&ctx->doorbell_lock);
+	init_waitqueue_head(&ctx->userq_wq);
 	spin_lock_init(&ctx->ring_lock);
 	INIT_LIST_HEAD(&ctx->dma_link);
 	INIT_WORK(&ctx->release_work, simt_ctx_release_work);
@@ -494,6 +499,7 @@ err_mem:
 	simt_ctx_free_mem(ctx);
 	simt_hw_slots_put(ctx);
 err_free:
+	mutex_destroy(&ctx->doorbell_lock);
 	mutex_destroy(&ctx->lock);
 	kfree(ctx);
 	return ERR_PTR(ret);
@@ -578,8 +584,8 @@ int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
 	return 0;
 }
 
-static struct simt_bind *simt_bind_find(struct simt_ctx *ctx,
-					struct drm_gem_object *obj)
+struct simt_bind *simt_bind_find(struct simt_ctx *ctx,
+				 struct drm_gem_object *obj)
 {
 	struct simt_bind *b;
 

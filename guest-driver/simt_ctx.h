@@ -8,12 +8,16 @@
 #include <linux/types.h>
 
 struct drm_device;
+struct drm_gem_object;
 struct drm_file;
 struct simt_device;
 struct simt_file;
 
 extern unsigned int simt_file_contexts;
 struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id);
+/* @obj's binding in @ctx, or NULL; under ctx->lock. */
+struct simt_bind *simt_bind_find(struct simt_ctx *ctx,
+				 struct drm_gem_object *obj);
 void simt_ctx_close_file(struct simt_file *sfile);
 /* Bring the engine time of @sfile's open contexts up to date (fdinfo). */
 void simt_ctx_usage_update_file(struct simt_file *sfile);

@@ -115,6 +115,14 @@ extern unsigned int simt_debug_mask;
  * one has really run (simt_watchdog_delay()).
  */
 #define SIMT_WATCHDOG_PERIOD_MS	100
+/*
+ * The mmap(2) offset, in pages, of queue 0's doorbell (simt_userq.c);
+ * queue q's is one page further per queue.  Below the DRM core's object
+ * offsets (DRM_FILE_PAGE_OFFSET_START).
+ */
+#define SIMT_DOORBELL_PGOFF	0x10000UL
+/* Entries of a user queue's ring, at most (the device's SIZE limit) */
+#define SIMT_USERQ_MAX_ENTRIES	4096
 
 struct simt_device;
 
@@ -420,6 +428,19 @@ struct simt_ctx {
 	 */
 	struct dma_fence *last_job;
 	bool arming;
+
+	/*
+	 * A user queue (simt_userq.c): set once, under @lock and
+	 * sdev->vram_lock, by USERQ_CREATE; the ring is the process's
+	 * object bound at @userq_ring (device address).  The doorbell's
+	 * mappings are made under @doorbell_lock while @closed is not set.
+	 * The watchdog counts its progress in @wd_seqno (simt_recover.c).
+	 */
+	bool userq;
+	u64 userq_ring;
+	u32 userq_entries;
+	wait_queue_head_t userq_wq;	/* USERQ_WAIT, woken by interrupts */
+	struct mutex doorbell_lock;
 
 	struct drm_mm_node pt_root;
 	struct drm_mm_node *pt_l2[1024]; /* second-level tables, or NULL */

@@ -39,12 +39,22 @@
 #include "simt_sched.h"
 #include "simt_submit.h"
 #include "simt_sysfs.h"
+#include "simt_userq.h"
 #include "simt_vram.h"
 #include "uapi/drm/simt_accel.h"
 
+/* DRM_ACCEL_FOPS but for mmap, which maps doorbells too (simt_userq.c). */
 static const struct file_operations simt_accel_fops = {
 	.owner		= THIS_MODULE,
-	DRM_ACCEL_FOPS,
+	.open		= accel_open,
+	.release	= drm_release,
+	.unlocked_ioctl	= drm_ioctl,
+	.compat_ioctl	= drm_compat_ioctl,
+	.poll		= drm_poll,
+	.read		= drm_read,
+	.llseek		= noop_llseek,
+	.mmap		= simt_mmap,
+	.fop_flags	= FOP_UNSIGNED_OFFSET,
 	.show_fdinfo	= drm_show_fdinfo,
 };
 
@@ -59,6 +69,8 @@ static const struct drm_ioctl_desc simt_drm_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(SIMT_VM_UNBIND, simt_vm_unbind_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(SIMT_SUBMIT, simt_submit_ioctl, 0),
 	DRM_IOCTL_DEF_DRV(SIMT_WAIT, simt_wait_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_USERQ_CREATE, simt_userq_create_ioctl, 0),
+	DRM_IOCTL_DEF_DRV(SIMT_USERQ_WAIT, simt_userq_wait_ioctl, 0),
 };
 
 static int simt_open(struct drm_device *drm, struct drm_file *file)

@@ -239,6 +239,9 @@ void simt_fence_irq(struct simt_device *sdev, unsigned int cls)
 		if (cls == SIMT_IRQ_ERROR || cls == SIMT_IRQ_MMU)
 			simt_ctx_collect_error(sdev, ctx);
 		simt_ctx_signal(ctx, 0);
+		/* A user queue's SIGNAL or error: wake USERQ_WAIT. */
+		if (READ_ONCE(ctx->userq))
+			wake_up_all(&ctx->userq_wq);
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 	simt_move_irq(sdev);

@@ -97,7 +97,7 @@ void simt_ctx_hw_fini(struct simt_ctx *ctx)
 int simt_ctx_hw_init(struct simt_ctx *ctx)
 {
 	struct simt_device *sdev = ctx->sdev;
-	u32 c = ctx->hw_ctx, q = ctx->hw_queue, st;
+	u32 c = ctx->hw_ctx;
 
 	simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_FAULT), SIMT_CFAULT_VALID);
 	simt_wr32(sdev, SIMT_CTX_REG(c, SIMT_CREG_PRIORITY), ctx->priority);
@@ -114,15 +114,29 @@ int simt_ctx_hw_init(struct simt_ctx *ctx)
 			  ctx->save_va.size);
 	}
 
+	return simt_ctx_queue_start(ctx);
+}
+
+/*
+ * Start @ctx's queue empty, at ring entry 0: the driver's ring, or for a
+ * user queue (simt_userq.c) the process's, at a device address of the
+ * context.
+ */
+int simt_ctx_queue_start(struct simt_ctx *ctx)
+{
+	struct simt_device *sdev = ctx->sdev;
+	u32 q = ctx->hw_queue, st;
+	u64 base = ctx->userq ? ctx->userq_ring : ctx->ring_dma;
+
 	simt_ctx_stop_queue(ctx);
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_LO),
-		  lower_32_bits(ctx->ring_dma));
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_HI),
-		  upper_32_bits(ctx->ring_dma));
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_SIZE), SIMT_RING_ENTRIES);
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_LO), lower_32_bits(base));
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_BASE_HI), upper_32_bits(base));
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_SIZE),
+		  ctx->userq ? ctx->userq_entries : SIMT_RING_ENTRIES);
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_PRIORITY), ctx->priority);
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTEXT), c);
-	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), SIMT_QCTL_ENABLE);
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTEXT), ctx->hw_ctx);
+	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL),
+		  SIMT_QCTL_ENABLE | (ctx->userq ? SIMT_QCTL_USER : 0));
 
 	st = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_STATUS));
 	if (SIMT_QSTATUS_STATE(st) != SIMT_QSTATE_IDLE) {

@@ -10,6 +10,8 @@
 struct simt_ctx;
 
 int simt_ctx_hw_init(struct simt_ctx *ctx);
+/* Start @ctx's queue, empty (the context's registers are set). */
+int simt_ctx_queue_start(struct simt_ctx *ctx);
 /* Stop @ctx's queue and empty it (its counters restart at 0). */
 void simt_ctx_stop_queue(struct simt_ctx *ctx);
 /* @ctx closes: stop its queue, which is given back, and its context. */

@@ -174,6 +174,14 @@ static void simt_device_recover(struct simt_device *sdev,
 		n = (ctx->tail - head[q]) & (SIMT_RING_ENTRIES - 1);
 		if (ctx == culprit) {
 			simt_ctx_fail(ctx, DRM_SIMT_ERROR_TIMEOUT, 0);
+		} else if (ctx->userq && !ctx->error) {
+			/*
+			 * The reset queue starts at entry 0, the process's
+			 * tail does not: its ring cannot go on.
+			 */
+			simt_ctx_fail(ctx, DRM_SIMT_ERROR_CANCELED, 0);
+			atomic64_inc(&sdev->stats.cancels);
+			cancelled++;
 		} else if (!ctx->error && n && simt_head_unsafe(ctx, head[q])) {
 			simt_ctx_fail(ctx, DRM_SIMT_ERROR_CANCELED, 0);
 			atomic64_inc(&sdev->stats.cancels);
@@ -236,6 +244,8 @@ static void simt_device_recover(struct simt_device *sdev,
 			/* Watchdog counts start again with the counters. */
 			ctx->wd_seqno = 0;
 			simt_ctx_signal(ctx, 0);
+			if (ctx->userq)
+				wake_up_all(&ctx->userq_wq);
 		}
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
@@ -284,9 +294,13 @@ static void simt_ctx_recover(struct simt_ctx *ctx, u64 seqno, u32 run_ms)
 		simt_ctx_stop_queue(ctx);
 		atomic64_inc(&sdev->stats.queue_stops);
 		drm_warn(&sdev->drm,
-			 "context %u (queue %u): submission %llu ran longer than %u ms; queue stopped\n",
-			 ctx->id, ctx->hw_queue, seqno, run_ms);
+			 "context %u (queue %u): %s %llu ran longer than %u ms; queue stopped\n",
+			 ctx->id, ctx->hw_queue,
+			 ctx->userq ? "user queue command" : "submission",
+			 seqno, run_ms);
 		simt_ctx_signal(ctx, 0);
+		if (ctx->userq)
+			wake_up_all(&ctx->userq_wq);
 		drm_sched_wqueue_start(sched);
 	} else {
 		drm_err(&sdev->drm,
@@ -328,6 +342,37 @@ static struct simt_ctx *simt_queue_oldest(struct simt_device *sdev, u32 q,
 }
 
 /*
+ * The user-queue context on queue @q, referenced, or NULL; with @key the
+ * number of the command it runs (COMPLETED + 1, which changes as the
+ * queue makes progress), 0 if the queue has nothing on the device.  The
+ * kernel does not see what a process puts into its ring, so the watchdog
+ * looks at every user queue while there is any.
+ */
+static struct simt_ctx *simt_queue_user(struct simt_device *sdev, u32 q,
+					u64 *key)
+{
+	struct simt_ctx *ctx;
+	unsigned long flags;
+	u32 head, tail;
+
+	*key = 0;
+	spin_lock_irqsave(&sdev->ctx_lock, flags);
+	ctx = sdev->queue_ctx[q];
+	if (ctx && READ_ONCE(ctx->userq) && !ctx->error) {
+		kref_get(&ctx->ref);
+		head = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_HEAD));
+		tail = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_TAIL));
+		if (head != tail)
+			*key = (u64)simt_rd32(sdev, SIMT_QUEUE_REG(q,
+						SIMT_QREG_COMPLETED)) + 1;
+	} else {
+		ctx = NULL;
+	}
+	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
+	return ctx;
+}
+
+/*
  * The watchdog: for each queue with work on the device, how long its
  * oldest submission has really run; one that ran job_timeout_ms is
  * recovered.  Runs again while any queue has work.
@@ -348,10 +393,14 @@ static void simt_watchdog_work(struct work_struct *work)
 	for (q = 0; q < sdev->hw_queue_count; q++) {
 		ctx = simt_queue_oldest(sdev, q, &seqno);
 		if (!ctx)
+			ctx = simt_queue_user(sdev, q, &seqno);
+		if (!ctx)
 			continue;
 		busy = true;
 		simt_ctx_usage_update(ctx);
-		if (simt_watchdog_hung(ctx, seqno))
+		if (!seqno)
+			ctx->wd_seqno = 0;	/* an idle user queue */
+		else if (simt_watchdog_hung(ctx, seqno))
 			simt_ctx_recover(ctx, seqno,
 					 READ_ONCE(simt_job_timeout_ms));
 		simt_ctx_put(ctx);

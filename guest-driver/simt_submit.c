@@ -510,9 +510,12 @@ static int simt_submit(struct drm_device *drm, struct drm_simt_submit *args,
 		goto out_free;
 
 	mutex_lock(&ctx->lock);
-	if (ctx->closed || READ_ONCE(ctx->error)) {
+	if (ctx->closed || READ_ONCE(ctx->error) || ctx->userq) {
 		mutex_unlock(&ctx->lock);
-		ret = ctx->closed ? -ENOENT : -EIO;
+		ret = ctx->closed ? -ENOENT : ctx->userq ? -EBUSY : -EIO;
+		if (ret == -EBUSY)
+			simt_dbg(drm, JOB, "SUBMIT: context %u is a user queue's\n",
+				 args->ctx_id);
 		goto out_free;
 	}
 	seqno = ctx->seqno + 1;

@@ -164,8 +164,8 @@ static void simt_vram_remove(struct simt_device *sdev, struct drm_mm_node *node)
 }
 
 /*
- * Is @ctx arming no job, and has the last one it pushed finished (or has
- * it none)?  Under vram_lock.
+ * Is @ctx no user queue's, arming no job, and has the last one it pushed
+ * finished (or has it none)?  Under vram_lock.
  */
 static bool simt_ctx_idle(struct simt_ctx *ctx)
 {
@@ -173,6 +173,9 @@ static bool simt_ctx_idle(struct simt_ctx *ctx)
 	bool idle;
 
 	lockdep_assert_held(&ctx->sdev->vram_lock);
+	/* A user queue may run at any time, unseen (simt_userq.c). */
+	if (ctx->userq)
+		return false;
 	/* Pairs with simt_vram_ctx_armed(). */
 	if (smp_load_acquire(&ctx->arming))
 		return false;

@@ -176,10 +176,11 @@ run_qtest() {
 # Guest tests that assert on times: the fair-share policy's holds, the
 # preemption demo's response times and the watchdog's (hang, hang2,
 # progress, bystander: timeouts of 5 to 40 ms), all sized in device
-# time, and the launch latency benchmark's bounds (launch_latency).
+# time, and the launch latency benchmark's bounds (launch_latency,
+# userq_latency).
 # watchdog_destroy stays on host time: it is a race, and host
 # time varies where its destroys land.
-vclock_tests=fair,preempt,hang,progress,hang2,bystander,launch_latency
+vclock_tests=fair,preempt,hang,progress,hang2,bystander,launch_latency,userq_latency
 
 # One guest boot: NAME names its logs, WHAT its failure; the rest are
 # VAR=VALUE settings for guest-run.sh (EXTRA_APPEND picks the tests).

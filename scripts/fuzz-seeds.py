@@ -15,14 +15,15 @@ the QEMU source):
 
 Sizes: 0 byte, 1 word, 2 long, 3 quad.  Regions are the fuzzed MMIO
 ranges in address order, modulo their number: with QEMU_FUZZ_OBJECTS=simt*
-0 is BAR0 (registers), 1 the MSI-X table, 2 the PBA.  Guest memory is
+0 is BAR0 (registers), 1 BAR1 (the doorbells), 2 the MSI-X table, 3 the
+PBA.  Guest memory is
 never written directly: rings, commands, semaphores and copy sources come
 from DMA patterns, in the order the device reads them.
 
 The seeds drive the device's real paths the way the qtests do (ring
 setup, doorbells, NOP, SIGNAL and WAIT, COPY both ways, LAUNCH of small
-hand-assembled kernels, page tables, preemption requests and its event
-and trace rings, MSI-X), so that the fuzzer starts from inputs that get
+hand-assembled kernels, page tables, user queues rung through BAR1,
+preemption requests and its event and trace rings, MSI-X), so that the fuzzer starts from inputs that get
 past the register checks.  The device configuration is the one of
 scripts/fuzz.sh (1 MiB VRAM, 2 SMs of 4 block slots, 1 copy engine).
 
@@ -35,6 +36,7 @@ import sys
 
 SEP = b"FUZZ"
 LONG = 2
+REGS, DOORBELL, MSIX_TABLE, MSIX_PBA = range(4)     # regions
 
 # Registers (include/hw/simt/simt-hw.h)
 SCRATCH, RESET, IRQ_STATUS, IRQ_MASK, IRQ_RAISE = 0x18, 0x1c, 0x20, 0x24, 0x28
@@ -63,6 +65,9 @@ Q_COMPLETED, Q_CONTEXT, Q_RESIDENT, Q_ACTIVE = 0x24, 0x28, 0x2c, 0x30
 C_PT, C_PRIORITY, C_SAVE_BASE, C_SAVE_SIZE = 0x00, 0x04, 0x08, 0x0c
 C_FAULT, C_FAULT_ADDR, C_PREEMPT_MODE, C_PSTATE, C_SAVE_USED = \
     0x10, 0x14, 0x20, 0x24, 0x28
+
+Q_ENABLE, Q_RESET, Q_USER = 1, 2, 4
+DB_STRIDE, DB_TAIL, DB_HEAD = 0x1000, 0x00, 0x04
 
 NOP, LAUNCH, SIGNAL, WAIT, COPY = range(5)
 F_IRQ, F_SRC_HOST, F_DST_HOST = 1, 2, 4
@@ -98,14 +103,14 @@ class Seed:
         for _ in range(n):
             self.op(bytes([9]))
 
-    def ring(self, q, base, size=16, ctx=0, prio=0):
-        self.wr(qreg(q, Q_CONTROL), 2)
+    def ring(self, q, base, size=16, ctx=0, prio=0, control=Q_ENABLE):
+        self.wr(qreg(q, Q_CONTROL), Q_RESET)
         self.wr(qreg(q, Q_BASE_LO), base)
         self.wr(qreg(q, Q_BASE_HI), 0)
         self.wr(qreg(q, Q_SIZE), size)
         self.wr(qreg(q, Q_PRIORITY), prio)
         self.wr(qreg(q, Q_CONTEXT), ctx)
-        self.wr(qreg(q, Q_CONTROL), 1)
+        self.wr(qreg(q, Q_CONTROL), control)
 
     def status(self, q):
         for r in (Q_STATUS, Q_HEAD, Q_COMPLETED, Q_ERROR_CMD, Q_RESIDENT,
@@ -327,6 +332,53 @@ def seed_mmu():
     return s
 
 
+def seed_user_queue():
+    s = Seed()
+    # Context 1 as in seed_mmu, with VA 0x10000 a system page (read and
+    # write) holding a user queue's ring, and VA 0x11000 one read-only
+    root = bytearray(4096)
+    leaf = bytearray(4096)
+    struct.pack_into("<I", root, 0, (0x21 << 10) | 1)
+    for i in range(16):
+        struct.pack_into("<I", leaf, i * 4, ((0x30 + i) << 10) | 0x7)
+    struct.pack_into("<I", leaf, 16 * 4, (0x100 << 10) | 0x107)
+    struct.pack_into("<I", leaf, 17 * 4, (0x1c0 << 10) | 0x103)
+    s.ring(0, RING, size=16)
+    s.pattern(copy(BUF, 0x20000, 4096, F_SRC_HOST))
+    s.pattern(bytes(root[:64]))
+    s.pattern(copy(BUF, 0x21000, 4096, F_SRC_HOST))
+    s.pattern(bytes(leaf[:128]))
+    s.wr(qreg(0, Q_TAIL), 2)
+    s.step(4)
+    s.wr(creg(1, C_PT), 0x80000000 | 0x20)
+    s.wr(TLB_INV_CTX, 1)
+    s.wr(TLB_INV, 2)
+    s.ring(2, 0x10000, size=16, ctx=1, control=Q_ENABLE | Q_USER)
+    s.clear()
+    s.pattern(signal(SIGNAL, 0x1000, 5))
+    s.pattern(signal(WAIT, 0x11008, 1))
+    s.pattern(struct.pack("<Q", 1))
+    s.pattern(signal(SIGNAL, 0x11000, 6))               # read-only: faults
+    s.wr(2 * DB_STRIDE + DB_TAIL, 3, region=DOORBELL)
+    s.wr(0 * DB_STRIDE + DB_TAIL, 1, region=DOORBELL)   # a kernel queue's
+    s.step(4)
+    s.rd(2 * DB_STRIDE + DB_HEAD, region=DOORBELL)
+    s.rd(2 * DB_STRIDE + DB_TAIL, region=DOORBELL)
+    s.status(2)
+    for r in (C_FAULT, C_FAULT_ADDR, 0x1c):
+        s.rd(creg(1, r))
+    s.wr(creg(1, C_FAULT), 1)
+    s.ring(2, 0x10000, size=16, ctx=1, control=Q_ENABLE | Q_USER)
+    s.clear()
+    s.pattern(copy(BUF, 0x1000, 64, F_SRC_HOST))       # refused: privileged
+    s.wr(2 * DB_STRIDE + DB_TAIL, 1, region=DOORBELL)
+    s.step(2)
+    s.status(2)
+    s.ring(3, RING + 0x4000, size=16, ctx=0, control=Q_ENABLE | Q_USER)
+    s.status(3)
+    return s
+
+
 def seed_msix_reset():
     s = Seed()
     s.pci_rd(0x34)
@@ -334,15 +386,15 @@ def seed_msix_reset():
         s.pci_rd(off)
     s.pci_wr(0x7c, 0x80000000)          # MSI-X enable, if the cap is there
     for v in range(6):
-        s.wr(v * 16 + 0, 0xfee00000 + v * 16, region=1)
-        s.wr(v * 16 + 4, 0, region=1)
-        s.wr(v * 16 + 8, 0x30 + v, region=1)
-        s.wr(v * 16 + 12, 0, region=1)
+        s.wr(v * 16 + 0, 0xfee00000 + v * 16, region=MSIX_TABLE)
+        s.wr(v * 16 + 4, 0, region=MSIX_TABLE)
+        s.wr(v * 16 + 8, 0x30 + v, region=MSIX_TABLE)
+        s.wr(v * 16 + 12, 0, region=MSIX_TABLE)
     s.wr(IRQ_MASK, 0x3f)
     s.wr(IRQ_RAISE, 1 << 5)
     s.rd(IRQ_STATUS)
     s.rd(0x2c)
-    s.rd(0, region=2)
+    s.rd(0, region=MSIX_PBA)
     s.wr(IRQ_STATUS, 0x3f)
     for r in range(0, 0x60, 4):
         s.rd(r)
@@ -359,6 +411,7 @@ SEEDS = {
     "two-queues": seed_two_queues,
     "preempt": seed_preempt,
     "mmu": seed_mmu,
+    "user-queue": seed_user_queue,
     "msix-reset": seed_msix_reset,
 }
 

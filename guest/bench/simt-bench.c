@@ -23,6 +23,13 @@
  *   bench guest_submit_rate: RATE submissions/s
  *       launches queued back to back in batches of 256, each batch waited
  *       for at its last launch
+ *   bench guest_userq_launch_latency: MEDIAN us
+ *       the same through a user queue (interface 0.8): simt_userq_launch()
+ *       to simt_userq_wait()'s return, which polls the fence word
+ *   bench guest_userq_submit_rate: RATE submissions/s
+ *       launches through the user queue back to back (at least twice as
+ *       many as its 256 entries hold, two each), the ring kept full (a
+ *       launch waits for room), the last one waited for
  *
  * With --split, seed 002's Table 1 instead (PKM's kernel splitting, at
  * 1/16 of the paper's data): a 512x512 matmul (1024 blocks) launched
@@ -50,6 +57,7 @@
 
 #define KERNEL_IMAGE "/lib/simt/kernels/samples.elf"
 #define BATCH 256
+#define USERQ_ENTRIES 256
 #define TIMEOUT_NS (30ll * 1000000000ll)
 
 static double median(double *v, unsigned int n)
@@ -174,6 +182,58 @@ static int split_bench(const char *node)
 	return 0;
 }
 
+/*
+ * The user-queue figures, on @ctx once its submissions are over; 0, or 1
+ * on failure.  Without user queues, a comment line says why.
+ */
+static int userq_bench(simt_context *ctx, simt_kernel *k, const uint32_t *args,
+		       unsigned int rounds, double *lat)
+{
+	const simt_dim3 one = { 1, 1, 1 };
+	simt_userq *q;
+	simt_status st;
+	uint64_t v = 0;
+	double t0, t1;
+	unsigned int i, n;
+
+	st = simt_userq_create(ctx, USERQ_ENTRIES, &q);
+	if (st == SIMT_ERROR_NOT_SUPPORTED) {
+		printf("# user queues: %s\n", simt_last_error());
+		return 0;
+	}
+	if (check(st, "user queue"))
+		return 1;
+	for (i = 0; i < 10; i++)
+		if (check(simt_userq_launch(q, k, one, one, 0, args, 4, &v), "userq launch") ||
+		    check(simt_userq_wait(q, v, TIMEOUT_NS, NULL), "userq wait"))
+			return 1;
+	for (i = 0; i < rounds; i++) {
+		t0 = now_us();
+		if (check(simt_userq_launch(q, k, one, one, 0, args, 4, &v), "userq launch") ||
+		    check(simt_userq_wait(q, v, TIMEOUT_NS, NULL), "userq wait"))
+			return 1;
+		lat[i] = now_us() - t0;
+	}
+	printf("# %u launches of an empty kernel through a user queue, one at a time\n", rounds);
+	printf("bench guest_userq_launch_latency: %.1f us\n", median(lat, rounds));
+	printf("# fastest %.1f us, 10%% under %.1f us, 90%% under %.1f us, slowest %.1f us\n",
+	       lat[0], lat[rounds / 10], lat[rounds - 1 - rounds / 10], lat[rounds - 1]);
+
+	/* Enough launches to wrap the ring four times, each waiting for room. */
+	n = rounds > 2 * USERQ_ENTRIES ? rounds : 2 * USERQ_ENTRIES;
+	t0 = now_us();
+	for (i = 0; i < n; i++)
+		if (check(simt_userq_launch(q, k, one, one, 0, args, 4, &v), "userq launch"))
+			return 1;
+	if (check(simt_userq_wait(q, v, TIMEOUT_NS, NULL), "userq wait"))
+		return 1;
+	t1 = now_us();
+	printf("# %u launches through a ring of %u entries, back to back: %.0f us\n", n,
+	       USERQ_ENTRIES, t1 - t0);
+	printf("bench guest_userq_submit_rate: %.0f submissions/s\n", n / ((t1 - t0) / 1e6));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const simt_dim3 one = { 1, 1, 1 };
@@ -275,6 +335,10 @@ int main(int argc, char **argv)
 	printf("# %u launches queued back to back in batches of %u: %.0f us\n", rounds,
 	       BATCH, t1 - t0);
 	printf("bench guest_submit_rate: %.0f submissions/s\n", rounds / ((t1 - t0) / 1e6));
+
+	/* Last: the context takes no SUBMIT once its queue is the process's. */
+	if (userq_bench(ctx, k, args, rounds, lat))
+		return 1;
 
 	free(lat);
 	free(cyc);

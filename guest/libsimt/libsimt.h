@@ -393,6 +393,61 @@ struct simt_result {
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		      struct simt_result *c);
 
+/* ---- user queues (interface 0.8) ---- */
+
+/*
+ * A user queue: the context's queue, fed by this process without a
+ * system call (docs/driver.rst, "User queues").  Its ring and its fence
+ * word are system memory of the process bound in the context; a launch
+ * writes a LAUNCH and a SIGNAL of the fence word into the ring and
+ * stores the new tail into the queue's doorbell, mapped into the
+ * process.  Completion is the fence word reaching the value the launch
+ * returned, which simt_userq_wait() polls, then sleeps for (USERQ_WAIT).
+ * A user queue lives as long as its context: simt_context_destroy()
+ * ends both.
+ */
+typedef struct simt_userq simt_userq;
+
+/*
+ * Make @ctx's queue a user queue of @entries commands (a power of two,
+ * 2..4096; each launch takes two).  What was submitted to @ctx before
+ * (loading modules, copies) must be over or about to be: the driver
+ * waits a second for it.  From then on the context takes no SUBMIT:
+ * simt_launch(), simt_memcpy_*() and the split launches on it fail with
+ * SIMT_ERROR_INVALID_VALUE (fill buffers first, or through
+ * simt_buffer_map()).  SIMT_ERROR_NOT_SUPPORTED if the driver (before
+ * 0.8) or the device has no user queues.
+ */
+simt_status simt_userq_create(simt_context *ctx, unsigned int entries,
+			      simt_userq **out);
+
+/*
+ * Queue a launch of @kernel (arguments as for simt_launch) on @q; *@value
+ * (if not NULL) gets the fence value that says it is over.  Waits while
+ * the ring is full (SIMT_ERROR_FAULT etc. if the queue stopped
+ * meanwhile).  What the driver would check for simt_launch and the
+ * device checks instead (a block that fits on no SM, a fault) stops the
+ * context: simt_userq_wait() reports it.  Not for several threads at
+ * once on one queue: they take turns (a lock).
+ */
+simt_status simt_userq_launch(simt_userq *q, simt_kernel *kernel, simt_dim3 grid,
+			      simt_dim3 block, uint32_t dynamic_shared,
+			      const uint32_t *args, unsigned int nargs, uint64_t *value);
+
+/*
+ * Wait up to @timeout_ns (negative: without limit; 0: only look) until
+ * the launches up to the one that returned @value are over: first by
+ * polling the fence word, then asleep in the driver (USERQ_WAIT).
+ * SIMT_ERROR_FAULT, SIMT_ERROR_DEVICE or SIMT_ERROR_CANCELED if the
+ * context stopped first (*@c, if not NULL, gets the device's error code
+ * and the fault address; no cycles), SIMT_ERROR_TIMEOUT.
+ */
+simt_status simt_userq_wait(simt_userq *q, uint64_t value, int64_t timeout_ns,
+			    struct simt_result *c);
+
+/* The fence word now: every launch whose value is at most this is over. */
+uint64_t simt_userq_done(const simt_userq *q);
+
 /* ---- kernel splitting (seed 002, PKM) ---- */
 
 /*

@@ -27,6 +27,7 @@
 #include <drm/drm.h>
 #include <drm/simt_accel.h>
 
+#include "hw/simt/simt-hw.h"
 #include "simt-elf.h"
 #include "simt-internal.h"
 #include "libsimt.h"
@@ -109,6 +110,7 @@ struct simt_context {
 	simt_buffer *local;		/* local memory of launches, or NULL */
 	struct stage *stages;		/* idle staging objects */
 	int printf_modules;		/* modules with a printf buffer */
+	simt_userq *userq;		/* its user queue, or NULL: SUBMIT works */
 };
 
 
@@ -504,6 +506,10 @@ static simt_status submit_locked(simt_context *ctx, struct drm_simt_cmd *cmds,
 	uint32_t i;
 	int err;
 
+	if (ctx->userq)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				      "the context runs a user queue, which takes no SUBMIT: "
+				      "use simt_userq_launch and simt_buffer_map");
 	if (stride != sizeof(*cmds) && n > 1) {
 		packed = malloc((size_t)n * stride);
 		if (!packed)
@@ -899,6 +905,34 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 	return SIMT_SUCCESS;
 }
 
+/* A user queue (interface 0.8): see simt_userq_create() below. */
+struct simt_userq {
+	simt_context *ctx;
+	pthread_mutex_t lock;		/* one launch or sleep at a time */
+	uint32_t handle;		/* system object: the ring, then the fence word */
+	size_t size;
+	uint8_t *ring;			/* its mapping */
+	volatile uint64_t *fence;	/* the fence word, in the same object */
+	uint64_t fence_addr;		/* ... at this device address */
+	volatile uint32_t *doorbell;	/* TAIL at word 0, HEAD at word 1 */
+	uint32_t entries;
+	uint32_t tail;			/* next entry to write */
+	uint32_t head;			/* HEAD when last read */
+	uint64_t last;			/* value of the last launch's SIGNAL */
+	uint64_t irq_value;		/* the last SIGNAL with an interrupt */
+};
+
+static void userq_release(simt_userq *q)
+{
+	if (q->doorbell)
+		munmap((void *)q->doorbell, PAGE_SIZE_4K);
+	if (q->ring)
+		munmap(q->ring, q->size);
+	gem_close(q->ctx->dev, q->handle);
+	pthread_mutex_destroy(&q->lock);
+	free(q);
+}
+
 static void buffer_release(simt_buffer *b)
 {
 	if (b->map)
@@ -953,6 +987,8 @@ simt_status simt_context_destroy(simt_context *ctx)
 	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_CONTEXT_DESTROY, &d);
 	if (err)
 		st = ioctl_error(err, "CONTEXT_DESTROY");
+	if (ctx->userq)
+		userq_release(ctx->userq);
 	while (ctx->buffers) {
 		simt_buffer *b = ctx->buffers;
 
@@ -1783,6 +1819,12 @@ simt_status simt_backend_launch_range(simt_kernel *kernel, simt_dim3 grid, simt_
 	info = &ctx->dev->info;
 	name = kernel->info->name;
 	pthread_mutex_lock(&ctx->qlock);
+	if (ctx->userq) {
+		pthread_mutex_unlock(&ctx->qlock);
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				      "launch of %s: the context runs a user queue, which takes no SUBMIT: "
+				      "use simt_userq_launch", name);
+	}
 	st = launch_cmd(kernel, grid, block, dynamic_shared, args, nargs, &cmd);
 	if (!st && info->sm_threads)
 		st = simt_check_block_fits(name, (uint64_t)block.x * block.y * block.z, l->regs,
@@ -1837,4 +1879,340 @@ simt_status simt_backend_check_subgrids(simt_context *ctx, const char *name)
 				 "split launch of %s: the driver's interface %u.%u has no subgrids (0.4)",
 				 name, info->uapi_major, info->uapi_minor);
 	return SIMT_SUCCESS;
+}
+
+/* ---- user queues (interface 0.8) ---- */
+
+/* How long a wait polls the fence word before it sleeps in the driver. */
+#define USERQ_SPIN_NS	50000ll
+/* The fence word, after the ring in the same object, a page of its own. */
+#define USERQ_FENCE_BYTES	PAGE_SIZE_4K
+
+simt_status simt_userq_create(simt_context *ctx, unsigned int entries, simt_userq **out)
+{
+	const struct simt_device_info *info;
+	struct drm_simt_vm_bind b = { 0 };
+	struct drm_simt_userq_create c = { 0 };
+	simt_userq *q;
+	simt_status st;
+	void *p;
+	int err;
+
+	if (!ctx || !out)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_userq_create: null argument");
+	*out = NULL;
+	info = &ctx->dev->info;
+	if ((info->uapi_major == 0 && info->uapi_minor < 8) ||
+	    !(info->caps & DRM_SIMT_CAP_USER_QUEUES))
+		return simt_set_error(SIMT_ERROR_NOT_SUPPORTED,
+				      "user queues: the driver (interface %u.%u) or the device (caps 0x%x) has none",
+				      info->uapi_major, info->uapi_minor, info->caps);
+	if (entries < 2 || entries > 4096 || (entries & (entries - 1)))
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				      "user queue of %u entries: a power of two, 2 to 4096", entries);
+	if (ctx->userq)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "the context has a user queue already");
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return simt_set_error(SIMT_ERROR_OUT_OF_MEMORY, "out of host memory");
+	q->ctx = ctx;
+	q->entries = entries;
+	q->size = (size_t)entries * SIMT_CMD_SIZE + USERQ_FENCE_BYTES;
+	pthread_mutex_init(&q->lock, NULL);
+	st = bo_create(ctx->dev, q->size, DRM_SIMT_BO_SYSTEM, &q->handle);
+	if (st) {
+		pthread_mutex_destroy(&q->lock);
+		free(q);
+		return st;
+	}
+	st = bo_map(ctx->dev, q->handle, q->size, &p);
+	if (st)
+		goto fail;
+	q->ring = p;
+	q->fence = (volatile uint64_t *)(q->ring + (size_t)entries * SIMT_CMD_SIZE);
+	*q->fence = 0;
+	b.ctx_id = ctx->id;
+	b.handle = q->handle;
+	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_VM_BIND, &b);
+	if (err) {
+		st = ioctl_error(err, "VM_BIND of a user queue's ring");
+		goto fail;
+	}
+	q->fence_addr = b.device_addr + (uint64_t)entries * SIMT_CMD_SIZE;
+	/* Earlier SUBMITs of the context are over before the queue changes hands. */
+	pthread_mutex_lock(&ctx->qlock);
+	c.ctx_id = ctx->id;
+	c.ring_handle = q->handle;
+	c.ring_addr = b.device_addr;
+	c.ring_entries = entries;
+	err = xioctl(ctx->dev->fd, DRM_IOCTL_SIMT_USERQ_CREATE, &c);
+	if (!err)
+		ctx->userq = q;
+	pthread_mutex_unlock(&ctx->qlock);
+	if (err) {
+		st = ioctl_error(err, "USERQ_CREATE");
+		vm_unbind(ctx, q->handle);
+		goto fail;
+	}
+	p = mmap(NULL, PAGE_SIZE_4K, PROT_READ | PROT_WRITE, MAP_SHARED, ctx->dev->fd,
+		 (off_t)c.doorbell_offset);
+	if (p == MAP_FAILED) {
+		/* The context keeps its user queue, unusable: it is for destroying. */
+		return simt_set_error(SIMT_ERROR_SYSTEM, "mmap of the user queue's doorbell: %s",
+				      strerror(errno));
+	}
+	q->doorbell = p;
+	*out = q;
+	return SIMT_SUCCESS;
+
+fail:
+	userq_release(q);
+	return st;
+}
+
+uint64_t simt_userq_done(const simt_userq *q)
+{
+	return q ? __atomic_load_n(q->fence, __ATOMIC_ACQUIRE) : 0;
+}
+
+static uint32_t userq_free(const simt_userq *q)
+{
+	return q->entries - 1 - ((q->tail - q->head) & (q->entries - 1));
+}
+
+/* The status for a stopped user queue's USERQ_WAIT. */
+static simt_status userq_error(const struct drm_simt_userq_wait *w, struct simt_result *c)
+{
+	c->hw_error = w->hw_error;
+	c->fault_addr = w->fault_addr;
+	switch (w->error) {
+	case DRM_SIMT_ERROR_FAULT:
+		c->status = SIMT_ERROR_FAULT;
+		return simt_set_error(SIMT_ERROR_FAULT,
+				      "user queue: device memory fault at 0x%llx (device error %u, %s)",
+				      (unsigned long long)w->fault_addr, w->hw_error,
+				      simt_hw_error_phrase(w->hw_error));
+	case DRM_SIMT_ERROR_CANCELED:
+		c->status = SIMT_ERROR_CANCELED;
+		return simt_set_error(SIMT_ERROR_CANCELED,
+				      "user queue: the context was destroyed or a device reset cancelled it");
+	case DRM_SIMT_ERROR_TIMEOUT:
+		c->status = SIMT_ERROR_DEVICE;
+		return simt_set_error(SIMT_ERROR_DEVICE,
+				      "user queue: stopped by the driver's job timeout");
+	default:
+		c->status = SIMT_ERROR_DEVICE;
+		return simt_set_error(SIMT_ERROR_DEVICE, "user queue: device error %u, %s",
+				      w->hw_error, simt_hw_error_phrase(w->hw_error));
+	}
+}
+
+/*
+ * Ring the doorbell for what was written up to q->tail: the commands
+ * are in memory before the device can see the new tail.
+ */
+static void userq_ring(simt_userq *q)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	q->doorbell[SIMT_DBREG_TAIL / 4] = q->tail;
+}
+
+/* Write @cmd (SIMT_CMD_SIZE bytes) at the tail; room is reserved. */
+static void userq_put(simt_userq *q, const void *cmd)
+{
+	memcpy(q->ring + (size_t)q->tail * SIMT_CMD_SIZE, cmd, SIMT_CMD_SIZE);
+	q->tail = (q->tail + 1) & (q->entries - 1);
+}
+
+static void userq_put_signal(simt_userq *q, uint64_t value, uint32_t flags)
+{
+	struct simt_cmd_signal sig;
+
+	memset(&sig, 0, sizeof(sig));
+	sig.opcode = SIMT_CMD_SIGNAL;
+	sig.flags = flags;
+	sig.addr = q->fence_addr;
+	sig.value = value;
+	userq_put(q, &sig);
+}
+
+/*
+ * Wait (q->lock held) until the fence word reaches @value, which a
+ * launch returned, or @deadline (CLOCK_MONOTONIC ns; 0: only look; -1:
+ * none) passes: poll, then sleep in USERQ_WAIT once a SIGNAL that
+ * interrupts is queued for it.
+ */
+static simt_status userq_wait_locked(simt_userq *q, uint64_t value, int64_t deadline,
+				     struct simt_result *c)
+{
+	int64_t start = monotonic_ns(), now;
+	struct drm_simt_userq_wait w;
+	int err;
+
+	for (;;) {
+		if (simt_userq_done(q) >= value)
+			return SIMT_SUCCESS;
+		now = monotonic_ns();
+		if (now - start < USERQ_SPIN_NS && (deadline < 0 || now < deadline)) {
+			__builtin_ia32_pause();
+			continue;
+		}
+		memset(&w, 0, sizeof(w));
+		w.ctx_id = q->ctx->id;
+		w.addr = (uintptr_t)q->fence;
+		w.value = value;
+		if (deadline >= 0)
+			w.timeout_ns = deadline > now ? deadline - now : 0;
+		else
+			w.timeout_ns = WAIT_SLICE_NS;
+		/* To sleep: an interrupt when the last launch is over. */
+		if (w.timeout_ns && q->irq_value < value && userq_free(q) >= 1) {
+			userq_put_signal(q, q->last, SIMT_CMDF_IRQ);
+			userq_ring(q);
+			q->irq_value = q->last;
+		}
+		/* Without an interrupt on its way (ring full), look again soon. */
+		if (q->irq_value < value && w.timeout_ns > 1000000)
+			w.timeout_ns = 1000000;
+		err = ioctl(q->ctx->dev->fd, DRM_IOCTL_SIMT_USERQ_WAIT, &w) < 0 ? errno : 0;
+		if (err == EINTR)
+			continue;
+		if (err == ETIME) {
+			if (deadline >= 0 && monotonic_ns() >= deadline &&
+			    simt_userq_done(q) < value) {
+				c->status = SIMT_ERROR_TIMEOUT;
+				return simt_set_error(SIMT_ERROR_TIMEOUT,
+						      "user queue: value %llu not reached (fence %llu)",
+						      (unsigned long long)value,
+						      (unsigned long long)simt_userq_done(q));
+			}
+			continue;
+		}
+		if (err)
+			return ioctl_error(err, "USERQ_WAIT");
+		if (w.error)
+			return userq_error(&w, c);
+	}
+}
+
+/* Room for @n commands (q->lock held): wait for the device to take some. */
+static simt_status userq_reserve(simt_userq *q, uint32_t n)
+{
+	struct simt_result c;
+	uint64_t done;
+	simt_status st;
+
+	while (userq_free(q) < n) {
+		q->head = q->doorbell[SIMT_DBREG_HEAD / 4] & (q->entries - 1);
+		if (userq_free(q) >= n)
+			break;
+		done = simt_userq_done(q);
+		/* The next launch's end frees its entries and those before. */
+		st = userq_wait_locked(q, done < q->last ? done + 1 : q->last, -1, &c);
+		if (st)
+			return st;
+	}
+	return SIMT_SUCCESS;
+}
+
+simt_status simt_userq_launch(simt_userq *q, simt_kernel *kernel, simt_dim3 grid,
+			      simt_dim3 block, uint32_t dynamic_shared,
+			      const uint32_t *args, unsigned int nargs, uint64_t *value)
+{
+	const struct drm_simt_cmd_launch *l;
+	const struct simt_device_info *info;
+	struct simt_cmd_launch cmd;
+	struct drm_simt_cmd d;
+	simt_context *ctx;
+	struct simt_result c;
+	simt_status st;
+
+	if (!q || !kernel)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_userq_launch: null argument");
+	ctx = q->ctx;
+	if (kernel->mod->ctx != ctx)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				      "simt_userq_launch: the kernel is of another context");
+	info = &ctx->dev->info;
+	l = &d.launch;
+	pthread_mutex_lock(&q->lock);
+	pthread_mutex_lock(&ctx->qlock);
+	/* Local memory that has to grow is in use until the queue is idle. */
+	if (kernel->info->m.local_bytes) {
+		uint64_t need = (uint64_t)kernel->info->m.local_bytes * block.x * block.y *
+				block.z * info->sm_count * info->sm_blocks;
+
+		if ((!ctx->local || ctx->local->size < need) && q->last) {
+			pthread_mutex_unlock(&ctx->qlock);
+			st = userq_wait_locked(q, q->last, -1, &c);
+			pthread_mutex_lock(&ctx->qlock);
+			if (st)
+				goto out;
+		}
+	}
+	st = launch_cmd(kernel, grid, block, dynamic_shared, args, nargs, &d);
+	if (!st && info->sm_threads)
+		st = simt_check_block_fits(kernel->info->name,
+					   (uint64_t)block.x * block.y * block.z, l->regs,
+					   l->shared_size, info->sm_threads, info->sm_warps,
+					   info->sm_regs, info->sm_shared, "the device's");
+	if (!st)
+		st = userq_reserve(q, 2);
+	if (st)
+		goto out;
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = SIMT_CMD_LAUNCH;
+	if (d.flags & DRM_SIMT_CMD_LAUNCH_IDEMPOTENT)
+		cmd.flags = SIMT_CMDF_IDEMPOTENT;
+	cmd.code_addr = l->code_addr;
+	cmd.code_size = l->code_size;
+	cmd.entry = l->entry;
+	memcpy(cmd.grid, l->grid, sizeof(cmd.grid));
+	memcpy(cmd.block, l->block, sizeof(cmd.block));
+	cmd.shared_size = l->shared_size;
+	cmd.local_size = l->local_size;
+	cmd.regs = l->regs;
+	cmd.local_base = l->local_base;
+	memcpy(cmd.args, l->args, sizeof(cmd.args));
+	cmd.live_addr = l->live_addr;
+	cmd.int_regs = l->int_regs;
+	cmd.fp_regs = l->fp_regs;
+	userq_put(q, &cmd);
+	userq_put_signal(q, ++q->last, 0);
+	userq_ring(q);
+	if (value)
+		*value = q->last;
+out:
+	pthread_mutex_unlock(&ctx->qlock);
+	pthread_mutex_unlock(&q->lock);
+	return st;
+}
+
+simt_status simt_userq_wait(simt_userq *q, uint64_t value, int64_t timeout_ns,
+			    struct simt_result *c)
+{
+	struct simt_result local;
+	int64_t deadline = -1;
+	simt_status st;
+
+	if (!q)
+		return simt_set_error(SIMT_ERROR_INVALID_VALUE, "simt_userq_wait: no queue");
+	if (!c)
+		c = &local;
+	memset(c, 0, sizeof(*c));
+	if (simt_userq_done(q) >= value)
+		return SIMT_SUCCESS;
+	if (timeout_ns >= 0) {
+		deadline = monotonic_ns();
+		deadline = timeout_ns > INT64_MAX - deadline ? INT64_MAX : deadline + timeout_ns;
+	}
+	pthread_mutex_lock(&q->lock);
+	if (value > q->last)
+		st = simt_set_error(SIMT_ERROR_INVALID_VALUE,
+				    "simt_userq_wait: value %llu was not handed out (last %llu)",
+				    (unsigned long long)value, (unsigned long long)q->last);
+	else
+		st = userq_wait_locked(q, value, deadline, c);
+	pthread_mutex_unlock(&q->lock);
+	return st;
 }

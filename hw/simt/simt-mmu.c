@@ -43,6 +43,39 @@ bool simt_mmu_ctx_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,
     return true;
 }
 
+int simt_mmu_ctx_access(SimtState *s, unsigned ctx, uint32_t va,
+                        void *buf, uint32_t len, int access,
+                        uint32_t *fault_va)
+{
+    uint32_t first = MIN(len, SIMT_PAGE_SIZE - (va & (SIMT_PAGE_SIZE - 1)));
+    uint32_t part[2] = { first, len - first };
+    uint64_t pa[2];
+    bool sys[2];
+    bool write = access == SIMT_ACCESS_QUEUE_WRITE;
+    int reason;
+
+    assert(len <= SIMT_PAGE_SIZE && (uint64_t)va + len <= (1ull << 32));
+    for (unsigned i = 0; i < 2 && part[i]; i++) {
+        uint32_t at = va + (i ? first : 0);
+
+        reason = simt_mmu_translate(s, ctx, at, access, &pa[i], &sys[i]);
+        if (reason) {
+            *fault_va = at;
+            return reason;
+        }
+    }
+    for (unsigned i = 0; i < 2 && part[i]; i++) {
+        reason = simt_mmu_phys_rw(s, pa[i], sys[i],
+                                  (uint8_t *)buf + (i ? first : 0), part[i],
+                                  write);
+        if (reason) {
+            *fault_va = va + (i ? first : 0);
+            return reason;
+        }
+    }
+    return 0;
+}
+
 bool simt_mmu_bare(SimtState *s, unsigned ctx)
 {
     return !(s->mmu.contexts[ctx].pt & SIMT_PT_SV32);
@@ -118,6 +151,7 @@ static uint32_t access_perm(int access)
     switch (access) {
     case SIMT_ACCESS_STORE:
     case SIMT_ACCESS_COPY_WRITE:
+    case SIMT_ACCESS_QUEUE_WRITE:
         return SIMT_PTE_W;
     case SIMT_ACCESS_FETCH:
         return SIMT_PTE_X;

@@ -85,6 +85,16 @@ int simt_mmu_phys_rw(SimtState *s, uint64_t pa, bool sys, void *buf,
  */
 bool simt_mmu_ctx_rw(SimtState *s, unsigned ctx, uint64_t va, uint8_t *buf,
                      uint64_t len, bool write);
+/*
+ * A user queue's access (SIMT_ACCESS_QUEUE_READ or _WRITE) to @len bytes,
+ * at most a page, at @va of context @ctx: 0, or an enum simt_mmu_fault
+ * with the address that failed in *@fault_va.  Both pages of a range
+ * that crosses one are translated before a byte moves, so a write that
+ * does not translate writes nothing.
+ */
+int simt_mmu_ctx_access(SimtState *s, unsigned ctx, uint32_t va,
+                        void *buf, uint32_t len, int access,
+                        uint32_t *fault_va);
 bool simt_mmu_bare(SimtState *s, unsigned ctx);
 /* Record a fault in context @ctx (the first one stays) and interrupt. */
 void simt_mmu_fault(SimtState *s, unsigned ctx, unsigned q, uint32_t addr,

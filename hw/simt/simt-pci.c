@@ -3,8 +3,9 @@
  *
  * simt: PCI front end of the SIMT accelerator.
  *
- * Identification and control registers in BAR0, device memory (VRAM) in
- * BAR2, MSI-X in BAR4 with one vector per interrupt class.  The register
+ * Identification and control registers in BAR0, the user queues'
+ * doorbells in BAR1 (a page per queue), device memory (VRAM) in BAR2,
+ * MSI-X in BAR4 with one vector per interrupt class.  The register
  * layout is the hardware contract in include/hw/simt/simt-hw.h.
  */
 
@@ -445,6 +446,87 @@ static const MemoryRegionOps simt_reg_ops = {
     },
 };
 
+/*
+ * The doorbell BAR: queue q's page at q * SIMT_DOORBELL_STRIDE.  The
+ * driver maps one page into the process that owns the queue, so nothing
+ * here reaches beyond that queue, and a process's mistakes are ignored.
+ */
+static bool simt_doorbell_access_ok(hwaddr addr, unsigned size, bool write)
+{
+    if (size == 4 && !(addr & 3)) {
+        return true;
+    }
+    SIMT_GUEST_ERR(simt_err_doorbell_access, "doorbell %s of size %u at "
+                   "unaligned offset 0x%" HWADDR_PRIx " ignored",
+                   write ? "write" : "read", size, addr);
+    return false;
+}
+
+static uint64_t simt_doorbell_read(void *opaque, hwaddr addr, unsigned size)
+{
+    SimtState *s = opaque;
+    unsigned q = addr / SIMT_DOORBELL_STRIDE;
+    hwaddr off = addr % SIMT_DOORBELL_STRIDE;
+    uint32_t val = 0;
+
+    if (!simt_doorbell_access_ok(addr, size, false)) {
+        return 0;
+    }
+    if (q < simt_cfg(s, SIMT_CFG_QUEUES)) {
+        if (off == SIMT_DBREG_HEAD) {
+            val = s->queues[q].head;
+        } else if (off == SIMT_DBREG_TAIL) {
+            val = s->queues[q].tail;
+        }
+    }
+    trace_simt_doorbell_read(q, off, val);
+    return val;
+}
+
+static void simt_doorbell_write(void *opaque, hwaddr addr, uint64_t data,
+                                unsigned size)
+{
+    SimtState *s = opaque;
+    unsigned q = addr / SIMT_DOORBELL_STRIDE;
+    hwaddr off = addr % SIMT_DOORBELL_STRIDE;
+    uint32_t val = data;
+
+    if (!simt_doorbell_access_ok(addr, size, true)) {
+        return;
+    }
+    trace_simt_doorbell_write(q, off, val);
+    if (off != SIMT_DBREG_TAIL) {
+        SIMT_GUEST_ERR(simt_err_doorbell_offset, "doorbell write 0x%x to "
+                       "queue %u offset 0x%" HWADDR_PRIx ", not TAIL; "
+                       "ignored", val, q, off);
+        return;
+    }
+    /* As a TAIL register write: the engine's time first, then the event. */
+    simt_slice_catch_up(s);
+    if (!simt_queue_doorbell(s, q, val)) {
+        SIMT_GUEST_ERR(simt_err_doorbell_queue, "doorbell TAIL 0x%x for "
+                       "queue %u, not an enabled user queue; ignored",
+                       val, q);
+    }
+    simt_slice_take_events(s);
+}
+
+static const MemoryRegionOps simt_doorbell_ops = {
+    .read = simt_doorbell_read,
+    .write = simt_doorbell_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+        .unaligned = true,
+    },
+    .impl = {
+        .min_access_size = 1,
+        .max_access_size = 8,
+        .unaligned = true,
+    },
+};
+
 /* The preset, with the user's overrides, checked against the limits. */
 static bool simt_check_properties(SimtState *s, Error **errp)
 {
@@ -530,6 +612,10 @@ static void simt_realize(PCIDevice *pdev, Error **errp)
                           "simt-regs", SIMT_REGS_SIZE);
     pci_register_bar(pdev, SIMT_BAR_REGS, PCI_BASE_ADDRESS_SPACE_MEMORY,
                      &s->regs);
+    memory_region_init_io(&s->doorbell, OBJECT(s), &simt_doorbell_ops, s,
+                          "simt-doorbell", SIMT_DOORBELL_SIZE);
+    pci_register_bar(pdev, SIMT_BAR_DOORBELL, PCI_BASE_ADDRESS_SPACE_MEMORY,
+                     &s->doorbell);
 
     if (!memory_region_init_ram(&s->vram, OBJECT(s), "simt-vram",
                                 s->vram_size, errp)) {
@@ -685,11 +771,14 @@ static const VMStateDescription vmstate_simt_work = {
 /*
  * Nested structures carry no version in the stream: a changed one bumps
  * this version, so that an old stream is refused (4: the timeline's
- * registers left the preemption engine's).
+ * registers left the preemption engine's).  5: a queue's CONTROL may hold
+ * SIMT_QCTL_USER, which a device of version 4 would load and then run as
+ * a kernel queue, so it refuses a stream of 5; a stream of 4 has no user
+ * queue and loads as it is.
  */
 static const VMStateDescription vmstate_simt = {
     .name = "simt",
-    .version_id = 4,
+    .version_id = 5,
     .minimum_version_id = 4,
     .pre_load = simt_pre_load,
     .post_load = simt_post_load,

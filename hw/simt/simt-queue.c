@@ -8,6 +8,11 @@
  * holds the queue until the kernel's last block retires.  Anything wrong
  * with a command, or a kernel fault, stops that queue alone with an error
  * status and SIMT_IRQ_ERROR; the other queues go on.
+ *
+ * A user queue (SIMT_QCTL_USER) has a ring a process may write: every
+ * address it names goes through its context's page tables instead of
+ * DMA, and it may not name guest memory, so that it reaches only what
+ * the driver mapped for that process.
  */
 
 #include "qemu/osdep.h"
@@ -79,22 +84,75 @@ static bool all_zero(const uint32_t *w, size_t n)
     return true;
 }
 
-static bool dma_read64(SimtState *s, uint64_t addr, uint64_t *val)
+static bool queue_is_user(const SimtQueue *qu)
+{
+    return qu->control & SIMT_QCTL_USER;
+}
+
+/*
+ * User queue @q's access to its memory at device virtual address @va:
+ * false, with a context fault recorded and the queue stopped with
+ * SIMT_QERR_MMU, if it does not translate (as a copy's, simt-dma.c).
+ */
+static bool user_access(SimtState *s, unsigned q, uint64_t va, void *buf,
+                        uint32_t len, int access)
+{
+    unsigned ctx = s->queues[q].ctx;
+    uint32_t fault_va;
+    int reason = simt_mmu_ctx_access(s, ctx, va, buf, len, access,
+                                     &fault_va);
+
+    if (!reason) {
+        return true;
+    }
+    trace_simt_user_fault(q, ctx, fault_va, access, reason);
+    simt_mmu_fault(s, ctx, q, fault_va, 0, access, reason);
+    queue_fail(s, q, SIMT_QERR_MMU);
+    return false;
+}
+
+/* A semaphore of queue @q: false, the queue stopped, if unreachable. */
+static bool sem_read(SimtState *s, unsigned q, uint64_t addr, uint64_t *val)
 {
     uint64_t le;
 
-    if (pci_dma_read(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
+    if (queue_is_user(&s->queues[q])) {
+        if (!user_access(s, q, addr, &le, sizeof(le),
+                         SIMT_ACCESS_QUEUE_READ)) {
+            return false;
+        }
+    } else if (pci_dma_read(PCI_DEVICE(s), addr, &le, sizeof(le)) !=
+               MEMTX_OK) {
+        SIMT_GUEST_ERR(simt_err_sem_dma, "queue %u: semaphore at 0x%"
+                       PRIx64 " unreachable by DMA", q, addr);
+        queue_fail(s, q, SIMT_QERR_DMA);
         return false;
     }
     *val = le64_to_cpu(le);
     return true;
 }
 
-static bool dma_write64(SimtState *s, uint64_t addr, uint64_t val)
+static bool sem_write(SimtState *s, unsigned q, uint64_t addr, uint64_t val)
 {
     uint64_t le = cpu_to_le64(val);
 
-    return pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) == MEMTX_OK;
+    if (queue_is_user(&s->queues[q])) {
+        return user_access(s, q, addr, &le, sizeof(le),
+                           SIMT_ACCESS_QUEUE_WRITE);
+    }
+    if (pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
+        SIMT_GUEST_ERR(simt_err_sem_dma, "queue %u: semaphore at 0x%"
+                       PRIx64 " unreachable by DMA", q, addr);
+        queue_fail(s, q, SIMT_QERR_DMA);
+        return false;
+    }
+    return true;
+}
+
+/* Whether [@addr, +@len) lies in the 4 GiB a context translates. */
+static bool in_device_space(uint64_t addr, uint64_t len)
+{
+    return addr <= (1ull << 32) && len <= (1ull << 32) - addr;
 }
 
 /*
@@ -213,6 +271,13 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
                        c->code_addr, c->code_size);
         return SIMT_QERR_BAD_COMMAND;
     }
+    if (queue_is_user(&s->queues[q]) && c->record &&
+        !in_device_space(c->record, sizeof(struct simt_completion))) {
+        SIMT_GUEST_ERR(simt_err_launch_record, "queue %u: completion record "
+                       "at 0x%" PRIx64 " beyond the 4 GiB of device "
+                       "addresses", q, c->record);
+        return SIMT_QERR_BAD_COMMAND;
+    }
     if (c->block_count ? (uint64_t)c->first_block + c->block_count > blocks
                        : c->first_block != 0) {
         SIMT_GUEST_ERR(simt_err_launch_subgrid, "queue %u: subgrid of %u "
@@ -294,7 +359,12 @@ static uint32_t launch_prepare(SimtState *s, unsigned q,
     return SIMT_QERR_NONE;
 }
 
-static bool write_record(SimtState *s, const SimtKernel *k, uint32_t status)
+/*
+ * Write queue @q's completion record: false if unreachable (a user
+ * queue's stopped already with its context fault recorded).
+ */
+static bool write_record(SimtState *s, unsigned q, const SimtKernel *k,
+                         uint32_t status)
 {
     struct simt_completion r = {
         .status = cpu_to_le32(status),
@@ -314,8 +384,17 @@ static bool write_record(SimtState *s, const SimtKernel *k, uint32_t status)
     if (!k->record) {
         return true;
     }
-    return pci_dma_write(PCI_DEVICE(s), k->record, &r, sizeof(r)) ==
-           MEMTX_OK;
+    if (queue_is_user(&s->queues[q])) {
+        return user_access(s, q, k->record, &r, sizeof(r),
+                           SIMT_ACCESS_QUEUE_WRITE);
+    }
+    if (pci_dma_write(PCI_DEVICE(s), k->record, &r, sizeof(r)) != MEMTX_OK) {
+        SIMT_GUEST_ERR(simt_err_record_dma, "queue %u: completion record at "
+                       "0x%" PRIx64 " unreachable by DMA", q, k->record);
+        queue_fail(s, q, SIMT_QERR_DMA);
+        return false;
+    }
+    return true;
 }
 
 /* Queue @q's kernel is over: its decoded code and saved blocks go. */
@@ -346,11 +425,10 @@ void simt_kernel_finish(SimtState *s, unsigned q)
     trace_simt_kernel_done(q, k->fault.fault, k->start_cycle, k->end_cycle,
                            k->thread_insns);
     kernel_release(s, q);
-    if (!write_record(s, k, status)) {
-        SIMT_GUEST_ERR(simt_err_record_dma, "queue %u: completion record at "
-                       "0x%" PRIx64 " unreachable by DMA", q, k->record);
-        queue_fail(s, q, SIMT_QERR_DMA);
-    } else if (status != SIMT_QERR_NONE) {
+    if (!write_record(s, q, k, status)) {
+        return;
+    }
+    if (status != SIMT_QERR_NONE) {
         SIMT_GUEST_ERR(simt_err_kernel_fault, "queue %u: kernel fault %s "
                        "at pc 0x%x addr 0x%x", q,
                        simt_fault_name(k->fault.fault), k->fault.fault_pc,
@@ -398,7 +476,13 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
     uint64_t sem;
     uint32_t err;
 
-    if (pci_dma_read(PCI_DEVICE(s), addr, &cmd, sizeof(cmd)) != MEMTX_OK) {
+    if (queue_is_user(qu)) {
+        if (!user_access(s, q, addr, &cmd, sizeof(cmd),
+                         SIMT_ACCESS_QUEUE_READ)) {
+            return false;
+        }
+    } else if (pci_dma_read(PCI_DEVICE(s), addr, &cmd, sizeof(cmd)) !=
+               MEMTX_OK) {
         SIMT_GUEST_ERR(simt_err_ring_dma, "queue %u: command %u at 0x%"
                        PRIx64 " unreachable by DMA", q, qu->head, addr);
         queue_fail(s, q, SIMT_QERR_DMA);
@@ -424,6 +508,7 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
         if ((cmd.w[1] & ~(cmd.w[0] == SIMT_CMD_SIGNAL ? SIMT_CMDF_SIGNAL_ALL
                                                       : SIMT_CMDF_ALL)) ||
             (addr & 7) ||
+            (queue_is_user(qu) && !in_device_space(addr, 8)) ||
             !all_zero(cmd.signal.reserved, ARRAY_SIZE(cmd.signal.reserved))) {
             return cmd_fields_bad(s, q, cmd.w[0], cmd.w[1]);
         }
@@ -431,19 +516,13 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
             if (cmd.w[1] & SIMT_CMDF_TIMESTAMP) {
                 sem = cycle;
             }
-            if (!dma_write64(s, addr, sem)) {
-                SIMT_GUEST_ERR(simt_err_sem_dma, "queue %u: semaphore at 0x%"
-                               PRIx64 " unreachable by DMA", q, addr);
-                queue_fail(s, q, SIMT_QERR_DMA);
+            if (!sem_write(s, q, addr, sem)) {
                 return false;
             }
         } else {
             uint64_t cur;
 
-            if (!dma_read64(s, addr, &cur)) {
-                SIMT_GUEST_ERR(simt_err_sem_dma, "queue %u: semaphore at 0x%"
-                               PRIx64 " unreachable by DMA", q, addr);
-                queue_fail(s, q, SIMT_QERR_DMA);
+            if (!sem_read(s, q, addr, &cur)) {
                 return false;
             }
             if (cur < sem) {
@@ -459,6 +538,14 @@ static bool queue_run_cmd(SimtState *s, unsigned q, uint64_t cycle)
         cmd.copy.size = cmd.w[6] | (uint64_t)cmd.w[7] << 32;
         if (!all_zero(cmd.copy.reserved, ARRAY_SIZE(cmd.copy.reserved))) {
             return cmd_fields_bad(s, q, cmd.w[0], cmd.w[1]);
+        }
+        if (queue_is_user(qu) &&
+            (cmd.copy.flags & (SIMT_CMDF_SRC_HOST | SIMT_CMDF_DST_HOST))) {
+            SIMT_GUEST_ERR(simt_err_copy_privileged, "queue %u: user queue's "
+                           "COPY with flags 0x%x names guest memory", q,
+                           cmd.copy.flags);
+            queue_fail(s, q, SIMT_QERR_PRIVILEGED);
+            return false;
         }
         err = simt_dma_submit(s, q, &cmd.copy, cycle);
         if (err) {
@@ -566,7 +653,7 @@ static void queue_stop(SimtState *s, unsigned q)
         kernel_release(s, q);
     }
     simt_dma_cancel(s, q);
-    qu->control &= ~SIMT_QCTL_ENABLE;
+    qu->control &= ~(SIMT_QCTL_ENABLE | SIMT_QCTL_USER);
     if (qu->state != SIMT_QSTATE_ERROR) {
         queue_set_state(s, q, SIMT_QSTATE_DISABLED);
     }
@@ -589,8 +676,9 @@ static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
 {
     SimtQueue *qu = &s->queues[q];
     bool enable = val & SIMT_QCTL_ENABLE;
+    bool user = val & SIMT_QCTL_USER;
 
-    if (val & ~(SIMT_QCTL_ENABLE | SIMT_QCTL_RESET)) {
+    if (val & ~(SIMT_QCTL_ENABLE | SIMT_QCTL_RESET | SIMT_QCTL_USER)) {
         SIMT_GUEST_ERR(simt_err_control, "queue %u: reserved CONTROL "
                        "bits 0x%x ignored", q, val);
     }
@@ -608,6 +696,10 @@ static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
         return;
     }
     if (qu->control & SIMT_QCTL_ENABLE) {
+        if (user != queue_is_user(qu)) {
+            SIMT_GUEST_ERR(simt_err_user_latched, "queue %u: USER changed "
+                           "while enabled; ignored", q);
+        }
         return;
     }
     if (qu->state == SIMT_QSTATE_ERROR) {
@@ -624,7 +716,17 @@ static void queue_write_control(SimtState *s, unsigned q, uint32_t val)
         queue_fail(s, q, SIMT_QERR_BAD_RING);
         return;
     }
-    qu->control = SIMT_QCTL_ENABLE;
+    /* A user queue's ring is translated: in device space, not bare. */
+    if (user && (simt_mmu_bare(s, qu->ctx) ||
+                 !in_device_space(qu->base,
+                                  (uint64_t)qu->size * SIMT_CMD_SIZE))) {
+        SIMT_GUEST_ERR(simt_err_user_ring, "queue %u: user ring at 0x%"
+                       PRIx64 " in context %u, which is bare, or past 4 GiB",
+                       q, qu->base, qu->ctx);
+        queue_fail(s, q, SIMT_QERR_BAD_RING);
+        return;
+    }
+    qu->control = SIMT_QCTL_ENABLE | (user ? SIMT_QCTL_USER : 0);
     queue_set_state(s, q, qu->head == qu->tail ? SIMT_QSTATE_IDLE
                                                : SIMT_QSTATE_BUSY);
     simt_event_post(&s->events, (SimtEvent) { .kind = SIMT_EVENT_WORK });
@@ -750,6 +852,17 @@ bool simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
         return false;
     }
     return true;
+}
+
+bool simt_queue_doorbell(SimtState *s, unsigned q, uint32_t tail)
+{
+    uint32_t user = SIMT_QCTL_ENABLE | SIMT_QCTL_USER;
+
+    if (q >= simt_cfg(s, SIMT_CFG_QUEUES) ||
+        (s->queues[q].control & user) != user) {
+        return false;
+    }
+    return simt_queue_reg_write(s, q, SIMT_QREG_TAIL, tail);
 }
 
 static const VMStateDescription vmstate_simt_launch = {
@@ -918,6 +1031,16 @@ bool simt_queues_post_load(SimtState *s)
         SimtKernel *k = &s->queues[q].kernel;
         SimtCopy *c = &s->queues[q].copy;
         int engines = simt_cfg(s, SIMT_CFG_COPY_ENGINES);
+        uint32_t control = s->queues[q].control;
+
+        /* USER only with ENABLE, and on a context that translates. */
+        if ((control & ~(SIMT_QCTL_ENABLE | SIMT_QCTL_USER)) ||
+            s->queues[q].ctx >= SIMT_MAX_CONTEXTS ||
+            ((control & SIMT_QCTL_USER) &&
+             (!(control & SIMT_QCTL_ENABLE) ||
+              simt_mmu_bare(s, s->queues[q].ctx)))) {
+            return false;
+        }
 
         if (c->active && (c->ctx >= SIMT_MAX_CONTEXTS || c->engine < -1 ||
                           c->engine >= engines)) {

@@ -92,6 +92,12 @@ bool simt_queue_reg_read(SimtState *s, unsigned q, unsigned reg,
                          uint32_t *val);
 bool simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
                           uint32_t val);
+/*
+ * A TAIL written to queue @q's doorbell page: the TAIL register's write
+ * if the queue is enabled with SIMT_QCTL_USER; false (nothing done)
+ * otherwise.
+ */
+bool simt_queue_doorbell(SimtState *s, unsigned q, uint32_t tail);
 /* Fetch and run commands of every ready queue; true if a queue waits. */
 bool simt_queues_process(SimtState *s, uint64_t cycle);
 /* A kernel's last block retired (or it was aborted): write its record. */

@@ -34,6 +34,7 @@ struct SimtState {
     PCIDevice parent_obj;
 
     MemoryRegion regs;
+    MemoryRegion doorbell;      /* BAR1: a page per queue */
     MemoryRegion vram;
     VMChangeStateEntry *vm_state;
 

@@ -60,6 +60,10 @@ t_watchdog_destroy
 t_syncfile_outlives
 t_grid_overflow
 t_seqno
+t_userq
+t_userq_errors
+t_userq_destroy
+t_userq_hang
 t_preempt
 t_preempt_pictures
 t_preempt_params
@@ -78,6 +82,7 @@ t_lib_too_large
 t_lib_metadata
 t_lib_multi_device
 t_lib_printf
+t_lib_userq
 t_split_results
 t_split_ids
 t_split_auto
@@ -91,6 +96,7 @@ t_run_printf_full
 t_run_bad
 t_bench
 t_launch_latency
+t_userq_latency
 t_unplug_mapped
 t_unbind
 t_bind
@@ -272,7 +278,10 @@ t_bars() {
 	b0=$(bar_size "$SIMT_BAR_REGS")
 	b2=$(bar_size "$SIMT_BAR_VRAM")
 	b4=$(bar_size "$SIMT_BAR_MSIX")
-	echo "BAR$SIMT_BAR_REGS $b0 bytes, BAR$SIMT_BAR_VRAM $b2 bytes, BAR$SIMT_BAR_MSIX $b4 bytes"
+	b1=$(bar_size "$SIMT_BAR_DOORBELL")
+	echo "BAR$SIMT_BAR_REGS $b0 bytes, BAR$SIMT_BAR_DOORBELL $b1 bytes, BAR$SIMT_BAR_VRAM $b2 bytes, BAR$SIMT_BAR_MSIX $b4 bytes"
+	[ "$b1" -eq $((SIMT_DOORBELL_SIZE)) ] ||
+		fail "doorbell BAR is $b1 bytes, expected $((SIMT_DOORBELL_SIZE))"
 	[ "$b0" -eq $((SIMT_REGS_SIZE)) ] ||
 		fail "register BAR is $b0 bytes, expected $((SIMT_REGS_SIZE))"
 	vs=$(sysval vram_size)
@@ -281,7 +290,7 @@ t_bars() {
 		fail "VRAM BAR ($b2 bytes) smaller than VRAM ($vs bytes)"
 	[ "$b4" -gt 0 ] || fail "no MSI-X BAR"
 }
-d_bars="BAR sizes match the device (registers, VRAM, MSI-X)"
+d_bars="BAR sizes match the device (registers, doorbells, VRAM, MSI-X)"
 
 t_msix() {
 	bound || fail "not bound"
@@ -392,6 +401,18 @@ d_launch64="LAUNCH64 (0.6): spin through the LAUNCH with 64-bit device addresses
 
 t_samples() { ioctl_group samples; }
 d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results checked"
+
+t_userq() { ioctl_group userq; }
+d_userq="user queue: USERQ_CREATE refuses no context or object, bad flags or entries, a VRAM, unbound, misplaced or small ring, a second call; SUBMIT on it EBUSY; USERQ_WAIT's checks; the doorbell maps one shared page of this file's own queue only and cannot grow; vecadd through the process's ring correct, woken by USERQ_WAIT, and 60 accumulating launches wrapping an 8-entry ring"
+
+t_userq_errors() { ioctl_group userq-errors; }
+d_userq_errors="user queue: a COPY naming guest memory (SRC_HOST, DST_HOST) stops the queue with the privileged error and copies nothing; a SIGNAL to an unbound address faults that context (USERQ_WAIT reports the address) while another context's copy runs"
+
+t_userq_destroy() { ioctl_group userq-destroy; }
+d_userq_destroy="user queue: destroying a context while its kernel runs works, a store to its doorbell afterwards kills the process (SIGBUS/SIGSEGV), and new user queues work"
+
+t_userq_hang() { ioctl_group userq-hang; }
+d_userq_hang="user queue: with job_timeout_ms at 200, an endless kernel in a user queue is stopped by the watchdog, no sooner than 200 ms, and USERQ_WAIT reports DRM_SIMT_ERROR_TIMEOUT"
 
 t_sysmem() { ioctl_group sysmem; }
 d_sysmem="vecadd with code, inputs and output in system memory objects bound through the device MMU; EEXIST, isolation, unbind then fault"
@@ -729,6 +750,9 @@ d_lib_timeout="libsimt as a user: a wait timeout is SIMT_ERROR_TIMEOUT at its de
 t_lib_too_large() { lib_group too-large; }
 d_lib_too_large="libsimt as a user: E2BIG (more than the VRAM) is reported as too large, not out of memory"
 
+t_lib_userq() { lib_group userq; }
+d_lib_userq="libsimt user queue: bad sizes and a second queue refused; 300 accumulating vecadd launches through a 16-entry ring correct, with fence values 1, 2, ...; SUBMITs on the context refused; a faulting kernel reported by simt_userq_wait with its address"
+
 t_lib_printf() { lib_group printf; }
 d_lib_printf="libsimt as a user: device printf's records printed once, in order, when every launch of the module sharing the buffer is over: not at the wait for the first of two, at the second, at a copy, at an unload, at the context's end"
 
@@ -1040,6 +1064,10 @@ t_bench() {
 	echo "$out" | grep -q "^bench guest_launch_cycles: [1-9][0-9]* cycles$" ||
 		fail "no latency in device cycles"
 	echo "$out" | grep -q "^bench guest_submit_rate: [1-9][0-9]* submissions/s$" || fail "no rate"
+	echo "$out" | grep -q "^bench guest_userq_launch_latency: [0-9.]* us$" ||
+		fail "no user queue latency"
+	echo "$out" | grep -q "^bench guest_userq_submit_rate: [1-9][0-9]* submissions/s$" ||
+		fail "no user queue rate"
 }
 d_bench="latency benchmark (simt-bench) runs as the user, 20 rounds"
 
@@ -1068,6 +1096,24 @@ t_launch_latency() {
 	[ "$rate" -ge 32000 ] || fail "submission rate $rate/s, not at least 32000/s"
 }
 d_launch_latency="on the virtual clock an empty launch takes under 34 us from simt_launch to simt_wait's return (median of 100, on the queue interrupt's CPU), and launches queue at 32000/s or more"
+
+# The same through a user queue (docs/driver.rst, "User queues"): no
+# system call, no interrupt, no context switch per launch, so the bounds
+# are those of the ring write, the doorbell's store, the device's slice
+# and the poll; a path that puts the kernel back on it fails them.
+t_userq_latency() {
+	[ "${SIMTGUEST_CLOCK:-}" = virtual ] ||
+		fail "needs the guest on the virtual clock (make check runs it there)"
+	out=$(simt_as_user "timeout 60 simt-bench -n 100") ||
+		{ echo "$out"; fail "simt-bench failed"; }
+	echo "$out" | grep "userq\|user queue"
+	lat=$(echo "$out" | sed -n 's/^bench guest_userq_launch_latency: \([0-9]*\)\.[0-9] us$/\1/p')
+	rate=$(echo "$out" | sed -n 's/^bench guest_userq_submit_rate: \([0-9]*\) submissions\/s$/\1/p')
+	[ -n "$lat" ] && [ -n "$rate" ] || fail "no user queue latency or rate in the output"
+	[ "$lat" -lt 5 ] || fail "median user queue launch latency $lat us, not under 5 us"
+	[ "$rate" -ge 300000 ] || fail "user queue submission rate $rate/s, not at least 300000/s"
+}
+d_userq_latency="on the virtual clock an empty launch through a user queue takes under 5 us from simt_userq_launch to simt_userq_wait's return (median of 100), and launches through it go at 300000/s or more"
 
 t_unbind() {
 	bound || fail "not bound"

@@ -125,6 +125,8 @@ Dev *dev_start(const char *props)
     g_assert_nonnull(d->dev);
     qpci_device_enable(d->dev);
     d->regs = qpci_iomap(d->dev, SIMT_BAR_REGS, NULL);
+    /* Before VRAM, which fills the rest of libqos's PCI window. */
+    d->doorbell = qpci_iomap(d->dev, SIMT_BAR_DOORBELL, NULL);
     d->vram = qpci_iomap(d->dev, SIMT_BAR_VRAM, NULL);
     d->nsm = rd(d, SIMT_REG_SM_COUNT);
     d->sm_blocks = rd(d, SIMT_REG_SM_BLOCKS);
@@ -142,6 +144,7 @@ Dev *dev_start(const char *props)
 void dev_stop(Dev *d)
 {
     qpci_iounmap(d->dev, d->vram);
+    qpci_iounmap(d->dev, d->doorbell);
     qpci_iounmap(d->dev, d->regs);
     g_free(d->dev);
     qpci_free_pc(d->bus);

@@ -39,6 +39,7 @@ typedef struct Dev {
     QPCIBus *bus;
     QPCIDevice *dev;
     QPCIBar regs;
+    QPCIBar doorbell;               /* BAR1, user queues' doorbells */
     QPCIBar vram;
     uint32_t tail[SIMT_MAX_QUEUES];
     uint32_t nqueues;

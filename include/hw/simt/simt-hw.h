@@ -25,12 +25,13 @@
 #define SIMT_BAR_REGS               0       /* control registers */
 #define SIMT_BAR_VRAM               2       /* 64-bit prefetchable VRAM */
 #define SIMT_BAR_MSIX               4       /* MSI-X table and PBA only */
+#define SIMT_BAR_DOORBELL           1       /* one page per queue */
 #define SIMT_REGS_SIZE              0x10000
 
 /* Identification: the ASCII bytes "SIMT" read as a little-endian word */
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
-#define SIMT_VERSION_MINOR          7
+#define SIMT_VERSION_MINOR          8
 /* VERSION reads major << 16 | minor */
 #define SIMT_VERSION_OF(major, minor) \
     (((uint32_t)(major) << 16) | (uint32_t)(minor))
@@ -219,9 +220,11 @@ struct simt_reg_desc {
  * not in SIMT_CAPS_ALL).
  */
 #define SIMT_CAP_FIFO_DISPATCH      (1u << 5)
+/* User queues (SIMT_QCTL_USER) and the doorbell BAR (since 0.8) */
+#define SIMT_CAP_USER_QUEUES        (1u << 6)
 #define SIMT_CAPS_ALL \
     (SIMT_CAP_MSIX | SIMT_CAP_QUEUES | SIMT_CAP_MMU | SIMT_CAP_COPY | \
-     SIMT_CAP_PREEMPT)
+     SIMT_CAP_PREEMPT | SIMT_CAP_USER_QUEUES)
 
 /*
  * Interrupt classes.  Bit N of SIMT_REG_IRQ_STATUS / SIMT_REG_IRQ_MASK is
@@ -330,6 +333,22 @@ struct simt_preset_name {
  */
 #define SIMT_QCTL_ENABLE            (1u << 0)
 #define SIMT_QCTL_RESET             (1u << 1)
+/*
+ * USER (since 0.8), latched with ENABLE: the queue is a user queue, whose
+ * ring a process may write.  Every address it names is then a device
+ * virtual address translated in the queue's context: BASE, SIGNAL's and
+ * WAIT's addr and LAUNCH's record (COPY's device addresses already are).
+ * The context must translate (SIMT_PT_SV32) and the ring lie below
+ * 4 GiB, or ENABLE stops the queue with SIMT_QERR_BAD_RING; a SIGNAL or
+ * WAIT addr, or a record, past 4 GiB is SIMT_QERR_BAD_COMMAND.  USER
+ * written while the queue is enabled is ignored; clearing ENABLE clears
+ * it.  A COPY with SIMT_CMDF_SRC_HOST or
+ * SIMT_CMDF_DST_HOST stops it with SIMT_QERR_PRIVILEGED.  A ring read,
+ * semaphore read, SIGNAL or record write that does not translate records
+ * a context fault (SIMT_ACCESS_QUEUE_READ or _WRITE) and stops the queue
+ * with SIMT_QERR_MMU.  Only a user queue takes TAIL from its doorbell.
+ */
+#define SIMT_QCTL_USER              (1u << 2)
 
 /*
  * RESIDENT counts block slots the queue's kernel holds, leaving blocks
@@ -362,8 +381,22 @@ enum simt_queue_error {
     SIMT_QERR_DMA         = 4,  /* ring, record or semaphore unreachable */
     SIMT_QERR_FAULT       = 5,  /* the kernel faulted (see the record) */
     SIMT_QERR_BAD_RING    = 6,  /* BASE/SIZE invalid at enable */
-    SIMT_QERR_MMU         = 7,  /* a copy's device address faulted */
+    SIMT_QERR_MMU         = 7,  /* a device address faulted */
+    SIMT_QERR_PRIVILEGED  = 8,  /* a user queue named guest memory */
 };
+
+/*
+ * The doorbell BAR (SIMT_BAR_DOORBELL, since 0.8): one page per queue, so
+ * that the driver can map one queue's doorbell, and nothing else, into a
+ * process.  Queue q's page starts at q * SIMT_DOORBELL_STRIDE.  A write
+ * to its TAIL is a write to the queue's TAIL register when the queue is
+ * enabled with SIMT_QCTL_USER, and ignored (a guest error) otherwise.
+ * Other offsets read 0 and ignore writes.
+ */
+#define SIMT_DOORBELL_STRIDE        0x1000
+#define SIMT_DOORBELL_SIZE          (SIMT_MAX_QUEUES * SIMT_DOORBELL_STRIDE)
+#define SIMT_DBREG_TAIL             0x00    /* RW: the queue's TAIL */
+#define SIMT_DBREG_HEAD             0x04    /* RO: the queue's HEAD */
 
 /*
  * Why a block fits on no SM, so that its LAUNCH fails with
@@ -444,7 +477,8 @@ enum simt_cmd_opcode {
  * so the driver reserves SM_COUNT * SM_BLOCKS * that many bytes.  @regs
  * (registers per thread, from the kernel's metadata note) counts against
  * the SM's register file.  The completion record is written to guest
- * memory at @record (0: none) when the last block retires.
+ * memory at @record (0: none; in a user queue a device virtual address)
+ * when the last block retires.
  */
 #define SIMT_MAX_CODE_SIZE          (4u << 20)  /* bytes of one kernel's code */
 
@@ -498,7 +532,8 @@ struct simt_cmd_launch {
 struct simt_cmd_signal {
     uint32_t opcode;
     uint32_t flags;
-    uint64_t addr;              /* guest physical, 8-byte aligned */
+    uint64_t addr;              /* guest physical (user queue: device */
+                                /* virtual), 8-byte aligned */
     uint64_t value;
     uint32_t reserved[26];      /* must be zero */
 };
@@ -507,7 +542,8 @@ struct simt_cmd_signal {
 struct simt_cmd_wait {
     uint32_t opcode;
     uint32_t flags;
-    uint64_t addr;              /* guest physical, 8-byte aligned */
+    uint64_t addr;              /* guest physical (user queue: device */
+                                /* virtual), 8-byte aligned */
     uint64_t value;
     uint32_t reserved[26];      /* must be zero */
 };
@@ -607,6 +643,8 @@ enum simt_access {
     SIMT_ACCESS_FETCH = 2,
     SIMT_ACCESS_COPY_READ  = 3,     /* a copy engine's device source */
     SIMT_ACCESS_COPY_WRITE = 4,     /* a copy engine's device destination */
+    SIMT_ACCESS_QUEUE_READ = 5,     /* a user queue's ring or semaphore */
+    SIMT_ACCESS_QUEUE_WRITE = 6,    /* a user queue's SIGNAL or record */
 };
 
 enum simt_mmu_fault {

@@ -48,7 +48,9 @@
  * interface; context ids are no longer reused at once; a submission of
  * a destroyed context that never reached the device ends with
  * -ECANCELED, not -ESRCH.  0.7 added the SM limits of GET_PARAM
- * (DRM_SIMT_PARAM_SM_THREADS ... _SM_SHARED).
+ * (DRM_SIMT_PARAM_SM_THREADS ... _SM_SHARED).  0.8 added user queues
+ * (DRM_SIMT_CAP_USER_QUEUES, USERQ_CREATE, USERQ_WAIT and the doorbell
+ * mapping).
  *
  * Conventions: every structure is padded to 64-bit alignment; every
  * reserved or padding field must be zero and every unknown flag bit is
@@ -99,7 +101,7 @@ extern "C" {
 #endif
 
 #define DRM_SIMT_UAPI_MAJOR		0
-#define DRM_SIMT_UAPI_MINOR		7
+#define DRM_SIMT_UAPI_MINOR		8
 
 #define DRM_SIMT_GET_PARAM		0x00
 #define DRM_SIMT_BO_CREATE		0x01
@@ -111,6 +113,8 @@ extern "C" {
 #define DRM_SIMT_VM_UNBIND		0x07
 #define DRM_SIMT_SUBMIT			0x08
 #define DRM_SIMT_WAIT			0x09
+#define DRM_SIMT_USERQ_CREATE		0x0a	/* since 0.8 */
+#define DRM_SIMT_USERQ_WAIT		0x0b	/* since 0.8 */
 
 /* Parameters for DRM_IOCTL_SIMT_GET_PARAM */
 #define DRM_SIMT_PARAM_DEVICE_VERSION	0	/* major << 16 | minor */
@@ -143,6 +147,8 @@ extern "C" {
 #define DRM_SIMT_CAP_MMU		(1u << 2)	/* contexts and page tables */
 #define DRM_SIMT_CAP_COPY		(1u << 3)	/* copy engines */
 #define DRM_SIMT_CAP_PREEMPT		(1u << 4)	/* the preemption engine */
+/* bit 5 is a device-internal dispatch mode, not reported */
+#define DRM_SIMT_CAP_USER_QUEUES	(1u << 6)	/* USERQ_CREATE (0.8) */
 
 /* DRM_SIMT_PARAM_PRESET values: the machine the device models */
 #define DRM_SIMT_PRESET_DEFAULT		0	/* small teaching configuration */
@@ -559,7 +565,8 @@ struct drm_simt_sync {
  * context, once the input fences have signalled.  The objects they name
  * are kept alive until they are done.  Errors: EIO if the context has
  * stopped on an error, EAGAIN if a thousand of its submissions were
- * still unfinished for a second, ENODEV if the device is gone.
+ * still unfinished for a second, ENODEV if the device is gone, EBUSY
+ * if the context is a user queue's (USERQ_CREATE, since 0.8).
  */
 struct drm_simt_submit {
 	__u32 ctx_id;
@@ -649,6 +656,87 @@ struct drm_simt_wait {
 	__u64 end_cycle;
 };
 
+/**
+ * struct drm_simt_userq_create - make a context's queue a user queue
+ * @ctx_id: in, a context of this file whose submissions, if any, are
+ *	over (the call waits up to a second for them)
+ * @ring_handle: in, a system memory object (DRM_SIMT_BO_SYSTEM) ...
+ * @ring_addr: in, ... bound in the context at this device address
+ *	(VM_BIND); it holds the ring, @ring_entries commands of 128 bytes
+ *	(struct simt_cmd_* of include/hw/simt/simt-hw.h) from its start,
+ *	and may be larger (room for fence words after the ring)
+ * @ring_entries: in, a power of two, 2..4096
+ * @flags: in, must be zero
+ * @doorbell_offset: out, the mmap(2) offset on the device node of the
+ *	queue's doorbell: one page, mapped shared, not executable; TAIL at
+ *	byte 0 (a 32-bit store: the ring index after the last command
+ *	written), HEAD at byte 4 (a 32-bit load: the next command to run).
+ *	mmap(2) of it fails with EACCES in another open file (or for a
+ *	queue that is no user queue of this file) and with EINVAL for more
+ *	than one page, a private or an executable mapping
+ *
+ * Since 0.8, on a device with DRM_SIMT_CAP_USER_QUEUES (EOPNOTSUPP
+ * otherwise).  The process then writes device commands into its ring
+ * mapping (BO_MMAP_OFFSET) and stores the new tail into the doorbell, with
+ * no system call: every address a command names is a device address of
+ * the context, so a command reaches only what is bound to it; a COPY
+ * with a host flag stops the queue (hw_error SIMT_QERR_PRIVILEGED).
+ * Completion is what the process makes of it: a SIGNAL command writes a
+ * 64-bit value to a bound system object, which the process reads in its
+ * mapping (or waits for with USERQ_WAIT, the SIGNAL carrying
+ * SIMT_CMDF_IRQ).  A command that fails stops the queue and the context
+ * as for SUBMIT's work; USERQ_WAIT reports why.  The context takes no
+ * SUBMIT afterwards (EBUSY); destroying it stops the queue and removes
+ * the doorbell from every mapping (a later access gets SIGBUS).  The
+ * objects bound in a user-queue context never move out of VRAM, and a
+ * whole-device reset cancels the context (DRM_SIMT_ERROR_CANCELED).
+ *
+ * Errors: ENOENT for no such context or object (or a context being
+ * destroyed); EINVAL for a VRAM object, one not bound at @ring_addr,
+ * too small, bad @ring_entries or @flags; EBUSY if a submission of the
+ * context is still unfinished after a second; EIO if the context has
+ * stopped; EEXIST if it is a user queue already.
+ */
+struct drm_simt_userq_create {
+	__u32 ctx_id;
+	__u32 ring_handle;
+	__u64 ring_addr;
+	__u32 ring_entries;
+	__u32 flags;
+	__u64 doorbell_offset;
+};
+
+/**
+ * struct drm_simt_userq_wait - sleep until a user queue's fence word
+ *	reaches a value
+ * @ctx_id: in, a user-queue context of this file (EINVAL if it is not
+ *	one)
+ * @flags: in, must be zero
+ * @addr: in, address in the process of a 64-bit word, 8-byte aligned
+ *	(EINVAL), that a SIGNAL of the queue writes (EFAULT if unreadable)
+ * @value: in, wait until the word is at least this
+ * @timeout_ns: in, how long to wait at most, relative; 0 only looks;
+ *	negative is EINVAL
+ * @error: out, DRM_SIMT_ERROR_NONE, or why the context stopped
+ * @hw_error: out, the device's error code when @error is not NONE
+ * @fault_addr: out, the faulting device address for DRM_SIMT_ERROR_FAULT
+ *
+ * Since 0.8.  The queue's interrupts wake the waiter, so the SIGNAL
+ * that writes @value must carry SIMT_CMDF_IRQ.  Returns 0 when the word
+ * has reached @value or the context has stopped (see @error), ETIME at
+ * the timeout, EINTR on a signal.
+ */
+struct drm_simt_userq_wait {
+	__u32 ctx_id;
+	__u32 flags;
+	__u64 addr;
+	__u64 value;
+	__s64 timeout_ns;
+	__u32 error;
+	__u32 hw_error;
+	__u64 fault_addr;
+};
+
 #define DRM_IOCTL_SIMT_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_GET_PARAM, struct drm_simt_get_param)
 #define DRM_IOCTL_SIMT_BO_CREATE \
@@ -672,6 +760,12 @@ struct drm_simt_wait {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_SUBMIT, struct drm_simt_submit)
 #define DRM_IOCTL_SIMT_WAIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_WAIT, struct drm_simt_wait)
+#define DRM_IOCTL_SIMT_USERQ_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_USERQ_CREATE, \
+		 struct drm_simt_userq_create)
+#define DRM_IOCTL_SIMT_USERQ_WAIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_SIMT_USERQ_WAIT, \
+		 struct drm_simt_userq_wait)
 
 #if defined(__cplusplus)
 }

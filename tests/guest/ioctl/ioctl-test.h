@@ -228,4 +228,10 @@ void test_unplug_mapped(void);
 void test_hotunplug_hold(void);
 void test_fence_fd_nomem(void);
 
+/* The groups of userq.c */
+void test_userq(void);
+void test_userq_errors(void);
+void test_userq_destroy(void);
+void test_userq_hang(void);
+
 #endif /* SIMT_IOCTL_TEST_H */

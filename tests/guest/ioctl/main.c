@@ -70,6 +70,10 @@ static const struct test_group groups[] = {
 	{ "unplug-mapped", test_unplug_mapped },
 	{ "hotunplug-hold", test_hotunplug_hold },
 	{ "fence-fd-nomem", test_fence_fd_nomem },
+	{ "userq", test_userq },
+	{ "userq-errors", test_userq_errors },
+	{ "userq-destroy", test_userq_destroy },
+	{ "userq-hang", test_userq_hang },
 };
 
 static void open_device(const char *group)

@@ -486,3 +486,90 @@ void test_metadata(void)
 	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
 	EXPECT(simt_device_close(dev), SIMT_SUCCESS);
 }
+
+/* ---- userq: launches through a user queue (interface 0.8) ---- */
+
+void test_userq(void)
+{
+	const uint32_t n = 2048, launches = 300;
+	simt_device *dev;
+	simt_context *ctx;
+	simt_module *m;
+	simt_kernel *k;
+	simt_buffer *a, *b;
+	simt_userq *q, *q2;
+	struct simt_result c;
+	float *fa, *fb, *ma, want;
+	uint32_t i, bad = 0;
+	uint64_t v = 0, v2;
+
+	MUST(simt_device_open(node, &dev));
+	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &ctx));
+	MUST(simt_module_load(ctx, KERNEL_DIR "/samples.elf", &m));
+	MUST(simt_module_get_kernel(m, "vecadd", &k));
+	MUST(simt_mem_alloc(ctx, n * 4, &a));
+	MUST(simt_mem_alloc(ctx, n * 4, &b));
+	fa = malloc(n * 4);
+	fb = malloc(n * 4);
+	for (i = 0; i < n; i++) {
+		fa[i] = i;
+		fb[i] = 1 + (i % 5);
+	}
+	/* Filled through SUBMIT first: the queue waits for it. */
+	MUST(simt_memcpy_htod(a, 0, fa, n * 4));
+	MUST(simt_memcpy_htod(b, 0, fb, n * 4));
+	EXPECT(simt_userq_create(ctx, 3, &q), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_userq_create(ctx, 8192, &q), SIMT_ERROR_INVALID_VALUE);
+	MUST(simt_userq_create(ctx, 16, &q));
+	EXPECT(simt_userq_create(ctx, 16, &q2), SIMT_ERROR_INVALID_VALUE);
+
+	/* a += b, 300 times through a ring of 16 entries: it fills and wraps. */
+	{
+		uint32_t args[4] = { simt_buffer_addr(a), simt_buffer_addr(b),
+				     simt_buffer_addr(a), n };
+
+		for (i = 0; i < launches; i++) {
+			EXPECT(simt_userq_launch(q, k, dim(n / 128, 1, 1), dim(128, 1, 1), 0,
+						 args, 4, &v2), SIMT_SUCCESS);
+			CHECK(v2 == v + 1, "launch %u got fence value %llu after %llu", i,
+			      (unsigned long long)v2, (unsigned long long)v);
+			v = v2;
+		}
+		EXPECT(simt_userq_wait(q, v + 1, 0, NULL), SIMT_ERROR_INVALID_VALUE);
+		EXPECT(simt_userq_wait(q, v, 30 * SEC_NS, &c), SIMT_SUCCESS);
+		CHECK(c.status == SIMT_SUCCESS && simt_userq_done(q) >= v,
+		      "status %d, fence %llu, waited for %llu", c.status,
+		      (unsigned long long)simt_userq_done(q), (unsigned long long)v);
+	}
+	MUST(simt_buffer_map(a, (void **)&ma));
+	for (i = 0; i < n; i++) {
+		want = i + (float)launches * (1 + (i % 5));
+		if (ma[i] != want && !bad++)
+			FAIL("a[%u] = %g after %u launches, expected %g", i, ma[i], launches, want);
+	}
+	printf("userq: %u launches of vecadd through a ring of 16 entries, %u of %u wrong\n",
+	       launches, bad, n);
+	/* The context takes no SUBMIT now. */
+	EXPECT(simt_memcpy_htod(a, 0, fa, n * 4), SIMT_ERROR_INVALID_VALUE);
+	EXPECT(simt_launch(k, dim(1, 1, 1), dim(1, 1, 1), 0, (uint32_t[4]){ 0 }, 4, NULL),
+	       SIMT_ERROR_INVALID_VALUE);
+
+	/* A kernel that faults: the wait says so, and where. */
+	{
+		uint32_t args[4] = { simt_buffer_addr(a), simt_buffer_addr(b), 0x200000, n };
+
+		EXPECT(simt_userq_launch(q, k, dim(n / 128, 1, 1), dim(128, 1, 1), 0, args, 4,
+					 &v), SIMT_SUCCESS);
+		EXPECT(simt_userq_wait(q, v, 30 * SEC_NS, &c), SIMT_ERROR_FAULT);
+		CHECK(c.status == SIMT_ERROR_FAULT && c.fault_addr >= 0x200000 &&
+		      c.fault_addr < 0x200000 + n * 4,
+		      "fault: status %d, address 0x%llx, device error %u", c.status,
+		      (unsigned long long)c.fault_addr, c.hw_error);
+		printf("userq: a faulting kernel reported at 0x%llx (%s)\n",
+		       (unsigned long long)c.fault_addr, simt_last_error());
+	}
+	free(fa);
+	free(fb);
+	MUST(simt_context_destroy(ctx));
+	MUST(simt_device_close(dev));
+}

@@ -100,6 +100,7 @@ void test_module(void);
 void test_too_large(void);
 
 /* The groups of launch.c */
+void test_userq(void);
 void test_launch(void);
 void test_errors(void);
 void test_metadata(void);

@@ -54,6 +54,7 @@ static const struct test_group groups[] = {
 	{ "oversub-tenants", test_oversub_tenants },
 	{ "oversub-single", test_oversub_single },
 	{ "printf", test_printf },
+	{ "userq", test_userq },
 };
 
 /* libsimt's last error, after each failure: its own thread's. */

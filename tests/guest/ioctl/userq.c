@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: MIT
+/*
+ * userq.c: simt-ioctl-test's groups of user queues (interface 0.8):
+ * userq (USERQ_CREATE's checks, the doorbell mapping, kernels run
+ * through the process's own ring, USERQ_WAIT, SUBMIT refused),
+ * userq-errors (what a process may not make its ring do),
+ * userq-destroy (a running user queue destroyed, its doorbell gone) and
+ * userq-hang (the watchdog stops a user queue that does not progress).
+ * The commands are the device's own (include/hw/simt/simt-hw.h), written
+ * by the test as any process may.
+ */
+#define _GNU_SOURCE	/* mremap */
+#include "ioctl-test.h"
+#include "hw/simt/simt-hw.h"
+
+/* A user queue as a process sees it. */
+struct uq {
+	uint32_t ctx, ring_h, entries, tail;
+	uint64_t ring_va, fence_va, value;
+	uint8_t *ring;
+	volatile uint64_t *fence;	/* after the ring, in the same object */
+	volatile uint32_t *db;		/* the doorbell page */
+	uint64_t db_offset;
+};
+
+/* A system object of @entries commands and a fence page, bound in @ctx. */
+static void uq_ring_new(struct uq *q, uint32_t ctx, uint32_t entries)
+{
+	uint64_t size = (uint64_t)entries * SIMT_CMD_SIZE + 4096;
+
+	memset(q, 0, sizeof(*q));
+	q->ctx = ctx;
+	q->entries = entries;
+	q->ring_h = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	q->ring_va = bind(ctx, q->ring_h);
+	q->ring = bo_map(q->ring_h, size);
+	q->fence = (volatile uint64_t *)(q->ring + (uint64_t)entries * SIMT_CMD_SIZE);
+	q->fence_va = q->ring_va + (uint64_t)entries * SIMT_CMD_SIZE;
+}
+
+static int uq_create_ioctl(struct uq *q)
+{
+	struct drm_simt_userq_create c = {
+		.ctx_id = q->ctx, .ring_handle = q->ring_h,
+		.ring_addr = q->ring_va, .ring_entries = q->entries,
+	};
+	int r = xioctl(fd, DRM_IOCTL_SIMT_USERQ_CREATE, &c);
+
+	q->db_offset = c.doorbell_offset;
+	return r;
+}
+
+static void *db_map(int f, uint64_t offset, size_t len, int prot)
+{
+	return mmap(NULL, len, prot, MAP_SHARED, f, (off_t)offset);
+}
+
+/* A user queue on a new context of @entries; 0 or -1 (checks failed). */
+static int uq_new(struct uq *q, uint32_t entries)
+{
+	void *p;
+	int r;
+
+	uq_ring_new(q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), entries);
+	r = uq_create_ioctl(q);
+	CHECK(r == 0, "USERQ_CREATE: %s", strerror(-r));
+	if (r)
+		return -1;
+	p = db_map(fd, q->db_offset, 4096, PROT_READ | PROT_WRITE);
+	CHECK(p != MAP_FAILED, "mmap of the doorbell at 0x%llx: %s",
+	      (unsigned long long)q->db_offset, strerror(errno));
+	if (p == MAP_FAILED)
+		return -1;
+	q->db = p;
+	return 0;
+}
+
+static void uq_put(struct uq *q, const void *cmd)
+{
+	memcpy(q->ring + (uint64_t)q->tail * SIMT_CMD_SIZE, cmd, SIMT_CMD_SIZE);
+	q->tail = (q->tail + 1) & (q->entries - 1);
+}
+
+/* A SIGNAL of the next value to @addr (0: the fence word). */
+static uint64_t uq_signal(struct uq *q, uint64_t addr, uint32_t flags)
+{
+	struct simt_cmd_signal s;
+
+	memset(&s, 0, sizeof(s));
+	s.opcode = SIMT_CMD_SIGNAL;
+	s.flags = flags;
+	s.addr = addr ? addr : q->fence_va;
+	s.value = ++q->value;
+	uq_put(q, &s);
+	return q->value;
+}
+
+static void uq_launch(struct uq *q, const struct drm_simt_cmd *cmd)
+{
+	const struct drm_simt_cmd_launch *l = &cmd->launch;
+	struct simt_cmd_launch c;
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = SIMT_CMD_LAUNCH;
+	c.code_addr = l->code_addr;
+	c.code_size = l->code_size;
+	c.entry = l->entry;
+	memcpy(c.grid, l->grid, sizeof(c.grid));
+	memcpy(c.block, l->block, sizeof(c.block));
+	c.shared_size = l->shared_size;
+	c.local_size = l->local_size;
+	c.regs = l->regs;
+	c.local_base = l->local_base;
+	memcpy(c.args, l->args, sizeof(c.args));
+	uq_put(q, &c);
+}
+
+/* The doorbell: the commands are in memory before the device looks. */
+static void uq_ring(struct uq *q)
+{
+	__sync_synchronize();
+	q->db[SIMT_DBREG_TAIL / 4] = q->tail;
+}
+
+static int uq_wait(struct uq *q, uint64_t value, int64_t timeout_ns,
+		   struct drm_simt_userq_wait *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->ctx_id = q->ctx;
+	w->addr = (uintptr_t)q->fence;
+	w->value = value;
+	w->timeout_ns = timeout_ns;
+	return xioctl(fd, DRM_IOCTL_SIMT_USERQ_WAIT, w);
+}
+
+/* Poll the fence word for @value, up to @timeout_ns; 0 or -1. */
+static int uq_poll(struct uq *q, uint64_t value, double timeout_s)
+{
+	double t0 = now_s();
+
+	while (__atomic_load_n(q->fence, __ATOMIC_ACQUIRE) < value)
+		if (now_s() - t0 > timeout_s)
+			return -1;
+	return 0;
+}
+
+static void uq_free(struct uq *q)
+{
+	if (q->db)
+		munmap((void *)q->db, 4096);
+	if (q->ring)
+		munmap(q->ring, (uint64_t)q->entries * SIMT_CMD_SIZE + 4096);
+	q->db = NULL;
+	q->ring = NULL;
+}
+
+/* Does a store to @db in a child process kill it with SIGBUS or SIGSEGV? */
+static int store_kills(volatile uint32_t *db)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		db[SIMT_DBREG_TAIL / 4] = 1;
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 0;
+	return WIFSIGNALED(status) &&
+	       (WTERMSIG(status) == SIGBUS || WTERMSIG(status) == SIGSEGV);
+}
+
+/* ---- userq: the checks, the doorbell, vecadd through the ring ---- */
+
+static void userq_create_checks(void)
+{
+	struct drm_simt_userq_create c;
+	struct drm_simt_userq_wait w;
+	struct drm_simt_cmd copy;
+	uint32_t ctx, vram, small, other;
+	struct uq q;
+	uint64_t va;
+
+	uq_ring_new(&q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), 16);
+	ctx = q.ctx;
+#define CREATE(field, val, err) do { \
+	c = (struct drm_simt_userq_create){ .ctx_id = ctx, \
+		.ring_handle = q.ring_h, .ring_addr = q.ring_va, \
+		.ring_entries = 16 }; \
+	c.field = val; \
+	EXPECT(DRM_IOCTL_SIMT_USERQ_CREATE, &c, err); \
+} while (0)
+	CREATE(ctx_id, 999999, ENOENT);
+	CREATE(ring_handle, 999999, ENOENT);
+	CREATE(flags, 1, EINVAL);
+	CREATE(ring_entries, 0, EINVAL);
+	CREATE(ring_entries, 1, EINVAL);
+	CREATE(ring_entries, 12, EINVAL);
+	CREATE(ring_entries, 8192, EINVAL);
+	/* more entries than the object holds (16 entries and a page: 8 KiB) */
+	CREATE(ring_entries, 128, EINVAL);
+	/* bound elsewhere than said */
+	CREATE(ring_addr, q.ring_va + 4096, EINVAL);
+	/* a VRAM object, bound */
+	vram = bo_new(16 * SIMT_CMD_SIZE, DRM_SIMT_BO_VRAM);
+	va = bind(ctx, vram);
+	c = (struct drm_simt_userq_create){ .ctx_id = ctx, .ring_handle = vram,
+		.ring_addr = va, .ring_entries = 16 };
+	EXPECT(DRM_IOCTL_SIMT_USERQ_CREATE, &c, EINVAL);
+	/* a system object not bound in the context */
+	other = bo_new(16 * SIMT_CMD_SIZE, DRM_SIMT_BO_SYSTEM);
+	c = (struct drm_simt_userq_create){ .ctx_id = ctx, .ring_handle = other,
+		.ring_addr = bo_info(other).device_addr, .ring_entries = 16 };
+	EXPECT(DRM_IOCTL_SIMT_USERQ_CREATE, &c, EINVAL);
+	/* a system object too small for 2 entries */
+	small = bo_new(4096, DRM_SIMT_BO_SYSTEM);
+	c = (struct drm_simt_userq_create){ .ctx_id = ctx, .ring_handle = small,
+		.ring_addr = bind(ctx, small), .ring_entries = 64 };
+	EXPECT(DRM_IOCTL_SIMT_USERQ_CREATE, &c, EINVAL);
+	/* USERQ_WAIT on a context of the driver's queue */
+	memset(&w, 0, sizeof(w));
+	w.ctx_id = ctx;
+	w.addr = (uintptr_t)q.fence;
+	EXPECT(DRM_IOCTL_SIMT_USERQ_WAIT, &w, EINVAL);
+
+	/* A context that has run copies becomes one once they are over. */
+	copy = copy_cmd(vram, 0, vram, 1024, 512);
+	run(ctx, &copy, 1);
+	CREATE(ctx_id, ctx, 0);
+	CREATE(ctx_id, ctx, EEXIST);
+#undef CREATE
+	CHECK(submit(ctx, &copy, 1, &va) == -EBUSY,
+	      "SUBMIT on a user-queue context is not refused with EBUSY");
+	/* USERQ_WAIT's own checks */
+	memset(&w, 0, sizeof(w));
+	w.ctx_id = ctx;
+	w.addr = (uintptr_t)q.fence + 4;
+	EXPECT(DRM_IOCTL_SIMT_USERQ_WAIT, &w, EINVAL);
+	w.addr = (uintptr_t)q.fence;
+	w.timeout_ns = -1;
+	EXPECT(DRM_IOCTL_SIMT_USERQ_WAIT, &w, EINVAL);
+	w.timeout_ns = 0;
+	w.flags = 1;
+	EXPECT(DRM_IOCTL_SIMT_USERQ_WAIT, &w, EINVAL);
+	w.flags = 0;
+	w.addr = 8;
+	EXPECT(DRM_IOCTL_SIMT_USERQ_WAIT, &w, EFAULT);
+	w.addr = (uintptr_t)q.fence;
+	w.value = 1;
+	EXPECT(DRM_IOCTL_SIMT_USERQ_WAIT, &w, ETIME);
+	w.value = 0;
+	EXPECT(DRM_IOCTL_SIMT_USERQ_WAIT, &w, 0);
+	CHECK(w.error == DRM_SIMT_ERROR_NONE, "USERQ_WAIT of 0: error %u", w.error);
+	uq_free(&q);
+	bo_close(small);
+	bo_close(other);
+	CHECK(ctx_destroy(ctx) == 0, "CONTEXT_DESTROY of a user-queue context");
+	bo_close(vram);
+	bo_close(q.ring_h);
+	printf("USERQ_CREATE and USERQ_WAIT checks done\n");
+}
+
+static void userq_doorbell_checks(void)
+{
+	struct uq q;
+	void *p;
+	int f2;
+
+	if (uq_new(&q, 16))
+		return;
+	p = db_map(fd, q.db_offset, 8192, PROT_READ | PROT_WRITE);
+	CHECK(p == MAP_FAILED, "a doorbell mapping of two pages was made");
+	if (p != MAP_FAILED)
+		munmap(p, 8192);
+	p = db_map(fd, q.db_offset, 4096, PROT_READ | PROT_WRITE | PROT_EXEC);
+	CHECK(p == MAP_FAILED, "an executable doorbell mapping was made");
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd,
+		 (off_t)q.db_offset);
+	CHECK(p == MAP_FAILED, "a private doorbell mapping was made");
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	/* another queue's doorbell */
+	p = db_map(fd, q.db_offset + 4096, 4096, PROT_READ | PROT_WRITE);
+	CHECK(p == MAP_FAILED, "the doorbell of a queue that is no user queue of this file was mapped");
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	/* from another open file */
+	f2 = open_node();
+	p = db_map(f2, q.db_offset, 4096, PROT_READ | PROT_WRITE);
+	CHECK(p == MAP_FAILED, "another open file mapped the doorbell");
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	close(f2);
+	p = mremap((void *)q.db, 4096, 8192, MREMAP_MAYMOVE);
+	CHECK(p == MAP_FAILED, "the doorbell mapping grew to two pages (mremap)");
+	CHECK(q.db[SIMT_DBREG_HEAD / 4] == 0, "HEAD of a new user queue reads %u",
+	      q.db[SIMT_DBREG_HEAD / 4]);
+	uq_free(&q);
+	ctx_destroy(q.ctx);
+	bo_close(q.ring_h);
+	printf("doorbell mapping checks done\n");
+}
+
+static void userq_vecadd(void)
+{
+	const uint32_t n = 4096, threads = 128, launches = 60, per_round = 3;
+	const uint32_t grid[3] = { n / threads, 1, 1 }, block[3] = { threads, 1, 1 };
+	struct drm_simt_userq_wait w;
+	struct drm_simt_cmd cmd, acc;
+	uint32_t ha, hb, hc, a, b, c, hl = 0, hl2 = 0, i, bad, done;
+	float *ma, *mb, *mc;
+	struct kimg ki;
+	struct uq q;
+	uint64_t v;
+	int r;
+
+	/* The context's module and buffers first, through SUBMIT; then the queue. */
+	uq_ring_new(&q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), 8);
+	if (kimg_load(&ki, "samples.elf", q.ctx))
+		return;
+	ma = vbuf(q.ctx, n * 4, &ha, &a);
+	mb = vbuf(q.ctx, n * 4, &hb, &b);
+	mc = vbuf(q.ctx, n * 4, &hc, &c);
+	for (i = 0; i < n; i++) {
+		ma[i] = i;
+		mb[i] = 1.0f + (i & 7);
+		mc[i] = -1.0f;
+	}
+	if (kimg_cmd(&ki, q.ctx, "vecadd", grid, block,
+		     (const uint32_t[8]){ a, b, c, n }, &cmd, &hl) ||
+	    kimg_cmd(&ki, q.ctx, "vecadd", grid, block,
+		     (const uint32_t[8]){ a, b, a, n }, &acc, &hl2))
+		return;
+	r = uq_create_ioctl(&q);
+	CHECK(r == 0, "USERQ_CREATE after loading a module: %s", strerror(-r));
+	if (r)
+		return;
+	q.db = db_map(fd, q.db_offset, 4096, PROT_READ | PROT_WRITE);
+	CHECK(q.db != MAP_FAILED, "doorbell mmap: %s", strerror(errno));
+	if (q.db == MAP_FAILED)
+		return;
+
+	/* c = a + b, then USERQ_WAIT woken by the SIGNAL's interrupt */
+	uq_launch(&q, &cmd);
+	v = uq_signal(&q, 0, SIMT_CMDF_IRQ);
+	uq_ring(&q);
+	r = uq_wait(&q, v, 10 * SEC_NS, &w);
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE && *q.fence == v,
+	      "USERQ_WAIT for the launch: %s, error %u, hw_error %u, fence %llu",
+	      strerror(-r), w.error, w.hw_error, (unsigned long long)*q.fence);
+	for (i = 0, bad = 0; i < n; i++)
+		if (mc[i] != ma[i] + mb[i] && !bad++)
+			FAIL("c[%u] = %g, expected %g", i, mc[i], ma[i] + mb[i]);
+	printf("vecadd through a user queue: %u of %u wrong\n", bad, n);
+	CHECK(q.db[SIMT_DBREG_HEAD / 4] == q.tail, "HEAD %u after the launch, tail %u",
+	      q.db[SIMT_DBREG_HEAD / 4], q.tail);
+
+	/*
+	 * a += b, 60 times, three launches (six entries of eight) at a time,
+	 * polled: the ring wraps 22 times.
+	 */
+	for (done = 0; done < launches; done += per_round) {
+		for (i = 0; i < per_round; i++) {
+			uq_launch(&q, &acc);
+			v = uq_signal(&q, 0, 0);
+		}
+		uq_ring(&q);
+		if (uq_poll(&q, v, 10)) {
+			FAIL("fence %llu, waiting for %llu after %u launches",
+			     (unsigned long long)*q.fence, (unsigned long long)v, done);
+			break;
+		}
+	}
+	for (i = 0, bad = 0; i < n; i++) {
+		float want = i + (float)launches * (1.0f + (i & 7));
+
+		if (ma[i] != want && !bad++)
+			FAIL("a[%u] = %g after %u launches, expected %g", i, ma[i],
+			     launches, want);
+	}
+	printf("%u launches accumulating through a ring of %u entries: %u of %u wrong\n",
+	       launches, q.entries, bad, n);
+	r = uq_wait(&q, v, 0, &w);
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE, "USERQ_WAIT at the end: %s, error %u",
+	      strerror(-r), w.error);
+
+	uq_free(&q);
+	munmap(ma, n * 4);
+	munmap(mb, n * 4);
+	munmap(mc, n * 4);
+	kimg_free(&ki);
+	ctx_destroy(q.ctx);
+	bo_close(ha);
+	bo_close(hb);
+	bo_close(hc);
+	if (hl)
+		bo_close(hl);
+	if (hl2)
+		bo_close(hl2);
+	bo_close(q.ring_h);
+}
+
+void test_userq(void)
+{
+	if (!(get_param(DRM_SIMT_PARAM_CAPS) & DRM_SIMT_CAP_USER_QUEUES)) {
+		FAIL("the device has no user queues (caps 0x%llx)",
+		     (unsigned long long)get_param(DRM_SIMT_PARAM_CAPS));
+		return;
+	}
+	userq_create_checks();
+	userq_doorbell_checks();
+	userq_vecadd();
+}
+
+/* ---- userq-errors: host copies, SIGNAL off the address space ---- */
+
+/* A COPY of @flags from @src to @dst stops the queue as privileged. */
+static void privileged_copy(uint32_t flags, uint64_t src, uint64_t dst)
+{
+	struct drm_simt_userq_wait w;
+	struct simt_cmd_copy c;
+	struct uq q;
+	uint64_t v;
+	int r;
+
+	if (uq_new(&q, 16))
+		return;
+	memset(&c, 0, sizeof(c));
+	c.opcode = SIMT_CMD_COPY;
+	c.flags = flags;
+	c.src = src;
+	c.dst = dst;
+	c.size = 4096;
+	uq_put(&q, &c);
+	v = uq_signal(&q, 0, SIMT_CMDF_IRQ);
+	uq_ring(&q);
+	r = uq_wait(&q, v, 10 * SEC_NS, &w);
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_DEVICE &&
+	      w.hw_error == SIMT_QERR_PRIVILEGED && *q.fence < v,
+	      "COPY flags 0x%x in a user queue: %s, error %u, hw_error %u (want %u), fence %llu",
+	      flags, strerror(-r), w.error, w.hw_error, SIMT_QERR_PRIVILEGED,
+	      (unsigned long long)*q.fence);
+	uq_free(&q);
+	ctx_destroy(q.ctx);
+	bo_close(q.ring_h);
+}
+
+void test_userq_errors(void)
+{
+	struct drm_simt_userq_wait w;
+	struct drm_simt_cmd copy;
+	uint8_t *m, want[4096];
+	uint32_t h, other, h2;
+	uint64_t va, v;
+	struct uq q;
+	int r;
+
+	/* Guest memory named by the process: refused, nothing copied. */
+	h = bo_new(4096, DRM_SIMT_BO_SYSTEM);
+	m = bo_map(h, 4096);
+	fill(m, 4096, 7);
+	memcpy(want, m, sizeof(want));
+	/* device addresses of no binding: the flag is refused before them */
+	va = bo_info(h).device_addr;
+	privileged_copy(SIMT_CMDF_SRC_HOST, 0x100000, va);
+	privileged_copy(SIMT_CMDF_DST_HOST, va, 0x100000);
+	printf("COPY with SRC_HOST and DST_HOST refused (SIMT_QERR_PRIVILEGED)\n");
+	/* the same copy into an object bound in the queue's context */
+	if (!uq_new(&q, 16)) {
+		struct simt_cmd_copy c;
+
+		va = bind(q.ctx, h);
+		memset(&c, 0, sizeof(c));
+		c.opcode = SIMT_CMD_COPY;
+		c.flags = SIMT_CMDF_SRC_HOST;
+		c.src = 0x100000;
+		c.dst = va;
+		c.size = 4096;
+		uq_put(&q, &c);
+		v = uq_signal(&q, 0, SIMT_CMDF_IRQ);
+		uq_ring(&q);
+		r = uq_wait(&q, v, 10 * SEC_NS, &w);
+		CHECK(r == 0 && w.error == DRM_SIMT_ERROR_DEVICE &&
+		      w.hw_error == SIMT_QERR_PRIVILEGED,
+		      "COPY from guest memory into a bound object: %s, error %u, hw_error %u",
+		      strerror(-r), w.error, w.hw_error);
+		CHECK(!memcmp(m, want, sizeof(want)),
+		      "a refused copy from guest memory changed the bound object");
+		uq_free(&q);
+		ctx_destroy(q.ctx);
+		bo_close(q.ring_h);
+	}
+
+	/* A SIGNAL to an address the context has not bound faults it ... */
+	other = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	h2 = bo_new(8192, DRM_SIMT_BO_VRAM);
+	bind(other, h2);
+	if (!uq_new(&q, 16)) {
+		/* a megabyte past the ring, the context's only binding */
+		const uint64_t unbound = q.ring_va + (1 << 20);
+
+		uq_signal(&q, unbound, SIMT_CMDF_IRQ);
+		v = uq_signal(&q, 0, SIMT_CMDF_IRQ);
+		uq_ring(&q);
+		r = uq_wait(&q, v, 10 * SEC_NS, &w);
+		CHECK(r == 0 && w.error == DRM_SIMT_ERROR_FAULT &&
+		      w.hw_error == SIMT_QERR_MMU && w.fault_addr == unbound &&
+		      *q.fence < v,
+		      "SIGNAL to unbound 0x%llx: %s, error %u, hw_error %u (want %u), fault 0x%llx, fence %llu",
+		      (unsigned long long)unbound, strerror(-r), w.error, w.hw_error,
+		      SIMT_QERR_MMU, (unsigned long long)w.fault_addr,
+		      (unsigned long long)*q.fence);
+		/* ... and no other: a copy on another context runs. */
+		copy = copy_cmd(h2, 0, h2, 4096, 4096);
+		run(other, &copy, 1);
+		uq_free(&q);
+		ctx_destroy(q.ctx);
+		bo_close(q.ring_h);
+		printf("SIGNAL to an unbound address faults its context, not the others\n");
+	}
+	ctx_destroy(other);
+	bo_close(h2);
+	munmap(m, 4096);
+	bo_close(h);
+}
+
+/* ---- userq-destroy: a running queue destroyed; its doorbell gone ---- */
+
+void test_userq_destroy(void)
+{
+	const uint32_t per_ctx = 3;
+	struct drm_simt_userq_wait w;
+	struct spinjob j;
+	struct uq q, again[3];
+	uint32_t i;
+	int r;
+
+	/* spin, long, then destroy while it runs */
+	uq_ring_new(&q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), 16);
+	if (spin_setup(&j, q.ctx, 4, 64, 2000000))
+		return;
+	r = uq_create_ioctl(&q);
+	CHECK(r == 0, "USERQ_CREATE: %s", strerror(-r));
+	if (r)
+		return;
+	q.db = db_map(fd, q.db_offset, 4096, PROT_READ | PROT_WRITE);
+	CHECK(q.db != MAP_FAILED, "doorbell mmap: %s", strerror(errno));
+	if (q.db == MAP_FAILED)
+		return;
+	uq_launch(&q, &j.cmd);
+	uq_signal(&q, 0, SIMT_CMDF_IRQ);
+	uq_ring(&q);
+	usleep(2000);
+	r = uq_wait(&q, 1, 0, &w);
+	CHECK(r == -ETIME, "the spin kernel is not running after 2 ms: %s",
+	      strerror(-r));
+	CHECK(ctx_destroy(q.ctx) == 0, "CONTEXT_DESTROY with a kernel running");
+	CHECK(store_kills(q.db), "a store to the doorbell after CONTEXT_DESTROY did not get SIGBUS/SIGSEGV");
+	spin_free(&j, 0);
+	munmap((void *)q.db, 4096);
+	munmap(q.ring, 16 * SIMT_CMD_SIZE + 4096);
+	bo_close(q.ring_h);
+
+	/* The queues come back: user queues on new contexts work. */
+	for (i = 0; i < per_ctx; i++) {
+		uint64_t v;
+
+		if (uq_new(&again[i], 16))
+			return;
+		v = uq_signal(&again[i], 0, SIMT_CMDF_IRQ);
+		uq_ring(&again[i]);
+		r = uq_wait(&again[i], v, 10 * SEC_NS, &w);
+		CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE && *again[i].fence == v,
+		      "new user queue %u: %s, error %u, fence %llu", i, strerror(-r),
+		      w.error, (unsigned long long)*again[i].fence);
+	}
+	for (i = 0; i < per_ctx; i++) {
+		uq_free(&again[i]);
+		ctx_destroy(again[i].ctx);
+		bo_close(again[i].ring_h);
+	}
+	printf("a running user queue destroyed, its doorbell gone; %u new ones work\n",
+	       per_ctx);
+}
+
+/* ---- userq-hang: the watchdog stops a user queue that hangs ---- */
+
+void test_userq_hang(void)
+{
+	struct drm_simt_userq_wait w;
+	struct spinjob j;
+	struct uq q;
+	double t0, t;
+	int r;
+
+	if (test_set_timeout("200"))
+		return;
+	uq_ring_new(&q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), 16);
+	if (spin_setup(&j, q.ctx, 4, 64, 0xffffffffu))
+		goto out_spin;
+	r = uq_create_ioctl(&q);
+	CHECK(r == 0, "USERQ_CREATE: %s", strerror(-r));
+	q.db = r ? MAP_FAILED : db_map(fd, q.db_offset, 4096, PROT_READ | PROT_WRITE);
+	if (q.db == MAP_FAILED) {
+		FAIL("no user queue to hang");
+		q.db = NULL;
+		goto out_spin;
+	}
+	t0 = now_s();
+	uq_launch(&q, &j.cmd);
+	uq_signal(&q, 0, SIMT_CMDF_IRQ);
+	uq_ring(&q);
+	r = uq_wait(&q, 1, 30 * SEC_NS, &w);
+	t = now_s() - t0;
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_TIMEOUT && *q.fence == 0,
+	      "an endless kernel in a user queue: %s, error %u, fence %llu after %.2f s",
+	      strerror(-r), w.error, (unsigned long long)*q.fence, t);
+	CHECK(t >= 0.2, "stopped after %.3f s, before the 200 ms job timeout", t);
+	printf("an endless kernel in a user queue stopped by the watchdog after %.2f s\n", t);
+out_spin:
+	ctx_destroy(q.ctx);
+	spin_free(&j, 0);
+	uq_free(&q);
+	bo_close(q.ring_h);
+	test_restore_timeout();
+}
