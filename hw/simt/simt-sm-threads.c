@@ -24,17 +24,43 @@
 /* How long a thread spins for the next phase or its end, host ns. */
 #define SIMT_SM_SPIN_NS         50000
 
-/* Take SMs of the phase until none is left. */
-static void run_share(SimtState *s)
+/* Run SM @i's part of round @round's phase, unless it is taken. */
+static void run_sm(SimtState *s, uint32_t i, uint32_t round)
 {
     SimtSmThreads *t = &s->sm_threads;
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
-    uint32_t i;
 
-    while ((i = qatomic_fetch_inc(&t->next_sm)) < nsm) {
-        t->fn(s, i, t->opaque);
-        if (qatomic_fetch_inc(&t->sms_done) + 1 == nsm) {
-            qemu_event_set(&t->done);
+    if (qatomic_read(&t->taken[i]) != round - 1 ||
+        qatomic_cmpxchg(&t->taken[i], round - 1, round) != round - 1) {
+        return;
+    }
+    t->fn(s, i, t->opaque);
+    if (qatomic_fetch_inc(&t->sms_done) + 1 == round * nsm) {
+        qemu_event_set(&t->done);
+    }
+}
+
+/*
+ * Take SMs of the round's phase until none is left: thread @self's own
+ * first (SM i is thread i % count's), then any other, from the last,
+ * which their own threads reach last.  An SM's state (its blocks'
+ * registers, up to some hundred KiB) stays in the cache of the core that
+ * ran it: so an SM stays on one thread from phase to phase unless that
+ * thread falls behind.  A thread late from the round before claims
+ * nothing: every SM of its round is taken.
+ */
+static void run_share(SimtState *s, uint32_t self)
+{
+    SimtSmThreads *t = &s->sm_threads;
+    uint32_t round = qatomic_load_acquire(&t->round);
+    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+
+    for (uint32_t i = self; i < nsm; i += t->count) {
+        run_sm(s, i, round);
+    }
+    for (uint32_t i = nsm; i-- > 0;) {
+        if (i % t->count != self) {
+            run_sm(s, i, round);
         }
     }
 }
@@ -61,29 +87,29 @@ static void spin_then_wait(SimtSmThreads *t, QemuEvent *ev,
     }
 }
 
-static bool phase_started(SimtSmThreads *t, uint32_t seen)
+static bool round_started(SimtSmThreads *t, uint32_t seen)
 {
-    return qatomic_load_acquire(&t->phase) != seen;
+    return qatomic_load_acquire(&t->round) != seen;
 }
 
-static bool phase_done(SimtSmThreads *t, uint32_t nsm)
+static bool round_done(SimtSmThreads *t, uint32_t sms_done)
 {
-    return qatomic_load_acquire(&t->sms_done) == nsm;
+    return qatomic_load_acquire(&t->sms_done) == sms_done;
 }
 
 static void *worker_main(void *opaque)
 {
-    SimtState *s = opaque;
-    SimtSmThreads *t = &s->sm_threads;
-    uint32_t seen = qatomic_load_acquire(&t->phase);
+    SimtSmWorker *w = opaque;
+    SimtSmThreads *t = &w->s->sm_threads;
+    uint32_t seen = qatomic_load_acquire(&t->round);
 
     for (;;) {
-        spin_then_wait(t, &t->wake, phase_started, seen);
-        seen = qatomic_load_acquire(&t->phase);
+        spin_then_wait(t, &t->wake, round_started, seen);
+        seen = qatomic_load_acquire(&t->round);
         if (qatomic_read(&t->stop)) {
             return NULL;
         }
-        run_share(s);
+        run_share(w->s, w->self);
     }
 }
 
@@ -93,20 +119,22 @@ void simt_sm_threads_each(SimtState *s, SimtSmPhaseFn *fn, void *opaque,
     SimtSmThreads *t = &s->sm_threads;
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
 
-    t->fn = fn;
-    t->opaque = opaque;
-    qatomic_set(&t->sms_done, 0);
     /*
-     * A worker late from the phase before may take an SM of this one as
-     * soon as next_sm is 0: fn and opaque are in place by then.
+     * A worker still spinning sees the new round, woken or not, and may
+     * take an SM of it: fn and opaque are in place by then.  Stores to
+     * the line it spins on cost a transfer each: the same ones are not
+     * stored again, and the SMs done count on from round to round.
      */
-    qatomic_store_release(&t->next_sm, 0);
+    if (t->fn != fn || t->opaque != opaque) {
+        t->fn = fn;
+        t->opaque = opaque;
+    }
+    qatomic_store_release(&t->round, t->round + 1);
     if (wake_workers) {
-        qatomic_store_release(&t->phase, t->phase + 1);
         qemu_event_set(&t->wake);
     }
-    run_share(s);
-    spin_then_wait(t, &t->done, phase_done, nsm);
+    run_share(s, 0);
+    spin_then_wait(t, &t->done, round_done, t->round * nsm);
 }
 
 bool simt_sm_threads_check(SimtState *s, Error **errp)
@@ -127,12 +155,15 @@ void simt_sm_threads_start(SimtState *s)
 
     qemu_event_init(&t->wake, false);
     qemu_event_init(&t->done, false);
-    t->workers = g_new0(QemuThread, t->count - 1);
+    t->taken = g_new0(uint32_t, simt_cfg(s, SIMT_CFG_SM_COUNT));
+    t->workers = g_new0(SimtSmWorker, t->count - 1);
     for (uint32_t w = 0; w < t->count - 1; w++) {
         g_autofree char *name = g_strdup_printf("simt-sm/%u", w + 1);
 
-        qemu_thread_create(&t->workers[w], name, worker_main, s,
-                           QEMU_THREAD_JOINABLE);
+        t->workers[w].s = s;
+        t->workers[w].self = w + 1;
+        qemu_thread_create(&t->workers[w].thread, name, worker_main,
+                           &t->workers[w], QEMU_THREAD_JOINABLE);
     }
 }
 
@@ -141,13 +172,15 @@ void simt_sm_threads_free(SimtState *s)
     SimtSmThreads *t = &s->sm_threads;
 
     qatomic_set(&t->stop, true);
-    qatomic_store_release(&t->phase, t->phase + 1);
+    qatomic_store_release(&t->round, t->round + 1);
     qemu_event_set(&t->wake);
     for (uint32_t w = 0; w < t->count - 1; w++) {
-        qemu_thread_join(&t->workers[w]);
+        qemu_thread_join(&t->workers[w].thread);
     }
     qemu_event_destroy(&t->wake);
     qemu_event_destroy(&t->done);
     g_free(t->workers);
     t->workers = NULL;
+    g_free(t->taken);
+    t->taken = NULL;
 }

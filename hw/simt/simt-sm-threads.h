@@ -15,18 +15,31 @@ typedef struct SimtState SimtState;
 /* What a phase does with SM @sm. */
 typedef void SimtSmPhaseFn(SimtState *s, uint32_t sm, void *opaque);
 
+typedef struct SimtSmWorker {
+    QemuThread thread;
+    SimtState *s;
+    uint32_t self;              /* its number: the main loop's thread is 0 */
+} SimtSmWorker;
+
 typedef struct SimtSmThreads {
     uint32_t count;             /* the threads property */
-    QemuThread *workers;        /* count - 1: the main loop's is the first */
-    QemuEvent wake;             /* set when a phase starts (or @stop) */
-    QemuEvent done;             /* set when the phase's last SM is done */
+    SimtSmWorker *workers;      /* count - 1: the main loop's is the first */
+    uint32_t *taken;            /* per SM: the last round that took it */
+    QemuEvent wake;             /* set when a round starts (or @stop) */
+    QemuEvent done;             /* set when the round's last SM is done */
     bool stop;
-    /* The phase under way. */
-    uint32_t phase;             /* phases started */
+    /*
+     * The round under way, which the workers spin on, a cache line away
+     * from the rest and from what the threads write as they finish SMs.
+     * (Padding: an aligned member would need an aligned SimtState.)
+     */
+    char pad_round[64];
+    uint32_t round;             /* phases started */
     SimtSmPhaseFn *fn;
     void *opaque;
-    uint32_t next_sm;           /* the next SM to take, atomically */
-    uint32_t sms_done;          /* SMs of the phase done, atomically */
+    char pad_done[64];
+    uint32_t sms_done;          /* SMs done, all rounds, atomically */
+    char pad_end[64];
 } SimtSmThreads;
 
 /* At realize: is the property within its limits? */

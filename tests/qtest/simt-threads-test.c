@@ -26,12 +26,13 @@ static uint32_t spin_ref(uint32_t i, uint32_t iters)
 
 /*
  * Run the spin kernel, @blocks of @threads, on a device with @props;
- * check every thread's result; its completion record in *@r.  With
+ * check every thread's result; its completion record in *@r, and, with
+ * @kernel_cycles, the queue's KERNEL_CYCLES in it.  With
  * @migrate_cycles, the device migrates that many cycles after the launch.
  */
 static void spin_run(const char *props, uint32_t blocks, uint32_t threads,
                      uint32_t iters, uint64_t migrate_cycles,
-                     struct simt_completion *r)
+                     struct simt_completion *r, uint32_t *kernel_cycles)
 {
     Dev *d = dev_start(props);
     uint32_t n = blocks * threads;
@@ -60,23 +61,28 @@ static void spin_run(const char *props, uint32_t blocks, uint32_t threads,
     for (uint32_t i = 0; i < n; i++) {
         g_assert_cmphex(got[i], ==, spin_ref(i, iters));
     }
+    if (kernel_cycles) {
+        *kernel_cycles = qrd(d, 0, SIMT_QREG_KERNEL_CYCLES);
+    }
     dev_stop(d);
 }
 
 /*
  * One block per SM: no block is placed while the kernel runs, and the
- * SMs share nothing, so threads change nothing, cycles included.
+ * SMs share nothing, so threads change nothing, cycles included, nor
+ * the queue's KERNEL_CYCLES, counted slice by slice (over a dozen).
  */
 static void test_one_block_per_sm_same_cycles(void)
 {
     struct simt_completion one, two, def;
+    uint32_t one_cycles, two_cycles;
     Dev *d = dev_start(NULL);
     uint32_t nsm = d->nsm;
 
     dev_stop(d);
-    spin_run(NULL, nsm, 256, 300, 0, &def);
-    spin_run("threads=1", nsm, 256, 300, 0, &one);
-    spin_run("threads=2", nsm, 256, 300, 0, &two);
+    spin_run(NULL, nsm, 256, 300, 0, &def, NULL);
+    spin_run("threads=1", nsm, 256, 300, 0, &one, &one_cycles);
+    spin_run("threads=2", nsm, 256, 300, 0, &two, &two_cycles);
     /* The default is one thread. */
     g_assert_cmpuint(def.start_cycle, ==, one.start_cycle);
     g_assert_cmpuint(def.end_cycle, ==, one.end_cycle);
@@ -84,6 +90,9 @@ static void test_one_block_per_sm_same_cycles(void)
     g_assert_cmpuint(one.end_cycle, ==, two.end_cycle);
     g_assert_cmpuint(one.thread_insns, ==, two.thread_insns);
     g_assert_cmpuint(one.warp_insns, ==, two.warp_insns);
+    /* Over 10 slices of 1000 cycles. */
+    g_assert_cmpuint(one.end_cycle - one.start_cycle, >, 10000);
+    g_assert_cmpuint(one_cycles, ==, two_cycles);
 }
 
 /*
@@ -99,14 +108,34 @@ static void test_many_blocks_same_results(void)
     uint32_t blocks = 6 * d->nsm * d->sm_blocks + 5;
 
     dev_stop(d);
-    spin_run("threads=1", blocks, 64, 40, 0, &one);
-    spin_run("threads=2", blocks, 64, 40, 0, &two);
-    spin_run("threads=3", blocks, 64, 40, 0, &three);
+    spin_run("threads=1", blocks, 64, 40, 0, &one, NULL);
+    spin_run("threads=2", blocks, 64, 40, 0, &two, NULL);
+    spin_run("threads=3", blocks, 64, 40, 0, &three, NULL);
     g_assert_cmpuint(one.thread_insns, ==, two.thread_insns);
     g_assert_cmpuint(one.warp_insns, ==, two.warp_insns);
     g_assert_cmpuint(two.thread_insns, ==, three.thread_insns);
     g_assert_cmpuint(two.start_cycle, ==, three.start_cycle);
     g_assert_cmpuint(two.end_cycle, ==, three.end_cycle);
+}
+
+/*
+ * More host threads than SMs: the threads beyond the SM count have no SM
+ * of their own and only take those another thread has not reached;
+ * results and cycles are those of two threads.
+ */
+static void test_more_threads_than_sms(void)
+{
+    struct simt_completion two, many;
+    Dev *d = dev_start(NULL);
+    uint32_t blocks = 3 * d->nsm * d->sm_blocks + 1;
+    g_autofree char *props = g_strdup_printf("threads=%u", d->nsm + 2);
+
+    dev_stop(d);
+    spin_run("threads=2", blocks, 64, 40, 0, &two, NULL);
+    spin_run(props, blocks, 64, 40, 0, &many, NULL);
+    g_assert_cmpuint(two.thread_insns, ==, many.thread_insns);
+    g_assert_cmpuint(two.start_cycle, ==, many.start_cycle);
+    g_assert_cmpuint(two.end_cycle, ==, many.end_cycle);
 }
 
 /*
@@ -157,9 +186,9 @@ static void test_migrate_mid_kernel(void)
     uint32_t blocks = 2 * d->nsm * d->sm_blocks + 3;
 
     dev_stop(d);
-    spin_run("threads=2", blocks, 64, 60, 0, &plain);
+    spin_run("threads=2", blocks, 64, 60, 0, &plain, NULL);
     spin_run("threads=2", blocks, 64, 60,
-             (plain.end_cycle - plain.start_cycle) / 2, &moved);
+             (plain.end_cycle - plain.start_cycle) / 2, &moved, NULL);
     g_assert_cmpuint(plain.start_cycle, ==, moved.start_cycle);
     g_assert_cmpuint(plain.end_cycle, ==, moved.end_cycle);
     g_assert_cmpuint(plain.thread_insns, ==, moved.thread_insns);
@@ -176,6 +205,8 @@ int main(int argc, char **argv)
                    test_one_block_per_sm_same_cycles);
     qtest_add_func("/simt/threads/many-blocks-same-results-any-count",
                    test_many_blocks_same_results);
+    qtest_add_func("/simt/threads/more-threads-than-sms-same-cycles",
+                   test_more_threads_than_sms);
     qtest_add_func("/simt/threads/atomic-sums-lose-no-update",
                    test_atomic_sums);
     qtest_add_func("/simt/threads/migrate-mid-kernel-same-results",
