@@ -89,19 +89,6 @@ struct SimtInsn {
     int32_t imm;
 };
 
-/*
- * A local array that every path writes before reading it: exempt from
- * QEMU's -ftrivial-auto-var-init=zero, which would clear it on each call.
- */
-#ifdef __has_attribute
-#if __has_attribute(uninitialized)
-#define SIMT_NO_AUTO_INIT __attribute__((uninitialized))
-#endif
-#endif
-#ifndef SIMT_NO_AUTO_INIT
-#define SIMT_NO_AUTO_INIT
-#endif
-
 /* The later of two cycles (the core is plain C, without QEMU's MAX). */
 static inline uint64_t later(uint64_t a, uint64_t b)
 {
@@ -1782,8 +1769,12 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     SimtWarp *w;
     SimtWarpTiming *wt;
     uint32_t P, G, nG, M;
-    /* The group's lanes as all-ones words: select_group() writes them. */
-    uint32_t lm[SIMT_WARP_SIZE] SIMT_NO_AUTO_INIT;
+    /*
+     * The group's lanes as all-ones words, which select_group() writes
+     * before any read: not cleared on every call by QEMU's
+     * -ftrivial-auto-var-init=zero (GCC 12 and clang know the attribute).
+     */
+    uint32_t lm[SIMT_WARP_SIZE] __attribute__((uninitialized));
     /* Instructions the group runs on to before the loop's next look */
     unsigned ahead;
     uint64_t n = 0, issue = 0, cycle;
