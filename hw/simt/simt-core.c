@@ -1750,15 +1750,17 @@ static bool is_stop_pc(const uint32_t *pcs, uint32_t n, uint32_t pc)
 
 /*
  * simt_warp_run() with @timed constant, so that each of its two copies
- * has only its own timing model's code in the instruction loop.
+ * has only its own timing model's code in the instruction loop, and
+ * @fast_only true where the code is known not to be on its reference
+ * paths.
  */
 static inline __attribute__((always_inline))
 uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
-                  const bool timed)
+                  const bool timed, const bool fast_only)
 {
     SimtBlockState *st = &b->st;
     const SimtCode *code = b->code;
-    const bool fast = !code->reference;
+    const bool fast = fast_only || !code->reference;
     const SimtCheckOps *const check = b->check;
     const bool direct = flat_direct(b->mem) && !check;
     uint8_t *flat = b->mem->flat;
@@ -1766,10 +1768,24 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     const uint32_t *const stops = b->stop_pcs;
     SimtWarp *w;
     SimtWarpTiming *wt;
-    uint32_t P, G, nG, M, lm[SIMT_WARP_SIZE];
+    uint32_t P, G, nG, M;
+    /*
+     * The group's lanes as all-ones words, which select_group() writes
+     * before any read: not cleared on every call by QEMU's
+     * -ftrivial-auto-var-init=zero (GCC 12 and clang know the attribute).
+     */
+    uint32_t lm[SIMT_WARP_SIZE] __attribute__((uninitialized));
     /* Instructions the group runs on to before the loop's next look */
     unsigned ahead;
     uint64_t n = 0, issue = 0, cycle;
+    /*
+     * On the fast paths the burst's bound and what it issued stay in
+     * registers (b follows on the way out), and a group's lanes are
+     * counted once for the n - n_counted instructions it ran; the
+     * reference paths read and count through b and per instruction.
+     */
+    const uint64_t issue_limit = b->issue_limit;
+    uint64_t issued = 0, n_counted = 0;
     /* Counts not yet in st and w: see SYNC_COUNTERS */
     uint64_t n_synced = 0, thread_insns = 0;
     unsigned base_tid = warp * SIMT_WARP_SIZE;
@@ -1790,8 +1806,14 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
      * exits) and on the way out.
      */
     cycle = st->cycle;
+#define COUNT_GROUP()                                                   \
+    do {                                                                \
+        thread_insns += (uint64_t)nG * (n - n_counted);                 \
+        n_counted = n;                                                  \
+    } while (0)
 #define SYNC_COUNTERS()                                                 \
     do {                                                                \
+        COUNT_GROUP();                                                  \
         st->cycle = cycle;                                              \
         w->instret += n - n_synced;                                     \
         st->warp_insns += n - n_synced;                                 \
@@ -1829,24 +1851,33 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         }
         ahead = fast && !stops ? straight_ahead(in, off, code->size, P, M)
                                : 0;
+        /* The run ends with the budget too (n < budget here). */
+        ahead = ahead < budget - n - 1 ? ahead : budget - n - 1;
     issue:
         if (wt) {
             /* It issues once what it reads is ready. */
-            issue = later(later(cycle, wt->reg[in->src[0]]),
-                          later(wt->reg[in->src[1]], wt->reg[in->src[2]]));
-            if (issue >= b->issue_limit && n) {
+            issue = later(later(wt->reg[in->src[0]], wt->reg[in->src[1]]),
+                          later(wt->reg[in->src[2]], cycle));
+            if (issue >= (fast ? issue_limit : b->issue_limit) && n) {
                 /* Not in this burst: the warp is ready again then. */
                 cycle = issue;
                 break;
             }
             cycle = issue + in->cost;
-            b->issue_cycles += in->cost;
+            if (fast) {
+                issued += in->cost;
+            } else {
+                b->issue_cycles += in->cost;
+            }
             wt->reg[in->dst] = issue + in->lat;
         } else {
             cycle += in->cost;
         }
         n++;
-        thread_insns += nG;
+        if (!fast) {
+            thread_insns += nG;
+            n_counted = n;
+        }
 
         switch (in->op) {
         case OP_LUI:
@@ -2317,7 +2348,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             goto illegal;
         }
         P += 4;
-        if (ahead && n < budget) {
+        if (ahead) {
             ahead--;
             in++;
             goto issue;
@@ -2329,6 +2360,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         /* Lanes elsewhere are now at or below the group's PC. */
         set_pcs(w, G, P);
     reselect:
+        COUNT_GROUP();
         if (st->status != SIMT_RUNNING) {
             goto out;
         }
@@ -2345,7 +2377,9 @@ stop:
     set_pcs(w, G, P);
 out:
     SYNC_COUNTERS();
+    b->issue_cycles += issued;
 #undef SYNC_COUNTERS
+#undef COUNT_GROUP
     return n;
 }
 
@@ -2359,8 +2393,8 @@ out:
 static __attribute__((target("avx2,fma,bmi,bmi2,popcnt,lzcnt")))
 uint64_t warp_run_avx2(SimtBlock *b, unsigned warp, uint64_t budget)
 {
-    return b->wtiming ? warp_run(b, warp, budget, true)
-                      : warp_run(b, warp, budget, false);
+    return b->wtiming ? warp_run(b, warp, budget, true, true)
+                      : warp_run(b, warp, budget, false, true);
 }
 
 static bool host_avx2(void)
@@ -2391,8 +2425,8 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
         return warp_run_avx2(b, warp, budget);
     }
 #endif
-    return b->wtiming ? warp_run(b, warp, budget, true)
-                      : warp_run(b, warp, budget, false);
+    return b->wtiming ? warp_run(b, warp, budget, true, false)
+                      : warp_run(b, warp, budget, false, false);
 }
 
 SimtStatus simt_block_run(SimtBlock *b, uint64_t budget)
