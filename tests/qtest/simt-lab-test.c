@@ -394,7 +394,8 @@ static void check_copies_intact(gconstpointer data)
                    "engine is never idle while a copy waits, and every "
                    "pick is an index of p[] (POLICY_ERRORS stays 0)");
     g_test_message("%s: %u KiB chunks, copies of %u and %u KiB", policy,
-                   chunk / KiB, big / KiB, small / KiB);
+                   (unsigned)(chunk / KiB), (unsigned)(big / KiB),
+                   (unsigned)(small / KiB));
     d = copy_start(policy, chunk);
     bw = rd(d, SIMT_REG_COPY_BW);
     fill_pattern(a, big, 1);
