@@ -9,8 +9,10 @@
  *   contexts  one line per live context: its hardware context and queue,
  *             priority, sequence numbers submitted and completed, ring
  *             position, queue status and error, MMU fault; then fences
- *             not yet signalled, preemption mode (DRM_SIMT_PREEMPT_*) and
- *             why the context stopped (DRM_SIMT_ERROR_*, 0 running)
+ *             not yet signalled, preemption mode (DRM_SIMT_PREEMPT_*),
+ *             why the context stopped (DRM_SIMT_ERROR_*, 0 running), its
+ *             save area, running time and whether its queue is a user
+ *             queue (userq=1: the process feeds it, USERQ_CREATE)
  *   stats     device-wide counters since the driver was bound, one
  *             "name value" line each: submissions, completions, errors
  *             (contexts stopped by a device error), timeouts (contexts
@@ -121,11 +123,12 @@ static int simt_contexts_show(struct seq_file *m, void *unused)
 			seq_printf(m, " 0x%08x", ctx->fault_addr);
 		else
 			seq_puts(m, " -         ");
-		seq_printf(m, " %7zu %7u %7u %7d save=0x%08llx+0x%llx run_ms=%llu\n",
+		seq_printf(m, " %7zu %7u %7u %7d save=0x%08llx+0x%llx run_ms=%llu userq=%d\n",
 			   simt_ctx_pending(ctx), ctx->preempt_mode,
 			   READ_ONCE(ctx->error), ctx->pid,
 			   ctx->save_va.start, ctx->save_va.size,
-			   div_u64(READ_ONCE(ctx->wd_run_ns), NSEC_PER_MSEC));
+			   div_u64(READ_ONCE(ctx->wd_run_ns), NSEC_PER_MSEC),
+			   READ_ONCE(ctx->userq));
 	}
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 	drm_dev_exit(idx);

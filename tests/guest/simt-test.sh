@@ -403,7 +403,7 @@ t_samples() { ioctl_group samples; }
 d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results checked"
 
 t_userq() { ioctl_group userq; }
-d_userq="user queue: USERQ_CREATE refuses no context or object, bad flags or entries, a VRAM, unbound, misplaced or small ring, a second call; SUBMIT on it EBUSY; USERQ_WAIT's checks; the doorbell maps one shared page of this file's own queue only and cannot grow; vecadd through the process's ring correct, woken by USERQ_WAIT, and 60 accumulating launches wrapping an 8-entry ring"
+d_userq="user queue: USERQ_CREATE refuses no context or object, bad flags or entries, a VRAM, unbound, misplaced or small ring, a second call; SUBMIT on it EBUSY; USERQ_WAIT's checks; the doorbell maps one shared page of this file's own queue only and cannot grow; debugfs contexts marks the context userq=1 while it lives; vecadd through the process's ring correct, woken by USERQ_WAIT, and 60 accumulating launches wrapping an 8-entry ring"
 
 t_userq_errors() { ioctl_group userq-errors; }
 d_userq_errors="user queue: a COPY naming guest memory (SRC_HOST, DST_HOST) stops the queue with the privileged error and copies nothing; a SIGNAL to an unbound address faults that context (USERQ_WAIT reports the address) while another context's copy runs"

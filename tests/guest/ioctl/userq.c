@@ -154,6 +154,20 @@ static void uq_free(struct uq *q)
 	q->ring = NULL;
 }
 
+/* How many contexts debugfs "contexts" marks as user queues. */
+static int user_queues_listed(void)
+{
+	char *text = read_text(debugfs_file("contexts")), *p;
+	int n = 0;
+
+	if (!text)
+		return -1;
+	for (p = text; (p = strstr(p, " userq=1\n")); p++)
+		n++;
+	free(text);
+	return n;
+}
+
 /* Does a store to @db in a child process kill it with SIGBUS or SIGSEGV? */
 static int store_kills(volatile uint32_t *db)
 {
@@ -297,9 +311,13 @@ static void userq_doorbell_checks(void)
 	CHECK(p == MAP_FAILED, "the doorbell mapping grew to two pages (mremap)");
 	CHECK(q.db[SIMT_DBREG_HEAD / 4] == 0, "HEAD of a new user queue reads %u",
 	      q.db[SIMT_DBREG_HEAD / 4]);
+	CHECK(user_queues_listed() == 1, "debugfs contexts lists %d user queues, not the one there is",
+	      user_queues_listed());
 	uq_free(&q);
 	ctx_destroy(q.ctx);
 	bo_close(q.ring_h);
+	CHECK(user_queues_listed() == 0, "debugfs contexts lists %d user queues after the only one was destroyed",
+	      user_queues_listed());
 	printf("doorbell mapping checks done\n");
 }
 
