@@ -474,9 +474,9 @@ static uint64_t simt_doorbell_read(void *opaque, hwaddr addr, unsigned size)
     }
     if (q < simt_cfg(s, SIMT_CFG_QUEUES)) {
         if (off == SIMT_DBREG_HEAD) {
-            val = s->queues[q].head;
+            simt_queue_reg_read(s, q, SIMT_QREG_HEAD, &val);
         } else if (off == SIMT_DBREG_TAIL) {
-            val = s->queues[q].tail;
+            simt_queue_reg_read(s, q, SIMT_QREG_TAIL, &val);
         }
     }
     trace_simt_doorbell_read(q, off, val);
