@@ -293,17 +293,18 @@ def seed_preempt():
     return s
 
 
-def seed_mmu():
-    s = Seed()
-    # Context 1: an Sv32 root table at VRAM 0x20000, a leaf table at
-    # 0x21000, put there by copies from patterns
+def map_context1(s, extra):
+    """Context 1: an Sv32 root table at VRAM 0x20000, a leaf table at
+    0x21000 mapping VAs 0 to 0xf000 to VRAM (read and write) and the
+    leaves @extra (index: PTE), put there by copies from patterns."""
     root = bytearray(4096)
     leaf = bytearray(4096)
     struct.pack_into("<I", root, 0, (0x21 << 10) | 1)
     for i in range(16):
         struct.pack_into("<I", leaf, i * 4,
                          ((0x30 + i) << 10) | 0x7)  # V R W
-    struct.pack_into("<I", leaf, 16 * 4, (0x100 << 10) | 0x103)  # sys page
+    for i, pte in extra.items():
+        struct.pack_into("<I", leaf, i * 4, pte)
     s.ring(0, RING, size=16)
     s.pattern(copy(BUF, 0x20000, 4096, F_SRC_HOST))
     s.pattern(bytes(root[:64]))
@@ -314,6 +315,11 @@ def seed_mmu():
     s.wr(creg(1, C_PT), 0x80000000 | 0x20)
     s.wr(TLB_INV_CTX, 1)
     s.wr(TLB_INV, 2)
+
+
+def seed_mmu():
+    s = Seed()
+    map_context1(s, {16: (0x100 << 10) | 0x103})  # a system page
     s.ring(2, RING + 0x2000, size=16, ctx=1)
     s.clear()
     s.pattern(copy(0x1000, BUF + 0x8000, 0x2000, F_DST_HOST))
@@ -334,25 +340,9 @@ def seed_mmu():
 
 def seed_user_queue():
     s = Seed()
-    # Context 1 as in seed_mmu, with VA 0x10000 a system page (read and
-    # write) holding a user queue's ring, and VA 0x11000 one read-only
-    root = bytearray(4096)
-    leaf = bytearray(4096)
-    struct.pack_into("<I", root, 0, (0x21 << 10) | 1)
-    for i in range(16):
-        struct.pack_into("<I", leaf, i * 4, ((0x30 + i) << 10) | 0x7)
-    struct.pack_into("<I", leaf, 16 * 4, (0x100 << 10) | 0x107)
-    struct.pack_into("<I", leaf, 17 * 4, (0x1c0 << 10) | 0x103)
-    s.ring(0, RING, size=16)
-    s.pattern(copy(BUF, 0x20000, 4096, F_SRC_HOST))
-    s.pattern(bytes(root[:64]))
-    s.pattern(copy(BUF, 0x21000, 4096, F_SRC_HOST))
-    s.pattern(bytes(leaf[:128]))
-    s.wr(qreg(0, Q_TAIL), 2)
-    s.step(4)
-    s.wr(creg(1, C_PT), 0x80000000 | 0x20)
-    s.wr(TLB_INV_CTX, 1)
-    s.wr(TLB_INV, 2)
+    # VA 0x10000 a system page (read and write) holding a user queue's
+    # ring, and VA 0x11000 one read-only
+    map_context1(s, {16: (0x100 << 10) | 0x107, 17: (0x1c0 << 10) | 0x103})
     s.ring(2, 0x10000, size=16, ctx=1, control=Q_ENABLE | Q_USER)
     s.clear()
     s.pattern(signal(SIGNAL, 0x1000, 5))

@@ -241,13 +241,20 @@ void vram_read(Dev *d, uint32_t addr, void *buf, size_t len)
     qpci_memread(d->dev, d->vram, addr, buf, len);
 }
 
-uint32_t submit(Dev *d, unsigned q, const void *cmd)
+uint32_t ring_put(Dev *d, unsigned q, const void *cmd)
 {
     uint32_t idx = d->tail[q];
 
     qtest_memwrite(d->qts, RING_ADDR(q) + idx * SIMT_CMD_SIZE, cmd,
                    SIMT_CMD_SIZE);
     d->tail[q] = (idx + 1) % RING_SIZE;
+    return idx;
+}
+
+uint32_t submit(Dev *d, unsigned q, const void *cmd)
+{
+    uint32_t idx = ring_put(d, q, cmd);
+
     qwr(d, q, SIMT_QREG_TAIL, d->tail[q]);
     return idx;
 }

@@ -97,6 +97,8 @@ void use_image(Dev *d, const char *name);
 uint32_t vram_alloc(Dev *d, const void *data, size_t len);
 void vram_read(Dev *d, uint32_t addr, void *buf, size_t len);
 
+/* Put a command on queue @q's ring, TAIL not written yet; its index. */
+uint32_t ring_put(Dev *d, unsigned q, const void *cmd);
 /* Put a command on queue @q's ring and ring the doorbell; its index. */
 uint32_t submit(Dev *d, unsigned q, const void *cmd);
 /* LAUNCH @l on queue @q, filled from the image's metadata note. */

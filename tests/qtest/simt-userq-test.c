@@ -179,11 +179,8 @@ static Dev *user_start(void)
 /* Put @cmd on user queue @q's ring and ring its doorbell; its index. */
 static uint32_t user_submit(Dev *d, unsigned q, const void *cmd)
 {
-    uint32_t idx = d->tail[q];
+    uint32_t idx = ring_put(d, q, cmd);
 
-    qtest_memwrite(d->qts, RING_ADDR(q) + idx * SIMT_CMD_SIZE, cmd,
-                   SIMT_CMD_SIZE);
-    d->tail[q] = (idx + 1) % RING_SIZE;
     db_wr(d, q, SIMT_DBREG_TAIL, d->tail[q]);
     return idx;
 }

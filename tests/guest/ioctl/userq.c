@@ -55,13 +55,12 @@ static void *db_map(int f, uint64_t offset, size_t len, int prot)
 	return mmap(NULL, len, prot, MAP_SHARED, f, (off_t)offset);
 }
 
-/* A user queue on a new context of @entries; 0 or -1 (checks failed). */
-static int uq_new(struct uq *q, uint32_t entries)
+/* Make @q's ring a user queue and map its doorbell; 0 or -1 (checks failed). */
+static int uq_start(struct uq *q)
 {
 	void *p;
 	int r;
 
-	uq_ring_new(q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), entries);
 	r = uq_create_ioctl(q);
 	CHECK(r == 0, "USERQ_CREATE: %s", strerror(-r));
 	if (r)
@@ -73,6 +72,13 @@ static int uq_new(struct uq *q, uint32_t entries)
 		return -1;
 	q->db = p;
 	return 0;
+}
+
+/* A user queue on a new context of @entries; 0 or -1 (checks failed). */
+static int uq_new(struct uq *q, uint32_t entries)
+{
+	uq_ring_new(q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), entries);
+	return uq_start(q);
 }
 
 static void uq_put(struct uq *q, const void *cmd)
@@ -351,13 +357,8 @@ static void userq_vecadd(void)
 	    kimg_cmd(&ki, q.ctx, "vecadd", grid, block,
 		     (const uint32_t[8]){ a, b, a, n }, &acc, &hl2))
 		return;
-	r = uq_create_ioctl(&q);
-	CHECK(r == 0, "USERQ_CREATE after loading a module: %s", strerror(-r));
-	if (r)
-		return;
-	q.db = db_map(fd, q.db_offset, 4096, PROT_READ | PROT_WRITE);
-	CHECK(q.db != MAP_FAILED, "doorbell mmap: %s", strerror(errno));
-	if (q.db == MAP_FAILED)
+	/* after loading a module through SUBMIT */
+	if (uq_start(&q))
 		return;
 
 	/* c = a + b, then USERQ_WAIT woken by the SIGNAL's interrupt */
@@ -559,13 +560,7 @@ void test_userq_destroy(void)
 	uq_ring_new(&q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), 16);
 	if (spin_setup(&j, q.ctx, 4, 64, 2000000))
 		return;
-	r = uq_create_ioctl(&q);
-	CHECK(r == 0, "USERQ_CREATE: %s", strerror(-r));
-	if (r)
-		return;
-	q.db = db_map(fd, q.db_offset, 4096, PROT_READ | PROT_WRITE);
-	CHECK(q.db != MAP_FAILED, "doorbell mmap: %s", strerror(errno));
-	if (q.db == MAP_FAILED)
+	if (uq_start(&q))
 		return;
 	uq_launch(&q, &j.cmd);
 	uq_signal(&q, 0, SIMT_CMDF_IRQ);
@@ -618,12 +613,8 @@ void test_userq_hang(void)
 	uq_ring_new(&q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), 16);
 	if (spin_setup(&j, q.ctx, 4, 64, 0xffffffffu))
 		goto out_spin;
-	r = uq_create_ioctl(&q);
-	CHECK(r == 0, "USERQ_CREATE: %s", strerror(-r));
-	q.db = r ? MAP_FAILED : db_map(fd, q.db_offset, 4096, PROT_READ | PROT_WRITE);
-	if (q.db == MAP_FAILED) {
+	if (uq_start(&q)) {
 		FAIL("no user queue to hang");
-		q.db = NULL;
 		goto out_spin;
 	}
 	t0 = now_s();
