@@ -13,7 +13,9 @@
  *
  * Instructions are decoded once into a predecode cache over the code range,
  * which also counts the decoded entries in a row after each one, so that a
- * straight run goes from dispatch to dispatch (straight_ahead).  Register
+ * straight run goes from dispatch to dispatch (straight_ahead); runs of
+ * integer operations and branches go to a tier of their own (tier_body)
+ * whose variables stay in host registers.  Register
  * files are register-major, so an ALU instruction is a few host vector
  * operations (VALU) or a 32-wide loop the compiler vectorises, then a
  * masked commit.
@@ -1297,47 +1299,161 @@ typedef int32_t LaneVecS __attribute__((vector_size(32)));
  * (lm) blends the result into rd.  Lane i reads and writes lane i only,
  * so rd may be a source.
  */
-#define VALU(vexpr, expr)                                               \
+#define VALU_ROWS(vexpr)                                                \
+    do {                                                                \
+        const uint32_t imm = in->imm;                                   \
+        const uint32_t *xa = w->x[in->rs1];                             \
+        const uint32_t *xc = w->x[in->rs2];                             \
+        uint32_t *xd = w->x[in->rd];                                    \
+        (void)imm; (void)xa; (void)xc;                                  \
+        _Pragma("GCC unroll 4")                                         \
+        for (int q = 0; q < SIMT_WARP_SIZE; q += LANE_VEC) {            \
+            LaneVec va, vc, vd;                                         \
+            LaneVecS sa, sc;                                            \
+            memcpy(&va, xa + q, sizeof(va));                            \
+            memcpy(&vc, xc + q, sizeof(vc));                            \
+            sa = (LaneVecS)va;                                          \
+            sc = (LaneVecS)vc;                                          \
+            (void)sa; (void)sc;                                         \
+            vd = (vexpr);                                               \
+            if (G != SIMT_FULL_MASK) {                                  \
+                LaneVec vm, vo;                                         \
+                memcpy(&vm, lm + q, sizeof(vm));                        \
+                memcpy(&vo, xd + q, sizeof(vo));                        \
+                vd = (vd & vm) | (vo & ~vm);                            \
+            }                                                           \
+            memcpy(xd + q, &vd, sizeof(vd));                            \
+        }                                                               \
+    } while (0)
+
+/*
+ * The fast path of the integer operations OP_ADDI to OP_MUL (a range of
+ * the enum) on lanes @G of @w, rd not x0: the instruction loop's and the
+ * straight-run tier's (tier_body).
+ */
+static inline SIMT_LANES_INLINE
+void valu_rows(SimtWarp *w, const SimtInsn *in, uint32_t G,
+               const uint32_t *lm)
+{
+    switch (in->op) {
+    case OP_ADDI:
+        VALU_ROWS(va + imm);
+        break;
+    case OP_SLTI:
+        VALU_ROWS((LaneVec)(sa < (int32_t)imm) & 1);
+        break;
+    case OP_SLTIU:
+        VALU_ROWS((LaneVec)(va < imm) & 1);
+        break;
+    case OP_XORI:
+        VALU_ROWS(va ^ imm);
+        break;
+    case OP_ORI:
+        VALU_ROWS(va | imm);
+        break;
+    case OP_ANDI:
+        VALU_ROWS(va & imm);
+        break;
+    case OP_SLLI:
+        VALU_ROWS(va << imm);
+        break;
+    case OP_SRLI:
+        VALU_ROWS(va >> imm);
+        break;
+    case OP_SRAI:
+        VALU_ROWS((LaneVec)(sa >> imm));
+        break;
+    case OP_ADD:
+        VALU_ROWS(va + vc);
+        break;
+    case OP_SUB:
+        VALU_ROWS(va - vc);
+        break;
+    case OP_SLL:
+        VALU_ROWS(va << (vc & 31));
+        break;
+    case OP_SLT:
+        VALU_ROWS((LaneVec)(sa < sc) & 1);
+        break;
+    case OP_SLTU:
+        VALU_ROWS((LaneVec)(va < vc) & 1);
+        break;
+    case OP_XOR:
+        VALU_ROWS(va ^ vc);
+        break;
+    case OP_SRL:
+        VALU_ROWS(va >> (vc & 31));
+        break;
+    case OP_SRA:
+        VALU_ROWS((LaneVec)(sa >> (sc & 31)));
+        break;
+    case OP_OR:
+        VALU_ROWS(va | vc);
+        break;
+    case OP_AND:
+        VALU_ROWS(va & vc);
+        break;
+    case OP_MUL:
+        VALU_ROWS(va * vc);
+        break;
+    }
+}
+
+/*
+ * ALU(expr) on the fast paths by valu_rows(): the integer operations
+ * that have a vector form.
+ */
+#define VALU(expr)                                                      \
     do {                                                                \
         if (fast && in->rd) {                                           \
-            const uint32_t imm = in->imm;                               \
-            const uint32_t *xa = w->x[in->rs1];                         \
-            const uint32_t *xc = w->x[in->rs2];                         \
-            uint32_t *xd = w->x[in->rd];                                \
-            (void)imm; (void)xa; (void)xc;                              \
-            _Pragma("GCC unroll 4")                                     \
-            for (int q = 0; q < SIMT_WARP_SIZE; q += LANE_VEC) {        \
-                LaneVec va, vc, vd;                                     \
-                LaneVecS sa, sc;                                        \
-                memcpy(&va, xa + q, sizeof(va));                        \
-                memcpy(&vc, xc + q, sizeof(vc));                        \
-                sa = (LaneVecS)va;                                      \
-                sc = (LaneVecS)vc;                                      \
-                (void)sa; (void)sc;                                     \
-                vd = (vexpr);                                           \
-                if (G != SIMT_FULL_MASK) {                              \
-                    LaneVec vm, vo;                                     \
-                    memcpy(&vm, lm + q, sizeof(vm));                    \
-                    memcpy(&vo, xd + q, sizeof(vo));                    \
-                    vd = (vd & vm) | (vo & ~vm);                        \
-                }                                                       \
-                memcpy(xd + q, &vd, sizeof(vd));                        \
-            }                                                           \
+            valu_rows(w, in, G, lm);                                    \
         } else {                                                        \
             ALU(expr);                                                  \
         }                                                               \
     } while (0)
 
-/* Conditional branch: the group follows, stays or splits. */
-#define BRANCH(cond)                                                    \
+/* The lanes @G of @w for which @in's condition holds, @in a branch. */
+#define BRANCH_LANES(cond)                                              \
     do {                                                                \
-        const uint32_t *a = w->x[in->rs1];                              \
-        const uint32_t *c = w->x[in->rs2];                              \
-        uint32_t taken = 0;                                             \
         for (int i = 0; i < SIMT_WARP_SIZE; i++) {                      \
             taken |= -(uint32_t)(cond) & lane_bit[i];                   \
         }                                                               \
-        taken &= G;                                                     \
+    } while (0)
+
+static inline SIMT_LANES_INLINE
+uint32_t branch_lanes(const SimtWarp *w, const SimtInsn *in, uint32_t G)
+{
+    const uint32_t *a = w->x[in->rs1];
+    const uint32_t *c = w->x[in->rs2];
+    uint32_t taken = 0;
+
+    switch (in->op) {
+    case OP_BEQ:
+        BRANCH_LANES(a[i] == c[i]);
+        break;
+    case OP_BNE:
+        BRANCH_LANES(a[i] != c[i]);
+        break;
+    case OP_BLT:
+        BRANCH_LANES((int32_t)a[i] < (int32_t)c[i]);
+        break;
+    case OP_BGE:
+        BRANCH_LANES((int32_t)a[i] >= (int32_t)c[i]);
+        break;
+    case OP_BLTU:
+        BRANCH_LANES(a[i] < c[i]);
+        break;
+    case OP_BGEU:
+        BRANCH_LANES(a[i] >= c[i]);
+        break;
+    }
+    return taken & G;
+}
+
+/* Conditional branch: the group follows, stays or splits. */
+#define BRANCH()                                                        \
+    do {                                                                \
+        uint32_t taken = branch_lanes(w, in, G);                        \
         if (taken == G) {                                               \
             P += in->imm;                                               \
             goto jumped;                                                \
@@ -1728,6 +1844,152 @@ void simt_code_decode_all(SimtCode *code, const SimtMem *mem)
     }
 }
 
+/*
+ * The straight-run tier of warp_run(): integer vector operations,
+ * conditional branches and jumps that write no link register, in a loop
+ * of their own that follows taken branches.  It is a function of its
+ * own, called once per straight run or loop, so that its few variables
+ * stay in host registers (in warp_run()'s instruction loop, too large for
+ * that, the compiler keeps the group's pc and the warp's clock in
+ * memory).  It ends before any other instruction or one past the
+ * burst's issue limit (TIER_BEFORE: in and left say where), after the
+ * budget, the straight run, or a jump to M or beyond or to code not
+ * decoded yet (TIER_AFTER: P says where), or after a branch that splits
+ * the group (TIER_SPLIT); warp_run() goes on from there as if it had run
+ * them.
+ */
+typedef struct SimtTier {
+    SimtWarp *w;
+    const SimtCode *code;
+    SimtWarpTiming *wt;         /* NULL: untimed */
+    const uint32_t *lm;
+    uint32_t G, M, P;
+    SimtInsn *in;
+    unsigned left;              /* instructions left in the straight run */
+    enum { TIER_BEFORE, TIER_AFTER, TIER_SPLIT } end;
+    uint32_t taken;             /* TIER_SPLIT: the lanes that branch */
+    uint64_t n, budget, cycle, issue_limit, issued;
+} SimtTier;
+
+static inline SIMT_LANES_INLINE
+void tier_body(SimtTier *t, const bool timed)
+{
+    SimtWarp *const w = t->w;
+    const SimtCode *const code = t->code;
+    SimtWarpTiming *const wt = t->wt;
+    const uint32_t *const lm = t->lm;
+    const uint32_t G = t->G, M = t->M;
+    const uint64_t budget = t->budget, issue_limit = t->issue_limit;
+    SimtInsn *x = t->in;
+    uint32_t p = t->P, taken = 0, o;
+    uint64_t clk = t->cycle, iss = 0, k = t->n;
+    unsigned left = t->left;
+
+    t->end = TIER_BEFORE;
+
+/*
+ * x issues once what it reads is ready, unless past the burst's limit
+ * (warp_run() then ends the burst, or issues x if it is the burst's
+ * first).  The tier's instructions read two registers at most: src[2]
+ * is x0, never pending.
+ */
+#define TIER_ISSUE()                                                    \
+    do {                                                                \
+        if (timed) {                                                    \
+            uint64_t at = later(later(wt->reg[x->src[0]],               \
+                                      wt->reg[x->src[1]]), clk);        \
+            if (__builtin_expect(at >= issue_limit, 0)) {              \
+                goto out;                                               \
+            }                                                           \
+            clk = at + x->cost;                                         \
+            iss += x->cost;                                             \
+            wt->reg[x->dst] = at + x->lat;                              \
+        } else {                                                        \
+            clk += x->cost;                                             \
+        }                                                               \
+        k++;                                                            \
+    } while (0)
+/* On to the next instruction of the straight run, if there is one. */
+#define TIER_NEXT()                                                     \
+    do {                                                                \
+        p += 4;                                                         \
+        x++;                                                            \
+        if (--left) {                                                   \
+            goto again;                                                 \
+        }                                                               \
+        t->end = TIER_AFTER;                                           \
+        goto out;                                                       \
+    } while (0)
+
+    for (;;) {
+    again:
+        switch (x->op) {
+        case OP_ADDI: case OP_SLTI: case OP_SLTIU: case OP_XORI:
+        case OP_ORI: case OP_ANDI: case OP_SLLI: case OP_SRLI: case OP_SRAI:
+        case OP_ADD: case OP_SUB: case OP_SLL: case OP_SLT: case OP_SLTU:
+        case OP_XOR: case OP_SRL: case OP_SRA: case OP_OR: case OP_AND:
+        case OP_MUL:
+            TIER_ISSUE();
+            if (x->rd) {
+                valu_rows(w, x, G, lm);
+            }
+            TIER_NEXT();
+            break;
+        case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU:
+        case OP_BGEU:
+            taken = branch_lanes(w, x, G);
+            TIER_ISSUE();
+            if (!taken) {
+                TIER_NEXT();
+            }
+            if (taken != G) {
+                t->end = TIER_SPLIT;
+                goto out;
+            }
+            break;
+        case OP_JAL:
+            if (x->rd) {
+                goto out;
+            }
+            TIER_ISSUE();
+            break;
+        default:
+            goto out;
+        }
+        /* Taken: on in the straight run at the target, if there is one. */
+        p += x->imm;
+        o = p - code->base;
+        if (p >= M || k >= budget || o >= code->size || (p & 3) ||
+            code->insns[o >> 2].op == OP_UNDECODED) {
+            t->end = TIER_AFTER;
+            goto out;
+        }
+        x = &code->insns[o >> 2];
+        left = straight_ahead(x, o, code->size, p, M) + 1;
+        left = left < budget - k ? left : budget - k;
+    }
+#undef TIER_ISSUE
+#undef TIER_NEXT
+out:
+    t->taken = taken;
+    t->in = x;
+    t->left = left;
+    t->P = p;
+    t->cycle = clk;
+    t->issued = iss;
+    t->n = k;
+}
+
+static __attribute__((noinline)) void tier_run(SimtTier *t)
+{
+    tier_body(t, false);
+}
+
+static __attribute__((noinline)) void tier_run_timed(SimtTier *t)
+{
+    tier_body(t, true);
+}
+
 /* Whether @pc is one of the @n ascending pcs of @pcs. */
 static bool is_stop_pc(const uint32_t *pcs, uint32_t n, uint32_t pc)
 {
@@ -1756,7 +2018,8 @@ static bool is_stop_pc(const uint32_t *pcs, uint32_t n, uint32_t pc)
  */
 static inline __attribute__((always_inline))
 uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
-                  const bool timed, const bool fast_only)
+                  const bool timed, const bool fast_only,
+                  void (*const tier)(SimtTier *t))
 {
     SimtBlockState *st = &b->st;
     const SimtCode *code = b->code;
@@ -1853,6 +2116,32 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
                                : 0;
         /* The run ends with the budget too (n < budget here). */
         ahead = ahead < budget - n - 1 ? ahead : budget - n - 1;
+        /* The tier, where it has more than one instruction to run. */
+        if (fast && !stops &&
+            (ahead || (in->op >= OP_BEQ && in->op <= OP_BGEU) ||
+             (in->op == OP_JAL && !in->rd))) {
+            SimtTier t = {
+                .w = w, .code = code, .wt = wt, .lm = lm, .G = G, .M = M,
+                .P = P, .in = in, .left = ahead + 1, .n = n,
+                .budget = budget, .cycle = cycle, .issue_limit = issue_limit,
+            };
+
+            tier(&t);
+            P = t.P;
+            cycle = t.cycle;
+            issued += t.issued;
+            n = t.n;
+            if (t.end == TIER_AFTER) {
+                goto jumped;
+            }
+            if (t.end == TIER_SPLIT) {
+                set_pcs(w, t.taken, P + t.in->imm);
+                set_pcs(w, G & ~t.taken, P + 4);
+                goto reselect;
+            }
+            in = t.in;
+            ahead = t.left - 1;
+        }
     issue:
         if (wt) {
             /* It issues once what it reads is ready. */
@@ -1887,65 +2176,64 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             ALU(P + imm);
             break;
         case OP_ADDI:
-            VALU(va + imm, a[i] + imm);
+            VALU(a[i] + imm);
             break;
         case OP_SLTI:
-            VALU((LaneVec)(sa < (int32_t)imm) & 1,
-                 (int32_t)a[i] < (int32_t)imm);
+            VALU((int32_t)a[i] < (int32_t)imm);
             break;
         case OP_SLTIU:
-            VALU((LaneVec)(va < imm) & 1, a[i] < imm);
+            VALU(a[i] < imm);
             break;
         case OP_XORI:
-            VALU(va ^ imm, a[i] ^ imm);
+            VALU(a[i] ^ imm);
             break;
         case OP_ORI:
-            VALU(va | imm, a[i] | imm);
+            VALU(a[i] | imm);
             break;
         case OP_ANDI:
-            VALU(va & imm, a[i] & imm);
+            VALU(a[i] & imm);
             break;
         case OP_SLLI:
-            VALU(va << imm, a[i] << imm);
+            VALU(a[i] << imm);
             break;
         case OP_SRLI:
-            VALU(va >> imm, a[i] >> imm);
+            VALU(a[i] >> imm);
             break;
         case OP_SRAI:
-            VALU((LaneVec)(sa >> imm), (int32_t)a[i] >> imm);
+            VALU((int32_t)a[i] >> imm);
             break;
         case OP_ADD:
-            VALU(va + vc, a[i] + c[i]);
+            VALU(a[i] + c[i]);
             break;
         case OP_SUB:
-            VALU(va - vc, a[i] - c[i]);
+            VALU(a[i] - c[i]);
             break;
         case OP_SLL:
-            VALU(va << (vc & 31), a[i] << (c[i] & 31));
+            VALU(a[i] << (c[i] & 31));
             break;
         case OP_SLT:
-            VALU((LaneVec)(sa < sc) & 1, (int32_t)a[i] < (int32_t)c[i]);
+            VALU((int32_t)a[i] < (int32_t)c[i]);
             break;
         case OP_SLTU:
-            VALU((LaneVec)(va < vc) & 1, a[i] < c[i]);
+            VALU(a[i] < c[i]);
             break;
         case OP_XOR:
-            VALU(va ^ vc, a[i] ^ c[i]);
+            VALU(a[i] ^ c[i]);
             break;
         case OP_SRL:
-            VALU(va >> (vc & 31), a[i] >> (c[i] & 31));
+            VALU(a[i] >> (c[i] & 31));
             break;
         case OP_SRA:
-            VALU((LaneVec)(sa >> (sc & 31)), (int32_t)a[i] >> (c[i] & 31));
+            VALU((int32_t)a[i] >> (c[i] & 31));
             break;
         case OP_OR:
-            VALU(va | vc, a[i] | c[i]);
+            VALU(a[i] | c[i]);
             break;
         case OP_AND:
-            VALU(va & vc, a[i] & c[i]);
+            VALU(a[i] & c[i]);
             break;
         case OP_MUL:
-            VALU(va * vc, a[i] * c[i]);
+            VALU(a[i] * c[i]);
             break;
         case OP_MULH:
             ALU(mulh(a[i], c[i]));
@@ -1995,22 +2283,12 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             goto jumped;
         }
         case OP_BEQ:
-            BRANCH(a[i] == c[i]);
-            break;
         case OP_BNE:
-            BRANCH(a[i] != c[i]);
-            break;
         case OP_BLT:
-            BRANCH((int32_t)a[i] < (int32_t)c[i]);
-            break;
         case OP_BGE:
-            BRANCH((int32_t)a[i] >= (int32_t)c[i]);
-            break;
         case OP_BLTU:
-            BRANCH(a[i] < c[i]);
-            break;
         case OP_BGEU:
-            BRANCH(a[i] >= c[i]);
+            BRANCH();
             break;
 
         case OP_LOAD:
@@ -2384,6 +2662,18 @@ out:
 }
 
 #ifdef HOST_X86_64
+static __attribute__((target("avx2,fma,bmi,bmi2,popcnt,lzcnt"), noinline))
+void tier_run_avx2(SimtTier *t)
+{
+    tier_body(t, false);
+}
+
+static __attribute__((target("avx2,fma,bmi,bmi2,popcnt,lzcnt"), noinline))
+void tier_run_timed_avx2(SimtTier *t)
+{
+    tier_body(t, true);
+}
+
 /*
  * The instruction loop for hosts with AVX2: a warp's 32 lanes are four
  * 256-bit vectors instead of eight 128-bit ones.  simt-core.c does no
@@ -2393,8 +2683,9 @@ out:
 static __attribute__((target("avx2,fma,bmi,bmi2,popcnt,lzcnt")))
 uint64_t warp_run_avx2(SimtBlock *b, unsigned warp, uint64_t budget)
 {
-    return b->wtiming ? warp_run(b, warp, budget, true, true)
-                      : warp_run(b, warp, budget, false, true);
+    return b->wtiming ? warp_run(b, warp, budget, true, true,
+                                 tier_run_timed_avx2)
+                      : warp_run(b, warp, budget, false, true, tier_run_avx2);
 }
 
 static bool host_avx2(void)
@@ -2425,8 +2716,8 @@ uint64_t simt_warp_run(SimtBlock *b, unsigned warp, uint64_t budget)
         return warp_run_avx2(b, warp, budget);
     }
 #endif
-    return b->wtiming ? warp_run(b, warp, budget, true, false)
-                      : warp_run(b, warp, budget, false, false);
+    return b->wtiming ? warp_run(b, warp, budget, true, false, tier_run_timed)
+                      : warp_run(b, warp, budget, false, false, tier_run);
 }
 
 SimtStatus simt_block_run(SimtBlock *b, uint64_t budget)

@@ -1360,8 +1360,9 @@ static void test_active_cycles_reset(void)
  * scripts/bench.sh): the host time the device takes to run the spin
  * kernel, to compare with bench/simt-spin-bench on the core alone; and
  * the same on two host threads (the threads property), the runs of
- * both taking turns, best of five each (one run takes a few tens of
- * milliseconds: the best is the one least disturbed by other work).
+ * both taking turns, best of ten each (one run takes some ten
+ * milliseconds: the best is the one least disturbed by other work on
+ * the machine, which two threads feel more than one).
  *
  * The device's time is that of the clock steps, in which its slices
  * run: the test's own writes of the command and its polls of the queue
@@ -1379,7 +1380,7 @@ static void bench_spin(void)
 
     g_assert_cmpint(sscanf(g_getenv("SIMT_BENCH_SPIN"), "%u,%u,%u", &blocks,
                            &threads, &iters), ==, 3);
-    for (int run = 0; run < 10; run++) {
+    for (int run = 0; run < 20; run++) {
         Dev *d = dev_start(props[run & 1]);
         uint32_t out = vram_alloc(d, NULL, blocks * threads * 4);
         gint64 t0, stepping = 0;

@@ -8,8 +8,10 @@
  * misaligned now and then, in flat memory or through a page table with
  * read-only and unmapped pages; every fp32 rounding mode,
  * static and dynamic, frm changes, fflags reads, branches on per-lane
- * bits so that warps diverge) run from random register contents on
- * blocks with some lanes exited, once with SimtCode.reference set (every
+ * bits so that warps diverge, branches of every kind, jumps with and
+ * without a link, loops that all lanes or some run again) run from
+ * random register contents on blocks with some lanes exited, once with
+ * SimtCode.reference set (every
  * instruction on its exact path, one look at the code and the other lanes
  * per instruction, the baseline build of the instruction loop) and once
  * without (the fast paths: straight runs, the vector build where the host
@@ -33,13 +35,14 @@
 
 /*
  * Registers the programs use: x8..x15, the branch bits in x20, a lane's
- * data address in x21, f1..f15.
+ * data address in x21, a loop's count in x17, f1..f15.
  */
 #define XR(n)           (8 + (n) % 8)
 #define FR(n)           (1 + (n) % 15)
 #define X_BITS          20
 #define X_ADDR          21
 #define X_TMP           16
+#define X_COUNT         17
 
 /*
  * Data: 256 KiB at DATA_VA.  Half the programs see memory flat, half
@@ -120,13 +123,25 @@ static uint32_t mem_op(unsigned a, unsigned b, unsigned c)
     }
 }
 
+/* Every integer operation, sources and destination at random. */
+static void int_op(Prog *p, unsigned a, unsigned b, unsigned c, unsigned d)
+{
+    emit(p, d % 3 ? OP(int_ops[b % 18][0], int_ops[b % 18][1],
+                       XR(a), XR(c), XR(d / 3))
+                  : enc_i(c & imm_mask[b % 6], XR(d / 3), imm_f3[b % 6],
+                          XR(a), 0x13));
+}
+
 static void random_program(Prog *p)
 {
+    /* funct3 of the six conditional branches */
+    static const unsigned branch_f3[6] = { 0, 1, 4, 5, 6, 7 };
+
     p->n = 0;
     while (p->n < PROG_INSNS) {
         unsigned a = rnd(), b = rnd(), c = rnd(), d = rnd();
 
-        switch (rnd() % 22) {
+        switch (rnd() % 26) {
         case 0: case 1: case 2:
             emit(p, FADD(FR(a), FR(b), FR(c), rm_field()));
             break;
@@ -158,11 +173,7 @@ static void random_program(Prog *p)
             emit(p, FCVT_S_W(FR(a), XR(b), rm_field()));
             break;
         case 14: case 15:
-            /* every integer operation, sources and destination at random */
-            emit(p, d % 3 ? OP(int_ops[b % 18][0], int_ops[b % 18][1],
-                               XR(a), XR(c), XR(d / 3))
-                          : enc_i(c & imm_mask[b % 6], XR(d / 3),
-                                  imm_f3[b % 6], XR(a), 0x13));
+            int_op(p, a, b, c, d);
             break;
         case 16:
             /* a new frm; now and then a reserved one, illegal for dyn */
@@ -175,6 +186,32 @@ static void random_program(Prog *p)
             /* loads and stores of every size near the lane's address */
             emit(p, mem_op(a, b, c));
             break;
+        case 20:
+            /* any branch on two registers, over the next one to three */
+            emit(p, enc_b(4 * (2 + b % 3), XR(c), XR(a), branch_f3[d % 6]));
+            break;
+        case 21:
+            /* a jump over the next one or two, now and then linking */
+            emit(p, JAL(d % 4 ? 0 : XR(c), 4 * (2 + b % 2)));
+            break;
+        case 22: case 23: {
+            /*
+             * A loop of one to four integer operations, one to four times
+             * for every lane or as many times as the lane's bits say.
+             */
+            unsigned top, body = 1 + b % 4;
+
+            emit(p, d % 2 ? ANDI(X_COUNT, X_BITS, 3) : ADDI(X_COUNT, 0, 0));
+            emit(p, ADDI(X_COUNT, X_COUNT, 1 + c % 4));
+            top = p->n;
+            for (unsigned i = 0; i < body; i++) {
+                int_op(p, rnd(), rnd(), rnd(), rnd());
+            }
+            /* while the count is positive: a skip into the loop ends it */
+            emit(p, ADDI(X_COUNT, X_COUNT, -1));
+            emit(p, BLT(0, X_COUNT, ((int)top - (int)p->n) * 4));
+            break;
+        }
         default:
             /* lanes whose bit is clear skip the next one to three */
             emit(p, ANDI(X_TMP, X_BITS, 1u << (a % 11)));
