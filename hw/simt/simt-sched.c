@@ -18,6 +18,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/error-report.h"
+#include "qemu/memalign.h"
 #include "migration/vmstate.h"
 #include "simt.h"
 #include "simt-queue.h"
@@ -44,7 +45,11 @@ void simt_sched_init(SimtState *s)
         sm->nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
         sm->slots = g_new0(SimtSlot, sm->nslots);
         sm->nports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
-        sm->port_cycle = g_new0(uint64_t, sm->nports);
+        /* A line of its own: see SimtSM.pad_end. */
+        sm->port_cycle = qemu_memalign(SIMT_CACHE_LINE,
+                                       ROUND_UP(sm->nports * sizeof(uint64_t),
+                                                SIMT_CACHE_LINE));
+        memset(sm->port_cycle, 0, sm->nports * sizeof(uint64_t));
     }
 }
 
@@ -78,7 +83,7 @@ void simt_sched_free(SimtState *s)
             }
         }
         g_free(sm->slots);
-        g_free(sm->port_cycle);
+        qemu_vfree(sm->port_cycle);
     }
     g_free(s->sms);
     g_free(s->sm_order);
@@ -253,8 +258,13 @@ static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     slot->queue = q;
     slot->linear = linear;
     slot->dispatch_cycle = start;
-    slot->warps = g_new(SimtWarp, k->warps);
-    slot->wtiming = g_new0(SimtWarpTiming, k->warps);
+    /*
+     * A cache line to spare after each, so that no two blocks' state
+     * shares a line: with threads > 1, two host cores write them.
+     */
+    slot->warps = g_malloc(k->warps * sizeof(SimtWarp) + SIMT_CACHE_LINE);
+    slot->wtiming = g_malloc0(k->warps * sizeof(SimtWarpTiming) +
+                              SIMT_CACHE_LINE);
     slot->shared_bytes = MAX(k->launch.shared_size, 1);
     slot->shared = g_malloc(slot->shared_bytes);
     simt_block_init(&slot->block, &k->launch, &desc, &k->code, &k->mem,

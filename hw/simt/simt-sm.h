@@ -10,6 +10,9 @@
 #include "hw/simt/simt-config.h"    /* SIMT_BURST_INSNS, SIMT_BURST_CYCLES */
 #include "simt-sched.h"
 
+/* The host's cache line, which state written by two threads must not share. */
+#define SIMT_CACHE_LINE         64
+
 /* How a resident block is leaving its SM. */
 enum simt_leave {
     SIMT_LEAVE_NONE = 0,
@@ -62,6 +65,11 @@ typedef struct SimtSM {
     /* threads > 1: the block that finished or faulted in a phase, when */
     SimtSlot *phase_slot;
     uint64_t phase_retired;     /* UINT64_MAX: none */
+    /*
+     * With threads > 1 two host cores write two SMs' state at every
+     * burst: the next SM's begins a cache line further on.
+     */
+    char pad_end[SIMT_CACHE_LINE];
 } SimtSM;
 
 typedef struct SimtState SimtState;
