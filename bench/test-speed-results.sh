@@ -25,7 +25,7 @@ result() {
 
 names="core_alu core_mem core_mem_mmu_slowdown core_divergent core_fp
 core_alu_vs_qemu core_fp_vs_qemu device_over_core_spin
-core_timed_over_core_spin device_over_core_timed_spin
+device_spin_wall_time core_timed_over_core_spin device_over_core_timed_spin
 device_spin_threads2_speedup copy_h2d_64m_rate
 copy_d2h_64m_rate copy_d2d_64m_rate guest_launch_latency
 guest_launch_cycles guest_submit_rate guest_userq_launch_latency
