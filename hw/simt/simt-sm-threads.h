@@ -8,6 +8,9 @@
 
 #include "qemu/thread.h"
 
+/* The host's cache line, which state written by two threads must not share. */
+#define SIMT_CACHE_LINE         64
+
 /* The most host threads the threads property may ask for. */
 #define SIMT_MAX_SM_THREADS     64
 
@@ -33,13 +36,13 @@ typedef struct SimtSmThreads {
      * from the rest and from what the threads write as they finish SMs.
      * (Padding: an aligned member would need an aligned SimtState.)
      */
-    char pad_round[64];
+    char pad_round[SIMT_CACHE_LINE];
     uint32_t round;             /* phases started */
     SimtSmPhaseFn *fn;
     void *opaque;
-    char pad_done[64];
+    char pad_done[SIMT_CACHE_LINE];
     uint32_t sms_done;          /* SMs done, all rounds, atomically */
-    char pad_end[64];
+    char pad_end[SIMT_CACHE_LINE];
 } SimtSmThreads;
 
 /* At realize: is the property within its limits? */

@@ -9,9 +9,7 @@
 #include "hw/simt/simt-core.h"
 #include "hw/simt/simt-config.h"    /* SIMT_BURST_INSNS, SIMT_BURST_CYCLES */
 #include "simt-sched.h"
-
-/* The host's cache line, which state written by two threads must not share. */
-#define SIMT_CACHE_LINE         64
+#include "simt-sm-threads.h"    /* SIMT_CACHE_LINE */
 
 /* How a resident block is leaving its SM. */
 enum simt_leave {

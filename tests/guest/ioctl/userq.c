@@ -435,27 +435,38 @@ void test_userq(void)
 
 /* ---- userq-errors: host copies, SIGNAL off the address space ---- */
 
-/* A COPY of @flags from @src to @dst stops the queue as privileged. */
-static void privileged_copy(uint32_t flags, uint64_t src, uint64_t dst)
+/*
+ * A 4 KiB COPY of @flags from @src to @dst through @q, then a SIGNAL of
+ * the next fence value (*@v): USERQ_WAIT's result for it, in @w.
+ */
+static int uq_copy_wait(struct uq *q, uint32_t flags, uint64_t src,
+			uint64_t dst, uint64_t *v, struct drm_simt_userq_wait *w)
 {
-	struct drm_simt_userq_wait w;
 	struct simt_cmd_copy c;
-	struct uq q;
-	uint64_t v;
-	int r;
 
-	if (uq_new(&q, 16))
-		return;
 	memset(&c, 0, sizeof(c));
 	c.opcode = SIMT_CMD_COPY;
 	c.flags = flags;
 	c.src = src;
 	c.dst = dst;
 	c.size = 4096;
-	uq_put(&q, &c);
-	v = uq_signal(&q, 0, SIMT_CMDF_IRQ);
-	uq_ring(&q);
-	r = uq_wait(&q, v, 10 * SEC_NS, &w);
+	uq_put(q, &c);
+	*v = uq_signal(q, 0, SIMT_CMDF_IRQ);
+	uq_ring(q);
+	return uq_wait(q, *v, 10 * SEC_NS, w);
+}
+
+/* A COPY of @flags from @src to @dst stops the queue as privileged. */
+static void privileged_copy(uint32_t flags, uint64_t src, uint64_t dst)
+{
+	struct drm_simt_userq_wait w;
+	struct uq q;
+	uint64_t v;
+	int r;
+
+	if (uq_new(&q, 16))
+		return;
+	r = uq_copy_wait(&q, flags, src, dst, &v, &w);
 	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_DEVICE &&
 	      w.hw_error == SIMT_QERR_PRIVILEGED && *q.fence < v,
 	      "COPY flags 0x%x in a user queue: %s, error %u, hw_error %u (want %u), fence %llu",
@@ -488,19 +499,8 @@ void test_userq_errors(void)
 	printf("COPY with SRC_HOST and DST_HOST refused (SIMT_QERR_PRIVILEGED)\n");
 	/* the same copy into an object bound in the queue's context */
 	if (!uq_new(&q, 16)) {
-		struct simt_cmd_copy c;
-
 		va = bind(q.ctx, h);
-		memset(&c, 0, sizeof(c));
-		c.opcode = SIMT_CMD_COPY;
-		c.flags = SIMT_CMDF_SRC_HOST;
-		c.src = 0x100000;
-		c.dst = va;
-		c.size = 4096;
-		uq_put(&q, &c);
-		v = uq_signal(&q, 0, SIMT_CMDF_IRQ);
-		uq_ring(&q);
-		r = uq_wait(&q, v, 10 * SEC_NS, &w);
+		r = uq_copy_wait(&q, SIMT_CMDF_SRC_HOST, 0x100000, va, &v, &w);
 		CHECK(r == 0 && w.error == DRM_SIMT_ERROR_DEVICE &&
 		      w.hw_error == SIMT_QERR_PRIVILEGED,
 		      "COPY from guest memory into a bound object: %s, error %u, hw_error %u",
