@@ -36,6 +36,18 @@
  */
 #define SIMT_LANES_INLINE   __attribute__((always_inline))
 
+/*
+ * A lane array the instruction writes before it reads it: not cleared on
+ * every use by QEMU's -ftrivial-auto-var-init=zero.  Cleared, four of
+ * them made every fp instruction five times slower in the device than in
+ * the interpreter's own build.
+ */
+#if __has_attribute(uninitialized)
+#define SIMT_UNCLEARED      __attribute__((uninitialized))
+#else
+#define SIMT_UNCLEARED
+#endif
+
 enum {
     OP_UNDECODED = 0,   /* zero so that a fresh cache is all undecoded */
     OP_ILLEGAL,
@@ -1026,7 +1038,7 @@ bool select_group(SimtWarp *w, uint32_t *pc, uint32_t *mask,
                          uint32_t *count, uint32_t *other, uint32_t *lm)
 {
     uint32_t live = ~(w->exited | w->waiting | w->wsync);
-    uint32_t v[SIMT_WARP_SIZE];
+    uint32_t v[SIMT_WARP_SIZE] SIMT_UNCLEARED;
     uint32_t p = UINT32_MAX, o = UINT32_MAX, g = 0;
     int i;
 
@@ -1275,7 +1287,7 @@ static inline bool any_global(const uint32_t *a, int32_t imm, uint32_t G)
         } else {                                                        \
             const uint32_t *a = w->x[in->rs1];                          \
             const uint32_t *c = w->x[in->rs2];                          \
-            uint32_t t[SIMT_WARP_SIZE];                                 \
+            uint32_t t[SIMT_WARP_SIZE] SIMT_UNCLEARED;                  \
             (void)a; (void)c;                                           \
             for (int i = 0; i < SIMT_WARP_SIZE; i++) {                  \
                 t[i] = (expr);                                          \
@@ -1473,7 +1485,7 @@ uint32_t branch_lanes(const SimtWarp *w, const SimtInsn *in, uint32_t G)
         const uint32_t *fc = w->f[in->rs3];                             \
         const uint32_t *xa = w->x[in->rs1];                             \
         const unsigned srm = in->rm;                                    \
-        uint32_t t[SIMT_WARP_SIZE];                                     \
+        uint32_t t[SIMT_WARP_SIZE] SIMT_UNCLEARED;                      \
         (void)fa; (void)fb; (void)fc; (void)xa;                         \
         LANES_FOR(M, i) {                                               \
             uint32_t *fl = &w->fcsr[i];                                 \
@@ -1506,7 +1518,7 @@ uint32_t branch_lanes(const SimtWarp *w, const SimtInsn *in, uint32_t G)
     } while (0)
 #define FPU_X(expr)                                                     \
     do {                                                                \
-        uint32_t scratch[SIMT_WARP_SIZE];                               \
+        uint32_t scratch[SIMT_WARP_SIZE] SIMT_UNCLEARED;                \
         FPU(in->rd ? w->x[in->rd] : scratch, expr);                     \
     } while (0)
 
@@ -1558,8 +1570,11 @@ uint32_t fp_fast(const SimtBlock *b, SimtWarp *w, const SimtInsn *in,
 {
     const uint32_t *fa = w->f[in->rs1], *fb = w->f[in->rs2];
     const uint32_t *fc = w->f[in->rs3];
-    uint32_t na[SIMT_WARP_SIZE], nc[SIMT_WARP_SIZE], t[SIMT_WARP_SIZE];
-    uint32_t nx[SIMT_WARP_SIZE], *d = t;
+    uint32_t na[SIMT_WARP_SIZE] SIMT_UNCLEARED;
+    uint32_t nc[SIMT_WARP_SIZE] SIMT_UNCLEARED;
+    uint32_t t[SIMT_WARP_SIZE] SIMT_UNCLEARED;
+    uint32_t nx[SIMT_WARP_SIZE] SIMT_UNCLEARED;
+    uint32_t *d = t;
     uint32_t frm = 0, sticky = ~0u, rest;
     int i;
 
@@ -2032,12 +2047,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     SimtWarp *w;
     SimtWarpTiming *wt;
     uint32_t P, G, nG, M;
-    /*
-     * The group's lanes as all-ones words, which select_group() writes
-     * before any read: not cleared on every call by QEMU's
-     * -ftrivial-auto-var-init=zero (GCC 12 and clang know the attribute).
-     */
-    uint32_t lm[SIMT_WARP_SIZE] __attribute__((uninitialized));
+    /* The group's lanes as all-ones words (select_group() writes them) */
+    uint32_t lm[SIMT_WARP_SIZE] SIMT_UNCLEARED;
     /* Instructions the group runs on to before the loop's next look */
     unsigned ahead;
     uint64_t n = 0, issue = 0, cycle;
@@ -2294,7 +2305,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         case OP_LOAD:
         case OP_FLW: {
             const uint32_t *a = w->x[in->rs1];
-            uint32_t t[SIMT_WARP_SIZE];
+            uint32_t t[SIMT_WARP_SIZE] SIMT_UNCLEARED;
             unsigned sh = 32 - 8 * in->size;
 
             cycle = mem_timing(b, wt, in, issue, cycle,
@@ -2384,7 +2395,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         case OP_AMO: {
             const uint32_t *a = w->x[in->rs1];
             const uint32_t *src = w->x[in->rs2];
-            uint32_t t[SIMT_WARP_SIZE];
+            uint32_t t[SIMT_WARP_SIZE] SIMT_UNCLEARED;
 
             cycle = mem_timing(b, wt, in, issue, cycle,
                                a[__builtin_ctz(G)], 4, nG);
@@ -2444,7 +2455,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         case OP_CSRRS:
         case OP_CSRRC: {
             const uint32_t *a = w->x[in->rs1];
-            uint32_t t[SIMT_WARP_SIZE];
+            uint32_t t[SIMT_WARP_SIZE] SIMT_UNCLEARED;
 
             SYNC_COUNTERS();
 
@@ -2602,7 +2613,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         case OP_SHFL: {
             const uint32_t *a = w->x[in->rs1];
             const uint32_t *c = w->x[in->rs2];
-            uint32_t t[SIMT_WARP_SIZE];
+            uint32_t t[SIMT_WARP_SIZE] SIMT_UNCLEARED;
 
             if (check) {
                 check->warp_op(b->check_opaque, b, warp, P, G);
