@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * simt: the standalone half of the device-versus-core comparison.  Runs
- * the spin kernel of kernels/ (C compiled for the lanes) on the
- * interpreter alone, on one host core, over the grid that scripts/bench.sh
- * also has simt-kernel-test's bench mode run through the device; the
- * script prints both and their ratio.  Wall-clock time, best of three.
+ * the spin kernel of kernels/ (C compiled for the lanes), or another
+ * kernel of the same arguments such as fspin, on the interpreter alone,
+ * on one host core, over the grid that scripts/bench.sh also has
+ * simt-kernel-test's bench mode run through the device; the script
+ * prints both and their ratio.  Wall-clock time, best of three.
  *
  * Also timed: the same grid on the interpreter driven as the device
  * drives it (run_timed()), which splits the device's overhead into the
  * timing model's, inside the interpreter, and the device's own around it.
  * Both runs must leave the same output and count the same instructions.
  *
- *   simt-spin-bench IMAGE.elf BLOCKS THREADS ITERS
+ *   simt-spin-bench IMAGE.elf BLOCKS THREADS ITERS [KERNEL]
+ *
+ * Its lines are named after the kernel: core_spin_time, core_fspin_time.
  */
 
 #include "qemu/osdep.h"
@@ -103,6 +106,7 @@ int main(int argc, char **argv)
 {
     struct simt_image img;
     const struct simt_kernel_info *k;
+    const char *name;
     char err[256];
     uint8_t *mem;
     SimtMem m = { 0 };
@@ -113,18 +117,20 @@ int main(int argc, char **argv)
     size_t out_bytes;
     uint8_t *out;
 
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s IMAGE.elf BLOCKS THREADS ITERS\n",
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: %s IMAGE.elf BLOCKS THREADS ITERS [KERNEL]\n",
                 argv[0]);
         return 2;
     }
+    name = argc == 6 ? argv[5] : "spin";
     if (simt_image_load(&img, argv[1], err, sizeof(err))) {
         fprintf(stderr, "simt-spin-bench: %s\n", err);
         return 1;
     }
-    k = simt_image_kernel(&img, "spin");
+    k = simt_image_kernel(&img, name);
     if (!k) {
-        fprintf(stderr, "simt-spin-bench: %s: no kernel 'spin'\n", argv[1]);
+        fprintf(stderr, "simt-spin-bench: %s: no kernel '%s'\n", argv[1],
+                name);
         return 1;
     }
     mem = calloc(1, MEM_SIZE);
@@ -186,12 +192,12 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    printf("bench core_spin_thread_insns: %" PRIu64 " thread-insns\n",
+    printf("bench core_%s_thread_insns: %" PRIu64 " thread-insns\n", name,
            r.thread_insns);
-    printf("bench core_spin_time: %.4f s\n", best);
-    printf("bench core_spin_rate: %.3g thread-insn/s\n",
+    printf("bench core_%s_time: %.4f s\n", name, best);
+    printf("bench core_%s_rate: %.3g thread-insn/s\n", name,
            r.thread_insns / best);
-    printf("bench core_spin_timed_time: %.4f s\n", best_timed);
+    printf("bench core_%s_timed_time: %.4f s\n", name, best_timed);
     simt_image_free(&img);
     free(out);
     free(mem);

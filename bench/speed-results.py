@@ -48,6 +48,13 @@ FIGURES = [
          "the part around the interpreter", ""),
         ("device_spin_threads2_speedup", "the device's spin with threads=1 "
          "over threads=2, runs taking turns", ">= 1.7"),
+        ("device_over_core_fspin", "the same comparison on fspin, an fp32 "
+         "loop of some 6e7 thread-instructions", ""),
+        ("core_timed_over_core_fspin", "fspin: the timing model's part", ""),
+        ("device_over_core_timed_fspin", "fspin: the part around the "
+         "interpreter", ""),
+        ("device_fspin_threads2_speedup", "fspin with threads=1 over "
+         "threads=2", ""),
         ("copy_h2d_64m_rate", "64 MiB copied host to device", ""),
         ("copy_d2h_64m_rate", "64 MiB copied device to host", ""),
         ("copy_d2d_64m_rate", "64 MiB copied within the device", ""),

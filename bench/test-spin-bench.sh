@@ -13,12 +13,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 
-echo "1..3"
-# BLOCKS THREADS ITERS, and what the grid covers.
-while read -r blocks threads iters what; do
+echo "1..4"
+# KERNEL BLOCKS THREADS ITERS, and what the grid covers.
+while read -r kernel blocks threads iters what; do
     n=$((n + 1))
-    if "$bench" "$image" "$blocks" "$threads" "$iters" >"$tmp/out" 2>&1 &&
-       grep -q '^bench core_spin_timed_time: ' "$tmp/out"; then
+    if "$bench" "$image" "$blocks" "$threads" "$iters" "$kernel" \
+           >"$tmp/out" 2>&1 &&
+       grep -q "^bench core_${kernel}_timed_time: " "$tmp/out"; then
         echo "ok $n - spin-bench-timed-run-matches-core-$what"
     else
         echo "not ok $n - spin-bench-timed-run-matches-core-$what"
@@ -26,8 +27,9 @@ while read -r blocks threads iters what; do
         failed=$((failed + 1))
     fi
 done <<GRIDS
-1 32 10 one-warp
-6 100 40 partial-warps
-3 1024 5 full-blocks
+spin 1 32 10 one-warp
+spin 6 100 40 partial-warps
+spin 3 1024 5 full-blocks
+fspin 6 100 40 fp32-partial-warps
 GRIDS
 [ "$failed" = 0 ]

@@ -18,3 +18,19 @@ KERNEL void spin(uint32_t *out, uint32_t iters)
     }
     out[i] = x;
 }
+
+/*
+ * The same in fp32, for the speed of the fp path (scripts/bench.sh): a
+ * map that stays finite from every seed, five fp operations (multiplies,
+ * an add, a subtract) per iteration.
+ */
+KERNEL void fspin(uint32_t *out, uint32_t iters)
+{
+    float f = (float)(globalIdx() & 255);
+
+    for (uint32_t k = 0; k < iters; k++) {
+        f = f * 0.999f + 0.5f;
+        f = f * f * 0.001f - f;
+    }
+    out[globalIdx()] = __builtin_bit_cast(uint32_t, f);
+}

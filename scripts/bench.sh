@@ -36,29 +36,37 @@ echo "# the interpreter against qemu-riscv32's JIT on the same loops"
 "$(dirname "$0")/setup-host.sh" bench
 HOST_BUILD="$build" "$(dirname "$0")/../bench/core-vs-qemu.sh"
 
-# The same grid of the spin kernel (about 1e8 thread-instructions) on the
-# interpreter alone and through the whole device in QEMU; the ratio split
-# in two by the interpreter run as the device runs it (timing model on, in
-# bursts): what the timing model costs inside the interpreter, and what
-# the device costs around it.  The device also with threads=2, its runs
-# taking turns with threads=1's (device_spin_threads2_speedup: threads=1's
-# time over threads=2's).
-grid="32 256 2100"
-echo "# device versus core: spin kernel, grid $grid (blocks threads iters)"
-core=$("$build/bench/simt-spin-bench" "$build/kernels/samples.elf" $grid)
-echo "$core"
-device=$(kernel_bench device_spin_time SIMT_BENCH_SPIN="${grid// /,}")
-echo "$device"
-printf '%s\n%s\n' "$core" "$device" | awk '
-    /core_spin_time:/ { core = $3 }
-    /core_spin_timed_time:/ { timed = $3 }
-    /device_spin_time:/ { dev = $3 }
-    END {
-        if (!core || !timed || !dev) { print "bench: missing spin timings" > "/dev/stderr"; exit 1 }
-        printf "bench device_over_core_spin: %.2f ratio\n", dev / core
-        printf "bench core_timed_over_core_spin: %.2f ratio\n", timed / core
-        printf "bench device_over_core_timed_spin: %.2f ratio\n", dev / timed
-    }'
+# The same grid of a kernel on the interpreter alone and through the
+# whole device in QEMU; the ratio split in two by the interpreter run as
+# the device runs it (timing model on, in bursts): what the timing model
+# costs inside the interpreter, and what the device costs around it.  The
+# device also with threads=2, its runs taking turns with threads=1's
+# (device_KERNEL_threads2_speedup: threads=1's time over threads=2's).
+# Lines named after the kernel: spin (integer, about 1e8
+# thread-instructions) and fspin (fp32, about 6e7).
+spin_vs_core() {   # KERNEL, BLOCKS THREADS ITERS
+    local kernel=$1 grid=$2 core device
+    echo "# device versus core: $kernel kernel, grid $grid (blocks threads iters)"
+    # shellcheck disable=SC2086 # the grid is three words
+    core=$("$build/bench/simt-spin-bench" "$build/kernels/samples.elf" \
+           $grid "$kernel")
+    echo "$core"
+    device=$(kernel_bench "device_${kernel}_time" \
+             SIMT_BENCH_SPIN="${grid// /,},$kernel")
+    echo "$device"
+    printf '%s\n%s\n' "$core" "$device" | awk -v k="$kernel" '
+        $2 == "core_" k "_time:" { core = $3 }
+        $2 == "core_" k "_timed_time:" { timed = $3 }
+        $2 == "device_" k "_time:" { dev = $3 }
+        END {
+            if (!core || !timed || !dev) { print "bench: missing " k " timings" > "/dev/stderr"; exit 1 }
+            printf "bench device_over_core_%s: %.2f ratio\n", k, dev / core
+            printf "bench core_timed_over_core_%s: %.2f ratio\n", k, timed / core
+            printf "bench device_over_core_timed_%s: %.2f ratio\n", k, dev / timed
+        }'
+}
+spin_vs_core spin "32 256 2100"
+spin_vs_core fspin "32 256 1000"
 
 # The timing model against published microbenchmarks: dependent-add and
 # dependent-load latencies of a lone warp, and throughput by warps per

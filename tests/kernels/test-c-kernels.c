@@ -654,6 +654,40 @@ static void test_spin(bool scrambled)
     tap_check(ok, "long-running loop%s", mode(scrambled));
 }
 
+/* spin.c's fp32 loop: each operation rounded once, as the host rounds it. */
+static void test_fspin(bool scrambled)
+{
+    const uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
+    const uint32_t iters = 300;
+    struct gpu g;
+    uint32_t *out, want[256], dout, i, k, args[2];
+    bool ok = false;
+
+    if (gpu_open(&g, "spin")) {
+        dout = gpu_alloc(&g, sizeof(want));
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < 256; i++) {
+            float f = (float)(i & 255), t;
+
+            for (k = 0; k < iters; k++) {
+                f = f * 0.999f;
+                f = f + 0.5f;
+                t = f * f;
+                t = t * 0.001f;
+                f = t - f;
+            }
+            memcpy(&want[i], &f, sizeof(f));
+        }
+        args[0] = dout;
+        args[1] = iters;
+        ok = launch(&g, "fspin", grid, block, args, 2, scrambled) &&
+             same_bits(out, want, sizeof(want), "fspin");
+        gpu_close(&g);
+    }
+    tap_check(ok, "long-running fp32 loop, bits as the host's%s",
+              mode(scrambled));
+}
+
 static void test_divergent(bool scrambled)
 {
     const uint32_t n = 200, grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
@@ -1298,6 +1332,7 @@ int main(int argc, char **argv)
         test_ids(scrambled);
         test_dynshared(scrambled);
         test_spin(scrambled);
+        test_fspin(scrambled);
         test_divergent(scrambled);
         test_persistent(scrambled);
         test_warpopt(scrambled);

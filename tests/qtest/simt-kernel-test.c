@@ -1356,9 +1356,11 @@ static void test_active_cycles_reset(void)
 }
 
 /*
- * Bench mode ($SIMT_BENCH_SPIN = "BLOCKS,THREADS,ITERS", set by
+ * Bench mode ($SIMT_BENCH_SPIN = "BLOCKS,THREADS,ITERS[,KERNEL]", set by
  * scripts/bench.sh): the host time the device takes to run the spin
- * kernel, to compare with bench/simt-spin-bench on the core alone; and
+ * kernel (or KERNEL, such as fspin, of the same arguments; the lines are
+ * named after it), to compare with bench/simt-spin-bench on the core
+ * alone; and
  * the same on two host threads (the threads property), the runs of
  * both taking turns, best of ten each (one run takes some ten
  * milliseconds: the best is the one least disturbed by other work on
@@ -1374,12 +1376,13 @@ static void bench_spin(void)
 {
     static const char *const props[2] = { "threads=1", "threads=2" };
     unsigned blocks, threads, iters;
+    char kernel[32] = "spin";
     struct simt_completion r[2];
     uint32_t idx;
     double best[2] = { 0, 0 }, best_wall[2] = { 0, 0 };
 
-    g_assert_cmpint(sscanf(g_getenv("SIMT_BENCH_SPIN"), "%u,%u,%u", &blocks,
-                           &threads, &iters), ==, 3);
+    g_assert_cmpint(sscanf(g_getenv("SIMT_BENCH_SPIN"), "%u,%u,%u,%31s",
+                           &blocks, &threads, &iters, kernel), >=, 3);
     for (int run = 0; run < 20; run++) {
         Dev *d = dev_start(props[run & 1]);
         uint32_t out = vram_alloc(d, NULL, blocks * threads * 4);
@@ -1388,7 +1391,7 @@ static void bench_spin(void)
 
         t0 = g_get_monotonic_time();
         idx = launch(d, 0, &(Launch) {
-            .kernel = "spin", .grid = { blocks }, .block = { threads },
+            .kernel = kernel, .grid = { blocks }, .block = { threads },
             .args = { out, iters },
         });
         /*
@@ -1414,18 +1417,20 @@ static void bench_spin(void)
     }
     /* The same work on two threads (results: simt-threads-test). */
     g_assert_cmpuint(r[1].thread_insns, ==, r[0].thread_insns);
-    g_test_message("bench device_spin_thread_insns: %" PRIu64
-                   " thread-insns", r[0].thread_insns);
-    g_test_message("bench device_spin_time: %.4f s", best[0]);
-    g_test_message("bench device_spin_wall_time: %.4f s", best_wall[0]);
-    g_test_message("bench device_spin_rate: %.3g thread-insn/s",
+    g_test_message("bench device_%s_thread_insns: %" PRIu64 " thread-insns",
+                   kernel, r[0].thread_insns);
+    g_test_message("bench device_%s_time: %.4f s", kernel, best[0]);
+    g_test_message("bench device_%s_wall_time: %.4f s", kernel,
+                   best_wall[0]);
+    g_test_message("bench device_%s_rate: %.3g thread-insn/s", kernel,
                    r[0].thread_insns / best[0]);
-    g_test_message("bench device_spin_cycles: %" PRIu64 " cycles",
+    g_test_message("bench device_%s_cycles: %" PRIu64 " cycles", kernel,
                    r[0].end_cycle - r[0].start_cycle);
-    g_test_message("bench device_spin_threads2_time: %.4f s", best[1]);
-    g_test_message("bench device_spin_threads2_wall_time: %.4f s",
+    g_test_message("bench device_%s_threads2_time: %.4f s", kernel,
+                   best[1]);
+    g_test_message("bench device_%s_threads2_wall_time: %.4f s", kernel,
                    best_wall[1]);
-    g_test_message("bench device_spin_threads2_speedup: %.2f ratio",
+    g_test_message("bench device_%s_threads2_speedup: %.2f ratio", kernel,
                    best[0] / best[1]);
 }
 
