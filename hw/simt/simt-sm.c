@@ -96,10 +96,14 @@ static bool warp_live(const SimtSlot *slot, unsigned warp)
            !(slot->parked >> warp & 1);
 }
 
-/* Can warp @warp of @slot issue at @now? */
+/*
+ * Can warp @warp of @slot issue at @now?  The ready time first: a warp's
+ * state is some kilobytes, of which warp_live() reads a line, and most
+ * warps of a memory-bound block are waiting for their loads.
+ */
 static bool warp_ready(const SimtSlot *slot, unsigned warp, uint64_t now)
 {
-    return warp_live(slot, warp) && slot->wtiming[warp].ready <= now;
+    return slot->wtiming[warp].ready <= now && warp_live(slot, warp);
 }
 
 /* Can @slot's block issue at all (running, not leaving, restored)? */
@@ -180,9 +184,10 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
                 wake = MIN(wake, r->ready_cycle);
             } else if (slot_runs(r)) {
                 for (unsigned wi = 0; wi < r->block.st.nwarps; wi++) {
-                    if (warp_live(r, wi)) {
-                        wake = MIN(wake, MAX(r->wtiming[wi].ready,
-                                             *port + 1));
+                    uint64_t at = MAX(r->wtiming[wi].ready, *port + 1);
+
+                    if (at < wake && warp_live(r, wi)) {
+                        wake = at;
                     }
                 }
             }
