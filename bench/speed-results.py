@@ -55,6 +55,13 @@ FIGURES = [
          "interpreter", ""),
         ("device_fspin_threads2_speedup", "fspin with threads=1 over "
          "threads=2", ""),
+        ("device_over_core_mspin", "the same comparison on mspin, a "
+         "load-store loop of some 5e7 thread-instructions", ""),
+        ("core_timed_over_core_mspin", "mspin: the timing model's part", ""),
+        ("device_over_core_timed_mspin", "mspin: the part around the "
+         "interpreter", ""),
+        ("device_mspin_threads2_speedup", "mspin with threads=1 over "
+         "threads=2", ""),
         ("copy_h2d_64m_rate", "64 MiB copied host to device", ""),
         ("copy_d2h_64m_rate", "64 MiB copied device to host", ""),
         ("copy_d2d_64m_rate", "64 MiB copied within the device", ""),

@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
 
-echo "1..4"
+echo "1..5"
 # KERNEL BLOCKS THREADS ITERS, and what the grid covers.
 while read -r kernel blocks threads iters what; do
     n=$((n + 1))
@@ -31,5 +31,6 @@ spin 1 32 10 one-warp
 spin 6 100 40 partial-warps
 spin 3 1024 5 full-blocks
 fspin 6 100 40 fp32-partial-warps
+mspin 6 100 40 load-store-partial-warps
 GRIDS
 [ "$failed" = 0 ]

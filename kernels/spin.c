@@ -34,3 +34,21 @@ KERNEL void fspin(uint32_t *out, uint32_t iters)
     }
     out[globalIdx()] = __builtin_bit_cast(uint32_t, f);
 }
+
+/*
+ * A load and a store per iteration, each waiting for the one before
+ * (volatile): the speed of the memory path, which global memory's
+ * latency leaves with short bursts (scripts/bench.sh).
+ */
+KERNEL void mspin(uint32_t *out, uint32_t iters)
+{
+    uint32_t i = globalIdx();
+    volatile uint32_t *p = &out[i];
+    uint32_t x = i;
+
+    *p = i;
+    for (uint32_t k = 0; k < iters; k++) {
+        x += *p;
+        *p = x ^ k;
+    }
+}

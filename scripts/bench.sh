@@ -43,7 +43,8 @@ HOST_BUILD="$build" "$(dirname "$0")/../bench/core-vs-qemu.sh"
 # device also with threads=2, its runs taking turns with threads=1's
 # (device_KERNEL_threads2_speedup: threads=1's time over threads=2's).
 # Lines named after the kernel: spin (integer, about 1e8
-# thread-instructions) and fspin (fp32, about 6e7).
+# thread-instructions), fspin (fp32, about 6e7) and mspin (a load and a
+# store per iteration, about 5e7).
 spin_vs_core() {   # KERNEL, BLOCKS THREADS ITERS
     local kernel=$1 grid=$2 core device
     echo "# device versus core: $kernel kernel, grid $grid (blocks threads iters)"
@@ -67,6 +68,7 @@ spin_vs_core() {   # KERNEL, BLOCKS THREADS ITERS
 }
 spin_vs_core spin "32 256 2100"
 spin_vs_core fspin "32 256 1000"
+spin_vs_core mspin "32 256 1000"
 
 # The timing model against published microbenchmarks: dependent-add and
 # dependent-load latencies of a lone warp, and throughput by warps per

@@ -688,6 +688,37 @@ static void test_fspin(bool scrambled)
               mode(scrambled));
 }
 
+/* spin.c's load-store loop: each load sees the store before it. */
+static void test_mspin(bool scrambled)
+{
+    const uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
+    const uint32_t iters = 100;
+    struct gpu g;
+    uint32_t *out, want[256], dout, i, k, args[2];
+    bool ok = false;
+
+    if (gpu_open(&g, "spin")) {
+        dout = gpu_alloc(&g, sizeof(want));
+        out = gpu_ptr(&g, dout);
+        for (i = 0; i < 256; i++) {
+            uint32_t x = i, v = i;
+
+            for (k = 0; k < iters; k++) {
+                x += v;
+                v = x ^ k;
+            }
+            want[i] = v;
+        }
+        args[0] = dout;
+        args[1] = iters;
+        ok = launch(&g, "mspin", grid, block, args, 2, scrambled) &&
+             same_bits(out, want, sizeof(want), "mspin");
+        gpu_close(&g);
+    }
+    tap_check(ok, "load-store loop on one word per thread%s",
+              mode(scrambled));
+}
+
 static void test_divergent(bool scrambled)
 {
     const uint32_t n = 200, grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
@@ -1333,6 +1364,7 @@ int main(int argc, char **argv)
         test_dynshared(scrambled);
         test_spin(scrambled);
         test_fspin(scrambled);
+        test_mspin(scrambled);
         test_divergent(scrambled);
         test_persistent(scrambled);
         test_warpopt(scrambled);
