@@ -122,28 +122,41 @@ static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
                       SimtSlot **slotp, unsigned *warpp)
 {
     uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
+    /*
+     * The round robin's place in locals, stored back once: through sm,
+     * which may alias anything here, each step would be a store and a load.
+     */
+    uint32_t si = sm->next_slot, wi = sm->next_warp;
+    bool found = false;
 
-    for (uint32_t n = 0; n <= nslots; n++) {
-        SimtSlot *slot = &sm->slots[sm->next_slot];
+    for (uint32_t n = 0; n <= nslots && !found; n++) {
+        SimtSlot *slot = &sm->slots[si];
 
         if (slot_runs(slot) && slot->ready_cycle <= now) {
-            while (sm->next_warp < slot->block.st.nwarps) {
-                unsigned warp = sm->next_warp++;
+            uint32_t nwarps = slot->block.st.nwarps;
+
+            while (wi < nwarps) {
+                unsigned warp = wi++;
 
                 if (warp_ready(slot, warp, now)) {
                     *slotp = slot;
                     *warpp = warp;
-                    return true;
+                    found = true;
+                    break;
                 }
             }
         }
-        sm->next_warp = 0;
-        /* Not a division per slot: this runs for every burst. */
-        if (++sm->next_slot >= nslots) {
-            sm->next_slot = 0;
+        if (!found) {
+            wi = 0;
+            /* Not a division per slot: this runs for every burst. */
+            if (++si >= nslots) {
+                si = 0;
+            }
         }
     }
-    return false;
+    sm->next_slot = si;
+    sm->next_warp = wi;
+    return found;
 }
 
 /* The earliest of the @ports issue ports of @sm. */
