@@ -56,7 +56,7 @@ FIGURES = [
         ("device_fspin_threads2_speedup", "fspin with threads=1 over "
          "threads=2", ""),
         ("device_over_core_mspin", "the same comparison on mspin, a "
-         "load-store loop of some 5e7 thread-instructions", ""),
+         "load-store loop of some 7e7 thread-instructions", ""),
         ("core_timed_over_core_mspin", "mspin: the timing model's part", ""),
         ("device_over_core_timed_mspin", "mspin: the part around the "
          "interpreter", ""),

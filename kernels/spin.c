@@ -49,6 +49,6 @@ KERNEL void mspin(uint32_t *out, uint32_t iters)
     *p = i;
     for (uint32_t k = 0; k < iters; k++) {
         x += *p;
-        *p = x ^ k;
+        *p = x ^ (x >> 3) ^ k;
     }
 }

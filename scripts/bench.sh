@@ -44,7 +44,7 @@ HOST_BUILD="$build" "$(dirname "$0")/../bench/core-vs-qemu.sh"
 # (device_KERNEL_threads2_speedup: threads=1's time over threads=2's).
 # Lines named after the kernel: spin (integer, about 1e8
 # thread-instructions), fspin (fp32, about 6e7) and mspin (a load and a
-# store per iteration, about 5e7).
+# store per iteration, about 7e7).
 spin_vs_core() {   # KERNEL, BLOCKS THREADS ITERS
     local kernel=$1 grid=$2 core device
     echo "# device versus core: $kernel kernel, grid $grid (blocks threads iters)"

@@ -625,98 +625,71 @@ static void test_dynshared(bool scrambled)
     tap_check(ok, "shared memory sized at launch%s", mode(scrambled));
 }
 
-static void test_spin(bool scrambled)
+/* spin.c's kernels on the host: thread @i's word after @iters iterations */
+static uint32_t spin_host(uint32_t i, uint32_t iters)
 {
-    const uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
-    const uint32_t iters = 300;
-    struct gpu g;
-    uint32_t *out, want[256], dout, i, k, args[2];
-    bool ok = false;
+    uint32_t x = i * 2654435761u + 1;
 
-    if (gpu_open(&g, "spin")) {
-        dout = gpu_alloc(&g, sizeof(want));
-        out = gpu_ptr(&g, dout);
-        for (i = 0; i < 256; i++) {
-            uint32_t x = i * 2654435761u + 1;
-
-            for (k = 0; k < iters; k++) {
-                x = x * 1664525u + 1013904223u;
-                x ^= x >> 13;
-            }
-            want[i] = x;
-        }
-        args[0] = dout;
-        args[1] = iters;
-        ok = launch(&g, "spin", grid, block, args, 2, scrambled) &&
-             same_bits(out, want, sizeof(want), "spin");
-        gpu_close(&g);
+    for (uint32_t k = 0; k < iters; k++) {
+        x = x * 1664525u + 1013904223u;
+        x ^= x >> 13;
     }
-    tap_check(ok, "long-running loop%s", mode(scrambled));
+    return x;
 }
 
-/* spin.c's fp32 loop: each operation rounded once, as the host rounds it. */
-static void test_fspin(bool scrambled)
+/* fspin: each fp operation rounded once, as the host rounds it */
+static uint32_t fspin_host(uint32_t i, uint32_t iters)
 {
-    const uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
-    const uint32_t iters = 300;
-    struct gpu g;
-    uint32_t *out, want[256], dout, i, k, args[2];
-    bool ok = false;
+    float f = (float)(i & 255), t;
+    uint32_t bits;
 
-    if (gpu_open(&g, "spin")) {
-        dout = gpu_alloc(&g, sizeof(want));
-        out = gpu_ptr(&g, dout);
-        for (i = 0; i < 256; i++) {
-            float f = (float)(i & 255), t;
-
-            for (k = 0; k < iters; k++) {
-                f = f * 0.999f;
-                f = f + 0.5f;
-                t = f * f;
-                t = t * 0.001f;
-                f = t - f;
-            }
-            memcpy(&want[i], &f, sizeof(f));
-        }
-        args[0] = dout;
-        args[1] = iters;
-        ok = launch(&g, "fspin", grid, block, args, 2, scrambled) &&
-             same_bits(out, want, sizeof(want), "fspin");
-        gpu_close(&g);
+    for (uint32_t k = 0; k < iters; k++) {
+        f = f * 0.999f;
+        f = f + 0.5f;
+        t = f * f;
+        t = t * 0.001f;
+        f = t - f;
     }
-    tap_check(ok, "long-running fp32 loop, bits as the host's%s",
-              mode(scrambled));
+    memcpy(&bits, &f, sizeof(bits));
+    return bits;
 }
 
-/* spin.c's load-store loop: each load sees the store before it. */
-static void test_mspin(bool scrambled)
+/* mspin: each load sees the store before it */
+static uint32_t mspin_host(uint32_t i, uint32_t iters)
+{
+    uint32_t x = i, v = i;
+
+    for (uint32_t k = 0; k < iters; k++) {
+        x += v;
+        v = x ^ (x >> 3) ^ k;
+    }
+    return v;
+}
+
+/* @kernel of spin.c (out, iters) over 256 threads against @host */
+static void test_spin_kernel(bool scrambled, const char *kernel,
+                             uint32_t iters,
+                             uint32_t (*host)(uint32_t i, uint32_t iters),
+                             const char *what)
 {
     const uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
-    const uint32_t iters = 100;
     struct gpu g;
-    uint32_t *out, want[256], dout, i, k, args[2];
+    uint32_t *out, want[256], dout, i, args[2];
     bool ok = false;
 
     if (gpu_open(&g, "spin")) {
         dout = gpu_alloc(&g, sizeof(want));
         out = gpu_ptr(&g, dout);
         for (i = 0; i < 256; i++) {
-            uint32_t x = i, v = i;
-
-            for (k = 0; k < iters; k++) {
-                x += v;
-                v = x ^ k;
-            }
-            want[i] = v;
+            want[i] = host(i, iters);
         }
         args[0] = dout;
         args[1] = iters;
-        ok = launch(&g, "mspin", grid, block, args, 2, scrambled) &&
-             same_bits(out, want, sizeof(want), "mspin");
+        ok = launch(&g, kernel, grid, block, args, 2, scrambled) &&
+             same_bits(out, want, sizeof(want), kernel);
         gpu_close(&g);
     }
-    tap_check(ok, "load-store loop on one word per thread%s",
-              mode(scrambled));
+    tap_check(ok, "%s%s", what, mode(scrambled));
 }
 
 static void test_divergent(bool scrambled)
@@ -1362,9 +1335,12 @@ int main(int argc, char **argv)
         test_vote(scrambled);
         test_ids(scrambled);
         test_dynshared(scrambled);
-        test_spin(scrambled);
-        test_fspin(scrambled);
-        test_mspin(scrambled);
+        test_spin_kernel(scrambled, "spin", 300, spin_host,
+                         "long-running loop");
+        test_spin_kernel(scrambled, "fspin", 300, fspin_host,
+                         "long-running fp32 loop, bits as the host's");
+        test_spin_kernel(scrambled, "mspin", 100, mspin_host,
+                         "load-store loop on one word per thread");
         test_divergent(scrambled);
         test_persistent(scrambled);
         test_warpopt(scrambled);
