@@ -40,9 +40,10 @@
  * A lane array the instruction writes before it reads it: not cleared on
  * every use by QEMU's -ftrivial-auto-var-init=zero.  Cleared, four of
  * them made every fp instruction five times slower in the device than in
- * the interpreter's own build.
+ * the interpreter's own build.  SIMT_HAVE_UNINITIALIZED: the compiler
+ * knows the attribute (both meson.build files try it).
  */
-#if __has_attribute(uninitialized)
+#ifdef SIMT_HAVE_UNINITIALIZED
 #define SIMT_UNCLEARED      __attribute__((uninitialized))
 #else
 #define SIMT_UNCLEARED

@@ -689,8 +689,8 @@ uint32_t fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
 
 /*
  * The baseline build, out of line: inlined into the dispatcher below, it
- * made every call save and restore six registers, a tenth of the time of
- * an fp loop.
+ * made every call save and restore callee-saved registers, a tenth of the
+ * time of an fp loop.
  */
 static __attribute__((noinline))
 uint32_t fma_rne_warp_base(uint32_t *d, uint32_t *nx, uint32_t *left,

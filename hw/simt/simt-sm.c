@@ -127,9 +127,8 @@ static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
      * which may alias anything here, each step would be a store and a load.
      */
     uint32_t si = sm->next_slot, wi = sm->next_warp;
-    bool found = false;
 
-    for (uint32_t n = 0; n <= nslots && !found; n++) {
+    for (uint32_t n = 0; n <= nslots; n++) {
         SimtSlot *slot = &sm->slots[si];
 
         if (slot_runs(slot) && slot->ready_cycle <= now) {
@@ -141,22 +140,21 @@ static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
                 if (warp_ready(slot, warp, now)) {
                     *slotp = slot;
                     *warpp = warp;
-                    found = true;
-                    break;
+                    sm->next_slot = si;
+                    sm->next_warp = wi;
+                    return true;
                 }
             }
         }
-        if (!found) {
-            wi = 0;
-            /* Not a division per slot: this runs for every burst. */
-            if (++si >= nslots) {
-                si = 0;
-            }
+        wi = 0;
+        /* Not a division per slot: this runs for every burst. */
+        if (++si >= nslots) {
+            si = 0;
         }
     }
     sm->next_slot = si;
     sm->next_warp = wi;
-    return found;
+    return false;
 }
 
 /* The earliest of the @ports issue ports of @sm. */
