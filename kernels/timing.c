@@ -108,3 +108,40 @@ KERNEL void gmem_stream(uint32_t *out, const uint32_t *in, uint32_t words,
     }
     out[globalIdx()] = sum;
 }
+
+/*
+ * For round r of @rounds, in which each thread follows a chain of
+ * dependent loads of @in (6 in the middle warp, so that it arrives last,
+ * 1 in the others), waits at a barrier, loads once more and runs 4
+ * independent chains of 64 adds: out[2 * ((block * rounds + r) * warps
+ * + w)] = warp w's clock after that load, and the word after it what the
+ * round computed.  Every clock shows the order in which the SM issued
+ * the warps (the qtest of simt-sm.c's wake shortcut,
+ * tests/qtest/simt-kernel-test.c).
+ */
+KERNEL void warp_clocks(const uint32_t *in, uint32_t *out, uint32_t rounds)
+{
+    uint32_t w = warpId(), nw = numWarps();
+    uint32_t *o = out + 2 * blockIdx.x * rounds * nw;
+    uint32_t x = laneId(), a = 0, b = 1, c = 2, d = 3;
+
+    for (uint32_t r = 0; r < rounds; r++) {
+        for (uint32_t k = w == nw / 2 ? 0 : 5; k < 6; k++) {
+            x = in[(x + k) & 255];
+        }
+        __syncthreads();
+        x = in[(x + 1) & 255];
+        if (laneId() == 0) {
+            o[2 * (r * nw + w)] = clock() + x - x;
+        }
+        for (uint32_t k = 0; k < 64; k++) {
+            a += x;
+            b ^= a;
+            c += k;
+            d ^= c;
+        }
+        if (laneId() == 0) {
+            o[2 * (r * nw + w) + 1] = a + b + c + d;
+        }
+    }
+}

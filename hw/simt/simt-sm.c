@@ -96,16 +96,6 @@ static bool warp_live(const SimtSlot *slot, unsigned warp)
            !(slot->parked >> warp & 1);
 }
 
-/*
- * Can warp @warp of @slot issue at @now?  The ready time first: a warp's
- * state is some kilobytes, of which warp_live() reads a line, and most
- * warps of a memory-bound block are waiting for their loads.
- */
-static bool warp_ready(const SimtSlot *slot, unsigned warp, uint64_t now)
-{
-    return slot->wtiming[warp].ready <= now && warp_live(slot, warp);
-}
-
 /* Can @slot's block issue at all (running, not leaving, restored)? */
 static bool slot_runs(const SimtSlot *slot)
 {
@@ -115,11 +105,14 @@ static bool slot_runs(const SimtSlot *slot)
 
 /*
  * The next warp to issue on @sm at @now, round robin over slots and their
- * warps; false if no resident warp can run now (all exited, at barriers,
- * waiting for their results, being saved or not restored yet).
+ * warps.  False if no resident warp can run now (all exited, at barriers,
+ * waiting for their results, being saved or not restored yet); then
+ * *@wake is when one can (a warp's result or a restore's end), or @end,
+ * and if it is a warp's result, @sm keeps that warp for the next step
+ * (wake_known).
  */
-static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
-                      SimtSlot **slotp, unsigned *warpp)
+static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now, uint64_t end,
+                      SimtSlot **slotp, unsigned *warpp, uint64_t *wake)
 {
     uint32_t nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
     /*
@@ -127,6 +120,13 @@ static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
      * which may alias anything here, each step would be a store and a load.
      */
     uint32_t si = sm->next_slot, wi = sm->next_warp;
+    /*
+     * The earliest result of a live warp, and the first warp in scan
+     * order to have it, after the first slot's part: the order of the
+     * next scan, which starts at the slot after this one's.
+     */
+    uint64_t first = UINT64_MAX, restored = UINT64_MAX;
+    uint32_t first_slot = 0, first_warp = 0;
 
     for (uint32_t n = 0; n <= nslots; n++) {
         SimtSlot *slot = &sm->slots[si];
@@ -136,15 +136,29 @@ static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
 
             while (wi < nwarps) {
                 unsigned warp = wi++;
+                /*
+                 * The ready time first: of a warp's state, some kilobytes,
+                 * warp_live() reads another line, and most warps of a
+                 * memory-bound block are waiting for their loads.
+                 */
+                uint64_t ready = slot->wtiming[warp].ready;
 
-                if (warp_ready(slot, warp, now)) {
-                    *slotp = slot;
-                    *warpp = warp;
-                    sm->next_slot = si;
-                    sm->next_warp = wi;
-                    return true;
+                if (ready <= now) {
+                    if (warp_live(slot, warp)) {
+                        *slotp = slot;
+                        *warpp = warp;
+                        sm->next_slot = si;
+                        sm->next_warp = wi;
+                        return true;
+                    }
+                } else if (ready < first && n && warp_live(slot, warp)) {
+                    first = ready;
+                    first_slot = si;
+                    first_warp = warp;
                 }
             }
+        } else if (slot->used && slot->ready_cycle > now) {
+            restored = MIN(restored, slot->ready_cycle);
         }
         wi = 0;
         /* Not a division per slot: this runs for every burst. */
@@ -154,7 +168,29 @@ static bool next_warp(SimtState *s, SimtSM *sm, uint64_t now,
     }
     sm->next_slot = si;
     sm->next_warp = wi;
+    *wake = MIN(MIN(first, restored), end);
+    /*
+     * Until then nothing else becomes ready; at first the next scan
+     * would stop at first_warp, unless a restore ends as early.
+     */
+    if (first < restored && first < end) {
+        sm->wake_known = true;
+        sm->wake_slot = first_slot;
+        sm->wake_warp = first_warp;
+        sm->wake_cycle = first;
+    }
     return false;
+}
+
+/*
+ * What changes an SM's blocks from outside its own steps (a slice's
+ * start, a block retired or placed) makes the warps they keep unknown.
+ */
+static void forget_wakes(SimtState *s)
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        s->sms[i].wake_known = false;
+    }
 }
 
 /* The earliest of the @ports issue ports of @sm. */
@@ -183,26 +219,19 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
     SimtBlock *b;
     unsigned warp;
     bool parking;
+    uint64_t wake;
+    bool known = s->wake_shortcut && sm->wake_known &&
+                 sm->wake_cycle == *port;
 
-    if (!next_warp(s, sm, *port, &slot, &warp)) {
-        uint64_t wake = end;
-
+    sm->wake_known = false;
+    if (known) {
+        /* The warp that woke the SM, where the scan would stop. */
+        slot = &sm->slots[sm->wake_slot];
+        warp = sm->wake_warp;
+        sm->next_slot = sm->wake_slot;
+        sm->next_warp = warp + 1;
+    } else if (!next_warp(s, sm, *port, end, &slot, &warp, &wake)) {
         /* Until a restore ends or a warp's results arrive. */
-        for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_BLOCKS); i++) {
-            SimtSlot *r = &sm->slots[i];
-
-            if (r->used && r->ready_cycle > *port) {
-                wake = MIN(wake, r->ready_cycle);
-            } else if (slot_runs(r)) {
-                for (unsigned wi = 0; wi < r->block.st.nwarps; wi++) {
-                    uint64_t at = MAX(r->wtiming[wi].ready, *port + 1);
-
-                    if (at < wake && warp_live(r, wi)) {
-                        wake = at;
-                    }
-                }
-            }
-        }
         for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
             sm->port_cycle[p] = MAX(sm->port_cycle[p], wake);
         }
@@ -346,6 +375,7 @@ static bool run_slice_threads(SimtState *s, uint64_t end)
                 retire_block(s, first, slot, cycle);
             }
             simt_sched_dispatch(s, cycle);
+            forget_wakes(s);
             retired = true;
         }
         if (!retired) {
@@ -373,6 +403,7 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
             s->sms[i].port_cycle[p] = MAX(s->sms[i].port_cycle[p], start);
         }
     }
+    forget_wakes(s);
     /* On several host threads, unless the slice needs this path. */
     if (threads_usable(s) && run_slice_threads(s, end)) {
         return;
@@ -395,6 +426,7 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
         }
         if (freed != UINT64_MAX && (!best || *port >= freed)) {
             simt_sched_dispatch(s, freed);
+            forget_wakes(s);
             freed = UINT64_MAX;
             continue;
         }
@@ -404,6 +436,7 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
         retired = sm_step(s, best, port, end, &slot);
         if (retired != UINT64_MAX) {
             retire_block(s, best, slot, retired);
+            forget_wakes(s);
             freed = MIN(freed, retired);
         }
     }

@@ -51,6 +51,14 @@ typedef struct SimtSM {
     uint64_t mem_pipe;          /* global memory: busy up to */
     uint32_t next_slot;         /* round-robin cursor */
     uint32_t next_warp;
+    /*
+     * After a step that found no warp ready, the warp that wakes the SM
+     * (wake_warp of slot wake_slot, ready at wake_cycle), if nothing on
+     * the SM changes before: what the next step's scan would find.
+     */
+    bool wake_known;
+    uint32_t wake_slot, wake_warp;
+    uint64_t wake_cycle;
     uint64_t save_busy;         /* saves and restores serialise up to here */
     uint64_t ev_saved;          /* bytes saved from here in this event */
     uint64_t ev_wait;           /* its first save's wait, from the request */

@@ -45,6 +45,7 @@ struct SimtState {
     uint32_t cfg_overridden;    /* bit per SimtConfigField */
     uint64_t vram_size;
     bool fifo_dispatch;         /* kernels in launch order (simt-sched.c) */
+    bool wake_shortcut;         /* test hook: simt-sm.c's wake_known */
     SimtSmThreads sm_threads;   /* host threads for the SMs (.count: threads) */
 
     /* configuration, fixed at realize */

@@ -818,6 +818,98 @@ static uint64_t kernel_cycles(const char *props, const Launch *l,
     return r.end_cycle - r.start_cycle;
 }
 
+/*
+ * Run @l (image @image, or the samples) on a device with @props, its
+ * first argument a fresh buffer of @out_words words, the second, if
+ * @in_words, one of that many words of a fixed pattern; the record in
+ * *@r, the first buffer in @out.
+ */
+static void run_words(const char *props, const char *image, const Launch *l,
+                      uint32_t out_words, uint32_t in_words,
+                      struct simt_completion *r, uint32_t *out)
+{
+    Dev *d = dev_start(props);
+    g_autofree uint32_t *in = g_new(uint32_t, MAX(in_words, 1));
+    Launch run = *l;
+
+    if (image) {
+        use_image(d, image);
+    }
+    for (uint32_t i = 0; i < in_words; i++) {
+        in[i] = fbits((i % 100) * 0.01f + 1.0f / (i + 3));
+    }
+    if (in_words) {
+        run.args[0] = vram_alloc(d, in, in_words * 4);
+        run.args[1] = vram_alloc(d, NULL, out_words * 4);
+    } else {
+        run.args[0] = vram_alloc(d, NULL, out_words * 4);
+    }
+    run_ok(d, 0, &run, r);
+    vram_read(d, in_words ? run.args[1] : run.args[0], out, out_words * 4);
+    dev_stop(d);
+}
+
+/*
+ * After a step that finds no warp ready, an SM issues next the warp it
+ * found to wake first, without scanning again (simt-sm.c, wake_known).
+ * The same cycles and results as scanning at every step
+ * (x-wake-shortcut=off): memory-bound grids, where most steps find no
+ * warp ready, more blocks than fit at once, warps at barriers and
+ * released together by one, one issue port and two; warp_clocks
+ * records each warp's clock, which any other choice of warp changes.
+ */
+static void test_wake_shortcut_same_as_scan(void)
+{
+    static const struct {
+        const char *preset, *image;
+        Launch l;
+        uint32_t out_words, in_words;
+    } runs[] = {
+        { "default", NULL, { .kernel = "mspin", .grid = { 48 },
+                             .block = { 256 }, .args = { 0, 40 } },
+          48 * 256, 0 },
+        { "gtx480", NULL, { .kernel = "mspin", .grid = { 120 },
+                            .block = { 192 }, .args = { 0, 25 } },
+          120 * 192, 0 },
+        { "default", "reduce", { .kernel = "reduce_tree", .grid = { 40 },
+                                 .block = { 256 },
+                                 .args = { 0, 0, 40 * 256 } },
+          40, 40 * 256 },
+        { "gtx480", "reduce", { .kernel = "reduce_tree", .grid = { 100 },
+                                .block = { 128 },
+                                .args = { 0, 0, 100 * 128 } },
+          100, 100 * 128 },
+        /* Warps released together by a barrier: ties in the wake */
+        { "default", NULL, { .kernel = "warp_clocks", .grid = { 24 },
+                             .block = { 256 }, .args = { 0, 0, 6 } },
+          2 * 24 * 6 * 8, 256 },
+        { "gtx480", NULL, { .kernel = "warp_clocks", .grid = { 100 },
+                            .block = { 320 }, .args = { 0, 0, 4 } },
+          2 * 100 * 4 * 10, 256 },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
+        g_autofree char *on = g_strdup_printf("preset=%s", runs[i].preset);
+        g_autofree char *off = g_strdup_printf("preset=%s,x-wake-shortcut=off",
+                                               runs[i].preset);
+        g_autofree uint32_t *a = g_new(uint32_t, runs[i].out_words);
+        g_autofree uint32_t *b = g_new(uint32_t, runs[i].out_words);
+        struct simt_completion ra, rb;
+
+        run_words(on, runs[i].image, &runs[i].l, runs[i].out_words,
+                  runs[i].in_words, &ra, a);
+        run_words(off, runs[i].image, &runs[i].l, runs[i].out_words,
+                  runs[i].in_words, &rb, b);
+        g_test_message("%s on %s: %" PRIu64 " cycles", runs[i].l.kernel,
+                       runs[i].preset, ra.end_cycle - ra.start_cycle);
+        g_assert_cmpuint(ra.start_cycle, ==, rb.start_cycle);
+        g_assert_cmpuint(ra.end_cycle, ==, rb.end_cycle);
+        g_assert_cmpuint(ra.warp_insns, ==, rb.warp_insns);
+        g_assert_cmpuint(ra.thread_insns, ==, rb.thread_insns);
+        g_assert_cmpmem(a, runs[i].out_words * 4, b, runs[i].out_words * 4);
+    }
+}
+
 /* Issue ports and memory bandwidth show in the cycles kernels take. */
 static void test_timing_model(void)
 {
@@ -1827,6 +1919,8 @@ int main(int argc, char **argv)
                    test_block_end_cycle);
     qtest_add_func("/simt/timing/reset-clocks", test_reset_clocks);
     qtest_add_func("/simt/timing/model", test_timing_model);
+    qtest_add_func("/simt/timing/wake-shortcut-same-cycles-as-scan",
+                   test_wake_shortcut_same_as_scan);
     qtest_add_func("/simt/presets", test_presets);
 
     return g_test_run();
