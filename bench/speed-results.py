@@ -31,7 +31,7 @@ FIGURES = [
         ("core_divergent", "per-lane trip counts, an if/else on data", ""),
         ("core_fp", "fp32 fused multiply-adds", ""),
         ("core_alu_vs_qemu", "core_alu over qemu-riscv32 (QEMU's JIT) on "
-         "the same loop, one run", ">= 2"),
+         "the same loop, best of 3 turns each", ">= 2"),
         ("core_fp_vs_qemu", "core_fp over qemu-riscv32 on the same loop",
          ">= 10"),
     ]),
