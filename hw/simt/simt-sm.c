@@ -375,12 +375,12 @@ static bool run_slice_threads(SimtState *s, uint64_t end)
                 retire_block(s, first, slot, cycle);
             }
             simt_sched_dispatch(s, cycle);
-            forget_wakes(s);
             retired = true;
         }
         if (!retired) {
             return true;
         }
+        forget_wakes(s);
     } while (threads_usable(s));
     return false;
 }

@@ -20,6 +20,7 @@
 #include "scramble.h"
 #include "image-args.h"
 #include "../qtest/simt-divergent-ref.h"
+#include "../qtest/simt-spin-ref.h"
 #include "simt-elf.h"
 #include "../tap.h"
 
@@ -623,18 +624,6 @@ static void test_dynshared(bool scrambled)
         gpu_close(&g);
     }
     tap_check(ok, "shared memory sized at launch%s", mode(scrambled));
-}
-
-/* spin.c's kernels on the host: thread @i's word after @iters iterations */
-static uint32_t spin_host(uint32_t i, uint32_t iters)
-{
-    uint32_t x = i * 2654435761u + 1;
-
-    for (uint32_t k = 0; k < iters; k++) {
-        x = x * 1664525u + 1013904223u;
-        x ^= x >> 13;
-    }
-    return x;
 }
 
 /* fspin: each fp operation rounded once, as the host rounds it */
@@ -1335,7 +1324,7 @@ int main(int argc, char **argv)
         test_vote(scrambled);
         test_ids(scrambled);
         test_dynshared(scrambled);
-        test_spin_kernel(scrambled, "spin", 300, spin_host,
+        test_spin_kernel(scrambled, "spin", 300, spin_ref,
                          "long-running loop");
         test_spin_kernel(scrambled, "fspin", 300, fspin_host,
                          "long-running fp32 loop, bits as the host's");

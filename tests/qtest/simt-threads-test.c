@@ -11,18 +11,7 @@
 
 #include "qemu/osdep.h"
 #include "simt-qtest.h"
-
-/* What the spin kernel (kernels/spin.c) writes for thread @i. */
-static uint32_t spin_ref(uint32_t i, uint32_t iters)
-{
-    uint32_t x = i * 2654435761u + 1;
-
-    for (uint32_t k = 0; k < iters; k++) {
-        x = x * 1664525u + 1013904223u;
-        x ^= x >> 13;
-    }
-    return x;
-}
+#include "simt-spin-ref.h"
 
 /*
  * Run the spin kernel, @blocks of @threads, on a device with @props;
