@@ -535,6 +535,7 @@ void simt_block_init(SimtBlock *b, const SimtLaunch *l,
     b->stopped = false;
     b->check = NULL;
     b->check_opaque = NULL;
+    b->loop_timing.head = NULL;
     if (l->shared_size) {
         memset(shared, 0, l->shared_size);
     }
@@ -1874,21 +1875,53 @@ void simt_code_decode_all(SimtCode *code, const SimtMem *mem)
  * the group (TIER_SPLIT); warp_run() goes on from there as if it had run
  * them.
  */
+/*
+ * A loop of the timed tier's instructions, as tier_loop() follows it in
+ * a burst: n instructions in a straight run from head, only the last a
+ * branch or jump, back to head.  Its timing in a turn depends only on
+ * the clock at head and on when the registers it reads before writing
+ * them are ready (reads), relative to that clock (earlier counts as
+ * then).  If those relative times are the same at the start of two turns
+ * in a row, the loop is steady: every later turn that starts so takes
+ * the same time, and leaves every register it writes ready at the same
+ * time after its start (SimtLoopTiming).
+ */
+typedef struct SimtLoop {
+    SimtInsn *head;             /* the loop followed, or NULL */
+    const SimtInsn *skip;       /* a loop top found not to be one, or NULL */
+    unsigned n;
+    unsigned misses;            /* turns in a row that were not steady */
+    uint32_t reads, writes;     /* x registers (bit r), besides the sink */
+    bool recording;             /* a turn is under way from start, at k0 */
+    uint64_t start, k0;
+    uint64_t rel[32];           /* reads' readiness after start */
+} SimtLoop;
+
 typedef struct SimtTier {
     SimtWarp *w;
     const SimtCode *code;
     SimtWarpTiming *wt;         /* NULL: untimed */
+    SimtLoop *loop;             /* timed: the loop it follows (tier_loop) */
+    SimtLoopTiming *learnt;     /* timed: the block's steady loop */
     const uint32_t *lm;
     uint32_t G, M, P;
     SimtInsn *in;
     unsigned left;              /* instructions left in the straight run */
-    enum { TIER_BEFORE, TIER_AFTER, TIER_SPLIT } end;
+    unsigned loop_n;            /* tier_run_loop(): the loop's instructions */
+    /* TIER_LOOP: the timed tier is at the top of a loop, in is its first */
+    enum { TIER_BEFORE, TIER_AFTER, TIER_SPLIT, TIER_LOOP } end;
     uint32_t taken;             /* TIER_SPLIT: the lanes that branch */
     uint64_t n, budget, cycle, issue_limit, issued;
 } SimtTier;
 
+/* Is @op one of the tier's integer operations? */
+static inline bool tier_alu(unsigned op)
+{
+    return op >= OP_ADDI && op <= OP_MUL;
+}
+
 static inline SIMT_LANES_INLINE
-void tier_body(SimtTier *t, const bool timed)
+void tier_body(SimtTier *t, const bool timed, const bool loop)
 {
     SimtWarp *const w = t->w;
     const SimtCode *const code = t->code;
@@ -1900,6 +1933,7 @@ void tier_body(SimtTier *t, const bool timed)
     uint32_t p = t->P, taken = 0, o;
     uint64_t clk = t->cycle, iss = 0, k = t->n;
     unsigned left = t->left;
+    bool back;
 
     t->end = TIER_BEFORE;
 
@@ -1973,6 +2007,7 @@ void tier_body(SimtTier *t, const bool timed)
             goto out;
         }
         /* Taken: on in the straight run at the target, if there is one. */
+        back = x->imm <= 0;
         p += x->imm;
         o = p - code->base;
         if (p >= M || k >= budget || o >= code->size || (p & 3) ||
@@ -1981,8 +2016,14 @@ void tier_body(SimtTier *t, const bool timed)
             goto out;
         }
         x = &code->insns[o >> 2];
-        left = straight_ahead(x, o, code->size, p, M) + 1;
+        /* A loop's replay (tier_loop()) runs whole turns of it only. */
+        left = loop ? t->loop_n : straight_ahead(x, o, code->size, p, M) + 1;
         left = left < budget - k ? left : budget - k;
+        /* Back at the top of what may be a loop: tier_loop() looks. */
+        if (timed && back && tier_alu(x->op) && x != t->loop->skip) {
+            t->end = TIER_LOOP;
+            goto out;
+        }
     }
 #undef TIER_ISSUE
 #undef TIER_NEXT
@@ -1996,14 +2037,229 @@ out:
     t->n = k;
 }
 
+/* Turns that may differ before tier_loop() gives up on a loop. */
+#define TIER_LOOP_MISSES        4
+
+/* The register's readiness after @clock, or 0 if it is ready then. */
+static inline uint64_t ready_after(const SimtWarpTiming *wt, unsigned r,
+                                   uint64_t clock)
+{
+    return wt->reg[r] > clock ? wt->reg[r] - clock : 0;
+}
+
+/*
+ * Does the code at @head (pc @pc) start such a loop, within the group's
+ * bound @M?  If so, fills in @lp's shape.
+ */
+static bool loop_shape(const SimtCode *code, SimtInsn *head, uint32_t pc,
+                       uint32_t M, SimtLoop *lp)
+{
+    unsigned run = straight_ahead(head, pc - code->base, code->size, pc, M) + 1;
+    uint32_t reads = 0, writes = 0;
+
+    for (unsigned i = 0; i < run; i++) {
+        const SimtInsn *in = &head[i];
+        bool branch = (in->op >= OP_BEQ && in->op <= OP_BGEU) ||
+                      (in->op == OP_JAL && !in->rd);
+
+        if (!branch && !tier_alu(in->op)) {
+            return false;
+        }
+        /* x0 (index 0) is never pending */
+        reads |= ((1u << in->src[0]) | (1u << in->src[1])) & ~writes & ~1u;
+        if (branch) {
+            if (in->imm != -4 * (int32_t)i) {
+                return false;
+            }
+            lp->n = i + 1;
+            lp->reads = reads;
+            lp->writes = writes;
+            return true;
+        }
+        if (in->dst < 32) {
+            writes |= 1u << in->dst;
+        }
+    }
+    return false;
+}
+
+/* Does a turn of @lt start at @clock as the one it learnt from did? */
+static bool loop_starts_so(const SimtLoopTiming *lt,
+                           const SimtWarpTiming *wt, uint64_t clock)
+{
+    for (uint32_t r = lt->reads; r; r &= r - 1) {
+        unsigned i = __builtin_ctz(r);
+
+        if (ready_after(wt, i, clock) != lt->rel[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Run the turns of the steady loop @lt from t->in, at t->cycle, that
+ * issue before the burst's limit and fit in its budget: @replay (the
+ * tier's loop variant, untimed) runs them at the speed of the untimed
+ * tier, and their timing follows in one step.  Returns true for the
+ * timed tier to go on from t (its last turn, which meets the limit or
+ * the budget), false if t ended the tier (the loop ran out or split).
+ */
+static bool loop_replay(SimtTier *t, const SimtLoopTiming *lt,
+                        void (*replay)(SimtTier *t), uint64_t *issued)
+{
+    SimtWarpTiming *wt = t->wt;
+    SimtInsn *head = t->in;
+    const uint32_t top = t->P;
+    uint64_t clock = t->cycle, k = t->n, turns, q;
+    SimtTier run = *t;
+
+    /* A bound of the group inside the loop ends its straight run there. */
+    if (top + 4 * (lt->n - 1) >= t->M || clock + lt->last >= t->issue_limit) {
+        return true;
+    }
+    turns = (t->issue_limit - 1 - clock - lt->last) / lt->turn + 1;
+    q = (t->budget - k) / lt->n;
+    turns = turns < q ? turns : q;
+    if (!turns) {
+        return true;
+    }
+    run.left = run.loop_n = lt->n;
+    run.budget = k + turns * lt->n;
+    replay(&run);
+    /* q >= 1 turns ran: no turn ends before its last instruction. */
+    q = (run.n - k) / lt->n;
+    for (uint32_t r = lt->writes; r; r &= r - 1) {
+        unsigned i = __builtin_ctz(r);
+
+        wt->reg[i] = clock + (q - 1) * lt->turn + lt->wrel[i];
+    }
+    wt->reg[SIMT_TIMING_REGS - 1] = clock + (q - 1) * lt->turn + lt->sink;
+    *issued += q * lt->issued;
+    t->cycle = clock + q * lt->turn;
+    t->n = k = run.n;
+    t->P = run.P;
+    t->in = run.in;
+    t->left = run.left;
+    t->taken = run.taken;
+    t->end = run.end;
+    /* Unless the loop goes on in this burst, the tier ends here. */
+    if (run.end != TIER_AFTER || run.P != top || k >= t->budget) {
+        return false;
+    }
+    t->in = head;
+    t->left = straight_ahead(head, top - t->code->base, t->code->size, top,
+                             t->M) + 1;
+    t->left = t->left < t->budget - k ? t->left : t->budget - k;
+    t->end = TIER_BEFORE;
+    return true;
+}
+
+/*
+ * The timed tier is back at the top t->in of what may be a loop, at
+ * clock t->cycle.  If the block knows the loop as steady and its turn
+ * starts as learnt, replays the loop.  Otherwise learns the loop's
+ * shape, then times a turn of it instruction by instruction from here
+ * (recording); if the next turn starts as that one did, the block learns
+ * the loop, and it replays.  Returns true for the timed tier to go on
+ * from t, false if t ended the tier.
+ */
+static __attribute__((noinline))
+bool tier_loop(SimtTier *t, void (*replay)(SimtTier *t), uint64_t *issued)
+{
+    SimtLoop *lp = t->loop;
+    SimtLoopTiming *lt = t->learnt;
+    SimtWarpTiming *wt = t->wt;
+    SimtInsn *head = t->in;
+    uint64_t clock = t->cycle, k = t->n;
+    uint32_t r;
+
+    lp->recording = lp->recording && lp->head == head;
+    if (lt->head == head && loop_starts_so(lt, wt, clock)) {
+        lp->recording = false;
+        return loop_replay(t, lt, replay, issued);
+    }
+    if (lp->head != head) {
+        if (!loop_shape(t->code, head, t->P, t->M, lp)) {
+            lp->skip = head;
+            return true;
+        }
+        lp->head = head;
+        lp->misses = 0;
+    } else if (lp->recording && k - lp->k0 == lp->n) {
+        /* A turn timed by the tier (and nothing else) since start. */
+        bool steady = true;
+
+        for (r = lp->reads; r && steady; r &= r - 1) {
+            unsigned i = __builtin_ctz(r);
+
+            steady = ready_after(wt, i, clock) == lp->rel[i];
+        }
+        if (steady) {
+            lt->head = head;
+            lt->n = lp->n;
+            lt->reads = lp->reads;
+            lt->writes = lp->writes;
+            lt->turn = clock - lp->start;
+            lt->issued = t->issued;
+            lt->last = lt->turn - head[lp->n - 1].cost;
+            memcpy(lt->rel, lp->rel, sizeof(lt->rel));
+            for (r = lp->writes; r; r &= r - 1) {
+                unsigned i = __builtin_ctz(r);
+
+                lt->wrel[i] = wt->reg[i] - lp->start;
+            }
+            lt->sink = wt->reg[SIMT_TIMING_REGS - 1] - lp->start;
+            lp->recording = false;
+            return loop_replay(t, lt, replay, issued);
+        }
+        if (++lp->misses > TIER_LOOP_MISSES) {
+            lp->skip = head;
+            lp->head = NULL;
+            return true;
+        }
+    }
+    /* Time the turn from here. */
+    lp->recording = true;
+    lp->start = clock;
+    lp->k0 = k;
+    for (r = lp->reads; r; r &= r - 1) {
+        unsigned i = __builtin_ctz(r);
+
+        lp->rel[i] = ready_after(wt, i, clock);
+    }
+    return true;
+}
+
 static __attribute__((noinline)) void tier_run(SimtTier *t)
 {
-    tier_body(t, false);
+    tier_body(t, false, false);
+}
+
+static __attribute__((noinline)) void tier_run_loop(SimtTier *t)
+{
+    tier_body(t, false, true);
+}
+
+/* The timed tier, handing the tops of loops to tier_loop(). */
+static inline __attribute__((always_inline))
+void tier_timed(SimtTier *t, void (*replay)(SimtTier *t))
+{
+    uint64_t issued = 0;
+
+    for (;;) {
+        tier_body(t, true, false);
+        issued += t->issued;
+        if (t->end != TIER_LOOP || !tier_loop(t, replay, &issued)) {
+            break;
+        }
+    }
+    t->issued = issued;
 }
 
 static __attribute__((noinline)) void tier_run_timed(SimtTier *t)
 {
-    tier_body(t, true);
+    tier_timed(t, tier_run_loop);
 }
 
 /* Whether @pc is one of the @n ascending pcs of @pcs. */
@@ -2052,6 +2308,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     uint32_t lm[SIMT_WARP_SIZE] SIMT_UNCLEARED;
     /* Instructions the group runs on to before the loop's next look */
     unsigned ahead;
+    /* The loop the timed tier follows in this burst (tier_loop()) */
+    SimtLoop loop SIMT_UNCLEARED;
     uint64_t n = 0, issue = 0, cycle;
     /*
      * On the fast paths the burst's bound and what it issued stay in
@@ -2066,6 +2324,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
     unsigned base_tid = warp * SIMT_WARP_SIZE;
 
     b->stopped = false;
+    loop.head = NULL;
+    loop.skip = NULL;
     if (st->status != SIMT_RUNNING || warp >= st->nwarps) {
         return 0;
     }
@@ -2133,7 +2393,8 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
             (ahead || (in->op >= OP_BEQ && in->op <= OP_BGEU) ||
              (in->op == OP_JAL && !in->rd))) {
             SimtTier t = {
-                .w = w, .code = code, .wt = wt, .lm = lm, .G = G, .M = M,
+                .w = w, .code = code, .wt = wt, .loop = &loop,
+                .learnt = &b->loop_timing, .lm = lm, .G = G, .M = M,
                 .P = P, .in = in, .left = ahead + 1, .n = n,
                 .budget = budget, .cycle = cycle, .issue_limit = issue_limit,
             };
@@ -2677,13 +2938,19 @@ out:
 static __attribute__((target("avx2,fma,bmi,bmi2,popcnt,lzcnt"), noinline))
 void tier_run_avx2(SimtTier *t)
 {
-    tier_body(t, false);
+    tier_body(t, false, false);
+}
+
+static __attribute__((target("avx2,fma,bmi,bmi2,popcnt,lzcnt"), noinline))
+void tier_run_loop_avx2(SimtTier *t)
+{
+    tier_body(t, false, true);
 }
 
 static __attribute__((target("avx2,fma,bmi,bmi2,popcnt,lzcnt"), noinline))
 void tier_run_timed_avx2(SimtTier *t)
 {
-    tier_body(t, true);
+    tier_timed(t, tier_run_loop_avx2);
 }
 
 /*

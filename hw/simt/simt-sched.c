@@ -692,6 +692,8 @@ bool simt_sched_post_load(SimtState *s)
             slot->block.launch = &k->launch;
             slot->block.code = &k->code;
             slot->block.mem = &k->mem;
+            /* Learnt from code this process may have held before. */
+            slot->block.loop_timing.head = NULL;
         }
     }
     return true;

@@ -9,7 +9,8 @@
  * read-only and unmapped pages; every fp32 rounding mode,
  * static and dynamic, frm changes, fflags reads, branches on per-lane
  * bits so that warps diverge, branches of every kind, jumps with and
- * without a link, loops that all lanes or some run again) run from
+ * without a link, loops that all lanes or some run again, longer loops
+ * that the timed tier replays once their turns run alike) run from
  * random register contents on blocks with some lanes exited, once with
  * SimtCode.reference set (every
  * instruction on its exact path, one look at the code and the other lanes
@@ -29,6 +30,7 @@
 #include "hw/simt/simt-config.h"
 
 #define PROGRAMS        3000
+#define LOOP_PROGRAMS   500
 #define PROG_INSNS      48
 #define THREADS         64
 #define WARPS           (THREADS / SIMT_WARP_SIZE)
@@ -123,6 +125,18 @@ static uint32_t mem_op(unsigned a, unsigned b, unsigned c)
     }
 }
 
+/*
+ * One of the integer operations the straight-run tier runs itself (not
+ * mulh*, div*, rem*), sources and destination at random.
+ */
+static void tier_op(Prog *p, unsigned a, unsigned b, unsigned c, unsigned d)
+{
+    emit(p, d % 3 ? OP(int_ops[b % 11][0], int_ops[b % 11][1],
+                       XR(a), XR(c), XR(d / 3))
+                  : enc_i(c & imm_mask[b % 6], XR(d / 3), imm_f3[b % 6],
+                          XR(a), 0x13));
+}
+
 /* Every integer operation, sources and destination at random. */
 static void int_op(Prog *p, unsigned a, unsigned b, unsigned c, unsigned d)
 {
@@ -141,7 +155,7 @@ static void random_program(Prog *p)
     while (p->n < PROG_INSNS) {
         unsigned a = rnd(), b = rnd(), c = rnd(), d = rnd();
 
-        switch (rnd() % 26) {
+        switch (rnd() % 28) {
         case 0: case 1: case 2:
             emit(p, FADD(FR(a), FR(b), FR(c), rm_field()));
             break;
@@ -208,6 +222,34 @@ static void random_program(Prog *p)
                 int_op(p, rnd(), rnd(), rnd(), rnd());
             }
             /* while the count is positive: a skip into the loop ends it */
+            emit(p, ADDI(X_COUNT, X_COUNT, -1));
+            emit(p, BLT(0, X_COUNT, ((int)top - (int)p->n) * 4));
+            break;
+        }
+        case 24: case 25: {
+            /*
+             * A longer loop of the tier's operations, 8 to 23 turns for
+             * every lane, after a division whose result it reads and
+             * multiplies whose results it may read: its first turns wait
+             * for them, later ones run alike, which the timed tier then
+             * replays (tier_loop()).
+             */
+            unsigned top, body = 1 + b % 7;
+
+            emit(p, DIV(XR(a), XR(c), XR(d)));
+            emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
+            emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
+            emit(p, ADDI(X_COUNT, 0, 8 + c % 16));
+            top = p->n;
+            emit(p, ADD(XR(a + 1 + d % 7), XR(a), XR(b)));
+            for (unsigned i = 1; i < body; i++) {
+                /* multiplies often: their latency makes turns differ */
+                if (rnd() % 3) {
+                    tier_op(p, rnd(), rnd(), rnd(), rnd());
+                } else {
+                    emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
+                }
+            }
             emit(p, ADDI(X_COUNT, X_COUNT, -1));
             emit(p, BLT(0, X_COUNT, ((int)top - (int)p->n) * 4));
             break;
@@ -353,17 +395,123 @@ static uint32_t lane_address(unsigned mode, uint32_t page, unsigned lane)
 
 /*
  * A preset's latency model, bursts of 1 to 64 cycles and 1 to 40
- * instructions, preemption points at four instructions of the program.
+ * instructions or, one time in four, the device's, preemption points at
+ * four instructions of the program.
  */
 static void bursts(Bursts *bu)
 {
+    bool device = rnd() % 4 == 0;
+
     simt_preset_timing(rnd() % SIMT_PRESET_NR, &bu->timing);
-    bu->limit = 1 + rnd() % 64;
-    bu->insns = 1 + rnd() % 40;
+    bu->limit = device ? SIMT_BURST_CYCLES : 1 + rnd() % 64;
+    bu->insns = device ? SIMT_BURST_INSNS : 1 + rnd() % 40;
     bu->stop_every = 2 + rnd() % 4;
     for (unsigned i = 0; i < 4; i++) {
         bu->stops[i] = T_CODE + 4 * (i * PROG_INSNS / 4 + rnd() % 8);
     }
+}
+
+/* The registers of every warp's lanes: random, as the programs expect. */
+static void init_warps(SimtWarp *init, unsigned n)
+{
+    memset(init, 0, WARPS * sizeof(*init));
+    for (unsigned w = 0; w < WARPS; w++) {
+        unsigned mode = rnd() % 4;
+        uint32_t page = rnd() % DATA_PAGES;
+
+        for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
+            for (unsigned k = 1; k < 32; k++) {
+                init[w].x[k][i] = k >= 8 && k < 16 ? rnd() : 0;
+                init[w].f[k][i] = fp_value();
+            }
+            init[w].x[X_BITS][i] = rnd();
+            init[w].x[X_ADDR][i] = lane_address(mode, page, i);
+            /* frm: nearest-even in most warps, mixed in some */
+            init[w].fcsr[i] = (n % 3 ? 0 : rnd() % 5) << 5 | rnd() % 32;
+            init[w].x[1][i] = SIMT_EXIT_RA;
+            init[w].pc[i] = T_CODE;
+        }
+        init[w].warp_id = w;
+    }
+}
+
+/*
+ * Program @n run on the reference and the fast paths: identical?  Prints
+ * the first differences of the first programs that are not.
+ */
+static bool same_runs(unsigned n, const Run *ref, const Run *fast,
+                      bool paged, bool is_timed, unsigned *bad)
+{
+    if (!memcmp(ref->w, fast->w, sizeof(ref->w)) &&
+        !memcmp(&ref->st, &fast->st, sizeof(ref->st)) &&
+        !memcmp(ref->mem, fast->mem, T_MEM_SIZE) &&
+        (!paged || ref->x.translations == fast->x.translations) &&
+        !memcmp(ref->wt, fast->wt, sizeof(ref->wt)) &&
+        ref->pipe == fast->pipe && ref->bursts == fast->bursts) {
+        return true;
+    }
+    if (*bad < 3) {
+        printf("# program %u (%s%s): memory %s, translations %" PRIu64
+               "/%" PRIu64 ", timing %s\n", n,
+               paged ? "paged" : "flat", is_timed ? ", timed" : "",
+               memcmp(ref->mem, fast->mem, T_MEM_SIZE) ? "differs" : "same",
+               ref->x.translations, fast->x.translations,
+               memcmp(ref->wt, fast->wt, sizeof(ref->wt)) ||
+               ref->pipe != fast->pipe || ref->bursts != fast->bursts ?
+               "differs" : "same");
+        for (unsigned w = 0; w < WARPS; w++) {
+            for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
+                for (unsigned k = 0; k < 32; k++) {
+                    if (ref->w[w].f[k][i] != fast->w[w].f[k][i] ||
+                        ref->w[w].x[k][i] != fast->w[w].x[k][i]) {
+                        printf("# program %u warp %u lane %u reg %u:"
+                               " f %08x/%08x x %08x/%08x\n", n, w, i,
+                               k, ref->w[w].f[k][i], fast->w[w].f[k][i],
+                               ref->w[w].x[k][i], fast->w[w].x[k][i]);
+                    }
+                }
+                if (ref->w[w].fcsr[i] != fast->w[w].fcsr[i]) {
+                    printf("# program %u warp %u lane %u: fcsr "
+                           "%02x/%02x\n", n, w, i, ref->w[w].fcsr[i],
+                           fast->w[w].fcsr[i]);
+                }
+            }
+        }
+    }
+    (*bad)++;
+    return false;
+}
+
+/*
+ * Loops of the tier's integer operations alone, with multiplies of a
+ * long latency, after multiplies and a division whose results they may
+ * read: such a loop's turns can take two or more turns to run alike, and
+ * the timed tier must replay only the turns that do (tier_loop()).  Long
+ * bursts, so that many turns run in one.
+ */
+static void loop_program(Prog *p)
+{
+    p->n = 0;
+    for (unsigned loops = 0; loops < 4; loops++) {
+        unsigned top, body = 1 + rnd() % 7;
+
+        emit(p, DIV(XR(rnd()), XR(rnd()), XR(rnd())));
+        for (unsigned i = rnd() % 4; i; i--) {
+            emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
+        }
+        emit(p, ADDI(X_COUNT, 0, 8 + rnd() % 40));
+        top = p->n;
+        for (unsigned i = 0; i < body; i++) {
+            if (rnd() % 3) {
+                tier_op(p, rnd(), rnd(), rnd(), rnd());
+            } else {
+                emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
+            }
+        }
+        emit(p, ADDI(X_COUNT, X_COUNT, -1));
+        emit(p, BLT(0, X_COUNT, ((int)top - (int)p->n) * 4));
+    }
+    emit(p, RET);
 }
 
 int main(void)
@@ -391,68 +539,12 @@ int main(void)
             wr32(&mc, DATA_VA + i, rnd());
         }
         page_table(&pt);
-        memset(init, 0, sizeof(init));
-        for (unsigned w = 0; w < WARPS; w++) {
-            unsigned mode = rnd() % 4;
-            uint32_t page = rnd() % DATA_PAGES;
-
-            for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
-                for (unsigned k = 1; k < 32; k++) {
-                    init[w].x[k][i] = k >= 8 && k < 16 ? rnd() : 0;
-                    init[w].f[k][i] = fp_value();
-                }
-                init[w].x[X_BITS][i] = rnd();
-                init[w].x[X_ADDR][i] = lane_address(mode, page, i);
-                /* frm: nearest-even in most warps, mixed in some */
-                init[w].fcsr[i] = (n % 3 ? 0 : rnd() % 5) << 5 | rnd() % 32;
-                init[w].x[1][i] = SIMT_EXIT_RA;
-                init[w].pc[i] = T_CODE;
-            }
-            init[w].warp_id = w;
-        }
+        init_warps(init, n);
         bursts(&bu);
         run(&mc, init, paged ? &pt : NULL, is_timed ? &bu : NULL, true, &ref);
         run(&mc, init, paged ? &pt : NULL, is_timed ? &bu : NULL, false,
             &fast);
-        if (memcmp(ref.w, fast.w, sizeof(ref.w)) ||
-            memcmp(&ref.st, &fast.st, sizeof(ref.st)) ||
-            memcmp(ref.mem, fast.mem, T_MEM_SIZE) ||
-            (paged && ref.x.translations != fast.x.translations) ||
-            memcmp(ref.wt, fast.wt, sizeof(ref.wt)) ||
-            ref.pipe != fast.pipe || ref.bursts != fast.bursts) {
-            if (bad < 3) {
-                printf("# program %u (%s%s): memory %s, translations %" PRIu64
-                       "/%" PRIu64 ", timing %s\n", n,
-                       paged ? "paged" : "flat", is_timed ? ", timed" : "",
-                       memcmp(ref.mem, fast.mem, T_MEM_SIZE) ? "differs"
-                                                             : "same",
-                       ref.x.translations, fast.x.translations,
-                       memcmp(ref.wt, fast.wt, sizeof(ref.wt)) ||
-                       ref.pipe != fast.pipe || ref.bursts != fast.bursts ?
-                       "differs" : "same");
-            }
-            if (bad++ < 3) {
-                for (unsigned w = 0; w < WARPS; w++) {
-                    for (unsigned i = 0; i < SIMT_WARP_SIZE; i++) {
-                        for (unsigned k = 0; k < 32; k++) {
-                            if (ref.w[w].f[k][i] != fast.w[w].f[k][i] ||
-                                ref.w[w].x[k][i] != fast.w[w].x[k][i]) {
-                                printf("# program %u warp %u lane %u reg %u:"
-                                       " f %08x/%08x x %08x/%08x\n", n, w, i,
-                                       k, ref.w[w].f[k][i],
-                                       fast.w[w].f[k][i], ref.w[w].x[k][i],
-                                       fast.w[w].x[k][i]);
-                            }
-                        }
-                        if (ref.w[w].fcsr[i] != fast.w[w].fcsr[i]) {
-                            printf("# program %u warp %u lane %u: fcsr "
-                                   "%02x/%02x\n", n, w, i, ref.w[w].fcsr[i],
-                                   fast.w[w].fcsr[i]);
-                        }
-                    }
-                }
-            }
-        }
+        same_runs(n, &ref, &fast, paged, is_timed, &bad);
         translated += paged;
         timed += is_timed;
         translations += paged ? ref.x.translations : 0;
@@ -470,6 +562,31 @@ int main(void)
        translations, timed);
     ok(diverged > PROGRAMS / 2 && faulted < PROGRAMS / 2,
        "the programs diverge, and most run to their end");
+
+    bad = 0;
+    insns = 0;
+    for (unsigned n = 0; n < LOOP_PROGRAMS; n++) {
+        machine_init(&mc, 1 + rnd() % THREADS);
+        mc.l.shared_size = 0;
+        loop_program(&p);
+        machine_load(&mc, &p);
+        init_warps(init, n);
+        bursts(&bu);
+        /* Multiplies slower than a turn, bursts of many turns */
+        bu.timing.latency[SIMT_IC_MUL] = 20 + rnd() % 100;
+        bu.limit = 200 + rnd() % 2000;
+        bu.insns = 100 + rnd() % 1000;
+        run(&mc, init, NULL, &bu, true, &ref);
+        run(&mc, init, NULL, &bu, false, &fast);
+        same_runs(n, &ref, &fast, false, true, &bad);
+        insns += ref.st.thread_insns;
+        machine_free(&mc);
+    }
+    ok(bad == 0, "%u programs of loops whose turns take a while to run "
+       "alike (%" PRIu64 " thread instructions), timed in long bursts: "
+       "every register, counter and timing state identical on the fast "
+       "path, which replays the steady turns, and the reference path",
+       LOOP_PROGRAMS, insns);
     free(ref.mem);
     free(fast.mem);
     return done_testing();

@@ -205,6 +205,25 @@ typedef struct SimtWarpTiming {
 } SimtWarpTiming;
 
 /*
+ * What the interpreter learnt of the timing of a steady loop in a block's
+ * code (simt-core.c, tier_loop()), to run its turns without timing each
+ * instruction: a function of the code alone, kept with the block and not
+ * part of its state.  simt_block_init() empties it; so must whoever
+ * points a block at other code.
+ */
+typedef struct SimtLoopTiming {
+    const SimtInsn *head;       /* the loop's first instruction, or NULL */
+    uint32_t n;                 /* its instructions, the last branching back */
+    uint32_t reads, writes;     /* x registers: read before written, written */
+    uint64_t turn;              /* cycles a turn takes */
+    uint64_t issued;            /* of them, its issue costs */
+    uint64_t last;              /* when its last instruction issues */
+    uint64_t rel[32];           /* reads' readiness, after a turn starts */
+    uint64_t wrel[32];          /* writes' readiness, after it starts */
+    uint64_t sink;              /* the sink's */
+} SimtLoopTiming;
+
+/*
  * Predecode cache over a launch's code range.  Entries are decoded on first
  * execution; call simt_code_invalidate() whenever code memory changes.
  */
@@ -280,6 +299,7 @@ typedef struct SimtBlock {
     /* Set after simt_block_init() to check the block's accesses. */
     const SimtCheckOps *check;
     void *check_opaque;
+    SimtLoopTiming loop_timing;
 } SimtBlock;
 
 typedef struct SimtGridResult {
