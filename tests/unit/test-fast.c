@@ -126,12 +126,13 @@ static uint32_t mem_op(unsigned a, unsigned b, unsigned c)
 }
 
 /*
- * One of the integer operations the straight-run tier runs itself (not
- * mulh*, div*, rem*), sources and destination at random.
+ * One of the first @ops register-register operations of int_ops[] or an
+ * immediate one, sources and destination at random.
  */
-static void tier_op(Prog *p, unsigned a, unsigned b, unsigned c, unsigned d)
+static void some_int_op(Prog *p, unsigned ops, unsigned a, unsigned b,
+                        unsigned c, unsigned d)
 {
-    emit(p, d % 3 ? OP(int_ops[b % 11][0], int_ops[b % 11][1],
+    emit(p, d % 3 ? OP(int_ops[b % ops][0], int_ops[b % ops][1],
                        XR(a), XR(c), XR(d / 3))
                   : enc_i(c & imm_mask[b % 6], XR(d / 3), imm_f3[b % 6],
                           XR(a), 0x13));
@@ -140,10 +141,44 @@ static void tier_op(Prog *p, unsigned a, unsigned b, unsigned c, unsigned d)
 /* Every integer operation, sources and destination at random. */
 static void int_op(Prog *p, unsigned a, unsigned b, unsigned c, unsigned d)
 {
-    emit(p, d % 3 ? OP(int_ops[b % 18][0], int_ops[b % 18][1],
-                       XR(a), XR(c), XR(d / 3))
-                  : enc_i(c & imm_mask[b % 6], XR(d / 3), imm_f3[b % 6],
-                          XR(a), 0x13));
+    some_int_op(p, 18, a, b, c, d);
+}
+
+/*
+ * One of the integer operations the straight-run tier runs itself (not
+ * mulh*, div*, rem*), sources and destination at random.
+ */
+static void tier_op(Prog *p, unsigned a, unsigned b, unsigned c, unsigned d)
+{
+    some_int_op(p, 11, a, b, c, d);
+}
+
+/*
+ * A loop of @body of the tier's integer operations (tier_op(), or a
+ * multiply, whose latency makes turns differ), @turns turns for every
+ * lane, after a division and @muls multiplies whose results it may read:
+ * its first turns may wait for them, later ones run alike, and the timed
+ * tier then replays them (tier_loop()).
+ */
+static void slow_loop(Prog *p, unsigned body, unsigned muls, unsigned turns)
+{
+    unsigned top;
+
+    emit(p, DIV(XR(rnd()), XR(rnd()), XR(rnd())));
+    while (muls--) {
+        emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
+    }
+    emit(p, ADDI(X_COUNT, 0, turns));
+    top = p->n;
+    for (unsigned i = 0; i < body; i++) {
+        if (rnd() % 3) {
+            tier_op(p, rnd(), rnd(), rnd(), rnd());
+        } else {
+            emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
+        }
+    }
+    emit(p, ADDI(X_COUNT, X_COUNT, -1));
+    emit(p, BLT(0, X_COUNT, ((int)top - (int)p->n) * 4));
 }
 
 static void random_program(Prog *p)
@@ -226,34 +261,10 @@ static void random_program(Prog *p)
             emit(p, BLT(0, X_COUNT, ((int)top - (int)p->n) * 4));
             break;
         }
-        case 24: case 25: {
-            /*
-             * A longer loop of the tier's operations, 8 to 23 turns for
-             * every lane, after a division whose result it reads and
-             * multiplies whose results it may read: its first turns wait
-             * for them, later ones run alike, which the timed tier then
-             * replays (tier_loop()).
-             */
-            unsigned top, body = 1 + b % 7;
-
-            emit(p, DIV(XR(a), XR(c), XR(d)));
-            emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
-            emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
-            emit(p, ADDI(X_COUNT, 0, 8 + c % 16));
-            top = p->n;
-            emit(p, ADD(XR(a + 1 + d % 7), XR(a), XR(b)));
-            for (unsigned i = 1; i < body; i++) {
-                /* multiplies often: their latency makes turns differ */
-                if (rnd() % 3) {
-                    tier_op(p, rnd(), rnd(), rnd(), rnd());
-                } else {
-                    emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
-                }
-            }
-            emit(p, ADDI(X_COUNT, X_COUNT, -1));
-            emit(p, BLT(0, X_COUNT, ((int)top - (int)p->n) * 4));
+        case 24: case 25:
+            /* a loop the timed tier replays once its turns run alike */
+            slow_loop(p, 1 + b % 7, 2, 8 + c % 16);
             break;
-        }
         default:
             /* lanes whose bit is clear skip the next one to three */
             emit(p, ANDI(X_TMP, X_BITS, 1u << (a % 11)));
@@ -493,23 +504,7 @@ static void loop_program(Prog *p)
 {
     p->n = 0;
     for (unsigned loops = 0; loops < 4; loops++) {
-        unsigned top, body = 1 + rnd() % 7;
-
-        emit(p, DIV(XR(rnd()), XR(rnd()), XR(rnd())));
-        for (unsigned i = rnd() % 4; i; i--) {
-            emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
-        }
-        emit(p, ADDI(X_COUNT, 0, 8 + rnd() % 40));
-        top = p->n;
-        for (unsigned i = 0; i < body; i++) {
-            if (rnd() % 3) {
-                tier_op(p, rnd(), rnd(), rnd(), rnd());
-            } else {
-                emit(p, MUL(XR(rnd()), XR(rnd()), XR(rnd())));
-            }
-        }
-        emit(p, ADDI(X_COUNT, X_COUNT, -1));
-        emit(p, BLT(0, X_COUNT, ((int)top - (int)p->n) * 4));
+        slow_loop(p, 1 + rnd() % 7, rnd() % 4, 8 + rnd() % 40);
     }
     emit(p, RET);
 }
