@@ -1862,20 +1862,6 @@ void simt_code_decode_all(SimtCode *code, const SimtMem *mem)
 }
 
 /*
- * The straight-run tier of warp_run(): integer vector operations,
- * conditional branches and jumps that write no link register, in a loop
- * of their own that follows taken branches.  It is a function of its
- * own, called once per straight run or loop, so that its few variables
- * stay in host registers (in warp_run()'s instruction loop, too large for
- * that, the compiler keeps the group's pc and the warp's clock in
- * memory).  It ends before any other instruction or one past the
- * burst's issue limit (TIER_BEFORE: in and left say where), after the
- * budget, the straight run, or a jump to M or beyond or to code not
- * decoded yet (TIER_AFTER: P says where), or after a branch that splits
- * the group (TIER_SPLIT); warp_run() goes on from there as if it had run
- * them.
- */
-/*
  * A loop of the timed tier's instructions, as tier_loop() follows it in
  * a burst: n instructions in a straight run from head, only the last a
  * branch or jump, back to head.  Its timing in a turn depends only on
@@ -1897,6 +1883,20 @@ typedef struct SimtLoop {
     uint64_t rel[32];           /* reads' readiness after start */
 } SimtLoop;
 
+/*
+ * The straight-run tier of warp_run(): integer vector operations,
+ * conditional branches and jumps that write no link register, in a loop
+ * of their own that follows taken branches.  It is a function of its
+ * own, called once per straight run or loop, so that its few variables
+ * stay in host registers (in warp_run()'s instruction loop, too large for
+ * that, the compiler keeps the group's pc and the warp's clock in
+ * memory).  It ends before any other instruction or one past the
+ * burst's issue limit (TIER_BEFORE: in and left say where), after the
+ * budget, the straight run, or a jump to M or beyond or to code not
+ * decoded yet (TIER_AFTER: P says where), or after a branch that splits
+ * the group (TIER_SPLIT); warp_run() goes on from there as if it had run
+ * them.
+ */
 typedef struct SimtTier {
     SimtWarp *w;
     const SimtCode *code;
@@ -1918,6 +1918,13 @@ typedef struct SimtTier {
 static inline bool tier_alu(unsigned op)
 {
     return op >= OP_ADDI && op <= OP_MUL;
+}
+
+/* Is @in one of the tier's branches (conditional, or a jump not linking)? */
+static inline bool tier_branch(const SimtInsn *in)
+{
+    return (in->op >= OP_BEQ && in->op <= OP_BGEU) ||
+           (in->op == OP_JAL && !in->rd);
 }
 
 static inline SIMT_LANES_INLINE
@@ -2059,8 +2066,7 @@ static bool loop_shape(const SimtCode *code, SimtInsn *head, uint32_t pc,
 
     for (unsigned i = 0; i < run; i++) {
         const SimtInsn *in = &head[i];
-        bool branch = (in->op >= OP_BEQ && in->op <= OP_BGEU) ||
-                      (in->op == OP_JAL && !in->rd);
+        bool branch = tier_branch(in);
 
         if (!branch && !tier_alu(in->op)) {
             return false;
@@ -2083,14 +2089,17 @@ static bool loop_shape(const SimtCode *code, SimtInsn *head, uint32_t pc,
     return false;
 }
 
-/* Does a turn of @lt start at @clock as the one it learnt from did? */
-static bool loop_starts_so(const SimtLoopTiming *lt,
+/*
+ * Does a turn that starts at @clock find the registers @reads ready when
+ * @rel says, after its start?
+ */
+static bool loop_starts_so(uint32_t reads, const uint64_t *rel,
                            const SimtWarpTiming *wt, uint64_t clock)
 {
-    for (uint32_t r = lt->reads; r; r &= r - 1) {
+    for (uint32_t r = reads; r; r &= r - 1) {
         unsigned i = __builtin_ctz(r);
 
-        if (ready_after(wt, i, clock) != lt->rel[i]) {
+        if (ready_after(wt, i, clock) != rel[i]) {
             return false;
         }
     }
@@ -2175,7 +2184,7 @@ bool tier_loop(SimtTier *t, void (*replay)(SimtTier *t), uint64_t *issued)
     uint32_t r;
 
     lp->recording = lp->recording && lp->head == head;
-    if (lt->head == head && loop_starts_so(lt, wt, clock)) {
+    if (lt->head == head && loop_starts_so(lt->reads, lt->rel, wt, clock)) {
         lp->recording = false;
         return loop_replay(t, lt, replay, issued);
     }
@@ -2188,14 +2197,7 @@ bool tier_loop(SimtTier *t, void (*replay)(SimtTier *t), uint64_t *issued)
         lp->misses = 0;
     } else if (lp->recording && k - lp->k0 == lp->n) {
         /* A turn timed by the tier (and nothing else) since start. */
-        bool steady = true;
-
-        for (r = lp->reads; r && steady; r &= r - 1) {
-            unsigned i = __builtin_ctz(r);
-
-            steady = ready_after(wt, i, clock) == lp->rel[i];
-        }
-        if (steady) {
+        if (loop_starts_so(lp->reads, lp->rel, wt, clock)) {
             lt->head = head;
             lt->n = lp->n;
             lt->reads = lp->reads;
@@ -2390,8 +2392,7 @@ uint64_t warp_run(SimtBlock *b, unsigned warp, uint64_t budget,
         ahead = ahead < budget - n - 1 ? ahead : budget - n - 1;
         /* The tier, where it has more than one instruction to run. */
         if (fast && !stops &&
-            (ahead || (in->op >= OP_BEQ && in->op <= OP_BGEU) ||
-             (in->op == OP_JAL && !in->rd))) {
+            (ahead || tier_branch(in))) {
             SimtTier t = {
                 .w = w, .code = code, .wt = wt, .loop = &loop,
                 .learnt = &b->loop_timing, .lm = lm, .G = G, .M = M,
