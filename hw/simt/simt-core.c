@@ -1853,11 +1853,16 @@ void simt_code_decode_all(SimtCode *code, const SimtMem *mem)
     }
     /*
      * And every entry's straight run, which the instruction loop would
-     * otherwise count on first use: no thread then writes the cache
-     * that the others read.
+     * otherwise count on first use (straight_ahead()): no thread then
+     * writes the cache that the others read.  From the last entry back,
+     * each counts one more than the next, or one if the next is not
+     * decoded: one pass, not one walk of up to SIMT_RUN_MAX per entry.
      */
-    for (uint32_t off = 0; off < code->size; off += 4) {
-        straight_ahead(&code->insns[off >> 2], off, code->size, 0, 4);
+    for (uint32_t i = code->size / 4; i-- > 0;) {
+        SimtInsn *in = &code->insns[i];
+        unsigned next = in[1].op == OP_UNDECODED ? 0 : in[1].run;
+
+        in->run = next < SIMT_RUN_MAX ? next + 1 : SIMT_RUN_MAX;
     }
 }
 

@@ -44,6 +44,7 @@ void simt_sched_init(SimtState *s)
         simt_room_empty_sm(s, &sm->room);
         sm->nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
         sm->slots = g_new0(SimtSlot, sm->nslots);
+        sm->store = g_new0(SimtSlotStore, sm->nslots);
         sm->nports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
         /* A line of its own: see SimtSM.pad_end. */
         sm->port_cycle = qemu_memalign(SIMT_CACHE_LINE,
@@ -72,6 +73,52 @@ void simt_sched_reset(SimtState *s)
     s->policy_errors = 0;
 }
 
+/* Slot @j's store gives its memory back. */
+static void store_drop(SimtSM *sm, uint32_t j)
+{
+    SimtSlotStore *st = &sm->store[j];
+
+    g_free(st->warps);
+    g_free(st->wtiming);
+    sm->kept_warps -= st->nwarps;
+    *st = (SimtSlotStore) { 0 };
+}
+
+/*
+ * The warps of a block of @nwarps placed in slot @j of @sm, in what the
+ * slot keeps if that is enough.  Else fresh memory, after that of free
+ * slots if needed, so that the SM never keeps more than its SM_WARPS:
+ * the blocks on it take no more than that.
+ */
+static void store_take(SimtState *s, SimtSM *sm, uint32_t j,
+                       uint32_t nwarps)
+{
+    SimtSlotStore *st = &sm->store[j];
+    SimtSlot *slot = &sm->slots[j];
+
+    if (st->nwarps < nwarps) {
+        store_drop(sm, j);
+        for (uint32_t i = 0; i < sm->nslots &&
+             sm->kept_warps + nwarps > simt_cfg(s, SIMT_CFG_SM_WARPS); i++) {
+            if (!sm->slots[i].used) {
+                store_drop(sm, i);
+            }
+        }
+        /*
+         * A cache line to spare after each, so that no two blocks' state
+         * shares a line: with threads > 1, two host cores write them.
+         */
+        st->warps = g_malloc(nwarps * sizeof(SimtWarp) + SIMT_CACHE_LINE);
+        st->wtiming = g_malloc(nwarps * sizeof(SimtWarpTiming) +
+                               SIMT_CACHE_LINE);
+        st->nwarps = nwarps;
+        sm->kept_warps += nwarps;
+    }
+    memset(st->wtiming, 0, nwarps * sizeof(SimtWarpTiming));
+    slot->warps = st->warps;
+    slot->wtiming = st->wtiming;
+}
+
 void simt_sched_free(SimtState *s)
 {
     for (uint32_t i = 0; s->sms && i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
@@ -82,7 +129,11 @@ void simt_sched_free(SimtState *s)
                 simt_sched_release(s, sm, &sm->slots[k], 0);
             }
         }
+        for (uint32_t k = 0; k < sm->nslots; k++) {
+            store_drop(sm, k);
+        }
         g_free(sm->slots);
+        g_free(sm->store);
         qemu_vfree(sm->port_cycle);
     }
     g_free(s->sms);
@@ -258,13 +309,7 @@ static bool place_block(SimtState *s, SimtSM *sm, unsigned q, SimtKernel *k,
     slot->queue = q;
     slot->linear = linear;
     slot->dispatch_cycle = start;
-    /*
-     * A cache line to spare after each, so that no two blocks' state
-     * shares a line: with threads > 1, two host cores write them.
-     */
-    slot->warps = g_malloc(k->warps * sizeof(SimtWarp) + SIMT_CACHE_LINE);
-    slot->wtiming = g_malloc0(k->warps * sizeof(SimtWarpTiming) +
-                              SIMT_CACHE_LINE);
+    store_take(s, sm, k_slot, k->warps);
     slot->shared_bytes = MAX(k->launch.shared_size, 1);
     slot->shared = g_malloc(slot->shared_bytes);
     simt_block_init(&slot->block, &k->launch, &desc, &k->code, &k->mem,
@@ -315,8 +360,7 @@ void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
     simt_preempt_slot_free(s, slot, cycle);
     simt_room_give(&sm->room, slot->queue, &need);
     k->resident--;
-    g_free(slot->warps);
-    g_free(slot->wtiming);
+    /* The warps' memory stays in the slot's store. */
     g_free(slot->shared);
     slot->warps = NULL;
     slot->wtiming = NULL;
@@ -685,6 +729,13 @@ bool simt_sched_post_load(SimtState *s)
                  slot->shared_bytes != MAX(k->launch.shared_size, 1))) {
                 return false;
             }
+            /* The slot's store takes over the warps the stream brought. */
+            store_drop(sm, n);
+            sm->store[n] = (SimtSlotStore) {
+                .warps = slot->warps, .wtiming = slot->wtiming,
+                .nwarps = k->warps,
+            };
+            sm->kept_warps += k->warps;
             slot->block.warps = slot->warps;
             slot->block.wtiming = slot->wtiming;
             slot->block.mem_pipe = &sm->mem_pipe;

@@ -41,11 +41,24 @@ typedef struct SimtSlot {
     uint32_t shared_bytes;      /* allocated at @shared */
 } SimtSlot;
 
+/*
+ * The memory of a slot's warps, kept for the next block placed there
+ * (simt-sched.c): fresh memory costs a page fault per 4 KiB at its first
+ * touch, tens of microseconds for a block's warps.
+ */
+typedef struct SimtSlotStore {
+    SimtWarp *warps;
+    SimtWarpTiming *wtiming;
+    uint32_t nwarps;            /* room for so many warps; 0: none kept */
+} SimtSlotStore;
+
 typedef struct SimtSM {
     uint32_t id;
     SimtRoom room;
     SimtSlot *slots;            /* SM_BLOCKS entries */
     uint32_t nslots;
+    SimtSlotStore *store;       /* per slot */
+    uint32_t kept_warps;        /* in all of it: SM_WARPS at most */
     uint64_t *port_cycle;       /* per issue port: time issued up to */
     uint32_t nports;
     uint64_t mem_pipe;          /* global memory: busy up to */

@@ -16,7 +16,10 @@
  * instruction on its exact path, one look at the code and the other lanes
  * per instruction, the baseline build of the instruction loop) and once
  * without (the fast paths: straight runs, the vector build where the host
- * has one).  Half the blocks run as on the device: with the latency
+ * has one), a quarter of those in flat memory with the code decoded
+ * whole first, as the device does with threads > 1 (the straight runs
+ * then counted in one pass).  Half the blocks run as on the device: with
+ * the latency
  * model of a preset, short issue bursts and instruction budgets that cut
  * straight runs anywhere, and now and then preemption points.  Every
  * register, program counter, fcsr and counter of every warp, every byte
@@ -334,8 +337,13 @@ static void run_bursts(SimtBlock *b, Run *r, const Bursts *bu)
     r->bursts = digest;
 }
 
+/*
+ * Run @mc's program from @init on the reference or the fast path, with
+ * @whole its code decoded whole first, as the device does with threads > 1
+ * (flat memory only: the fetches would count translations).
+ */
 static void run(Machine *mc, const SimtWarp *init, const Xlate *pt,
-                const Bursts *bu, bool reference, Run *r)
+                const Bursts *bu, bool reference, bool whole, Run *r)
 {
     SimtBlockDesc desc = { .local_addr = T_LOCAL };
     SimtMem m = { .flat = r->mem, .flat_size = T_MEM_SIZE };
@@ -352,6 +360,9 @@ static void run(Machine *mc, const SimtWarp *init, const Xlate *pt,
     simt_code_init(&code, mc->l.code_base, mc->l.code_size);
     code.reference = reference;
     code.timing = bu ? &bu->timing : NULL;
+    if (whole) {
+        simt_code_decode_all(&code, &m);
+    }
     memset(r->wt, 0, sizeof(r->wt));
     r->pipe = 0;
     r->bursts = 0;
@@ -518,6 +529,7 @@ int main(void)
     Bursts bu;
     Machine mc;
     unsigned bad = 0, faulted = 0, diverged = 0, translated = 0, timed = 0;
+    unsigned whole = 0;
     uint64_t insns = 0, translations = 0;
 
     ref.mem = malloc(T_MEM_SIZE);
@@ -536,12 +548,14 @@ int main(void)
         page_table(&pt);
         init_warps(init, n);
         bursts(&bu);
-        run(&mc, init, paged ? &pt : NULL, is_timed ? &bu : NULL, true, &ref);
+        run(&mc, init, paged ? &pt : NULL, is_timed ? &bu : NULL, true,
+            false, &ref);
         run(&mc, init, paged ? &pt : NULL, is_timed ? &bu : NULL, false,
-            &fast);
+            !paged && n / 4 % 2, &fast);
         same_runs(n, &ref, &fast, paged, is_timed, &bad);
         translated += paged;
         timed += is_timed;
+        whole += !paged && n / 4 % 2;
         translations += paged ? ref.x.translations : 0;
         faulted += ref.st.status == SIMT_FAULTED;
         diverged += ref.st.thread_insns < ref.converged_insns;
@@ -551,10 +565,10 @@ int main(void)
     ok(bad == 0, "%u random programs (%" PRIu64 " thread instructions, %u "
        "with diverged warps, %u ending in a fault, %u through a page table "
        "with %" PRIu64 " translations, %u timed in bursts with preemption "
-       "points): every register, pc, fcsr, counter, memory byte, "
-       "translation count and timing state identical on the fast and "
-       "reference paths", PROGRAMS, insns, diverged, faulted, translated,
-       translations, timed);
+       "points, %u with the code decoded whole first): every register, "
+       "pc, fcsr, counter, memory byte, translation count and timing state "
+       "identical on the fast and reference paths", PROGRAMS, insns,
+       diverged, faulted, translated, translations, timed, whole);
     ok(diverged > PROGRAMS / 2 && faulted < PROGRAMS / 2,
        "the programs diverge, and most run to their end");
 
@@ -571,14 +585,15 @@ int main(void)
         bu.timing.latency[SIMT_IC_MUL] = 20 + rnd() % 100;
         bu.limit = 200 + rnd() % 2000;
         bu.insns = 100 + rnd() % 1000;
-        run(&mc, init, NULL, &bu, true, &ref);
-        run(&mc, init, NULL, &bu, false, &fast);
+        run(&mc, init, NULL, &bu, true, false, &ref);
+        run(&mc, init, NULL, &bu, false, n % 2, &fast);
         same_runs(n, &ref, &fast, false, true, &bad);
         insns += ref.st.thread_insns;
         machine_free(&mc);
     }
     ok(bad == 0, "%u programs of loops whose turns take a while to run "
-       "alike (%" PRIu64 " thread instructions), timed in long bursts: "
+       "alike (%" PRIu64 " thread instructions, half with the code decoded "
+       "whole first), timed in long bursts: "
        "every register, counter and timing state identical on the fast "
        "path, which replays the steady turns, and the reference path",
        LOOP_PROGRAMS, insns);
