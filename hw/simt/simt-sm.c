@@ -274,50 +274,68 @@ static uint64_t sm_step(SimtState *s, SimtSM *sm, uint64_t *port,
 
 /*
  * With threads > 1, may the SMs run on several host threads now?  Not
- * while preemption is under way, nor with a block of a kernel in a
- * translated context resident: the preemption engine, the TLB and
- * system pages reached by DMA belong to the main loop's thread.
+ * while preemption is under way (it parks and saves blocks), nor with a
+ * block of a kernel in a translated context resident: the preemption
+ * engine, the TLB and system pages reached by DMA belong to the main
+ * loop's thread.  The queues say, not the slots, whose cache lines the
+ * threads write.
  */
 static bool threads_usable(SimtState *s)
 {
     if (s->sm_threads.count < 2 || simt_preempt_busy(s)) {
         return false;
     }
-    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-        const SimtSM *sm = &s->sms[i];
+    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+        const SimtKernel *k = &s->queues[q].kernel;
 
-        for (uint32_t j = 0; j < sm->nslots; j++) {
-            const SimtSlot *slot = &sm->slots[j];
-
-            if (slot->used && (slot->leave == SIMT_LEAVE_PARK ||
-                               !s->queues[slot->queue].kernel.view.bare)) {
-                return false;
-            }
+        if (k->active && k->resident && !k->view.bare) {
+            return false;
         }
     }
     return true;
 }
 
+/* The slice a phase belongs to. */
+typedef struct SimtPhase {
+    uint64_t start, end;
+} SimtPhase;
+
 /*
- * SM @i's part of a phase, on any host thread: it runs alone, its ports
- * from where they are, up to the end of the slice (*@opaque) or until a
- * block finishes or faults, and touches nothing but its own state and
- * the blocks' memory.
+ * What the slice's start or blocks placed or retired change on @sm
+ * before its next step: an idle SM's ports come to the slice's @start,
+ * and the warp it kept for its next step may not be the one to run.
+ */
+static void sm_catch_up(SimtState *s, SimtSM *sm, uint64_t start)
+{
+    for (uint32_t p = 0; p < simt_cfg(s, SIMT_CFG_ISSUE_RATE); p++) {
+        sm->port_cycle[p] = MAX(sm->port_cycle[p], start);
+    }
+    sm->wake_known = false;
+}
+
+/*
+ * SM @i's part of a phase of the slice *@opaque, on any host thread: it
+ * runs alone, its ports from where they are, up to the end of the slice
+ * or until a block finishes or faults, and touches nothing but its own
+ * state and the blocks' memory.  Every phase follows the slice's start
+ * or blocks retired, whose changes the SM catches up with here, on the
+ * core that keeps its state, rather than on the main loop's thread.
  */
 static void sm_phase(SimtState *s, uint32_t i, void *opaque)
 {
+    const SimtPhase *ph = opaque;
     SimtSM *sm = &s->sms[i];
-    uint64_t end = *(uint64_t *)opaque;
     uint32_t ports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
 
+    sm_catch_up(s, sm, ph->start);
     sm->phase_retired = UINT64_MAX;
     while (!simt_sched_sm_empty(s, sm)) {
         uint64_t *port = earliest_port(sm, ports);
 
-        if (*port >= end) {
+        if (*port >= ph->end) {
             return;
         }
-        sm->phase_retired = sm_step(s, sm, port, end, &sm->phase_slot);
+        sm->phase_retired = sm_step(s, sm, port, ph->end, &sm->phase_slot);
         if (sm->phase_retired != UINT64_MAX) {
             return;
         }
@@ -325,16 +343,18 @@ static void sm_phase(SimtState *s, uint32_t i, void *opaque)
 }
 
 /*
- * The slice on several host threads, in phases: after each, the blocks
- * that finished retire in order of their cycles (ties by SM number) and
- * their room is offered to the scheduler at each one's cycle, until a
- * phase retires nothing.  Which thread ran an SM changes nothing.  False
- * if the slice must go on on one thread (threads_usable).
+ * The slice [@start, @end) on several host threads, in phases: after
+ * each, the blocks that finished retire in order of their cycles (ties
+ * by SM number) and their room is offered to the scheduler at each
+ * one's cycle, until a phase retires nothing.  Which thread ran an SM
+ * changes nothing.  False if the slice must go on on one thread
+ * (threads_usable).
  */
-static bool run_slice_threads(SimtState *s, uint64_t end)
+static bool run_slice_threads(SimtState *s, uint64_t start, uint64_t end)
 {
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
     uint32_t ports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
+    SimtPhase ph = { .start = start, .end = end };
 
     do {
         uint32_t busy = 0;
@@ -347,7 +367,7 @@ static bool run_slice_threads(SimtState *s, uint64_t end)
                     *earliest_port(sm, ports) < end;
         }
         /* Waking the workers costs more than one SM's work. */
-        simt_sm_threads_each(s, sm_phase, &end, busy > 1);
+        simt_sm_threads_each(s, sm_phase, &ph, busy > 1);
         for (;;) {
             SimtSM *first = NULL;
             SimtSlot *slot;
@@ -380,7 +400,6 @@ static bool run_slice_threads(SimtState *s, uint64_t end)
         if (!retired) {
             return true;
         }
-        forget_wakes(s);
     } while (threads_usable(s));
     return false;
 }
@@ -398,15 +417,12 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
     uint32_t ports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
     uint64_t freed = UINT64_MAX;
 
-    for (uint32_t i = 0; i < nsm; i++) {
-        for (uint32_t p = 0; p < ports; p++) {
-            s->sms[i].port_cycle[p] = MAX(s->sms[i].port_cycle[p], start);
-        }
-    }
-    forget_wakes(s);
     /* On several host threads, unless the slice needs this path. */
-    if (threads_usable(s) && run_slice_threads(s, end)) {
+    if (threads_usable(s) && run_slice_threads(s, start, end)) {
         return;
+    }
+    for (uint32_t i = 0; i < nsm; i++) {
+        sm_catch_up(s, &s->sms[i], start);
     }
     for (;;) {
         SimtSM *best = NULL;

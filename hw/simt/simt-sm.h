@@ -53,6 +53,7 @@ typedef struct SimtSlotStore {
 } SimtSlotStore;
 
 typedef struct SimtSM {
+    /* What the scheduler and the preemption engine keep */
     uint32_t id;
     SimtRoom room;
     SimtSlot *slots;            /* SM_BLOCKS entries */
@@ -61,6 +62,21 @@ typedef struct SimtSM {
     uint32_t kept_warps;        /* in all of it: SM_WARPS at most */
     uint64_t *port_cycle;       /* per issue port: time issued up to */
     uint32_t nports;
+    uint64_t save_busy;         /* saves and restores serialise up to here */
+    uint64_t ev_saved;          /* bytes saved from here in this event */
+    uint64_t ev_wait;           /* its first save's wait, from the request */
+    /*
+     * Chimera: queue + 1 of the preemptor this SM is handed to, until
+     * the event ends (0: none); no other kernel is placed on it, and the
+     * preemptor only once its victims have all left.
+     */
+    uint32_t handed_to;
+    /*
+     * What the SM's steps write, at every burst: with threads > 1, on
+     * the core that runs the SM, a cache line away from the above, which
+     * the main loop's thread reads between phases.
+     */
+    char pad_steps[SIMT_CACHE_LINE];
     uint64_t mem_pipe;          /* global memory: busy up to */
     uint32_t next_slot;         /* round-robin cursor */
     uint32_t next_warp;
@@ -72,15 +88,6 @@ typedef struct SimtSM {
     bool wake_known;
     uint32_t wake_slot, wake_warp;
     uint64_t wake_cycle;
-    uint64_t save_busy;         /* saves and restores serialise up to here */
-    uint64_t ev_saved;          /* bytes saved from here in this event */
-    uint64_t ev_wait;           /* its first save's wait, from the request */
-    /*
-     * Chimera: queue + 1 of the preemptor this SM is handed to, until
-     * the event ends (0: none); no other kernel is placed on it, and the
-     * preemptor only once its victims have all left.
-     */
-    uint32_t handed_to;
     /* threads > 1: the block that finished or faulted in a phase, when */
     SimtSlot *phase_slot;
     uint64_t phase_retired;     /* UINT64_MAX: none */
