@@ -19,6 +19,7 @@
 #include "qemu/log.h"
 #include "qemu/error-report.h"
 #include "qemu/memalign.h"
+#include "qemu/madvise.h"
 #include "migration/vmstate.h"
 #include "simt.h"
 #include "simt-queue.h"
@@ -85,6 +86,21 @@ static void store_drop(SimtSM *sm, uint32_t j)
 }
 
 /*
+ * Fault in the whole pages of [@p, @p + @len) at once: the first touch of
+ * each would fault on its own, at several times the cost.
+ */
+static void populate(void *p, size_t len)
+{
+    uintptr_t page = qemu_real_host_page_size();
+    uintptr_t from = ROUND_UP((uintptr_t)p, page);
+    uintptr_t to = ROUND_DOWN((uintptr_t)p + len, page);
+
+    if (to > from) {
+        qemu_madvise((void *)from, to - from, QEMU_MADV_POPULATE_WRITE);
+    }
+}
+
+/*
  * The warps of a block of @nwarps placed in slot @j of @sm, in what the
  * slot keeps if that is enough.  Else fresh memory, after that of free
  * slots if needed, so that the SM never keeps more than its SM_WARPS:
@@ -109,6 +125,7 @@ static void store_take(SimtState *s, SimtSM *sm, uint32_t j,
          * shares a line: with threads > 1, two host cores write them.
          */
         st->warps = g_malloc(nwarps * sizeof(SimtWarp) + SIMT_CACHE_LINE);
+        populate(st->warps, nwarps * sizeof(SimtWarp));
         st->wtiming = g_malloc(nwarps * sizeof(SimtWarpTiming) +
                                SIMT_CACHE_LINE);
         st->nwarps = nwarps;
