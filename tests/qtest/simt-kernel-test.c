@@ -1454,9 +1454,13 @@ static void test_active_cycles_reset(void)
  * named after it), to compare with bench/simt-spin-bench on the core
  * alone; and
  * the same on two host threads (the threads property), the runs of
- * both taking turns, best of ten each (one run takes some ten
+ * both taking turns, best of twenty each (one run takes some ten
  * milliseconds: the best is the one least disturbed by other work on
- * the machine, which two threads feel more than one).
+ * the machine, which two threads feel more than one).  The pairs are
+ * spread over some ten seconds: a shared host has spells of seconds in
+ * which one of the two cores runs the same work up to half again as
+ * long, and with the threads meeting at every slice the slower one sets
+ * the pace.
  *
  * The device's time is that of the clock steps, in which its slices
  * run: the test's own writes of the command and its polls of the queue
@@ -1475,7 +1479,7 @@ static void bench_spin(void)
 
     g_assert_cmpint(sscanf(g_getenv("SIMT_BENCH_SPIN"), "%u,%u,%u,%31s",
                            &blocks, &threads, &iters, kernel), >=, 3);
-    for (int run = 0; run < 20; run++) {
+    for (int run = 0; run < 40; run++) {
         Dev *d = dev_start(props[run & 1]);
         uint32_t out = vram_alloc(d, NULL, blocks * threads * 4);
         gint64 t0, stepping = 0;
@@ -1506,6 +1510,9 @@ static void bench_spin(void)
         best_wall[run & 1] = run > 1 && best_wall[run & 1] < wall ?
                              best_wall[run & 1] : wall;
         dev_stop(d);
+        if (run & 1) {
+            g_usleep(200 * 1000);
+        }
     }
     /* The same work on two threads (results: simt-threads-test). */
     g_assert_cmpuint(r[1].thread_insns, ==, r[0].thread_insns);
