@@ -16,6 +16,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
+#include "qemu/memalign.h"
 #include "qemu/processor.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
@@ -25,19 +26,17 @@
 #define SIMT_SM_SPIN_NS         50000
 
 /* Run SM @i's part of round @round's phase, unless it is taken. */
-static void run_sm(SimtState *s, uint32_t i, uint32_t round)
+static bool run_sm(SimtState *s, uint32_t i, uint32_t round)
 {
     SimtSmThreads *t = &s->sm_threads;
-    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+    uint32_t *taken = &t->taken[i].round;
 
-    if (qatomic_read(&t->taken[i]) != round - 1 ||
-        qatomic_cmpxchg(&t->taken[i], round - 1, round) != round - 1) {
-        return;
+    if (qatomic_read(taken) != round - 1 ||
+        qatomic_cmpxchg(taken, round - 1, round) != round - 1) {
+        return false;
     }
     t->fn(s, i, t->opaque);
-    if (qatomic_fetch_inc(&t->sms_done) + 1 == round * nsm) {
-        qemu_event_set(&t->done);
-    }
+    return true;
 }
 
 /*
@@ -54,14 +53,19 @@ static void run_share(SimtState *s, uint32_t self)
     SimtSmThreads *t = &s->sm_threads;
     uint32_t round = qatomic_load_acquire(&t->round);
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+    uint32_t ran = 0;
 
     for (uint32_t i = self; i < nsm; i += t->count) {
-        run_sm(s, i, round);
+        ran += run_sm(s, i, round);
     }
     for (uint32_t i = nsm; i-- > 0;) {
         if (i % t->count != self) {
-            run_sm(s, i, round);
+            ran += run_sm(s, i, round);
         }
+    }
+    /* Once per thread and round: the count's line moves at each add. */
+    if (ran && qatomic_add_fetch(&t->sms_done, ran) == round * nsm) {
+        qemu_event_set(&t->done);
     }
 }
 
@@ -155,7 +159,10 @@ void simt_sm_threads_start(SimtState *s)
 
     qemu_event_init(&t->wake, false);
     qemu_event_init(&t->done, false);
-    t->taken = g_new0(uint32_t, simt_cfg(s, SIMT_CFG_SM_COUNT));
+    t->taken = qemu_memalign(SIMT_CACHE_LINE,
+                             simt_cfg(s, SIMT_CFG_SM_COUNT) *
+                             sizeof(SimtSmClaim));
+    memset(t->taken, 0, simt_cfg(s, SIMT_CFG_SM_COUNT) * sizeof(SimtSmClaim));
     t->workers = g_new0(SimtSmWorker, t->count - 1);
     for (uint32_t w = 0; w < t->count - 1; w++) {
         g_autofree char *name = g_strdup_printf("simt-sm/%u", w + 1);
@@ -181,6 +188,6 @@ void simt_sm_threads_free(SimtState *s)
     qemu_event_destroy(&t->done);
     g_free(t->workers);
     t->workers = NULL;
-    g_free(t->taken);
+    qemu_vfree(t->taken);
     t->taken = NULL;
 }

@@ -24,10 +24,20 @@ typedef struct SimtSmWorker {
     uint32_t self;              /* its number: the main loop's thread is 0 */
 } SimtSmWorker;
 
+/*
+ * The last round that took an SM, in a cache line of its own: the
+ * thread that takes an SM of its own then writes a line no other thread
+ * reads, unless it falls behind.
+ */
+typedef struct SimtSmClaim {
+    uint32_t round;
+    char pad[SIMT_CACHE_LINE - sizeof(uint32_t)];
+} SimtSmClaim;
+
 typedef struct SimtSmThreads {
     uint32_t count;             /* the threads property */
     SimtSmWorker *workers;      /* count - 1: the main loop's is the first */
-    uint32_t *taken;            /* per SM: the last round that took it */
+    SimtSmClaim *taken;         /* per SM */
     QemuEvent wake;             /* set when a round starts (or @stop) */
     QemuEvent done;             /* set when the round's last SM is done */
     bool stop;
