@@ -48,6 +48,9 @@ FIGURES = [
          "the part around the interpreter", ""),
         ("device_spin_threads2_speedup", "the device's spin with threads=1 "
          "over threads=2, runs taking turns", ">= 1.7"),
+        ("host_spin_threads2_speedup", "what the host gives a second "
+         "thread meanwhile: a plain integer loop on one thread over two, "
+         "in turns with those runs", ""),
         ("device_over_core_fspin", "the same comparison on fspin, an fp32 "
          "loop of some 6e7 thread-instructions", ""),
         ("core_timed_over_core_fspin", "fspin: the timing model's part", ""),

@@ -1448,6 +1448,49 @@ static void test_active_cycles_reset(void)
 }
 
 /*
+ * Turns of host_loop() that take one host core some 25 milliseconds:
+ * starting the second thread is then about 1 % of the time on two.
+ */
+#define HOST_LOOP_TURNS (3 * 1000 * 1000)
+
+/* Volatile: the loop's result is stored, so the compiler keeps the loop. */
+static volatile uint64_t host_loop_sink;
+
+/*
+ * @opaque turns of a plain integer loop: eight chains, each on the next,
+ * which keep a core's ALUs as busy as the interpreter does.
+ */
+static gpointer host_loop(gpointer opaque)
+{
+    uint64_t x[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+    for (uint64_t i = 0; i < GPOINTER_TO_SIZE(opaque); i++) {
+        for (int k = 0; k < 8; k++) {
+            x[k] += x[(k + 1) % 8] ^ i;
+        }
+    }
+    host_loop_sink = x[0] ^ x[3] ^ x[7];
+    return NULL;
+}
+
+/* Host seconds for HOST_LOOP_TURNS turns of it, shared by @threads. */
+static double host_loop_time(unsigned threads)
+{
+    gint64 t0 = g_get_monotonic_time();
+    GThread *other = NULL;
+
+    if (threads == 2) {
+        other = g_thread_new("host-loop", host_loop,
+                             GSIZE_TO_POINTER(HOST_LOOP_TURNS / 2));
+    }
+    host_loop(GSIZE_TO_POINTER(HOST_LOOP_TURNS / threads));
+    if (other) {
+        g_thread_join(other);
+    }
+    return (g_get_monotonic_time() - t0) / 1e6;
+}
+
+/*
  * Bench mode ($SIMT_BENCH_SPIN = "BLOCKS,THREADS,ITERS[,KERNEL]", set by
  * scripts/bench.sh): the host time the device takes to run the spin
  * kernel (or KERNEL, such as fspin, of the same arguments; the lines are
@@ -1460,7 +1503,9 @@ static void test_active_cycles_reset(void)
  * spread over some ten seconds: a shared host has spells of seconds in
  * which one of the two cores runs the same work up to half again as
  * long, and with the threads meeting at every slice the slower one sets
- * the pace.
+ * the pace.  After each pair, a plain loop on one host thread and on two
+ * (host_loop()): what the host gives a second thread meanwhile, to read
+ * the device's figure against.
  *
  * The device's time is that of the clock steps, in which its slices
  * run: the test's own writes of the command and its polls of the queue
@@ -1476,6 +1521,7 @@ static void bench_spin(void)
     struct simt_completion r[2];
     uint32_t idx;
     double best[2] = { 0, 0 }, best_wall[2] = { 0, 0 };
+    double host[2] = { 0, 0 };
 
     g_assert_cmpint(sscanf(g_getenv("SIMT_BENCH_SPIN"), "%u,%u,%u,%31s",
                            &blocks, &threads, &iters, kernel), >=, 3);
@@ -1512,6 +1558,10 @@ static void bench_spin(void)
         dev_stop(d);
         if (run & 1) {
             g_usleep(200 * 1000);
+            for (unsigned n = 0; n < 2; n++) {
+                t = host_loop_time(n + 1);
+                host[n] = run > 1 && host[n] < t ? host[n] : t;
+            }
         }
     }
     /* The same work on two threads (results: simt-threads-test). */
@@ -1531,6 +1581,8 @@ static void bench_spin(void)
                    best_wall[1]);
     g_test_message("bench device_%s_threads2_speedup: %.2f ratio", kernel,
                    best[0] / best[1]);
+    g_test_message("bench host_%s_threads2_speedup: %.2f ratio", kernel,
+                   host[0] / host[1]);
 }
 
 /*
