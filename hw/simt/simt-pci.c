@@ -768,6 +768,31 @@ static const VMStateDescription vmstate_simt_work = {
     },
 };
 
+static bool simt_ahead_needed(void *opaque)
+{
+    SimtState *s = opaque;
+
+    return simt_sm_reached(s) > s->slice.start;
+}
+
+/*
+ * SMs that ran ahead of the slice engine (threads > 1, simt-slice.c):
+ * where they began their last steps and the blocks they found finished,
+ * which retire in slices to come.
+ */
+static const VMStateDescription vmstate_simt_ahead = {
+    .name = "simt/ahead",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = simt_ahead_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_STRUCT_VARRAY_POINTER_UINT32(sms, SimtState,
+                                             cfg.field[SIMT_CFG_SM_COUNT],
+                                             vmstate_simt_sm_found, SimtSM),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 /*
  * Nested structures carry no version in the stream: a changed one bumps
  * this version, so that an old stream is refused (4: the timeline's
@@ -814,6 +839,7 @@ static const VMStateDescription vmstate_simt = {
     },
     .subsections = (const VMStateDescription * const []) {
         &vmstate_simt_work,
+        &vmstate_simt_ahead,
         NULL
     },
 };
@@ -826,6 +852,7 @@ static const Property simt_properties[] = {
     DEFINE_PROP_SIZE("vram-size", SimtState, vram_size, 256 * MiB),
     DEFINE_PROP_BOOL("fifo-dispatch", SimtState, fifo_dispatch, false),
     DEFINE_PROP_BOOL("x-wake-shortcut", SimtState, wake_shortcut, true),
+    DEFINE_PROP_BOOL("run-ahead", SimtState, run_ahead, true),
     DEFINE_PROP_UINT32("threads", SimtState, sm_threads.count, 1),
 };
 

@@ -152,6 +152,11 @@ bool simt_preempt_busy(SimtState *s)
     return false;
 }
 
+bool simt_preempt_settled(SimtState *s)
+{
+    return !s->pre.requested && !s->pre.timeslice && !simt_preempt_busy(s);
+}
+
 void simt_preempt_kernel_end(SimtState *s, unsigned q)
 {
     SimtKernel *k = &s->queues[q].kernel;

@@ -64,6 +64,8 @@ void simt_preempt_advance(SimtState *s, uint64_t cycle);
 uint64_t simt_preempt_next_leave(SimtState *s, uint64_t cycle);
 /* Blocks are leaving or being restored: run short slices. */
 bool simt_preempt_busy(SimtState *s);
+/* No preemption under way, requested, or due to time slices (off). */
+bool simt_preempt_settled(SimtState *s);
 /* May the kernel of queue @q dispatch (its context is not suspended)? */
 bool simt_preempt_may_run(SimtState *s, unsigned q);
 /* A block of queue @q was placed (@restored: from a save record). */

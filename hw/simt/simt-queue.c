@@ -612,6 +612,31 @@ bool simt_queues_busy(SimtState *s)
     return false;
 }
 
+bool simt_queues_settled(SimtState *s)
+{
+    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+        SimtQueue *qu = &s->queues[q];
+        SimtKernel *k = &qu->kernel;
+        /* The first command the queue has not started. */
+        uint32_t next = qu->head;
+
+        if (qu->copy.active) {
+            return false;
+        }
+        if (k->active) {
+            if (!k->view.bare || k->saved->len) {
+                return false;
+            }
+            next = (qu->head + 1) & (qu->size - 1);
+        }
+        if ((qu->control & SIMT_QCTL_ENABLE) &&
+            qu->state != SIMT_QSTATE_ERROR && next != qu->tail) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /*
  * ACTIVE_CYCLES, at slice granularity: a kernel's blocks are placed only
  * at slice boundaries, so a queue with none on an SM after the placing

@@ -100,6 +100,13 @@ bool simt_queue_reg_write(SimtState *s, unsigned q, unsigned reg,
 bool simt_queue_doorbell(SimtState *s, unsigned q, uint32_t tail);
 /* Fetch and run commands of every ready queue; true if a queue waits. */
 bool simt_queues_process(SimtState *s, uint64_t cycle);
+/*
+ * Will no queue fetch a command, nor any copy move, until one of the
+ * kernels running now ends; and do those run in the device's own view
+ * (no TLB) with no saved block to restore?  Then only blocks retiring
+ * change the queues (simt-slice.c's run ahead).
+ */
+bool simt_queues_settled(SimtState *s);
 /* A kernel's last block retired (or it was aborted): write its record. */
 void simt_kernel_finish(SimtState *s, unsigned q);
 /*

@@ -42,6 +42,7 @@ void simt_sched_init(SimtState *s)
         SimtSM *sm = &s->sms[i];
 
         sm->id = i;
+        sm->phase_retired = UINT64_MAX;
         simt_room_empty_sm(s, &sm->room);
         sm->nslots = simt_cfg(s, SIMT_CFG_SM_BLOCKS);
         sm->slots = g_new0(SimtSlot, sm->nslots);
@@ -69,6 +70,8 @@ void simt_sched_reset(SimtState *s)
         sm->next_slot = 0;
         sm->next_warp = 0;
         sm->handed_to = 0;
+        sm->phase_retired = UINT64_MAX;
+        sm->phase_found = 0;
     }
     s->place_next = 0;
     s->policy_errors = 0;
@@ -465,6 +468,31 @@ bool simt_sched_has_room(SimtState *s, unsigned q)
     return false;
 }
 
+/* Has queue @q's kernel blocks it has not placed yet? */
+static bool blocks_left(SimtState *s, unsigned q)
+{
+    const SimtKernel *k = &s->queues[q].kernel;
+
+    return k->active && (k->next_block < k->end_block || k->redo->len ||
+                         k->saved->len);
+}
+
+bool simt_sched_sm_takes_none(SimtState *s, const SimtSM *sm)
+{
+    for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+        SimtNeed need;
+
+        if (!blocks_left(s, q)) {
+            continue;
+        }
+        need = simt_block_need(&s->queues[q].kernel);
+        if (sm_room(s, sm, q, &need)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 void simt_sched_dispatch(SimtState *s, uint64_t cycle)
 {
     int q;
@@ -525,6 +553,19 @@ bool simt_sched_is_lower(SimtState *s, unsigned hq, unsigned q)
 {
     return !s->fifo_dispatch && q != hq && preemptible(s, q) &&
            s->queues[q].kernel.priority < s->queues[hq].kernel.priority;
+}
+
+bool simt_sched_none_lower(SimtState *s)
+{
+    for (unsigned hq = 0; hq < simt_cfg(s, SIMT_CFG_QUEUES); hq++) {
+        for (unsigned q = 0; blocks_left(s, hq) &&
+             q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+            if (s->queues[q].kernel.active && simt_sched_is_lower(s, hq, q)) {
+                return false;
+            }
+        }
+    }
+    return true;
 }
 
 bool simt_sched_lower_resident(SimtState *s, unsigned q)

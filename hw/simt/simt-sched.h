@@ -53,8 +53,15 @@ void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
 int simt_sched_head(SimtState *s);
 /* Whether some SM has room for a block of queue @q's kernel now. */
 bool simt_sched_has_room(SimtState *s, unsigned q);
+/* Has @sm no room for a block of any kernel with blocks left to place? */
+bool simt_sched_sm_takes_none(SimtState *s, const SimtSM *sm);
 /* May queue @q's kernel be preempted for queue @hq's by priority? */
 bool simt_sched_is_lower(SimtState *s, unsigned hq, unsigned q);
+/*
+ * May no kernel with blocks left to place preempt another kernel now
+ * running for its priority, whatever blocks retire?
+ */
+bool simt_sched_none_lower(SimtState *s);
 /* Whether blocks of kernels that may be preempted for @q's are on SMs. */
 bool simt_sched_lower_resident(SimtState *s, unsigned q);
 /* A resident kernel of @q's priority whose time slice is over, or -1. */

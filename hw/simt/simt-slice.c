@@ -52,6 +52,30 @@ static uint64_t simt_slice_end(SimtState *s)
                simt_preempt_next_leave(s, s->slice.start));
 }
 
+/*
+ * With threads > 1 and run-ahead, how far the SMs may run in the phases
+ * of the slice [@start, @end) (simt-sm.c): on past its end, ahead of
+ * the slice engine and of virtual time, when the slice boundaries on the
+ * way would change nothing on the SMs but by blocks retiring, which
+ * retire in their own slices.  So no queue would fetch a command, no
+ * copy moves, no preemption is under way, requested or due, none could
+ * start for a kernel's priority, and every kernel runs in the device's
+ * own view.  Up to the next line of a grid of SIMT_AHEAD_CYCLES, on the
+ * slices' own grid and the same for every SM, so that SMs stopped apart
+ * meet again there and the threads' phases keep holding all of them.
+ */
+static uint64_t simt_slice_ahead(SimtState *s, uint64_t start, uint64_t end)
+{
+    if (s->sm_threads.count < 2 || !s->run_ahead ||
+        !simt_queues_settled(s) || !simt_preempt_settled(s) ||
+        !simt_sched_none_lower(s)) {
+        return end;
+    }
+    return MAX(end, QEMU_ALIGN_UP(start / SIMT_SLICE_CYCLES + 1,
+                                  SIMT_AHEAD_CYCLES / SIMT_SLICE_CYCLES) *
+                    SIMT_SLICE_CYCLES + start % SIMT_SLICE_CYCLES);
+}
+
 /* Place blocks at @cycle, and end the kernels that could not go on. */
 static void simt_dispatch(SimtState *s, uint64_t cycle)
 {
@@ -67,21 +91,30 @@ static void simt_dispatch(SimtState *s, uint64_t cycle)
 static bool simt_run_slice(SimtState *s, uint64_t end)
 {
     uint64_t start = s->slice.start;
-    bool waiting;
+    bool waiting = false;
 
-    waiting = simt_queues_process(s, start);
-    simt_preempt_check(s, start);
+    /*
+     * While SMs may be ahead, what the guest asked for (a doorbell, a
+     * preemption request) waits until the slice engine has caught up:
+     * nothing but blocks retiring acts on an SM past the slice engine.
+     */
+    if (simt_sm_reached(s) <= start) {
+        waiting = simt_queues_process(s, start);
+        simt_preempt_check(s, start);
+    }
     simt_dispatch(s, start);
     /* A preemption event that starts now shortens the slice. */
     end = MIN(end, simt_slice_end(s));
     simt_queues_slice_begin(s);
-    simt_sm_run_slice(s, start, end);
+    simt_sm_run_slice(s, start, end, simt_slice_ahead(s, start, end));
     simt_dma_run_slice(s, start, end);
     /* The copies that finished and the kernels aborted in the slice. */
     simt_slice_take_events(s);
     simt_queues_slice_end(s, end - start);
     /* Queues whose kernels or copies finished can go on at once. */
-    waiting |= simt_queues_process(s, end);
+    if (simt_sm_reached(s) <= end) {
+        waiting |= simt_queues_process(s, end);
+    }
     simt_preempt_advance(s, end);
     simt_dispatch(s, end);
     s->slice.start = end;

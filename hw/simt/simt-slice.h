@@ -14,6 +14,11 @@
 #define SIMT_TICK_BUDGET_NS     (1000 * 1000)
 /* Slice length while blocks are leaving or being restored: finer timing. */
 #define SIMT_PREEMPT_SLICE_CYCLES 100
+/*
+ * With threads > 1 and run-ahead, how far the SMs may run ahead of the
+ * slice engine at most (simt-slice.c).
+ */
+#define SIMT_AHEAD_CYCLES       (32 * SIMT_SLICE_CYCLES)
 
 /* The slice engine's state in SimtState. */
 typedef struct SimtSliceEngine {

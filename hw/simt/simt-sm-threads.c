@@ -3,10 +3,11 @@
  *
  * simt: host threads that run the SMs (the threads property).  The main
  * loop's thread and threads - 1 workers take the SMs of a phase in turn
- * and run simt-sm.c's function for each; the phase ends when every SM
- * is done, so the workers never run while anything else of the device
- * does.  simt-sm.c says what a phase is; docs/specs/simt.rst, "Several
- * host threads", what more than one thread changes.
+ * and run simt-sm.c's function for each, in parts that any thread may
+ * go on with; the phase ends when every SM is done, so the workers never
+ * run while anything else of the device does.  simt-sm.c says what a
+ * phase is; docs/specs/simt.rst, "Several host threads", what more than
+ * one thread changes.
  *
  * A slice's phase takes tens of microseconds of host time, about what
  * waking a sleeping thread costs: so a worker spins for a while after
@@ -25,46 +26,115 @@
 /* How long a thread spins for the next phase or its end, host ns. */
 #define SIMT_SM_SPIN_NS         50000
 
-/* Run SM @i's part of round @round's phase, unless it is taken. */
-static bool run_sm(SimtState *s, uint32_t i, uint32_t round)
+/* Is SM @i's phase of round @round all done (by any thread)? */
+static bool sm_done(SimtSmThreads *t, uint32_t i, uint32_t round)
+{
+    /* Rounds wrap: a thread late from the round before sees a later one. */
+    return (int32_t)(qatomic_read(&t->taken[i].done) - round) >= 0;
+}
+
+typedef enum SimtSmRun {
+    SIMT_SM_RAN_NONE,           /* taken by another thread, or done */
+    SIMT_SM_RAN_PART,           /* more is left of it */
+    SIMT_SM_RAN_DONE,           /* this part was its last */
+} SimtSmRun;
+
+/* Run a part of SM @i's phase of round @round, unless it is taken. */
+static SimtSmRun run_sm(SimtState *s, uint32_t i, uint32_t round)
 {
     SimtSmThreads *t = &s->sm_threads;
-    uint32_t *taken = &t->taken[i].round;
+    SimtSmClaim *c = &t->taken[i];
+    bool done;
 
-    if (qatomic_read(taken) != round - 1 ||
-        qatomic_cmpxchg(taken, round - 1, round) != round - 1) {
+    if (sm_done(t, i, round) || qatomic_read(&c->busy) ||
+        qatomic_cmpxchg(&c->busy, 0, 1) != 0) {
+        return SIMT_SM_RAN_NONE;
+    }
+    /* Another thread may have run its last part since the test above. */
+    done = !sm_done(t, i, round) && t->fn(s, i, t->opaque);
+    if (done) {
+        qatomic_set(&c->done, round);
+    }
+    qatomic_store_release(&c->busy, 0);
+    return done ? SIMT_SM_RAN_DONE : SIMT_SM_RAN_PART;
+}
+
+/* Run a part of SM @i unless it is taken, counting it in *@ran, *@done. */
+static bool try_sm(SimtState *s, uint32_t i, uint32_t round, uint32_t *ran,
+                   uint32_t *done)
+{
+    SimtSmRun r = run_sm(s, i, round);
+
+    if (r == SIMT_SM_RAN_NONE) {
         return false;
     }
-    t->fn(s, i, t->opaque);
+    *ran = i;
+    *done += r == SIMT_SM_RAN_DONE;
     return true;
 }
 
 /*
- * Take SMs of the round's phase until none is left: thread @self's own
- * first (SM i is thread i % count's), then any other, from the last,
- * which their own threads reach last.  An SM's state (its blocks'
- * registers, up to some hundred KiB) stays in the cache of the core that
- * ran it: so an SM stays on one thread from phase to phase unless that
- * thread falls behind.  A thread late from the round before claims
- * nothing: every SM of its round is taken.
+ * Run a part of the first SM of round @round not taken: thread @self's
+ * own first (SM i is thread i % count's), then any other, from the last,
+ * which their own threads reach last; the SM of the part it ran last,
+ * @last, after all of those, so that a thread with nothing else to run
+ * may take it over.  Its number in *@ran, or false if none was left.
+ */
+static bool run_next(SimtState *s, uint32_t self, uint32_t round,
+                     uint32_t last, uint32_t *ran, uint32_t *done)
+{
+    SimtSmThreads *t = &s->sm_threads;
+    uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
+
+    for (uint32_t i = self; i < nsm; i += t->count) {
+        if (i != last && try_sm(s, i, round, ran, done)) {
+            return true;
+        }
+    }
+    for (uint32_t i = nsm; i-- > 0;) {
+        if (i % t->count != self && i != last &&
+            try_sm(s, i, round, ran, done)) {
+            return true;
+        }
+    }
+    return last < nsm && try_sm(s, last, round, ran, done);
+}
+
+/* Is every SM's phase of round @round done? */
+static bool round_all_done(SimtSmThreads *t, uint32_t nsm, uint32_t round)
+{
+    for (uint32_t i = 0; i < nsm; i++) {
+        if (!sm_done(t, i, round)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Run parts of the round's SMs until every SM's phase is done.  An SM's
+ * state (its blocks' registers, up to some hundred KiB) stays in the
+ * cache of the core that ran it: so an SM stays on one thread from part
+ * to part and phase to phase unless that thread falls behind, when a
+ * thread that has run all of its own takes the parts left of the
+ * others'.  A thread late from the round before runs nothing: every SM
+ * of its round is done.
  */
 static void run_share(SimtState *s, uint32_t self)
 {
     SimtSmThreads *t = &s->sm_threads;
     uint32_t round = qatomic_load_acquire(&t->round);
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
-    uint32_t ran = 0;
+    uint32_t done = 0, last = UINT32_MAX;
 
-    for (uint32_t i = self; i < nsm; i += t->count) {
-        ran += run_sm(s, i, round);
-    }
-    for (uint32_t i = nsm; i-- > 0;) {
-        if (i % t->count != self) {
-            ran += run_sm(s, i, round);
+    while (!round_all_done(t, nsm, round)) {
+        if (!run_next(s, self, round, last, &last, &done)) {
+            /* The SMs left are on other threads: one may come free. */
+            cpu_relax();
         }
     }
     /* Once per thread and round: the count's line moves at each add. */
-    if (ran && qatomic_add_fetch(&t->sms_done, ran) == round * nsm) {
+    if (done && qatomic_add_fetch(&t->sms_done, done) == round * nsm) {
         qemu_event_set(&t->done);
     }
 }

@@ -15,8 +15,11 @@
 #define SIMT_MAX_SM_THREADS     64
 
 typedef struct SimtState SimtState;
-/* What a phase does with SM @sm. */
-typedef void SimtSmPhaseFn(SimtState *s, uint32_t sm, void *opaque);
+/*
+ * A part of what a phase does with SM @sm; true once it is all done,
+ * false if more is left, which any thread may go on with.
+ */
+typedef bool SimtSmPhaseFn(SimtState *s, uint32_t sm, void *opaque);
 
 typedef struct SimtSmWorker {
     QemuThread thread;
@@ -25,13 +28,14 @@ typedef struct SimtSmWorker {
 } SimtSmWorker;
 
 /*
- * The last round that took an SM, in a cache line of its own: the
- * thread that takes an SM of its own then writes a line no other thread
- * reads, unless it falls behind.
+ * Who runs an SM, in a cache line of its own: the thread that takes an
+ * SM of its own then writes a line no other thread reads, unless it
+ * falls behind.
  */
 typedef struct SimtSmClaim {
-    uint32_t round;
-    char pad[SIMT_CACHE_LINE - sizeof(uint32_t)];
+    uint32_t done;              /* the last round its phase was all done in */
+    uint32_t busy;              /* a thread runs a part of it */
+    char pad[SIMT_CACHE_LINE - 2 * sizeof(uint32_t)];
 } SimtSmClaim;
 
 typedef struct SimtSmThreads {
@@ -62,8 +66,9 @@ void simt_sm_threads_start(SimtState *s);
 /* At unrealize: stop and join them. */
 void simt_sm_threads_free(SimtState *s);
 /*
- * A phase: @fn(@s, sm, @opaque) for every SM, on this thread and, with
- * @wake_workers, the workers; returns once every call has.
+ * A phase: @fn(@s, sm, @opaque) for every SM until it returns true, on
+ * this thread and, with @wake_workers, the workers; returns once every
+ * SM's is done.
  */
 void simt_sm_threads_each(SimtState *s, SimtSmPhaseFn *fn, void *opaque,
                           bool wake_workers);

@@ -22,6 +22,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "migration/vmstate.h"
 #include "simt.h"
 #include "simt-queue.h"
 #include "simt-sched.h"
@@ -295,6 +296,12 @@ static bool threads_usable(SimtState *s)
     return true;
 }
 
+/*
+ * Running ahead, the cycles an SM runs on one host thread at most before
+ * another may take it over (some 40 us of host time with a full SM).
+ */
+#define SIMT_SM_PART_CYCLES     (4 * SIMT_SLICE_CYCLES)
+
 /* The slice a phase belongs to. */
 typedef struct SimtPhase {
     uint64_t start, end;
@@ -315,42 +322,99 @@ static void sm_catch_up(SimtState *s, SimtSM *sm, uint64_t start)
 
 /*
  * SM @i's part of a phase of the slice *@opaque, on any host thread: it
- * runs alone, its ports from where they are, up to the end of the slice
- * or until a block finishes or faults, and touches nothing but its own
+ * runs alone, its ports from where they are, up to its phase_end or
+ * until a block finishes or faults, and touches nothing but its own
  * state and the blocks' memory.  Every phase follows the slice's start
  * or blocks retired, whose changes the SM catches up with here, on the
  * core that keeps its state, rather than on the main loop's thread.
+ * Running ahead, past the slice's end, its steps are those it would
+ * take slice by slice: nothing but its own steps changes its blocks, so
+ * an idle SM that would look again at each slice's start finds the same
+ * warp to wake it.  It stops after SIMT_SM_PART_CYCLES, for any thread
+ * to go on with it (simt-sm-threads.c), which changes nothing either.
+ * True once the SM's phase is done.
  */
-static void sm_phase(SimtState *s, uint32_t i, void *opaque)
+static bool sm_phase(SimtState *s, uint32_t i, void *opaque)
 {
     const SimtPhase *ph = opaque;
     SimtSM *sm = &s->sms[i];
     uint32_t ports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
+    uint64_t part_end = UINT64_MAX;
 
     sm_catch_up(s, sm, ph->start);
-    sm->phase_retired = UINT64_MAX;
-    while (!simt_sched_sm_empty(s, sm)) {
+    while (sm->phase_retired == UINT64_MAX && !simt_sched_sm_empty(s, sm)) {
         uint64_t *port = earliest_port(sm, ports);
 
-        if (*port >= ph->end) {
-            return;
+        if (*port >= sm->phase_end) {
+            break;
         }
-        sm->phase_retired = sm_step(s, sm, port, ph->end, &sm->phase_slot);
-        if (sm->phase_retired != UINT64_MAX) {
-            return;
+        if (part_end == UINT64_MAX) {
+            part_end = *port + SIMT_SM_PART_CYCLES;
+        } else if (*port >= part_end) {
+            return false;
+        }
+        sm->phase_found = *port + 1;
+        sm->phase_retired = sm_step(s, sm, port, sm->phase_end,
+                                    &sm->phase_slot);
+    }
+    return true;
+}
+
+/*
+ * Whether the block a phase found finished on @sm is still in its slot:
+ * a fault retired before, or a queue stopped, may have ended its kernel
+ * and freed the slot, which a block placed since may hold.
+ */
+static bool found_still_there(const SimtSM *sm)
+{
+    return sm->phase_slot->used &&
+           sm->phase_slot->block.st.status != SIMT_RUNNING;
+}
+
+/* Forget the finished blocks that are no longer there. */
+static void drop_stale_finds(SimtState *s)
+{
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        if (sm->phase_retired != UINT64_MAX && !found_still_there(sm)) {
+            sm->phase_retired = UINT64_MAX;
         }
     }
 }
 
 /*
- * The slice [@start, @end) on several host threads, in phases: after
- * each, the blocks that finished retire in order of their cycles (ties
- * by SM number) and their room is offered to the scheduler at each
- * one's cycle, until a phase retires nothing.  Which thread ran an SM
- * changes nothing.  False if the slice must go on on one thread
- * (threads_usable).
+ * The SM whose block found finished by a step begun before @end has
+ * the earliest cycle (ties: the lowest SM number), or NULL.
  */
-static bool run_slice_threads(SimtState *s, uint64_t start, uint64_t end)
+static SimtSM *first_found(SimtState *s, uint64_t end)
+{
+    SimtSM *first = NULL;
+
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        SimtSM *sm = &s->sms[i];
+
+        if (sm->phase_retired != UINT64_MAX && sm->phase_found <= end &&
+            (!first || sm->phase_retired < first->phase_retired)) {
+            first = sm;
+        }
+    }
+    return first;
+}
+
+/*
+ * The slice [@start, @end) on several host threads, in phases: after
+ * each, the blocks found finished in the slice retire in order of their
+ * cycles (ties by SM number) and their room is offered to the scheduler
+ * at each one's cycle, until a phase retires nothing.  An SM that no
+ * block can be placed on runs on up to @ahead when that is later
+ * (simt-slice.c), or to its first block that finishes: that block
+ * retires in the slice its step began in, as slice by slice, a later
+ * one's phases.  Which thread ran an SM changes nothing.  False if the
+ * slice must go on on one thread (threads_usable).
+ */
+static bool run_slice_threads(SimtState *s, uint64_t start, uint64_t end,
+                              uint64_t ahead)
 {
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
     uint32_t ports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
@@ -359,42 +423,28 @@ static bool run_slice_threads(SimtState *s, uint64_t start, uint64_t end)
     do {
         uint32_t busy = 0;
         bool retired = false;
+        SimtSM *first;
 
         for (uint32_t i = 0; i < nsm; i++) {
             SimtSM *sm = &s->sms[i];
 
-            busy += !simt_sched_sm_empty(s, sm) &&
-                    *earliest_port(sm, ports) < end;
+            sm->phase_end = ahead > end &&
+                            simt_sched_sm_takes_none(s, sm) ? ahead : end;
+            busy += sm->phase_retired == UINT64_MAX &&
+                    !simt_sched_sm_empty(s, sm) &&
+                    *earliest_port(sm, ports) < sm->phase_end;
         }
         /* Waking the workers costs more than one SM's work. */
-        simt_sm_threads_each(s, sm_phase, &ph, busy > 1);
-        for (;;) {
-            SimtSM *first = NULL;
-            SimtSlot *slot;
-            uint64_t cycle;
+        if (busy) {
+            simt_sm_threads_each(s, sm_phase, &ph, busy > 1);
+        }
+        while ((first = first_found(s, end))) {
+            uint64_t cycle = first->phase_retired;
 
-            for (uint32_t i = 0; i < nsm; i++) {
-                SimtSM *sm = &s->sms[i];
-
-                if (sm->phase_retired != UINT64_MAX &&
-                    (!first || sm->phase_retired < first->phase_retired)) {
-                    first = sm;
-                }
-            }
-            if (!first) {
-                break;
-            }
-            slot = first->phase_slot;
-            cycle = first->phase_retired;
             first->phase_retired = UINT64_MAX;
-            /*
-             * A fault retired before may have ended the block's kernel
-             * and freed its slot, which a block placed since may hold.
-             */
-            if (slot->used && slot->block.st.status != SIMT_RUNNING) {
-                retire_block(s, first, slot, cycle);
-            }
+            retire_block(s, first, first->phase_slot, cycle);
             simt_sched_dispatch(s, cycle);
+            drop_stale_finds(s);
             retired = true;
         }
         if (!retired) {
@@ -411,15 +461,31 @@ static bool run_slice_threads(SimtState *s, uint64_t start, uint64_t end)
  * come that far, so the next block starts then rather than at the end of
  * the slice.
  */
-void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end)
+void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end,
+                       uint64_t ahead)
 {
     uint32_t nsm = simt_cfg(s, SIMT_CFG_SM_COUNT);
     uint32_t ports = simt_cfg(s, SIMT_CFG_ISSUE_RATE);
     uint64_t freed = UINT64_MAX;
+    SimtSM *found;
 
+    /* A queue stopped since a phase found them may have freed their slots. */
+    drop_stale_finds(s);
     /* On several host threads, unless the slice needs this path. */
-    if (threads_usable(s) && run_slice_threads(s, start, end)) {
+    if (threads_usable(s) && run_slice_threads(s, start, end, ahead)) {
         return;
+    }
+    /*
+     * Blocks that phases run ahead found finished in this slice (their
+     * SMs are past it otherwise, and not stepped here until it comes).
+     */
+    while ((found = first_found(s, end))) {
+        uint64_t cycle = found->phase_retired;
+
+        found->phase_retired = UINT64_MAX;
+        retire_block(s, found, found->phase_slot, cycle);
+        drop_stale_finds(s);
+        freed = MIN(freed, cycle);
     }
     for (uint32_t i = 0; i < nsm; i++) {
         sm_catch_up(s, &s->sms[i], start);
@@ -470,3 +536,54 @@ void simt_sm_timing_init(SimtState *s)
         DIV_ROUND_UP((uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) << 16,
                      simt_cfg(s, SIMT_CFG_MEM_BW));
 }
+
+uint64_t simt_sm_reached(SimtState *s)
+{
+    uint64_t reached = 0;
+
+    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
+        reached = MAX(reached, s->sms[i].phase_found);
+    }
+    return reached;
+}
+
+static int sm_found_pre_save(void *opaque)
+{
+    SimtSM *sm = opaque;
+
+    /* A queue stopped since may have freed the slot (drop_stale_finds). */
+    if (sm->phase_retired != UINT64_MAX && !found_still_there(sm)) {
+        sm->phase_retired = UINT64_MAX;
+    }
+    sm->phase_slot_index = sm->phase_retired == UINT64_MAX ? 0 :
+                           sm->phase_slot - sm->slots;
+    return 0;
+}
+
+static int sm_found_post_load(void *opaque, int version_id)
+{
+    SimtSM *sm = opaque;
+
+    if (sm->phase_retired == UINT64_MAX) {
+        return 0;
+    }
+    if (sm->phase_slot_index >= sm->nslots) {
+        return -EINVAL;
+    }
+    sm->phase_slot = &sm->slots[sm->phase_slot_index];
+    return found_still_there(sm) ? 0 : -EINVAL;
+}
+
+const VMStateDescription vmstate_simt_sm_found = {
+    .name = "simt/sm-found",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = sm_found_pre_save,
+    .post_load = sm_found_post_load,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(phase_retired, SimtSM),
+        VMSTATE_UINT64(phase_found, SimtSM),
+        VMSTATE_UINT32(phase_slot_index, SimtSM),
+        VMSTATE_END_OF_LIST()
+    },
+};

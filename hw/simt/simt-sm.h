@@ -71,6 +71,8 @@ typedef struct SimtSM {
      * preemptor only once its victims have all left.
      */
     uint32_t handed_to;
+    /* threads > 1: how far the phase under way runs the SM (simt-sm.c) */
+    uint64_t phase_end;
     /*
      * What the SM's steps write, at every burst: with threads > 1, on
      * the core that runs the SM, a cache line away from the above, which
@@ -88,9 +90,16 @@ typedef struct SimtSM {
     bool wake_known;
     uint32_t wake_slot, wake_warp;
     uint64_t wake_cycle;
-    /* threads > 1: the block that finished or faulted in a phase, when */
+    /*
+     * threads > 1: the block that finished or faulted in a phase, and
+     * when; and one past the cycle the SM's last step in a phase began
+     * at (0: none), which for that block's step names the slice it
+     * retires in: a later one's phases when the SM ran ahead.
+     */
     SimtSlot *phase_slot;
     uint64_t phase_retired;     /* UINT64_MAX: none */
+    uint64_t phase_found;
+    uint32_t phase_slot_index;  /* phase_slot, in a migration stream */
     /*
      * With threads > 1 two host cores write two SMs' state at every
      * burst: the next SM's begins a cache line further on.
@@ -102,7 +111,18 @@ typedef struct SimtState SimtState;
 
 /* The instruction costs of this machine (SimtState.timing). */
 void simt_sm_timing_init(SimtState *s);
-/* Run every SM over device cycles [start, end). */
-void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end);
+/*
+ * Run every SM over device cycles [start, end); with threads > 1, those
+ * no block can be placed on up to @ahead when that is later (simt-slice.c).
+ */
+void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end,
+                       uint64_t ahead);
+/* An SM's finished block found ahead of its slice, and where it stands. */
+extern const VMStateDescription vmstate_simt_sm_found;
+/*
+ * The cycle from which no SM has begun a step: past the slice engine's
+ * start only while SMs run ahead (simt-slice.c).
+ */
+uint64_t simt_sm_reached(SimtState *s);
 
 #endif /* HW_SIMT_SIMT_SM_H */

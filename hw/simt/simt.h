@@ -46,6 +46,7 @@ struct SimtState {
     uint64_t vram_size;
     bool fifo_dispatch;         /* kernels in launch order (simt-sched.c) */
     bool wake_shortcut;         /* test hook: simt-sm.c's wake_known */
+    bool run_ahead;             /* threads > 1: SMs may run ahead */
     SimtSmThreads sm_threads;   /* host threads for the SMs (.count: threads) */
 
     /* configuration, fixed at realize */

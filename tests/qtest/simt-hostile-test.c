@@ -14,7 +14,10 @@
  *
  * The generator is a fixed-seed xorshift: every run is the same.  Set
  * SIMT_HOSTILE_SEED to try other seeds; the seed is printed.  Only the
- * virtual clock is stepped.
+ * virtual clock is stepped.  Every case runs again with the SMs on two
+ * host threads (hostile/two-threads/), so running ahead of the slice
+ * engine: guest writes then wait for the SMs, kernels fault or stop
+ * with blocks found finished in slices to come.
  */
 
 #include "qemu/osdep.h"
@@ -543,9 +546,9 @@ static uint32_t launch_expect(H *h, const struct simt_cmd_launch *c)
     return fault ? ERR(SIMT_QERR_FAULT) : ERR(SIMT_QERR_NONE);
 }
 
-static void test_launch_fields(void)
+static void test_launch_fields(const void *props)
 {
-    H *h = h_start(NULL, 1);
+    H *h = h_start(props, 1);
     Dev *d = h->d;
 
     for (int i = 0; i < 150; i++) {
@@ -646,9 +649,9 @@ static uint64_t pick_dev(H *h, uint64_t base, uint64_t size, uint32_t *stat,
     return a;
 }
 
-static void test_copy_fields(void)
+static void test_copy_fields(const void *props)
 {
-    H *h = h_start(NULL, 2);
+    H *h = h_start(props, 2);
     Dev *d = h->d;
     g_autofree uint8_t *src = g_malloc(0x40000);
     g_autofree uint8_t *got = g_malloc(0x40000);
@@ -743,9 +746,9 @@ static const char *const cmd_name[] = {
     [SIMT_CMD_WAIT] = "wait",
 };
 
-static void test_signal_wait_fields(void)
+static void test_signal_wait_fields(const void *props)
 {
-    H *h = h_start(NULL, 3);
+    H *h = h_start(props, 3);
     Dev *d = h->d;
 
     for (int i = 0; i < 100; i++) {
@@ -826,9 +829,9 @@ static void test_signal_wait_fields(void)
  * before ENABLE.  Invalid rings stop with BAD_RING at once; a valid ring
  * of zeroes (NOPs) runs to TAIL; a ring outside RAM stops with DMA.
  */
-static void test_queue_descriptors(void)
+static void test_queue_descriptors(const void *props)
 {
-    H *h = h_start(NULL, 4);
+    H *h = h_start(props, 4);
     Dev *d = h->d;
     g_autofree uint8_t *zero = g_malloc0(HOST_RINGS_SIZE);
 
@@ -915,9 +918,9 @@ static void test_queue_descriptors(void)
  * that rewrites the next entry.  Commands are read when they run, so
  * what was written there is what runs next.
  */
-static void test_ring_overlaps_records(void)
+static void test_ring_overlaps_records(const void *props)
 {
-    H *h = h_start(NULL, 5);
+    H *h = h_start(props, 5);
     Dev *d = h->d;
 
     for (int i = 0; i < 40; i++) {
@@ -1081,9 +1084,9 @@ static uint32_t garbage_pte(H *h)
     return ppn << SIMT_PTE_PPN_SHIFT | flags;
 }
 
-static void test_page_table_garbage(void)
+static void test_page_table_garbage(const void *props)
 {
-    H *h = h_start(NULL, 6);
+    H *h = h_start(props, 6);
     Dev *d = h->d;
     g_autofree uint32_t *pt = g_new(uint32_t, VRAM_PT_PAGES * 1024);
     g_autofree uint8_t *want = g_malloc(0x2000);
@@ -1177,9 +1180,9 @@ static void map4k(H *h, uint32_t root, uint32_t l0, uint32_t va, uint32_t pa,
     qpci_memwrite(d->dev, d->vram, l0 + ((va >> 12) & 0x3ff) * 4, &pte, 4);
 }
 
-static void test_save_area_over_code(void)
+static void test_save_area_over_code(const void *props)
 {
-    H *h = h_start(NULL, 7);
+    H *h = h_start(props, 7);
     Dev *d = h->d;
     const struct simt_image *img = d->img;
     const struct simt_kernel_info *k = simt_image_kernel(img, "spin");
@@ -1263,9 +1266,9 @@ static void test_save_area_over_code(void)
  * SLICE_CMDS command fetches per queue and slice; the whole ring still
  * runs, in as many slices as that takes.
  */
-static void test_nop_ring_bounded_per_slice(void)
+static void test_nop_ring_bounded_per_slice(const void *props)
 {
-    H *h = h_start(NULL, 8);
+    H *h = h_start(props, 8);
     Dev *d = h->d;
     g_autofree uint8_t *zero = g_malloc0(SIMT_MAX_QUEUE_SIZE *
                                           SIMT_CMD_SIZE);
@@ -1317,9 +1320,12 @@ static void test_nop_ring_bounded_per_slice(void)
  * then waits the chunk's cycles: even a copy of the largest chunk costs
  * the host one chunk per chunk-time of virtual time.
  */
-static void test_copy_bounded_by_chunk(void)
+static void test_copy_bounded_by_chunk(const void *props)
 {
-    H *h = h_start("vram-size=256M", 9);
+    g_autofree char *with_vram = g_strdup_printf("vram-size=256M%s%s",
+                                                 props ? "," : "",
+                                                 props ? (char *)props : "");
+    H *h = h_start(with_vram, 9);
     Dev *d = h->d;
     uint32_t bw = rd(d, SIMT_REG_COPY_BW), chunk = 1u << 20, idx;
     uint64_t size = 32ull << 20, bytes, chunk_ns;
@@ -1358,9 +1364,9 @@ static void test_copy_bounded_by_chunk(void)
  * the queue must say IDLE (not BUSY with nothing to run, which would
  * also keep the device from ever being idle for migration).
  */
-static void test_ring_overrun_goes_idle(void)
+static void test_ring_overrun_goes_idle(const void *props)
 {
-    H *h = h_start(NULL, 10);
+    H *h = h_start(props, 10);
     Dev *d = h->d;
     uint32_t nop[SIMT_CMD_SIZE / 4] = { SIMT_CMD_NOP };
 
@@ -1392,6 +1398,32 @@ static void test_ring_overrun_goes_idle(void)
     h_stop(h);
 }
 
+static void add_tests(const char *prefix, const char *props)
+{
+    static const struct {
+        const char *name;
+        GTestDataFunc fn;
+    } tests[] = {
+        { "launch-fields-error-on-own-queue", test_launch_fields },
+        { "copy-fields-error-on-own-queue", test_copy_fields },
+        { "signal-wait-fields-error-on-own-queue", test_signal_wait_fields },
+        { "queue-descriptors-bad-ring-or-run", test_queue_descriptors },
+        { "ring-overlapping-own-records", test_ring_overlaps_records },
+        { "ring-overrun-tail-at-head-goes-idle", test_ring_overrun_goes_idle },
+        { "page-tables-of-garbage-vs-reference", test_page_table_garbage },
+        { "save-area-over-code-others-unharmed", test_save_area_over_code },
+        { "limits/nop-ring-bounded-per-slice",
+          test_nop_ring_bounded_per_slice },
+        { "limits/copy-one-chunk-per-step", test_copy_bounded_by_chunk },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
+        g_autofree char *path = g_strconcat(prefix, tests[i].name, NULL);
+
+        qtest_add_data_func(path, props, tests[i].fn);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *s = g_getenv("SIMT_HOSTILE_SEED");
@@ -1401,26 +1433,11 @@ int main(int argc, char **argv)
     g_test_message("simt-hostile seed 0x%" PRIx64
                    " (SIMT_HOSTILE_SEED to change)", seed);
     if (simt_qtest_init()) {
-        qtest_add_func("/simt/hostile/launch-fields-error-on-own-queue",
-                       test_launch_fields);
-        qtest_add_func("/simt/hostile/copy-fields-error-on-own-queue",
-                       test_copy_fields);
-        qtest_add_func("/simt/hostile/signal-wait-fields-error-on-own-queue",
-                       test_signal_wait_fields);
-        qtest_add_func("/simt/hostile/queue-descriptors-bad-ring-or-run",
-                       test_queue_descriptors);
-        qtest_add_func("/simt/hostile/ring-overlapping-own-records",
-                       test_ring_overlaps_records);
-        qtest_add_func("/simt/hostile/ring-overrun-tail-at-head-goes-idle",
-                       test_ring_overrun_goes_idle);
-        qtest_add_func("/simt/hostile/page-tables-of-garbage-vs-reference",
-                       test_page_table_garbage);
-        qtest_add_func("/simt/hostile/save-area-over-code-others-unharmed",
-                       test_save_area_over_code);
-        qtest_add_func("/simt/hostile/limits/nop-ring-bounded-per-slice",
-                       test_nop_ring_bounded_per_slice);
-        qtest_add_func("/simt/hostile/limits/copy-one-chunk-per-step",
-                       test_copy_bounded_by_chunk);
+        /* Each case also with the SMs on two host threads, running ahead. */
+        for (int i = 0; i < 2; i++) {
+            add_tests(i ? "/simt/hostile/two-threads/" : "/simt/hostile/",
+                      i ? "threads=2" : NULL);
+        }
     }
     return g_test_run();
 }
