@@ -47,7 +47,8 @@ FIGURES = [
         ("device_over_core_timed_spin", "the device over that timed run: "
          "the part around the interpreter", ""),
         ("device_spin_threads2_speedup", "the device's spin with threads=1 "
-         "over threads=2, runs taking turns", ">= 1.7"),
+         "over threads=2 (its SMs running ahead), runs taking turns",
+         ">= 1.7"),
         ("host_spin_threads2_speedup", "what the host gives a second "
          "thread meanwhile: a plain integer loop on one thread over two, "
          "in turns with those runs", ""),

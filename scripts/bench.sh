@@ -48,7 +48,7 @@ HOST_BUILD="$build" "$(dirname "$0")/../bench/core-vs-qemu.sh"
 #
 # A host shared with other machines has slow spells of a few seconds:
 # the core's runs, best of three each, are spread over some seconds
-# around the device's (best of twenty over some ten seconds), and the
+# around the device's (best of thirty over some thirty seconds), and the
 # best of them is taken.
 spin_vs_core() {   # KERNEL, BLOCKS THREADS ITERS
     local kernel=$1 grid=$2 core="" device

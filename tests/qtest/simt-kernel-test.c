@@ -1497,13 +1497,13 @@ static double host_loop_time(unsigned threads)
  * named after it), to compare with bench/simt-spin-bench on the core
  * alone; and
  * the same on two host threads (the threads property), the runs of
- * both taking turns, best of twenty each (one run takes some ten
+ * both taking turns, best of thirty each (one run takes some ten
  * milliseconds: the best is the one least disturbed by other work on
  * the machine, which two threads feel more than one).  The pairs are
- * spread over some ten seconds: a shared host has spells of seconds in
- * which one of the two cores runs the same work up to half again as
- * long, and with the threads meeting at every slice the slower one sets
- * the pace.  After each pair, a plain loop on one host thread and on two
+ * spread over some thirty seconds: a shared host has spells of seconds
+ * in which one or both of its cores run the same work up to half again
+ * as long, and with the threads meeting at the end of every phase the
+ * slower one sets much of the pace.  After each pair, a plain loop on one host thread and on two
  * (host_loop()): what the host gives a second thread meanwhile, to read
  * the device's figure against.
  *
@@ -1525,7 +1525,7 @@ static void bench_spin(void)
 
     g_assert_cmpint(sscanf(g_getenv("SIMT_BENCH_SPIN"), "%u,%u,%u,%31s",
                            &blocks, &threads, &iters, kernel), >=, 3);
-    for (int run = 0; run < 40; run++) {
+    for (int run = 0; run < 60; run++) {
         Dev *d = dev_start(props[run & 1]);
         uint32_t out = vram_alloc(d, NULL, blocks * threads * 4);
         gint64 t0, stepping = 0;
@@ -1557,7 +1557,7 @@ static void bench_spin(void)
                              best_wall[run & 1] : wall;
         dev_stop(d);
         if (run & 1) {
-            g_usleep(200 * 1000);
+            g_usleep(500 * 1000);
             for (unsigned n = 0; n < 2; n++) {
                 t = host_loop_time(n + 1);
                 host[n] = run > 1 && host[n] < t ? host[n] : t;
