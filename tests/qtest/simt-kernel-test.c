@@ -1503,9 +1503,9 @@ static double host_loop_time(unsigned threads)
  * spread over some thirty seconds: a shared host has spells of seconds
  * in which one or both of its cores run the same work up to half again
  * as long, and with the threads meeting at the end of every phase the
- * slower one sets much of the pace.  After each pair, a plain loop on one host thread and on two
- * (host_loop()): what the host gives a second thread meanwhile, to read
- * the device's figure against.
+ * slower one sets much of the pace.  After each pair, a plain loop on
+ * one host thread and on two (host_loop()): what the host gives a second
+ * thread meanwhile, to read the device's figure against.
  *
  * The device's time is that of the clock steps, in which its slices
  * run: the test's own writes of the command and its polls of the queue
