@@ -387,16 +387,29 @@ void simt_sched_release(SimtState *s, SimtSM *sm, SimtSlot *slot,
     slot->shared = NULL;
     slot->shared_bytes = 0;
     slot->used = false;
+    /*
+     * A block a phase found finished goes with its slot: its kernel was
+     * stopped or aborted before its slice came (simt-sm.c).
+     */
+    if (sm->phase_slot == slot) {
+        sm->phase_retired = UINT64_MAX;
+    }
+}
+
+/* Has queue @q's kernel blocks it has not placed yet? */
+static bool blocks_left(SimtState *s, unsigned q)
+{
+    const SimtKernel *k = &s->queues[q].kernel;
+
+    return k->active && (k->next_block < k->end_block || k->redo->len ||
+                         k->saved->len);
 }
 
 /* Whether queue @q's kernel has blocks to place and may place them. */
 static bool kernel_ready(SimtState *s, unsigned q)
 {
-    SimtKernel *k = &s->queues[q].kernel;
-
-    return k->active && !k->fault.fault && simt_preempt_may_run(s, q) &&
-           (k->next_block < k->end_block || k->redo->len ||
-            k->saved->len);
+    return blocks_left(s, q) && !s->queues[q].kernel.fault.fault &&
+           simt_preempt_may_run(s, q);
 }
 
 int simt_sched_head(SimtState *s)
@@ -466,15 +479,6 @@ bool simt_sched_has_room(SimtState *s, unsigned q)
         }
     }
     return false;
-}
-
-/* Has queue @q's kernel blocks it has not placed yet? */
-static bool blocks_left(SimtState *s, unsigned q)
-{
-    const SimtKernel *k = &s->queues[q].kernel;
-
-    return k->active && (k->next_block < k->end_block || k->redo->len ||
-                         k->saved->len);
 }
 
 bool simt_sched_sm_takes_none(SimtState *s, const SimtSM *sm)
@@ -558,8 +562,10 @@ bool simt_sched_is_lower(SimtState *s, unsigned hq, unsigned q)
 bool simt_sched_none_lower(SimtState *s)
 {
     for (unsigned hq = 0; hq < simt_cfg(s, SIMT_CFG_QUEUES); hq++) {
-        for (unsigned q = 0; blocks_left(s, hq) &&
-             q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
+        if (!blocks_left(s, hq)) {
+            continue;
+        }
+        for (unsigned q = 0; q < simt_cfg(s, SIMT_CFG_QUEUES); q++) {
             if (s->queues[q].kernel.active && simt_sched_is_lower(s, hq, q)) {
                 return false;
             }

@@ -360,27 +360,14 @@ static bool sm_phase(SimtState *s, uint32_t i, void *opaque)
     return true;
 }
 
-/*
- * Whether the block a phase found finished on @sm is still in its slot:
- * a fault retired before, or a queue stopped, may have ended its kernel
- * and freed the slot, which a block placed since may hold.
- */
-static bool found_still_there(const SimtSM *sm)
+/* Retire the block a phase found finished on @sm; the cycle it did. */
+static uint64_t retire_found(SimtState *s, SimtSM *sm)
 {
-    return sm->phase_slot->used &&
-           sm->phase_slot->block.st.status != SIMT_RUNNING;
-}
+    uint64_t cycle = sm->phase_retired;
 
-/* Forget the finished blocks that are no longer there. */
-static void drop_stale_finds(SimtState *s)
-{
-    for (uint32_t i = 0; i < simt_cfg(s, SIMT_CFG_SM_COUNT); i++) {
-        SimtSM *sm = &s->sms[i];
-
-        if (sm->phase_retired != UINT64_MAX && !found_still_there(sm)) {
-            sm->phase_retired = UINT64_MAX;
-        }
-    }
+    sm->phase_retired = UINT64_MAX;
+    retire_block(s, sm, sm->phase_slot, cycle);
+    return cycle;
 }
 
 /*
@@ -439,12 +426,7 @@ static bool run_slice_threads(SimtState *s, uint64_t start, uint64_t end,
             simt_sm_threads_each(s, sm_phase, &ph, busy > 1);
         }
         while ((first = first_found(s, end))) {
-            uint64_t cycle = first->phase_retired;
-
-            first->phase_retired = UINT64_MAX;
-            retire_block(s, first, first->phase_slot, cycle);
-            simt_sched_dispatch(s, cycle);
-            drop_stale_finds(s);
+            simt_sched_dispatch(s, retire_found(s, first));
             retired = true;
         }
         if (!retired) {
@@ -469,8 +451,6 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end,
     uint64_t freed = UINT64_MAX;
     SimtSM *found;
 
-    /* A queue stopped since a phase found them may have freed their slots. */
-    drop_stale_finds(s);
     /* On several host threads, unless the slice needs this path. */
     if (threads_usable(s) && run_slice_threads(s, start, end, ahead)) {
         return;
@@ -480,12 +460,7 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end,
      * SMs are past it otherwise, and not stepped here until it comes).
      */
     while ((found = first_found(s, end))) {
-        uint64_t cycle = found->phase_retired;
-
-        found->phase_retired = UINT64_MAX;
-        retire_block(s, found, found->phase_slot, cycle);
-        drop_stale_finds(s);
-        freed = MIN(freed, cycle);
+        freed = MIN(freed, retire_found(s, found));
     }
     for (uint32_t i = 0; i < nsm; i++) {
         sm_catch_up(s, &s->sms[i], start);
@@ -551,10 +526,6 @@ static int sm_found_pre_save(void *opaque)
 {
     SimtSM *sm = opaque;
 
-    /* A queue stopped since may have freed the slot (drop_stale_finds). */
-    if (sm->phase_retired != UINT64_MAX && !found_still_there(sm)) {
-        sm->phase_retired = UINT64_MAX;
-    }
     sm->phase_slot_index = sm->phase_retired == UINT64_MAX ? 0 :
                            sm->phase_slot - sm->slots;
     return 0;
@@ -571,7 +542,8 @@ static int sm_found_post_load(void *opaque, int version_id)
         return -EINVAL;
     }
     sm->phase_slot = &sm->slots[sm->phase_slot_index];
-    return found_still_there(sm) ? 0 : -EINVAL;
+    return sm->phase_slot->used &&
+           sm->phase_slot->block.st.status != SIMT_RUNNING ? 0 : -EINVAL;
 }
 
 const VMStateDescription vmstate_simt_sm_found = {

@@ -94,7 +94,8 @@ typedef struct SimtSM {
      * threads > 1: the block that finished or faulted in a phase, and
      * when; and one past the cycle the SM's last step in a phase began
      * at (0: none), which for that block's step names the slice it
-     * retires in: a later one's phases when the SM ran ahead.
+     * retires in: a later one's phases when the SM ran ahead.  Freeing
+     * the slot before then (a queue stopped, a kernel aborted) drops it.
      */
     SimtSlot *phase_slot;
     uint64_t phase_retired;     /* UINT64_MAX: none */
