@@ -20,6 +20,33 @@ KERNEL void spin(uint32_t *out, uint32_t iters)
 }
 
 /*
+ * spin, held before its store until the host opens the gate: the long
+ * kernel of a test that needs it still running when something else
+ * happens (a preemption, another context's launch) for as long as the
+ * test wants, whatever the speed of the host, where iterations sized
+ * against a sleep are not.  @gate[0] nonzero opens it; thread 0 of each
+ * block adds one to @gate[1] as the block starts, so the test knows when
+ * every block it expects is resident.
+ */
+KERNEL void spin_held(uint32_t *out, uint32_t iters, uint32_t *gate)
+{
+    uint32_t i = globalIdx();
+    uint32_t x = i * 2654435761u + 1;
+
+    if (threadLinearIdx() == 0) {
+        atomicAdd(&gate[1], 1u);
+    }
+    for (uint32_t k = 0; k < iters; k++) {
+        x = x * 1664525u + 1013904223u;
+        x ^= x >> 13;
+    }
+    while (*(volatile uint32_t *)gate == 0) {
+        /* held */
+    }
+    out[i] = x;
+}
+
+/*
  * The same in fp32, for the speed of the fp path (scripts/bench.sh): a
  * map that stays finite from every seed, five fp operations (multiplies,
  * an add, a subtract) per iteration.

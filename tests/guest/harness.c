@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness.h"
 
@@ -13,6 +14,14 @@ const char *node = "/dev/accel/accel0";
 int failures;
 const char *(*fail_note)(void);
 static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
+
+double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 void fail(const char *file, int line, const char *fmt, ...)
 {

@@ -29,6 +29,9 @@ extern const char *(*fail_note)(void);
 void fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* CLOCK_MONOTONIC in seconds. */
+double now_s(void);
+
 #define FAIL(...) fail(__FILE__, __LINE__, __VA_ARGS__)
 #define CHECK(cond, ...) do { if (!(cond)) FAIL(__VA_ARGS__); } while (0)
 

@@ -457,7 +457,7 @@ t_multi() { ioctl_group multi; }
 d_multi="several processes at different priorities submitting at once, each checking its data"
 
 t_responsive() { ioctl_group responsive; }
-d_responsive="the guest keeps running while a long kernel runs (no stall over 100 ms)"
+d_responsive="the guest keeps running while a kernel held running for 0.5 s runs (no stall over 100 ms)"
 
 # ---- interface 0.3 (ioctl level) ----
 
@@ -509,7 +509,7 @@ t_fdinfo() { ioctl_group fdinfo; }
 d_fdinfo="fdinfo: DRM usage keys, compute time grows with a kernel but not while it sits preempted, copy time with a copy only, memory totals match the objects, context count"
 
 t_light() { ioctl_group light; }
-d_light="light saves fewer bytes: a low-priority kernel with its live table preempted by high-priority ones saves fewer bytes per block in mode LIGHT than SWITCH"
+d_light="light saves fewer bytes: a low-priority kernel with its live table, held on every block slot until eight high-priority kernels have preempted it, saves fewer bytes per block in mode LIGHT than SWITCH"
 
 # ---- the lifecycle stress group ----
 
@@ -769,7 +769,7 @@ t_split_auto() { lib_group split-auto; }
 d_split_auto="kernel splitting: S chosen automatically from a target subkernel time (3 waves of spin): S and the longest subkernel fit the target, results identical"
 
 t_split_between() { lib_group split-between; }
-d_split_between="kernel splitting: an equal-priority launch of a second context runs between subkernels (preemption mode none) and finishes before the split kernel, after the unsplit one"
+d_split_between="kernel splitting: an equal-priority launch of a second context, made while the first wave is held on the device, runs between subkernels (preemption mode none) and finishes before the split kernel, after the unsplit one"
 
 # ---- oversubscription: VRAM objects beyond the VRAM (not in the list
 # above: they allocate 60 % of the VRAM per process and keep host copies,

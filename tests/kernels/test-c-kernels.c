@@ -84,22 +84,25 @@ static uint64_t image_live_at(const void *opaque, uint32_t pc)
 /*
  * Launch kernel @name of the open image on a grid of @grid x @block
  * threads (x, y, z) with @args and @dynamic bytes of shared memory on top
- * of the static ones, straight or scrambled.
+ * of the static ones, straight or scrambled, for at most @budget warp
+ * instructions.  Returns the fault (SIMT_FAULT_NONE when it ran to its
+ * end; SIMT_FAULT_WATCHDOG when the budget ran out), -1 if it could not
+ * be launched; *@res gets where it faulted.
  */
-static bool launch_dynamic(struct gpu *g, const char *name,
-                           const uint32_t *grid, const uint32_t *block,
-                           const uint32_t *args, unsigned nargs,
-                           uint32_t dynamic, bool scrambled)
+static int launch_within(struct gpu *g, const char *name,
+                         const uint32_t *grid, const uint32_t *block,
+                         const uint32_t *args, unsigned nargs,
+                         uint32_t dynamic, uint64_t budget, bool scrambled,
+                         SimtGridResult *res)
 {
     const struct simt_kernel_info *k = simt_image_kernel(&g->img, name);
     SimtLaunch l = { 0 };
-    SimtGridResult res;
     uint32_t local_addr;
-    int r;
 
+    memset(res, 0, sizeof(*res));
     if (!k) {
         tap_diag("kernel %s not in the image's note", name);
-        return false;
+        return -1;
     }
     l.entry = k->m.entry;
     l.code_base = g->img.code_start;
@@ -111,10 +114,21 @@ static bool launch_dynamic(struct gpu *g, const char *name,
     memcpy(l.args, args, nargs * sizeof(*args));
     local_addr = gpu_alloc(g, simt_launch_threads(&l) * l.local_size);
 
-    r = scrambled ? run_scrambled(&l, &g->smem, local_addr, MAX_WARP_INSNS,
-                                  image_live_at, &g->img.meta, &res) :
-                    simt_run_grid(&l, &g->smem, local_addr, MAX_WARP_INSNS,
-                                  &res);
+    return scrambled ? run_scrambled(&l, &g->smem, local_addr, budget,
+                                     image_live_at, &g->img.meta, res) :
+                       simt_run_grid(&l, &g->smem, local_addr, budget, res);
+}
+
+/* launch_within() to the end, within MAX_WARP_INSNS; says why not. */
+static bool launch_dynamic(struct gpu *g, const char *name,
+                           const uint32_t *grid, const uint32_t *block,
+                           const uint32_t *args, unsigned nargs,
+                           uint32_t dynamic, bool scrambled)
+{
+    SimtGridResult res;
+    int r = launch_within(g, name, grid, block, args, nargs, dynamic,
+                          MAX_WARP_INSNS, scrambled, &res);
+
     if (r != 0) {
         tap_diag("%s: %s at pc 0x%08x", name,
                  r < 0 && !res.fault ? "launch refused" :
@@ -679,6 +693,56 @@ static void test_spin_kernel(bool scrambled, const char *kernel,
         gpu_close(&g);
     }
     tap_check(ok, "%s%s", what, mode(scrambled));
+}
+
+/*
+ * spin_held: with its gate shut it is still running when a budget far
+ * above spin's own runs out, each block counted once as it started;
+ * opened, it finishes with spin's results.
+ */
+static void test_spin_held(bool scrambled)
+{
+    const uint32_t grid[3] = { 4, 1, 1 }, block[3] = { 64, 1, 1 };
+    const uint32_t iters = 300;
+    SimtGridResult res;
+    struct gpu g;
+    uint32_t *out, *gate, want[256], dout, dgate, i, args[3];
+    bool held = false, counted = false, ran = false;
+    int r;
+
+    if (gpu_open(&g, "spin")) {
+        dout = gpu_alloc(&g, sizeof(want));
+        dgate = gpu_alloc(&g, 8);
+        out = gpu_ptr(&g, dout);
+        gate = gpu_ptr(&g, dgate);
+        for (i = 0; i < 256; i++) {
+            want[i] = spin_ref(i, iters);
+        }
+        args[0] = dout;
+        args[1] = iters;
+        args[2] = dgate;
+        /* spin of 300 iterations takes some 3,000 warp instructions a warp */
+        r = launch_within(&g, "spin_held", grid, block, args, 3, 0,
+                          1000 * 1000, scrambled, &res);
+        held = r == SIMT_FAULT_WATCHDOG;
+        /* simt_run_grid runs the blocks in order: the first never ended */
+        counted = gate[1] == 1;
+        if (!held) {
+            tap_diag("with the gate shut: %d (%s)", r,
+                     r > 0 ? simt_fault_name(r) : "not held");
+        }
+        gate[0] = 1;
+        gate[1] = 0;
+        ran = launch(&g, "spin_held", grid, block, args, 3, scrambled) &&
+              same_bits(out, want, sizeof(want), "spin_held") &&
+              gate[1] == 4;
+        gpu_close(&g);
+    }
+    tap_check(held && counted, "spin_held with its gate shut is still "
+              "running after 1e6 warp instructions, its first block "
+              "counted once%s", mode(scrambled));
+    tap_check(ran, "spin_held with its gate open computes spin's results "
+              "and counts its 4 blocks%s", mode(scrambled));
 }
 
 static void test_divergent(bool scrambled)
@@ -1330,6 +1394,7 @@ int main(int argc, char **argv)
                          "long-running fp32 loop, bits as the host's");
         test_spin_kernel(scrambled, "mspin", 100, mspin_host,
                          "load-store loop on one word per thread");
+        test_spin_held(scrambled);
         test_divergent(scrambled);
         test_persistent(scrambled);
         test_warpopt(scrambled);

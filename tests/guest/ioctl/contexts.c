@@ -348,7 +348,8 @@ void test_close(void)
 	f2 = open_node();
 	use_fd(f2);
 	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
-	if (spin_setup(&j, ctx, 1, 32, 0xffffffffu)) {
+	/* held for ever: only the close ends it */
+	if (spin_held_setup(&j, ctx, 1, 32, 1)) {
 		use_fd(f1);
 		close(f2);
 		return;
@@ -361,10 +362,10 @@ void test_close(void)
 		       &seq, &sf1) == 0 && sf1 > 0, "submit the kernel with a sync_file");
 	CHECK(submit_x(f2, ctx, &cc, 1, DRM_SIMT_SUBMIT_FENCE_FD, NULL, 0, 0, 0,
 		       &seq, &sf2) == 0 && sf2 > 0, "submit the copy with a sync_file");
-	usleep(200000);
+	spin_resident(&j, 1);	/* the kernel has reached the device */
 	if (sf1 > 0)
 		CHECK(!sync_file_poll(sf1, 0), "the endless kernel's sync_file signalled");
-	munmap(j.m, j.n * 4);	/* a mapping would keep the file open */
+	munmap(j.m, j.n * 4 + 8);	/* a mapping would keep the file open */
 	use_fd(f1);
 	t0 = now_s();
 	close(f2);
@@ -383,11 +384,11 @@ void test_close(void)
 		close(sf2);
 	}
 	simt_image_free(&j.ki.img);
-	/* Nothing left: the contexts, the VRAM. */
-	for (i = 0; i < 30 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
+	/* Nothing left: the contexts, the VRAM (30 s only stops a hang). */
+	for (i = 0; i < 300 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
 		usleep(100000);
 	CHECK(left == 0, "%d contexts of the closed file left", left);
-	for (i = 0; i < 30 && (r = bo_create(vram / 4 * 3, DRM_SIMT_BO_VRAM, &h)) == -ENOMEM; i++)
+	for (i = 0; i < 300 && (r = bo_create(vram / 4 * 3, DRM_SIMT_BO_VRAM, &h)) == -ENOMEM; i++)
 		usleep(100000);
 	CHECK(r == 0, "3/4 of VRAM cannot be had after the close: %s", strerror(-r));
 	if (r == 0)
@@ -431,8 +432,9 @@ static void fdinfo_copy(int f, uint32_t ctx, uint32_t vram, uint32_t sys)
 
 /*
  * Compute time leaves out preemption: a low-priority kernel of file @f
- * (context @ctx) that fills every block slot is switched out by a
- * high-priority one of another file that fills them too; the low one's
+ * (context @ctx) that fills every block slot, held (spin_held) until it
+ * has been, is switched out by a high-priority one of another file that
+ * fills them too; the low one's
  * compute time grows by its run time less about the high one's, not by
  * its end-to-end time.  The high one runs on file @other.
  */
@@ -447,7 +449,7 @@ static void fdinfo_preempted(int f, uint32_t ctx, int other)
 	uint32_t hctx;
 
 	use_fd(f);
-	if (spin_setup(&lp, ctx, slots, 32, 200000))
+	if (spin_held_setup(&lp, ctx, slots, 32, 20000))
 		return;
 	use_fd(other);
 	hctx = ctx_new(DRM_SIMT_PRIORITY_HIGH);
@@ -459,14 +461,17 @@ static void fdinfo_preempted(int f, uint32_t ctx, int other)
 	use_fd(f);
 	k0 = fdinfo_num(f, "drm-cycles-compute", "");
 	CHECK(submit(ctx, &lp.cmd, 1, &lseq) == 0, "submit the low-priority kernel");
-	usleep(20000);
+	/* held on every slot until the high-priority kernel has run */
+	if (spin_resident(&lp, slots) == 0) {
+		use_fd(other);
+		CHECK(submit(hctx, &hp.cmd, 1, &hseq) == 0, "submit the high-priority kernel");
+		CHECK(wait_seq(hctx, hseq, 30 * SEC_NS, &hw) == 0 && !hw.error,
+		      "the high-priority kernel");
+		use_fd(f);
+	}
 	CHECK(wait_seq(ctx, lseq, 0, &lw) == -ETIME,
-	      "the low-priority kernel ended before the high-priority one came");
-	use_fd(other);
-	CHECK(submit(hctx, &hp.cmd, 1, &hseq) == 0, "submit the high-priority kernel");
-	CHECK(wait_seq(hctx, hseq, 30 * SEC_NS, &hw) == 0 && !hw.error,
-	      "the high-priority kernel");
-	use_fd(f);
+	      "the low-priority kernel ended before its release");
+	spin_release(&lp);
 	CHECK(wait_seq(ctx, lseq, 60 * SEC_NS, &lw) == 0 && !lw.error,
 	      "the low-priority kernel");
 	k1 = fdinfo_num(f, "drm-cycles-compute", "");

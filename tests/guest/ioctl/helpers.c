@@ -660,14 +660,6 @@ void *vbuf(uint32_t ctx, uint64_t bytes, uint32_t *handle,
 	return bo_map(*handle, bytes);
 }
 
-double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* What the spin kernel computes for thread @i. */
 uint32_t spin_ref(uint32_t i, uint32_t iters)
 {
@@ -680,22 +672,73 @@ uint32_t spin_ref(uint32_t i, uint32_t iters)
 	return x;
 }
 
-int spin_setup(struct spinjob *j, uint32_t ctx, uint32_t blocks,
-	       uint32_t threads, uint32_t iters)
+/* A launch of @kernel (spin or spin_held) of @blocks x @threads in @ctx. */
+static int spin_kernel_setup(struct spinjob *j, const char *kernel, uint32_t ctx,
+			     uint32_t blocks, uint32_t threads, uint32_t iters)
 {
 	const uint32_t grid[3] = { blocks, 1, 1 }, block[3] = { threads, 1, 1 };
 	uint32_t args[8] = { 0, iters };
+	int held = !strcmp(kernel, "spin_held");
 
 	memset(j, 0, sizeof(*j));
 	j->ctx = ctx;
 	j->n = blocks * threads;
 	j->iters = iters;
+	j->blocks = blocks;
 	if (kimg_load(&j->ki, "samples.elf", ctx))
 		return -1;
 	j->loaded = 1;
-	j->m = vbuf(ctx, j->n * 4, &j->hout, &j->out);
+	j->m = vbuf(ctx, j->n * 4 + (held ? 8 : 0), &j->hout, &j->out);
 	args[0] = j->out;
-	return kimg_cmd(&j->ki, ctx, "spin", grid, block, args, &j->cmd, &j->hl);
+	if (held) {
+		j->gate = j->m + j->n;
+		j->gate[0] = j->gate[1] = 0;
+		args[2] = j->out + j->n * 4;
+	}
+	return kimg_cmd(&j->ki, ctx, kernel, grid, block, args, &j->cmd, &j->hl);
+}
+
+int spin_setup(struct spinjob *j, uint32_t ctx, uint32_t blocks,
+	       uint32_t threads, uint32_t iters)
+{
+	return spin_kernel_setup(j, "spin", ctx, blocks, threads, iters);
+}
+
+/*
+ * spin_held: spin that ends only once spin_release() opened its gate, so
+ * that it is still running when what the test waits for has happened,
+ * however fast the host.
+ */
+int spin_held_setup(struct spinjob *j, uint32_t ctx, uint32_t blocks,
+		    uint32_t threads, uint32_t iters)
+{
+	return spin_kernel_setup(j, "spin_held", ctx, blocks, threads, iters);
+}
+
+/*
+ * Wait until @blocks blocks of the held launch @j have started (its gate
+ * counts them; a block restarted by a flush counts again).  The deadline
+ * only stops a test whose launch never runs: -1 after 60 s.
+ */
+int spin_resident(struct spinjob *j, uint32_t blocks)
+{
+	double t0 = now_s();
+
+	while (j->gate[1] < blocks) {
+		if (now_s() - t0 > 60) {
+			FAIL("spin_held: %u of %u blocks started in 60 s", j->gate[1], blocks);
+			return -1;
+		}
+		usleep(100);
+	}
+	return 0;
+}
+
+/* Open the gate of the held launch @j: its blocks store and end. */
+void spin_release(struct spinjob *j)
+{
+	j->gate[0] = 1;
+	__sync_synchronize();
 }
 
 /* How many outputs (every @step-th) differ from what spin computes. */
@@ -719,7 +762,7 @@ void spin_free(struct spinjob *j, int ctx_alive)
 	if (!j->loaded)
 		return;
 	if (j->m)
-		munmap(j->m, j->n * 4);
+		munmap(j->m, j->n * 4 + (j->gate ? 8 : 0));
 	if (j->hout)
 		bo_close(j->hout);
 	if (j->hl)

@@ -76,11 +76,16 @@ struct kimg {
 };
 
 /* spin (kernels/spin.c) from samples.elf in a context, with its output. */
+/*
+ * A launch of spin (spin_setup()) or of spin_held (spin_held_setup()),
+ * whose gate is the two words after the outputs in the same object.
+ */
 struct spinjob {
 	struct kimg ki;
 	struct drm_simt_cmd cmd;
-	uint32_t ctx, hout, out, hl, n, iters;
+	uint32_t ctx, hout, out, hl, n, iters, blocks;
 	uint32_t *m;
+	volatile uint32_t *gate;	/* spin_held's, or NULL */
 	int loaded;
 };
 
@@ -161,10 +166,13 @@ int kimg_run(struct kimg *ki, uint32_t ctx, const char *name,
 	     const uint32_t args[8]);
 void *vbuf(uint32_t ctx, uint64_t bytes, uint32_t *handle,
 	   uint32_t *addr);
-double now_s(void);
 uint32_t spin_ref(uint32_t i, uint32_t iters);
 int spin_setup(struct spinjob *j, uint32_t ctx, uint32_t blocks,
 	       uint32_t threads, uint32_t iters);
+int spin_held_setup(struct spinjob *j, uint32_t ctx, uint32_t blocks,
+		    uint32_t threads, uint32_t iters);
+int spin_resident(struct spinjob *j, uint32_t blocks);
+void spin_release(struct spinjob *j);
 uint32_t spin_wrong(const struct spinjob *j, uint32_t step);
 void spin_free(struct spinjob *j, int ctx_alive);
 int submit_x(int f, uint32_t ctx, struct drm_simt_cmd *cmds, uint32_t n,

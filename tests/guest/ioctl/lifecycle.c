@@ -83,6 +83,16 @@ static void race_note(struct race *rc, int kind, const char *what, int r,
 	FAIL("%s: %d (%s)", what, r, strerror(-r));
 }
 
+/* Fewer calls of some kind than make a race worth its name. */
+static int race_few(struct race *rc)
+{
+	return __atomic_load_n(&rc->calls[0], __ATOMIC_RELAXED) -
+		       __atomic_load_n(&rc->errs[0][1], __ATOMIC_RELAXED) <= 100 ||
+	       __atomic_load_n(&rc->calls[1], __ATOMIC_RELAXED) <= 20 ||
+	       __atomic_load_n(&rc->calls[2], __ATOMIC_RELAXED) <= 100 ||
+	       __atomic_load_n(&rc->calls[3], __ATOMIC_RELAXED) <= 100;
+}
+
 static void *race_submit(void *arg)
 {
 	static const int ok_sub[] = { ENOENT, EIO, 0 }, ok_wait[] = { ENOENT, ETIME, EINVAL, 0 };
@@ -186,9 +196,10 @@ void test_threads(void)
 	CHECK(pthread_create(&th[nth++], NULL, race_bind, &rc) == 0, "thread");
 	/*
 	 * This thread replaces the context every 5 ms or so, for 2 s and
-	 * at least 100 times (a debug kernel is slower), 30 s at most.
+	 * until every thread has raced enough below (a debug kernel or a
+	 * loaded host is slower), 120 s at most.
 	 */
-	while ((now_s() - t0 < 2.0 || rc.calls[3] < 100) && now_s() - t0 < 30) {
+	while ((now_s() - t0 < 2.0 || race_few(&rc)) && now_s() - t0 < 120) {
 		r = ctx_create_on(fd, DRM_SIMT_PRIORITY_NORMAL, &c);
 		race_note(&rc, 3, "CONTEXT_CREATE", r, ok_create);
 		if (r) {
@@ -210,12 +221,11 @@ void test_threads(void)
 	       now_s() - t0, rc.calls[0], rc.errs[0][1], rc.errs[0][2], rc.errs[0][4], rc.errs[0][6],
 	       rc.calls[1], rc.errs[1][1], rc.calls[2], rc.errs[2][1], rc.errs[2][3],
 	       rc.calls[3], rc.errs[3][5]);
-	CHECK(rc.calls[0] - rc.errs[0][1] > 100 && rc.calls[1] > 20 &&
-	      rc.calls[2] > 100 && rc.calls[3] > 100, "too few calls to race");
+	CHECK(!race_few(&rc), "too few calls to race");
 	{
 		int left = 0;
 
-		for (i = 0; i < 30 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
+		for (i = 0; i < 300 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
 			usleep(100000);
 		CHECK(left == 0, "%d contexts of this process left after destroying them all",
 		      left);
@@ -330,7 +340,7 @@ void test_destroy_races(void)
 	printf("%d destroys raced %ld submissions and binds in %.1f s\n", it, submits,
 	       now_s() - t0);
 	CHECK(it == DR_ITERATIONS, "stopped at iteration %d", it);
-	for (i = 0; i < 50 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
+	for (i = 0; i < 300 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
 		usleep(100000);
 	CHECK(left == 0, "%d contexts of this process left after destroying them all", left);
 	race_round_trip(rc.s, rc.v, 1 << 16, 23);
@@ -435,7 +445,7 @@ void test_syncfile_outlives(void)
 		CHECK(fence_names(sf[i], &before[i]) == 0, "SYNC_IOC_FILE_INFO %d", i);
 	syncobj_free(so);
 	CHECK(ctx_destroy(ctx) == 0, "destroy");
-	for (i = 0; i < 50 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
+	for (i = 0; i < 300 && (left = debugfs_ctx_count("pid", getpid())) > 0; i++)
 		usleep(100000);
 	CHECK(left == 0, "the context was not freed");
 	/*

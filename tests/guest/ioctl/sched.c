@@ -64,47 +64,39 @@ void test_multi(void)
 }
 
 /*
- * The VM keeps running while a long kernel does: for the first half
- * second of a kernel of about 1e9 thread instructions this process sleeps
- * 1 ms at a time, and no sleep may last 100 ms.  Timers need QEMU's main
- * loop, which a device hogging it would starve.
+ * The VM keeps running while a long kernel does: for half a second of a
+ * kernel held running (spin_held, 32 blocks of 256 threads) this process
+ * sleeps 1 ms at a time, and no sleep may last 100 ms.  Timers need
+ * QEMU's main loop, which a device hogging it would starve.
  */
 void test_responsive(void)
 {
-	const uint32_t grid[3] = { 32, 1, 1 }, block[3] = { 256, 1, 1 };
-	uint32_t ctx, h, out, hl, args[8] = { 0, 20000 };
-	double t0, last, t, gap = 0;
-	struct drm_simt_cmd cmd;
 	struct drm_simt_wait w;
-	struct kimg ki;
+	struct spinjob j;
+	double t0, last, t, gap = 0;
 	uint64_t seq = 0;
-	void *m;
+	uint32_t ctx;
 
 	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
-	if (kimg_load(&ki, "spin.elf", ctx))
-		return;
-	m = vbuf(ctx, 32 * 256 * 4, &h, &out);
-	args[0] = out;
-	if (kimg_cmd(&ki, ctx, "spin", grid, block, args, &cmd, &hl) == 0) {
-		CHECK(submit(ctx, &cmd, 1, &seq) == 0, "submit the kernel");
+	if (spin_held_setup(&j, ctx, 32, 256, 20000) == 0) {
+		CHECK(submit(ctx, &j.cmd, 1, &seq) == 0, "submit the kernel");
 		t0 = now_s();
 		while ((last = now_s()) - t0 < 0.5) {
 			usleep(1000);
 			t = now_s();
 			gap = t - last > gap ? t - last : gap;
 		}
+		CHECK(wait_seq(ctx, seq, 0, &w) == -ETIME,
+		      "the held kernel ended before its release");
+		spin_release(&j);
 		CHECK(wait_seq(ctx, seq, 60ll * 1000000000, &w) == 0 &&
 		      w.error == DRM_SIMT_ERROR_NONE, "the kernel did not end");
 		printf("longest 1 ms sleep while the kernel ran: %.1f ms; "
 		       "the kernel took %.2f s\n", gap * 1e3, now_s() - t0);
 		CHECK(gap < 0.1, "the guest stalled for %.1f ms", gap * 1e3);
-		CHECK(now_s() - t0 > 0.5, "the kernel was too short to tell");
+		CHECK(spin_wrong(&j, 7) == 0, "the held kernel's results");
 	}
-	munmap(m, 32 * 256 * 4);
-	bo_close(h);
-	if (hl)
-		bo_close(hl);
-	kimg_free(&ki);
+	spin_free(&j, 1);
 	ctx_destroy(ctx);
 }
 
@@ -239,8 +231,9 @@ void test_fair(void)
 /*
  * ---- light: a lightweight context switch saves fewer bytes than a full
  * one.  A low-priority spin holding every block slot, launched with its
- * live table and used registers, preempted by a stream of short
- * high-priority kernels, once in mode SWITCH and once in LIGHT; the
+ * live table and used registers and held (spin_held) until eight short
+ * high-priority kernels have preempted it, once in mode SWITCH and once
+ * in LIGHT; the
  * saved bytes per saved block of the new debugfs preempt events must be
  * smaller with LIGHT ----
  */
@@ -296,7 +289,7 @@ void test_light(void)
 	struct spinjob lp, hp;
 	uint32_t hctx, live;
 	uint64_t lseq, hseq;
-	int m, nhp;
+	int m, nhp = 0;
 	double t0;
 
 	hctx = ctx_new(DRM_SIMT_PRIORITY_HIGH);
@@ -309,20 +302,22 @@ void test_light(void)
 			FAIL("CONTEXT_CREATE in mode %s", names[m]);
 			continue;
 		}
-		if (spin_setup(&lp, cc.ctx_id, slots, 32, 20000))
+		if (spin_held_setup(&lp, cc.ctx_id, slots, 32, 20000))
 			break;
-		live = live_upload(&lp.ki.img, "spin", cc.ctx_id, &lp.cmd);
+		live = live_upload(&lp.ki.img, "spin_held", cc.ctx_id, &lp.cmd);
 		last = preempt_last();
 		t0 = now_s();
 		CHECK(submit(cc.ctx_id, &lp.cmd, 1, &lseq) == 0, "submit the long kernel");
-		usleep(20000);
-		for (nhp = 0; nhp < 100 && now_s() - t0 < 20 &&
-		     wait_seq(cc.ctx_id, lseq, 0, &w) == -ETIME; nhp++) {
-			CHECK(submit(hctx, &hp.cmd, 1, &hseq) == 0, "submit");
-			CHECK(wait_seq(hctx, hseq, 10 * SEC_NS, &w) == 0 && !w.error,
-			      "a high-priority kernel");
-			usleep(5000);
-		}
+		/* every slot is the held kernel's: each high-priority one preempts it */
+		if (spin_resident(&lp, slots) == 0)
+			for (nhp = 0; nhp < 8; nhp++) {
+				CHECK(submit(hctx, &hp.cmd, 1, &hseq) == 0, "submit");
+				CHECK(wait_seq(hctx, hseq, 10 * SEC_NS, &w) == 0 && !w.error,
+				      "a high-priority kernel");
+			}
+		CHECK(wait_seq(cc.ctx_id, lseq, 0, &w) == -ETIME,
+		      "mode %s: the held kernel ended before its release", names[m]);
+		spin_release(&lp);
 		CHECK(wait_seq(cc.ctx_id, lseq, 30 * SEC_NS, &w) == 0 && !w.error,
 		      "the long kernel in mode %s: error %u", names[m], w.error);
 		CHECK(spin_wrong(&lp, 3) == 0, "mode %s: the preempted kernel's results",

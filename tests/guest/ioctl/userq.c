@@ -556,18 +556,18 @@ void test_userq_destroy(void)
 	uint32_t i;
 	int r;
 
-	/* spin, long, then destroy while it runs */
+	/* spin, held running, then destroy while it runs */
 	uq_ring_new(&q, ctx_new(DRM_SIMT_PRIORITY_NORMAL), 16);
-	if (spin_setup(&j, q.ctx, 4, 64, 2000000))
+	if (spin_held_setup(&j, q.ctx, 4, 64, 1))
 		return;
 	if (uq_start(&q))
 		return;
 	uq_launch(&q, &j.cmd);
 	uq_signal(&q, 0, SIMT_CMDF_IRQ);
 	uq_ring(&q);
-	usleep(2000);
+	spin_resident(&j, 4);
 	r = uq_wait(&q, 1, 0, &w);
-	CHECK(r == -ETIME, "the spin kernel is not running after 2 ms: %s",
+	CHECK(r == -ETIME, "the held spin kernel is not running once its blocks started: %s",
 	      strerror(-r));
 	CHECK(ctx_destroy(q.ctx) == 0, "CONTEXT_DESTROY with a kernel running");
 	CHECK(store_kills(q.db), "a store to the doorbell after CONTEXT_DESTROY did not get SIGBUS/SIGSEGV");

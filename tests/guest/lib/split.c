@@ -263,7 +263,7 @@ void test_split_auto(void)
 struct split_runner {
 	simt_kernel *k;
 	simt_dim3 g;
-	uint32_t args[2];
+	uint32_t args[3];
 	uint32_t s;			/* 0: unsplit */
 	struct simt_split_result r;
 	simt_status st;
@@ -274,61 +274,49 @@ static void *split_runner_main(void *arg)
 	struct split_runner *sr = arg;
 	struct simt_split sp = { .subkernel_blocks = sr->s ? sr->s : sr->g.x };
 
-	sr->st = simt_launch_split(sr->k, sr->g, dim(SPIN_THREADS, 1, 1), 0, sr->args, 2, &sp,
+	sr->st = simt_launch_split(sr->k, sr->g, dim(SPIN_THREADS, 1, 1), 0, sr->args, 3, &sp,
 				   &sr->r);
 	return NULL;
 }
 
 /*
- * Start the long launch (@s blocks per subkernel, 0: unsplit) on @ctx_a in
- * a thread; once its second submission (or, unsplit, its first) is on the
- * device, launch @short_k on @ctx_b, of the same priority, and wait for
- * it.  A loaded host may poll too late for the second: then the first
- * later one still in flight, but never the last.  *@b_end gets the short
- * kernel's end cycle, *@a the long launch's.
+ * Start the long launch of spin_held (@s blocks per subkernel, 0:
+ * unsplit) on @ctx_a in a thread, its blocks held by @gate (mapped at
+ * @gate_map, device address @gate_addr); once a whole wave of @wave blocks
+ * of it is on the device and held there, launch @short_k on @ctx_b, of
+ * the same priority, then open the gate and wait for both.  The short
+ * launch comes while the first subkernel (or, unsplit, the first wave)
+ * runs, however fast the host.  *@b gets the short kernel's result, *@a
+ * the long launch's.
  */
-static int split_race(simt_kernel *long_k, simt_context *ctx_a, uint32_t blocks,
-		      uint32_t s, uint32_t a_out, simt_kernel *short_k, simt_context *ctx_b,
-		      const uint32_t *b_args, struct simt_result *b, struct simt_split_result *a)
+static int split_race(simt_kernel *long_k, simt_context *ctx_a, uint32_t blocks, uint32_t wave,
+		      uint32_t s, uint32_t a_out, volatile uint32_t *gate_map, uint32_t gate_addr,
+		      simt_kernel *short_k, simt_context *ctx_b, const uint32_t *b_args,
+		      struct simt_result *b, struct simt_split_result *a)
 {
 	struct split_runner sr = {
-		.k = long_k, .g = dim(blocks, 1, 1), .args = { a_out, SPIN_ITERS }, .s = s,
+		.k = long_k, .g = dim(blocks, 1, 1), .args = { a_out, SPIN_ITERS, gate_addr },
+		.s = s,
 	};
-	uint64_t watch, last, seq;
+	uint64_t seq;
 	pthread_t t;
 	simt_status st;
-	int i;
+	double t0;
 
-	/* The next submissions of @ctx_a are the long launch's. */
-	st = simt_launch(long_k, dim(1, 1, 1), dim(1, 1, 1), 0, sr.args, 2, &seq);
-	if (!st)
-		st = simt_wait(ctx_a, seq, -1, NULL);
-	if (st) {
-		FAIL("marker launch: %s", simt_error_string(st));
-		return -1;
-	}
-	watch = seq + (s ? 2 : 1);
-	last = seq + (s ? (blocks + s - 1) / s : 1);
+	gate_map[0] = gate_map[1] = 0;
+	__sync_synchronize();
 	if (pthread_create(&t, NULL, split_runner_main, &sr)) {
 		FAIL("pthread_create");
 		return -1;
 	}
-	/* Submission @watch handed out and not finished: it is queued or running. */
-	for (i = 0; i < 100000; i++) {
-		st = simt_wait(ctx_a, watch, 0, NULL);
-		if (st == SIMT_SUCCESS && watch + 1 < last) {
-			watch++;
-			continue;
-		}
-		if (st == SIMT_ERROR_TIMEOUT || st == SIMT_SUCCESS)
-			break;
+	/* 60 s only stops a launch that never comes */
+	for (t0 = now_s(); gate_map[1] < wave && now_s() - t0 < 60;)
 		usleep(100);
-	}
-	CHECK(st == SIMT_ERROR_TIMEOUT, "submission %llu of the long launch: %s when the "
-	      "short one was to start", (unsigned long long)watch, simt_error_string(st));
-	/* Let the driver hand it to the device (its ring, then the doorbell). */
-	usleep(20000);
+	CHECK(gate_map[1] >= wave, "%u of a wave of %u blocks of the long launch started in 60 s",
+	      gate_map[1], wave);
 	st = simt_launch(short_k, dim(1, 1, 1), dim(SPIN_THREADS, 1, 1), 0, b_args, 2, &seq);
+	gate_map[0] = 1;
+	__sync_synchronize();
 	if (!st)
 		st = simt_wait(ctx_b, seq, -1, b);
 	CHECK(!st, "the short launch: %s", simt_error_string(st));
@@ -354,24 +342,27 @@ void test_split_between(void)
 	simt_context *ctx_a, *ctx_b = NULL;
 	simt_module *ma = NULL, *mb = NULL;
 	simt_kernel *ka, *kb;
-	simt_buffer *out_a, *out_b;
+	simt_buffer *out_a, *out_b, *gate;
 	uint32_t wave, blocks, b_args[2];
+	void *gate_map;
 
 	if (!(ctx_a = split_context(&dev, &info)))
 		return;
 	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, SIMT_PREEMPT_NONE, &ctx_b));
-	if (!(ka = load_kernel(ctx_a, &ma, "spin.elf", "spin")) ||
+	if (!(ka = load_kernel(ctx_a, &ma, "spin.elf", "spin_held")) ||
 	    !(kb = load_kernel(ctx_b, &mb, "spin.elf", "spin")))
 		return;
 	wave = info.sm_count * info.sm_blocks;
 	blocks = 16 * wave;
 	MUST(simt_mem_alloc(ctx_a, (size_t)blocks * SPIN_THREADS * 4, &out_a));
 	MUST(simt_mem_alloc(ctx_b, SPIN_THREADS * 4, &out_b));
+	MUST(simt_mem_alloc(ctx_a, 8, &gate));
+	MUST(simt_buffer_map(gate, &gate_map));
 	b_args[0] = simt_buffer_addr(out_b);
 	b_args[1] = 4 * SPIN_ITERS;	/* longer than a block of the long kernel */
 
-	if (!split_race(ka, ctx_a, blocks, wave, simt_buffer_addr(out_a), kb, ctx_b, b_args,
-			&b, &a)) {
+	if (!split_race(ka, ctx_a, blocks, wave, wave, simt_buffer_addr(out_a), gate_map,
+			simt_buffer_addr(gate), kb, ctx_b, b_args, &b, &a)) {
 		printf("split into %u subkernels of %u blocks: cycles %llu..%llu; the other "
 		       "context's launch ran %llu..%llu\n", a.subkernels, wave,
 		       (unsigned long long)a.result.start_cycle,
@@ -381,8 +372,8 @@ void test_split_between(void)
 		      "the other context's launch ended at cycle %llu, after the split kernel (%llu)",
 		      (unsigned long long)b.end_cycle, (unsigned long long)a.result.end_cycle);
 	}
-	if (!split_race(ka, ctx_a, blocks, 0, simt_buffer_addr(out_a), kb, ctx_b, b_args,
-			&b, &a)) {
+	if (!split_race(ka, ctx_a, blocks, wave, 0, simt_buffer_addr(out_a), gate_map,
+			simt_buffer_addr(gate), kb, ctx_b, b_args, &b, &a)) {
 		printf("unsplit: cycles %llu..%llu; the other context's launch ran %llu..%llu\n",
 		       (unsigned long long)a.result.start_cycle,
 		       (unsigned long long)a.result.end_cycle,
