@@ -393,6 +393,15 @@ struct simt_result {
 simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		      struct simt_result *c);
 
+/*
+ * simt_wait() with a timeout of 0 that prints no device printf records:
+ * SIMT_ERROR_TIMEOUT while submission @seq of @ctx runs, else how it
+ * ended.  The records stay for the next synchronisation that covers the
+ * module (a simt_wait(), simt_context_synchronize(), the unload, the
+ * context's end).
+ */
+simt_status simt_query(simt_context *ctx, uint64_t seq, struct simt_result *c);
+
 /* ---- user queues (interface 0.8) ---- */
 
 /*

@@ -784,6 +784,11 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 	return wait_seq(ctx, seq, timeout_ns, c, 1);
 }
 
+simt_status simt_query(simt_context *ctx, uint64_t seq, struct simt_result *c)
+{
+	return wait_seq(ctx, seq, 0, c, 0);
+}
+
 static uint64_t last_seq(simt_context *ctx)
 {
 	uint64_t seq;

@@ -754,7 +754,7 @@ t_lib_userq() { lib_group userq; }
 d_lib_userq="libsimt user queue: bad sizes and a second queue refused; 300 accumulating vecadd launches through a 16-entry ring correct, with fence values 1, 2, ...; SUBMITs on the context refused; a faulting kernel reported by simt_userq_wait with its address"
 
 t_lib_printf() { lib_group printf; }
-d_lib_printf="libsimt as a user: device printf's records printed once, in order, when every launch of the module sharing the buffer is over: not at the wait for the first of two, at the second, at a copy, at an unload, at the context's end"
+d_lib_printf="libsimt as a user: device printf's records printed once, in order, when every launch of the module sharing the buffer is over: not at the wait for the first of two, at the second, at a copy, at an unload, at the context's end (not at a simt_query that sees the launch over)"
 
 t_lib_metadata() { lib_group metadata; }
 d_lib_metadata="libsimt as a user: the launch carries the metadata (live table in device memory, used registers, idempotent flag by the buffers' rule); vecadd and saxpy checked"

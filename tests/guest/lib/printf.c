@@ -166,10 +166,13 @@ void test_printf(void)
 		capture_end(out, sizeof(out));
 		return;
 	}
-	/* Over once the last return value is stored, and the interrupt in. */
-	for (i = 0; i < 1000 && map[2] != 11; i++)
+	/* Over (its fence signalled), seen without printing; 60 s stops a hang. */
+	for (i = 0; i < 6000 && simt_query(ctx, seq1, NULL) == SIMT_ERROR_TIMEOUT; i++)
 		usleep(10000);
-	usleep(200000);
+	CHECK(map[2] == 11, "the launch ended without its last return value");
+	capture_end(out, sizeof(out));
+	CHECK(!out[0], "simt_query printed:\n%s", out);
+	capture_begin();
 	EXPECT(simt_context_destroy(ctx), SIMT_SUCCESS);
 	capture_end(out, sizeof(out));
 	CHECK(!strcmp(out, p.lines), "the context's end printed:\n%sexpected:\n%s", out,
