@@ -62,6 +62,13 @@
 #                    init on /share; the guest sees the host's owners and
 #                    modes, so what the user should read must be readable
 #                    by others (docs/guest.rst, "Bringing your own")
+#   SIMT_VCPU_QUOTA  PERCENT (1-100): QEMU's vCPU threads get at most
+#                    PERCENT % of one host core between them (a quota of
+#                    the cgroup v1 cpu controller, as root), the device
+#                    and the rest of QEMU what they had: a slow guest
+#                    against the device, to show that a test holds what
+#                    it waits for (docs/guest.rst, "Holding what a test
+#                    waits for")
 #   SIMT_GUEST_NOBUILD=1  do not run scripts/guest-build.sh first
 set -euo pipefail
 
@@ -276,6 +283,44 @@ args=(
     -L "$fw"
     -kernel "$kernel" -initrd "$initrd" -append "$append"
 )
+# SIMT_VCPU_QUOTA: a cgroup of this run's, which a watcher in the
+# background gives QEMU's vCPU threads ("CPU N/TCG", named with
+# debug-threads) as they appear, and removes once QEMU is gone.
+if [ -n "${SIMT_VCPU_QUOTA:-}" ]; then
+    case $SIMT_VCPU_QUOTA in
+    [1-9] | [1-9][0-9] | 100) ;;
+    *) die "SIMT_VCPU_QUOTA=$SIMT_VCPU_QUOTA: give a percentage of one core, 1 to 100" ;;
+    esac
+    cpu_cg=/sys/fs/cgroup/cpu
+    [ -w "$cpu_cg/tasks" ] ||
+        die "SIMT_VCPU_QUOTA needs the cgroup v1 cpu controller at $cpu_cg, as root"
+    vcpu_cg=$cpu_cg/simt-vcpu-$$
+    mkdir -p "$vcpu_cg"
+    echo 100000 > "$vcpu_cg/cpu.cfs_period_us"
+    echo $((SIMT_VCPU_QUOTA * 1000)) > "$vcpu_cg/cpu.cfs_quota_us"
+    vcpu_name=simt-vcpu-$$
+    args+=(-name "$vcpu_name,debug-threads=on")
+    log "QEMU's vCPU threads at most $SIMT_VCPU_QUOTA % of a core ($vcpu_cg)"
+    (
+        seen=0
+        for ((t = 0; t < 1200; t++)); do
+            pids=$(pgrep -f -- "-name $vcpu_name," || true)
+            if [ -z "$pids" ]; then
+                [ "$seen" = 1 ] && break
+            else
+                seen=1
+                for task in $(printf '/proc/%s/task/* ' $pids); do
+                    case $(cat "$task/comm" 2>/dev/null) in
+                    "CPU "*) echo "${task##*/}" > "$vcpu_cg/tasks" 2>/dev/null || true ;;
+                    esac
+                done
+            fi
+            sleep 0.5
+        done
+        while pgrep -f -- "-name $vcpu_name," > /dev/null; do sleep 1; done
+        rmdir "$vcpu_cg"
+    ) < /dev/null > /dev/null 2>&1 &
+fi
 hot_device=
 if [ -n "${SIMT_HOTPLUG:-}" ]; then
     # q35's root bus has no hotplug: a root port's slot has, through

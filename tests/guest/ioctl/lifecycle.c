@@ -35,7 +35,8 @@ void test_hold(void)
 		CHECK(submit(ctx, &cmd, 1, &seq) == 0, "submit %d", i);
 	printf("ready: context %u with %d copies queued\n", ctx, i);
 
-	for (i = 0; i < 200; i++) {
+	/* the script unbinds the device; 60 s only stops a test it forgot */
+	for (i = 0; i < 1200; i++) {
 		r = xioctl(fd, DRM_IOCTL_SIMT_GET_PARAM, &p);
 		if (r)
 			break;
