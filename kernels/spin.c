@@ -24,18 +24,18 @@ KERNEL void spin(uint32_t *out, uint32_t iters)
  * kernel of a test that needs it still running when something else
  * happens (a preemption, another context's launch) for as long as the
  * test wants, whatever the speed of the host, where iterations sized
- * against a sleep are not.  @gate[0] nonzero opens it; thread 0 of each
- * block adds one to @gate[1] as the block starts, so the test knows when
- * every block it expects is resident.
+ * against a sleep are not.  @gate[0] nonzero opens it; each thread adds
+ * one to @gate[1] as it starts, so the test knows when every block it
+ * expects is resident.  Every lane adds: a branch around the add would
+ * let the lanes that skip it spin at the gate ahead of the one that
+ * takes it, for ever, where the add is a call placed after the loop (-O0).
  */
 KERNEL void spin_held(uint32_t *out, uint32_t iters, uint32_t *gate)
 {
     uint32_t i = globalIdx();
     uint32_t x = i * 2654435761u + 1;
 
-    if (threadLinearIdx() == 0) {
-        atomicAdd(&gate[1], 1u);
-    }
+    atomicAdd(&gate[1], 1u);
     for (uint32_t k = 0; k < iters; k++) {
         x = x * 1664525u + 1013904223u;
         x ^= x >> 13;

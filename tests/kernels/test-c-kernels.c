@@ -85,9 +85,9 @@ static uint64_t image_live_at(const void *opaque, uint32_t pc)
  * Launch kernel @name of the open image on a grid of @grid x @block
  * threads (x, y, z) with @args and @dynamic bytes of shared memory on top
  * of the static ones, straight or scrambled, for at most @budget warp
- * instructions.  Returns the fault (SIMT_FAULT_NONE when it ran to its
- * end; SIMT_FAULT_WATCHDOG when the budget ran out), -1 if it could not
- * be launched; *@res gets where it faulted.
+ * instructions.  Returns 0 when it ran to its end, else nonzero with
+ * the fault in *@res (SIMT_FAULT_WATCHDOG when the budget ran out; no
+ * fault if it could not be launched).
  */
 static int launch_within(struct gpu *g, const char *name,
                          const uint32_t *grid, const uint32_t *block,
@@ -697,8 +697,9 @@ static void test_spin_kernel(bool scrambled, const char *kernel,
 
 /*
  * spin_held: with its gate shut it is still running when a budget far
- * above spin's own runs out, each block counted once as it started;
- * opened, it finishes with spin's results.
+ * above spin's own runs out, the threads of its first block (the one
+ * simt_run_grid runs first) counted once each as they started; opened,
+ * it finishes with spin's results.
  */
 static void test_spin_held(bool scrambled)
 {
@@ -724,25 +725,26 @@ static void test_spin_held(bool scrambled)
         /* spin of 300 iterations takes some 3,000 warp instructions a warp */
         r = launch_within(&g, "spin_held", grid, block, args, 3, 0,
                           1000 * 1000, scrambled, &res);
-        held = r == SIMT_FAULT_WATCHDOG;
-        /* simt_run_grid runs the blocks in order: the first never ended */
-        counted = gate[1] == 1;
-        if (!held) {
-            tap_diag("with the gate shut: %d (%s)", r,
-                     r > 0 ? simt_fault_name(r) : "not held");
+        held = r != 0 && res.fault == SIMT_FAULT_WATCHDOG;
+        /* the blocks run in order: the first never ended */
+        counted = gate[1] == 64;
+        if (!held || !counted) {
+            tap_diag("with the gate shut: %s at pc 0x%08x, %u threads "
+                     "counted", r ? simt_fault_name(res.fault) : "ended",
+                     res.fault_pc, gate[1]);
         }
         gate[0] = 1;
         gate[1] = 0;
         ran = launch(&g, "spin_held", grid, block, args, 3, scrambled) &&
               same_bits(out, want, sizeof(want), "spin_held") &&
-              gate[1] == 4;
+              gate[1] == 256;
         gpu_close(&g);
     }
     tap_check(held && counted, "spin_held with its gate shut is still "
-              "running after 1e6 warp instructions, its first block "
-              "counted once%s", mode(scrambled));
+              "running after 1e6 warp instructions, the 64 threads of "
+              "its first block counted once%s", mode(scrambled));
     tap_check(ran, "spin_held with its gate open computes spin's results "
-              "and counts its 4 blocks%s", mode(scrambled));
+              "and counts its 256 threads%s", mode(scrambled));
 }
 
 static void test_divergent(bool scrambled)

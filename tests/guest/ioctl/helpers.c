@@ -717,16 +717,18 @@ int spin_held_setup(struct spinjob *j, uint32_t ctx, uint32_t blocks,
 
 /*
  * Wait until @blocks blocks of the held launch @j have started (its gate
- * counts them; a block restarted by a flush counts again).  The deadline
- * only stops a test whose launch never runs: -1 after 60 s.
+ * counts their threads; a block restarted by a flush counts again).  The
+ * deadline only stops a test whose launch never runs: -1 after 60 s.
  */
 int spin_resident(struct spinjob *j, uint32_t blocks)
 {
+	uint32_t threads = blocks * (j->n / j->blocks);
 	double t0 = now_s();
 
-	while (j->gate[1] < blocks) {
+	while (j->gate[1] < threads) {
 		if (now_s() - t0 > 60) {
-			FAIL("spin_held: %u of %u blocks started in 60 s", j->gate[1], blocks);
+			FAIL("spin_held: %u of the %u threads of %u blocks started in 60 s",
+			     j->gate[1], threads, blocks);
 			return -1;
 		}
 		usleep(100);

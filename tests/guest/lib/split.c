@@ -310,10 +310,10 @@ static int split_race(simt_kernel *long_k, simt_context *ctx_a, uint32_t blocks,
 		return -1;
 	}
 	/* 60 s only stops a launch that never comes */
-	for (t0 = now_s(); gate_map[1] < wave && now_s() - t0 < 60;)
+	for (t0 = now_s(); gate_map[1] < wave * SPIN_THREADS && now_s() - t0 < 60;)
 		usleep(100);
-	CHECK(gate_map[1] >= wave, "%u of a wave of %u blocks of the long launch started in 60 s",
-	      gate_map[1], wave);
+	CHECK(gate_map[1] >= wave * SPIN_THREADS, "%u threads of a wave of %u blocks of the "
+	      "long launch started in 60 s", gate_map[1], wave);
 	st = simt_launch(short_k, dim(1, 1, 1), dim(SPIN_THREADS, 1, 1), 0, b_args, 2, &seq);
 	gate_map[0] = 1;
 	__sync_synchronize();
