@@ -74,7 +74,9 @@ uint32_t simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
 #ifdef HOST_X86_64
 /*
  * What the x86 host has of what the AVX2 builds of simt-core.c and
- * simt-fpu.c use (SIMT_HOST_*), probed once.
+ * simt-fpu.c use (SIMT_HOST_*), probed once; none when the environment
+ * variable SIMT_NO_AVX2 is set, neither empty nor 0, so that the
+ * baseline builds run as on a host without AVX2.
  */
 #define SIMT_HOST_AVX2      1u      /* AVX2 */
 #define SIMT_HOST_FMA       2u      /* AVX2 and FMA3 */
