@@ -416,8 +416,9 @@ static void test_warpreduce(const char *opt)
 			ARGS(simt_buffer_addr(bi), simt_buffer_addr(bo), simt_buffer_addr(bt),
 			     RED_N)) &&
 		    copy_back(got, bo, 3 * nw * 4) && copy_back(totals, bt, sizeof(totals)))
-			ok = same_words("warp sum/count/max", got, want, 3 * nw) &
-			     same_words("totals", totals, want_totals, 3);
+			/* +, not &&: both report their differences */
+			ok = same_words("warp sum/count/max", got, want, 3 * nw) +
+			     same_words("totals", totals, want_totals, 3) == 2;
 		if (run(kernel("warp_sum_tail"), nblocks, 1, RED_BLOCK, 1,
 			ARGS(simt_buffer_addr(bi), simt_buffer_addr(btail), RED_N)) &&
 		    copy_back(got_tail, btail, nw * 4))
@@ -475,8 +476,9 @@ static void test_histogram(const char *opt)
 	    run(kernel("histogram_warp"), nblocks, 1, 256, 1,
 		ARGS(simt_buffer_addr(bd), simt_buffer_addr(bh), simt_buffer_addr(ba), HIST_N)) &&
 	    copy_back(got, bh, sizeof(got)) && copy_back(got_atomics, ba, nw * 4))
-		ok = same_words("bins", got, want, HIST_BINS) &
-		     same_words("atomics per warp", got_atomics, want_atomics, nw);
+		/* +, not &&: both report their differences */
+		ok = same_words("bins", got, want, HIST_BINS) +
+		     same_words("atomics per warp", got_atomics, want_atomics, nw) == 2;
 	close_example();
 	result(ok, t0, "histogram of %u bytes into %u bins with warp-aggregated atomicAdd, "
 	       "-%s: every bin matches and each warp did one atomicAdd per distinct bin "

@@ -98,7 +98,7 @@ run_docs() {
 }
 
 run_unit() {
-    echo "== unit tests (SIMT core and toolchain, no VM)"
+    echo "== unit tests (SIMT core and toolchain, no VM; clang builds)"
     # The programs' limits (meson's 30 s unless meson.build says) only
     # stop a test that hangs: ten times them, so that a loaded host or
     # the sanitizers never turn a slow run into a failure.
@@ -121,6 +121,10 @@ PY
             --no-kernel-check
     done
     [ $rc = 0 ] || { echo "  meson test failed (log: $results/unit-meson.log)"; status=1; }
+    # The device's sources and the host programs compiled with clang too,
+    # every warning an error (scripts/check-clang.sh).
+    "$top/scripts/check-clang.sh" > "$results/clang.tap" 2>&1
+    check_tap clang "$results/clang.tap" --end-marker= --no-kernel-check
 }
 
 # One qtest program: its TAP in $results/NAME.tap, its exit status in

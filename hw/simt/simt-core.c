@@ -2975,18 +2975,9 @@ uint64_t warp_run_avx2(SimtBlock *b, unsigned warp, uint64_t budget)
 
 static bool host_avx2(void)
 {
-    static int avx2 = -1;
+    const unsigned all = SIMT_HOST_AVX2 | SIMT_HOST_FMA | SIMT_HOST_BMI;
 
-    if (avx2 < 0) {
-        __builtin_cpu_init();
-        avx2 = __builtin_cpu_supports("avx2") &&
-               __builtin_cpu_supports("fma") &&
-               __builtin_cpu_supports("bmi") &&
-               __builtin_cpu_supports("bmi2") &&
-               __builtin_cpu_supports("popcnt") &&
-               __builtin_cpu_supports("abm");
-    }
-    return avx2;
+    return (simt_host_x86() & all) == all;
 }
 #endif
 

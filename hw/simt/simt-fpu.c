@@ -14,6 +14,7 @@
 #include <math.h>
 #include "hw/simt/simt-fpu.h"
 #ifdef HOST_X86_64
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -743,16 +744,41 @@ uint32_t fma_rne_warp_fma3(uint32_t *d, uint32_t *left, const uint32_t *a,
 #endif
 
 #ifdef HOST_X86_64
-/* What the host has: 0 nothing more, 1 AVX2, 2 AVX2 and FMA; -1 unknown */
-static int fma_host = -1;
+/* simt_host_x86(), once known; -1 before */
+static int host_x86 = -1;
 
 /* Apart, so that every call does not save registers for this one. */
-static __attribute__((noinline, cold)) int fma_host_probe(void)
+static __attribute__((noinline, cold)) int host_x86_probe(void)
 {
+    const char *no = getenv("SIMT_NO_AVX2");
+    unsigned eax, ebx, ecx, edx;
+    int f = 0;
+
     __builtin_cpu_init();
-    fma_host = !__builtin_cpu_supports("avx2") ? 0 :
-               __builtin_cpu_supports("fma") ? 2 : 1;
-    return fma_host;
+    /* SIMT_NO_AVX2 lets the tests run the baseline builds on any host. */
+    if ((!no || !*no || !strcmp(no, "0")) && __builtin_cpu_supports("avx2")) {
+        f = SIMT_HOST_AVX2;
+        if (__builtin_cpu_supports("fma")) {
+            f |= SIMT_HOST_FMA;
+        }
+        /*
+         * LZCNT from CPUID 0x80000001 (ECX bit 5, ABM): clang 14's
+         * __builtin_cpu_supports knows neither "abm" nor "lzcnt".
+         */
+        if (__builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+            __builtin_cpu_supports("popcnt") &&
+            __get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) &&
+            (ecx & bit_LZCNT)) {
+            f |= SIMT_HOST_BMI;
+        }
+    }
+    host_x86 = f;
+    return f;
+}
+
+unsigned simt_host_x86(void)
+{
+    return host_x86 >= 0 ? host_x86 : host_x86_probe();
 }
 #endif
 
@@ -761,12 +787,12 @@ uint32_t simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
                                const uint32_t *c)
 {
 #ifdef HOST_X86_64
-    int host = fma_host >= 0 ? fma_host : fma_host_probe();
+    int host = host_x86 >= 0 ? host_x86 : host_x86_probe();
 
-    if (!nx && host == 2) {
+    if (!nx && (host & SIMT_HOST_FMA)) {
         return fma_rne_warp_fma3(d, left, a, b, c);
     }
-    if (host) {
+    if (host & SIMT_HOST_AVX2) {
         return fma_rne_warp_avx2(d, nx, left, a, b, c);
     }
 #endif

@@ -33,6 +33,7 @@
 #include "simt-timeline.h"
 #include "trace.h"
 
+/* No estimate; an overhead (a double) takes it as 2^64, cast to say so. */
 #define COST_INF    UINT64_MAX
 
 void simt_preempt_init(SimtState *s)
@@ -547,7 +548,7 @@ static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
         { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns,
           .usable = flushable(k, slot) },
         { .mode = SIMT_PMODE_SWITCH },
-        { .mode = SIMT_PMODE_DRAIN, .lat = COST_INF, .ovh = COST_INF,
+        { .mode = SIMT_PMODE_DRAIN, .lat = COST_INF, .ovh = (double)COST_INF,
           .usable = true },
     };
     SimtSaveSpec spec;

@@ -535,6 +535,8 @@ int main(void)
     ref.mem = malloc(T_MEM_SIZE);
     fast.mem = malloc(T_MEM_SIZE);
     assert(ref.mem && fast.mem);
+    check_host_builds();
+
     for (unsigned n = 0; n < PROGRAMS; n++) {
         bool paged = n % 2, is_timed = n / 2 % 2;
 

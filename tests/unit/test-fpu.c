@@ -456,6 +456,7 @@ int main(void)
 {
     int op, rm;
 
+    check_host_builds();
     for (op = 0; op < 4; op++) {
         check_warp_fast(op, 100000);
     }

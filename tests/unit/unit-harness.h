@@ -17,6 +17,31 @@
 #define ok(...)             tap_check(__VA_ARGS__)
 #define done_testing()      tap_done()
 
+/*
+ * With SIMT_NO_AVX2 set on an x86 host (make check runs test-fpu and
+ * test-fast so once more), one test: the core and the fp32 unit take
+ * their baseline builds.  Otherwise a diagnostic says which they take.
+ * Inline: each test program counts its own tests (tests/tap.h).
+ */
+static inline void check_host_builds(void)
+{
+#ifdef HOST_X86_64
+    const unsigned all = SIMT_HOST_AVX2 | SIMT_HOST_FMA | SIMT_HOST_BMI;
+    const char *no = getenv("SIMT_NO_AVX2");
+    unsigned host = simt_host_x86();
+
+    if (no && *no && strcmp(no, "0")) {
+        ok(host == 0, "SIMT_NO_AVX2=%s: the core and the fp32 unit take "
+           "their baseline builds, as on a host without AVX2", no);
+        return;
+    }
+    tap_diag("the core's loop: the %s build (host extensions 0x%x of 0x%x)",
+             (host & all) == all ? "AVX2" : "baseline", host, all);
+#else
+    tap_diag("the core's loop: the baseline build (not an x86-64 host)");
+#endif
+}
+
 /* xorshift64: the next pseudo-random 32 bits of *state (not 0) */
 uint32_t xorshift(uint64_t *state);
 

@@ -71,4 +71,17 @@ uint32_t simt_f32_fma_rne_warp(uint32_t *d, uint32_t *nx, uint32_t *left,
                                const uint32_t *a, const uint32_t *b,
                                const uint32_t *c);
 
+#ifdef HOST_X86_64
+/*
+ * What the x86 host has of what the AVX2 builds of simt-core.c and
+ * simt-fpu.c use (SIMT_HOST_*), probed once; none when the environment
+ * variable SIMT_NO_AVX2 is set, neither empty nor 0, so that the
+ * baseline builds run as on a host without AVX2.
+ */
+#define SIMT_HOST_AVX2      1u      /* AVX2 */
+#define SIMT_HOST_FMA       2u      /* AVX2 and FMA3 */
+#define SIMT_HOST_BMI       4u      /* AVX2, BMI1, BMI2, POPCNT and LZCNT */
+unsigned simt_host_x86(void);
+#endif
+
 #endif /* HW_SIMT_FPU_H */
