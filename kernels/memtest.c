@@ -2,7 +2,8 @@
 /*
  * Kernels for the device MMU qtests (simt-mem-test): plain loads and
  * stores at addresses the test chooses, so that each access goes through
- * the queue's context and can be made to hit or fault a given page.
+ * the queue's context and can be made to hit or fault a given page;
+ * and wait_word, for a look at a device whose kernel is held.
  */
 #include "simt.h"
 
@@ -34,4 +35,18 @@ KERNEL void atomic_words(uint32_t *p, uint32_t n)
 
     atomicAdd(&p[t % n], t + 1);
     atomicMax(&p[n], t);
+}
+
+/*
+ * Every thread loads @word until it holds @value, which the host stores
+ * while the kernel runs (simt-run --hold --release): a kernel that keeps
+ * its queue busy for exactly as long as someone looks.
+ */
+KERNEL void wait_word(const uint32_t *word, uint32_t value)
+{
+    const volatile uint32_t *w = word;
+
+    while (*w != value) {
+        /* wait */
+    }
 }

@@ -142,6 +142,14 @@ find_dev() {
 
 bound() { [ -e "$SYS/driver" ] && [ "$(basename "$(readlink "$SYS/driver")")" = simt ]; }
 
+# Is this the debug kernel (make check DEBUG_KERNEL=1: lockdep, KASAN, ...)?
+debug_kernel() {
+	case $(uname -r) in
+	*-simt-debug) return 0 ;;
+	esac
+	return 1
+}
+
 sysval() { cat "$SYS/simt/$1" 2>/dev/null; }
 
 # Fire the test interrupt through debugfs; bounded.
@@ -150,7 +158,9 @@ fire_test_irq() {
 }
 
 # wait_for COND SECONDS: poll a shell condition (devtmpfs and sysfs update
-# asynchronously)
+# asynchronously).  What it waits for comes by construction (the kernel's
+# own work, or a process held until the test lets it go): SECONDS, far
+# above what that takes, only stops a test that hangs.
 wait_for() {
 	i=0
 	while [ $i -lt $(($2 * 10)) ]; do
@@ -201,7 +211,7 @@ t_bound() {
 d_bound="simt driver bound to the device"
 
 t_accel_node() {
-	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	wait_for '[ -c /dev/accel/accel0 ]' 30 || fail "/dev/accel/accel0 missing"
 	ls -l /dev/accel/
 	major=$(stat -c %t /dev/accel/accel0)
 	[ $((0x$major)) -eq 261 ] || fail "major $((0x$major)), expected 261 (accel)"
@@ -475,7 +485,7 @@ t_progress() {
 	[ "$(cat /sys/module/simt/parameters/job_timeout_ms)" = 10000 ] ||
 		fail "job_timeout_ms not restored"
 }
-d_progress="progress watchdog: a normal-priority job held back for over twice job_timeout_ms (5) by high-priority kernels completes, no timeout counted"
+d_progress="progress watchdog: a normal-priority job held back for over twice job_timeout_ms (5) by two high-priority user queues' kernels, which its own first command lets go, completes, no timeout counted"
 
 t_hang2() {
 	mark=$(log_mark)
@@ -536,9 +546,9 @@ t_unplug_mapped() {
 	if ! bound; then
 		timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/bind" ||
 			fail "bind failed or timed out"
-		wait_for bound 5 || fail "not bound again"
+		wait_for bound 30 || fail "not bound again"
 	fi
-	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	wait_for '[ -c /dev/accel/accel0 ]' 30 || fail "/dev/accel/accel0 missing"
 	timeout 60 simt-ioctl-test copy /dev/accel/accel0 > /tmp/copy.out 2>&1 ||
 		{ cat /tmp/copy.out; fail "copies fail after the rebind"; }
 	echo "copies work after the rebind"
@@ -683,7 +693,7 @@ d_preempt_params="timeslice_ms and preempt_bound_ns reach the device (debugfs pr
 
 # The node is group render, mode 0660, as udev's rule would make it.
 node_perms() {
-	wait_for '[ "$(stat -c %G:%a /dev/accel/accel0 2>/dev/null)" = "$SIMT_GROUP:660" ]' 5
+	wait_for '[ "$(stat -c %G:%a /dev/accel/accel0 2>/dev/null)" = "$SIMT_GROUP:660" ]' 30
 	ls -l /dev/accel/accel0
 	[ "$(stat -c %U:%G:%a /dev/accel/accel0)" = "root:$SIMT_GROUP:660" ] ||
 		fail "/dev/accel/accel0 is $(stat -c %U:%G:%a /dev/accel/accel0), expected root:$SIMT_GROUP:660"
@@ -876,13 +886,14 @@ t_smi_user() {
 	kv "$out" interrupts | grep -q "test [1-9]" || fail "no test interrupt count"
 	kv "$out" contexts | grep -q "root only" ||
 		fail "the user is not told that contexts need root"
-	# per-process usage (-p) from fdinfo, as the user, of their own simt-run
-	spin_as_user
-	p=$!
-	wait_for 'simt_as_user "simt-smi -p -k" | grep -q "^dev0.usage[0-9]*=.* comm simt-run files 1 contexts 1 "' 20
+	# per-process usage (-p) from fdinfo, as the user, of their own
+	# simt-run, which holds until simt-smi has looked
+	hold_as_user /lib/simt/kernels/spin.elf spin --grid 32 --block 256 \
+		--arg buf:32k --arg 1000
+	wait_for 'simt_as_user "simt-smi -p -k" | grep -q "^dev0.usage[0-9]*=.* comm simt-run files 1 contexts 1 "' 60
 	out=$(simt_as_user "timeout 10 simt-smi -p -k")
 	simt_as_user "timeout 10 simt-smi -p" | grep -A3 "^  usage "
-	wait $p
+	hold_release || fail "the held simt-run failed"
 	line=$(echo "$out" | grep "^dev0.usage[0-9]*=.* comm simt-run ")
 	echo "$line"
 	[ -n "$line" ] || fail "simt-smi -p does not show the user's simt-run"
@@ -899,25 +910,59 @@ t_smi_user() {
 }
 d_smi_user="simt-smi as the user: device, limits and interrupts agree with sysfs; contexts need root, it says so; per-process usage (-p, fdinfo) of the user's simt-run; bad arguments"
 
-# A kernel that runs about a second, as the user, in the background.
-spin_as_user() {
-	simt_as_user "timeout 60 simt-run /lib/simt/kernels/spin.elf spin --grid 32 --block 256 --arg buf:32k --arg 40000" > /tmp/spin.out 2>&1 &
+# hold_as_user SIMT-RUN-ARGS...: simt-run SIMT-RUN-ARGS --hold as the
+# user, in the background, its standard input a fifo whose only writer
+# is this shell's fd 3 (closed for good in the run's subshell: a
+# redirection of the function call would keep a saved copy open there):
+# the run cannot end before hold_release closes it, however slow the
+# guest.  Its output goes to /tmp/hold-run.out.
+hold_as_user() {
+	rm -f /tmp/hold-run.fifo
+	mkfifo /tmp/hold-run.fifo && chmod 666 /tmp/hold-run.fifo || fail "mkfifo"
+	exec 3<> /tmp/hold-run.fifo
+	(
+		exec 3>&-
+		simt_as_user "timeout 120 simt-run $* --hold < /tmp/hold-run.fifo"
+	) > /tmp/hold-run.out 2>&1 &
+	HOLD_PID=$!
+}
+
+# End the input of hold_as_user's simt-run and wait for it; its status.
+hold_release() {
+	exec 3>&-
+	wait $HOLD_PID
+	rc=$?
+	rm -f /tmp/hold-run.fifo
+	cat /tmp/hold-run.out
+	return $rc
 }
 
 t_smi_root() {
-	spin_as_user
-	p=$!
-	wait_for 'simt-smi -k | grep -q "contexts_live=1 "' 10 ||
-		{ simt-smi; fail "the user's context does not show"; }
+	# The user's kernel waits for its buffer's word, which simt-run
+	# stores when its input ends: it runs, its queue busy, until
+	# simt-smi has looked, however long that takes, so the watchdog is
+	# off meanwhile.
+	param=/sys/module/simt/parameters/job_timeout_ms
+	old=$(cat $param)
+	echo 0 > $param
+	(smi_root_run)
+	rc=$?
+	echo "$old" > $param
+	return $rc
+}
+
+smi_root_run() {
+	hold_as_user /lib/simt/kernels/samples.elf wait_word --arg buf:4 --arg 1 \
+		--release 0=1
+	wait_for 'simt-smi -k | grep -q "^dev0.queues_busy=1$"' 60 ||
+		{ simt-smi; fail "the user's context and busy queue do not show"; }
 	out=$(simt-smi -k)
 	simt-smi
 	ps_line=$(simt_as_user "simt-smi -k" | sed -n 's/^dev0\.processes=//p')
-	wait $p
-	rc=$?
-	cat /tmp/spin.out
-	[ "$rc" -eq 0 ] || fail "the spinning kernel failed"
+	hold_release || fail "the held kernel failed"
 	echo "$out" | grep -q "^dev0.context0=.*priority normal" || fail "no context line"
 	[ "$(kv "$out" queues_busy)" = 1 ] || fail "the busy queue does not show"
+	[ "$(kv "$out" contexts_live | cut -d' ' -f1)" = 1 ] || fail "not one live context"
 	kv "$out" processes | grep -q "simt-run" || fail "root does not see the user's simt-run"
 	echo "the user sees: $ps_line"
 	echo "$ps_line" | grep -q "simt-run" || fail "the user does not see their own simt-run"
@@ -1092,10 +1137,18 @@ t_launch_latency() {
 	lat=$(echo "$out" | sed -n 's/^bench guest_launch_latency: \([0-9]*\)\.[0-9] us$/\1/p')
 	rate=$(echo "$out" | sed -n 's/^bench guest_submit_rate: \([0-9]*\) submissions\/s$/\1/p')
 	[ -n "$lat" ] && [ -n "$rate" ] || fail "no latency or rate in the output"
+	if debug_kernel; then
+		echo "the debug kernel: $lat us and $rate/s reported, not held to the production kernel's 34 us and 32000/s"
+		return 0
+	fi
 	[ "$lat" -lt 34 ] || fail "median launch latency $lat us, not under 34 us"
 	[ "$rate" -ge 32000 ] || fail "submission rate $rate/s, not at least 32000/s"
 }
-d_launch_latency="on the virtual clock an empty launch takes under 34 us from simt_launch to simt_wait's return (median of 100, on the queue interrupt's CPU), and launches queue at 32000/s or more"
+if debug_kernel; then
+	d_launch_latency="on the virtual clock simt-bench reports an empty launch's latency (median of 100, on the queue interrupt's CPU) and the launch rate; on this debug kernel the figures are reported, not bounded (the 34 us and 32000/s bounds are the production kernel's)"
+else
+	d_launch_latency="on the virtual clock an empty launch takes under 34 us from simt_launch to simt_wait's return (median of 100, on the queue interrupt's CPU), and launches queue at 32000/s or more"
+fi
 
 # The same through a user queue (docs/driver.rst, "User queues"): no
 # system call, no interrupt, no context switch per launch, so the bounds
@@ -1121,7 +1174,7 @@ t_unbind() {
 	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/unbind" ||
 		fail "unbind failed or timed out"
 	! bound || fail "still bound"
-	wait_for '[ ! -e /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 still there"
+	wait_for '[ ! -e /dev/accel/accel0 ]' 30 || fail "/dev/accel/accel0 still there"
 	[ ! -e "$(simt_debugfs_dir "$DEV")" ] || fail "debugfs directory still there"
 	log_since "$mark"
 	log_clean_since "$mark"
@@ -1134,7 +1187,7 @@ t_bind() {
 		fail "bind failed or timed out"
 	log_since "$mark"
 	bound || fail "not bound"
-	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	wait_for '[ -c /dev/accel/accel0 ]' 30 || fail "/dev/accel/accel0 missing"
 	[ "$(sysval irq_test_count)" -ge 1 ] || fail "no test interrupt at probe"
 	fire_test_irq || fail "test interrupt failed after rebind"
 	log_clean_since "$mark"
@@ -1147,7 +1200,7 @@ t_rmmod() {
 	log_since "$mark"
 	[ ! -d /sys/module/simt ] || fail "module still loaded"
 	[ ! -e "$SYS/driver" ] || fail "device still has a driver"
-	wait_for '[ ! -e /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 still there"
+	wait_for '[ ! -e /dev/accel/accel0 ]' 30 || fail "/dev/accel/accel0 still there"
 	grep -q simt /proc/interrupts && fail "vectors still in /proc/interrupts"
 	log_clean_since "$mark"
 }
@@ -1157,8 +1210,8 @@ t_reload() {
 	mark=$(log_mark)
 	timeout 60 insmod "$SIMT_KO" || fail "insmod simt.ko failed"
 	log_since "$mark"
-	wait_for bound 5 || fail "not bound after reload"
-	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	wait_for bound 30 || fail "not bound after reload"
+	wait_for '[ -c /dev/accel/accel0 ]' 30 || fail "/dev/accel/accel0 missing"
 	[ "$(sysval irq_test_count)" -ge 1 ] || fail "no test interrupt at probe"
 	fire_test_irq || fail "test interrupt failed after reload"
 	timeout 10 sh -c ': < /dev/accel/accel0' || fail "cannot open /dev/accel/accel0"
@@ -1177,22 +1230,20 @@ t_unbind_busy() {
 	# process with a context, queued copies, bindings and mappings:
 	# remove must not wait for them, their ioctls then fail with ENODEV,
 	# and closing them afterwards must be clean (no leak, no warning).
-	sleep 3 < /dev/accel/accel0 &
-	p1=$!
-	sleep 3 < "$d/info" &
-	p2=$!
+	# This shell holds the node and the debugfs file (open before the
+	# unbind, closed after it, whatever the guest's speed).
+	exec 4< /dev/accel/accel0 5< "$d/info" || fail "cannot open the node and $d/info"
 	timeout 60 simt-ioctl-test hold /dev/accel/accel0 > /tmp/hold.out 2>&1 &
 	p3=$!
-	wait_for 'grep -q ^ready /tmp/hold.out' 20 || { cat /tmp/hold.out; fail "the holding process did not start"; }
+	wait_for 'grep -q ^ready /tmp/hold.out' 60 || { cat /tmp/hold.out; fail "the holding process did not start"; }
 	# debugfs lists the holder's context with its 20 submissions.
 	cat "$d/contexts"
 	awk 'NR > 1 && $4 == 20 { found = 1 } END { exit !found }' "$d/contexts" ||
 		fail "debugfs contexts does not show the context with 20 submissions"
-	usleep 300000
 	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/unbind" ||
 		fail "unbind with open files failed or timed out"
 	! bound || fail "still bound"
-	wait $p1 $p2
+	exec 4<&- 5<&-
 	wait $p3
 	rc=$?
 	cat /tmp/hold.out
@@ -1200,9 +1251,15 @@ t_unbind_busy() {
 	echo "files closed after unbind"
 	timeout 30 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/bind" ||
 		fail "bind failed or timed out"
-	wait_for bound 5 || fail "not bound again"
+	wait_for bound 30 || fail "not bound again"
+	# The old node's minor is freed after the last close, asynchronously:
+	# the new node is accel0 or the next one, whichever was free.
+	wait_for '[ -n "$(ls "$SYS/accel" 2> /dev/null)" ]' 30 || fail "no accel node after the rebind"
+	node=/dev/accel/$(ls "$SYS/accel" | head -1)
+	wait_for "[ -c $node ]" 30 || fail "$node missing"
+	echo "bound again as $node"
 	fire_test_irq || fail "test interrupt failed after rebind"
-	timeout 60 simt-ioctl-test copy /dev/accel/accel0 > /tmp/copy.out 2>&1 ||
+	timeout 60 simt-ioctl-test copy $node > /tmp/copy.out 2>&1 ||
 		{ cat /tmp/copy.out; fail "copies fail after the rebind"; }
 	echo "copies work after the rebind"
 	log_since "$mark"
@@ -1356,12 +1413,12 @@ t_share_reload() {
 	mark=$(log_mark)
 	timeout 30 rmmod simt || fail "rmmod simt failed or timed out"
 	[ ! -d /sys/module/simt ] || fail "simt still loaded after rmmod"
-	wait_for '[ ! -e /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 still there"
+	wait_for '[ ! -e /dev/accel/accel0 ]' 30 || fail "/dev/accel/accel0 still there"
 	timeout 60 insmod "$SH/simt.ko" || fail "insmod $SH/simt.ko failed"
 	log_since "$mark"
 	[ -d /sys/module/simt ] || fail "simt is not loaded"
-	wait_for bound 5 || fail "the device is not bound after insmod $SH/simt.ko"
-	wait_for '[ -c /dev/accel/accel0 ]' 5 || fail "/dev/accel/accel0 missing"
+	wait_for bound 30 || fail "the device is not bound after insmod $SH/simt.ko"
+	wait_for '[ -c /dev/accel/accel0 ]' 30 || fail "/dev/accel/accel0 missing"
 	log_since "$mark" | grep -q "simt $DEV: simt device version" ||
 		fail "the shared module did not probe the device (no identification line)"
 	[ "$(sysval irq_test_count)" -ge 1 ] || fail "no test interrupt at probe"

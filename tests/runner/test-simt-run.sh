@@ -228,6 +228,18 @@ t_printf_full() {
     has '^0 0$' && has '^63 0$' && has '^0 1$'
 }
 
+t_hold() {
+    # wait_word ends once the input has ended and --release stored its
+    # word; with --hold alone nothing stores it, and --timeout ends it
+    printf 'go\n' | sr 0 "$k/samples.elf" wait_word --arg buf:4 --arg 1 --hold \
+        --release 0=1 --dump 0 &&
+    has '^       0: 1$' &&
+    sr 1 "$k/samples.elf" wait_word --arg buf:4 --arg 1 --hold --timeout 0.5 < /dev/null &&
+    has '^simt-run: wait_word: timed out' &&
+    sr 2 "$k/vecadd.elf" vecadd --arg buf:4 --release 0=1 &&
+    has "^simt-run: --release '0=1': only with --hold$"
+}
+
 t_help() {
     sr 0 --help && has '^usage: simt-run ' && has '^This is the host build'
 }
@@ -251,6 +263,7 @@ check "bfs from files, one launch per level until the changed flag stays 0 (--in
 check "--in fills buffers from files and --out writes one, bytes as they are" t_in_out
 check "--in out of order, a missing file, a --set past a buffer, --until on a scalar, and an --until never met are refused" t_repeat_refusals
 check "a block over the preset's SM limits (registers, shared memory) is refused naming the limit; SIMT_PRESET picks the machine" t_limits
+check "--hold waits for the end of the input, then --release stores the word wait_word waits for; --release without --hold is refused" t_hold
 check "--help gives the usage and says this is the host build" t_help
 check "device printf at -O2, -O0, -Os and -O3: integers of every width, floats, strings, a character, a pointer, printed in thread order after the kernel" t_printf
 check "device printf with '*' widths and precisions from its arguments" t_printf_stars

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "libsimt.h"
 #include "simt-clock.h"
@@ -59,6 +60,14 @@ static void usage(FILE *f)
 "  --set N[@OFF]=V     before every launch store the u32 V at byte OFF\n"
 "                      (default 0) of argument N's buffer\n"
 "  --until N[@OFF]=V   stop repeating once a launch leaves the u32 V there\n"
+"  --hold              once the (first) launch is queued, wait for the end of\n"
+"                      standard input before waiting for the kernel: the\n"
+"                      process, its context, buffers and queue stay for a look\n"
+"                      (simt-smi) for as long as the input is open\n"
+"  --release N[@OFF]=V with --hold: at the end of the input store the u32 V at\n"
+"                      byte OFF of argument N's buffer through a mapping, while\n"
+"                      the kernel runs (samples.elf's wait_word waits for it, so\n"
+"                      that the queue is busy until then)\n"
 "  --dump N[:TYPE]     after the run print the buffer of argument N (0-7),\n"
 "                      as TYPE (default: its own type, u32 for buf:N);\n"
 "                      8 values a line after the index of the first\n"
@@ -94,6 +103,10 @@ static void usage(FILE *f)
 "  simt-run /lib/simt/kernels/bfs.elf bfs_level --grid 391 --block 256 \\\n"
 "      --in 0=row.bin --in 1=col.bin --in 2=dist.bin --arg iter --arg buf:4 \\\n"
 "      --arg 100000 --repeat 100000 --set 4=0 --until 4=0 --out 2=dist.out\n"
+"\n"
+"Example: a kernel that runs until the input ends (a look with simt-smi)\n"
+"  simt-run /lib/simt/kernels/samples.elf wait_word --arg buf:4 --arg 1 \\\n"
+"      --hold --release 0=1\n"
 "\n"
 "Exit status: 0 if the kernel completed (and --until's value came), 1 if\n"
 "it or the device failed (or --until's value did not come, or a checker\n"
@@ -541,6 +554,28 @@ static int check_summary(simt_context *ctx, unsigned int checks)
 	return n != 0;
 }
 
+/* --hold: wait for the end of standard input, then --release's store. */
+static simt_status hold(const struct word *release, struct arg *args)
+{
+	void *p;
+	simt_status st;
+
+	if (isatty(0))
+		fprintf(stderr, "%s: the launch is queued; end the input (Ctrl-D) to go on\n",
+			prog);
+	while (getchar() != EOF)
+		;
+	if (!release)
+		return SIMT_SUCCESS;
+	st = simt_buffer_map(args[release->arg].buf, &p);
+	if (st)
+		return st;
+	*(volatile uint32_t *)((uint8_t *)p + release->off) = release->value;
+	/* out of the write-combining buffer, to the kernel that polls it */
+	__sync_synchronize();
+	return SIMT_SUCCESS;
+}
+
 /* Report a libsimt failure and exit 1. */
 static void die_simt(simt_status st, const char *what)
 {
@@ -571,11 +606,11 @@ int main(int argc, char **argv)
 	simt_dim3 grid = { 1, 1, 1 }, block = { 1, 1, 1 };
 	struct arg args[MAX_ARGS];
 	struct dump dumps[MAX_ARGS * 4];
-	struct word sets[MAX_ARGS * 4], until;
+	struct word sets[MAX_ARGS * 4], until, release;
 	struct { unsigned int arg; const char *path; } outs[MAX_ARGS];
 	unsigned int nargs = 0, ndumps = 0, nsets = 0, nouts = 0, i;
 	unsigned long repeat = 1, launches;
-	int has_until = 0, reached = 0;
+	int has_until = 0, reached = 0, want_hold = 0, has_release = 0;
 	uint64_t first_start = 0;
 	uint32_t argv32[MAX_ARGS];
 	size_t shared = 0;
@@ -608,13 +643,17 @@ int main(int argc, char **argv)
 			list = 1;
 			continue;
 		}
+		if (!strcmp(o, "--hold")) {
+			want_hold = 1;
+			continue;
+		}
 		if (o[0] == '-' && o[1]) {
 			if (strcmp(o, "--grid") && strcmp(o, "--block") && strcmp(o, "--arg") &&
 			    strcmp(o, "--dump") && strcmp(o, "--shared") && strcmp(o, "--priority") &&
 			    strcmp(o, "--timeout") && strcmp(o, "--device") && strcmp(o, "--in") &&
 			    strcmp(o, "--out") && strcmp(o, "--repeat") && strcmp(o, "--set") &&
 			    strcmp(o, "--until") && strcmp(o, "--check") && strcmp(o, "--schedule") &&
-			    strcmp(o, "--seed"))
+			    strcmp(o, "--seed") && strcmp(o, "--release"))
 				die_usage("unknown option '%s'", o);
 			if (!v)
 				die_usage("%s needs a value", o);
@@ -660,6 +699,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(o, "--until")) {
 			parse_word(&until, o, v);
 			has_until = 1;
+		} else if (!strcmp(o, "--release")) {
+			parse_word(&release, o, v);
+			has_release = 1;
 		} else if (!strcmp(o, "--dump")) {
 			struct dump *d = &dumps[ndumps];
 			const char *colon = strchr(v, ':');
@@ -737,8 +779,11 @@ int main(int argc, char **argv)
 			die_usage("--out %u=%s: argument %u is not a buffer", outs[i].arg, outs[i].path,
 				  outs[i].arg);
 	}
-	for (i = 0; i < nsets + has_until; i++) {
-		const struct word *w = i < nsets ? &sets[i] : &until;
+	if (has_release && !want_hold)
+		die_usage("--release '%s': only with --hold", release.spec);
+	for (i = 0; i < nsets + has_until + has_release; i++) {
+		const struct word *w = i < nsets ? &sets[i] :
+				       i == nsets && has_until ? &until : &release;
 
 		if (w->arg >= nargs || !args[w->arg].is_buf)
 			die_usage("'%s': argument %u is not a buffer", w->spec, w->arg);
@@ -816,6 +861,11 @@ int main(int argc, char **argv)
 		st = simt_launch(k, grid, block, shared, argv32, nargs, &seq);
 		if (st)
 			die_simt(st, "launch");
+		if (want_hold && launches == 0) {
+			st = hold(has_release ? &release : NULL, args);
+			if (st)
+				die_simt(st, "--release");
+		}
 		st = simt_wait(ctx, seq, (int64_t)(timeout_s * 1e9), &c);
 		launches++;
 		if (st == SIMT_ERROR_FAULT) {

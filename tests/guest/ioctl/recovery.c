@@ -6,6 +6,7 @@
  * recovery).
  */
 #include "ioctl-test.h"
+#include "hw/simt/simt-hw.h"
 
 /*
  * ---- hang: a kernel that never ends is declared hung after the job
@@ -232,113 +233,226 @@ out_param:
 
 /*
  * ---- progress: the job watchdog counts only time a submission runs.
- * job_timeout_ms is lowered to 5; another process keeps two HIGH
- * contexts streaming kernels that take every block slot for 15 ms; a
- * NORMAL kernel submitted meanwhile waits for more than twice the
- * timeout, then completes, with no error and no timeout counted.  Sized
- * in device time: on the virtual clock every millisecond of a full
- * device costs the interpreter's work ----
+ * job_timeout_ms is lowered to 5.  Two HIGH contexts are user queues
+ * whose rings hold, written up front, a WAIT on a semaphore and then
+ * PROGRESS_HP kernels each that take every block slot, each under the
+ * timeout.  The NORMAL submission's first command stores the semaphore
+ * and its second is a kernel: so the whole high-priority stream is on
+ * the device, from the device's own rings, before that kernel can have
+ * a slot, whatever the guest's speed (a debug kernel's included).  The
+ * NORMAL submission waits behind it for more than twice the timeout,
+ * then completes, with no error and no timeout counted.  The stream is
+ * sized in device time: on the virtual clock every millisecond of a
+ * full device costs the interpreter's work ----
  */
-static void progress_stream(int to_parent, double secs)
-{
-	uint32_t slots;
-	struct spinjob j[2];
-	uint64_t seq[2][64];
-	uint32_t ctx[2], sub[2] = { 0, 0 }, done[2] = { 0, 0 }, k;
-	struct drm_simt_wait w;
-	double t0;
+#define PROGRESS_HP		24	/* kernels in each high-priority ring */
+#define PROGRESS_ITERS		12500	/* each about 0.5 ms of a whole device */
+#define PROGRESS_RING		64	/* its entries: WAIT, LAUNCH + SIGNAL each */
 
-	fd = open_node();
-	slots = get_param(DRM_SIMT_PARAM_SM_COUNT) * get_param(DRM_SIMT_PARAM_SM_BLOCKS);
-	for (k = 0; k < 2; k++) {
-		ctx[k] = ctx_new(DRM_SIMT_PRIORITY_HIGH);
-		if (spin_setup(&j[k], ctx[k], slots, 32, 2500))
-			_exit(1);
+/* A high-priority user queue of the progress test. */
+struct hpq {
+	struct spinjob j;
+	uint32_t ring_h, tail;
+	uint64_t ring_va;
+	uint8_t *ring;
+	volatile uint64_t *fence;	/* [0] kernels done, [1] end cycle */
+	uint64_t fence_va;
+	volatile uint32_t *db;
+	int has_ctx;
+};
+
+static void hpq_put(struct hpq *q, const void *cmd)
+{
+	memcpy(q->ring + (uint64_t)q->tail * SIMT_CMD_SIZE, cmd, SIMT_CMD_SIZE);
+	q->tail = (q->tail + 1) & (PROGRESS_RING - 1);
+}
+
+static void hpq_signal(struct hpq *q, uint64_t addr, uint64_t value, uint32_t flags)
+{
+	struct simt_cmd_signal s;
+
+	memset(&s, 0, sizeof(s));
+	s.opcode = SIMT_CMD_SIGNAL;
+	s.flags = flags;
+	s.addr = addr;
+	s.value = value;
+	hpq_put(q, &s);
+}
+
+/*
+ * A HIGH context on @sem_h (bound at @sem_va) made a user queue whose
+ * ring holds WAIT (*sem >= 1), then PROGRESS_HP times spin over @slots
+ * blocks and a SIGNAL of the count, then a SIGNAL of the device cycle;
+ * its doorbell rung.  0, or -1 (checks failed).
+ */
+static int hpq_start(struct hpq *q, uint32_t slots, uint32_t sem_h, uint64_t sem_va)
+{
+	const uint64_t size = (uint64_t)PROGRESS_RING * SIMT_CMD_SIZE + 4096;
+	const struct drm_simt_cmd_launch *l;
+	struct drm_simt_userq_create c = { 0 };
+	struct simt_cmd_launch cl;
+	struct simt_cmd_wait wt;
+	void *p;
+	int r, i;
+
+	memset(q, 0, sizeof(*q));
+	q->has_ctx = 1;
+	if (spin_setup(&q->j, ctx_new(DRM_SIMT_PRIORITY_HIGH), slots, 32, PROGRESS_ITERS))
+		return -1;
+	l = &q->j.cmd.launch;
+	CHECK(bind(q->j.ctx, sem_h) == sem_va,
+	      "the semaphore has another address in a high-priority context");
+	q->ring_h = bo_new(size, DRM_SIMT_BO_SYSTEM);
+	q->ring_va = bind(q->j.ctx, q->ring_h);
+	q->ring = bo_map(q->ring_h, size);
+	q->fence = (volatile uint64_t *)(q->ring + (uint64_t)PROGRESS_RING * SIMT_CMD_SIZE);
+	q->fence_va = q->ring_va + (uint64_t)PROGRESS_RING * SIMT_CMD_SIZE;
+	c.ctx_id = q->j.ctx;
+	c.ring_handle = q->ring_h;
+	c.ring_addr = q->ring_va;
+	c.ring_entries = PROGRESS_RING;
+	r = xioctl(fd, DRM_IOCTL_SIMT_USERQ_CREATE, &c);
+	CHECK(r == 0, "USERQ_CREATE: %s", strerror(-r));
+	if (r)
+		return -1;
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)c.doorbell_offset);
+	CHECK(p != MAP_FAILED, "mmap of the doorbell: %s", strerror(errno));
+	if (p == MAP_FAILED)
+		return -1;
+	q->db = p;
+
+	memset(&wt, 0, sizeof(wt));
+	wt.opcode = SIMT_CMD_WAIT;
+	wt.addr = sem_va;
+	wt.value = 1;
+	hpq_put(q, &wt);
+	memset(&cl, 0, sizeof(cl));
+	cl.opcode = SIMT_CMD_LAUNCH;
+	cl.code_addr = l->code_addr;
+	cl.code_size = l->code_size;
+	cl.entry = l->entry;
+	memcpy(cl.grid, l->grid, sizeof(cl.grid));
+	memcpy(cl.block, l->block, sizeof(cl.block));
+	cl.shared_size = l->shared_size;
+	cl.local_size = l->local_size;
+	cl.regs = l->regs;
+	cl.local_base = l->local_base;
+	memcpy(cl.args, l->args, sizeof(cl.args));
+	for (i = 0; i < PROGRESS_HP; i++) {
+		hpq_put(q, &cl);
+		hpq_signal(q, q->fence_va, i + 1, 0);
 	}
-	t0 = now_s();
-	while (now_s() - t0 < secs) {
-		for (k = 0; k < 2; k++) {
-			if (sub[k] - done[k] >= 3) {
-				CHECK(wait_seq(ctx[k], seq[k][done[k] % 64], 20 * SEC_NS, &w) == 0 &&
-				      w.error == DRM_SIMT_ERROR_NONE,
-				      "a high-priority kernel failed: error %u", w.error);
-				done[k]++;
-			}
-			CHECK(submit(ctx[k], &j[k].cmd, 1, &seq[k][sub[k] % 64]) == 0,
-			      "submit");
-			sub[k]++;
-		}
-		if (sub[0] == 2)
-			CHECK(write(to_parent, "g", 1) == 1, "pipe");
-	}
-	for (k = 0; k < 2; k++) {
-		while (done[k] < sub[k]) {
-			CHECK(wait_seq(ctx[k], seq[k][done[k] % 64], 20 * SEC_NS, &w) == 0 &&
-			      w.error == DRM_SIMT_ERROR_NONE,
-			      "a high-priority kernel failed: error %u", w.error);
-			done[k]++;
-		}
-		CHECK(spin_wrong(&j[k], 7) == 0, "high-priority results");
-	}
-	printf("stream: %u + %u high-priority kernels of %u blocks in %.1f ms\n",
-	       sub[0], sub[1], slots, (now_s() - t0) * 1e3);
-	_exit(failures ? 1 : 0);
+	hpq_signal(q, q->fence_va + 8, 0, SIMT_CMDF_TIMESTAMP | SIMT_CMDF_IRQ);
+	__sync_synchronize();
+	q->db[SIMT_DBREG_TAIL / 4] = q->tail;
+	return 0;
+}
+
+/* Wait for @q's last SIGNAL, check its kernels' results; its end cycle. */
+static uint64_t hpq_finish(struct hpq *q, int k)
+{
+	struct drm_simt_userq_wait w = {
+		.ctx_id = q->j.ctx, .addr = (uintptr_t)&q->fence[1], .value = 1,
+		.timeout_ns = 20 * SEC_NS,
+	};
+	int r;
+
+	r = xioctl(fd, DRM_IOCTL_SIMT_USERQ_WAIT, &w);
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE,
+	      "high-priority queue %d: USERQ_WAIT %d, error %u", k, r, w.error);
+	CHECK(q->fence[0] == PROGRESS_HP, "high-priority queue %d ran %llu of %d kernels",
+	      k, (unsigned long long)q->fence[0], PROGRESS_HP);
+	CHECK(spin_wrong(&q->j, 7) == 0, "high-priority queue %d: results wrong", k);
+	return q->fence[1];
+}
+
+static void hpq_free(struct hpq *q)
+{
+	if (q->db)
+		munmap((void *)q->db, 4096);
+	if (q->ring)
+		munmap(q->ring, (uint64_t)PROGRESS_RING * SIMT_CMD_SIZE + 4096);
+	if (q->has_ctx)
+		ctx_destroy(q->j.ctx);
+	spin_free(&q->j, 0);
+	if (q->ring_h)
+		bo_close(q->ring_h);
 }
 
 void test_progress(void)
 {
+	const uint32_t one[3] = { 1, 1, 1 };
+	uint32_t slots, ctx, sem_h, hl = 0;
+	uint64_t sem_va, seq, hp_end[2] = { 0, 0 };
 	long long st0[ST_NR] = { 0 };
-	int p[2], status, r;
+	struct drm_simt_cmd cmds[2];
+	struct hpq q[2];
 	struct spinjob j;
 	struct drm_simt_wait w;
-	uint32_t ctx;
-	uint64_t seq;
 	double t0, t;
-	pid_t pid;
-	char ch;
+	int r, k;
 
+	memset(q, 0, sizeof(q));
 	if (test_set_timeout("5"))
 		return;
 	stats_read(st0);
-	if (pipe(p)) {
-		FAIL("pipe");
-		goto out;
-	}
-	pid = fork();
-	if (pid == 0) {
-		close(p[0]);
-		close(fd);
-		progress_stream(p[1], 0.015);
-	}
-	close(p[1]);
+	slots = get_param(DRM_SIMT_PARAM_SM_COUNT) * get_param(DRM_SIMT_PARAM_SM_BLOCKS);
+
+	/* The normal-priority submission: store the semaphore, then spin. */
 	ctx = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
+	sem_h = bo_new(4096, DRM_SIMT_BO_SYSTEM);
+	sem_va = bind(ctx, sem_h);
+	CHECK(sem_va && sem_va < (1ull << 32), "the semaphore at 0x%llx",
+	      (unsigned long long)sem_va);
 	if (spin_setup(&j, ctx, 8, 32, 20000))
-		goto out_child;
-	CHECK(read(p[0], &ch, 1) == 1, "the stream did not start");
-	usleep(1000);
+		goto out;
+	cmds[1] = j.cmd;
+	if (kimg_cmd(&j.ki, ctx, "store_word", one, one,
+		     (uint32_t[8]){ (uint32_t)sem_va, 1 }, &cmds[0], &hl))
+		goto out_spin;
+
+	/* The stream, held on the device until that store. */
+	for (k = 0; k < 2; k++)
+		if (hpq_start(&q[k], slots, sem_h, sem_va))
+			goto out_spin;
+	/* They get there: nothing stores the semaphore before SUBMIT. */
 	t0 = now_s();
-	CHECK(submit(ctx, &j.cmd, 1, &seq) == 0, "submit");
-	r = wait_seq(ctx, seq, 30 * SEC_NS, &w);
+	while ((r = debugfs_ctx_count("status", SIMT_QSTATE_WAITING)) != 2 &&
+	       now_s() - t0 < 20)
+		usleep(1000);
+	CHECK(r == 2, "%d high-priority queues wait for the semaphore, not 2", r);
+
+	t0 = now_s();
+	CHECK(submit(ctx, cmds, 2, &seq) == 0, "submit");
+	r = wait_seq(ctx, seq, 60 * SEC_NS, &w);
 	t = now_s() - t0;
-	printf("the normal-priority kernel: WAIT %d, error %u, after %.1f ms\n", r, w.error,
-	       t * 1e3);
+	printf("the normal-priority kernel: WAIT %d, error %u, after %.1f ms; on the device cycles %llu..%llu\n",
+	       r, w.error, t * 1e3, (unsigned long long)w.start_cycle,
+	       (unsigned long long)w.end_cycle);
 	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE,
 	      "the kernel waiting behind high priority failed: WAIT %d, error %u", r, w.error);
 	CHECK(t > 0.01, "it completed after %.1f ms: not held back long enough to tell",
 	      t * 1e3);
 	CHECK(spin_wrong(&j, 1) == 0, "its results are wrong");
-	spin_free(&j, 1);
-out_child:
-	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	      WEXITSTATUS(status) == 0, "the streaming process failed");
+	for (k = 0; k < 2; k++)
+		hp_end[k] = hpq_finish(&q[k], k);
+	printf("stream: 2 x %d high-priority kernels of %u blocks, ended at cycles %llu and %llu\n",
+	       PROGRESS_HP, slots, (unsigned long long)hp_end[0],
+	       (unsigned long long)hp_end[1]);
 	{
 		long long d[ST_NR] = { -1, -1, 0, 0, 0, -1, -1, -1, 0 };
 
 		stats_expect("waiting behind high priority", st0, d);
 	}
-	ctx_destroy(ctx);
-	close(p[0]);
+out_spin:
+	if (hl)
+		bo_close(hl);
+	spin_free(&j, 1);
 out:
+	for (k = 0; k < 2; k++)
+		hpq_free(&q[k]);
+	ctx_destroy(ctx);
+	bo_close(sem_h);
 	test_restore_timeout();
 }
 
@@ -565,7 +679,15 @@ void test_bystander(void)
 		t0 = now_s();
 		CHECK(submit_sync(ctxn, &jn.cmd, 1, sn, &seqn) == 0, "submit (not idempotent)");
 		CHECK(submit(ctxi, &ji.cmd, 1, &seqi) == 0, "submit (idempotent)");
-		usleep(2000);
+		/*
+		 * Both launches on the device (their queues BUSY), so that
+		 * the reset finds the one without the flag at the head of its
+		 * queue; ctxz is idle.
+		 */
+		while ((r = debugfs_ctx_count("status", SIMT_QSTATE_BUSY)) < 2 &&
+		       now_s() - t0 < 20)
+			usleep(1000);
+		CHECK(r == 2, "%d queues run a kernel, not 2", r);
 		CHECK(wait_seq(ctxn, seqn, 0, &w) == -ETIME &&
 		      wait_seq(ctxi, seqi, 0, &w) == -ETIME,
 		      "the kernels did not run long enough to be reset");
