@@ -115,6 +115,43 @@ if [ -f "$manifest" ]; then
 fi
 mv "$new_manifest" "$manifest"
 
+# QEMU's own files that simt changes: the patches of qemu-patches/, in
+# name order, applied to the files as they were before any patch (kept
+# in $src/.simt-orig), in a scratch directory, and copied onto the tree
+# like the overlay (only when the result changed).  A file that no patch
+# changes any more gets its old content back.
+patched=$src/.simt-patched orig=$src/.simt-orig
+new_patched=$(mktemp)
+scratch=$(mktemp -d)
+for p in "$top"/qemu-patches/*.patch; do
+    [ -e "$p" ] || continue
+    for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"); do
+        [ -f "$scratch/$f" ] && continue
+        if [ ! -f "$orig/$f" ]; then
+            [ -f "$src/$f" ] || die "$p changes $f, which $src does not have"
+            mkdir -p "$(dirname "$orig/$f")"
+            cp "$src/$f" "$orig/$f"
+        fi
+        mkdir -p "$(dirname "$scratch/$f")"
+        cp "$orig/$f" "$scratch/$f"
+        echo "$f" >> "$new_patched"
+    done
+    patch -s -p1 -d "$scratch" --no-backup-if-mismatch < "$p" ||
+        die "$p does not apply to $src"
+done
+sort -u -o "$new_patched" "$new_patched"
+while read -r f; do
+    overlay_file "$scratch/$f" "$src/$f"
+done < "$new_patched"
+if [ -f "$patched" ]; then
+    comm -23 "$patched" "$new_patched" | while read -r f; do
+        overlay_file "$orig/$f" "$src/$f"
+        rm -f "$orig/$f"
+    done
+fi
+mv "$new_patched" "$patched"
+rm -rf "$scratch"
+
 # The hook lines.  Lines mentioning simt that are not (or no longer) ours
 # are dropped first, so a changed hook replaces the old one.
 hook() {   # file, then pairs of: anchor line (exact), our line
