@@ -3,6 +3,7 @@
  * helpers.c: what several files of simt-ioctl-test use (ioctl-test.h).
  */
 #include "ioctl-test.h"
+#include "hw/simt/simt-hw.h"
 
 int fd;
 
@@ -907,4 +908,26 @@ int sysfs_write(const char *path, const char *text)
 		r = -errno;
 	close(f);
 	return r;
+}
+
+/*
+ * The device's LAUNCH (include/hw/simt/simt-hw.h) for the launch of
+ * SUBMIT's @cmd, as a user queue's ring takes it.
+ */
+void hw_launch(const struct drm_simt_cmd *cmd, struct simt_cmd_launch *c)
+{
+	const struct drm_simt_cmd_launch *l = &cmd->launch;
+
+	memset(c, 0, sizeof(*c));
+	c->opcode = SIMT_CMD_LAUNCH;
+	c->code_addr = l->code_addr;
+	c->code_size = l->code_size;
+	c->entry = l->entry;
+	memcpy(c->grid, l->grid, sizeof(c->grid));
+	memcpy(c->block, l->block, sizeof(c->block));
+	c->shared_size = l->shared_size;
+	c->local_size = l->local_size;
+	c->regs = l->regs;
+	c->local_base = l->local_base;
+	memcpy(c->args, l->args, sizeof(c->args));
 }

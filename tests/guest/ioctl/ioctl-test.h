@@ -173,6 +173,8 @@ int spin_held_setup(struct spinjob *j, uint32_t ctx, uint32_t blocks,
 		    uint32_t threads, uint32_t iters);
 int spin_resident(struct spinjob *j, uint32_t blocks);
 void spin_release(struct spinjob *j);
+struct simt_cmd_launch;
+void hw_launch(const struct drm_simt_cmd *cmd, struct simt_cmd_launch *c);
 uint32_t spin_wrong(const struct spinjob *j, uint32_t step);
 void spin_free(struct spinjob *j, int ctx_alive);
 int submit_x(int f, uint32_t ctx, struct drm_simt_cmd *cmds, uint32_t n,

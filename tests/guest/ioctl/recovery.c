@@ -288,7 +288,6 @@ static void hpq_signal(struct hpq *q, uint64_t addr, uint64_t value, uint32_t fl
 static int hpq_start(struct hpq *q, uint32_t slots, uint32_t sem_h, uint64_t sem_va)
 {
 	const uint64_t size = (uint64_t)PROGRESS_RING * SIMT_CMD_SIZE + 4096;
-	const struct drm_simt_cmd_launch *l;
 	struct drm_simt_userq_create c = { 0 };
 	struct simt_cmd_launch cl;
 	struct simt_cmd_wait wt;
@@ -299,7 +298,6 @@ static int hpq_start(struct hpq *q, uint32_t slots, uint32_t sem_h, uint64_t sem
 	q->has_ctx = 1;
 	if (spin_setup(&q->j, ctx_new(DRM_SIMT_PRIORITY_HIGH), slots, 32, PROGRESS_ITERS))
 		return -1;
-	l = &q->j.cmd.launch;
 	CHECK(bind(q->j.ctx, sem_h) == sem_va,
 	      "the semaphore has another address in a high-priority context");
 	q->ring_h = bo_new(size, DRM_SIMT_BO_SYSTEM);
@@ -326,18 +324,7 @@ static int hpq_start(struct hpq *q, uint32_t slots, uint32_t sem_h, uint64_t sem
 	wt.addr = sem_va;
 	wt.value = 1;
 	hpq_put(q, &wt);
-	memset(&cl, 0, sizeof(cl));
-	cl.opcode = SIMT_CMD_LAUNCH;
-	cl.code_addr = l->code_addr;
-	cl.code_size = l->code_size;
-	cl.entry = l->entry;
-	memcpy(cl.grid, l->grid, sizeof(cl.grid));
-	memcpy(cl.block, l->block, sizeof(cl.block));
-	cl.shared_size = l->shared_size;
-	cl.local_size = l->local_size;
-	cl.regs = l->regs;
-	cl.local_base = l->local_base;
-	memcpy(cl.args, l->args, sizeof(cl.args));
+	hw_launch(&q->j.cmd, &cl);
 	for (i = 0; i < PROGRESS_HP; i++) {
 		hpq_put(q, &cl);
 		hpq_signal(q, q->fence_va, i + 1, 0);

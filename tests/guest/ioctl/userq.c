@@ -103,21 +103,9 @@ static uint64_t uq_signal(struct uq *q, uint64_t addr, uint32_t flags)
 
 static void uq_launch(struct uq *q, const struct drm_simt_cmd *cmd)
 {
-	const struct drm_simt_cmd_launch *l = &cmd->launch;
 	struct simt_cmd_launch c;
 
-	memset(&c, 0, sizeof(c));
-	c.opcode = SIMT_CMD_LAUNCH;
-	c.code_addr = l->code_addr;
-	c.code_size = l->code_size;
-	c.entry = l->entry;
-	memcpy(c.grid, l->grid, sizeof(c.grid));
-	memcpy(c.block, l->block, sizeof(c.block));
-	c.shared_size = l->shared_size;
-	c.local_size = l->local_size;
-	c.regs = l->regs;
-	c.local_base = l->local_base;
-	memcpy(c.args, l->args, sizeof(c.args));
+	hw_launch(cmd, &c);
 	uq_put(q, &c);
 }
 
