@@ -62,7 +62,7 @@
 #                    init on /share; the guest sees the host's owners and
 #                    modes, so what the user should read must be readable
 #                    by others (docs/guest.rst, "Bringing your own")
-#   SIMT_VCPU_QUOTA  PERCENT (1-100): QEMU's vCPU threads get at most
+#   SIMT_VCPU_QUOTA  PERCENT (10-100): QEMU's vCPU threads get at most
 #                    PERCENT % of one host core between them (a quota of
 #                    the cgroup v1 cpu controller, as root), the device
 #                    and the rest of QEMU what they had: a slow guest
@@ -287,16 +287,18 @@ args=(
 # debug-threads) as they appear, and removes once QEMU is gone.
 if [ -n "${SIMT_VCPU_QUOTA:-}" ]; then
     case $SIMT_VCPU_QUOTA in
-    [1-9] | [1-9][0-9] | 100) ;;
-    *) die "SIMT_VCPU_QUOTA=$SIMT_VCPU_QUOTA: give a percentage of one core, 1 to 100" ;;
+    [1-9][0-9] | 100) ;;
+    *) die "SIMT_VCPU_QUOTA=$SIMT_VCPU_QUOTA: give a percentage of one core, 10 to 100" ;;
     esac
     cpu_cg=/sys/fs/cgroup/cpu
     [ -w "$cpu_cg/tasks" ] ||
         die "SIMT_VCPU_QUOTA needs the cgroup v1 cpu controller at $cpu_cg, as root"
     vcpu_cg=$cpu_cg/simt-vcpu-$$
     mkdir -p "$vcpu_cg"
-    echo 100000 > "$vcpu_cg/cpu.cfs_period_us"
-    echo $((SIMT_VCPU_QUOTA * 1000)) > "$vcpu_cg/cpu.cfs_quota_us"
+    # A 10 ms period: the guest slow throughout, not stopped for most
+    # of every 100 ms (the kernel's least quota is 1 ms, hence 10 %).
+    echo 10000 > "$vcpu_cg/cpu.cfs_period_us"
+    echo $((SIMT_VCPU_QUOTA * 100)) > "$vcpu_cg/cpu.cfs_quota_us"
     vcpu_name=simt-vcpu-$$
     args+=(-name "$vcpu_name,debug-threads=on")
     log "QEMU's vCPU threads at most $SIMT_VCPU_QUOTA % of a core ($vcpu_cg)"
