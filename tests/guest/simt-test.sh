@@ -913,28 +913,43 @@ t_smi_user() {
 d_smi_user="simt-smi as the user: device, limits and interrupts agree with sysfs; contexts need root, it says so; per-process usage (-p, fdinfo) of the user's simt-run; bad arguments"
 
 # hold_as_user SIMT-RUN-ARGS...: simt-run SIMT-RUN-ARGS --hold as the
-# user, in the background, its standard input a fifo whose only writer
-# is this shell's fd 3 (closed for good in the run's subshell: a
-# redirection of the function call would keep a saved copy open there):
-# the run cannot end before hold_release closes it, however slow the
-# guest.  Its output goes to /tmp/hold-run.out.
+# user, in the background (hold_start, as root: hold_start sh -c ...).
 hold_as_user() {
+	hold_start simt_as_user "$@"
+}
+
+# hold_start RUNNER SIMT-RUN-ARGS...: RUNNER runs "simt-run
+# SIMT-RUN-ARGS --hold" in the background, its standard input a fifo
+# whose only writer is this shell's fd 3 (closed for good in the run's
+# subshell: a redirection of the function call would keep a saved copy
+# open there): the run cannot end before hold_end closes it, however
+# slow the guest.  Its output goes to /tmp/hold-run.out.
+hold_start() {
+	runner=$1
+	shift
 	rm -f /tmp/hold-run.fifo
 	mkfifo /tmp/hold-run.fifo && chmod 666 /tmp/hold-run.fifo || fail "mkfifo"
 	exec 3<> /tmp/hold-run.fifo
 	(
 		exec 3>&-
-		simt_as_user "timeout 120 simt-run $* --hold < /tmp/hold-run.fifo"
+		$runner "timeout 600 simt-run $* --hold < /tmp/hold-run.fifo"
 	) > /tmp/hold-run.out 2>&1 &
 	HOLD_PID=$!
 }
 
-# End the input of hold_as_user's simt-run and wait for it; its status.
-hold_release() {
+# End the input of hold_start's simt-run and wait for it; its status.
+hold_end() {
 	exec 3>&-
 	wait $HOLD_PID
 	rc=$?
 	rm -f /tmp/hold-run.fifo
+	return $rc
+}
+
+# hold_end, then the run's output.
+hold_release() {
+	hold_end
+	rc=$?
 	cat /tmp/hold-run.out
 	return $rc
 }
@@ -1316,8 +1331,9 @@ d_hot_unplug="hot-unplug: QEMU removes the device from its PCIe slot while a pro
 # Run only under scripts/guest-run.sh with SIMT_MIGRATE=1, which migrates
 # the whole VM into a second QEMU when asked on the console.
 t_migrate_resume() {
-	# The kernel runs about 10 s, longer on a loaded host: more than the
-	# default job timeout, which the watchdog enforces on running time.
+	# The kernel runs held through the migration, then about 10 s, longer
+	# on a loaded host: more than the default job timeout, which the
+	# watchdog enforces on running time.
 	param=/sys/module/simt/parameters/job_timeout_ms
 	old=$(cat $param)
 	echo 300000 > $param
@@ -1328,29 +1344,31 @@ t_migrate_resume() {
 }
 
 migrate_resume_run() {
-	# 2048 blocks in many waves: results land in VRAM all along the
-	# migration, not only after it; long enough (about 10 s) that the
-	# switch-over comes before the end on a loaded host or a debug kernel
-	run="simt-run /lib/simt/kernels/spin.elf spin --grid 2048 --block 64 --arg buf:512k --arg 20000 --dump 0:x32"
+	# 2048 blocks in many waves of spin, the first one held by
+	# spin_held's gate (argument 2) until simt-run's input ends: the
+	# kernel is running at the switch-over however fast the device,
+	# and most of its blocks run after it
+	grid="--grid 2048 --block 64 --arg buf:512k --arg 20000"
 	t0=$(date +%s)
-	ref=$(timeout 300 $run | md5sum) || fail "the reference run failed"
+	ref=$(timeout 300 simt-run /lib/simt/kernels/spin.elf spin $grid \
+		--dump 0:x32 | md5sum) || fail "the reference run failed"
 	echo "the reference run took $(($(date +%s) - t0)) s"
-	$run > /tmp/migrate.out 2>&1 &
-	p=$!
-	wait_for 'simt-smi -k | grep -q "^dev0.queues_busy=1"' 30 ||
+	hold_start "sh -c" /lib/simt/kernels/spin.elf spin_held $grid \
+		--arg buf:8 --release 2=1 --timeout 300 --dump 0:x32
+	wait_for 'simt-smi -k | grep -q "^dev0.queues_busy=1"' 60 ||
 		fail "the kernel does not run"
 	echo "=== simt migrate now ===" > /dev/ttyS0
 	read -r ack < /dev/ttyS0 || fail "no word from the host"
 	[ "$ack" = migrated ] || fail "the host said '$ack', not 'migrated'"
-	kill -0 $p 2> /dev/null ||
-		fail "the kernel had ended before the switch-over: make it longer"
+	kill -0 $HOLD_PID 2> /dev/null ||
+		{ cat /tmp/hold-run.out; fail "simt-run ended before its release"; }
 	echo "the kernel was running when the VM moved to the second QEMU"
-	wait $p || { cat /tmp/migrate.out; fail "simt-run failed after the migration"; }
-	got=$(md5sum < /tmp/migrate.out)
+	hold_end || { cat /tmp/hold-run.out; fail "simt-run failed after the migration"; }
+	got=$(md5sum < /tmp/hold-run.out)
 	[ "$got" = "$ref" ] || fail "the result differs from the run without migration"
-	echo "result identical to the run without migration ($(wc -l < /tmp/migrate.out) lines)"
+	echo "result identical to the run without migration ($(wc -l < /tmp/hold-run.out) lines)"
 }
-d_migrate_resume="migration: the VM migrated into a second QEMU while simt-run runs a long kernel; the kernel goes on, its result identical to a run without migration"
+d_migrate_resume="migration: the VM migrated into a second QEMU while simt-run runs a long kernel (its first wave held until after the switch-over); the kernel goes on, its result identical to a run without migration"
 
 t_log_clean() {
 	log_clean_since 0
