@@ -520,8 +520,9 @@ void test_hang2(void)
 		      round + 1, r, w.error);
 		CHECK(t >= 0.04 && t < (on_virtual_clock() ? 0.064 : 15),
 		      "hang %d declared after %.1f ms; the timeout is 40 ms", round + 1, t * 1e3);
-		CHECK(runs >= 5, "the other context ran only %d times during hang %d",
-		      runs, round + 1);
+		/* Every run but the last ended while the hang stood. */
+		CHECK(runs >= 2, "the other context's vecadd never ended during hang %d",
+		      round + 1);
 		r = syncobj_status(so);
 		CHECK(r == -ETIMEDOUT, "hang %d: fence status %d, expected %d", round + 1,
 		      r, -ETIMEDOUT);
@@ -552,7 +553,7 @@ out:
  * forced through debugfs "reset" while two spin kernels run: the one
  * launched without DRM_SIMT_CMD_LAUNCH_IDEMPOTENT is cancelled (error
  * CANCELED, fence -ECANCELED, its context refuses work), the one with
- * the flag is run again and right; an idle context works after it ----
+ * the flag (spin_held, released after the reset) is run again and right; an idle context works after it ----
  */
 void test_bystander(void)
 {
@@ -658,8 +659,9 @@ void test_bystander(void)
 		ctxn = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
 		ctxi = ctx_new(DRM_SIMT_PRIORITY_NORMAL);
 		ctxz = ctx_new(DRM_SIMT_PRIORITY_LOW);
+		/* The idempotent one held until after the reset. */
 		if (spin_setup(&jn, ctxn, sm, 32, 0xffffffffu) ||
-		    spin_setup(&ji, ctxi, sm, 32, 500000))
+		    spin_held_setup(&ji, ctxi, sm, 32, 20000))
 			return;
 		ji.cmd.flags = DRM_SIMT_CMD_LAUNCH_IDEMPOTENT;
 		sn = syncobj_new();
@@ -689,6 +691,7 @@ void test_bystander(void)
 		CHECK(r == -ECANCELED, "its fence: status %d, expected %d", r, -ECANCELED);
 		CHECK(submit(ctxn, &jn.cmd, 1, &seq) == -EIO,
 		      "its context took work after the cancellation");
+		spin_release(&ji);
 		r = wait_seq(ctxi, seqi, 60 * SEC_NS, &w);
 		printf("the idempotent kernel: WAIT %d, error %u, done %.1f ms after its submission\n",
 		       r, w.error, (now_s() - t0) * 1e3);
