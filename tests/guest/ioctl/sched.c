@@ -102,17 +102,33 @@ void test_responsive(void)
 
 /*
  * ---- fair: the context scheduling policy (module parameter
- * sched_policy).  A stream of 40 high-priority spin kernels, two in
- * flight at all times, each filling every block slot, and one
- * low-priority spin kernel of the same shape submitted just after the
- * stream starts.  With "priority" the low-priority kernel gets only the
- * slots the others' kernels leave free at their ends and ends behind the
- * whole stream; with "fair-share" (starve_ms 10, share_ms 20, or a
- * grader's from simtguest.fair_ms=) the driver holds the high-priority
- * jobs back once it has waited starve_ms, it ends early, and debugfs
- * counts the holds.  Every result is checked. ----
+ * sched_policy).  A stream of 40 high-priority spin kernels, each
+ * filling every block slot, and one low-priority spin kernel of the same
+ * shape submitted once the stream is on the device.  The whole stream is
+ * submitted at once, kernel i waiting (an in-fence on a timeline) for
+ * kernel i - FAIR_AHEAD: the driver, not this process, keeps FAIR_AHEAD
+ * of them on the device, so that the stream has no gap however slow the
+ * guest's user space (the debug kernel's is), and each one still passes
+ * the driver's scheduler, where a policy may hold it.  With "priority"
+ * the low-priority kernel gets only the slots the others' kernels leave
+ * free at their ends and ends behind the whole stream; with "fair-share"
+ * (starve_ms 10, share_ms 20, or a grader's from simtguest.fair_ms=) the
+ * driver holds the high-priority jobs back once it has waited starve_ms,
+ * it ends early, and debugfs counts the holds.  Every result is
+ * checked. ----
  */
 #define FAIR_HP 40
+#define FAIR_AHEAD 3
+
+/* How many contexts have 1 to FAIR_AHEAD jobs on the device. */
+static int fair_on_device(void)
+{
+	int v, n = 0;
+
+	for (v = 1; v <= FAIR_AHEAD; v++)
+		n += debugfs_ctx_count("pending", v);
+	return n;
+}
 
 /* One run: how many high-priority kernels ended before the low one. */
 static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
@@ -120,10 +136,12 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 	uint32_t sms = get_param(DRM_SIMT_PARAM_SM_COUNT);
 	uint32_t slots = get_param(DRM_SIMT_PARAM_SM_BLOCKS);
 	uint64_t seq[FAIR_HP], lseq, lend, first = 0, klen = 0;
-	uint32_t hp, lp, i, bad;
+	uint32_t hp, lp, i, bad, tl = 0;
+	struct drm_simt_sync in;
 	struct spinjob jh, jl;
 	struct drm_simt_wait w;
 	long long st0[ST_NR], st1[ST_NR];
+	double t0;
 	int ok = 0;
 
 	*hp_before = 0;
@@ -135,15 +153,20 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 	if (spin_setup(&jh, hp, sms * slots, 32, 30000) ||
 	    spin_setup(&jl, lp, sms * slots, 32, 30000))
 		goto out;
-	CHECK(submit(hp, &jh.cmd, 1, &seq[0]) == 0 &&
-	      submit(hp, &jh.cmd, 1, &seq[1]) == 0 &&
-	      submit(lp, &jl.cmd, 1, &lseq) == 0, "%s: the first submissions", policy);
-	for (i = 2; i < FAIR_HP; i++) {
-		CHECK(wait_seq(hp, seq[i - 2], 60 * SEC_NS, &w) == 0 && !w.error,
-		      "%s: high-priority kernel %u", policy, i - 2);
-		CHECK(submit(hp, &jh.cmd, 1, &seq[i]) == 0, "%s: submit %u", policy, i);
+	tl = syncobj_new();
+	for (i = 0; i < FAIR_HP; i++) {
+		in = (struct drm_simt_sync){
+			.handle = tl, .point = i >= FAIR_AHEAD ? i + 1 - FAIR_AHEAD : 0,
+		};
+		CHECK(submit_x(fd, hp, &jh.cmd, 1, 0, &in, i >= FAIR_AHEAD, tl, i + 1,
+			       &seq[i], NULL) == 0, "%s: submit high-priority kernel %u",
+		      policy, i);
 	}
-	CHECK(wait_seq(lp, lseq, 60 * SEC_NS, &w) == 0 && !w.error,
+	t0 = now_s();
+	while (fair_on_device() < 1 && now_s() - t0 < 60)
+		usleep(1000);
+	CHECK(submit(lp, &jl.cmd, 1, &lseq) == 0, "%s: submit the low-priority kernel", policy);
+	CHECK(wait_seq(lp, lseq, 120 * SEC_NS, &w) == 0 && !w.error,
 	      "%s: the low-priority kernel", policy);
 	lend = w.end_cycle;
 	for (i = 0; i < FAIR_HP; i++) {
@@ -163,6 +186,8 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 		*holds = st1[ST_FAIR_HOLDS] - st0[ST_FAIR_HOLDS];
 	ok = 1;
 out:
+	if (tl)
+		syncobj_free(tl);
 	spin_free(&jh, 1);
 	spin_free(&jl, 1);
 	ctx_destroy(hp);
