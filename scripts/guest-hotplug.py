@@ -37,14 +37,13 @@ def say(msg):
     print('guest-hotplug: ' + msg, file=sys.stderr, flush=True)
 
 
-def device_options(text):
-    """-device simt,id=X,bus=Y,... as device_add's arguments."""
-    driver, *props = text.split(',')
-    args = {'driver': driver}
-    for p in props:
+def device_id(text):
+    """The id=X of -device simt,id=X,bus=Y,..."""
+    for p in text.split(',')[1:]:
         key, _, value = p.partition('=')
-        args[key] = value
-    return args
+        if key == 'id':
+            return value
+    raise RuntimeError('no id= in the device option ' + text)
 
 
 def present(qmp, dev_id):
@@ -56,8 +55,7 @@ def main():
     logname, timeout, device = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     qemu = sys.argv[4:]
     deadline = time.time() + timeout
-    args = device_options(device)
-    dev_id = args['id']
+    dev_id = device_id(device)
     tmp = tempfile.mkdtemp(prefix='simt-hotplug-')
     sock = os.path.join(tmp, 'qmp')
     log = open(logname, 'wb')
@@ -97,7 +95,13 @@ def main():
                 time.sleep(RCU_SECONDS)
                 answer = b'unplugged\n'
             else:
-                qmp.cmd('device_add', **args)
+                # Through HMP, which parses DEVICE as -device does:
+                # QMP's device_add wants typed values (threads=2 as a
+                # number, not the string '2').
+                out = qmp.cmd('human-monitor-command',
+                              **{'command-line': 'device_add ' + device})
+                if out.strip():
+                    raise RuntimeError('device_add: ' + out.strip())
                 say('%s plugged in again' % dev_id)
                 answer = b'plugged\n'
             proc.stdin.write(answer)
