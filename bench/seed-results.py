@@ -296,8 +296,8 @@ WHY = {
     "seed003_gain_long_cpu0":
         "the seed's serialized and shared makespans meet without CPU "
         "phases, counting GPU work only; an MM-L job alone here spends "
-        "15 % of its time outside its GPU phases (seed003_mml_gpu_share: "
-        "84.5 %), loading its kernels, uploading, downloading and "
+        "21 % of its time outside its GPU phases (seed003_mml_gpu_share: "
+        "78.8 %), loading its kernels, uploading, downloading and "
         "checking its 24 MiB, which sharing overlaps with the other "
         "jobs' kernels; the swaps take back part of it",
     "seed003_offload_gain":
