@@ -228,7 +228,7 @@ run_guest() {
     # The same guest with three devices: each works, libsimt picks the
     # least loaded, the driver's log stays clean.
     guest_boot guest-3dev "3-device " SIMT_DEVICES=3 \
-        EXTRA_APPEND="simtguest.tests=lib_multi_device,smi_user,log_clean"
+        EXTRA_APPEND="simtguest.tests=lib_multi_device,smi_user,remap_race,log_clean"
     # Oversubscribed VRAM on a device with 64 MiB of it (the least that leaves
     # kernel images their 4 MiB below the objects): processes that
     # together allocate several times the VRAM, every result checked,

@@ -873,6 +873,37 @@ kv() { echo "$1" | sed -n "s/^dev0\.$2=//p"; }
 t_lib_multi_device() { lib_group multi-device; }
 d_lib_multi_device="libsimt as a user: every simt device of the guest runs vecadd; SIMT_DEVICE_LEAST_LOADED picks the one with the fewest busy contexts, then contexts, then the lowest node"
 
+# Every simt device, the one whose register BAR is lowest first (a
+# change of the memory map there moves everything above it).
+simt_devs_by_bar() {
+	for d in /sys/bus/pci/devices/*; do
+		[ $(($(cat "$d/vendor"))) -eq $((SIMT_PCI_VENDOR_ID)) ] &&
+			[ $(($(cat "$d/device"))) -eq $((SIMT_PCI_DEVICE_ID)) ] &&
+			echo "$(($(head -n 1 "$d/resource" | cut -d' ' -f1))) $d"
+	done | sort -n | cut -d' ' -f2
+}
+
+t_remap_race() {
+	devs=$(simt_devs_by_bar)
+	[ "$(echo "$devs" | wc -l)" -ge 2 ] || fail "needs two simt devices, found: $devs"
+	mark=$(log_mark)
+	# Unbound, as a driver's BARs cannot be mapped from user space.
+	for d in $devs; do
+		echo "${d##*/}" > /sys/bus/pci/drivers/simt/unbind || fail "unbind of $d failed"
+	done
+	timeout 300 simt-remap-check 5000 $devs
+	status=$?
+	for d in $devs; do
+		echo "${d##*/}" > /sys/bus/pci/drivers/simt/bind || fail "rebind of $d failed"
+	done
+	[ "$status" = 0 ] || fail "simt-remap-check: status $status"
+	for d in $devs; do
+		wait_for "[ -e $d/driver ]" 30 || fail "$d not bound again"
+	done
+	log_clean_since "$mark"
+}
+d_remap_race="memory map changed under MMIO: 5000 times one CPU switches a simt device's memory decoding off and on while the other reads the ID register of the other devices; every read returns the magic number and QEMU lives"
+
 t_smi_user() {
 	out=$(simt_as_user "timeout 10 simt-smi") || { echo "$out"; fail "simt-smi failed"; }
 	echo "$out"
