@@ -346,23 +346,25 @@ static struct simt_ctx *simt_queue_oldest(struct simt_device *sdev, u32 q,
  * number of the command it runs (COMPLETED + 1, which changes as the
  * queue makes progress), 0 if the queue has nothing on the device.  The
  * kernel does not see what a process puts into its ring, so the watchdog
- * looks at every user queue while there is any.
+ * looks at every user queue while there is any.  What the queue runs is
+ * the device's STATUS, not HEAD and TAIL: the process writes TAIL, and
+ * may set it back to HEAD while the command at HEAD still runs.
  */
 static struct simt_ctx *simt_queue_user(struct simt_device *sdev, u32 q,
 					u64 *key)
 {
 	struct simt_ctx *ctx;
 	unsigned long flags;
-	u32 head, tail;
+	u32 state;
 
 	*key = 0;
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
 	ctx = sdev->queue_ctx[q];
 	if (ctx && READ_ONCE(ctx->userq) && !ctx->error) {
 		kref_get(&ctx->ref);
-		head = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_HEAD));
-		tail = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_TAIL));
-		if (head != tail)
+		state = SIMT_QSTATUS_STATE(simt_rd32(sdev,
+				SIMT_QUEUE_REG(q, SIMT_QREG_STATUS)));
+		if (state == SIMT_QSTATE_BUSY || state == SIMT_QSTATE_WAITING)
 			*key = (u64)simt_rd32(sdev, SIMT_QUEUE_REG(q,
 						SIMT_QREG_COMPLETED)) + 1;
 	} else {

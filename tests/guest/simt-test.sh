@@ -64,6 +64,7 @@ t_userq
 t_userq_errors
 t_userq_destroy
 t_userq_hang
+t_userq_retract
 t_preempt
 t_preempt_pictures
 t_preempt_params
@@ -424,6 +425,8 @@ d_userq_destroy="user queue: destroying a context while its kernel runs works, a
 
 t_userq_hang() { ioctl_group userq-hang; }
 d_userq_hang="user queue: with job_timeout_ms at 200, an endless kernel in a user queue is stopped by the watchdog, no sooner than 200 ms, and USERQ_WAIT reports DRM_SIMT_ERROR_TIMEOUT"
+t_userq_retract() { ioctl_group userq-retract; }
+d_userq_retract="user queue: a user's endless kernel of a NONE-mode context on every SM, its TAIL set back to HEAD while it runs, is still stopped by the watchdog (job_timeout_ms 200, DRM_SIMT_ERROR_TIMEOUT), and root's realtime launch behind it then runs"
 
 t_sysmem() { ioctl_group sysmem; }
 d_sysmem="vecadd with code, inputs and output in system memory objects bound through the device MMU; EEXIST, isolation, unbind then fault"

@@ -243,5 +243,6 @@ void test_userq(void);
 void test_userq_errors(void);
 void test_userq_destroy(void);
 void test_userq_hang(void);
+void test_userq_retract(void);
 
 #endif /* SIMT_IOCTL_TEST_H */

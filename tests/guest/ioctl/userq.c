@@ -4,8 +4,9 @@
  * userq (USERQ_CREATE's checks, the doorbell mapping, kernels run
  * through the process's own ring, USERQ_WAIT, SUBMIT refused),
  * userq-errors (what a process may not make its ring do),
- * userq-destroy (a running user queue destroyed, its doorbell gone) and
- * userq-hang (the watchdog stops a user queue that does not progress).
+ * userq-destroy (a running user queue destroyed, its doorbell gone),
+ * userq-hang (the watchdog stops a user queue that does not progress) and
+ * userq-retract (nor one whose TAIL went back to HEAD under a kernel).
  * The commands are the device's own (include/hw/simt/simt-hw.h), written
  * by the test as any process may.
  */
@@ -621,5 +622,127 @@ out_spin:
 	spin_free(&j, 0);
 	uq_free(&q);
 	bo_close(q.ring_h);
+	test_restore_timeout();
+}
+
+/*
+ * ---- userq-retract: a user queue whose TAIL goes back to HEAD while
+ * its command runs is still watched ----
+ *
+ * An unprivileged process takes every SM with an endless kernel of a
+ * NONE-mode context (never preempted), then stores TAIL = HEAD, so that
+ * the ring looks empty while the kernel runs.  The watchdog must still
+ * stop it after job_timeout_ms of running time, and root's REALTIME
+ * launch, which waits for the NONE kernel's blocks, must then run.
+ */
+static int retract_as_user(int ready)
+{
+	uint32_t sms = get_param(DRM_SIMT_PARAM_SM_COUNT);
+	uint32_t per_sm = get_param(DRM_SIMT_PARAM_SM_BLOCKS);
+	uint32_t threads = get_param(DRM_SIMT_PARAM_SM_THREADS) / per_sm;
+	struct drm_simt_context_create c = {
+		.priority = DRM_SIMT_PRIORITY_NORMAL,
+		.preempt_mode = DRM_SIMT_PREEMPT_NONE,
+	};
+	struct drm_simt_userq_wait w;
+	struct spinjob j;
+	struct uq q;
+	uint32_t head;
+	int r;
+
+	if (setgid(65534) || setuid(65534)) {
+		printf("cannot become uid 65534: %s\n", strerror(errno));
+		return 1;
+	}
+	r = xioctl(fd, DRM_IOCTL_SIMT_CONTEXT_CREATE, &c);
+	CHECK(r == 0, "CONTEXT_CREATE preempt NONE as a user: %s", strerror(-r));
+	if (r)
+		return 1;
+	uq_ring_new(&q, c.ctx_id, 16);
+	if (spin_held_setup(&j, q.ctx, sms * per_sm, threads, 1) || uq_start(&q))
+		return 1;
+	uq_launch(&q, &j.cmd);
+	uq_signal(&q, 0, SIMT_CMDF_IRQ);
+	uq_ring(&q);
+	if (spin_resident(&j, sms * per_sm))
+		return 1;
+	head = q.db[SIMT_DBREG_HEAD / 4];
+	q.db[SIMT_DBREG_TAIL / 4] = head;
+	printf("user: %u blocks of %u threads on every SM, TAIL set back to HEAD %u\n",
+	       sms * per_sm, threads, head);
+	CHECK(write(ready, "r", 1) == 1, "telling root: %s", strerror(errno));
+	r = uq_wait(&q, 1, 60 * SEC_NS, &w);
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_TIMEOUT,
+	      "the retracted queue: %s, error %u (want %u, a timeout)",
+	      strerror(-r), w.error, DRM_SIMT_ERROR_TIMEOUT);
+	return failures ? 1 : 0;
+}
+
+void test_userq_retract(void)
+{
+	struct drm_simt_wait w;
+	struct spinjob rt;
+	int ready[2], status, f, old;
+	uint32_t ctx;
+	uint64_t seq;
+	double t0, t;
+	char byte;
+	pid_t pid;
+	int r;
+
+	if (test_set_timeout("200"))
+		return;
+	if (pipe(ready)) {
+		FAIL("pipe: %s", strerror(errno));
+		goto out;
+	}
+	f = open_node();
+	pid = fork();
+	if (pid == 0) {
+		close(ready[0]);
+		use_fd(f);
+		_exit(retract_as_user(ready[1]));
+	}
+	close(ready[1]);
+	close(f);
+	if (pid < 0 || read(ready[0], &byte, 1) != 1) {
+		FAIL("the user's process did not take the SMs");
+		goto out_child;
+	}
+	ctx = ctx_new(DRM_SIMT_PRIORITY_REALTIME);
+	if (spin_setup(&rt, ctx, 1, 32, 1000))
+		goto out_child;
+	t0 = now_s();
+	r = submit(ctx, &rt.cmd, 1, &seq);
+	CHECK(r == 0, "SUBMIT at realtime: %s", strerror(-r));
+	r = r ? r : wait_seq(ctx, seq, 30 * SEC_NS, &w);
+	t = now_s() - t0;
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_NONE,
+	      "root's realtime launch behind the retracted queue: %s, error %u after %.2f s",
+	      strerror(-r), r ? 0 : w.error, t);
+	if (r == 0 && w.error == DRM_SIMT_ERROR_NONE)
+		printf("root's realtime launch ended %.2f s after the user's queue was retracted\n",
+		       t);
+	spin_free(&rt, 1);
+	ctx_destroy(ctx);
+out_child:
+	if (pid > 0) {
+		/* Its USERQ_WAIT returns once the queue stopped. */
+		t0 = now_s();
+		while ((old = waitpid(pid, &status, WNOHANG)) == 0 &&
+		       now_s() - t0 < 30)
+			usleep(10000);
+		if (old == 0) {
+			/* Ends the user's queue if the watchdog did not. */
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			FAIL("the user's process still waited; killed");
+		} else {
+			CHECK(old == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			      "the user's process failed");
+		}
+	}
+	close(ready[0]);
+out:
 	test_restore_timeout();
 }
