@@ -41,13 +41,17 @@
  * LOW and NORMAL priority; HIGH and REALTIME can starve everyone else's
  * work and need CAP_SYS_NICE, as for sched_setscheduler() (the
  * unprivileged_high parameter opens HIGH to everyone, for classrooms).
- * An open file holds at most file_contexts contexts, so that one user
- * cannot take every hardware queue by himself.  Everything of VRAM a
+ * Each context holds a hardware queue, and there are few (3 on the
+ * default preset): a user without CAP_SYS_ADMIN holds at most
+ * user_contexts of a device's, in all his open files together, so that
+ * one user cannot take every queue by himself.  An open file holds at
+ * most file_contexts contexts.  Everything of VRAM a
  * context can reach (objects, page tables, save area) is zeroed before
  * it is mapped.
  */
 
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/dma-mapping.h>
 #include <linux/moduleparam.h>
 #include <linux/overflow.h>
@@ -78,6 +82,10 @@ MODULE_PARM_DESC(unprivileged_high,
 unsigned int simt_file_contexts = 8;
 module_param_named(file_contexts, simt_file_contexts, uint, 0644);
 MODULE_PARM_DESC(file_contexts, "contexts one open file may hold at once");
+
+static unsigned int simt_user_contexts;
+module_param_named(user_contexts, simt_user_contexts, uint, 0644);
+MODULE_PARM_DESC(user_contexts, "contexts one user without CAP_SYS_ADMIN may hold at once on a device, in all his files (0, the default: all but one of its queues)");
 
 /*
  * Map system memory object @obj at device address @addr, each DMA segment
@@ -123,12 +131,43 @@ static void simt_hw_slots_put(struct simt_ctx *ctx)
 	mutex_unlock(&sdev->hw_lock);
 }
 
+/* user_contexts, or all but one of the device's queues (at least one). */
+u32 simt_user_context_limit(struct simt_device *sdev)
+{
+	u32 contexts = min(sdev->hw_ctx_count, sdev->hw_queue_count);
+	u32 limit = READ_ONCE(simt_user_contexts);
+
+	return limit ? min(limit, contexts) : max(contexts - 1, 1u);
+}
+
+/* Queues that @uid holds against its limit; under hw_lock. */
+static u32 simt_user_queues(struct simt_device *sdev, kuid_t uid)
+{
+	unsigned long held = sdev->hw_queue_used & sdev->hw_queue_charged;
+	u32 q, n = 0;
+
+	for_each_set_bit(q, &held, sdev->hw_queue_count)
+		n += uid_eq(sdev->hw_queue_owner[q], uid);
+	return n;
+}
+
+/* A hardware context and queue for @ctx, counted against its creator. */
 static int simt_hw_slots_get(struct simt_ctx *ctx)
 {
 	struct simt_device *sdev = ctx->sdev;
+	bool charged = !capable(CAP_SYS_ADMIN);
+	kuid_t uid = current_euid();
 	unsigned long c, q;
+	u32 limit;
 
 	mutex_lock(&sdev->hw_lock);
+	limit = simt_user_context_limit(sdev);
+	if (charged && simt_user_queues(sdev, uid) >= limit) {
+		mutex_unlock(&sdev->hw_lock);
+		simt_dbg(&sdev->drm, CTX, "user %u holds %u contexts, the limit\n",
+			from_kuid(&init_user_ns, uid), limit);
+		return -EDQUOT;
+	}
 	c = find_first_zero_bit(&sdev->hw_ctx_used, sdev->hw_ctx_count);
 	q = find_first_zero_bit(&sdev->hw_queue_used, sdev->hw_queue_count);
 	if (c >= sdev->hw_ctx_count || q >= sdev->hw_queue_count) {
@@ -139,6 +178,8 @@ static int simt_hw_slots_get(struct simt_ctx *ctx)
 	}
 	__set_bit(c, &sdev->hw_ctx_used);
 	__set_bit(q, &sdev->hw_queue_used);
+	__assign_bit(q, &sdev->hw_queue_charged, charged);
+	sdev->hw_queue_owner[q] = uid;
 	mutex_unlock(&sdev->hw_lock);
 
 	ctx->hw_ctx = c;
@@ -755,17 +796,20 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 		goto out_unlock;
 	}
 	/*
-	 * Clear the mappings and the TLB before the object can be freed and
-	 * its VRAM handed to someone else.  If the device is gone there is
-	 * nothing to clear.
+	 * Clear the mappings and the TLB before the object can move, be
+	 * freed, or its VRAM be handed to someone else: a kernel of the
+	 * context may be running and translating through them.  If the
+	 * device is gone there is nothing to clear.
 	 */
-	if (simt_bo_is_vram(obj))
-		simt_vram_unbind(ctx, b);
+	if (b->vram)
+		simt_vram_unbind_begin(ctx, b);
 	if (drm_dev_enter(drm, &idx)) {
 		simt_pt_unmap(ctx, b->addr, obj->size);
 		simt_tlb_inv_ctx(ctx->sdev, ctx->hw_ctx);
 		drm_dev_exit(idx);
 	}
+	if (b->vram)
+		simt_vram_unbind(ctx, b);
 	list_del(&b->link);
 	drm_gem_object_put(b->obj);
 	kfree(b);

@@ -14,6 +14,8 @@ struct simt_device;
 struct simt_file;
 
 extern unsigned int simt_file_contexts;
+/* The contexts one user without CAP_SYS_ADMIN may hold on @sdev. */
+u32 simt_user_context_limit(struct simt_device *sdev);
 struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id);
 /* @obj's binding in @ctx, or NULL; under ctx->lock. */
 struct simt_bind *simt_bind_find(struct simt_ctx *ctx,

@@ -24,6 +24,7 @@
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -217,6 +218,9 @@ struct simt_device {
 	struct mutex hw_lock;		/* slot allocation, TLB_INV pair */
 	unsigned long hw_ctx_used;	/* bitmap of hardware contexts */
 	unsigned long hw_queue_used;	/* bitmap of hardware queues */
+	/* Queues held by a user, counted against user_contexts, and whose. */
+	unsigned long hw_queue_charged;
+	kuid_t hw_queue_owner[SIMT_MAX_QUEUES];
 	spinlock_t ctx_lock;		/* queue_ctx[], read by the IRQ path */
 	struct simt_ctx *queue_ctx[SIMT_MAX_QUEUES];
 
@@ -471,6 +475,8 @@ struct simt_bind {
 	u64 addr;			/* device address */
 	bool fixed;			/* at the caller's address */
 	bool vram;			/* of a VRAM object: on its list */
+	/* Being unbound: its object stays put (simt_vram_unbind_begin()). */
+	bool unbinding;
 };
 
 /*

@@ -6,6 +6,7 @@
  * in simt_drv.c, next to the drm_driver.
  */
 
+#include <linux/capability.h>
 #include <linux/errno.h>
 
 #include <drm/drm_device.h>
@@ -103,6 +104,11 @@ int simt_get_param_ioctl(struct drm_device *drm, void *data,
 		break;
 	case DRM_SIMT_PARAM_FILE_CONTEXTS:
 		args->value = READ_ONCE(simt_file_contexts);
+		break;
+	case DRM_SIMT_PARAM_USER_CONTEXTS:
+		args->value = capable(CAP_SYS_ADMIN) ?
+			min(sdev->hw_ctx_count, sdev->hw_queue_count) :
+			simt_user_context_limit(sdev);
 		break;
 	case DRM_SIMT_PARAM_CONTEXTS:
 	case DRM_SIMT_PARAM_BUSY_CONTEXTS: {

@@ -77,10 +77,11 @@ unsigned long simt_watchdog_delay(void)
 /*
  * How long has submission @seqno of @ctx run?  Adds the time since the
  * watchdog's last look at @ctx, times the share of the device's cycles
- * in which the queue was active.  The first look at a submission starts
- * its count.  On tdr_wq only.
+ * in which the queue was active, or all of it if @waited (a user queue's
+ * WAIT, which holds its queue and the engine's attention, not the SMs).
+ * The first look at a submission starts its count.  On tdr_wq only.
  */
-static bool simt_watchdog_hung(struct simt_ctx *ctx, u64 seqno)
+static bool simt_watchdog_hung(struct simt_ctx *ctx, u64 seqno, bool waited)
 {
 	struct simt_device *sdev = ctx->sdev;
 	u32 timeout_ms = READ_ONCE(simt_job_timeout_ms);
@@ -104,7 +105,9 @@ static bool simt_watchdog_hung(struct simt_ctx *ctx, u64 seqno)
 		 * ran the whole time.  (A device reset restarts both
 		 * counters; recovery then starts the count again.)
 		 */
-		if (d_cycle)
+		if (waited)
+			ctx->wd_run_ns += d_wall;
+		else if (d_cycle)
 			ctx->wd_run_ns += mul_u64_u32_div(d_wall,
 							  min(d_active, d_cycle),
 							  d_cycle);
@@ -351,13 +354,14 @@ static struct simt_ctx *simt_queue_oldest(struct simt_device *sdev, u32 q,
  * may set it back to HEAD while the command at HEAD still runs.
  */
 static struct simt_ctx *simt_queue_user(struct simt_device *sdev, u32 q,
-					u64 *key)
+					u64 *key, bool *waiting)
 {
 	struct simt_ctx *ctx;
 	unsigned long flags;
 	u32 state;
 
 	*key = 0;
+	*waiting = false;
 	spin_lock_irqsave(&sdev->ctx_lock, flags);
 	ctx = sdev->queue_ctx[q];
 	if (ctx && READ_ONCE(ctx->userq) && !ctx->error) {
@@ -367,6 +371,7 @@ static struct simt_ctx *simt_queue_user(struct simt_device *sdev, u32 q,
 		if (state == SIMT_QSTATE_BUSY || state == SIMT_QSTATE_WAITING)
 			*key = (u64)simt_rd32(sdev, SIMT_QUEUE_REG(q,
 						SIMT_QREG_COMPLETED)) + 1;
+		*waiting = state == SIMT_QSTATE_WAITING;
 	} else {
 		ctx = NULL;
 	}
@@ -385,6 +390,7 @@ static void simt_watchdog_work(struct work_struct *work)
 						struct simt_device, watchdog);
 	bool cookie, busy = false;
 	struct simt_ctx *ctx;
+	bool waited;
 	u64 seqno;
 	int idx;
 	u32 q;
@@ -393,16 +399,17 @@ static void simt_watchdog_work(struct work_struct *work)
 		return;
 	cookie = dma_fence_begin_signalling();
 	for (q = 0; q < sdev->hw_queue_count; q++) {
+		waited = false;
 		ctx = simt_queue_oldest(sdev, q, &seqno);
 		if (!ctx)
-			ctx = simt_queue_user(sdev, q, &seqno);
+			ctx = simt_queue_user(sdev, q, &seqno, &waited);
 		if (!ctx)
 			continue;
 		busy = true;
 		simt_ctx_usage_update(ctx);
 		if (!seqno)
 			ctx->wd_seqno = 0;	/* an idle user queue */
-		else if (simt_watchdog_hung(ctx, seqno))
+		else if (simt_watchdog_hung(ctx, seqno, waited))
 			simt_ctx_recover(ctx, seqno,
 					 READ_ONCE(simt_job_timeout_ms));
 		simt_ctx_put(ctx);

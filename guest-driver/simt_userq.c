@@ -18,9 +18,14 @@
  * The doorbell mapping: queue q's page has the mmap offset
  * SIMT_DOORBELL_PGOFF + q, which only the file owning the queue's
  * user-queue context may map, exactly one page, uncached, not
- * executable, not expandable.  Closing the context removes the page from
- * every mapping of it before the queue can be given to anyone else; the
- * mappings stay, and a later access gets SIGBUS (no fault handler).
+ * executable, not expandable.  The page goes in at the first access
+ * (simt_doorbell_fault()), once the mapping is in the file's mapping
+ * tree, and only while the file still has a user-queue context on the
+ * queue; closing the context removes it from every mapping before the
+ * queue can be given to anyone else, and a later access gets SIGBUS.
+ * So no mapping keeps a doorbell that closing could miss (with the page
+ * put in by mmap(), a close between it and the mapping's linking into
+ * the tree could).
  *
  * Completions are the process's own SIGNALs to its objects, not
  * dma_fences (a process could keep them from ever signalling), so a user
@@ -72,17 +77,13 @@ void simt_userq_close(struct simt_ctx *ctx)
 {
 	if (!READ_ONCE(ctx->userq))
 		return;
-	/* A doorbell mmap() in flight has finished mapping, or fails. */
+	/* A doorbell fault in flight has put its page in, or fails. */
 	mutex_lock(&ctx->doorbell_lock);
 	mutex_unlock(&ctx->doorbell_lock);
 	unmap_mapping_range(ctx->sdev->drm.anon_inode->i_mapping,
 			    simt_doorbell_offset(ctx), PAGE_SIZE, 1);
 	wake_up_all(&ctx->userq_wq);
 }
-
-/* Mapped doorbells need no fault handler: a removed page is SIGBUS. */
-static const struct vm_operations_struct simt_doorbell_vm_ops = {
-};
 
 /* The user-queue context of @file on queue @q, referenced, or NULL. */
 static struct simt_ctx *simt_userq_find(struct drm_file *file, u32 q)
@@ -103,14 +104,52 @@ static struct simt_ctx *simt_userq_find(struct drm_file *file, u32 q)
 	return found;
 }
 
+/*
+ * A doorbell's first access: its page, if the file still has a live
+ * user-queue context on the queue.  Under doorbell_lock, which closing
+ * takes before it removes the page from the mappings.
+ */
+static vm_fault_t simt_doorbell_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct drm_file *file = vma->vm_file->private_data;
+	struct simt_device *sdev = to_simt(file->minor->dev);
+	unsigned long q = vma->vm_pgoff - SIMT_DOORBELL_PGOFF;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	struct simt_ctx *ctx;
+	phys_addr_t phys;
+	int idx;
+
+	ctx = simt_userq_find(file, q);
+	if (!ctx)
+		return VM_FAULT_SIGBUS;
+	if (drm_dev_enter(&sdev->drm, &idx)) {
+		mutex_lock(&ctx->doorbell_lock);
+		if (!READ_ONCE(ctx->closed)) {
+			phys = pci_resource_start(sdev->pdev, SIMT_BAR_DOORBELL) +
+			       (phys_addr_t)q * SIMT_DOORBELL_STRIDE;
+			ret = vmf_insert_pfn_prot(vma, vma->vm_start,
+						  phys >> PAGE_SHIFT,
+						  vma->vm_page_prot);
+		}
+		mutex_unlock(&ctx->doorbell_lock);
+		drm_dev_exit(idx);
+	}
+	simt_ctx_put(ctx);
+	return ret;
+}
+
+static const struct vm_operations_struct simt_doorbell_vm_ops = {
+	.fault = simt_doorbell_fault,
+};
+
 static int simt_doorbell_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	struct drm_file *file = filp->private_data;
 	struct simt_device *sdev = to_simt(file->minor->dev);
 	unsigned long q = vma->vm_pgoff - SIMT_DOORBELL_PGOFF;
 	struct simt_ctx *ctx;
-	phys_addr_t phys;
-	int idx, ret;
+	int idx, ret = 0;
 
 	if (q >= sdev->hw_queue_count || vma->vm_end - vma->vm_start != PAGE_SIZE ||
 	    !(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC)) {
@@ -135,12 +174,10 @@ static int simt_doorbell_mmap(struct file *filp, struct vm_area_struct *vma)
 	}
 	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	vm_flags_clear(vma, VM_MAYEXEC);
-	vma->vm_page_prot = pgprot_noncached(vm_get_page_prot(vma->vm_flags));
+	/* MMIO, as io_remap_pfn_range() would map it. */
+	vma->vm_page_prot = pgprot_decrypted(pgprot_noncached(
+					vm_get_page_prot(vma->vm_flags)));
 	vma->vm_ops = &simt_doorbell_vm_ops;
-	phys = pci_resource_start(sdev->pdev, SIMT_BAR_DOORBELL) +
-	       (phys_addr_t)q * SIMT_DOORBELL_STRIDE;
-	ret = io_remap_pfn_range(vma, vma->vm_start, phys >> PAGE_SHIFT,
-				 PAGE_SIZE, vma->vm_page_prot);
 out:
 	mutex_unlock(&ctx->doorbell_lock);
 	drm_dev_exit(idx);

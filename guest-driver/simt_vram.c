@@ -196,6 +196,8 @@ static bool simt_vram_bo_movable(struct simt_vram_bo *bo,
 	struct simt_bind *b;
 
 	list_for_each_entry(b, &bo->binds, obj_link) {
+		if (b->unbinding)
+			return false;
 		if (b->ctx == keep) {
 			if (keep_stays)
 				return false;
@@ -576,6 +578,19 @@ void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b)
 	b->ctx = ctx;
 	list_add_tail(&b->obj_link, &bo->binds);
 	mutex_unlock(&sdev->vram_lock);
+}
+
+/*
+ * Binding @b of a VRAM object is to be unbound while the context may
+ * run: keep the object where it is until simt_vram_unbind(), so that no
+ * eviction frees the VRAM that the context's page tables and TLB still
+ * point at, nor writes the binding's entries again once they are gone.
+ */
+void simt_vram_unbind_begin(struct simt_ctx *ctx, struct simt_bind *b)
+{
+	mutex_lock(&ctx->sdev->vram_lock);
+	b->unbinding = true;
+	mutex_unlock(&ctx->sdev->vram_lock);
 }
 
 /* Take binding @b of a VRAM object off its list, before its leaves go. */

@@ -33,6 +33,7 @@ void simt_vram_ctx_prepare(struct simt_ctx *ctx, bool launches);
 struct dma_fence *simt_vram_ctx_armed(struct simt_ctx *ctx,
 				      struct dma_fence *finished);
 void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b);
+void simt_vram_unbind_begin(struct simt_ctx *ctx, struct simt_bind *b);
 void simt_vram_unbind(struct simt_ctx *ctx, struct simt_bind *b);
 void simt_vram_unplug(struct simt_device *sdev);
 

@@ -214,7 +214,9 @@ enum simt_preemption {
  * SIMT_ERROR_OUT_OF_RESOURCES when none is left (max_contexts, counted
  * over all processes), or when the device is open too often
  * (DRM_SIMT_PARAM_FILE_CONTEXTS contexts per simt_device, interface
- * 0.3; the message says which).  Realtime without CAP_SYS_NICE is
+ * 0.3), or when the user holds DRM_SIMT_PARAM_USER_CONTEXTS contexts of
+ * the device in all his processes (interface 0.9); the message says
+ * which.  Realtime without CAP_SYS_NICE is
  * SIMT_ERROR_PERMISSION, and so is high since interface 0.3 unless the
  * administrator opened it to every user (the simt module's
  * unprivileged_high parameter).

@@ -123,7 +123,7 @@ static simt_status from_errno(int err)
 	case EACCES: case EPERM: return SIMT_ERROR_PERMISSION;
 	case ENOMEM: return SIMT_ERROR_OUT_OF_MEMORY;
 	case E2BIG: return SIMT_ERROR_TOO_LARGE;
-	case ENOSPC: case EMFILE: return SIMT_ERROR_OUT_OF_RESOURCES;
+	case ENOSPC: case EMFILE: case EDQUOT: return SIMT_ERROR_OUT_OF_RESOURCES;
 	case EBUSY: return SIMT_ERROR_ADDRESS_IN_USE;
 	case EIO: return SIMT_ERROR_CONTEXT_FAILED;
 	case ETIME: return SIMT_ERROR_TIMEOUT;
@@ -882,6 +882,16 @@ simt_status simt_context_create(simt_device *dev, int priority, int preempt_mode
 			return simt_set_error(SIMT_ERROR_OUT_OF_RESOURCES,
 					 "CONTEXT_CREATE: all %u of the device's contexts are in use",
 					 dev->info.max_contexts);
+		if (err == EDQUOT) {
+			uint64_t per_user = 0;
+
+			get_param(dev->fd, DRM_SIMT_PARAM_USER_CONTEXTS, &per_user);
+			return simt_set_error(SIMT_ERROR_OUT_OF_RESOURCES,
+					 "CONTEXT_CREATE: this user holds %llu contexts of the device "
+					 "in all his processes, the most one user may (the administrator's "
+					 "simt module parameter user_contexts)",
+					 (unsigned long long)per_user);
+		}
 		if (err == EMFILE) {
 			if (get_param(dev->fd, DRM_SIMT_PARAM_FILE_CONTEXTS, &per_file))
 				per_file = 0;

@@ -65,6 +65,7 @@ t_userq_errors
 t_userq_destroy
 t_userq_hang
 t_userq_retract
+t_user_contexts
 t_preempt
 t_preempt_pictures
 t_preempt_params
@@ -421,12 +422,14 @@ t_userq_errors() { ioctl_group userq-errors; }
 d_userq_errors="user queue: a COPY naming guest memory (SRC_HOST, DST_HOST) stops the queue with the privileged error and copies nothing; a SIGNAL to an unbound address faults that context (USERQ_WAIT reports the address) while another context's copy runs"
 
 t_userq_destroy() { ioctl_group userq-destroy; }
-d_userq_destroy="user queue: destroying a context while its kernel runs works, a store to its doorbell afterwards kills the process (SIGBUS/SIGSEGV), and new user queues work"
+d_userq_destroy="user queue: destroying a context while its kernel runs works, a store to its doorbell afterwards kills the process (SIGBUS/SIGSEGV), new user queues work, and a doorbell mapped but never touched before its context was destroyed is SIGBUS too (its page goes in at the first access)"
 
 t_userq_hang() { ioctl_group userq-hang; }
-d_userq_hang="user queue: with job_timeout_ms at 200, an endless kernel in a user queue is stopped by the watchdog, no sooner than 200 ms, and USERQ_WAIT reports DRM_SIMT_ERROR_TIMEOUT"
+d_userq_hang="user queue: with job_timeout_ms at 200, an endless kernel in a user queue is stopped by the watchdog, no sooner than 200 ms, and USERQ_WAIT reports DRM_SIMT_ERROR_TIMEOUT; so is a user queue held by a WAIT that nothing satisfies"
 t_userq_retract() { ioctl_group userq-retract; }
 d_userq_retract="user queue: a user's endless kernel of a NONE-mode context on every SM, its TAIL set back to HEAD while it runs, is still stopped by the watchdog (job_timeout_ms 200, DRM_SIMT_ERROR_TIMEOUT), and root's realtime launch behind it then runs"
+t_user_contexts() { ioctl_group user-contexts; }
+d_user_contexts="contexts per user: uid 65534 opening the node once per context and more gets all but one of the device's contexts, then EDQUOT; uid 65533 beside it still gets one; root's USER_CONTEXTS is every context"
 
 t_sysmem() { ioctl_group sysmem; }
 d_sysmem="vecadd with code, inputs and output in system memory objects bound through the device MMU; EEXIST, isolation, unbind then fault"
@@ -739,7 +742,7 @@ t_lib_device() { lib_group device; }
 d_lib_device="libsimt as a user: device open (bad nodes refused), info and parameters, close, error strings"
 
 t_lib_context() { lib_group context; }
-d_lib_context="libsimt as a user: contexts at every priority and preemption mode, realtime refused, the context limit"
+d_lib_context="libsimt as a user: contexts at every priority and preemption mode, realtime refused, the context limits (one open file's, and the user's over all his opens: all but one of the device's contexts)"
 
 t_lib_memory() { lib_group memory; }
 d_lib_memory="libsimt as a user: device memory, copies both ways and device to device, mapping, bad ranges"
@@ -756,8 +759,22 @@ d_lib_errors="libsimt as a user: refused launch (a block over the SM's threads o
 t_lib_samples() { lib_group samples; }
 d_lib_samples="libsimt as a user: saxpy, matmul, reduce (tree, warp), histogram checked"
 
-t_lib_threads() { lib_group threads; }
-d_lib_threads="libsimt as a user: threads of one process create contexts, allocate, copy, launch vecadd and ids (one shared context) and wait at once; every result checked"
+# Run "$@" with the module parameter user_contexts at $1, as an
+# administrator would for a user who needs more contexts at once than
+# the default (all but one of the device's: 2 on the default preset).
+with_user_contexts() {
+	param=/sys/module/simt/parameters/user_contexts
+	old=$(cat "$param")
+	echo "$1" > "$param" || { echo "cannot set user_contexts"; return 1; }
+	shift
+	"$@"
+	rc=$?
+	echo "$old" > "$param"
+	return $rc
+}
+
+t_lib_threads() { with_user_contexts 3 lib_group threads; }
+d_lib_threads="libsimt as a user (user_contexts raised to 3): threads of one process create contexts, allocate, copy, launch vecadd and ids (one shared context) and wait at once; every result checked"
 
 t_lib_timeout() { lib_group timeout; }
 d_lib_timeout="libsimt as a user: a wait timeout is SIMT_ERROR_TIMEOUT at its deadline, also with signals (EINTR, SA_RESTART)"
@@ -797,7 +814,8 @@ stat_val() { awk -v k="$1" '$1 == k { print $2 }' "$(simt_debugfs_dir "$DEV")/st
 t_oversub_tenants() {
 	e0=$(stat_val evictions) r0=$(stat_val restores)
 	m0=$(stat_val move_bytes) x0=$(stat_val move_errors)
-	lib_group oversub-tenants
+	# Three processes of one user, a context each.
+	with_user_contexts 3 lib_group oversub-tenants
 	rc=$?
 	e1=$(stat_val evictions) r1=$(stat_val restores)
 	echo "debugfs stats: evictions $e0 -> $e1, restores $r0 -> $r1, evicted_bytes $(stat_val evicted_bytes)"
@@ -810,7 +828,7 @@ t_oversub_tenants() {
 		fail "the copy engines moved nothing for the evictions, or a move failed"
 	return $rc
 }
-d_oversub_tenants="oversubscription: 3 processes with 60 % of the VRAM each run saxpy rounds over it in turn and at once with idle gaps: every result right bit for bit, each one's objects evicted and restored (fdinfo), debugfs evictions and restores grew, moved by the copy engines with no failed move"
+d_oversub_tenants="oversubscription: 3 processes of one user (user_contexts raised to 3) with 60 % of the VRAM each run saxpy rounds over it in turn and at once with idle gaps: every result right bit for bit, each one's objects evicted and restored (fdinfo), debugfs evictions and restores grew, moved by the copy engines with no failed move"
 
 # The moves of seed 003's evictions and restores are the copy engines':
 # the move queue's copies moved at least A's eviction, B's eviction and

@@ -101,7 +101,7 @@ extern "C" {
 #endif
 
 #define DRM_SIMT_UAPI_MAJOR		0
-#define DRM_SIMT_UAPI_MINOR		8
+#define DRM_SIMT_UAPI_MINOR		9
 
 #define DRM_SIMT_GET_PARAM		0x00
 #define DRM_SIMT_BO_CREATE		0x01
@@ -140,6 +140,8 @@ extern "C" {
 #define DRM_SIMT_PARAM_SM_WARPS		16
 #define DRM_SIMT_PARAM_SM_REGS		17	/* 32-bit registers */
 #define DRM_SIMT_PARAM_SM_SHARED	18	/* shared memory bytes */
+/* Since 0.9: contexts the caller's user may hold, in all his files */
+#define DRM_SIMT_PARAM_USER_CONTEXTS	19
 
 /* DRM_SIMT_PARAM_CAPS bits (the device's CAPS register) */
 #define DRM_SIMT_CAP_MSIX		(1u << 0)
@@ -272,7 +274,9 @@ struct drm_simt_bo_info {
  * A context takes a hardware context (an address space) and a hardware
  * queue; when the device has none left the call fails with ENOSPC.  One
  * open file may hold DRM_SIMT_PARAM_FILE_CONTEXTS contexts at once
- * (EMFILE beyond; since 0.3).
+ * (EMFILE beyond; since 0.3), and one user without CAP_SYS_ADMIN
+ * DRM_SIMT_PARAM_USER_CONTEXTS in all his files together (EDQUOT
+ * beyond; since 0.9).
  */
 struct drm_simt_context_create {
 	__u32 priority;

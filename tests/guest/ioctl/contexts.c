@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * contexts.c: simt-ioctl-test's groups on contexts and open files: ctx
- * (create, destroy, limits), prio (who may ask for high priority),
+ * (create, destroy, limits), user-contexts (one user's limit over all
+ * his files), prio (who may ask for high priority),
  * savearea (the preemption save area), close (a file closed with work in
  * flight) and fdinfo (the DRM client usage stats).
  */
@@ -160,6 +161,106 @@ void test_ctx(void)
 	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	      WEXITSTATUS(status) == 0, "unprivileged priorities");
 	printf("realtime and high priority refused to an unprivileged user (EACCES)\n");
+}
+
+/*
+ * ---- user-contexts: one user cannot take every hardware queue (0.9):
+ * a user without CAP_SYS_ADMIN holds at most USER_CONTEXTS contexts, in
+ * all his open files together ----
+ */
+
+/*
+ * As uid @uid, one context in each of the @n files @files; tell @done
+ * how many were made and the error of the first refused, then hold them
+ * until @go closes.  The exit status is the number made.
+ */
+static void hold_contexts_as(uid_t uid, int *files, unsigned int n, int done,
+			     int go)
+{
+	int result[2] = { 0, 0 };
+	uint32_t id;
+	char byte;
+
+	if (setgid(uid) || setuid(uid))
+		_exit(255);
+	for (unsigned int i = 0; i < n; i++) {
+		int r = ctx_create_on(files[i], DRM_SIMT_PRIORITY_NORMAL, &id);
+
+		if (r) {
+			result[1] = r;
+			break;
+		}
+		result[0]++;
+	}
+	if (write(done, result, sizeof(result)) != sizeof(result))
+		_exit(255);
+	if (read(go, &byte, 1) < 0)
+		_exit(255);
+	_exit(result[0]);
+}
+
+/* Start hold_contexts_as() in a child; its pid, the result in @result. */
+static pid_t hold_contexts(uid_t uid, unsigned int n, int *go_w, int result[2])
+{
+	int files[64], done[2], go[2];
+	pid_t pid;
+
+	if (n > ARRAY_SIZE(files) || pipe(done) || pipe(go))
+		return -1;
+	for (unsigned int i = 0; i < n; i++)
+		files[i] = open_node();
+	pid = fork();
+	if (pid == 0) {
+		close(done[0]);
+		close(go[1]);
+		hold_contexts_as(uid, files, n, done[1], go[0]);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		close(files[i]);
+	close(done[1]);
+	close(go[0]);
+	if (pid < 0 || read(done[0], result, 2 * sizeof(int)) != 2 * sizeof(int)) {
+		result[0] = -1;
+		result[1] = 0;
+	}
+	close(done[0]);
+	*go_w = go[1];
+	return pid;
+}
+
+static void hold_end(pid_t pid, int go)
+{
+	int status;
+
+	close(go);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+}
+
+void test_user_contexts(void)
+{
+	uint32_t max = get_param(DRM_SIMT_PARAM_MAX_CONTEXTS);
+	uint32_t limit = max > 1 ? max - 1 : 1;
+	int first[2], second[2], go1, go2;
+	pid_t p1, p2;
+
+	CHECK(get_param(DRM_SIMT_PARAM_USER_CONTEXTS) == max,
+	      "root's USER_CONTEXTS %llu, want all %u (CAP_SYS_ADMIN has no limit)",
+	      (unsigned long long)get_param(DRM_SIMT_PARAM_USER_CONTEXTS), max);
+	/* One user opens the node once for every context and then some. */
+	p1 = hold_contexts(65534, max + 1, &go1, first);
+	CHECK(first[0] == (int)limit && first[1] == -EDQUOT,
+	      "uid 65534, one context per file in %u files: %d made, then %s (want %u, then EDQUOT)",
+	      max + 1, first[0], strerror(-first[1]), limit);
+	printf("uid 65534 got %d of the %u contexts in %u files, then: %s\n",
+	       first[0], max, max + 1, strerror(-first[1]));
+	/* Another user still gets one. */
+	p2 = hold_contexts(65533, 1, &go2, second);
+	CHECK(second[0] == 1, "uid 65533 beside it: %d contexts, %s",
+	      second[0], strerror(-second[1]));
+	printf("uid 65533 beside it got %d context\n", second[0]);
+	hold_end(p2, go2);
+	hold_end(p1, go1);
 }
 
 /*

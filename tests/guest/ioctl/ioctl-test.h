@@ -244,5 +244,6 @@ void test_userq_errors(void);
 void test_userq_destroy(void);
 void test_userq_hang(void);
 void test_userq_retract(void);
+void test_user_contexts(void);
 
 #endif /* SIMT_IOCTL_TEST_H */

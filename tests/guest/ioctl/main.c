@@ -74,6 +74,7 @@ static const struct test_group groups[] = {
 	{ "userq-errors", test_userq_errors },
 	{ "userq-destroy", test_userq_destroy },
 	{ "userq-hang", test_userq_hang },
+	{ "user-contexts", test_user_contexts },
 	{ "userq-retract", test_userq_retract },
 };
 

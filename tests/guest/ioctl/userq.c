@@ -583,8 +583,19 @@ void test_userq_destroy(void)
 		ctx_destroy(again[i].ctx);
 		bo_close(again[i].ring_h);
 	}
-	printf("a running user queue destroyed, its doorbell gone; %u new ones work\n",
-	       per_ctx);
+	/*
+	 * A doorbell mapped but never touched: its page goes in at the first
+	 * access, and after the destroy there is none to go in.
+	 */
+	if (uq_new(&q, 16))
+		return;
+	CHECK(ctx_destroy(q.ctx) == 0, "destroy of the untouched doorbell's context");
+	CHECK(store_kills(q.db),
+	      "a first store to a doorbell mapped before CONTEXT_DESTROY did not get SIGBUS/SIGSEGV");
+	uq_free(&q);
+	bo_close(q.ring_h);
+	printf("a running user queue destroyed, its doorbell gone; %u new ones work; "
+	       "a doorbell mapped, never touched, then destroyed is SIGBUS\n", per_ctx);
 }
 
 /* ---- userq-hang: the watchdog stops a user queue that hangs ---- */
@@ -622,6 +633,35 @@ out_spin:
 	spin_free(&j, 0);
 	uq_free(&q);
 	bo_close(q.ring_h);
+
+	/*
+	 * A WAIT that nothing satisfies holds the queue and keeps the
+	 * device's engine polling, though no SM: it counts as running.
+	 */
+	if (uq_new(&q, 16) == 0) {
+		struct simt_cmd_wait hold;
+
+		memset(&hold, 0, sizeof(hold));
+		hold.opcode = SIMT_CMD_WAIT;
+		hold.addr = q.fence_va + 8;	/* a word nothing writes */
+		hold.value = 1;
+		uq_put(&q, &hold);
+		uq_signal(&q, 0, SIMT_CMDF_IRQ);
+		t0 = now_s();
+		uq_ring(&q);
+		r = uq_wait(&q, 1, 30 * SEC_NS, &w);
+		t = now_s() - t0;
+		CHECK(r == 0 && w.error == DRM_SIMT_ERROR_TIMEOUT && *q.fence == 0,
+		      "a WAIT nothing satisfies in a user queue: %s, error %u, fence %llu after %.2f s",
+		      strerror(-r), w.error, (unsigned long long)*q.fence, t);
+		CHECK(t >= 0.2, "stopped after %.3f s, before the 200 ms job timeout", t);
+		if (w.error == DRM_SIMT_ERROR_TIMEOUT)
+			printf("a user queue's WAIT that nothing satisfies stopped by the watchdog after %.2f s\n",
+			       t);
+		ctx_destroy(q.ctx);
+		uq_free(&q);
+		bo_close(q.ring_h);
+	}
 	test_restore_timeout();
 }
 

@@ -156,8 +156,10 @@ void test_context(void)
 	 * Exactly max_contexts, then none; all of them again after.  Since
 	 * 0.3 one open file holds FILE_CONTEXTS at most: beyond, the refusal
 	 * names that limit; the device's limit takes several opens then.
+	 * Since 0.9 a user holds USER_CONTEXTS at most, in all his opens:
+	 * then that is the limit the refusal names.
 	 */
-	n = info.max_contexts < 64 ? info.max_contexts : 64;
+	n = user_contexts(dev, &info, info.max_contexts < 64 ? info.max_contexts : 64);
 	per_file = file_contexts(dev, &info, n);
 	ndev = (n + per_file - 1) / per_file;
 	devs[0] = dev;
@@ -179,14 +181,17 @@ void test_context(void)
 	}
 	for (i = 0; i < n; i++)
 		EXPECT(simt_context_create(devs[i / per_file], i % 2, 0, &ctx[i]), SIMT_SUCCESS);
-	if (n == info.max_contexts) {
+	if (n == info.max_contexts || n < 64) {
+		const char *limit = n == info.max_contexts ? "contexts are in use" :
+				    "in all his processes";
 		simt_context *extra;
 		simt_device *more;
 
 		MUST(simt_device_open(node, &more));
 		EXPECT(simt_context_create(more, 1, 0, &extra), SIMT_ERROR_OUT_OF_RESOURCES);
-		CHECK(strstr(simt_last_error(), "contexts are in use") != NULL,
-		      "the refusal does not name the device's limit: %s", simt_last_error());
+		CHECK(strstr(simt_last_error(), limit) != NULL,
+		      "the refusal does not name the %s limit: %s",
+		      n == info.max_contexts ? "device's" : "user's", simt_last_error());
 		printf("context %u refused: %s\n", n + 1, simt_last_error());
 		EXPECT(simt_device_close(more), SIMT_SUCCESS);
 	}

@@ -98,6 +98,17 @@ unsigned int file_contexts(simt_device *dev, const struct simt_device_info *info
 	return v < max ? (unsigned int)v : max;
 }
 
+/* Contexts this user may hold on the device (0.9), or @max before. */
+unsigned int user_contexts(simt_device *dev, const struct simt_device_info *info,
+			   unsigned int max)
+{
+	uint64_t v;
+
+	if (info->uapi_minor < 9 || simt_device_get_param(dev, DRM_SIMT_PARAM_USER_CONTEXTS, &v))
+		return max;
+	return v < max ? (unsigned int)v : max;
+}
+
 uint8_t pat(size_t i, unsigned int seed)
 {
 	uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull + seed * 0x632be59bd9b4e019ull;

@@ -76,6 +76,8 @@ int check_u32(const char *what, const uint32_t *got, const uint32_t *want,
 int check_floats(const char *what, const float *got, const float *want,
 		 size_t n);
 int high_allowed(const struct simt_device_info *info);
+unsigned int user_contexts(simt_device *dev, const struct simt_device_info *info,
+			   unsigned int max);
 unsigned int file_contexts(simt_device *dev, const struct simt_device_info *info,
 			   unsigned int max);
 uint8_t pat(size_t i, unsigned int seed);

@@ -128,7 +128,7 @@ void test_threads(void)
 
 	MUST(simt_device_open(node, &dev));
 	MUST(simt_device_get_info(dev, &info));
-	nthreads = file_contexts(dev, &info, info.max_contexts) - 1;
+	nthreads = file_contexts(dev, &info, user_contexts(dev, &info, info.max_contexts)) - 1;
 	nthreads = nthreads > THREADS ? THREADS : nthreads;
 	CHECK(nthreads >= 2, "room for %u contexts only", nthreads + 1);
 	MUST(simt_context_create(dev, SIMT_PRIORITY_NORMAL, 0, &shared));
