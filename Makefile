@@ -39,7 +39,7 @@ endif
 export SIMT_CACHE HOST_BUILD
 
 .PHONY: all setup qemu host guest check docs run bench lab lab-check grade \
-    fuzz clean
+    fuzz fuzz-driver clean
 
 all: qemu host guest
 
@@ -98,6 +98,11 @@ grade: setup
 # UBSan, in a build of its own; FUZZ_SECONDS=N (600 by default).
 fuzz: qemu
 	@scripts/fuzz.sh
+
+# The driver fuzzer in a guest on the debug kernel (scripts/fuzz-driver.sh):
+# FUZZ_SECONDS=N (600 by default), FUZZ_SEED=S (the time by default).
+fuzz-driver: qemu host
+	@scripts/fuzz-driver.sh
 
 clean:
 	rm -rf build

@@ -27,11 +27,13 @@
  * it for shmem objects; a VRAM object has no pages an importer could map.
  */
 
+#include <linux/capability.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/scatterlist.h>
 
 #include <drm/drm_device.h>
@@ -197,6 +199,25 @@ int simt_sys_bo_dma_check(struct drm_gem_object *obj)
 	return 0;
 }
 
+/*
+ * A system object's pages count as the creating process's pinned memory
+ * (mm->pinned_vm, against RLIMIT_MEMLOCK unless CAP_IPC_LOCK, as RDMA
+ * does), which needs no mmap lock: the last reference to an object may
+ * go in munmap(), under that process's mmap lock (account_locked_vm()
+ * there deadlocked the process; the driver fuzzer found it).
+ */
+static int simt_pinned_charge(struct mm_struct *mm, unsigned long pages)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+
+	if ((unsigned long)atomic64_add_return(pages, &mm->pinned_vm) > limit &&
+	    !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(pages, &mm->pinned_vm);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static void simt_sys_bo_free(struct drm_gem_object *obj)
 {
 	struct simt_device *sdev = to_simt(obj->dev);
@@ -207,7 +228,7 @@ static void simt_sys_bo_free(struct drm_gem_object *obj)
 	mutex_unlock(&sdev->dma_lock);
 	simt_va_free(sdev, &bo->va);
 	if (bo->mm) {
-		account_locked_vm(bo->mm, obj->size >> PAGE_SHIFT, false);
+		atomic64_sub(obj->size >> PAGE_SHIFT, &bo->mm->pinned_vm);
 		mmdrop(bo->mm);
 	}
 	drm_gem_shmem_object_free(obj);
@@ -314,7 +335,7 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 	/* Charge the pages before pinning them. */
 	bo = to_simt_sys_bo(&shmem->base);
 	if (current->mm) {
-		ret = account_locked_vm(current->mm, size >> PAGE_SHIFT, true);
+		ret = simt_pinned_charge(current->mm, size >> PAGE_SHIFT);
 		if (ret) {
 			simt_dbg(&sdev->drm, BO, "%llu bytes more pinned memory exceed RLIMIT_MEMLOCK\n",
 				size);

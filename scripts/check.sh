@@ -241,6 +241,11 @@ run_guest() {
     guest_boot guest-osub "oversubscription " SIMT_CLOCK=virtual \
         SIMT_DEVICE=simt,vram-size=64M \
         EXTRA_APPEND="simtguest.tests=oversub_tenants,oversub_single,oversub_smi,evict_copy_engine,log_clean"
+    # The driver fuzzer (tests/guest/simt-driver-fuzz.c), briefly and from
+    # one seed: 20 s, 60 s on the debug kernel (make fuzz-driver runs it
+    # longer, from new seeds).  64 MiB of VRAM, so that it evicts.
+    guest_boot guest-fuzz "driver fuzzer " SIMT_DEVICE=simt,vram-size=64M \
+        EXTRA_APPEND="simtguest.tests=fuzz_driver,log_clean simtguest.fuzz_seconds=$([ "$debug" = 1 ] && echo 60 || echo 20) simtguest.fuzz_seed=1"
     # The device removed from its PCIe slot under work in flight, and
     # plugged in again (scripts/guest-hotplug.py).
     guest_boot guest-hotplug "hot-plugging " SIMT_HOTPLUG=1 \

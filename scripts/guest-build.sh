@@ -194,7 +194,7 @@ build_prog() {
 # (guest/bench/); the tests' programs (tests/guest/).
 for src in "$repo"/guest/tools/*.c "$repo/tools/simt-run/simt-run.c" \
            "$repo"/guest/bench/*.c "$repo/tests/guest/simt-svg-check.c" \
-           "$repo/tests/guest/simt-remap-check.c"; do
+           "$repo/tests/guest/simt-remap-check.c" "$repo/tests/guest/simt-driver-fuzz.c"; do
     build_prog "$(basename "$src" .c)" "$src"
 done
 build_prog simt-ioctl-test "$repo"/tests/guest/ioctl/*.c "$repo/tests/guest/harness.c"

@@ -925,6 +925,43 @@ t_remap_race() {
 }
 d_remap_race="memory map changed under MMIO: 5000 times one CPU switches a simt device's memory decoding off and on while the other reads the ID register of the other devices; every read returns the magic number and QEMU lives"
 
+# The driver fuzzer (tests/guest/simt-driver-fuzz.c) for
+# simtguest.fuzz_seconds (default 30) from simtguest.fuzz_seed, with
+# job_timeout_ms at 200 so that the queues its rings hang come back,
+# and the driver unbound and bound again halfway.  Its findings are the
+# kernel log's: the test fails on any bad line, on a process that died
+# and on a device left unbound.
+t_fuzz_driver() {
+	secs=${SIMTGUEST_FUZZ_SECONDS:-30}
+	seed=${SIMTGUEST_FUZZ_SEED:-1}
+	param=/sys/module/simt/parameters/job_timeout_ms
+	old=$(cat "$param")
+	echo 200 > "$param" || fail "cannot set job_timeout_ms"
+	mark=$(log_mark)
+	timeout $((secs + 300)) simt-driver-fuzz "$secs" "$seed" /dev/accel/accel0 &
+	pid=$!
+	sleep $((secs / 2))
+	echo "unbinding and binding $DEV under the fuzzer"
+	timeout 60 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/unbind" ||
+		echo "unbind failed or timed out"
+	timeout 60 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/bind" ||
+		echo "bind failed or timed out"
+	wait "$pid"
+	rc=$?
+	echo "$old" > "$param"
+	log_since "$mark" | grep -E "$BAD_LOG" | head -n 40
+	wait_for bound 30 || fail "the device is not bound after the fuzzer"
+	# The rebind came while the fuzzer's files held node 0: once they
+	# are closed, a rebind gives the tests after this one accel0 again.
+	if [ ! -e /dev/accel/accel0 ]; then
+		timeout 60 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/unbind; echo $DEV > /sys/bus/pci/drivers/simt/bind"
+		wait_for '[ -c /dev/accel/accel0 ]' 30 || fail "/dev/accel/accel0 missing after the fuzzer"
+	fi
+	log_clean_since "$mark" || fail "the kernel log has problems (above)"
+	[ "$rc" = 0 ] || fail "simt-driver-fuzz: status $rc"
+}
+d_fuzz_driver="driver fuzzer: processes of root and of uid 65534, three threads each, random ioctls, mappings, user-queue rings and doorbells, closes, evictions, and an unbind and bind halfway; the kernel log clean, every process ended, the device bound"
+
 t_smi_user() {
 	out=$(simt_as_user "timeout 10 simt-smi") || { echo "$out"; fail "simt-smi failed"; }
 	echo "$out"
