@@ -43,9 +43,13 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/capability.h>
 
 #include <drm/drm.h>
 #include <drm/simt_accel.h>
@@ -95,6 +99,30 @@ static struct pool pool;
 
 static __thread sigjmp_buf fault_jmp;
 static __thread volatile int fault_armed;
+
+static int write_text(const char *path, const char *text)
+{
+	int f = open(path, O_WRONLY), ok;
+
+	if (f < 0)
+		return -1;
+	ok = write(f, text, strlen(text)) == (ssize_t)strlen(text);
+	close(f);
+	return ok ? 0 : -1;
+}
+
+/* Without CAP_IPC_LOCK, RLIMIT_MEMLOCK holds for the driver's pins. */
+static int drop_ipc_lock(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[CAP_IPC_LOCK / 32].effective &= ~(1u << (CAP_IPC_LOCK % 32));
+	d[CAP_IPC_LOCK / 32].permitted &= ~(1u << (CAP_IPC_LOCK % 32));
+	return syscall(SYS_capset, &h, d) ? -1 : 0;
+}
 
 static double now_s(void)
 {
@@ -184,6 +212,21 @@ static int poke(volatile uint32_t *p, uint32_t v)
 	*p = v;
 	fault_armed = 0;
 	return 0;
+}
+
+/*
+ * Put object @handle of @size into slot @i, closing the one it replaces:
+ * what the threads forget would otherwise pile up until the guest runs
+ * out of memory (evicted VRAM lives in system memory).
+ */
+static void keep_bo(uint32_t i, uint32_t handle, uint64_t size)
+{
+	uint32_t old = __atomic_exchange_n(&pool.bos[i], handle, __ATOMIC_RELAXED);
+	struct drm_gem_close c = { .handle = old };
+
+	pool.bo_size[i] = size;
+	if (old && old != handle)
+		ioctl(pool.fd, DRM_IOCTL_GEM_CLOSE, &c);
 }
 
 static void *map_bo(uint32_t handle, uint64_t size)
@@ -280,10 +323,8 @@ static int do_op(uint64_t *s, enum op op)
 		    (r = xioctl(DRM_IOCTL_SIMT_BO_CREATE, &vram)))
 			return r;
 		pool.ctxs[i] = pool.ctxs[j] = c.ctx_id;
-		pool.bos[i] = ring.handle;
-		pool.bo_size[i] = ring.size;
-		pool.bos[j] = vram.handle;
-		pool.bo_size[j] = vram.size;
+		keep_bo(i, ring.handle, ring.size);
+		keep_bo(j, vram.handle, vram.size);
 		b.ctx_id = c.ctx_id;
 		b.handle = ring.handle;
 		if ((r = xioctl(DRM_IOCTL_SIMT_VM_BIND, &b)))
@@ -311,10 +352,8 @@ static int do_op(uint64_t *s, enum op op)
 		if (c.size > pool.vram_size && below(s, 4))
 			c.size = 4096;
 		r = xioctl(DRM_IOCTL_SIMT_BO_CREATE, &c);
-		if (!r) {
-			pool.bos[i] = c.handle;
-			pool.bo_size[i] = c.size;
-		}
+		if (!r)
+			keep_bo(i, c.handle, c.size);
 		return r;
 	}
 	case OP_BO_CLOSE: {
@@ -508,7 +547,7 @@ static int do_op(uint64_t *s, enum op op)
 	case OP_VRAM_FLOOD: {
 		/* Objects past the VRAM, written: evictions under the others. */
 		struct drm_simt_bo_create c = {
-			.size = pool.vram_size / 2, .flags = DRM_SIMT_BO_VRAM,
+			.size = pool.vram_size / 4, .flags = DRM_SIMT_BO_VRAM,
 		};
 		uint8_t *p;
 
@@ -522,8 +561,7 @@ static int do_op(uint64_t *s, enum op op)
 			munmap(p, c.size);
 		}
 		if (below(s, 2)) {
-			pool.bos[i] = c.handle;
-			pool.bo_size[i] = c.size;
+			keep_bo(i, c.handle, c.size);
 		} else {
 			struct drm_gem_close g = { .handle = c.handle };
 
@@ -582,6 +620,7 @@ static void *thread_main(void *arg)
 static int proc_main(const char *node, unsigned int p, uint64_t seed)
 {
 	struct drm_simt_get_param vram = { .param = DRM_SIMT_PARAM_VRAM_SIZE };
+	struct rlimit memlock = { 32 << 20, 32 << 20 };
 	struct sigaction sa = { .sa_handler = on_fault };
 	pthread_t threads[THREADS];
 	unsigned int outcomes = 0;
@@ -590,6 +629,17 @@ static int proc_main(const char *node, unsigned int p, uint64_t seed)
 	pool.fd = open(node, O_RDWR | O_CLOEXEC);
 	if (pool.fd < 0) {
 		printf("process %u: open %s: %s\n", p, node, strerror(errno));
+		return 1;
+	}
+	/*
+	 * Pinned system memory within RLIMIT_MEMLOCK for root's processes
+	 * too (no CAP_IPC_LOCK), and the fuzzer first in line when memory
+	 * runs out anyway, not the test script.
+	 */
+	if (setrlimit(RLIMIT_MEMLOCK, &memlock) ||
+	    drop_ipc_lock() ||
+	    write_text("/proc/self/oom_score_adj", "1000")) {
+		printf("process %u: cannot limit its memory: %s\n", p, strerror(errno));
 		return 1;
 	}
 	if ((p & 1) && (setgid(65534) || setuid(65534))) {

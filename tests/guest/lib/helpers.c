@@ -87,26 +87,29 @@ int high_allowed(const struct simt_device_info *info)
 	return v[0] == 'Y' || v[0] == '1';
 }
 
+/* Limit @param, at most @max; @max before interface 0.@minor. */
+static unsigned int context_limit(simt_device *dev, const struct simt_device_info *info,
+				  uint32_t minor, uint32_t param, unsigned int max)
+{
+	uint64_t v;
+
+	if (info->uapi_minor < minor || simt_device_get_param(dev, param, &v))
+		return max;
+	return v < max ? (unsigned int)v : max;
+}
+
 /* Contexts one open device may hold (0.3), or @max before. */
 unsigned int file_contexts(simt_device *dev, const struct simt_device_info *info,
 			   unsigned int max)
 {
-	uint64_t v;
-
-	if (info->uapi_minor < 3 || simt_device_get_param(dev, DRM_SIMT_PARAM_FILE_CONTEXTS, &v))
-		return max;
-	return v < max ? (unsigned int)v : max;
+	return context_limit(dev, info, 3, DRM_SIMT_PARAM_FILE_CONTEXTS, max);
 }
 
 /* Contexts this user may hold on the device (0.9), or @max before. */
 unsigned int user_contexts(simt_device *dev, const struct simt_device_info *info,
 			   unsigned int max)
 {
-	uint64_t v;
-
-	if (info->uapi_minor < 9 || simt_device_get_param(dev, DRM_SIMT_PARAM_USER_CONTEXTS, &v))
-		return max;
-	return v < max ? (unsigned int)v : max;
+	return context_limit(dev, info, 9, DRM_SIMT_PARAM_USER_CONTEXTS, max);
 }
 
 uint8_t pat(size_t i, unsigned int seed)
