@@ -271,6 +271,8 @@ struct simt_device {
 	u32 hold_active;		/* its ACTIVE_CYCLES when the hold began */
 	u64 hold_done;			/* ... and its completed seqno */
 	u64 hold_ns;
+	/* User queues whose PRIORITY the hold lowered to @hold_prio. */
+	unsigned long hold_lowered;
 };
 
 /*

@@ -19,7 +19,11 @@
  *    a submission of the starving context finishes, or its queue has run
  *    for share_ms of device time, or 10 * share_ms have passed.  Work
  *    already on the device finishes, after which the device is the
- *    starving context's.
+ *    starving context's.  User queues, whose work the driver does not
+ *    see, count as busy by their STATUS; during a hold the PRIORITY of
+ *    those above the starving context is its priority, so that their
+ *    next kernels dispatch after its older one (the device breaks ties
+ *    by age), and is theirs again when the hold ends.
  *
  * This file is where a scheduling lab adds a policy (docs/labs/
  * driver-sched.rst): simt_fair_check() decides when to hold, and
@@ -100,12 +104,55 @@ static const struct dma_fence_ops simt_hold_ops = {
 	.get_timeline_name = simt_hold_timeline_name,
 };
 
-/* End the hold, if one is on: its waiting jobs go on.  Under fair_lock. */
-static void simt_fair_release(struct simt_device *sdev)
+/* Is user-queue context @ctx on queue @q running or waiting? */
+static bool simt_fair_userq_busy(struct simt_device *sdev, u32 q,
+				 struct simt_ctx *ctx)
+{
+	u32 state;
+
+	if (!READ_ONCE(ctx->userq))
+		return false;
+	state = SIMT_QSTATUS_STATE(simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_STATUS)));
+	return state == SIMT_QSTATE_BUSY || state == SIMT_QSTATE_WAITING;
+}
+
+/*
+ * The hold's priority for the user queues above it, or (@lower false)
+ * their own again; under ctx_lock and fair_lock, on the device.
+ */
+static void simt_fair_userq_priority(struct simt_device *sdev, bool lower)
+{
+	struct simt_ctx *ctx;
+	u32 q;
+
+	for (q = 0; q < sdev->hw_queue_count; q++) {
+		ctx = sdev->queue_ctx[q];
+		if (lower && ctx && READ_ONCE(ctx->userq) &&
+		    ctx->priority > sdev->hold_prio) {
+			simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_PRIORITY),
+				  sdev->hold_prio);
+			__set_bit(q, &sdev->hold_lowered);
+		} else if (!lower && test_bit(q, &sdev->hold_lowered)) {
+			if (ctx)
+				simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_PRIORITY),
+					  ctx->priority);
+			__clear_bit(q, &sdev->hold_lowered);
+		}
+	}
+}
+
+/*
+ * End the hold, if one is on: its waiting jobs go on, and (@on_device)
+ * the user queues it lowered get their priority back.  Under fair_lock.
+ */
+static void simt_fair_release(struct simt_device *sdev, bool on_device)
 {
 	lockdep_assert_held(&sdev->fair_lock);
 	if (!sdev->hold)
 		return;
+	if (on_device)
+		simt_fair_userq_priority(sdev, false);
+	sdev->hold_lowered = 0;
 	dma_fence_signal_locked(sdev->hold);
 	dma_fence_put(sdev->hold);
 	sdev->hold = NULL;
@@ -142,7 +189,8 @@ static void simt_fair_check(struct simt_device *sdev)
 			ctx->fair_since = now;
 		ctx->fair_done = done;
 		ctx->fair_active = active;
-		if (atomic_read(&ctx->inflight)) {
+		if (atomic_read(&ctx->inflight) ||
+		    simt_fair_userq_busy(sdev, q, ctx)) {
 			busy_max = any_busy ? max(busy_max, ctx->priority) :
 					      ctx->priority;
 			any_busy = true;
@@ -156,7 +204,7 @@ static void simt_fair_check(struct simt_device *sdev)
 		    (u32)(ctx->fair_active - sdev->hold_active) >= share ||
 		    now - sdev->hold_ns >
 		    10ull * READ_ONCE(simt_share_ms) * NSEC_PER_MSEC)
-			simt_fair_release(sdev);
+			simt_fair_release(sdev, true);
 		goto out;
 	}
 	if (READ_ONCE(simt_sched_policy) != SIMT_SCHED_FAIR_SHARE)
@@ -184,6 +232,7 @@ static void simt_fair_check(struct simt_device *sdev)
 			sdev->hold_active = starved->fair_active;
 			sdev->hold_done = starved->fair_done;
 			sdev->hold_ns = now;
+			simt_fair_userq_priority(sdev, true);
 			atomic64_inc(&sdev->stats.fair_holds);
 		}
 	}
@@ -241,6 +290,6 @@ void simt_fair_fini(struct simt_device *sdev)
 
 	cancel_delayed_work_sync(&sdev->fair_work);
 	spin_lock_irqsave(&sdev->fair_lock, flags);
-	simt_fair_release(sdev);
+	simt_fair_release(sdev, false);
 	spin_unlock_irqrestore(&sdev->fair_lock, flags);
 }

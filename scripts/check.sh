@@ -187,7 +187,7 @@ run_qtest() {
 # userq_latency).
 # watchdog_destroy stays on host time: it is a race, and host
 # time varies where its destroys land.
-vclock_tests=fair,preempt,hang,progress,hang2,bystander,launch_latency,userq_latency
+vclock_tests=fair,fair_userq,preempt,hang,progress,hang2,bystander,launch_latency,userq_latency
 
 # One guest boot: NAME names its logs, WHAT its failure; the rest are
 # VAR=VALUE settings for guest-run.sh (EXTRA_APPEND picks the tests).

@@ -245,5 +245,6 @@ void test_userq_destroy(void);
 void test_userq_hang(void);
 void test_userq_retract(void);
 void test_user_contexts(void);
+void test_fair_userq(void);
 
 #endif /* SIMT_IOCTL_TEST_H */

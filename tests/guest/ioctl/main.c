@@ -75,6 +75,7 @@ static const struct test_group groups[] = {
 	{ "userq-destroy", test_userq_destroy },
 	{ "userq-hang", test_userq_hang },
 	{ "user-contexts", test_user_contexts },
+	{ "fair-userq", test_fair_userq },
 	{ "userq-retract", test_userq_retract },
 };
 

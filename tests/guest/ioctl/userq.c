@@ -5,8 +5,9 @@
  * through the process's own ring, USERQ_WAIT, SUBMIT refused),
  * userq-errors (what a process may not make its ring do),
  * userq-destroy (a running user queue destroyed, its doorbell gone),
- * userq-hang (the watchdog stops a user queue that does not progress) and
- * userq-retract (nor one whose TAIL went back to HEAD under a kernel).
+ * userq-hang (the watchdog stops a user queue that does not progress),
+ * userq-retract (nor one whose TAIL went back to HEAD under a kernel),
+ * fair-userq (the fair-share policy holds a user queue too).
  * The commands are the device's own (include/hw/simt/simt-hw.h), written
  * by the test as any process may.
  */
@@ -785,4 +786,99 @@ out_child:
 	close(ready[0]);
 out:
 	test_restore_timeout();
+}
+
+/*
+ * ---- fair-userq: the fair-share policy holds user queues too.  fair's
+ * experiment (sched.c) with the high-priority stream in a user queue:
+ * FAIR_UQ_HP spin kernels filling every block slot, each followed by a
+ * SIGNAL of its number, all in the ring at once (no gap however slow
+ * the process), and one low-priority spin kernel of the same shape
+ * submitted once the first of the stream has ended.  With "priority" it
+ * ends behind the whole stream; with "fair-share" (starve_ms 10,
+ * share_ms 20) the driver lowers the user queue's priority to its own
+ * for a hold, the device runs the older low-priority kernel first, and
+ * it ends early.  On the virtual clock (make check's vclock boot), where
+ * every run is the same. ----
+ */
+#define FAIR_UQ_HP 40
+
+/* One run: how many of the stream had ended when the low one had. */
+static int fair_userq_run(const char *policy, uint64_t *hp_before, long long *holds)
+{
+	uint32_t sms = get_param(DRM_SIMT_PARAM_SM_COUNT);
+	uint32_t slots = get_param(DRM_SIMT_PARAM_SM_BLOCKS);
+	long long st0[ST_NR], st1[ST_NR];
+	struct drm_simt_userq_wait uw;
+	struct spinjob jh, jl;
+	struct drm_simt_wait w;
+	uint32_t lp, i;
+	uint64_t lseq;
+	struct uq q;
+	int ok = 0;
+
+	*hp_before = 0;
+	*holds = -1;
+	if (mod_param_set("sched_policy", policy) || stats_read(st0))
+		return -1;
+	uq_ring_new(&q, ctx_new(DRM_SIMT_PRIORITY_HIGH), 128);	/* 2 * FAIR_UQ_HP, rounded up */
+	lp = ctx_new(DRM_SIMT_PRIORITY_LOW);
+	if (spin_setup(&jh, q.ctx, sms * slots, 32, 30000) ||
+	    spin_setup(&jl, lp, sms * slots, 32, 30000) || uq_start(&q))
+		goto out;
+	for (i = 0; i < FAIR_UQ_HP; i++) {
+		uq_launch(&q, &jh.cmd);
+		uq_signal(&q, 0, i + 1 == FAIR_UQ_HP ? SIMT_CMDF_IRQ : 0);
+	}
+	uq_ring(&q);
+	CHECK(uq_poll(&q, 1, 60) == 0, "%s: the stream's first kernel did not end", policy);
+	CHECK(submit(lp, &jl.cmd, 1, &lseq) == 0, "%s: submit the low-priority kernel", policy);
+	CHECK(wait_seq(lp, lseq, 120 * SEC_NS, &w) == 0 && !w.error,
+	      "%s: the low-priority kernel", policy);
+	*hp_before = *q.fence;
+	CHECK(uq_wait(&q, FAIR_UQ_HP, 120 * SEC_NS, &uw) == 0 && !uw.error &&
+	      *q.fence == FAIR_UQ_HP, "%s: the user queue's stream: error %u, fence %llu",
+	      policy, uw.error, (unsigned long long)*q.fence);
+	CHECK(spin_wrong(&jh, 1) + spin_wrong(&jl, 1) == 0, "%s: wrong results", policy);
+	if (stats_read(st1) == 0)
+		*holds = st1[ST_FAIR_HOLDS] - st0[ST_FAIR_HOLDS];
+	ok = 1;
+out:
+	ctx_destroy(q.ctx);
+	spin_free(&jh, 0);
+	spin_free(&jl, 1);
+	ctx_destroy(lp);
+	uq_free(&q);
+	bo_close(q.ring_h);
+	return ok ? 0 : -1;
+}
+
+void test_fair_userq(void)
+{
+	char old[32] = "", starve[16] = "", share[16] = "";
+	uint64_t prio_before, fair_before;
+	long long prio_holds, fair_holds;
+
+	mod_param_get("sched_policy", old, sizeof(old));
+	mod_param_get("starve_ms", starve, sizeof(starve));
+	mod_param_get("share_ms", share, sizeof(share));
+	CHECK(mod_param_set("starve_ms", "10") == 0 && mod_param_set("share_ms", "20") == 0,
+	      "cannot set starve_ms, share_ms");
+	if (!fair_userq_run("priority", &prio_before, &prio_holds) &&
+	    !fair_userq_run("fair-share", &fair_before, &fair_holds)) {
+		printf("low-priority kernel behind %llu of %u kernels of a user queue with priority "
+		       "(%lld holds), behind %llu with fair-share (%lld holds)\n",
+		       (unsigned long long)prio_before, FAIR_UQ_HP, prio_holds,
+		       (unsigned long long)fair_before, fair_holds);
+		CHECK(prio_holds == 0 && prio_before == FAIR_UQ_HP,
+		      "priority: behind %llu of %u, %lld holds (want all, and none)",
+		      (unsigned long long)prio_before, FAIR_UQ_HP, prio_holds);
+		CHECK(fair_holds >= 1 && 2 * fair_before < FAIR_UQ_HP,
+		      "fair-share: behind %llu of %u, %lld holds (want fewer than half, and a hold)",
+		      (unsigned long long)fair_before, FAIR_UQ_HP, fair_holds);
+	}
+	CHECK(mod_param_set("sched_policy", old[0] ? old : "priority") == 0 &&
+	      mod_param_set("starve_ms", starve[0] ? starve : "100") == 0 &&
+	      mod_param_set("share_ms", share[0] ? share : "20") == 0,
+	      "cannot restore the scheduling parameters");
 }
