@@ -427,10 +427,13 @@ d_userq_destroy="user queue: destroying a context while its kernel runs works, a
 
 t_userq_hang() { ioctl_group userq-hang; }
 d_userq_hang="user queue: with job_timeout_ms at 200, an endless kernel in a user queue is stopped by the watchdog, no sooner than 200 ms, and USERQ_WAIT reports DRM_SIMT_ERROR_TIMEOUT; so is a user queue held by a WAIT that nothing satisfies"
+
 t_userq_retract() { ioctl_group userq-retract; }
 d_userq_retract="user queue: a user's endless kernel of a NONE-mode context on every SM, its TAIL set back to HEAD while it runs, is still stopped by the watchdog (job_timeout_ms 200, DRM_SIMT_ERROR_TIMEOUT), and root's realtime launch behind it then runs"
+
 t_user_contexts() { ioctl_group user-contexts; }
 d_user_contexts="contexts per user: uid 65534 opening the node once per context and more gets all but one of the device's contexts, then EDQUOT; uid 65533 beside it still gets one; root's USER_CONTEXTS is every context"
+
 t_fair_userq() { ioctl_group fair-userq; }
 d_fair_userq="scheduling policy: with a stream of 40 high-priority kernels in a user queue, a low-priority kernel ends behind all of them with priority and no hold, behind fewer than half with fair-share (the hold lowers the user queue's priority) and at least one hold"
 

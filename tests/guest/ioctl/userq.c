@@ -601,13 +601,31 @@ void test_userq_destroy(void)
 
 /* ---- userq-hang: the watchdog stops a user queue that hangs ---- */
 
-void test_userq_hang(void)
+/*
+ * Ring @q, whose commands never end (@what), and check that the watchdog
+ * stops it, not before the 200 ms job timeout, with its fence untouched.
+ */
+static void expect_watchdog(struct uq *q, const char *what)
 {
 	struct drm_simt_userq_wait w;
+	double t0 = now_s(), t;
+	int r;
+
+	uq_ring(q);
+	r = uq_wait(q, 1, 30 * SEC_NS, &w);
+	t = now_s() - t0;
+	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_TIMEOUT && *q->fence == 0,
+	      "%s in a user queue: %s, error %u, fence %llu after %.2f s",
+	      what, strerror(-r), w.error, (unsigned long long)*q->fence, t);
+	CHECK(t >= 0.2, "stopped after %.3f s, before the 200 ms job timeout", t);
+	if (w.error == DRM_SIMT_ERROR_TIMEOUT)
+		printf("%s in a user queue stopped by the watchdog after %.2f s\n", what, t);
+}
+
+void test_userq_hang(void)
+{
 	struct spinjob j;
 	struct uq q;
-	double t0, t;
-	int r;
 
 	if (test_set_timeout("200"))
 		return;
@@ -618,17 +636,9 @@ void test_userq_hang(void)
 		FAIL("no user queue to hang");
 		goto out_spin;
 	}
-	t0 = now_s();
 	uq_launch(&q, &j.cmd);
 	uq_signal(&q, 0, SIMT_CMDF_IRQ);
-	uq_ring(&q);
-	r = uq_wait(&q, 1, 30 * SEC_NS, &w);
-	t = now_s() - t0;
-	CHECK(r == 0 && w.error == DRM_SIMT_ERROR_TIMEOUT && *q.fence == 0,
-	      "an endless kernel in a user queue: %s, error %u, fence %llu after %.2f s",
-	      strerror(-r), w.error, (unsigned long long)*q.fence, t);
-	CHECK(t >= 0.2, "stopped after %.3f s, before the 200 ms job timeout", t);
-	printf("an endless kernel in a user queue stopped by the watchdog after %.2f s\n", t);
+	expect_watchdog(&q, "an endless kernel");
 out_spin:
 	ctx_destroy(q.ctx);
 	spin_free(&j, 0);
@@ -648,17 +658,7 @@ out_spin:
 		hold.value = 1;
 		uq_put(&q, &hold);
 		uq_signal(&q, 0, SIMT_CMDF_IRQ);
-		t0 = now_s();
-		uq_ring(&q);
-		r = uq_wait(&q, 1, 30 * SEC_NS, &w);
-		t = now_s() - t0;
-		CHECK(r == 0 && w.error == DRM_SIMT_ERROR_TIMEOUT && *q.fence == 0,
-		      "a WAIT nothing satisfies in a user queue: %s, error %u, fence %llu after %.2f s",
-		      strerror(-r), w.error, (unsigned long long)*q.fence, t);
-		CHECK(t >= 0.2, "stopped after %.3f s, before the 200 ms job timeout", t);
-		if (w.error == DRM_SIMT_ERROR_TIMEOUT)
-			printf("a user queue's WAIT that nothing satisfies stopped by the watchdog after %.2f s\n",
-			       t);
+		expect_watchdog(&q, "a WAIT that nothing satisfies");
 		ctx_destroy(q.ctx);
 		uq_free(&q);
 		bo_close(q.ring_h);
