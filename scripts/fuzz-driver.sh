@@ -7,13 +7,15 @@
 # VRAM so that the fuzzer's objects are evicted, for FUZZ_SECONDS (600 by
 # default) from FUZZ_SEED (the time by default).  Prints
 #   fuzz-driver: N executions, E coverage, M findings
-# where E is the distinct outcomes (an operation and its result) the
-# fuzzer saw, and a finding is a distinct bad kernel log line (warning,
-# BUG, KASAN or lockdep report, hung task), a fuzzer process that died,
-# or a guest that did not finish.  The run's console is
-# build/results/fuzz-driver.log; a run with findings is also kept, with
-# them, in build/results/fuzz-driver/SEED/.  Exit status 1 if there was
-# a finding.
+# where E is the distinct edges of simt.ko's code that KCOV traced (the
+# debug kernel has KCOV; the fuzzer steers by them), and a finding is a
+# distinct bad kernel log line (warning, BUG, KASAN or lockdep report,
+# hung task), a fuzzer process that died, or a guest that did not
+# finish.  The run's console is build/results/fuzz-driver.log; a run
+# with findings is also kept, with them, in
+# build/results/fuzz-driver/SEED/, and programs.txt there holds the
+# programs each fuzzer thread was running at each report.  Exit status 1
+# if there was a finding.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,10 +40,12 @@ SIMT_GUEST_NOBUILD=1 GUEST_LOG=$log SIMT_DEVICE=simt,vram-size=64M \
     EXTRA_APPEND="simtguest.tests=fuzz_driver simtguest.fuzz_seconds=$seconds simtguest.fuzz_seed=$seed" \
     "$top/scripts/guest-run.sh" test > "$results/fuzz-driver-run.out" 2>&1 || rc=$?
 
-summary=$(sed -n 's/^# fuzz-driver: \([0-9]*\) executions, \([0-9]*\) outcomes.*/\1 \2/p' "$log" | tail -n 1)
+summary=$(sed -n 's/^# fuzz-driver: \([0-9]*\) executions, \([0-9]*\) coverage.*/\1 \2/p' "$log" | tail -n 1)
 executions=${summary% *} coverage=${summary#* }
 [ -n "$summary" ] || executions=0 coverage=0
-# Distinct bad lines of the kernel log, without their time stamps.
+# Distinct bad lines of the kernel log, without their time stamps (the
+# fuzzer's watcher, which prints the programs running at each, looks for
+# the same marks).
 bad='WARNING:|BUG:|Oops|general protection fault|Kernel panic|UBSAN:|KASAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|list_add corruption|list_del corruption|RCU stall|detected stalls|blocked for more than|ODEBUG'
 list=$results/fuzz-driver-findings.txt
 grep -E "$bad" "$log" | sed 's/^# \(kernel: \)\?//; s/^\[ *[0-9.]*\] //' |
@@ -59,6 +63,7 @@ echo "fuzz-driver: seed $seed, $seconds s, console $log"
 if [ "$findings" -gt 0 ]; then
     mkdir -p "$out"
     cp "$log" "$list" "$results/fuzz-driver-run.out" "$out/"
+    sed -n 's/^# \(programs running at\|program [0-9]\)/\1/p' "$log" > "$out/programs.txt"
     echo "fuzz-driver: findings (kept in $out):"
     sed 's/^/  /' "$list"
 fi

@@ -18,22 +18,34 @@
  * A store to a mapping that the driver took away is SIGBUS or SIGSEGV,
  * which the thread survives.
  *
- * The operations are reproducible per thread from SEED; their
- * interleaving is not.  Prints per process what it ran, then
+ * A thread runs programs: a few operations, each with the seed its
+ * arguments are drawn from.  Under a kernel with KCOV (the debug kernel,
+ * which traces simt.ko alone), each operation's trace of the driver's
+ * code is hashed into edges shared by all processes; a program that
+ * reached a new edge joins a corpus, shared too, and three programs in
+ * four are a corpus program mutated (a call's arguments or operation
+ * changed, a call added or dropped, two programs spliced), as
+ * syzkaller does.  Without KCOV every program is new.  The
+ * interleaving of the threads is not reproducible.
  *
- *   fuzz-driver: N executions, E outcomes
+ * A child watches the kernel log: when it shows a report (the patterns
+ * of scripts/fuzz-driver.sh), the child prints the programs every
+ * thread was running, for the finding.  At the end:
  *
- * where an outcome is an operation with one result (success or an
- * errno): E counts the distinct ones seen, a measure of the ground
- * covered (not KCOV's edges).  A finding is not this program's to
- * judge: the kernel log is (tests/guest/simt-test.sh).  Exit status 0
- * when every process ran to its end, 1 if one died otherwise, 2 on a
- * usage error.
+ *   kcov: P PCs, E edges, C programs in the corpus
+ *   fuzz-driver: N executions, E coverage (KCOV edges of simt.ko)
+ *
+ * or, without KCOV, E the distinct outcomes (an operation with one
+ * result, success or an errno), a coarser measure of the ground
+ * covered.  A finding is not this program's to judge: the kernel log
+ * is (tests/guest/simt-test.sh).  Exit status 0 when every process ran
+ * to its end, 1 if one died otherwise, 2 on a usage error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -43,6 +55,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -50,6 +63,7 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
+#include <linux/kcov.h>
 
 #include <drm/drm.h>
 #include <drm/simt_accel.h>
@@ -60,6 +74,10 @@
 #define THREADS		3
 #define SLOTS		16	/* handles, contexts, queues a process keeps */
 #define MAX_ERRNO	256
+#define PROG_CALLS	8	/* operations in a program, at most */
+#define CORPUS		4096	/* programs kept; the oldest go first */
+#define COVER_WORDS	(1 << 16)	/* a KCOV trace: count, then PCs */
+#define HASH_BITS	20	/* PCs and edges hashed into 2^20 bits */
 
 /* What a process's threads share: ids they made, stale ones included. */
 struct pool {
@@ -89,6 +107,33 @@ static const char *const op_names[OP_NR] = {
 	"userq_create", "userq_ring", "userq_wait", "doorbell_map", "reopen",
 	"vram_flood",
 };
+
+struct call {
+	uint32_t op;
+	uint64_t seed;
+};
+
+struct prog {
+	uint32_t len;
+	struct call calls[PROG_CALLS];
+};
+
+/*
+ * What every process shares, mapped before the fork: coverage, the
+ * corpus, and what each thread runs now (for the watcher).  Written
+ * without locks: a program read while another is written is still a
+ * valid program once checked (prog_valid), and a bit is set atomically.
+ */
+struct shared {
+	uint64_t pc_bits[(1 << HASH_BITS) / 64];
+	uint64_t edge_bits[(1 << HASH_BITS) / 64];
+	uint32_t pcs, edges, kcov;
+	uint32_t corpus_added;
+	struct prog corpus[CORPUS];
+	struct prog running[PROCS * THREADS];
+};
+
+static struct shared *sh;
 
 /* Outcomes seen by this process: op x (0 success, errno). */
 static uint8_t seen[OP_NR][MAX_ERRNO + 1];
@@ -604,14 +649,219 @@ static enum op choose(uint64_t *s)
 	return op;
 }
 
+/* A new program: a few operations drawn by their weights. */
+static void prog_new(uint64_t *s, struct prog *pr)
+{
+	pr->len = 1 + below(s, PROG_CALLS);
+	for (uint32_t k = 0; k < pr->len; k++) {
+		pr->calls[k].op = choose(s);
+		pr->calls[k].seed = rnd(s);
+	}
+}
+
+/* Copies to and from the shared memory, field by field, atomically. */
+static void prog_load(struct prog *dst, const struct prog *src)
+{
+	dst->len = __atomic_load_n(&src->len, __ATOMIC_RELAXED);
+	for (uint32_t k = 0; k < PROG_CALLS; k++) {
+		dst->calls[k].op = __atomic_load_n(&src->calls[k].op, __ATOMIC_RELAXED);
+		dst->calls[k].seed = __atomic_load_n(&src->calls[k].seed, __ATOMIC_RELAXED);
+	}
+}
+
+static void prog_store(struct prog *dst, const struct prog *src)
+{
+	for (uint32_t k = 0; k < PROG_CALLS; k++) {
+		__atomic_store_n(&dst->calls[k].op, src->calls[k].op, __ATOMIC_RELAXED);
+		__atomic_store_n(&dst->calls[k].seed, src->calls[k].seed, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&dst->len, src->len, __ATOMIC_RELEASE);
+}
+
+/* Torn by a concurrent store, a program may hold anything. */
+static int prog_valid(const struct prog *pr)
+{
+	if (pr->len < 1 || pr->len > PROG_CALLS)
+		return 0;
+	for (uint32_t k = 0; k < pr->len; k++)
+		if (pr->calls[k].op >= OP_NR)
+			return 0;
+	return 1;
+}
+
+/* A program of the corpus into @pr; 0 if there is none yet. */
+static int corpus_pick(uint64_t *s, struct prog *pr)
+{
+	uint32_t n = __atomic_load_n(&sh->corpus_added, __ATOMIC_RELAXED);
+
+	if (!n)
+		return 0;
+	prog_load(pr, &sh->corpus[below(s, n < CORPUS ? n : CORPUS)]);
+	return prog_valid(pr);
+}
+
+/*
+ * @pr without its rare operations (each takes the other threads' state
+ * away, or seconds), which a corpus program would repeat too often.
+ */
+static void corpus_add(const struct prog *pr)
+{
+	struct prog kept = { 0 };
+
+	for (uint32_t k = 0; k < pr->len; k++)
+		if (pr->calls[k].op != OP_REOPEN && pr->calls[k].op != OP_VRAM_FLOOD)
+			kept.calls[kept.len++] = pr->calls[k];
+	if (kept.len)
+		prog_store(&sh->corpus[__atomic_fetch_add(&sh->corpus_added, 1,
+							  __ATOMIC_RELAXED) % CORPUS], &kept);
+}
+
+/* One to three changes, as syzkaller's mutator makes them. */
+static void prog_mutate(uint64_t *s, struct prog *pr)
+{
+	const size_t call_size = sizeof(pr->calls[0]);
+	struct prog other;
+
+	for (uint32_t m = 1 + below(s, 3); m; m--) {
+		uint32_t k = below(s, pr->len), j, n;
+
+		switch (below(s, 5)) {
+		case 0:		/* the same operation, other arguments */
+			pr->calls[k].seed = rnd(s);
+			break;
+		case 1:		/* another operation */
+			pr->calls[k].op = choose(s);
+			break;
+		case 2:		/* a call more, before call k */
+			if (pr->len == PROG_CALLS)
+				break;
+			memmove(&pr->calls[k + 1], &pr->calls[k], (pr->len - k) * call_size);
+			pr->calls[k].op = choose(s);
+			pr->calls[k].seed = rnd(s);
+			pr->len++;
+			break;
+		case 3:		/* call k dropped */
+			if (pr->len == 1)
+				break;
+			memmove(&pr->calls[k], &pr->calls[k + 1], (pr->len - k - 1) * call_size);
+			pr->len--;
+			break;
+		default:	/* calls up to k, then another program's tail */
+			if (!corpus_pick(s, &other))
+				break;
+			j = below(s, other.len);
+			n = other.len - j;
+			if (n > PROG_CALLS - k - 1)
+				n = PROG_CALLS - k - 1;
+			memcpy(&pr->calls[k + 1], &other.calls[j], n * call_size);
+			pr->len = k + 1 + n;
+			break;
+		}
+	}
+}
+
+/* A 64-bit mix (murmur3's finaliser): PCs and edges to bit numbers. */
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	return x ^ (x >> 33);
+}
+
+/* Set bit @x's hash of @bits; 1 if it was clear. */
+static int bit_is_new(uint64_t *bits, uint64_t x)
+{
+	uint32_t b = (uint32_t)(mix64(x) >> (64 - HASH_BITS));
+	uint64_t mask = 1ull << (b % 64);
+
+	return !(__atomic_fetch_or(&bits[b / 64], mask, __ATOMIC_RELAXED) & mask);
+}
+
+/* The PCs of one operation's trace into the shared maps: new edges. */
+static uint32_t kcov_collect(const uint64_t *cover)
+{
+	uint64_t n = __atomic_load_n(&cover[0], __ATOMIC_RELAXED), prev = 0;
+	uint32_t fresh = 0;
+
+	if (n > COVER_WORDS - 1)
+		n = COVER_WORDS - 1;
+	for (uint64_t k = 1; k <= n; k++) {
+		uint64_t pc = cover[k];
+
+		if (bit_is_new(sh->pc_bits, pc))
+			__atomic_add_fetch(&sh->pcs, 1, __ATOMIC_RELAXED);
+		if (bit_is_new(sh->edge_bits, pc ^ mix64(prev))) {
+			__atomic_add_fetch(&sh->edges, 1, __ATOMIC_RELAXED);
+			fresh++;
+		}
+		prev = pc;
+	}
+	return fresh;
+}
+
+struct thread {
+	pthread_t id;
+	uint32_t index;			/* in sh->running */
+	uint64_t seed;
+	int kcov_fd;			/* -1 without KCOV */
+	uint64_t *cover;
+};
+
+/*
+ * KCOV's trace buffer for a thread, opened before the process drops its
+ * privileges (debugfs is root's); the thread enables it for itself.
+ */
+static void kcov_open(struct thread *t)
+{
+	t->cover = NULL;
+	t->kcov_fd = open("/sys/kernel/debug/kcov", O_RDWR | O_CLOEXEC);
+	if (t->kcov_fd < 0)
+		return;
+	if (!ioctl(t->kcov_fd, KCOV_INIT_TRACE, (unsigned long)COVER_WORDS)) {
+		void *p = mmap(NULL, COVER_WORDS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+			       MAP_SHARED, t->kcov_fd, 0);
+
+		if (p != MAP_FAILED) {
+			t->cover = p;
+			return;
+		}
+	}
+	close(t->kcov_fd);
+	t->kcov_fd = -1;
+}
+
 static void *thread_main(void *arg)
 {
-	uint64_t s = (uintptr_t)arg;
+	struct thread *t = arg;
+	uint64_t s = t->seed, *cover = NULL;
+	struct prog pr;
 
+	if (t->cover && !ioctl(t->kcov_fd, KCOV_ENABLE, KCOV_TRACE_PC)) {
+		cover = t->cover;
+		__atomic_store_n(&sh->kcov, 1, __ATOMIC_RELAXED);
+	}
 	while (now_s() < deadline) {
-		enum op op = choose(&s);
+		uint32_t fresh = 0;
 
-		note(op, do_op(&s, op));
+		if (!cover || !below(&s, 4) || !corpus_pick(&s, &pr))
+			prog_new(&s, &pr);
+		else
+			prog_mutate(&s, &pr);
+		prog_store(&sh->running[t->index], &pr);
+		for (uint32_t k = 0; k < pr.len && now_s() < deadline; k++) {
+			uint64_t cs = pr.calls[k].seed | 1;	/* xorshift's state is never 0 */
+			enum op op = pr.calls[k].op;
+
+			if (cover)
+				__atomic_store_n(&cover[0], 0, __ATOMIC_RELAXED);
+			note(op, do_op(&cs, op));
+			if (cover)
+				fresh += kcov_collect(cover);
+		}
+		if (fresh)
+			corpus_add(&pr);
 	}
 	return NULL;
 }
@@ -622,7 +872,7 @@ static int proc_main(const char *node, unsigned int p, uint64_t seed)
 	struct drm_simt_get_param vram = { .param = DRM_SIMT_PARAM_VRAM_SIZE };
 	struct rlimit memlock = { 32 << 20, 32 << 20 };
 	struct sigaction sa = { .sa_handler = on_fault };
-	pthread_t threads[THREADS];
+	struct thread threads[THREADS];
 	unsigned int outcomes = 0;
 
 	pool.node = node;
@@ -642,6 +892,11 @@ static int proc_main(const char *node, unsigned int p, uint64_t seed)
 		printf("process %u: cannot limit its memory: %s\n", p, strerror(errno));
 		return 1;
 	}
+	for (unsigned int t = 0; t < THREADS; t++) {
+		threads[t].index = p * THREADS + t;
+		threads[t].seed = seed * 0x9e3779b97f4a7c15ull + threads[t].index + 1;
+		kcov_open(&threads[t]);
+	}
 	if ((p & 1) && (setgid(65534) || setuid(65534))) {
 		printf("process %u: cannot become uid 65534: %s\n", p, strerror(errno));
 		return 1;
@@ -652,11 +907,9 @@ static int proc_main(const char *node, unsigned int p, uint64_t seed)
 	sigaction(SIGBUS, &sa, NULL);
 	sigaction(SIGSEGV, &sa, NULL);
 	for (unsigned int t = 0; t < THREADS; t++)
-		pthread_create(&threads[t], NULL, thread_main,
-			       (void *)(uintptr_t)(seed * 0x9e3779b97f4a7c15ull +
-						   p * THREADS + t + 1));
+		pthread_create(&threads[t].id, NULL, thread_main, &threads[t]);
 	for (unsigned int t = 0; t < THREADS; t++)
-		pthread_join(threads[t], NULL);
+		pthread_join(threads[t].id, NULL);
 	for (unsigned int o = 0; o < OP_NR; o++)
 		for (unsigned int e = 0; e <= MAX_ERRNO; e++)
 			outcomes += seen[o][e];
@@ -673,13 +926,82 @@ static int proc_main(const char *node, unsigned int p, uint64_t seed)
 	return 0;
 }
 
+/* What a kernel report starts with: scripts/fuzz-driver.sh's list. */
+static const char *const report_marks[] = {
+	"WARNING:", "BUG:", "Oops", "general protection fault", "Kernel panic",
+	"UBSAN:", "KASAN", "possible circular locking", "possible recursive locking",
+	"inconsistent lock state", "suspicious RCU usage", "list_add corruption",
+	"list_del corruption", "RCU stall", "detected stalls", "blocked for more than",
+	"ODEBUG",
+};
+
+static void print_prog(unsigned int index, const struct prog *pr)
+{
+	printf("program %u/%u:", index / THREADS, index % THREADS);
+	for (uint32_t k = 0; k < pr->len && k < PROG_CALLS; k++)
+		printf(" %s(0x%" PRIx64 ")",
+		       pr->calls[k].op < OP_NR ? op_names[pr->calls[k].op] : "?",
+		       pr->calls[k].seed);
+	printf("\n");
+}
+
+/*
+ * The watcher: for each of the first reports in the kernel log, the
+ * programs in flight (process/thread: operation(seed) ...), under the
+ * report's time stamp.  Its text is left to the kernel's own line, so
+ * that scripts/fuzz-driver.sh counts each report once.
+ */
+static void watch_kernel_log(void)
+{
+	unsigned int dumps = 0;
+	char rec[8192];
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	if (fd < 0) {
+		printf("watcher: /dev/kmsg: %s\n", strerror(errno));
+		return;
+	}
+	lseek(fd, 0, SEEK_END);
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		unsigned long long usec;
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		const char *msg;
+		struct prog pr;
+		size_t m;
+
+		if (n < 0 && errno == EPIPE)	/* records overwritten meanwhile */
+			continue;
+		if (n <= 0) {
+			poll(&pf, 1, 1000);
+			continue;
+		}
+		rec[n] = 0;
+		msg = strchr(rec, ';');
+		if (!msg || sscanf(rec, "%*u,%*u,%llu", &usec) != 1 || dumps == 8)
+			continue;
+		for (m = 0; m < sizeof(report_marks) / sizeof(report_marks[0]); m++)
+			if (strstr(msg, report_marks[m]))
+				break;
+		if (m == sizeof(report_marks) / sizeof(report_marks[0]))
+			continue;
+		dumps++;
+		printf("programs running at the kernel's report [%5llu.%06llu]:\n",
+		       usec / 1000000, usec % 1000000);
+		for (unsigned int t = 0; t < PROCS * THREADS; t++) {
+			prog_load(&pr, &sh->running[t]);
+			print_prog(t, &pr);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static char outcome[OP_NR * (MAX_ERRNO + 1)][64];
 	char line[256];
 	unsigned int noutcomes = 0, dead = 0;
 	uint64_t total = 0, n, seed;
-	pid_t pids[PROCS];
+	pid_t pids[PROCS], watcher;
 	int out[2], status;
 	unsigned long secs;
 	FILE *f;
@@ -690,11 +1012,23 @@ int main(int argc, char **argv)
 	}
 	seed = strtoull(argv[2], NULL, 0);
 	deadline = now_s() + secs;
-	if (pipe(out))
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("simt-driver-fuzz: mmap");
 		return 2;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("simt-driver-fuzz: %u processes of %u threads for %lu s, seed %" PRIu64 "\n",
 	       PROCS, THREADS, secs, seed);
+	/* Before the pipe: the watcher must not hold its write end. */
+	watcher = fork();
+	if (watcher == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);	/* a parent killed by timeout(1) */
+		watch_kernel_log();
+		_exit(0);
+	}
+	if (pipe(out))
+		return 2;
 	for (unsigned int p = 0; p < PROCS; p++) {
 		pids[p] = fork();
 		if (pids[p] == 0) {
@@ -729,9 +1063,22 @@ int main(int argc, char **argv)
 			dead++;
 		}
 	}
+	if (watcher > 0) {
+		kill(watcher, SIGKILL);
+		waitpid(watcher, NULL, 0);
+	}
 	printf("outcomes:");
 	for (unsigned int k = 0; k < noutcomes; k++)
 		printf("%s%s", k % 6 ? ", " : "\n  ", outcome[k]);
-	printf("\nfuzz-driver: %" PRIu64 " executions, %u outcomes\n", total, noutcomes);
+	printf("\n");
+	if (sh->kcov) {
+		printf("kcov: %u PCs, %u edges, %u programs in the corpus\n", sh->pcs,
+		       sh->edges, sh->corpus_added < CORPUS ? sh->corpus_added : CORPUS);
+		printf("fuzz-driver: %" PRIu64 " executions, %u coverage (KCOV edges of simt.ko)\n",
+		       total, sh->edges);
+	} else {
+		printf("fuzz-driver: %" PRIu64 " executions, %u coverage (outcomes, no KCOV)\n",
+		       total, noutcomes);
+	}
 	return dead ? 1 : 0;
 }

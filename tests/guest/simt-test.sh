@@ -944,7 +944,11 @@ t_fuzz_driver() {
 	old=$(cat "$param")
 	echo 200 > "$param" || fail "cannot set job_timeout_ms"
 	mark=$(log_mark)
-	timeout $((secs + 300)) simt-driver-fuzz "$secs" "$seed" /dev/accel/accel0 &
+	out=/tmp/fuzz-driver.out
+	{
+		timeout $((secs + 300)) simt-driver-fuzz "$secs" "$seed" /dev/accel/accel0 2>&1
+		echo $? > "$out.rc"
+	} | tee "$out" &
 	pid=$!
 	sleep $((secs / 2))
 	echo "unbinding and binding $DEV under the fuzzer"
@@ -953,7 +957,7 @@ t_fuzz_driver() {
 	timeout 60 sh -c "echo $DEV > /sys/bus/pci/drivers/simt/bind" ||
 		echo "bind failed or timed out"
 	wait "$pid"
-	rc=$?
+	rc=$(cat "$out.rc")
 	echo "$old" > "$param"
 	log_since "$mark" | grep -E "$BAD_LOG" | head -n 40
 	wait_for bound 30 || fail "the device is not bound after the fuzzer"
@@ -965,8 +969,15 @@ t_fuzz_driver() {
 	fi
 	log_clean_since "$mark" || fail "the kernel log has problems (above)"
 	[ "$rc" = 0 ] || fail "simt-driver-fuzz: status $rc"
+	# Under a kernel with KCOV (the debug kernel) the fuzzer must have
+	# traced simt.ko's code and kept programs that reached new edges.
+	if [ -e /sys/kernel/debug/kcov ]; then
+		set -- $(sed -n 's/^kcov: \([0-9]*\) PCs, \([0-9]*\) edges, \([0-9]*\) programs.*/\1 \2 \3/p' "$out")
+		[ "${1:-0}" -gt 0 ] && [ "${3:-0}" -gt 0 ] ||
+			fail "the kernel has KCOV but the fuzzer traced no PC of simt.ko or kept no program"
+	fi
 }
-d_fuzz_driver="driver fuzzer: processes of root and of uid 65534, three threads each, random ioctls, mappings, user-queue rings and doorbells, closes, evictions, and an unbind and bind halfway; the kernel log clean, every process ended, the device bound"
+d_fuzz_driver="driver fuzzer: processes of root and of uid 65534, three threads each, random ioctls, mappings, user-queue rings and doorbells, closes, evictions, and an unbind and bind halfway; the kernel log clean, every process ended, the device bound, and under KCOV the driver's code traced and a corpus kept"
 
 t_smi_user() {
 	out=$(simt_as_user "timeout 10 simt-smi") || { echo "$out"; fail "simt-smi failed"; }
