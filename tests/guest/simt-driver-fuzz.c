@@ -33,6 +33,7 @@
  * thread was running, for the finding.  At the end:
  *
  *   kcov: P PCs, E edges, C programs in the corpus
+ *   kcov: new edges from F of R new programs, G of S mutated ...
  *   fuzz-driver: N executions, E coverage (KCOV edges of simt.ko)
  *
  * or, without KCOV, E the distinct outcomes (an operation with one
@@ -129,6 +130,7 @@ struct shared {
 	uint64_t edge_bits[(1 << HASH_BITS) / 64];
 	uint32_t pcs, edges, kcov;
 	uint32_t corpus_added;
+	uint64_t runs[2], finds[2];	/* programs new [0] and mutated [1] */
 	struct prog corpus[CORPUS];
 	struct prog running[PROCS * THREADS];
 };
@@ -844,11 +846,12 @@ static void *thread_main(void *arg)
 	}
 	while (now_s() < deadline) {
 		uint32_t fresh = 0;
+		int mutated = cover && below(&s, 4) && corpus_pick(&s, &pr);
 
-		if (!cover || !below(&s, 4) || !corpus_pick(&s, &pr))
-			prog_new(&s, &pr);
-		else
+		if (mutated)
 			prog_mutate(&s, &pr);
+		else
+			prog_new(&s, &pr);
 		prog_store(&sh->running[t->index], &pr);
 		for (uint32_t k = 0; k < pr.len && now_s() < deadline; k++) {
 			uint64_t cs = pr.calls[k].seed | 1;	/* xorshift's state is never 0 */
@@ -860,8 +863,11 @@ static void *thread_main(void *arg)
 			if (cover)
 				fresh += kcov_collect(cover);
 		}
-		if (fresh)
+		__atomic_add_fetch(&sh->runs[mutated], 1, __ATOMIC_RELAXED);
+		if (fresh) {
+			__atomic_add_fetch(&sh->finds[mutated], 1, __ATOMIC_RELAXED);
 			corpus_add(&pr);
+		}
 	}
 	return NULL;
 }
@@ -1074,6 +1080,10 @@ int main(int argc, char **argv)
 	if (sh->kcov) {
 		printf("kcov: %u PCs, %u edges, %u programs in the corpus\n", sh->pcs,
 		       sh->edges, sh->corpus_added < CORPUS ? sh->corpus_added : CORPUS);
+		/* What the feedback gives: how often each kind found an edge. */
+		printf("kcov: new edges from %" PRIu64 " of %" PRIu64 " new programs, %"
+		       PRIu64 " of %" PRIu64 " mutated corpus programs\n",
+		       sh->finds[0], sh->runs[0], sh->finds[1], sh->runs[1]);
 		printf("fuzz-driver: %" PRIu64 " executions, %u coverage (KCOV edges of simt.ko)\n",
 		       total, sh->edges);
 	} else {
