@@ -104,18 +104,20 @@ void test_responsive(void)
  * ---- fair: the context scheduling policy (module parameter
  * sched_policy).  A stream of 40 high-priority spin kernels, each
  * filling every block slot, and one low-priority spin kernel of the same
- * shape submitted once the stream is on the device.  The stream is
- * submitted in one go, kernel i waiting (an in-fence on a timeline) for
- * kernel i - FAIR_AHEAD: the driver, not this process, keeps FAIR_AHEAD
- * of them on the device, so that the stream has no gap however slow the
+ * shape submitted once the stream is on the device.  The whole stream is
+ * submitted before any of it runs, behind a gate (a held one-block
+ * kernel of a third context, which the first FAIR_AHEAD wait for),
+ * kernel i waiting (an in-fence on a timeline) for kernel i -
+ * FAIR_AHEAD: the driver, not this process, keeps FAIR_AHEAD of them on
+ * the device, so that the stream has no gap however slow or stalled the
  * guest's user space (the debug kernel's is), and each one still passes
  * the driver's scheduler, where a policy may hold it.  With "priority"
  * the low-priority kernel gets only the slots the others' kernels leave
  * free at their ends and ends behind the whole stream; with "fair-share"
  * (starve_ms 10, share_ms 20, or a grader's from simtguest.fair_ms=) the
  * driver holds the high-priority jobs back once it has waited starve_ms,
- * it ends early, and debugfs counts the holds.  Every result is
- * checked. ----
+ * it ends early, and debugfs counts the holds.  Every result is checked.
+ * ----
  */
 #define FAIR_HP 40
 #define FAIR_AHEAD 3
@@ -135,10 +137,11 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 {
 	uint32_t sms = get_param(DRM_SIMT_PARAM_SM_COUNT);
 	uint32_t slots = get_param(DRM_SIMT_PARAM_SM_BLOCKS);
-	uint64_t seq[FAIR_HP], lseq, lstart, lend, first = 0, klen = 0;
-	uint32_t hp, lp, i, bad, tl = 0;
+	uint64_t seq[FAIR_HP], lseq, gseq, lstart, lend, first = 0, klen = 0;
+	uint64_t covered = 0, gap = 0;
+	uint32_t hp, lp, gc, i, bad, tl = 0, gate = 0;
 	struct drm_simt_sync in;
-	struct spinjob jh, jl;
+	struct spinjob jh = { 0 }, jl = { 0 }, jg = { 0 };
 	struct drm_simt_wait w;
 	long long st0[ST_NR], st1[ST_NR];
 	double t0;
@@ -150,30 +153,29 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 		return -1;
 	hp = ctx_new(DRM_SIMT_PRIORITY_HIGH);
 	lp = ctx_new(DRM_SIMT_PRIORITY_LOW);
+	gc = ctx_new(DRM_SIMT_PRIORITY_HIGH);
 	if (spin_setup(&jh, hp, sms * slots, 32, 30000) ||
-	    spin_setup(&jl, lp, sms * slots, 32, 30000))
+	    spin_setup(&jl, lp, sms * slots, 32, 30000) ||
+	    spin_held_setup(&jg, gc, 1, 32, 1))
 		goto out;
 	tl = syncobj_new();
+	gate = syncobj_new();
+	CHECK(submit_x(fd, gc, &jg.cmd, 1, 0, NULL, 0, gate, 0, &gseq, NULL) == 0,
+	      "%s: submit the gate", policy);
 	for (i = 0; i < FAIR_HP; i++) {
-		/*
-		 * The low-priority kernel once the first kernels of the
-		 * stream are on the device, before the rest of the stream
-		 * (whose SUBMITs take tens of ms on the debug kernel).
-		 */
-		if (i == FAIR_AHEAD) {
-			t0 = now_s();
-			while (fair_on_device() < 1 && now_s() - t0 < 60)
-				usleep(1000);
-			CHECK(submit(lp, &jl.cmd, 1, &lseq) == 0,
-			      "%s: submit the low-priority kernel", policy);
-		}
-		in = (struct drm_simt_sync){
-			.handle = tl, .point = i >= FAIR_AHEAD ? i + 1 - FAIR_AHEAD : 0,
-		};
-		CHECK(submit_x(fd, hp, &jh.cmd, 1, 0, &in, i >= FAIR_AHEAD, tl, i + 1,
-			       &seq[i], NULL) == 0, "%s: submit high-priority kernel %u",
-		      policy, i);
+		in = i < FAIR_AHEAD ?
+			(struct drm_simt_sync){ .handle = gate } :
+			(struct drm_simt_sync){ .handle = tl, .point = i + 1 - FAIR_AHEAD };
+		CHECK(submit_x(fd, hp, &jh.cmd, 1, 0, &in, 1, tl, i + 1, &seq[i], NULL) == 0,
+		      "%s: submit high-priority kernel %u", policy, i);
 	}
+	/* The low-priority kernel once the stream is on the device. */
+	spin_release(&jg);
+	CHECK(wait_seq(gc, gseq, 60 * SEC_NS, &w) == 0 && !w.error, "%s: the gate", policy);
+	t0 = now_s();
+	while (fair_on_device() < 1 && now_s() - t0 < 60)
+		usleep(1000);
+	CHECK(submit(lp, &jl.cmd, 1, &lseq) == 0, "%s: submit the low-priority kernel", policy);
 	CHECK(wait_seq(lp, lseq, 120 * SEC_NS, &w) == 0 && !w.error,
 	      "%s: the low-priority kernel", policy);
 	lstart = w.start_cycle;
@@ -183,14 +185,25 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 		      "%s: high-priority kernel %u", policy, i);
 		*hp_before += w.end_cycle < lend;
 		if (!i)
-			first = w.start_cycle;
+			first = covered = w.start_cycle;
+		/* The stream's longest stretch without a kernel running. */
+		if (w.start_cycle < lend && w.start_cycle > covered + gap)
+			gap = w.start_cycle - covered;
+		if (w.end_cycle > covered)
+			covered = w.end_cycle;
 		klen += w.end_cycle - w.start_cycle;
 	}
 	printf("%s: %u high-priority kernels of %llu cycles each on average, over %llu cycles; "
-	       "the low-priority one from cycle %lld to %lld of them\n",
+	       "the low-priority one from cycle %lld to %lld of them; "
+	       "at most %llu cycles without one before it ended\n",
 	       policy, FAIR_HP, (unsigned long long)(klen / FAIR_HP),
 	       (unsigned long long)(w.end_cycle - first),
-	       (long long)(lstart - first), (long long)(lend - first));
+	       (long long)(lstart - first), (long long)(lend - first),
+	       (unsigned long long)gap);
+	/* The gate's promise: the low-priority kernel ran in no gap. */
+	CHECK(gap < klen / FAIR_HP / 10,
+	      "%s: %llu cycles without a high-priority kernel before the low-priority one ended",
+	      policy, (unsigned long long)gap);
 	bad = spin_wrong(&jh, 1) + spin_wrong(&jl, 1);
 	CHECK(bad == 0, "%s: %u wrong results", policy, bad);
 	if (stats_read(st1) == 0)
@@ -199,10 +212,14 @@ static int fair_run(const char *policy, uint32_t *hp_before, long long *holds)
 out:
 	if (tl)
 		syncobj_free(tl);
+	if (gate)
+		syncobj_free(gate);
 	spin_free(&jh, 1);
 	spin_free(&jl, 1);
+	spin_free(&jg, 1);
 	ctx_destroy(hp);
 	ctx_destroy(lp);
+	ctx_destroy(gc);
 	return ok ? 0 : -1;
 }
 
