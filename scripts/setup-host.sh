@@ -25,7 +25,7 @@ pkgs=(
     build-essential dpkg-dev ca-certificates git perl xz-utils zstd cpio
     ninja-build pkg-config python3 python3-venv python3-docutils flex bison
     libglib2.0-dev libfdt-dev libpixman-1-dev
-    clang lld llvm libclang-rt-14-dev
+    clang lld llvm libclang-rt-14-dev llvm-14-dev
     seabios qemu-system-data
     kmod
 )
