@@ -399,26 +399,42 @@ static void add_flags(struct argv *a, const char *const *flags, size_t n)
     }
 }
 
+/*
+ * The front end's command for @in in language @lang ("c" or "cl"): the
+ * kernel flags, the language's own (C: the support headers; OpenCL C:
+ * cl_flags), then the user's, the -O level and -g.
+ */
+static void front_end(struct argv *a, const struct build *b,
+                      const struct input *in, const char *lang)
+{
+    unsigned i;
+
+    argv_add(a, tool("SIMT_CLANG", "clang"));
+    add_flags(a, kernel_flags, sizeof(kernel_flags) / sizeof(*kernel_flags));
+    if (!strcmp(lang, "cl")) {
+        add_flags(a, cl_flags, sizeof(cl_flags) / sizeof(*cl_flags));
+    } else {
+        for (i = 0; i < b->sup->ninclude; i++) {
+            argv_add(a, "-I");
+            argv_add(a, b->sup->include[i]);
+        }
+    }
+    argv_add_all(a, &b->user);
+    argv_add(a, b->opt_level);
+    if (b->debug) {
+        argv_add(a, "-g");
+    }
+    argv_add(a, "-x");
+    argv_add(a, lang);
+    argv_add(a, in->path);
+}
+
 static int compile_c(const struct build *b, const struct input *in)
 {
     struct argv a = { 0 };
-    unsigned i;
     int ret;
 
-    argv_add(&a, tool("SIMT_CLANG", "clang"));
-    add_flags(&a, kernel_flags, sizeof(kernel_flags) / sizeof(*kernel_flags));
-    for (i = 0; i < b->sup->ninclude; i++) {
-        argv_add(&a, "-I");
-        argv_add(&a, b->sup->include[i]);
-    }
-    argv_add_all(&a, &b->user);
-    argv_add(&a, b->opt_level);
-    if (b->debug) {
-        argv_add(&a, "-g");
-    }
-    argv_add(&a, "-x");
-    argv_add(&a, "c");
-    argv_add(&a, in->path);
+    front_end(&a, b, in, "c");
     argv_add(&a, "-c");
     argv_add(&a, "-o");
     argv_add(&a, in->obj);
@@ -455,17 +471,7 @@ static int compile_cl(const struct build *b, const struct input *in,
     lowered = temporary(name);
     free(base);
 
-    argv_add(&a, tool("SIMT_CLANG", "clang"));
-    add_flags(&a, kernel_flags, sizeof(kernel_flags) / sizeof(*kernel_flags));
-    add_flags(&a, cl_flags, sizeof(cl_flags) / sizeof(*cl_flags));
-    argv_add_all(&a, &b->user);
-    argv_add(&a, b->opt_level);
-    if (b->debug) {
-        argv_add(&a, "-g");
-    }
-    argv_add(&a, "-x");
-    argv_add(&a, "cl");
-    argv_add(&a, in->path);
+    front_end(&a, b, in, "cl");
     argv_add(&a, "-emit-llvm");
     argv_add(&a, "-c");
     argv_add(&a, "-o");

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: MIT */
+/* SPDX-License-Identifier: GPL-2.0-or-later OR MIT */
 /*
  * simt-clargs: how an OpenCL C kernel compiled by simt-cc takes its
  * arguments, and the image section that describes them to a runtime.
