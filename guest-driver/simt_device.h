@@ -412,11 +412,14 @@ struct simt_ctx {
 	bool usage_gone;
 
 	/*
-	 * simt_fair.c: ACTIVE_CYCLES and the completed seqno at the last
-	 * check, and since when the context has waited.
+	 * simt_fair.c: ACTIVE_CYCLES, the completed seqno and whether it
+	 * had submissions on the device at the last check, and since when
+	 * the context has waited (under fence_lock; simt_fence_publish()
+	 * starts the wait when the first reaches the device).
 	 */
 	u32 fair_active;
 	u64 fair_done;
+	bool fair_queued;
 	u64 fair_since;
 
 	/* The watchdog's view of the oldest unfinished submission. */

@@ -10,10 +10,12 @@
  *  - "priority" (the default): jobs go to the device as soon as their
  *    dependencies allow; the device's priorities are the whole story.
  *  - "fair-share": a check every SIMT_FAIR_PERIOD_MS finds a context
- *    whose oldest unfinished submission has waited starve_ms (none of
- *    its submissions finished meanwhile) while a context of higher
- *    priority was busy: it gets crumbs at best, the blocks the others'
- *    kernels leave free at their ends.  Then the jobs of every context
+ *    whose oldest submission on the device has waited starve_ms (none
+ *    of its submissions finished meanwhile) while a context of higher
+ *    priority had work on the device: it gets crumbs at best, the
+ *    blocks the others' kernels leave free at their ends.  A submission
+ *    still waiting for its own dependencies is not starved, so the wait
+ *    counts from when the first reaches the device.  Then the jobs of every context
  *    of higher priority than the starving one are held back before they
  *    reach the device (drm_sched's prepare_job waits on a fence), until
  *    a submission of the starving context finishes, or its queue has run
@@ -104,6 +106,23 @@ static const struct dma_fence_ops simt_hold_ops = {
 	.get_timeline_name = simt_hold_timeline_name,
 };
 
+/*
+ * Has @ctx submissions on the device (in its ring, not yet done)?  If
+ * none, or one ended since the last check, its wait starts anew: @now,
+ * or when simt_fence_publish() puts the next on the device.
+ */
+static bool simt_fair_on_device(struct simt_ctx *ctx, bool restart, u64 now)
+{
+	bool on;
+
+	spin_lock(&ctx->fence_lock);
+	on = !list_empty(&ctx->pending);
+	if (!on || restart)
+		ctx->fair_since = now;
+	spin_unlock(&ctx->fence_lock);
+	return on;
+}
+
 /* Is user-queue context @ctx on queue @q running or waiting? */
 static bool simt_fair_userq_busy(struct simt_device *sdev, u32 q,
 				 struct simt_ctx *ctx)
@@ -184,13 +203,11 @@ static void simt_fair_check(struct simt_device *sdev)
 			continue;
 		active = simt_rd32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_ACTIVE_CYCLES));
 		done = READ_ONCE(*ctx->fence);
-		/* Waiting starts anew when it is idle or a submission ends. */
-		if (!atomic_read(&ctx->inflight) || done != ctx->fair_done)
-			ctx->fair_since = now;
+		ctx->fair_queued = simt_fair_on_device(ctx, done != ctx->fair_done,
+						       now);
 		ctx->fair_done = done;
 		ctx->fair_active = active;
-		if (atomic_read(&ctx->inflight) ||
-		    simt_fair_userq_busy(sdev, q, ctx)) {
+		if (ctx->fair_queued || simt_fair_userq_busy(sdev, q, ctx)) {
 			busy_max = any_busy ? max(busy_max, ctx->priority) :
 					      ctx->priority;
 			any_busy = true;
@@ -199,7 +216,7 @@ static void simt_fair_check(struct simt_device *sdev)
 	spin_lock(&sdev->fair_lock);
 	if (sdev->hold) {
 		ctx = sdev->hold_ctx;
-		if (!atomic_read(&ctx->inflight) || READ_ONCE(ctx->closed) ||
+		if (!ctx->fair_queued || READ_ONCE(ctx->closed) ||
 		    ctx->fair_done != sdev->hold_done ||
 		    (u32)(ctx->fair_active - sdev->hold_active) >= share ||
 		    now - sdev->hold_ns >
@@ -211,8 +228,7 @@ static void simt_fair_check(struct simt_device *sdev)
 		goto out;
 	for (q = 0; q < sdev->hw_queue_count; q++) {
 		ctx = sdev->queue_ctx[q];
-		if (!ctx || !atomic_read(&ctx->inflight) ||
-		    ctx->priority >= busy_max ||
+		if (!ctx || !ctx->fair_queued || ctx->priority >= busy_max ||
 		    now - ctx->fair_since <
 		    (u64)READ_ONCE(simt_starve_ms) * NSEC_PER_MSEC)
 			continue;

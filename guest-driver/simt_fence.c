@@ -23,6 +23,7 @@
 #include <linux/dma-fence.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
+#include <linux/timekeeping.h>
 
 #include <drm/drm_drv.h>
 
@@ -263,6 +264,9 @@ void simt_fence_publish(struct simt_ctx *ctx, struct simt_fence *fence,
 		       ctx->hw_fence_context, seqno);
 	dma_fence_get(&fence->base);
 	spin_lock_irqsave(&ctx->fence_lock, flags);
+	/* The context's wait for the device starts (simt_fair.c). */
+	if (list_empty(&ctx->pending))
+		ctx->fair_since = ktime_get_ns();
 	list_add_tail(&fence->link, &ctx->pending);
 	spin_unlock_irqrestore(&ctx->fence_lock, flags);
 }

@@ -80,9 +80,9 @@ CAPTIONS = {
                       "run per bound (2 to 5 us); left: responses later "
                       "than the bound, right: warp instructions lost per "
                       "preemption (make lab LAB=preempt-choice).",
-    "driver-sched": "Setup: guest on the device's clock; a stream of 40 "
-                    "high-priority kernels (two in flight) and one "
-                    "low-priority kernel submitted just after it starts; "
+    "driver-sched": "Setup: guest on the device's clock; a stream of 30 "
+                    "high-priority kernels (three on the device) and one "
+                    "low-priority kernel that waits for the stream's first; "
                     "starve_ms 10, share_ms 20 (make lab LAB=driver-sched).",
     "chunks": "Setup: one copy engine; a 4 KiB copy on the highest-priority "
               "queue submitted a third into a 64 MiB low-priority copy; "
@@ -165,7 +165,7 @@ def series_of(lab, text, name):
                            "late responses, %", False, False, False),
         "driver-sched": ("Driver scheduling: when the low-priority kernel "
                          "ends, and the holds it took", "",
-                         "high-priority kernels ending before it (of 40)",
+                         "high-priority kernels ending before it (of 30)",
                          False, False, True),
         "chunks": ("Chunked copies: 4 KiB high-priority copy latency",
                    "chunk, KiB", "latency, cycles", 10, 10, False),
