@@ -15,11 +15,12 @@
  *    priority had work on the device: it gets crumbs at best, the
  *    blocks the others' kernels leave free at their ends.  A submission
  *    still waiting for its own dependencies is not starved, so the wait
- *    counts from when the first reaches the device.  Then the jobs of every context
- *    of higher priority than the starving one are held back before they
- *    reach the device (drm_sched's prepare_job waits on a fence), until
- *    a submission of the starving context finishes, or its queue has run
- *    for share_ms of device time, or 10 * share_ms have passed.  Work
+ *    counts from when the first reaches the device.  Then the jobs of
+ *    every context of higher priority than the starving one are held
+ *    back before they reach the device (drm_sched's prepare_job waits
+ *    on a fence), until a submission of the starving context
+ *    finishes, or its queue has run for share_ms of device time, or
+ *    10 * share_ms have passed.  Work
  *    already on the device finishes, after which the device is the
  *    starving context's.  User queues, whose work the driver does not
  *    see, count as busy by their STATUS; during a hold the PRIORITY of
