@@ -118,6 +118,23 @@ int main(int argc, char **argv)
 		right = host[i] == 5.0f * i;
 	ok(right, "simt_context_synchronize runs the queued launch");
 
+	/* A copy comes after the launches queued before it, as on the device. */
+	memset(host, 0, sizeof(host));
+	simt_memcpy_htod(c, 0, host, sizeof(host));
+	right = !simt_launch(k, (simt_dim3){ 4, 1, 1 }, (simt_dim3){ 64, 1, 1 }, 0, args, 4, NULL) &&
+		!simt_memcpy_dtoh(host, c, 0, sizeof(host));
+	for (i = 0; right && i < 256; i++)
+		right = host[i] == 5.0f * i;
+	ok(right, "simt_memcpy_dtoh after an unwaited launch reads its results");
+	{
+		struct simt_result r;
+		uint64_t seq;
+
+		right = !simt_launch(k, (simt_dim3){ 4, 1, 1 }, (simt_dim3){ 64, 1, 1 }, 0, args, 4,
+				     &seq) && !simt_query(ctx, seq, &r) && r.end_cycle > r.start_cycle;
+		ok(right, "simt_query runs a queued launch and gives its cycles");
+	}
+
 	/* A freed buffer's range serves the next allocation. */
 	addr_b = simt_buffer_addr(b);
 	ok(!simt_mem_free(b) && !simt_mem_alloc(ctx, 512, &d) && simt_buffer_addr(d) == addr_b,

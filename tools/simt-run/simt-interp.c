@@ -471,10 +471,22 @@ static simt_status copy_check(const simt_buffer *b, size_t offset, size_t size)
 	return SIMT_SUCCESS;
 }
 
-/* Copies see the results of every earlier launch: simt_wait ran them. */
+/*
+ * Copies are ordered after the context's earlier work, as on the device:
+ * the launches still queued run first.
+ */
+static simt_status copy_after_queued(const simt_buffer *b, size_t offset, size_t size)
+{
+	simt_status st = copy_check(b, offset, size);
+
+	if (!st && b->ctx->queue)
+		st = simt_context_synchronize(b->ctx);
+	return st;
+}
+
 simt_status simt_memcpy_htod(simt_buffer *dst, size_t offset, const void *src, size_t size)
 {
-	simt_status st = copy_check(dst, offset, size);
+	simt_status st = copy_after_queued(dst, offset, size);
 
 	if (!st)
 		memcpy(dst->ctx->mem + dst->addr + offset, src, size);
@@ -483,7 +495,7 @@ simt_status simt_memcpy_htod(simt_buffer *dst, size_t offset, const void *src, s
 
 simt_status simt_memcpy_dtoh(void *dst, simt_buffer *src, size_t offset, size_t size)
 {
-	simt_status st = copy_check(src, offset, size);
+	simt_status st = copy_after_queued(src, offset, size);
 
 	if (!st)
 		memcpy(dst, src->ctx->mem + src->addr + offset, size);
@@ -500,6 +512,8 @@ simt_status simt_memcpy_dtod(simt_buffer *dst, size_t dst_offset, simt_buffer *s
 	if (!st && dst->ctx != src->ctx)
 		st = simt_set_error(SIMT_ERROR_INVALID_VALUE,
 				    "simt_memcpy_dtod: the buffers are in different contexts");
+	if (!st)
+		st = copy_after_queued(dst, dst_offset, size);
 	if (!st)
 		memmove(dst->ctx->mem + dst->addr + dst_offset,
 			src->ctx->mem + src->addr + src_offset, size);
@@ -1166,6 +1180,15 @@ simt_status simt_wait(simt_context *ctx, uint64_t seq, int64_t timeout_ns,
 		}
 	}
 	return SIMT_SUCCESS;
+}
+
+/*
+ * Kernels run only inside calls here: a look at a submission that has
+ * not run yet runs it (and those before it), as simt_wait does.
+ */
+simt_status simt_query(simt_context *ctx, uint64_t seq, struct simt_result *c)
+{
+	return simt_wait(ctx, seq, -1, c);
 }
 
 simt_status simt_context_synchronize(simt_context *ctx)
