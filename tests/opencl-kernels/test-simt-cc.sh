@@ -6,7 +6,7 @@
 # and linking objects; several sources into one image; the support files
 # from $SIMT_CC_DATADIR (an installed layout); temporaries removed or
 # kept; no gp-relative code; and the messages of a double, a built-in
-# simt lacks and bad options.  TAP.
+# simt lacks and bad options; --image-base.  TAP.
 #
 # Usage: test-simt-cc.sh SIMT-CC SIMT-RUN SOURCE-DIR KERNEL-BUILD-DIR
 
@@ -161,6 +161,16 @@ t_options() {
 }
 desc="bad options, files and combinations give clear errors; --help"
 check t_options
+
+t_image_base() {
+    "$cc" --image-base 0x40000 "$src/kernels/vecadd.c" -o "$tmp/based.elf" &&
+    readelf -lW "$tmp/based.elf" | grep -q 'LOAD .* 0x00040000 0x00040000 ' &&
+    vecadd_run "$tmp/based.elf" | cmp - "$tmp/meson.out" &&
+    ! "$cc" --image-base 0x40001 "$src/kernels/vecadd.c" -o "$tmp/x.elf" \
+        2>"$tmp/e" && grep -q "image-base 0x40001: not a multiple of 4096" "$tmp/e"
+}
+desc="--image-base links the image at 0x40000, where it runs alike; an unaligned base is refused"
+check t_image_base
 
 t_analysis_error() {
     printf 'int fib(int n) { return n <= 1 ? n : fib(n - 1) + fib(n - 2); }\n__kernel void r(__global int *x) { x[0] = fib(x[1]); }\n' >"$tmp/rec.cl" &&

@@ -128,6 +128,10 @@ static void usage(FILE *out)
             "  -DNAME[=VALUE] -UNAME -IDIR\n"
             "                 preprocessor options, as clang's\n"
             "  -w, -Werror    no warnings; warnings as errors\n"
+            "  --image-base ADDR\n"
+            "                 link the image at ADDR (a multiple of 4096)\n"
+            "                 instead of 0x10000: images loaded into one\n"
+            "                 context must not overlap\n"
             "  -save-temps    keep the intermediate files (their directory\n"
             "                 is printed)\n"
             "  -v             print the commands run\n"
@@ -384,6 +388,7 @@ struct build {
     const struct support *sup;
     struct argv user;           /* -D -U -I -w -Werror, in order */
     const char *opt_level;      /* "-O2" */
+    const char *image_base;     /* --image-base, or NULL: simt.ld's */
     bool debug;
 };
 
@@ -572,6 +577,10 @@ static int link_image(const struct build *b, const struct input *in,
     argv_add(&a, tool("SIMT_LD_LLD", "ld.lld"));
     argv_add(&a, "-T");
     argv_add(&a, b->sup->ld_script);
+    if (b->image_base) {
+        argv_add(&a, "--defsym");
+        argv_add(&a, b->image_base);
+    }
     for (i = 0; i < nin; i++) {
         argv_add(&a, in[i].obj);
     }
@@ -643,6 +652,28 @@ static const char *option_value(int argc, char **argv, int *i, size_t len)
     return argv[++*i];
 }
 
+/*
+ * "SIMT_IMAGE_BASE=ADDR" for ld.lld's --defsym, from a page-aligned
+ * address below SIMT_SHARED_BASE; anything else ends the run.
+ */
+static const char *image_base_symbol(const char *v)
+{
+    char *end, *sym;
+    unsigned long long base;
+
+    errno = 0;
+    base = strtoull(v, &end, 0);
+    if (errno || end == v || *end || base % 4096 || base < 4096 ||
+        base >= SIMT_SHARED_BASE) {
+        fprintf(stderr, "simt-cc: --image-base %s: not a multiple of 4096 "
+                "between 0x1000 and 0x%x\n", v, SIMT_SHARED_BASE);
+        exit(2);
+    }
+    sym = xmalloc(40);
+    snprintf(sym, 40, "SIMT_IMAGE_BASE=0x%llx", base);
+    return sym;
+}
+
 int main(int argc, char **argv)
 {
     struct build b = { .opt_level = "-O2" };
@@ -678,6 +709,9 @@ int main(int argc, char **argv)
             b.debug = true;
         } else if (!strcmp(a, "-v")) {
             verbose = true;
+        } else if (!strcmp(a, "--image-base")) {
+            b.image_base = image_base_symbol(option_value(argc, argv, &k,
+                                                          12));
         } else if (!strcmp(a, "-save-temps")) {
             save_temps = true;
         } else if (!strcmp(a, "-O0") || !strcmp(a, "-O1") ||
