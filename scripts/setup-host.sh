@@ -20,12 +20,13 @@ bench) bench=1 ;;
 esac
 
 stamp_dir=${SIMT_CACHE:?SIMT_CACHE must be set}
-stamp=$stamp_dir/host-setup.v2
+stamp=$stamp_dir/host-setup.v3
 pkgs=(
     build-essential dpkg-dev ca-certificates git perl xz-utils zstd cpio
     ninja-build pkg-config python3 python3-venv python3-docutils flex bison
     libglib2.0-dev libfdt-dev libpixman-1-dev
     clang lld llvm libclang-rt-14-dev llvm-14-dev
+    ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 clinfo
     seabios qemu-system-data
     kmod
 )
