@@ -200,6 +200,75 @@ done
 build_prog simt-ioctl-test "$repo"/tests/guest/ioctl/*.c "$repo/tests/guest/harness.c"
 build_prog simt-lib-test "$repo"/tests/guest/lib/*.c "$repo/tests/guest/harness.c"
 
+# ---- OpenCL: the platform over the device's libsimt, and its users ----
+# The guest runs dynamically linked programs for OpenCL alone: the ICD
+# loader (Debian's libOpenCL.so.1) loads libsimt-opencl.so by the path in
+# /etc/OpenCL/vendors/simt.icd.  libsimt-opencl.so is the host build's
+# sources (opencl/runtime) over the device's libsimt; clinfo is Debian's;
+# the samples (opencl/samples) are built as a user builds them, against
+# -lOpenCL.  The guest has no compiler: the samples' kernel images come
+# from running the same samples on the host's platform with
+# SIMT_OPENCL_CACHE set (docs/opencl.rst), and the guest's runtime looks
+# in that cache, kept at /lib/simt/opencl-cache.
+ocl_dir=$odir/build/opencl
+host_build=${HOST_BUILD:-$repo/build/host}
+mkdir -p "$ocl_dir"
+ocl_lib=$ocl_dir/libsimt-opencl.so
+ocl_srcs=("$repo"/opencl/runtime/*.c "$libsrc" "$splitsrc" "$statussrc" "$printfsrc"
+          "$elfsrc" "$repo/tools/simt-meta/simt-lines.c" "$repo/tools/simt-cc/simt-clargs.c")
+stale=0
+for dep in "${ocl_srcs[@]}" "$repo"/opencl/runtime/*.h "$repo"/opencl/runtime/CL/*.h \
+           "$repo"/guest/libsimt/*.h "$uapi" "$repo"/include/hw/simt/simt-clargs.h; do
+    [ "$dep" -nt "$ocl_lib" ] && stale=1
+done
+if [ ! -f "$ocl_lib" ] || [ "$stale" = 1 ]; then
+    log "building libsimt-opencl.so"
+    gcc "${cflags[@]/-static/-fPIC}" -shared -fvisibility=hidden \
+        -I"$repo/opencl/runtime" -I"$repo/tools/simt-cc" \
+        -DSIMT_CL_DEFAULT_CACHE='"/lib/simt/opencl-cache"' \
+        -Wl,--exclude-libs,ALL -Wl,-Bsymbolic -o "$ocl_lib.tmp" "${ocl_srcs[@]}" -lm
+    mv "$ocl_lib.tmp" "$ocl_lib"
+fi
+ocl_samples=()
+for src in "$repo"/opencl/samples/*.c; do
+    name=opencl-$(basename "$src" .c)
+    prog=$ocl_dir/$name
+    if [ ! -x "$prog" ] || [ "$src" -nt "$prog" ] ||
+       [ "$repo/opencl/samples/cl-sample.h" -nt "$prog" ]; then
+        log "building $name"
+        gcc -O2 -Wall -Werror -o "$prog.tmp" "$src" -lOpenCL
+        mv "$prog.tmp" "$prog"
+    fi
+    ocl_samples+=("$prog")
+done
+# The samples' images, from the host's platform (same sources, same
+# options, same image addresses as in the guest).
+ocl_cache=$ocl_dir/cache
+stale=0
+for dep in "$repo"/opencl/samples/*.cl "$host_build"/opencl/samples/opencl-* \
+           "$host_build/tools/simt-cc/simt-cc" "$host_build/opencl/runtime/libsimt-opencl.so"; do
+    [ "$dep" -nt "$ocl_cache" ] && stale=1
+done
+if [ ! -d "$ocl_cache" ] || [ "$stale" = 1 ]; then
+    [ -e "$host_build/opencl/runtime/vendors/simt.icd" ] ||
+        die "no host OpenCL platform in $host_build (run make host)"
+    log "filling the OpenCL image cache from the host's platform"
+    rm -rf "$ocl_cache"
+    mkdir -p "$ocl_cache"
+    for prog in "$host_build"/opencl/samples/opencl-*; do
+        [ -x "$prog" ] && [ -f "$prog" ] || continue
+        SIMT_OPENCL_CACHE=$ocl_cache OPENCL_PLATFORM=simt \
+        OCL_ICD_VENDORS=$host_build/opencl/runtime/vendors "$prog" > /dev/null ||
+            die "$prog failed on the host's platform"
+    done
+fi
+# Every shared object the dynamic programs need, from the host.
+ocl_libs=()
+for dep in $(ldd "$ocl_lib" /usr/bin/clinfo "${ocl_samples[@]}" |
+             sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' | sort -u); do
+    ocl_libs+=("$dep")
+done
+
 # ---- kernel images, built by the host meson build ----
 kdir=${HOST_BUILD:-$repo/build/host}/kernels
 kernels=()
@@ -279,7 +348,7 @@ done
 # The scripts of guest/ and the guest test suite, in /lib/simt.
 scripts=("$repo"/guest/*.sh "$repo/tests/guest/simt-test.sh")
 out=$odir/initrd.cpio.gz
-inputs=("$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${share_kos[@]/#/$odir/build/modules/}" "${progs[@]}" "${kernels[@]}" "$repo/guest/init" "${scripts[@]}" "$here/guest-build.sh")
+inputs=("$ocl_lib" "${ocl_samples[@]}" "$ocl_cache" "$bdir/simt.ko" "$envf" "${dep_kos[@]}" "${share_kos[@]/#/$odir/build/modules/}" "${progs[@]}" "${kernels[@]}" "$repo/guest/init" "${scripts[@]}" "$here/guest-build.sh")
 if [ -f "$out" ]; then
     stale=0
     for f in "${inputs[@]}"; do
@@ -319,6 +388,22 @@ mkdir -p "$stage/lib/simt/kernels"
 for k in "${kernels[@]}"; do
     install -m 0644 "$k" "$stage/lib/simt/kernels/"
 done
+
+# OpenCL: the loader's vendor file, the platform, the libraries at the
+# host's paths, clinfo, and the samples with their kernel sources.
+mkdir -p "$stage/etc/OpenCL/vendors" "$stage/usr/lib/simt" "$stage/lib/simt/opencl"
+install -m 0755 "$ocl_lib" "$stage/usr/lib/simt/libsimt-opencl.so"
+echo /usr/lib/simt/libsimt-opencl.so > "$stage/etc/OpenCL/vendors/simt.icd"
+for dep in "${ocl_libs[@]}"; do
+    mkdir -p "$stage$(dirname "$dep")"
+    cp -L "$dep" "$stage$dep"
+done
+install -m 0755 /usr/bin/clinfo "$stage/usr/bin/clinfo"
+for prog in "${ocl_samples[@]}"; do
+    install -m 0755 "$prog" "$stage/lib/simt/opencl/"
+done
+install -m 0644 "$repo"/opencl/samples/*.cl "$stage/lib/simt/opencl/"
+cp -r "$ocl_cache" "$stage/lib/simt/opencl-cache"
 
 mdir=$stage/lib/modules/$kver
 mkdir -p "$mdir/kernel/drivers/gpu/drm" "$mdir/extra"

@@ -10,7 +10,8 @@
  * it), else simt-cc on PATH.  Where there is none (a guest has no
  * compiler), a build takes the image from $SIMT_OPENCL_CACHE, which a
  * build on the host with a compiler fills when the variable is set
- * there: docs/opencl.rst, "Run-time compilation in the guest".
+ * there (the guest image has the samples' images in its default cache):
+ * docs/opencl.rst, "Run-time compilation in the guest".
  *
  * Copyright the simt authors.  Licensed under the MIT licence, as
  * written out in guest/libsimt/libsimt.h.
@@ -411,6 +412,20 @@ static int run_simt_cc(const char *dir, const struct args *opts,
 
 /* ---- the image cache ---- */
 
+/* $SIMT_OPENCL_CACHE, else the guest image's (SIMT_CL_DEFAULT_CACHE). */
+static const char *cache_dir(void)
+{
+	const char *dir = getenv("SIMT_OPENCL_CACHE");
+
+	if (dir && *dir)
+		return dir;
+#ifdef SIMT_CL_DEFAULT_CACHE
+	return SIMT_CL_DEFAULT_CACHE;
+#else
+	return NULL;
+#endif
+}
+
 /* What a cached image was built from: it must match exactly. */
 static char *cache_key(const char *source, const struct args *opts,
 		       uint32_t base, uint64_t *hash)
@@ -438,7 +453,7 @@ static void cache_path(char *path, size_t len, const char *dir, uint64_t hash,
 static uint8_t *cache_get(const char *key, uint64_t hash, size_t *size,
 			  char *path, size_t path_len)
 {
-	const char *dir = getenv("SIMT_OPENCL_CACHE");
+	const char *dir = cache_dir();
 	uint8_t *stored, *image;
 	size_t n;
 
@@ -459,7 +474,7 @@ static uint8_t *cache_get(const char *key, uint64_t hash, size_t *size,
 static void cache_put(const char *key, uint64_t hash, const uint8_t *image,
 		      size_t size)
 {
-	const char *dir = getenv("SIMT_OPENCL_CACHE");
+	const char *dir = cache_dir();
 	char path[4200];
 
 	if (!dir || !*dir || !key)

@@ -86,6 +86,8 @@ t_lib_metadata
 t_lib_multi_device
 t_lib_printf
 t_lib_userq
+t_opencl_clinfo
+t_opencl_samples
 t_split_results
 t_split_ids
 t_split_auto
@@ -412,6 +414,34 @@ d_launch="LAUNCH of vecadd checked element by element, also with live table, use
 
 t_launch64() { ioctl_group launch64; }
 d_launch64="LAUNCH64 (0.6): spin through the LAUNCH with 64-bit device addresses gives the right results; an address at or beyond 4 GiB, a nonzero byte past it or an unknown flag is EINVAL and the context goes on"
+
+# OpenCL through Debian's ICD loader and clinfo, on the device
+# (docs/opencl.rst): the guest's runtime takes the samples' kernel images
+# from its cache, which guest-build.sh filled on the host.
+t_opencl_clinfo() {
+	out=$(timeout 60 clinfo 2>&1) || { echo "$out"; fail "clinfo failed"; }
+	echo "$out" | grep -E 'Platform Name|Platform Version|Device Name|Device Version|Max compute units|Global memory size|Local memory size'
+	echo "$out" | grep -Eq '^ *Platform Name +simt$' || fail "no simt platform"
+	echo "$out" | grep -Eq '^ *Platform Version +OpenCL 1\.2 simt \(device\)$' ||
+		fail "not the device backend's platform"
+	echo "$out" | grep -Eq '^ *Device Name +simt [0-9]+ SMs \(device\)$' || fail "no simt device"
+	if echo "$out" | grep -Eq 'CL_[A-Z_]*(INVALID|FAILURE|NOT_AVAILABLE|OUT_OF)|failed|<error'; then
+		echo "$out"
+		fail "clinfo met an error"
+	fi
+}
+d_opencl_clinfo="OpenCL: Debian's clinfo in the guest lists the simt platform (OpenCL 1.2, device backend) and its device through the ICD loader, with no error"
+
+t_opencl_samples() {
+	for s in vecadd matmul reduction histogram stencil bfs; do
+		start=$(date +%s)
+		out=$(simt_as_user "OPENCL_PLATFORM=simt timeout 300 /lib/simt/opencl/opencl-$s" 2>&1) ||
+			{ echo "$out"; fail "opencl-$s failed"; }
+		echo "$out (as the user, $(( $(date +%s) - start )) s)"
+		echo "$out" | grep -q "^$s: ok (" || fail "opencl-$s: no ok line"
+	done
+}
+d_opencl_samples="OpenCL: the six samples (vecadd, tiled matmul, reduction, histogram, stencil, BFS), unchanged programs built with -lOpenCL, run as the user on the device and match their host references, their kernels' images found in the runtime's cache"
 
 t_samples() { ioctl_group samples; }
 d_samples="sample kernels saxpy, matmul, reduce (tree, warp), histogram: results checked"
