@@ -54,7 +54,9 @@ host: setup
 	    meson setup $(HOST_MESON_OPTS) $(HOST_BUILD) $(CURDIR); fi
 	@ninja -C $(HOST_BUILD)
 
-guest: setup
+# The guest image holds the host build's kernel images and the OpenCL
+# samples' images made on the host's platform.
+guest: host
 	@scripts/guest-fetch.sh
 	@scripts/guest-build.sh
 
