@@ -188,9 +188,11 @@ run_qtest() {
 # show a preemption only where a high-priority kernel came within the
 # picture's 5 ms of device time; on host time that depends on how fast
 # the guest runs, and one CI run on a loaded machine drew none.
+# opencl_priority's normal-priority kernel must come while the low one
+# runs: on one time line, the guest's launch path is far shorter.
 # watchdog_destroy stays on host time: it is a race, and host
 # time varies where its destroys land.
-vclock_tests=fair,fair_userq,preempt,preempt_pictures,hang,progress,hang2,bystander,launch_latency,userq_latency
+vclock_tests=fair,fair_userq,preempt,preempt_pictures,hang,progress,hang2,bystander,launch_latency,userq_latency,opencl_priority
 
 # One guest boot: NAME names its logs, WHAT its failure; the rest are
 # VAR=VALUE settings for guest-run.sh (EXTRA_APPEND picks the tests).

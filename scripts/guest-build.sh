@@ -236,7 +236,7 @@ for src in "$repo"/opencl/samples/*.c; do
     if [ ! -x "$prog" ] || [ "$src" -nt "$prog" ] ||
        [ "$repo/opencl/samples/cl-sample.h" -nt "$prog" ]; then
         log "building $name"
-        gcc -O2 -Wall -Werror -o "$prog.tmp" "$src" -lOpenCL
+        gcc -O2 -Wall -Werror -I"$repo/opencl/runtime" -o "$prog.tmp" "$src" -lOpenCL
         mv "$prog.tmp" "$prog"
     fi
     ocl_samples+=("$prog")

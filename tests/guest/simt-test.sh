@@ -88,6 +88,7 @@ t_lib_printf
 t_lib_userq
 t_opencl_clinfo
 t_opencl_samples
+t_opencl_priority
 t_split_results
 t_split_ids
 t_split_auto
@@ -441,6 +442,17 @@ t_opencl_samples() {
 		echo "$out" | grep -q "^$s: ok (" || fail "opencl-$s: no ok line"
 	done
 }
+# On the virtual clock (scripts/check.sh): the low-priority kernel lasts
+# about 13 ms of device time, against the guest's few hundred
+# microseconds from its launch to the normal-priority one's.
+t_opencl_priority() {
+	out=$(simt_as_user "OPENCL_PLATFORM=simt timeout 300 /lib/simt/opencl/opencl-priority" 2>&1) ||
+		{ echo "$out"; fail "opencl-priority failed"; }
+	echo "$out"
+	echo "$out" | grep -q "^priority: ok (normal-priority kernel ended" || fail "no ok line"
+}
+d_opencl_priority="OpenCL priorities (CL/cl_simt.h's context properties), as the user: a normal-priority context's kernel ends while a low-priority context's long kernel (switch preemption) still runs, ahead of it in device time, and both results are right"
+
 d_opencl_samples="OpenCL: the six samples (vecadd, tiled matmul, reduction, histogram, stencil, BFS), unchanged programs built with -lOpenCL, run as the user on the device and match their host references, their kernels' images found in the runtime's cache"
 
 t_samples() { ioctl_group samples; }
