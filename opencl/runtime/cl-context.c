@@ -131,14 +131,7 @@ clCreateContextFromType(const cl_context_properties *properties,
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainContext(cl_context ctx)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(ctx, MAGIC_CONTEXT)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_CONTEXT;
-	}
-	ctx->h.refs++;
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_retain(ctx, MAGIC_CONTEXT, CL_INVALID_CONTEXT);
 }
 
 /* Drop a reference (objects of the context hold one each); lock held. */
@@ -154,14 +147,7 @@ static void context_release(cl_context ctx)
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseContext(cl_context ctx)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(ctx, MAGIC_CONTEXT)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_CONTEXT;
-	}
-	context_release(ctx);
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_release(ctx, MAGIC_CONTEXT, CL_INVALID_CONTEXT);
 }
 
 /* For the objects' files: a context reference taken or dropped. */
@@ -246,14 +232,7 @@ clCreateCommandQueue(cl_context ctx, cl_device_id device,
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(q, MAGIC_QUEUE)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_COMMAND_QUEUE;
-	}
-	q->h.refs++;
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_retain(q, MAGIC_QUEUE, CL_INVALID_COMMAND_QUEUE);
 }
 
 void simt_cl_queue_release(cl_command_queue q)

@@ -184,26 +184,12 @@ void simt_cl_mem_release(cl_mem m)
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainMemObject(cl_mem m)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(m, MAGIC_MEM)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_MEM_OBJECT;
-	}
-	m->h.refs++;
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_retain(m, MAGIC_MEM, CL_INVALID_MEM_OBJECT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseMemObject(cl_mem m)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(m, MAGIC_MEM)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_MEM_OBJECT;
-	}
-	simt_cl_mem_release(m);
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_release(m, MAGIC_MEM, CL_INVALID_MEM_OBJECT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL

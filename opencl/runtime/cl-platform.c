@@ -200,6 +200,44 @@ bool simt_cl_registered(const void *obj)
 	return found;
 }
 
+cl_int simt_cl_retain(void *obj, uint32_t magic, cl_int err)
+{
+	pthread_mutex_lock(&simt_cl_lock);
+	if (cl_valid(obj, magic)) {
+		((struct simt_cl_head *)obj)->refs++;
+		err = CL_SUCCESS;
+	}
+	pthread_mutex_unlock(&simt_cl_lock);
+	return err;
+}
+
+cl_int simt_cl_release(void *obj, uint32_t magic, cl_int err)
+{
+	pthread_mutex_lock(&simt_cl_lock);
+	if (cl_valid(obj, magic)) {
+		switch (magic) {
+		case MAGIC_CONTEXT:
+			simt_cl_context_release(obj);
+			break;
+		case MAGIC_MEM:
+			simt_cl_mem_release(obj);
+			break;
+		case MAGIC_PROGRAM:
+			simt_cl_program_release(obj);
+			break;
+		case MAGIC_KERNEL:
+			simt_cl_kernel_release(obj);
+			break;
+		case MAGIC_EVENT:
+			simt_cl_event_release(obj);
+			break;
+		}
+		err = CL_SUCCESS;
+	}
+	pthread_mutex_unlock(&simt_cl_lock);
+	return err;
+}
+
 /* ---- the loader's entry points ---- */
 
 SIMT_CL_EXPORT CL_API_ENTRY cl_int CL_API_CALL

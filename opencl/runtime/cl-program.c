@@ -749,26 +749,12 @@ void simt_cl_program_release(cl_program p)
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program p)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(p, MAGIC_PROGRAM)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_PROGRAM;
-	}
-	p->h.refs++;
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_retain(p, MAGIC_PROGRAM, CL_INVALID_PROGRAM);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program p)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(p, MAGIC_PROGRAM)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_PROGRAM;
-	}
-	simt_cl_program_release(p);
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_release(p, MAGIC_PROGRAM, CL_INVALID_PROGRAM);
 }
 
 /* The kernels' names, separated by ';' (CL_PROGRAM_KERNEL_NAMES). */
@@ -1003,26 +989,12 @@ void simt_cl_kernel_release(cl_kernel k)
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel k)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(k, MAGIC_KERNEL)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_KERNEL;
-	}
-	k->h.refs++;
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_retain(k, MAGIC_KERNEL, CL_INVALID_KERNEL);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel k)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(k, MAGIC_KERNEL)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_KERNEL;
-	}
-	simt_cl_kernel_release(k);
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_release(k, MAGIC_KERNEL, CL_INVALID_KERNEL);
 }
 
 /*

@@ -452,26 +452,12 @@ clGetEventProfilingInfo(cl_event e, cl_profiling_info param_name,
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event e)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(e, MAGIC_EVENT)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_EVENT;
-	}
-	e->h.refs++;
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_retain(e, MAGIC_EVENT, CL_INVALID_EVENT);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event e)
 {
-	pthread_mutex_lock(&simt_cl_lock);
-	if (!cl_valid(e, MAGIC_EVENT)) {
-		pthread_mutex_unlock(&simt_cl_lock);
-		return CL_INVALID_EVENT;
-	}
-	simt_cl_event_release(e);
-	pthread_mutex_unlock(&simt_cl_lock);
-	return CL_SUCCESS;
+	return simt_cl_release(e, MAGIC_EVENT, CL_INVALID_EVENT);
 }
 
 /*

@@ -78,6 +78,14 @@ void simt_cl_head_init(struct simt_cl_head *h, uint32_t magic);
 void simt_cl_head_kill(struct simt_cl_head *h);
 bool simt_cl_registered(const void *obj);
 
+/*
+ * clRetainXxx and clReleaseXxx: @err unless @obj is a live object of
+ * kind @magic; a release drops the reference as its kind does (freeing
+ * the object at the last one), the lock held.
+ */
+cl_int simt_cl_retain(void *obj, uint32_t magic, cl_int err);
+cl_int simt_cl_release(void *obj, uint32_t magic, cl_int err);
+
 /* Is @obj a live object of kind @magic? */
 static inline bool cl_valid(const void *obj, uint32_t magic)
 {
