@@ -335,28 +335,36 @@ static cl_int submit(struct simt_cl_command *cmd, cl_int err,
 	return simt_cl_command_submit(cmd, blocking, event);
 }
 
+/* A read or a write of @m's range from or to @ptr; @denied: host flags. */
+static cl_int enqueue_rw(cl_command_queue q, cl_command_type type, cl_mem m,
+			 bool blocking, size_t offset, size_t size, void *ptr,
+			 cl_mem_flags denied, cl_uint n, const cl_event *list,
+			 cl_event *event)
+{
+	struct simt_cl_command *cmd = NULL;
+	cl_int err = CL_INVALID_OPERATION;
+
+	if (!ptr || !size)
+		return CL_INVALID_VALUE;
+	pthread_mutex_lock(&simt_cl_lock);
+	if (!cl_valid(m, MAGIC_MEM) || !(m->flags & denied))
+		cmd = mem_command(q, type, m, offset, size, n, list, &err);
+	if (cmd)
+		cmd->u.mem.ptr = ptr;
+	err = submit(cmd, err, type == CL_COMMAND_READ_BUFFER ? run_read : run_write,
+		     blocking, event);
+	pthread_mutex_unlock(&simt_cl_lock);
+	return err;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blocking,
 		    size_t offset, size_t size, void *ptr, cl_uint n,
 		    const cl_event *list, cl_event *event)
 {
-	struct simt_cl_command *cmd;
-	cl_int err = CL_INVALID_VALUE;
-
-	if (!ptr || !size)
-		return CL_INVALID_VALUE;
-	pthread_mutex_lock(&simt_cl_lock);
-	if (cl_valid(m, MAGIC_MEM) &&
-	    (m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
-		cmd = NULL, err = CL_INVALID_OPERATION;
-	else
-		cmd = mem_command(q, CL_COMMAND_READ_BUFFER, m, offset, size, n,
-				  list, &err);
-	if (cmd)
-		cmd->u.mem.ptr = ptr;
-	err = submit(cmd, err, run_read, blocking, event);
-	pthread_mutex_unlock(&simt_cl_lock);
-	return err;
+	return enqueue_rw(q, CL_COMMAND_READ_BUFFER, m, blocking, offset, size,
+			  ptr, CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS, n,
+			  list, event);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -364,23 +372,9 @@ clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool blocking,
 		     size_t offset, size_t size, const void *ptr, cl_uint n,
 		     const cl_event *list, cl_event *event)
 {
-	struct simt_cl_command *cmd;
-	cl_int err = CL_INVALID_VALUE;
-
-	if (!ptr || !size)
-		return CL_INVALID_VALUE;
-	pthread_mutex_lock(&simt_cl_lock);
-	if (cl_valid(m, MAGIC_MEM) &&
-	    (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
-		cmd = NULL, err = CL_INVALID_OPERATION;
-	else
-		cmd = mem_command(q, CL_COMMAND_WRITE_BUFFER, m, offset, size, n,
-				  list, &err);
-	if (cmd)
-		cmd->u.mem.ptr = (void *)ptr;
-	err = submit(cmd, err, run_write, blocking, event);
-	pthread_mutex_unlock(&simt_cl_lock);
-	return err;
+	return enqueue_rw(q, CL_COMMAND_WRITE_BUFFER, m, blocking, offset, size,
+			  (void *)ptr, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS,
+			  n, list, event);
 }
 
 static cl_int run_copy(struct simt_cl_command *cmd)

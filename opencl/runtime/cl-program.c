@@ -869,36 +869,35 @@ clGetProgramBuildInfo(cl_program p, cl_device_id device,
 
 /* ---- kernels ---- */
 
+static void kernel_free(cl_kernel k)
+{
+	free(k->block);
+	free(k->local_size);
+	free(k->arg_set);
+	free(k->arg_mem);
+	free(k);
+}
+
 static cl_kernel kernel_new(cl_program p, const struct simt_clkernel *ck,
 			    cl_int *err)
 {
 	cl_kernel k = calloc(1, sizeof(*k));
 	uint32_t n = ck->nargs ? ck->nargs : 1;
 
-	if (k) {
-		k->block = calloc(1, ck->block_size);
-		k->local_size = calloc(n, sizeof(*k->local_size));
-		k->arg_set = calloc(n, sizeof(*k->arg_set));
-		k->arg_mem = calloc(n, sizeof(*k->arg_mem));
-	}
-	if (!k || !k->block || !k->local_size || !k->arg_set || !k->arg_mem) {
-		if (k) {
-			free(k->block);
-			free(k->local_size);
-			free(k->arg_set);
-			free(k->arg_mem);
-		}
-		free(k);
+	if (!k) {
 		*err = CL_OUT_OF_HOST_MEMORY;
 		return NULL;
 	}
-	if (simt_module_get_kernel(p->mod, ck->name, &k->kernel)) {
-		free(k->block);
-		free(k->local_size);
-		free(k->arg_set);
-		free(k->arg_mem);
-		free(k);
-		*err = CL_INVALID_KERNEL_NAME;
+	k->block = calloc(1, ck->block_size);
+	k->local_size = calloc(n, sizeof(*k->local_size));
+	k->arg_set = calloc(n, sizeof(*k->arg_set));
+	k->arg_mem = calloc(n, sizeof(*k->arg_mem));
+	*err = !k->block || !k->local_size || !k->arg_set || !k->arg_mem ?
+	       CL_OUT_OF_HOST_MEMORY :
+	       simt_module_get_kernel(p->mod, ck->name, &k->kernel) ?
+	       CL_INVALID_KERNEL_NAME : CL_SUCCESS;
+	if (*err) {
+		kernel_free(k);
 		return NULL;
 	}
 	simt_kernel_get_attrs(k->kernel, &k->attrs);
@@ -907,7 +906,6 @@ static cl_kernel kernel_new(cl_program p, const struct simt_clkernel *ck,
 	k->ck = ck;
 	p->h.refs++;
 	p->kernels_alive++;
-	*err = CL_SUCCESS;
 	return k;
 }
 
@@ -977,14 +975,10 @@ void simt_cl_kernel_release(cl_kernel k)
 		if (k->arg_mem[i])
 			simt_cl_mem_release(k->arg_mem[i]);
 	}
-	free(k->block);
-	free(k->local_size);
-	free(k->arg_set);
-	free(k->arg_mem);
 	k->program->kernels_alive--;
 	simt_cl_program_release(k->program);
 	simt_cl_head_kill(&k->h);
-	free(k);
+	kernel_free(k);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel k)
