@@ -447,6 +447,56 @@ static void test_programs(cl_program first)
 	clReleaseContext(ctx2);
 }
 
+static void CL_CALLBACK count_completion(cl_event e, cl_int status, void *data)
+{
+	(void)e;
+	if (status == CL_COMPLETE)
+		(*(int *)data)++;
+}
+
+/* Markers, callbacks, a program's kernels, and a buffer no longer alive. */
+static void test_objects(cl_program p)
+{
+	cl_kernel ks[4];
+	cl_uint nk = 0;
+	char names[128] = "";
+	cl_int err, v = 3, calls = 0;
+	cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+	size_t gws = 64;
+	cl_event launch, marker;
+	cl_int status = 1;
+
+	err = clCreateKernelsInProgram(p, 4, ks, &nk);
+	clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof(names), names, NULL);
+	tap_check(!err && nk == 3 && !strcmp(names, "fill;ids;scale"),
+		  "clCreateKernelsInProgram gives the 3 kernels; KERNEL_NAMES '%s'",
+		  names);
+	clSetKernelArg(ks[0], 0, sizeof(buf), &buf);
+	clSetKernelArg(ks[0], 1, sizeof(v), &v);
+	clEnqueueNDRangeKernel(q, ks[0], 1, NULL, &gws, NULL, 0, NULL, &launch);
+	clSetEventCallback(launch, CL_COMPLETE, count_completion, &calls);
+	clEnqueueMarkerWithWaitList(q, 0, NULL, &marker);
+	clWaitForEvents(1, &marker);
+	clGetEventInfo(launch, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status),
+		       &status, NULL);
+	tap_check(status == CL_COMPLETE && calls == 1,
+		  "a marker ends after the launch before it, whose CL_COMPLETE "
+		  "callback ran once (status %d, %d calls)", status, calls);
+	clReleaseEvent(launch);
+	clReleaseEvent(marker);
+	/*
+	 * A released buffer as an argument: the loader reads only the
+	 * kernel's dispatch pointer, the runtime must see the buffer is gone.
+	 */
+	clSetKernelArg(ks[0], 0, sizeof(cl_mem), &(cl_mem){ NULL });
+	clReleaseMemObject(buf);
+	tap_check(clSetKernelArg(ks[0], 0, sizeof(buf), &buf) ==
+		  CL_INVALID_MEM_OBJECT,
+		  "a released buffer as a kernel argument is CL_INVALID_MEM_OBJECT");
+	for (cl_uint i = 0; i < nk; i++)
+		clReleaseKernel(ks[i]);
+}
+
 static void test_priority(void)
 {
 	cl_context_properties props[] = {
@@ -496,6 +546,7 @@ int main(void)
 	test_buffers();
 	test_build();
 	test_programs(p);
+	test_objects(p);
 	test_priority();
 	clReleaseProgram(p);
 	clReleaseCommandQueue(q);
