@@ -15,7 +15,7 @@
 #include <CL/cl_simt.h>
 #include <stdbool.h>
 
-#define BUSY_ITEMS 4096
+#define BUSY_ITEMS 2048
 #define BUSY_ITERS 100000u
 #define N 1024
 

@@ -446,7 +446,7 @@ t_opencl_samples() {
 	done
 }
 # On the virtual clock (scripts/check.sh): the low-priority kernel lasts
-# about 13 ms of device time, against the guest's few hundred
+# about 6 ms of device time, against the guest's few hundred
 # microseconds from its launch to the normal-priority one's.
 t_opencl_priority() {
 	out=$(simt_as_user "OPENCL_PLATFORM=simt timeout 300 /lib/simt/opencl/opencl-priority" 2>&1) ||
