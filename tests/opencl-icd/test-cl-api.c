@@ -8,6 +8,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,7 @@ static bool find_platform(void)
 static void test_errors(cl_kernel fill, cl_mem buf)
 {
 	size_t gws = 64, lws = 48, big = (size_t)1 << 40;
+	cl_mem bogus = (cl_mem)(uintptr_t)0x5a5a5a50;
 	cl_int v = 1, err;
 	cl_mem sub;
 	cl_buffer_region region = { 100, 64 };
@@ -97,7 +99,7 @@ static void test_errors(cl_kernel fill, cl_mem buf)
 		  "argument 2 of a two-argument kernel is CL_INVALID_ARG_INDEX");
 	tap_check(clSetKernelArg(fill, 1, 2, &v) == CL_INVALID_ARG_SIZE,
 		  "an int argument of 2 bytes is CL_INVALID_ARG_SIZE");
-	tap_check(clSetKernelArg(fill, 0, sizeof(cl_mem), &v) ==
+	tap_check(clSetKernelArg(fill, 0, sizeof(cl_mem), &bogus) ==
 		  CL_INVALID_MEM_OBJECT,
 		  "a pointer argument that is not a cl_mem is CL_INVALID_MEM_OBJECT");
 	tap_check(clCreateBuffer(ctx, CL_MEM_READ_WRITE, big, NULL, &err) == NULL &&

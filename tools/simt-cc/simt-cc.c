@@ -279,6 +279,19 @@ static bool is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static void support_free(struct support *s)
+{
+    unsigned i;
+
+    for (i = 0; i < s->ninclude; i++) {
+        free(s->include[i]);
+    }
+    free(s->ld_script);
+    free(s->libc_o);
+    free(s->math_a);
+    free(s->opencl_bc);
+}
+
 static bool same_dir(const char *a, const char *b)
 {
     struct stat sa, sb;
@@ -652,6 +665,19 @@ static const char *option_value(int argc, char **argv, int *i, size_t len)
     return argv[++*i];
 }
 
+/* What main() allocated from its arguments: so that leak checks pass. */
+static void free_args(struct input *in, struct build *b)
+{
+    size_t i;
+
+    free(in);
+    for (i = 0; i < b->user.n; i++) {
+        free(b->user.v[i]);
+    }
+    free(b->user.v);
+    free((char *)b->image_base);
+}
+
 /*
  * "SIMT_IMAGE_BASE=ADDR" for ld.lld's --defsym, from a page-aligned
  * address below SIMT_SHARED_BASE; anything else ends the run.
@@ -696,12 +722,14 @@ int main(int argc, char **argv)
             if (in[nin].lang == LANG_NONE) {
                 fprintf(stderr, "simt-cc: %s: unknown kind of file (a .c, "
                         ".cl, .o or .a file, or -x c / -x cl before it)\n", a);
+                free_args(in, &b);
                 return 2;
             }
             nsources += in[nin].lang != LANG_LINK;
             nin++;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
+            free_args(in, &b);
             return 0;
         } else if (!strcmp(a, "-c")) {
             compile_only = true;
@@ -719,14 +747,14 @@ int main(int argc, char **argv)
                    !strcmp(a, "-Os")) {
             b.opt_level = a;
         } else if (!strcmp(a, "-w") || !strcmp(a, "-Werror")) {
-            argv_add(&b.user, a);
+            argv_add(&b.user, xstrdup(a));
         } else if (!strncmp(a, "-D", 2) || !strncmp(a, "-U", 2) ||
                    !strncmp(a, "-I", 2)) {
             char opt[3] = { a[0], a[1], 0 };
 
             v = option_value(argc, argv, &k, 2);
             argv_add(&b.user, xstrdup(opt));
-            argv_add(&b.user, v);
+            argv_add(&b.user, xstrdup(v));
         } else if (!strncmp(a, "-o", 2)) {
             out = option_value(argc, argv, &k, 2);
         } else if (!strncmp(a, "-x", 2)) {
@@ -740,24 +768,29 @@ int main(int argc, char **argv)
             } else {
                 fprintf(stderr, "simt-cc: -x %s: unknown language (c, cl "
                         "or none)\n", v);
+                free_args(in, &b);
                 return 2;
             }
         } else {
             fprintf(stderr, "simt-cc: unknown option %s (simt-cc --help "
                     "lists the options)\n", a);
+            free_args(in, &b);
             return 2;
         }
     }
     if (!nin) {
         fprintf(stderr, "simt-cc: no input files (simt-cc --help)\n");
+        free_args(in, &b);
         return 2;
     }
     if (compile_only && out && nsources != 1) {
         fprintf(stderr, "simt-cc: -c -o %s needs exactly one source file, "
                 "not %zu\n", out, nsources);
+        free_args(in, &b);
         return 2;
     }
     if (find_support(&sup) < 0) {
+        free_args(in, &b);
         return 1;
     }
     b.sup = &sup;
@@ -801,5 +834,12 @@ int main(int argc, char **argv)
     if (save_temps && tmp_dir) {
         fprintf(stderr, "simt-cc: temporaries kept in %s\n", tmp_dir);
     }
+    for (i = 0; compile_only && i < nin; i++) {
+        if (in[i].lang != LANG_LINK) {
+            free(in[i].obj);
+        }
+    }
+    free_args(in, &b);
+    support_free(&sup);
     return ret ? 1 : 0;
 }
