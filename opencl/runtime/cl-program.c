@@ -34,6 +34,17 @@
 #define IMAGE_RANGE_START 0x10000u
 #define PAGE 4096u
 
+/* Make @p, its source or binary in place, a live program of @ctx. */
+static void program_start(cl_program p, cl_context ctx)
+{
+	simt_cl_head_init(&p->h, MAGIC_PROGRAM);
+	p->ctx = ctx;
+	p->status = CL_BUILD_NONE;
+	pthread_mutex_lock(&simt_cl_lock);
+	simt_cl_context_retain(ctx);
+	pthread_mutex_unlock(&simt_cl_lock);
+}
+
 CL_API_ENTRY cl_program CL_API_CALL
 clCreateProgramWithSource(cl_context ctx, cl_uint count, const char **strings,
 			  const size_t *lengths, cl_int *errcode_ret)
@@ -64,12 +75,7 @@ clCreateProgramWithSource(cl_context ctx, cl_uint count, const char **strings,
 		at += n;
 	}
 	p->source[at] = '\0';
-	simt_cl_head_init(&p->h, MAGIC_PROGRAM);
-	p->ctx = ctx;
-	p->status = CL_BUILD_NONE;
-	pthread_mutex_lock(&simt_cl_lock);
-	simt_cl_context_retain(ctx);
-	pthread_mutex_unlock(&simt_cl_lock);
+	program_start(p, ctx);
 	if (errcode_ret)
 		*errcode_ret = CL_SUCCESS;
 	return p;
@@ -112,12 +118,7 @@ clCreateProgramWithBinary(cl_context ctx, cl_uint num_devices,
 	memcpy(p->binary, binaries[0], lengths[0]);
 	p->binary_size = lengths[0];
 	p->from_binary = true;
-	simt_cl_head_init(&p->h, MAGIC_PROGRAM);
-	p->ctx = ctx;
-	p->status = CL_BUILD_NONE;
-	pthread_mutex_lock(&simt_cl_lock);
-	simt_cl_context_retain(ctx);
-	pthread_mutex_unlock(&simt_cl_lock);
+	program_start(p, ctx);
 	if (binary_status)
 		binary_status[0] = CL_SUCCESS;
 	if (errcode_ret)
