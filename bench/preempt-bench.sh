@@ -12,7 +12,8 @@
 #   bench/preempt-bench.sh [--write-docs] [SHAPE]
 #
 # --write-docs also rewrites docs/preemption-results.rst from the figures.
-# SHAPE limits the run to one kernel shape (pathfinder, hotspot, ...).
+# SHAPE limits the run to one kernel shape (pathfinder, dynproc, ...), or
+# with "seed000" to the kernels of seed 000's comparison (kernels/rodinia.c).
 set -euo pipefail
 
 build=${HOST_BUILD:?HOST_BUILD must be set}

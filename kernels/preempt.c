@@ -2,8 +2,9 @@
 /*
  * Kernels for the preemption tests and measurements: long low-priority
  * kernels whose warps diverge, wait at barriers or warp syncs and use
- * atomics, and a short high-priority one.  Results do not depend on the order in which
- * blocks run, so a preempted run must give the same bits as one alone.
+ * atomics (the short high-priority one is kernels/hp.c's).  Results do
+ * not depend on the order in which blocks run, so a preempted run must
+ * give the same bits as one alone.
  */
 #include "simt.h"
 
@@ -167,16 +168,6 @@ KERNEL void lp_srad(uint32_t *out, const uint32_t *table, uint32_t work)
         __syncthreads();
     }
     out[i] = v;
-}
-
-/* The short high-priority kernel. */
-KERNEL void hp_fill(uint32_t *out, uint32_t n, uint32_t seed)
-{
-    uint32_t i = globalIdx();
-
-    if (i < n) {
-        out[i] = seed ^ (i * 0x9e3779b9u);
-    }
 }
 
 /*

@@ -182,6 +182,12 @@ hook "$src/meson.build" "    'hw/sensor'," "    'hw/simt',"
 # images and so are linked with the image loader and the shared helpers.
 qtests=$(cd "$top/tests/qtest" && ls simt*-test.c | sed 's/\.c$//')
 qtest_list=$(printf "'%s', " $qtests)
+# Sources a qtest needs beside its own and the shared helpers.
+extra_qtest_files() {   # qtest
+    case $1 in
+    simt-preempt-test) printf ", 'simt-rodinia.c'" ;;
+    esac
+}
 qtest_hooks=(
     "qtests_x86_64 = qtests_i386"
     "qtests_x86_64 += (config_all_devices.has_key('CONFIG_SIMT') ? [${qtest_list%, }] : [])"
@@ -189,7 +195,7 @@ qtest_hooks=(
 for t in $qtests; do
     [ "$t" = simt-test ] && continue
     qtest_hooks+=("  'cdrom-test': files('boot-sector.c'),"
-                  "  '$t': files('simt-elf.c', 'simt-qtest.c'),")
+                  "  '$t': files('simt-elf.c', 'simt-qtest.c'$(extra_qtest_files $t)),")
 done
 hook "$src/tests/qtest/meson.build" "${qtest_hooks[@]}"
 

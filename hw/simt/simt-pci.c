@@ -851,6 +851,7 @@ static const Property simt_properties[] = {
     DEFINE_PROP_STRING("copy-policy", SimtState, copy_policy_name),
     DEFINE_PROP_SIZE("vram-size", SimtState, vram_size, 256 * MiB),
     DEFINE_PROP_BOOL("fifo-dispatch", SimtState, fifo_dispatch, false),
+    DEFINE_PROP_BOOL("preempt-queued-saves", SimtState, queued_saves, false),
     DEFINE_PROP_BOOL("x-wake-shortcut", SimtState, wake_shortcut, true),
     DEFINE_PROP_BOOL("run-ahead", SimtState, run_ahead, true),
     DEFINE_PROP_UINT32("threads", SimtState, sm_threads.count, 1),
@@ -966,6 +967,10 @@ static void simt_class_init(ObjectClass *klass, void *data)
         "which pending copy a copy engine moves next "
         "(hw/simt/simt-copy-policy.c): priority (default), fifo or "
         "round-robin");
+    object_class_property_set_description(klass, "preempt-queued-saves",
+        "auto mode: a switch's estimated latency includes the saves chosen "
+        "before it on its SM in the same event (default off: each block's "
+        "own save time, as seed 000 estimates it)");
     object_class_property_set_description(klass, "fifo-dispatch",
         "kernels dispatch in launch order, queue priorities ignored, and "
         "no priority preemption (seed 002's baseline hardware)");

@@ -484,7 +484,7 @@ static const SimtPreemptChoice chimera_rule = {
  * technique beside flush, context switch and drain (digest part C.2).
  */
 static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
-                        uint64_t cycle)
+                        uint64_t *queued_saves, uint64_t cycle)
 {
     SimtSlot *slot = v->slot;
     SimtKernel *k = &s->queues[slot->queue].kernel;
@@ -492,7 +492,8 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
     uint64_t elapsed = cycle > slot->dispatch_cycle ?
                        cycle - slot->dispatch_cycle : 1;
     double ipc = (double)(st->warp_insns - slot->dispatch_insns) / elapsed;
-    uint64_t queued = sm->save_busy > cycle ? sm->save_busy - cycle : 0;
+    uint64_t queued = s->queued_saves ? *queued_saves :
+                      sm->save_busy > cycle ? sm->save_busy - cycle : 0;
     uint64_t room = (uint64_t)s->mmu.contexts[k->ctx].save_size -
                     save_used(s, k->ctx);
     SimtPreemptOption opt[SIMT_PREEMPT_OPTIONS] = {
@@ -521,6 +522,10 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
         opt[3].lat = left * predicted_cpi(s, slot->queue, cycle);
     }
     pick_option(s, v, opt, SIMT_PREEMPT_OPTIONS, s->preempt_choice);
+    /* A switch chosen here delays the saves of the SM's next victims. */
+    if (v->mode == SIMT_PMODE_LIGHT || v->mode == SIMT_PMODE_SWITCH) {
+        *queued_saves = v->lat;
+    }
 }
 
 /*
@@ -661,7 +666,7 @@ static void victim_mode(SimtState *s, SimtSM *sm, SimtVictim *v,
     v->ovh = 0;
     v->estimated = mode == SIMT_PMODE_AUTO || mode == SIMT_PMODE_CHIMERA;
     if (mode == SIMT_PMODE_AUTO) {
-        auto_choose(s, sm, v, cycle);
+        auto_choose(s, sm, v, queued, cycle);
     } else if (mode == SIMT_PMODE_CHIMERA) {
         chimera_choose(s, v, queued, cycle);
     } else if (mode == SIMT_PMODE_FLUSH && !flushable(k, v->slot)) {

@@ -16,6 +16,7 @@
 #include "qemu/host-utils.h"
 #include "qemu/units.h"
 #include "simt-qtest.h"
+#include "simt-rodinia.h"
 
 /* Guest RAM: the event log and the timeline rings. */
 #define LOG_ADDR            0x400000
@@ -1893,9 +1894,11 @@ static void ref_srad(uint32_t *out, uint32_t blocks, uint32_t threads,
 
 /*
  * Seed 000's footprints (its Table 4.2: registers and shared memory per
- * block, threads, blocks per SM); b+tree's findK and srad's second
- * kernel are the irregular, non-idempotent kernels the seed traces its
- * late responses to.
+ * block, threads, blocks per SM).  The first six are synthetic kernels
+ * with those footprints (kernels/preempt.c), on which seed 004's
+ * figures and the mechanisms lab are measured; b+tree's findK and
+ * srad's second kernel are the irregular, non-idempotent kernels the
+ * seed traces its late responses to.
  */
 static const Shape shapes[] = {
     { "pathfinder", "lp_spin", 256, 2048, 16, 6, 400 },
@@ -1904,6 +1907,20 @@ static const Shape shapes[] = {
     { "backprop", "lp_mix", 256, 1088, 20, 6, 2 },
     { "btree", "lp_btree", 256, 0, 16, 6, 100, ref_btree },
     { "srad", "lp_srad", 256, 5120, 20, 6, 30, ref_srad },
+    /*
+     * Kernels that do what those of Table 4.2 do (kernels/rodinia.c),
+     * named after them: the shapes of seed 000's figures.  work:
+     * pathfinder's rows, hotspot's steps, streamcluster's coordinates,
+     * k-means' features, b+tree's inner nodes, bfs's most neighbours.
+     */
+    { "dynproc", "rd_pathfinder", 256, 2048, 16, 6, 20 },
+    { "calctemp", "rd_hotspot", 256, 3072, 36, 3, 2 },
+    { "computecost", "rd_streamcluster", 512, 0, 12, 3, 16 },
+    { "kmeanspoint", "rd_kmeans", 256, 3072, 12, 6, 34 },
+    { "findk", "rd_findk", 256, 0, 16, 6, 8 },
+    { "srad2", "rd_srad2", 256, 5120, 20, 6, 0 },
+    { "bfskernel", "rd_bfs", 512, 0, 16, 3, 8 },
+    { "layerforward", "rd_backprop", 256, 1088, 12, 6, 0 },
 };
 
 #define BENCH_SMS           15
@@ -1948,6 +1965,7 @@ typedef struct BenchRun {
     uint64_t save_cycles;       /* saves at the SMs' bandwidth share */
     uint64_t lp_warp_insns;     /* the low-priority kernel's */
     uint32_t *out;              /* the low-priority kernel's results */
+    size_t out_bytes;
     uint32_t policy_errors;     /* picks the device overruled */
 } BenchRun;
 
@@ -1987,6 +2005,8 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
                                sizeof(bench_table_words));
     uint32_t hp_buf = vram_alloc(d, NULL, BENCH_HP_BLOCKS * 256 * 4);
     const struct simt_kernel_info *k;
+    RodiniaRun wl;
+    bool rodinia;
     Launch hp = {
         .kernel = "hp_fill", .grid = { BENCH_HP_BLOCKS }, .block = { 256 },
         .args = { hp_buf, BENCH_HP_BLOCKS * 256, 1 }, .dyn_shared = 2048,
@@ -2004,11 +2024,17 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     if (!o) {
         o = &defaults;
     }
-    lp.regs = o->used_regs ? 0 : sh->regs;
     if (o->hp_unshared) {
         hp.dyn_shared = 0;
     }
-    use_image(d, "preempt");
+    /* kernels/rodinia.c's kernels bring their own inputs and outputs. */
+    rodinia = rodinia_setup(d, sh->kernel, blocks, sh->threads, sh->work,
+                            &wl);
+    if (rodinia) {
+        lp = wl.launch;
+    }
+    lp.regs = o->used_regs ? 0 : sh->regs;
+    use_image(d, rodinia ? "rodinia" : "preempt");
     k = simt_image_kernel(d->img, sh->kernel);
     lp.dyn_shared = sh->shared - MIN(sh->shared, k->m.shared_bytes);
     if (!strcmp(sh->kernel, "lp_spin")) {
@@ -2032,6 +2058,7 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
         g_assert_cmpuint(wait_queue(d, 1, h), ==, SIMT_QSTATE_IDLE);
         read_record(d, 1, h, &rec);
         r->response[0] = rec.end_cycle - c0;
+        g_free(wl.want);
         dev_stop(d);
         return;
     }
@@ -2063,8 +2090,23 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     g_assert_cmpuint(rec.status, ==, SIMT_QERR_NONE);
     r->lp_cycles = rec.end_cycle - rec.start_cycle;
     r->lp_warp_insns = rec.warp_insns;
-    r->out = g_new(uint32_t, nout);
-    vram_read(d, out, r->out, nout * 4);
+    if (rodinia) {
+        size_t at = 0;
+
+        r->out = g_malloc(wl.want_bytes);
+        for (unsigned i = 0; i < wl.outs; i++) {
+            vram_read(d, wl.out_addr[i], (uint8_t *)r->out + at,
+                      wl.out_bytes[i]);
+            at += wl.out_bytes[i];
+        }
+        r->out_bytes = wl.want_bytes;
+        /* Preempted or not, what the host computes. */
+        g_assert_cmpmem(r->out, r->out_bytes, wl.want, wl.want_bytes);
+    } else {
+        r->out = g_new(uint32_t, nout);
+        r->out_bytes = nout * 4;
+        vram_read(d, out, r->out, nout * 4);
+    }
 
     qtest_clock_step(d->qts, 10000);
     r->events = read_events(d, events);
@@ -2100,6 +2142,7 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     r->save_latency = median(lat, r->events);
     r->save_bound = median(bound_cycles, r->events);
     r->policy_errors = rd(d, SIMT_REG_POLICY_ERRORS);
+    g_free(wl.want);
     dev_stop(d);
 }
 
@@ -2171,9 +2214,17 @@ static void bench_print(const char *shape, const char *mode,
  * kernel whose blocks store first drains them instead: no baseline).
  */
 /* The schemes seed 000 compares, as bench_preempt's modes name them. */
-enum { SEED000_AUTO, SEED000_CHIMERA, SEED000_PAPER, SEED000_SCHEMES };
+/*
+ * paper_queued: the paper's scheme with preempt-queued-saves=on, its
+ * switch estimates counting the saves queued before them on the SM,
+ * where the paper's simulator stalled each block for its own save time.
+ */
+enum {
+    SEED000_AUTO, SEED000_CHIMERA, SEED000_PAPER, SEED000_PAPER_QUEUED,
+    SEED000_SCHEMES
+};
 static const char *const seed000_scheme[SEED000_SCHEMES] = {
-    "auto", "chimera", "paper",
+    "auto", "chimera", "paper", "paper_queued",
 };
 
 typedef struct Seed000 {
@@ -2302,6 +2353,10 @@ static void seed000_print(const Seed000 *sd)
                    sd->flushed_norm[SEED000_CHIMERA] > 0 ?
                    100.0 * (1 - sd->flushed_norm[SEED000_PAPER] /
                                 sd->flushed_norm[SEED000_CHIMERA]) : 0.0);
+    g_test_message("bench seed000_waste_paper_queued_vs_chimera: %.1f %%",
+                   sd->waste_norm[SEED000_CHIMERA] > 0 ?
+                   100.0 * (1 - sd->waste_norm[SEED000_PAPER_QUEUED] /
+                                sd->waste_norm[SEED000_CHIMERA]) : 0.0);
 }
 
 /*
@@ -2438,6 +2493,11 @@ static void bench_preempt(void)
                     "preempt-choice=seed000" }
         PAPER(2), PAPER(3), PAPER(4), PAPER(5),
 #undef PAPER
+#define PAPER_QUEUED(us) { "paperq" #us "us", SIMT_PMODE_AUTO, us,      \
+                           SEED000_PAPER_QUEUED,                      \
+                           "preempt-choice=seed000,preempt-queued-saves=on" }
+        PAPER_QUEUED(2), PAPER_QUEUED(3), PAPER_QUEUED(4), PAPER_QUEUED(5),
+#undef PAPER_QUEUED
         /*
          * Seed 004's switches without the shapes' register padding: full,
          * light stopped at once, selective (light at preemption points),
@@ -2464,8 +2524,11 @@ static void bench_preempt(void)
         int64_t inject[BENCH_INJECTIONS];
         uint64_t lp;
         uint32_t nout = BENCH_SMS * sh->per_sm * BENCH_WAVES * sh->threads;
+        /* Seed 000's figures come from the kernels that behave like its. */
+        bool seed000_shape = rodinia_kernel(sh->kernel);
 
-        if (strcmp(only, "1") && strcmp(only, sh->name)) {
+        if (strcmp(only, "1") && strcmp(only, sh->name) &&
+            (strcmp(only, "seed000") || !seed000_shape)) {
             continue;
         }
         bench_run(sh, SIMT_PMODE_NONE, 0, NULL, false, NULL, &alone);
@@ -2489,6 +2552,9 @@ static void bench_preempt(void)
                        sh->name, alone.lp_cycles);
         g_test_message("bench preempt_%s_hp_alone: %" PRIu64 " cycles",
                        sh->name, hp.response[0]);
+        g_test_message("bench preempt_%s_lp_ipc: %.3f warp-insns/cycle/SM",
+                       sh->name, (double)alone.lp_warp_insns /
+                                 alone.lp_cycles / BENCH_SMS);
         for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
             const char *props = extra_props;
             g_autofree char *mode_props = props && modes[m].props ?
@@ -2499,28 +2565,100 @@ static void bench_preempt(void)
                                            modes[m].name)) {
                 continue;
             }
+            /*
+             * Seed 004's runs are on the synthetic shapes only, the
+             * queued-saves experiment on seed 000's.
+             */
+            if (seed000_shape ? modes[m].opts.used_regs :
+                modes[m].seed == SEED000_PAPER_QUEUED) {
+                continue;
+            }
             extra_props = mode_props;
             bench_run(sh, modes[m].mode, modes[m].us * BENCH_MHZ, inject,
                       false, &modes[m].opts, &run);
             extra_props = props;
             /* Preempted or not, the same results. */
-            g_assert_cmpmem(run.out, nout * 4, alone.out, nout * 4);
+            g_assert_cmpmem(run.out, run.out_bytes, alone.out,
+                            alone.out_bytes);
             g_free(run.out);
             bench_print(sh->name, modes[m].name, &run, hp.response[0],
                         alone.lp_cycles);
-            seed000_add(&seed, modes[m].seed, modes[m].mode, modes[m].us,
-                        &run, hp.response[0], alone.lp_cycles);
-            seed004_add(modes[m].opts.used_regs ? &seed4_used : &seed4,
-                        modes[m].mode, &modes[m].opts, &run);
+            if (seed000_shape) {
+                seed000_add(&seed, modes[m].seed, modes[m].mode,
+                            modes[m].us, &run, hp.response[0],
+                            alone.lp_cycles);
+            } else {
+                seed004_add(modes[m].opts.used_regs ? &seed4_used : &seed4,
+                            modes[m].mode, &modes[m].opts, &run);
+            }
         }
-        seed000_shape_done(&seed);
+        if (seed000_shape) {
+            seed000_shape_done(&seed);
+        }
         g_free(alone.out);
     }
-    if (!strcmp(only, "1") && !wanted) {
+    if ((!strcmp(only, "1") || !strcmp(only, "seed000")) && !wanted) {
         seed000_print(&seed);
+    }
+    if (!strcmp(only, "1") && !wanted) {
         seed004_print(&seed4_used, "");
         seed004_print(&seed4, "_padded");
     }
+}
+
+/*
+ * Each of seed 000's workloads (kernels/rodinia.c) gives what its host
+ * reference computes (bench_run checks), alone and with the stream of
+ * high-priority kernels preempting it in auto mode at a 2 us bound.
+ */
+static void test_rodinia(const void *data)
+{
+    const Shape *sh = data;
+    BenchRun alone, run;
+    int64_t inject[BENCH_INJECTIONS];
+
+    bench_run(sh, SIMT_PMODE_NONE, 0, NULL, false, NULL, &alone);
+    for (uint32_t i = 0; i < BENCH_INJECTIONS; i++) {
+        inject[i] = i * alone.lp_cycles / BENCH_INJECTIONS;
+    }
+    bench_run(sh, SIMT_PMODE_AUTO, 2 * BENCH_MHZ, inject, false, NULL, &run);
+    g_assert_cmpuint(run.n, >, 0);
+    g_free(alone.out);
+    g_free(run.out);
+}
+
+/*
+ * preempt-queued-saves=on: seed 000's scheme (preempt-choice=seed000) at
+ * a 3 us bound on dynproc, whose SMs switch several blocks in one
+ * event, gets fewer events past the bound than with each switch
+ * estimated as its SM's only save; the results stay right.
+ */
+static void test_queued_saves(void)
+{
+    const Shape *sh = NULL;
+    BenchRun alone, each, queued;
+    int64_t inject[BENCH_INJECTIONS];
+
+    for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
+        sh = !strcmp(shapes[i].name, "dynproc") ? &shapes[i] : sh;
+    }
+    g_assert_nonnull(sh);
+    bench_run(sh, SIMT_PMODE_NONE, 0, NULL, false, NULL, &alone);
+    for (uint32_t i = 0; i < BENCH_INJECTIONS; i++) {
+        inject[i] = i * alone.lp_cycles / BENCH_INJECTIONS;
+    }
+    extra_props = "preempt-choice=seed000";
+    bench_run(sh, SIMT_PMODE_AUTO, 3 * BENCH_MHZ, inject, false, NULL, &each);
+    extra_props = "preempt-choice=seed000,preempt-queued-saves=on";
+    bench_run(sh, SIMT_PMODE_AUTO, 3 * BENCH_MHZ, inject, false, NULL,
+              &queued);
+    extra_props = NULL;
+    g_assert_cmpuint(each.t.switched, >, 0);
+    g_assert_cmpuint(each.over_bound, >, 0);
+    g_assert_cmpuint(queued.over_bound, <, each.over_bound);
+    g_free(alone.out);
+    g_free(each.out);
+    g_free(queued.out);
 }
 
 int main(int argc, char **argv)
@@ -2556,6 +2694,17 @@ int main(int argc, char **argv)
                                 test_choice_no_save_room);
         }
     }
+    for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
+        if (rodinia_kernel(shapes[i].kernel)) {
+            g_autofree char *path = g_strdup_printf(
+                "/simt/preempt/rodinia/%s/results-match-host-alone-and-"
+                "preempted", shapes[i].name);
+
+            qtest_add_data_func(path, &shapes[i], test_rodinia);
+        }
+    }
+    qtest_add_func("/simt/preempt/auto/queued-saves-fewer-events-past-bound",
+                   test_queued_saves);
     qtest_add_func("/simt/preempt/registers", test_registers);
     qtest_add_func("/simt/preempt/choice/seed000/drain-flush-switch-no-light",
                    test_choice_seed000_no_light);
