@@ -243,6 +243,17 @@ def main():
                      "queued over %", "Chimera over %", "auto HP x",
                      "paper HP x", "queued HP x", "Chimera HP x"], rows))
         print()
+        print(MIX)
+        rows = []
+        for b in BOUNDS:
+            rows.append(["%d us" % b] +
+                        ["/".join("%.0f" % seed["mix_%s_%dus_%s" % (t, b, m)]
+                                  for t in ("drain", "flush", "switch",
+                                            "light"))
+                         for m in SCHEMES])
+        print(table(["bound", "auto D/F/S/L %", "paper D/F/S/L %",
+                     "queued D/F/S/L %", "Chimera D/F/S/L %"], rows))
+        print()
         print(table(["", "auto", "paper", "paper queued", "Chimera"],
                     [["drains' miss of their estimates, %"] +
                      ["%.1f" % seed["drain_estimate_error_%s" % m]
@@ -464,6 +475,15 @@ seed reports its scheme's error 15.6 % below Chimera's on three
 kernels).  Both estimators are the seed's (docs/specs/simt.rst, "Auto
 mode" and "The Chimera mode"): a block that has run longer than the
 kernel's mean is estimated done at once.
+"""
+
+
+MIX = """\
+Seed 000's Fig. 4.5(c), the technique mix: each technique's share of
+the victims, pooled over the same kernels
+(``seed000_mix_<technique>_<L>us_<mode>``).  The seed finds both
+schemes flushing most blocks at tight bounds and its own draining more
+as the bound loosens.
 """
 
 

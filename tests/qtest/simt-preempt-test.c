@@ -2230,6 +2230,8 @@ static const char *const seed000_scheme[SEED000_SCHEMES] = {
 typedef struct Seed000 {
     uint32_t late[SEED000_SCHEMES][6], runs[SEED000_SCHEMES][6];
     uint32_t over[SEED000_SCHEMES][6], events[SEED000_SCHEMES][6];
+    /* Fig. 4.5(c): victims drained, flushed, switched, switched light */
+    uint32_t mix[SEED000_SCHEMES][6][4];
     double hp_run[SEED000_SCHEMES][6];  /* first block to done, / alone */
     uint64_t drain_error[SEED000_SCHEMES], drain_time[SEED000_SCHEMES];
     double lost_flush, lost[SEED000_SCHEMES];   /* this shape's, at 2 us */
@@ -2273,6 +2275,10 @@ static void seed000_add(Seed000 *sd, int m, unsigned mode, uint32_t us,
     sd->drain_error[m] += r->drain_error;
     sd->drain_time[m] += r->drain_time;
     sd->events[m][us] += r->events;
+    sd->mix[m][us][0] += r->t.drained;
+    sd->mix[m][us][1] += r->t.flushed;
+    sd->mix[m][us][2] += r->t.switched;
+    sd->mix[m][us][3] += r->t.light;
     if (us == 2) {
         sd->lost[m] = lost;
         sd->waste[m] = waste;
@@ -2321,6 +2327,22 @@ static void seed000_print(const Seed000 *sd)
             g_test_message("bench seed000_hp_run_over_alone_%uus_%s: "
                            "%.2f ratio", us, seed000_scheme[m],
                            sd->hp_run[m][us] / MAX(sd->runs[m][us], 1));
+        }
+    }
+    /* Fig. 4.5(c): each technique's share of the victims. */
+    for (uint32_t us = 2; us <= 5; us++) {
+        for (int m = 0; m < SEED000_SCHEMES; m++) {
+            static const char *const technique[4] = {
+                "drain", "flush", "switch", "light",
+            };
+            const uint32_t *mix = sd->mix[m][us];
+            uint32_t all = mix[0] + mix[1] + mix[2] + mix[3];
+
+            for (int t = 0; t < 4; t++) {
+                g_test_message("bench seed000_mix_%s_%uus_%s: %.1f %%",
+                               technique[t], us, seed000_scheme[m],
+                               100.0 * mix[t] / MAX(all, 1));
+            }
         }
     }
     /* Seed 000's Fig. 4.2: how far the drains missed their estimates. */
