@@ -563,8 +563,8 @@ def seed000_why(fig, seed):
   alone plus the bound.  Alone, these kernels issue %s warp
   instructions per cycle per SM (the first table; this preset issues at
   most 1), as they wait on memory, so a co-resident high-priority block
-  finds issue slots; the synthetic integer loops issue 0.85 or more,
-  which kept it to a small share.
+  finds issue slots; the synthetic integer loops (all but btree's
+  dependent loads) issue 0.85 or more, which kept it to a small share.
 - The drains missed their estimates by %.1f %% of their time (the
   paper's scheme) and %.1f %% (Chimera); the seed reports its
   estimator's error 15.6 %% below Chimera's on three kernels.  Both use
