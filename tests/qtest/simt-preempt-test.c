@@ -2716,17 +2716,6 @@ int main(int argc, char **argv)
                                 test_choice_no_save_room);
         }
     }
-    for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
-        if (rodinia_kernel(shapes[i].kernel)) {
-            g_autofree char *path = g_strdup_printf(
-                "/simt/preempt/rodinia/%s/results-match-host-alone-and-"
-                "preempted", shapes[i].name);
-
-            qtest_add_data_func(path, &shapes[i], test_rodinia);
-        }
-    }
-    qtest_add_func("/simt/preempt/auto/queued-saves-fewer-events-past-bound",
-                   test_queued_saves);
     qtest_add_func("/simt/preempt/registers", test_registers);
     qtest_add_func("/simt/preempt/choice/seed000/drain-flush-switch-no-light",
                    test_choice_seed000_no_light);
@@ -2775,5 +2764,16 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/preempt/save-area/system", test_save_area_sys);
     qtest_add_func("/simt/preempt/timeslice", test_timeslice);
     qtest_add_func("/simt/preempt/timeline", test_timeline);
+    for (size_t i = 0; i < ARRAY_SIZE(shapes); i++) {
+        if (rodinia_kernel(shapes[i].kernel)) {
+            g_autofree char *path = g_strdup_printf(
+                "/simt/preempt/rodinia/%s/results-match-host-alone-and-"
+                "preempted", shapes[i].name);
+
+            qtest_add_data_func(path, &shapes[i], test_rodinia);
+        }
+    }
+    qtest_add_func("/simt/preempt/auto/queued-saves-fewer-events-past-bound",
+                   test_queued_saves);
     return g_test_run();
 }
