@@ -840,6 +840,7 @@ static const VMStateDescription vmstate_simt = {
     .subsections = (const VMStateDescription * const []) {
         &vmstate_simt_work,
         &vmstate_simt_ahead,
+        &vmstate_simt_preempt_oracle,
         NULL
     },
 };

@@ -312,18 +312,73 @@ static bool save_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
     return true;
 }
 
+typedef struct SimtVictim {
+    SimtSlot *slot;
+    unsigned mode;              /* mechanism for this block */
+    uint64_t lat;               /* estimated cycles until it is off */
+    double ovh;                 /* estimated warp instructions lost */
+    bool estimated;             /* lat is the auto or Chimera estimate */
+    bool oracle;                /* its drain time is the ORACLE table's */
+} SimtVictim;
+
 /*
- * Take @slot's block off @sm by @mode (falling back to drain); @due: the
- * cycle a drain was estimated to end at, or 0.
+ * The cycle at which the ORACLE table says block @block of queue @q would
+ * be off its SM if drained, found by binary search of the sorted table;
+ * false if it has no entry, or is unreachable (then it is turned off).
  */
-static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
-                        unsigned mode, uint64_t due, uint64_t cycle)
+static bool oracle_find(SimtState *s, unsigned q, uint32_t block,
+                        uint64_t *done_cycle)
 {
     SimtPreempt *p = &s->pre;
+    uint64_t key = (uint64_t)q << 32 | block;
+    uint32_t lo = 0, hi = p->oracle_count;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        uint64_t at = p->oracle_base + (uint64_t)mid * sizeof(struct
+                                                            simt_oracle_entry);
+        struct simt_oracle_entry e;
+        uint64_t k;
+
+        if (pci_dma_read(PCI_DEVICE(s), at, &e, sizeof(e)) != MEMTX_OK) {
+            SIMT_GUEST_ERR(simt_err_oracle_dma, "drain oracle at 0x%" PRIx64
+                           " unreachable; oracle off", at);
+            p->oracle_count = 0;
+            return false;
+        }
+        k = (uint64_t)le32_to_cpu(e.queue) << 32 | le32_to_cpu(e.block);
+        if (k == key) {
+            *done_cycle = le64_to_cpu(e.done_cycle);
+            return true;
+        }
+        if (k < key) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return false;
+}
+
+/* When @v's block was estimated to finish draining, or 0: no estimate. */
+static uint64_t drain_due(const SimtVictim *v, uint64_t cycle)
+{
+    return v->estimated && v->lat != COST_INF ? cycle + v->lat : 0;
+}
+
+/* Take victim @v's block off @sm by its mechanism (falling back to drain). */
+static void evict_block(SimtState *s, SimtSM *sm, const SimtVictim *v,
+                        uint64_t cycle)
+{
+    SimtPreempt *p = &s->pre;
+    SimtSlot *slot = v->slot;
     SimtKernel *k = &s->queues[slot->queue].kernel;
     uint64_t insns = slot->block.st.warp_insns;
+    unsigned mode = v->mode;
 
     p->ev.victims |= 1u << slot->queue;
+    p->ev.victim_insns = MIN((uint64_t)p->ev.victim_insns + insns,
+                             UINT32_MAX);
     if (mode == SIMT_PMODE_FLUSH && flushable(k, slot)) {
         p->ev.flushed++;
         p->ev.wasted_insns += insns;
@@ -351,8 +406,9 @@ static void evict_block(SimtState *s, SimtSM *sm, SimtSlot *slot,
         return;
     }
     slot->leave = SIMT_LEAVE_DRAIN;
-    slot->drain_due = mode == SIMT_PMODE_DRAIN ? due : 0;
+    slot->drain_due = mode == SIMT_PMODE_DRAIN ? drain_due(v, cycle) : 0;
     p->ev.drained++;
+    p->ev.oracle_drains += mode == SIMT_PMODE_DRAIN && v->oracle;
     trace_simt_preempt_drain(slot->queue, slot->linear, sm->id);
 }
 
@@ -436,20 +492,6 @@ static double predicted_cpi(SimtState *s, unsigned q, uint64_t cycle)
     return run_var < fin_var ? run_mean : fin_mean;
 }
 
-typedef struct SimtVictim {
-    SimtSlot *slot;
-    unsigned mode;              /* mechanism for this block */
-    uint64_t lat;               /* estimated cycles until it is off */
-    double ovh;                 /* estimated warp instructions lost */
-    bool estimated;             /* lat is the auto or Chimera estimate */
-} SimtVictim;
-
-/* When @v's block was estimated to finish draining, or 0: no estimate. */
-static uint64_t drain_due(const SimtVictim *v, uint64_t cycle)
-{
-    return v->estimated && v->lat != COST_INF ? cycle + v->lat : 0;
-}
-
 /*
  * One of the @n options (the one usable option at least, flush or drain,
  * is always there) as @policy picks it; a pick that is out of range or
@@ -482,6 +524,7 @@ static const SimtPreemptChoice chimera_rule = {
  * Seed 000's per-block choice: the cheapest mechanism whose latency meets
  * the bound, else the fastest.  Lightweight switching is a fourth
  * technique beside flush, context switch and drain (digest part C.2).
+ * A block the ORACLE table knows drains in the time it gives.
  */
 static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
                         uint64_t *queued_saves, uint64_t cycle)
@@ -496,6 +539,7 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
                       sm->save_busy > cycle ? sm->save_busy - cycle : 0;
     uint64_t room = (uint64_t)s->mmu.contexts[k->ctx].save_size -
                     save_used(s, k->ctx);
+    uint64_t done;
     SimtPreemptOption opt[SIMT_PREEMPT_OPTIONS] = {
         { .mode = SIMT_PMODE_FLUSH, .lat = 0, .ovh = st->warp_insns,
           .usable = flushable(k, slot) },
@@ -515,7 +559,10 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
         opt[i].ovh = ipc * 2 * opt[i].lat;
         opt[i].usable = bytes <= room;
     }
-    if (k->stat_blocks) {
+    if (oracle_find(s, slot->queue, slot->linear, &done)) {
+        opt[3].lat = done > cycle ? done - cycle : 0;
+        v->oracle = true;
+    } else if (k->stat_blocks) {
         uint64_t avg = k->stat_insns / k->stat_blocks;
         uint64_t left = avg > st->warp_insns ? avg - st->warp_insns : 0;
 
@@ -665,6 +712,7 @@ static void victim_mode(SimtState *s, SimtSM *sm, SimtVictim *v,
     v->lat = 0;
     v->ovh = 0;
     v->estimated = mode == SIMT_PMODE_AUTO || mode == SIMT_PMODE_CHIMERA;
+    v->oracle = false;
     if (mode == SIMT_PMODE_AUTO) {
         auto_choose(s, sm, v, queued, cycle);
     } else if (mode == SIMT_PMODE_CHIMERA) {
@@ -788,7 +836,7 @@ static uint32_t chimera_preempt_for(SimtState *s, unsigned hq,
 
             if (is_victim(s, hq, slot, victim_ok)) {
                 victim_mode(s, sm, &v, 0, &queued, cycle);
-                evict_block(s, sm, slot, v.mode, drain_due(&v, cycle), cycle);
+                evict_block(s, sm, &v, cycle);
             }
         }
         sm->handed_to = hq + 1;
@@ -864,8 +912,7 @@ static uint32_t preempt_for(SimtState *s, unsigned hq, uint32_t needed,
         }
         /* Victims after the last block that found room would free nothing. */
         for (uint32_t j = 0; j < useful; j++) {
-            evict_block(s, sm, cand[j].slot, cand[j].mode,
-                        drain_due(&cand[j], cycle), cycle);
+            evict_block(s, sm, &cand[j], cycle);
         }
     }
     return needed;
@@ -900,7 +947,7 @@ static void start_request(SimtState *s, unsigned ctx, uint64_t cycle)
             if (slot->used && slot->leave == SIMT_LEAVE_NONE &&
                 s->queues[slot->queue].kernel.ctx == ctx) {
                 victim_mode(s, sm, &v, mode, &queued, cycle);
-                evict_block(s, sm, slot, v.mode, drain_due(&v, cycle), cycle);
+                evict_block(s, sm, &v, cycle);
             }
         }
     }
@@ -965,6 +1012,8 @@ static void event_finish(SimtState *s, uint64_t cycle)
         le.pp_warps = cpu_to_le32(ev->pp_warps);
         le.pp_cut = cpu_to_le32(ev->pp_cut);
         le.live_bytes = cpu_to_le32(ev->live_bytes);
+        le.victim_insns = cpu_to_le32(ev->victim_insns);
+        le.oracle_drains = cpu_to_le32(ev->oracle_drains);
         if (pci_dma_write(PCI_DEVICE(s), addr, &le, sizeof(le)) != MEMTX_OK) {
             SIMT_GUEST_ERR(simt_err_event_log_dma, "event log at 0x%" PRIx64
                            " unreachable; logging stops", addr);
@@ -1232,6 +1281,15 @@ bool simt_preempt_reg_read(SimtState *s, hwaddr addr, uint32_t *val)
     case SIMT_REG_PREEMPT_EVENTS:
         *val = p->events;
         break;
+    case SIMT_REG_ORACLE_LO:
+        *val = p->oracle_base;
+        break;
+    case SIMT_REG_ORACLE_HI:
+        *val = p->oracle_base >> 32;
+        break;
+    case SIMT_REG_ORACLE_COUNT:
+        *val = p->oracle_count;
+        break;
     default:
         return false;
     }
@@ -1266,6 +1324,20 @@ bool simt_preempt_reg_write(SimtState *s, hwaddr addr, uint32_t val)
         }
         p->log_size = val;
         p->log_count = 0;
+        break;
+    case SIMT_REG_ORACLE_LO:
+        p->oracle_base = deposit64(p->oracle_base, 0, 32, val);
+        break;
+    case SIMT_REG_ORACLE_HI:
+        p->oracle_base = deposit64(p->oracle_base, 32, 32, val);
+        break;
+    case SIMT_REG_ORACLE_COUNT:
+        if (val > SIMT_MAX_ORACLE_ENTRIES) {
+            SIMT_GUEST_ERR(simt_err_oracle_count, "drain oracle of %u "
+                           "entries is over 2^20; oracle off", val);
+            val = 0;
+        }
+        p->oracle_count = val;
         break;
     default:
         return false;
@@ -1418,6 +1490,35 @@ const VMStateDescription vmstate_simt_preempt_work = {
             .flags = VMS_ARRAY,
             .offset = offsetof(SimtPreempt, extents),
         },
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static bool oracle_needed(void *opaque)
+{
+    SimtState *s = opaque;
+
+    return s->pre.oracle_count || s->pre.oracle_base ||
+           s->pre.ev.victim_insns || s->pre.ev.oracle_drains ||
+           s->pre.last.victim_insns || s->pre.last.oracle_drains;
+}
+
+/*
+ * What device 0.9 added to the engine's state: a subsection, so that a
+ * stream from 0.8 still loads (with them 0).
+ */
+const VMStateDescription vmstate_simt_preempt_oracle = {
+    .name = "simt/preempt-oracle",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = oracle_needed,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT64(pre.oracle_base, SimtState),
+        VMSTATE_UINT32(pre.oracle_count, SimtState),
+        VMSTATE_UINT32(pre.ev.victim_insns, SimtState),
+        VMSTATE_UINT32(pre.ev.oracle_drains, SimtState),
+        VMSTATE_UINT32(pre.last.victim_insns, SimtState),
+        VMSTATE_UINT32(pre.last.oracle_drains, SimtState),
         VMSTATE_END_OF_LIST()
     },
 };

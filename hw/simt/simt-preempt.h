@@ -31,6 +31,8 @@ typedef struct SimtPreempt {
     uint64_t log_base;          /* event log ring */
     uint32_t log_size;
     uint32_t log_count;
+    uint64_t oracle_base;       /* ORACLE table, sorted */
+    uint32_t oracle_count;      /* its entries, 0: off */
     uint32_t events;            /* started */
     uint32_t saved_total;
     uint32_t restored_total;
@@ -99,6 +101,8 @@ bool simt_preempt_ctx_reg_read(SimtState *s, unsigned ctx, unsigned reg,
 /* Migration: its registers; the event under way and save areas in use. */
 extern const VMStateDescription vmstate_simt_preempt;
 extern const VMStateDescription vmstate_simt_preempt_work;
+/* A subsection of "simt": the ORACLE registers and event fields of 0.9. */
+extern const VMStateDescription vmstate_simt_preempt_oracle;
 /* Saved blocks. */
 extern const VMStateDescription vmstate_simt_saved;
 /* A GArray of SimtSaved (field's vmsd: vmstate_simt_saved) or uint32_t. */

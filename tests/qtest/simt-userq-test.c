@@ -265,7 +265,7 @@ static void test_caps_version(void)
     uint8_t reg = PCI_BASE_ADDRESS_0 + SIMT_BAR_DOORBELL * 4;
     uint32_t bar = qpci_config_readl(d->dev, reg), mask;
 
-    g_assert_cmphex(rd(d, SIMT_REG_VERSION), ==, SIMT_VERSION_OF(0, 8));
+    g_assert_cmphex(rd(d, SIMT_REG_VERSION), ==, SIMT_VERSION_OF(0, 9));
     g_assert_cmphex(rd(d, SIMT_REG_CAPS) & SIMT_CAP_USER_QUEUES, ==,
                     SIMT_CAP_USER_QUEUES);
     g_assert_cmphex(bar & ~PCI_BASE_ADDRESS_MEM_MASK, ==,

@@ -31,7 +31,7 @@
 /* Identification: the ASCII bytes "SIMT" read as a little-endian word */
 #define SIMT_ID_MAGIC               0x544d4953u
 #define SIMT_VERSION_MAJOR          0
-#define SIMT_VERSION_MINOR          8
+#define SIMT_VERSION_MINOR          9
 /* VERSION reads major << 16 | minor */
 #define SIMT_VERSION_OF(major, minor) \
     (((uint32_t)(major) << 16) | (uint32_t)(minor))
@@ -110,6 +110,11 @@
 #define SIMT_REG_PREEMPT_WASTED     0x00e8  /* RO: warp insns flushed */
 #define SIMT_REG_PREEMPT_EVENTS     0x00ec  /* RO: events started */
 #define SIMT_REG_POLICY_ERRORS      0x00f0  /* RO: overruled policy picks */
+/* The drain oracle of the auto mode: struct simt_oracle_entry table */
+#define SIMT_REG_ORACLE_LO          0x00f4  /* RW: guest physical */
+#define SIMT_REG_ORACLE_HI          0x00f8  /*     address */
+#define SIMT_REG_ORACLE_COUNT       0x00fc  /* RW: entries, 0 = off */
+#define SIMT_MAX_ORACLE_ENTRIES     (1u << 20)
 
 /*
  * Every register is listed once, for the device's decode and the tests,
@@ -189,7 +194,10 @@ enum simt_reg_access {
     X(SIMT_REG_PREEMPT_RESTORED, SIMT_RA_RO, 0) \
     X(SIMT_REG_PREEMPT_WASTED, SIMT_RA_RO, 0) \
     X(SIMT_REG_PREEMPT_EVENTS, SIMT_RA_RO, 0) \
-    X(SIMT_REG_POLICY_ERRORS, SIMT_RA_RO, 0)
+    X(SIMT_REG_POLICY_ERRORS, SIMT_RA_RO, 0) \
+    X(SIMT_REG_ORACLE_LO, SIMT_RA_RW, 0) \
+    X(SIMT_REG_ORACLE_HI, SIMT_RA_RW, 0) \
+    X(SIMT_REG_ORACLE_COUNT, SIMT_RA_RW, 0)
 #define SIMT_GLOBAL_REGS_END        0x0100
 
 #define SIMT_RESET_CONFIG           (1ull << 32)    /* no 32-bit value */
@@ -806,6 +814,26 @@ struct simt_preempt_event {
     uint32_t pp_cut;
     /* Of reg_bytes' entries, the bytes they take uncompressed */
     uint32_t live_bytes;
+    /*
+     * Warp instructions the victims had executed at the request: what
+     * flushing every one of them would lose (seed 000's baseline).
+     */
+    uint32_t victim_insns;
+    /* Victims whose drain time the auto mode took from ORACLE */
+    uint32_t oracle_drains;
+};
+
+/*
+ * One entry of the ORACLE table: block @block of the kernel on queue
+ * @queue, drained, would be off its SM at device cycle @done_cycle.  The
+ * table is sorted by queue, then block; the auto mode takes a victim's
+ * drain time from it instead of estimating it (docs/specs/simt.rst,
+ * "The drain oracle").
+ */
+struct simt_oracle_entry {
+    uint32_t queue;
+    uint32_t block;
+    uint64_t done_cycle;
 };
 
 /*
@@ -924,7 +952,8 @@ _Static_assert(sizeof(struct simt_cmd_signal) == SIMT_CMD_SIZE, "SIGNAL");
 _Static_assert(sizeof(struct simt_cmd_wait) == SIMT_CMD_SIZE, "WAIT");
 _Static_assert(sizeof(struct simt_cmd_copy) == SIMT_CMD_SIZE, "COPY");
 _Static_assert(sizeof(struct simt_completion) == 64, "completion record");
-_Static_assert(sizeof(struct simt_preempt_event) == 96, "event log entry");
+_Static_assert(sizeof(struct simt_preempt_event) == 104, "event log entry");
+_Static_assert(sizeof(struct simt_oracle_entry) == 16, "oracle entry");
 _Static_assert(sizeof(struct simt_trace_record) == 16, "timeline record");
 _Static_assert(sizeof(struct simt_save_block) == 64, "save record header");
 _Static_assert(sizeof(struct simt_save_warp) == 48, "save record warp");
