@@ -38,8 +38,8 @@ export SIMT_GUEST_DEBUG
 endif
 export SIMT_CACHE HOST_BUILD
 
-.PHONY: all setup qemu host guest check docs run bench lab lab-check grade \
-    fuzz fuzz-driver clean
+.PHONY: all setup qemu host guest check docs run bench bench-preempt lab \
+    lab-check grade fuzz fuzz-driver clean
 
 all: qemu host guest
 
@@ -81,6 +81,12 @@ run: qemu guest
 
 bench: qemu host guest
 	@scripts/bench.sh
+
+# The preemption figures alone (bench/preempt-bench.sh); KERNELS=DIR: seed
+# 000's comparison on the kernels of DIR instead, as DIR/kernels.ini
+# describes them (docs/labs/own-kernels.rst).
+bench-preempt: qemu host
+	@bench/preempt-bench.sh $(if $(KERNELS),--kernels '$(KERNELS)')
 
 # The labs of docs/labs/: LAB=placement runs its experiment (lab) or its
 # grader (lab-check), on POLICY=NAME[,NAME...] or the device's own.

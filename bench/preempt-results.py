@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Turn the "bench preempt_*" lines of bench/preempt-bench.sh (on stdin)
-# into docs/preemption-results.rst (on stdout).
+# into docs/preemption-results.rst (on stdout); with --own, the lines of
+# bench/preempt-bench.sh --kernels DIR into DIR/results.rst: the same
+# tables for a user's kernels, without this page's discussion.
 
 import re
 import sys
@@ -42,7 +44,12 @@ SHAPES = {
 # The kernels of kernels/rodinia.c, on which seed 000's figures are pooled.
 SEED000_SHAPES = ["dynproc", "calctemp", "computecost", "kmeanspoint",
                   "findk", "srad2", "bfskernel", "layerforward"]
-SCHEMES = ["auto", "paper", "paper_queued", "chimera"]
+SCHEMES = ["auto", "paper", "paper_queued", "oracle", "chimera"]
+# How the tables' headers name them, and the bench modes' prefixes.
+NAMES = {"auto": "auto", "paper": "paper", "paper_queued": "queued",
+         "oracle": "Oracle", "chimera": "Chimera"}
+PREFIX = {"auto": "auto", "paper": "paper", "paper_queued": "paperq",
+          "oracle": "oracle", "chimera": "chimera"}
 
 LINE = re.compile(r"^bench preempt_([a-z0-9]+)_([a-z0-9]+)_([a-z0-9_]+): "
                   r"(\S+) (.*)$")
@@ -55,6 +62,9 @@ SEED_VIOLATIONS = {"auto": [8.36, 1.30, 0, 0], "paper": [8.36, 1.30, 0, 0],
                    "chimera": [14.03, 7.95, 1.93, 1.28]}
 SEED_OVERHEAD = {"auto": 50.1, "chimera": 67.0}
 SEED_LESS = 25.3
+# Fig. 4.1: the Oracle at 2 us; Fig. 4.4: utilisation over Chimera's.
+SEED_ORACLE_2US = 6.9
+SEED_USE_RATIO = 2.93
 
 
 def parse(lines):
@@ -94,11 +104,19 @@ def table(header, rows):
 
 
 def main():
+    own = sys.argv[1:] == ["--own"]
+    if sys.argv[1:] and not own:
+        sys.exit("usage: preempt-results.py [--own] < figures")
     fig, seed = parse([l for l in sys.stdin if l.strip()])
+    if own:
+        # A user's kernels, each one of seed 000's comparison.
+        SHAPES.clear()
+        SHAPES.update({s: "DIR/kernels.ini's [%s]" % s for s in fig})
+        SEED000_SHAPES[:] = list(fig)
     shapes = [s for s in SHAPES if s in fig]
     if not shapes:
         sys.exit("preempt-results: no figures on stdin")
-    print(HEAD)
+    print(OWN_HEAD if own else HEAD)
 
     print("Kernels\n-------\n")
     rows = []
@@ -114,8 +132,7 @@ def main():
         print("%s\n%s\n" % (s, "~" * len(s)))
         rows = []
         for mode in MODES + ["%s%dus" % (m, b)
-                             for m in ("auto", "paper", "paperq", "chimera")
-                             for b in BOUNDS]:
+                             for m in PREFIX.values() for b in BOUNDS]:
             f = fig[s].get(mode)
             if not f:
                 continue
@@ -204,19 +221,17 @@ def main():
         rows = []
         for b in BOUNDS:
             row = ["%d us" % b]
-            for mode in ["drain", "flush", "switch", "light",
-                         "auto%dus" % b, "paper%dus" % b,
-                         "paperq%dus" % b, "chimera%dus" % b]:
+            for mode in ["drain", "flush", "switch", "light"] + \
+                    ["%s%dus" % (PREFIX[m], b) for m in SCHEMES]:
                 f = fig[s][mode]
                 row.append("%s / %s" % (f["violations_%dus" % b],
                                         f["lp_slowdown"]))
-            for mode in ("auto", "paper", "paperq", "chimera"):
-                row.append(fig[s]["%s%dus" % (mode, b)]["mix"])
+            for m in SCHEMES:
+                row.append(fig[s]["%s%dus" % (PREFIX[m], b)]["mix"])
             rows.append(row)
-        print(table(["bound", "drain", "flush", "switch", "light", "auto",
-                     "paper", "paper queued", "Chimera", "auto D/F/S/L",
-                     "paper D/F/S/L", "queued D/F/S/L", "Chimera D/F/S/L"],
-                    rows))
+        print(table(["bound", "drain", "flush", "switch", "light"] +
+                    [NAMES[m] for m in SCHEMES] +
+                    ["%s D/F/S/L" % NAMES[m] for m in SCHEMES], rows))
         print()
     if seed:
         print(SEED000)
@@ -226,10 +241,23 @@ def main():
                         ["%.2f" % seed["violations_%dus_%s" % (b, m)]
                          for m in SCHEMES] +
                         ["%.2f" % SEED_VIOLATIONS["auto"][i],
+                         "%.2f" % SEED_ORACLE_2US if b == 2 else "",
                          "%.2f" % SEED_VIOLATIONS["chimera"][i]])
-        print(table(["bound", "auto late %", "paper late %",
-                     "paper queued late %", "Chimera late %",
-                     "seed 000: proposed %", "seed 000: Chimera %"], rows))
+        print(table(["bound"] + ["%s late %%" % NAMES[m] for m in SCHEMES] +
+                    ["seed 000: proposed %", "seed 000: Oracle %",
+                     "seed 000: Chimera %"], rows))
+        print()
+        print(ORACLE)
+        rows = []
+        for b in BOUNDS:
+            rows.append(["%d us" % b] +
+                        ["%.2f" % seed["over_oracle_%dus_%s" % (b, m)]
+                         for m in ("paper", "paper_queued")] +
+                        ["%.2f" % (SEED_VIOLATIONS["auto"][0] -
+                                   SEED_ORACLE_2US) if b == 2 else ""])
+        print(table(["bound", "paper over Oracle, points",
+                     "queued over Oracle, points",
+                     "seed 000: proposed over Oracle"], rows))
         print()
         print(ISOLATE)
         rows = []
@@ -239,9 +267,8 @@ def main():
                          for m in SCHEMES] +
                         ["%.2f" % seed["hp_run_over_alone_%dus_%s" % (b, m)]
                          for m in SCHEMES])
-        print(table(["bound", "auto over %", "paper over %",
-                     "queued over %", "Chimera over %", "auto HP x",
-                     "paper HP x", "queued HP x", "Chimera HP x"], rows))
+        print(table(["bound"] + ["%s over %%" % NAMES[m] for m in SCHEMES] +
+                    ["%s HP x" % NAMES[m] for m in SCHEMES], rows))
         print()
         print(MIX)
         rows = []
@@ -251,10 +278,23 @@ def main():
                                   for t in ("drain", "flush", "switch",
                                             "light"))
                          for m in SCHEMES])
-        print(table(["bound", "auto D/F/S/L %", "paper D/F/S/L %",
-                     "queued D/F/S/L %", "Chimera D/F/S/L %"], rows))
+        print(table(["bound"] + ["%s D/F/S/L %%" % NAMES[m]
+                                 for m in SCHEMES], rows))
         print()
-        print(table(["", "auto", "paper", "paper queued", "Chimera"],
+        print(WINDOW)
+        rows = []
+        for b in BOUNDS:
+            rows.append(["%d us" % b] +
+                        ["%.1f" % seed["window_use_%dus_%s" % (b, m)]
+                         for m in SCHEMES])
+        print(table(["bound"] + ["%s in use %%" % NAMES[m] for m in SCHEMES],
+                    rows))
+        print()
+        print(table(["at 2 us", "paper over Chimera"],
+                    [["here", "%.2f" % seed["window_use_paper_over_chimera"]],
+                     ["seed 000", "%.2f" % SEED_USE_RATIO]]))
+        print()
+        print(table([""] + [NAMES[m] for m in SCHEMES],
                     [["drains' miss of their estimates, %"] +
                      ["%.1f" % seed["drain_estimate_error_%s" % m]
                       for m in SCHEMES]]))
@@ -272,24 +312,26 @@ def main():
                       "%.1f %%" % SEED_LESS]]))
         print()
         print(WASTE)
-        print(table(["at 2 us", "auto", "paper", "Chimera",
-                     "paper less by"],
-                    [["wasted instructions, of flushing's"] +
+        print(table(["at 2 us"] + [NAMES[m] for m in SCHEMES] +
+                    ["paper less by"],
+                    [["wasted instructions, of flushing every victim's"] +
                      ["%.1f %%" % (100 * seed["waste_%s" % m])
-                      for m in ("auto", "paper", "chimera")] +
+                      for m in SCHEMES] +
                      ["%.1f %%" % seed["waste_paper_vs_chimera"]],
                      ["of them flushed"] +
                      ["%.1f %%" % (100 * seed["waste_flushed_%s" % m])
-                      for m in ("auto", "paper", "chimera")] +
+                      for m in SCHEMES] +
                      ["%.1f %%" % seed["waste_flushed_paper_vs_chimera"]],
                      ["seed 000 (proposed, Chimera)", "",
-                      "%.1f %%" % SEED_OVERHEAD["auto"],
+                      "%.1f %%" % SEED_OVERHEAD["auto"], "", "",
                       "%.1f %%" % SEED_OVERHEAD["chimera"],
                       "%.1f %%" % SEED_LESS]]))
         print()
-        print(seed000_why({k: fig[k] for k in shapes
-                           if k in SEED000_SHAPES}, seed))
-    print(NOTES)
+        if not own:
+            print(seed000_why({k: fig[k] for k in shapes
+                               if k in SEED000_SHAPES}, seed))
+    if not own:
+        print(NOTES)
 
 
 HEAD = """\
@@ -333,6 +375,21 @@ How they are measured (``bench_preempt`` in
   against its run alone (the high-priority kernels' own time included).
 - The low-priority results of every preempted run are compared with the
   run alone, bit for bit.
+"""
+
+OWN_HEAD = """\
+=======================================
+Seed 000's comparison on your kernels
+=======================================
+
+.. Written by ``bench/preempt-bench.sh --kernels DIR`` (``make
+   bench-preempt KERNELS=DIR``); docs/preemption-results.rst explains
+   every table and column, and docs/labs/own-kernels.rst the run.
+
+Measured on the ``gtx480`` preset, 15 SMs at 1400 MHz, each kernel of
+DIR/kernels.ini as the low-priority kernel and the high-priority one
+injected 24 times over its run; every preempted run's results were
+compared with the run alone, bit for bit.
 """
 
 PER_MECHANISM = """\
@@ -451,10 +508,45 @@ instructions, the warp instructions flushed blocks had executed and lose
 context switch's cost, a block's mean issue rate alone times twice
 (save and restore) the cycles its record takes at the SM's bandwidth
 share, as the seed's cost model charges it; drains waste nothing.  Per
-kernel over the same of flushing every victim, averaged over the same
-kernels (``seed000_waste_<mode>``, ``seed000_waste_flushed_<mode>`` the
-flushed instructions alone, ``seed000_waste_paper_vs_chimera`` how much
-less the paper's scheme wastes).
+kernel over what flushing every victim of the same run would have lost
+(the instructions the victims had executed at the requests, the event
+log's ``victim_insns``), which every kernel has, those whose blocks may
+not be flushed included; averaged over the eight kernels
+(``seed000_waste_<mode>``, ``seed000_waste_flushed_<mode>`` the flushed
+instructions alone, ``seed000_waste_paper_vs_chimera`` how much less
+the paper's scheme wastes).
+"""
+
+ORACLE = """\
+The Oracle the seed compares with knows each block's true preemption
+latency from offline profiling.  The device is deterministic, so it is
+profiled here: for each injection in turn, a run repeats the injections
+before it as the Oracle made them and drains every victim of this one,
+and the timeline gives the cycle each block on an SM at the request
+left it; the last run hands each event its table through the device's
+drain oracle (docs/specs/simt.rst, "The drain oracle"), which replaces
+the drain estimate of the blocks it knows.  The rest is *paper queued*:
+seed 000's rule without the lightweight switch, switch estimates
+counting the saves queued before them.  A drain time so learnt is the
+block's with every victim drained; where the Oracle flushes or switches
+some of them, the high-priority blocks share the SM sooner and a
+drained block may take longer (the Oracle's own drain misses below).
+``make bench`` prints how many points each scheme is late more often
+than the Oracle (``seed000_over_oracle_<L>us_<mode>``); the seed's
+scheme is 1.5 points above its Oracle at 2 us and within 2 points at
+every bound.
+"""
+
+WINDOW = """\
+Seed 000's Fig. 4.4: the share of the SMs' thread slots in use during
+the preemption windows (from each request to its last victim off its
+SM), by low-priority blocks still running and by the high-priority
+blocks already placed, from the timeline (each block's threads times its
+cycles on an SM inside a window, over every SM's threads times the
+windows' cycles; averaged over the kernels,
+``seed000_window_use_<L>us_<mode>``).  The seed finds its scheme's 2.93
+times Chimera's, which empties whole SMs and idles them until their
+last victim has gone (``seed000_window_use_paper_over_chimera``).
 """
 
 ISOLATE = """\

@@ -185,7 +185,7 @@ qtest_list=$(printf "'%s', " $qtests)
 # Sources a qtest needs beside its own and the shared helpers.
 extra_qtest_files() {   # qtest
     case $1 in
-    simt-preempt-test) printf ", 'simt-rodinia.c'" ;;
+    simt-preempt-test) printf ", 'simt-rodinia.c', 'simt-user-kernels.c'" ;;
     esac
 }
 qtest_hooks=(

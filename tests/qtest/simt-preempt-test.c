@@ -17,12 +17,15 @@
 #include "qemu/units.h"
 #include "simt-qtest.h"
 #include "simt-rodinia.h"
+#include "simt-user-kernels.h"
 
 /* Guest RAM: the event log and the timeline rings. */
 #define LOG_ADDR            0x400000
 #define LOG_SIZE            1024
 #define TRACE_ADDR          0x500000
 #define TRACE_SIZE          16384
+/* ... and the drain oracle's table */
+#define ORACLE_ADDR         0x600000
 
 /* VRAM: the page table of the translated context, the save area. */
 #define VRAM_PT             0x4000000
@@ -176,7 +179,7 @@ static uint32_t moved_blocks(Dev *d)
 {
     uint32_t n = rd(d, SIMT_REG_TRACE_COUNT);
     g_autofree struct simt_trace_record *t = NULL;
-    g_autofree uint16_t *saved_on = g_new(uint16_t, LP_BLOCKS);
+    g_autofree uint16_t *saved_on = g_new0(uint16_t, LP_BLOCKS);
     uint32_t moved = 0;
 
     g_assert_cmpuint(n, <=, TRACE_SIZE);
@@ -1730,6 +1733,92 @@ static void test_chimera_picks_the_cheaper_sm(void)
 }
 
 /*
+ * Two lp_var blocks on one SM, neither retired, so that auto (seed 000's
+ * rule, without the lightweight switch) has no drain estimate, and a
+ * slow memory, so that a switch misses the bound: without a table both
+ * are flushed.  With an ORACLE entry saying block
+ * 0 is off its SM within the bound, auto drains it (the table is taken
+ * as it is, even where it is wrong) and flushes block 1, which the
+ * table does not have.  The victims' instructions are what flushing both
+ * would have lost.
+ */
+static void oracle_case(bool table, struct simt_preempt_event *ev)
+{
+    static const uint32_t len[] = { 10, 10 };
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(1) ",mem-bandwidth=2,preempt-choice=seed000",
+             SIMT_PMODE_AUTO, 2000);
+    ch_launch(&c, len, ARRAY_SIZE(len), 0);
+    qtest_clock_step(c.d->qts, 2000);
+    if (table) {
+        struct simt_oracle_entry e = {
+            .queue = 0, .block = 0,
+            .done_cycle = cpu_to_le64(cycle_now(c.d) + 100),
+        };
+
+        qtest_memwrite(c.d->qts, ORACLE_ADDR, &e, sizeof(e));
+        wr(c.d, SIMT_REG_ORACLE_LO, ORACLE_ADDR);
+        wr(c.d, SIMT_REG_ORACLE_COUNT, 1);
+    }
+    hp = ch_hp(&c, 2, CH_THREADS);
+    ch_finish(&c, hp, ev);
+    dev_stop(c.d);
+}
+
+static void test_oracle_drain_time(void)
+{
+    struct simt_preempt_event ev;
+
+    oracle_case(false, &ev);
+    g_assert_cmpuint(ev.flushed, ==, 2);
+    g_assert_cmpuint(le32_to_cpu(ev.oracle_drains), ==, 0);
+    /* Flushing both lost what they had executed. */
+    g_assert_cmpuint(le32_to_cpu(ev.victim_insns), ==,
+                     le32_to_cpu(ev.wasted_insns));
+    oracle_case(true, &ev);
+    g_assert_cmpuint(ev.drained, ==, 1);
+    g_assert_cmpuint(ev.flushed, ==, 1);
+    g_assert_cmpuint(le32_to_cpu(ev.oracle_drains), ==, 1);
+    g_assert_cmpuint(le32_to_cpu(ev.victim_insns), >,
+                     le32_to_cpu(ev.wasted_insns));
+}
+
+/*
+ * The ORACLE registers read back; too many entries, or a table the
+ * device cannot read at an event, turn the oracle off and the victims
+ * are chosen on estimates.
+ */
+static void test_oracle_registers(void)
+{
+    static const uint32_t len[] = { 10, 10 };
+    struct simt_preempt_event ev;
+    Ch c;
+    uint32_t hp;
+
+    ch_start(&c, CH_SM(1) ",mem-bandwidth=2,preempt-choice=seed000",
+             SIMT_PMODE_AUTO, 2000);
+    wr(c.d, SIMT_REG_ORACLE_COUNT, SIMT_MAX_ORACLE_ENTRIES + 1);
+    g_assert_cmpuint(rd(c.d, SIMT_REG_ORACLE_COUNT), ==, 0);
+    wr(c.d, SIMT_REG_ORACLE_COUNT, SIMT_MAX_ORACLE_ENTRIES);
+    g_assert_cmpuint(rd(c.d, SIMT_REG_ORACLE_COUNT), ==,
+                     SIMT_MAX_ORACLE_ENTRIES);
+    wr(c.d, SIMT_REG_ORACLE_LO, 0x1000);
+    wr(c.d, SIMT_REG_ORACLE_HI, 0x100);
+    g_assert_cmphex(rd(c.d, SIMT_REG_ORACLE_LO), ==, 0x1000);
+    g_assert_cmphex(rd(c.d, SIMT_REG_ORACLE_HI), ==, 0x100);
+    ch_launch(&c, len, ARRAY_SIZE(len), 0);
+    qtest_clock_step(c.d->qts, 2000);
+    hp = ch_hp(&c, 2, CH_THREADS);
+    ch_finish(&c, hp, &ev);
+    g_assert_cmpuint(rd(c.d, SIMT_REG_ORACLE_COUNT), ==, 0);
+    g_assert_cmpuint(ev.flushed, ==, 2);
+    g_assert_cmpuint(le32_to_cpu(ev.oracle_drains), ==, 0);
+    dev_stop(c.d);
+}
+
+/*
  * One SM of one block, blocks that store before their loop (never
  * flushable), a bound of one cycle that nothing meets, and block 1 (in
  * the way of the high-priority block) at the point where its drain
@@ -1824,7 +1913,11 @@ typedef struct Shape {
     /* The results computed on the host, for @blocks blocks, or NULL. */
     void (*reference)(uint32_t *out, uint32_t blocks, uint32_t threads,
                       uint32_t work);
+    const UserKernel *user;     /* a kernel a user brought, or NULL */
 } Shape;
+
+/* The image of the kernels a user brought. */
+static const char *user_image = USER_IMAGE;
 
 /* The table lp_btree and lp_srad read (kernels/preempt.c). */
 #define BENCH_TABLE_WORDS   4096
@@ -1934,11 +2027,25 @@ static const Shape shapes[] = {
  */
 #define BENCH_PP_DRAIN      (50 * BENCH_MHZ)
 
+/*
+ * Seed 000's Oracle, built on the device's drain oracle: per injection,
+ * the cycle each low-priority block on an SM at the event's request left
+ * it in a run that drained every victim of that event (and ran the
+ * events before it with their tables).  @probe: the injection such a run
+ * drains at, then stops; -1: the run that uses every table.
+ */
+typedef struct Oracle {
+    GArray *table[BENCH_INJECTIONS];    /* struct simt_oracle_entry */
+    int probe;
+} Oracle;
+
 /* How a run differs from the shape's defaults. */
 typedef struct BenchOpts {
     bool used_regs;         /* declare the registers the kernel uses */
     bool selective;         /* PP_DRAIN: light switches drain to points */
     bool hp_unshared;       /* the high-priority kernel uses no shared */
+    bool oracle;            /* seed 000's Oracle: bench_oracle's runs */
+    Oracle *tables;         /* in those runs */
 } BenchOpts;
 
 typedef struct BenchRun {
@@ -1967,6 +2074,9 @@ typedef struct BenchRun {
     uint32_t *out;              /* the low-priority kernel's results */
     size_t out_bytes;
     uint32_t policy_errors;     /* picks the device overruled */
+    uint64_t victim_insns;      /* what flushing every victim would lose */
+    uint32_t oracle_drains;     /* victims drained on the oracle's time */
+    double window_use;          /* thread slots in use in the windows */
 } BenchRun;
 
 static int cmp_u64(const void *a, const void *b)
@@ -1980,6 +2090,170 @@ static uint64_t median(uint64_t *v, uint32_t n)
 {
     qsort(v, n, sizeof(*v), cmp_u64);
     return n ? v[n / 2] : 0;
+}
+
+/* The timeline so far; its ring must not have wrapped. */
+static struct simt_trace_record *read_timeline(Dev *d, uint32_t *n)
+{
+    struct simt_trace_record *t;
+
+    *n = rd(d, SIMT_REG_TRACE_COUNT);
+    g_assert_cmpuint(*n, <=, TRACE_SIZE);
+    t = g_new(struct simt_trace_record, *n);
+    qtest_memread(d->qts, TRACE_ADDR, t, *n * sizeof(*t));
+    return t;
+}
+
+static bool trace_leaves(uint8_t type)
+{
+    return type == SIMT_TRACE_RETIRE || type == SIMT_TRACE_FLUSH ||
+           type == SIMT_TRACE_SAVE;
+}
+
+static gint oracle_cmp(gconstpointer a, gconstpointer b)
+{
+    const struct simt_oracle_entry *x = a, *y = b;
+
+    return le32_to_cpu(x->block) < le32_to_cpu(y->block) ? -1 :
+           le32_to_cpu(x->block) > le32_to_cpu(y->block);
+}
+
+/*
+ * The Oracle's table for the first event after cycle @after, in a run
+ * that drains its victims: every block of queue 0's @blocks on an SM at
+ * the request, and the cycle it left; the clock runs until all have.
+ * Empty if the high-priority kernel found room without an event.
+ */
+static GArray *oracle_learn(Dev *d, uint64_t after, uint32_t blocks)
+{
+    GArray *table = g_array_new(false, false,
+                                sizeof(struct simt_oracle_entry));
+    g_autofree bool *on = g_new0(bool, blocks);
+    g_autofree uint64_t *left = g_new0(uint64_t, blocks);
+
+    for (;;) {
+        uint32_t n, waiting = 0;
+        g_autofree struct simt_trace_record *t = read_timeline(d, &n);
+        uint64_t req = 0;
+
+        for (uint32_t i = 0; i < n && !req; i++) {
+            if (t[i].type == SIMT_TRACE_PREEMPT &&
+                le64_to_cpu(t[i].cycle) >= after) {
+                req = le64_to_cpu(t[i].cycle);
+            }
+        }
+        if (!req) {
+            return table;
+        }
+        memset(on, 0, blocks * sizeof(*on));
+        memset(left, 0, blocks * sizeof(*left));
+        /* On an SM at the request: placed before it, not gone by it. */
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t b = le32_to_cpu(t[i].block);
+            uint64_t c = le64_to_cpu(t[i].cycle);
+
+            if (t[i].queue || b >= blocks || c > req) {
+                continue;
+            }
+            if ((t[i].type == SIMT_TRACE_DISPATCH ||
+                 t[i].type == SIMT_TRACE_RESTORE) && c < req) {
+                on[b] = true;
+            } else if (trace_leaves(t[i].type)) {
+                on[b] = false;
+            }
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t b = le32_to_cpu(t[i].block);
+            uint64_t c = le64_to_cpu(t[i].cycle);
+
+            if (!t[i].queue && b < blocks && on[b] && !left[b] && c > req &&
+                trace_leaves(t[i].type)) {
+                left[b] = c;
+            }
+        }
+        for (uint32_t b = 0; b < blocks; b++) {
+            waiting += on[b] && !left[b];
+        }
+        if (!waiting) {
+            for (uint32_t b = 0; b < blocks; b++) {
+                struct simt_oracle_entry e = {
+                    .queue = 0, .block = cpu_to_le32(b),
+                    .done_cycle = cpu_to_le64(left[b]),
+                };
+
+                if (on[b]) {
+                    g_array_append_val(table, e);
+                }
+            }
+            g_array_sort(table, oracle_cmp);
+            return table;
+        }
+        qtest_clock_step(d->qts, 10000);
+    }
+}
+
+/*
+ * Seed 000's Fig. 4.4: the share of the SMs' thread slots in use during
+ * the events' windows (request to last victim off), from the timeline:
+ * each block's threads times its cycles on an SM inside a window, over
+ * every SM's threads times the windows' cycles.  @threads: a block's, per
+ * queue.
+ */
+static double window_use(Dev *d, const struct simt_preempt_event *ev,
+                         uint32_t nev, const uint32_t threads[2],
+                         uint32_t blocks)
+{
+    uint32_t n, slots = BENCH_SMS * rd(d, SIMT_REG_SM_THREADS);
+    g_autofree struct simt_trace_record *t = read_timeline(d, &n);
+    g_autofree uint64_t *since = g_new0(uint64_t, 2 * blocks);
+    double used = 0, span = 0;
+
+    for (uint32_t e = 0; e < nev; e++) {
+        span += (double)(le64_to_cpu(ev[e].done_cycle) -
+                         le64_to_cpu(ev[e].req_cycle)) * slots;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t b = le32_to_cpu(t[i].block), q = t[i].queue;
+        uint64_t c = le64_to_cpu(t[i].cycle);
+
+        if (q > 1 || b >= blocks) {
+            continue;
+        }
+        if (t[i].type == SIMT_TRACE_DISPATCH ||
+            t[i].type == SIMT_TRACE_RESTORE) {
+            since[q * blocks + b] = c;
+        } else if (trace_leaves(t[i].type)) {
+            for (uint32_t e = 0; e < nev; e++) {
+                uint64_t lo = MAX(since[q * blocks + b],
+                                  le64_to_cpu(ev[e].req_cycle));
+                uint64_t hi = MIN(c, le64_to_cpu(ev[e].done_cycle));
+
+                used += hi > lo ? (double)(hi - lo) * threads[q] : 0;
+            }
+        }
+    }
+    return span > 0 ? used / span : 0;
+}
+
+/*
+ * Before injection @i of an Oracle run: its table, or (the probe) no
+ * table and every victim drained.
+ */
+static void oracle_set(Dev *d, const Oracle *o, uint32_t i)
+{
+    GArray *t = o->table[i];
+
+    if (o->probe == (int)i) {
+        wr(d, SIMT_CTX_REG(0, SIMT_CREG_PREEMPT_MODE), SIMT_PMODE_DRAIN);
+        wr(d, SIMT_REG_ORACLE_COUNT, 0);
+        return;
+    }
+    g_assert(t);
+    qtest_memwrite(d->qts, ORACLE_ADDR, t->data,
+                   t->len * sizeof(struct simt_oracle_entry));
+    wr(d, SIMT_REG_ORACLE_LO, ORACLE_ADDR);
+    wr(d, SIMT_REG_ORACLE_HI, 0);
+    wr(d, SIMT_REG_ORACLE_COUNT, t->len);
 }
 
 /*
@@ -2027,15 +2301,28 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     if (o->hp_unshared) {
         hp.dyn_shared = 0;
     }
-    /* kernels/rodinia.c's kernels bring their own inputs and outputs. */
-    rodinia = rodinia_setup(d, sh->kernel, blocks, sh->threads, sh->work,
-                            &wl);
+    /*
+     * kernels/rodinia.c's kernels bring their own inputs and outputs, and
+     * so do a user's.
+     */
+    if (sh->user) {
+        user_setup(d, sh->user, blocks, &wl);
+        rodinia = true;
+    } else {
+        rodinia = rodinia_setup(d, sh->kernel, blocks, sh->threads,
+                                sh->work, &wl);
+    }
     if (rodinia) {
         lp = wl.launch;
     }
     lp.regs = o->used_regs ? 0 : sh->regs;
-    use_image(d, rodinia ? "rodinia" : "preempt");
+    use_image(d, sh->user ? user_image : rodinia ? "rodinia" : "preempt");
     k = simt_image_kernel(d->img, sh->kernel);
+    if (!k) {
+        g_error("%s: kernel [%s]: the image has no kernel %s",
+                sh->user ? sh->user->where : "shapes[]", sh->name,
+                sh->kernel);
+    }
     lp.dyn_shared = sh->shared - MIN(sh->shared, k->m.shared_bytes);
     if (!strcmp(sh->kernel, "lp_spin")) {
         lp.args[1] = sh->work;
@@ -2049,6 +2336,7 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     wr(d, SIMT_REG_PREEMPT_BOUND, bound);
     wr(d, SIMT_REG_PEV_LOG_LO, LOG_ADDR);
     wr(d, SIMT_REG_PEV_LOG_SIZE, LOG_SIZE);
+    trace_on(d);
     memset(r, 0, sizeof(*r));
 
     if (hp_only) {
@@ -2077,10 +2365,19 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
             break;
         }
         c0 = cycle_now(d);
+        if (o->tables) {
+            oracle_set(d, o->tables, i);
+        }
         h = launch(d, 1, &hp);
         g_assert_cmpuint(wait_queue(d, 1, h), ==, SIMT_QSTATE_IDLE);
         read_record(d, 1, h, &rec);
         g_assert_cmpuint(rec.status, ==, SIMT_QERR_NONE);
+        if (o->tables && o->tables->probe == (int)i) {
+            o->tables->table[i] = oracle_learn(d, c0, blocks);
+            g_free(wl.want);
+            dev_stop(d);
+            return;
+        }
         r->dispatch[r->n] = rec.start_cycle - c0;
         r->response[r->n] = rec.end_cycle - c0;
         r->n++;
@@ -2093,15 +2390,19 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     if (rodinia) {
         size_t at = 0;
 
-        r->out = g_malloc(wl.want_bytes);
+        for (unsigned i = 0; i < wl.outs; i++) {
+            r->out_bytes += wl.out_bytes[i];
+        }
+        r->out = g_malloc(r->out_bytes);
         for (unsigned i = 0; i < wl.outs; i++) {
             vram_read(d, wl.out_addr[i], (uint8_t *)r->out + at,
                       wl.out_bytes[i]);
             at += wl.out_bytes[i];
         }
-        r->out_bytes = wl.want_bytes;
-        /* Preempted or not, what the host computes. */
-        g_assert_cmpmem(r->out, r->out_bytes, wl.want, wl.want_bytes);
+        /* Preempted or not, what the host computes (a user's: unknown). */
+        if (wl.want) {
+            g_assert_cmpmem(r->out, r->out_bytes, wl.want, wl.want_bytes);
+        }
     } else {
         r->out = g_new(uint32_t, nout);
         r->out_bytes = nout * 4;
@@ -2131,6 +2432,8 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
         r->over_bound += bound && lat[i] > bound;
         r->drain_error += le32_to_cpu(events[i].drain_error);
         r->drain_time += le32_to_cpu(events[i].drain_time);
+        r->victim_insns += le32_to_cpu(events[i].victim_insns);
+        r->oracle_drains += le32_to_cpu(events[i].oracle_drains);
         bound_cycles[i] = events[i].save_bound;
         /* The saves alone take that long: no event can end sooner. */
         g_assert_cmpuint(lat[i], >=, bound_cycles[i]);
@@ -2141,9 +2444,40 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     }
     r->save_latency = median(lat, r->events);
     r->save_bound = median(bound_cycles, r->events);
+    r->window_use = window_use(d, events, r->events,
+                               (const uint32_t[2]) { lp.block[0], 256 },
+                               blocks);
     r->policy_errors = rd(d, SIMT_REG_POLICY_ERRORS);
     g_free(wl.want);
     dev_stop(d);
+}
+
+/*
+ * Seed 000's Oracle at @bound: one run per injection learns its table
+ * (oracle_learn), then a run uses them all.
+ */
+static void bench_oracle(const Shape *sh, uint32_t bound,
+                         const int64_t *inject, const BenchOpts *o,
+                         BenchRun *r)
+{
+    Oracle tables = { 0 };
+    BenchOpts with = *o;
+
+    with.tables = &tables;
+    for (int i = 0; i < BENCH_INJECTIONS; i++) {
+        tables.probe = i;
+        bench_run(sh, SIMT_PMODE_AUTO, bound, inject, false, &with, r);
+        if (!tables.table[i]) {
+            break;      /* the kernel was done before injection @i */
+        }
+    }
+    tables.probe = -1;
+    bench_run(sh, SIMT_PMODE_AUTO, bound, inject, false, &with, r);
+    for (int i = 0; i < BENCH_INJECTIONS; i++) {
+        if (tables.table[i]) {
+            g_array_free(tables.table[i], true);
+        }
+    }
 }
 
 static void bench_print(const char *shape, const char *mode,
@@ -2207,11 +2541,13 @@ static void bench_print(const char *shape, const char *mode,
  * Seed 000's comparison of its scheme (paper here, and auto with the
  * lightweight switch) with Chimera, over every kernel shape: late
  * responses pooled over all injections per bound, and the wasted work at
- * 2 us.  Wasted work is what the low-priority kernel lost to the
+ * 2 us.  Overhead is what the low-priority kernel lost to the
  * injections (its run time over its run alone), normalized per shape to
- * that of flushing every victim as seed 000 normalizes its overhead, and
- * averaged over the shapes where the flush mode flushed every victim (a
- * kernel whose blocks store first drains them instead: no baseline).
+ * that of the flush mode, averaged over the shapes where that mode
+ * flushed every victim (a kernel whose blocks store first drains them
+ * instead: no baseline); waste, the paper's metric, is normalized to
+ * what flushing every victim of the same run would have lost, which
+ * every kernel has.
  */
 /* The schemes seed 000 compares, as bench_preempt's modes name them. */
 /*
@@ -2219,12 +2555,16 @@ static void bench_print(const char *shape, const char *mode,
  * switch estimates counting the saves queued before them on the SM,
  * where the paper's simulator stalled each block for its own save time.
  */
+/*
+ * oracle: paper_queued with each victim's true drain time (bench_oracle),
+ * the Oracle seed 000 compares with.
+ */
 enum {
     SEED000_AUTO, SEED000_CHIMERA, SEED000_PAPER, SEED000_PAPER_QUEUED,
-    SEED000_SCHEMES
+    SEED000_ORACLE, SEED000_SCHEMES
 };
 static const char *const seed000_scheme[SEED000_SCHEMES] = {
-    "auto", "chimera", "paper", "paper_queued",
+    "auto", "chimera", "paper", "paper_queued", "oracle",
 };
 
 typedef struct Seed000 {
@@ -2241,12 +2581,15 @@ typedef struct Seed000 {
      * The paper's overhead (Fig. 4.3): wasted warp instructions, those
      * flushed (the device's count) plus the switches' cost, a block's
      * mean issue rate alone (@block_ipc) times twice (save and restore)
-     * the cycles its save takes; per shape at 2 us and for flushing
-     * every victim, then summed over the shapes normalised to the latter.
+     * the cycles its save takes; at 2 us, over what flushing every
+     * victim of the same run would have lost, summed over the shapes.
      */
     double block_ipc;
-    double waste_flush, waste[SEED000_SCHEMES], flushed[SEED000_SCHEMES];
     double waste_norm[SEED000_SCHEMES], flushed_norm[SEED000_SCHEMES];
+    /* Fig. 4.4: thread slots in use in the windows, summed over shapes */
+    double use[SEED000_SCHEMES][6];
+    uint32_t all_shapes;
+    uint32_t oracle_drains, drains;     /* the oracle's, all its drains */
 } Seed000;
 
 /* Add a run of scheme @m (-1: a single mechanism) at @us microseconds. */
@@ -2260,7 +2603,6 @@ static void seed000_add(Seed000 *sd, int m, unsigned mode, uint32_t us,
     if (mode == SIMT_PMODE_FLUSH) {
         /* A baseline only where every victim could be flushed. */
         sd->lost_flush = r->t.flushed && !r->t.drained ? lost : 0;
-        sd->waste_flush = r->t.flushed && !r->t.drained ? waste : 0;
     }
     if (m < 0) {
         return;
@@ -2279,23 +2621,28 @@ static void seed000_add(Seed000 *sd, int m, unsigned mode, uint32_t us,
     sd->mix[m][us][1] += r->t.flushed;
     sd->mix[m][us][2] += r->t.switched;
     sd->mix[m][us][3] += r->t.light;
+    sd->use[m][us] += r->window_use;
+    if (m == SEED000_ORACLE) {
+        sd->oracle_drains += r->oracle_drains;
+        sd->drains += r->t.drained;
+    }
     if (us == 2) {
         sd->lost[m] = lost;
-        sd->waste[m] = waste;
-        sd->flushed[m] = r->wasted;
+        sd->waste_norm[m] += r->victim_insns ? waste / r->victim_insns : 0;
+        sd->flushed_norm[m] += r->victim_insns ?
+                               (double)r->wasted / r->victim_insns : 0;
     }
 }
 
 static void seed000_shape_done(Seed000 *sd)
 {
-    if (sd->lost_flush > 0 && sd->waste_flush > 0) {
+    if (sd->lost_flush > 0) {
         for (int m = 0; m < SEED000_SCHEMES; m++) {
             sd->norm[m] += sd->lost[m] / sd->lost_flush;
-            sd->waste_norm[m] += sd->waste[m] / sd->waste_flush;
-            sd->flushed_norm[m] += sd->flushed[m] / sd->waste_flush;
         }
         sd->shapes++;
     }
+    sd->all_shapes++;
 }
 
 /*
@@ -2362,10 +2709,10 @@ static void seed000_print(const Seed000 *sd)
     for (int m = 0; m < SEED000_SCHEMES; m++) {
         g_test_message("bench seed000_waste_%s: %.3f of flush",
                        seed000_scheme[m],
-                       sd->waste_norm[m] / MAX(sd->shapes, 1));
+                       sd->waste_norm[m] / MAX(sd->all_shapes, 1));
         g_test_message("bench seed000_waste_flushed_%s: %.3f of flush",
                        seed000_scheme[m],
-                       sd->flushed_norm[m] / MAX(sd->shapes, 1));
+                       sd->flushed_norm[m] / MAX(sd->all_shapes, 1));
     }
     g_test_message("bench seed000_waste_paper_vs_chimera: %.1f %%",
                    sd->waste_norm[SEED000_CHIMERA] > 0 ?
@@ -2379,6 +2726,30 @@ static void seed000_print(const Seed000 *sd)
                    sd->waste_norm[SEED000_CHIMERA] > 0 ?
                    100.0 * (1 - sd->waste_norm[SEED000_PAPER_QUEUED] /
                                 sd->waste_norm[SEED000_CHIMERA]) : 0.0);
+    /* "Within about 2 % of Oracle" on violations, per bound. */
+    for (uint32_t us = 2; us <= 5; us++) {
+        for (int m = SEED000_PAPER; m <= SEED000_PAPER_QUEUED; m++) {
+            g_test_message("bench seed000_over_oracle_%uus_%s: %.2f points",
+                           us, seed000_scheme[m],
+                           100.0 * sd->late[m][us] / MAX(sd->runs[m][us], 1) -
+                           100.0 * sd->late[SEED000_ORACLE][us] /
+                           MAX(sd->runs[SEED000_ORACLE][us], 1));
+        }
+    }
+    g_test_message("bench seed000_oracle_drains: %.1f %% of its drains",
+                   100.0 * sd->oracle_drains / MAX(sd->drains, 1));
+    /* Fig. 4.4: the SMs' thread slots in use during the windows. */
+    for (uint32_t us = 2; us <= 5; us++) {
+        for (int m = 0; m < SEED000_SCHEMES; m++) {
+            g_test_message("bench seed000_window_use_%uus_%s: %.1f %%", us,
+                           seed000_scheme[m],
+                           100 * sd->use[m][us] / MAX(sd->all_shapes, 1));
+        }
+    }
+    g_test_message("bench seed000_window_use_paper_over_chimera: %.2f ratio",
+                   sd->use[SEED000_CHIMERA][2] > 0 ?
+                   sd->use[SEED000_PAPER][2] / sd->use[SEED000_CHIMERA][2] :
+                   0.0);
 }
 
 /*
@@ -2486,6 +2857,38 @@ static void seed004_print(const Seed004 *sd, const char *suffix)
                    suffix, sd->worst_over[1] / n);
 }
 
+/* The kernels of description file @path (g_error on a bad one). */
+static GArray *user_kernels_load(const char *path)
+{
+    GArray *user = g_array_new(false, false, sizeof(UserKernel));
+    g_autofree char *text = NULL;
+    g_autofree char *bad = NULL;
+    g_autoptr(GError) err = NULL;
+
+    if (!g_file_get_contents(path, &text, NULL, &err)) {
+        g_error("%s", err->message);
+    }
+    bad = user_kernels_parse(path, text, user);
+    if (bad) {
+        g_error("%s", bad);
+    }
+    return user;
+}
+
+/* @user's kernels as shapes, in @out. */
+static void user_shapes(GArray *user, GArray *out)
+{
+    for (guint i = 0; i < user->len; i++) {
+        const UserKernel *k = &g_array_index(user, UserKernel, i);
+        Shape sh = {
+            k->name, k->function, k->block[0] * k->block[1], k->shared,
+            k->regs, k->per_sm, 0, NULL, k,
+        };
+
+        g_array_append_val(out, sh);
+    }
+}
+
 static void bench_preempt(void)
 {
     /* seed: the scheme of seed000_scheme[] a mode plays, or -1. */
@@ -2520,6 +2923,11 @@ static void bench_preempt(void)
                            "preempt-choice=seed000,preempt-queued-saves=on" }
         PAPER_QUEUED(2), PAPER_QUEUED(3), PAPER_QUEUED(4), PAPER_QUEUED(5),
 #undef PAPER_QUEUED
+#define ORACLE(us) { "oracle" #us "us", SIMT_PMODE_AUTO, us, SEED000_ORACLE, \
+                     "preempt-choice=seed000,preempt-queued-saves=on",     \
+                     { .oracle = true } }
+        ORACLE(2), ORACLE(3), ORACLE(4), ORACLE(5),
+#undef ORACLE
         /*
          * Seed 004's switches without the shapes' register padding: full,
          * light stopped at once, selective (light at preemption points),
@@ -2536,18 +2944,33 @@ static void bench_preempt(void)
     g_auto(GStrv) wanted = mode_list ? g_strsplit(mode_list, ",", 0) : NULL;
     Seed000 seed = { 0 };
     Seed004 seed4 = { 0 }, seed4_used = { 0 };
+    const char *user_file = g_getenv("SIMT_BENCH_KERNELS");
+    g_autoptr(GArray) own = g_array_new(false, false, sizeof(Shape));
+    GArray *user = NULL;
+    const Shape *list = shapes;
+    size_t nshapes = ARRAY_SIZE(shapes);
 
     for (uint32_t j = 0; j < BENCH_TABLE_WORDS; j++) {
         bench_table_words[j] = bench_table(j);
     }
-    for (size_t s = 0; s < ARRAY_SIZE(shapes); s++) {
-        const Shape *sh = &shapes[s];
+    if (user_file) {
+        /* A user's kernels (make bench-preempt KERNELS=DIR), alone. */
+        user = user_kernels_load(user_file);
+        user_shapes(user, own);
+        list = (const Shape *)own->data;
+        nshapes = own->len;
+    }
+    for (size_t s = 0; s < nshapes; s++) {
+        const Shape *sh = &list[s];
         BenchRun alone, hp, run;
         int64_t inject[BENCH_INJECTIONS];
         uint64_t lp;
         uint32_t nout = BENCH_SMS * sh->per_sm * BENCH_WAVES * sh->threads;
-        /* Seed 000's figures come from the kernels that behave like its. */
-        bool seed000_shape = rodinia_kernel(sh->kernel);
+        /*
+         * Seed 000's figures come from the kernels that behave like its,
+         * or from a user's.
+         */
+        bool seed000_shape = rodinia_kernel(sh->kernel) || sh->user;
 
         if (strcmp(only, "1") && strcmp(only, sh->name) &&
             (strcmp(only, "seed000") || !seed000_shape)) {
@@ -2589,15 +3012,20 @@ static void bench_preempt(void)
             }
             /*
              * Seed 004's runs are on the synthetic shapes only, the
-             * queued-saves experiment on seed 000's.
+             * queued-saves experiment and the Oracle on seed 000's.
              */
             if (seed000_shape ? modes[m].opts.used_regs :
-                modes[m].seed == SEED000_PAPER_QUEUED) {
+                modes[m].seed >= SEED000_PAPER_QUEUED) {
                 continue;
             }
             extra_props = mode_props;
-            bench_run(sh, modes[m].mode, modes[m].us * BENCH_MHZ, inject,
-                      false, &modes[m].opts, &run);
+            if (modes[m].opts.oracle) {
+                bench_oracle(sh, modes[m].us * BENCH_MHZ, inject,
+                             &modes[m].opts, &run);
+            } else {
+                bench_run(sh, modes[m].mode, modes[m].us * BENCH_MHZ, inject,
+                          false, &modes[m].opts, &run);
+            }
             extra_props = props;
             /* Preempted or not, the same results. */
             g_assert_cmpmem(run.out, run.out_bytes, alone.out,
@@ -2626,6 +3054,9 @@ static void bench_preempt(void)
         seed004_print(&seed4_used, "");
         seed004_print(&seed4, "_padded");
     }
+    if (user) {
+        user_kernels_free(user);
+    }
 }
 
 /*
@@ -2633,9 +3064,8 @@ static void bench_preempt(void)
  * reference computes (bench_run checks), alone and with the stream of
  * high-priority kernels preempting it in auto mode at a 2 us bound.
  */
-static void test_rodinia(const void *data)
+static uint32_t alone_and_preempted(const Shape *sh)
 {
-    const Shape *sh = data;
     BenchRun alone, run;
     int64_t inject[BENCH_INJECTIONS];
 
@@ -2647,6 +3077,12 @@ static void test_rodinia(const void *data)
     g_assert_cmpuint(run.n, >, 0);
     g_free(alone.out);
     g_free(run.out);
+    return run.events;
+}
+
+static void test_rodinia(const void *data)
+{
+    alone_and_preempted(data);
 }
 
 /*
@@ -2681,6 +3117,93 @@ static void test_queued_saves(void)
     g_free(alone.out);
     g_free(each.out);
     g_free(queued.out);
+}
+
+/*
+ * examples/own-kernels, as make bench-preempt KERNELS=DIR runs a user's
+ * kernels (its image and description built beside the others): each
+ * gives the same results alone and preempted in auto mode at 2 us, and
+ * is preempted.
+ */
+static void test_own_kernels(void)
+{
+    g_autofree char *path = g_strdup_printf("%s/own-kernels.ini",
+                                            g_getenv("SIMT_KERNEL_DIR"));
+    GArray *user = user_kernels_load(path);
+    g_autoptr(GArray) own = g_array_new(false, false, sizeof(Shape));
+
+    user_image = "own-kernels";
+    user_shapes(user, own);
+    g_assert_cmpuint(own->len, ==, 2);
+    for (guint i = 0; i < own->len; i++) {
+        g_assert_cmpuint(alone_and_preempted(&g_array_index(own, Shape, i)),
+                         >, 0);
+    }
+    user_image = USER_IMAGE;
+    user_kernels_free(user);
+}
+
+/*
+ * A description file's mistakes are told with the file and line; a
+ * right one gives what it says.
+ */
+static void test_own_kernels_errors(void)
+{
+    static const char *const bad[][2] = {
+        { "arg = number 1\n",
+          "k.ini:1: \"arg = number 1\" before any [kernel]" },
+        { "[Bad]\n", "k.ini:1: a kernel's name is" },
+        { "[a]\nthreads = 2000\n", "k.ini:2: threads is" },
+        { "[a]\n\n# x\nsize = 3\n", "k.ini:4: unknown key \"size\"" },
+        { "[a]\narg = out 6\n", "k.ini:2: a buffer's size" },
+        { "[a]\narg = in 8/warp\n", "k.ini:2: a buffer's size" },
+        { "[a]\narg = in 8 ones\n", "k.ini:2: a buffer is filled" },
+        { "[a]\narg = vector 8\n", "k.ini:2: an argument is" },
+        { "[a]\nfunction = f\nthreads = 64\nblocks-per-sm = 2\n",
+          "k.ini:1: kernel [a] needs 1 to 4 out" },
+        { "[a]\nfunction = f\n[b]\n", "k.ini:1: kernel [a] needs function" },
+        { "[a]\nidempotent = maybe\n", "k.ini:2: idempotent is yes or no" },
+        { "# nothing\n", "k.ini:1: no [kernel] section" },
+    };
+    const char *good = "[ab1]  # a kernel\nfunction = f\nthreads = 16x8\n"
+                       "blocks-per-sm = 3\nshared-bytes = 512\n"
+                       "idempotent = no\narg = in 4/thread float\n"
+                       "arg = number 7\narg = inout 64/block\n";
+    GArray *out;
+    UserKernel *k;
+    char *err;
+
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        out = g_array_new(false, false, sizeof(UserKernel));
+        err = user_kernels_parse("k.ini", bad[i][0], out);
+        g_assert_nonnull(err);
+        if (!g_str_has_prefix(err, bad[i][1])) {
+            g_error("\"%s\" gave \"%s\", not \"%s...\"", bad[i][0], err,
+                    bad[i][1]);
+        }
+        g_free(err);
+        user_kernels_free(out);
+    }
+    out = g_array_new(false, false, sizeof(UserKernel));
+    g_assert_null(user_kernels_parse("k.ini", good, out));
+    g_assert_cmpuint(out->len, ==, 1);
+    k = &g_array_index(out, UserKernel, 0);
+    g_assert_cmpstr(k->name, ==, "ab1");
+    g_assert_cmpstr(k->where, ==, "k.ini:1");
+    g_assert_cmpuint(k->block[0], ==, 16);
+    g_assert_cmpuint(k->block[1], ==, 8);
+    g_assert_cmpuint(k->per_sm, ==, 3);
+    g_assert_cmpuint(k->shared, ==, 512);
+    g_assert_false(k->idempotent);
+    g_assert_cmpuint(k->nargs, ==, 3);
+    g_assert_cmpuint(k->args[0].kind, ==, USER_ARG_IN);
+    g_assert_cmpuint(k->args[0].scale, ==, USER_PER_THREAD);
+    g_assert_cmpuint(k->args[0].fill, ==, USER_FILL_FLOAT);
+    g_assert_cmpuint(k->args[1].value, ==, 7);
+    g_assert_cmpuint(k->args[2].kind, ==, USER_ARG_INOUT);
+    g_assert_cmpuint(k->args[2].scale, ==, USER_PER_BLOCK);
+    g_assert_cmpuint(k->args[2].value, ==, 64);
+    user_kernels_free(out);
 }
 
 int main(int argc, char **argv)
@@ -2775,5 +3298,13 @@ int main(int argc, char **argv)
     }
     qtest_add_func("/simt/preempt/auto/queued-saves-fewer-events-past-bound",
                    test_queued_saves);
+    qtest_add_func("/simt/preempt/oracle/drains-a-block-the-table-says-"
+                   "ends-in-bound", test_oracle_drain_time);
+    qtest_add_func("/simt/preempt/oracle/unreadable-table-or-too-many-"
+                   "entries-turn-it-off", test_oracle_registers);
+    qtest_add_func("/simt/preempt/own-kernels/example-results-match-alone-"
+                   "and-preempted", test_own_kernels);
+    qtest_add_func("/simt/preempt/own-kernels/description-errors-name-file-"
+                   "and-line", test_own_kernels_errors);
     return g_test_run();
 }
