@@ -305,3 +305,205 @@ KERNEL void rd_srad2(const float *c, const float *d, float *j, int cols,
           cc[me] * d[2 * plane + i] + east[me] * d[3 * plane + i];
     j[i] = j[i] + 0.25f * lambda * div;
 }
+
+/*
+ * b+tree's findRangeK: one query [@starts[b], @ends[b]] per block, down
+ * rd_findk's tree twice at once, one descent per end of the range, each
+ * end's current node in global memory (@at for the start, @last for the
+ * end, the roots' index at launch) updated in place level by level, as
+ * in rd_findk.  At the leaves: @recstart, the first record whose key is
+ * not below the start, and @reclength, how many records from it have a
+ * key not above the end.
+ */
+KERNEL void rd_findrange(const int *nodes, const int *starts,
+                         const int *ends, int *at, int *last, int *recstart,
+                         int *reclength, int height)
+{
+    int b = (int)blockIdx.x, t = (int)threadIdx.x;
+    int lo = starts[b], hi = ends[b];
+
+    for (int level = 0; level < height; level++) {
+        const int *ns = nodes + at[b] * BTREE_NODE;
+        const int *ne = nodes + last[b] * BTREE_NODE;
+
+        __syncthreads();
+        if (ns[t] <= lo && lo < ns[t + 1]) {
+            at[b] = ns[BTREE_ORDER + 1 + t];
+        }
+        if (ne[t] <= hi && hi < ne[t + 1]) {
+            last[b] = ne[BTREE_ORDER + 1 + t];
+        }
+        __syncthreads();
+    }
+    {
+        const int *ls = nodes + at[b] * BTREE_NODE;
+        const int *le = nodes + last[b] * BTREE_NODE;
+
+        /* the start's slot holds the greatest key not above it */
+        if (ls[t] <= lo && lo < ls[t + 1]) {
+            recstart[b] = ls[BTREE_ORDER + 1 + t] + (ls[t] != lo);
+        }
+        /* the length counts from the record another thread found */
+        __syncthreads();
+        if (le[t] <= hi && hi < le[t + 1]) {
+            reclength[b] = le[BTREE_ORDER + 1 + t] - recstart[b] + 1;
+        }
+    }
+}
+
+/*
+ * srad's first kernel (srad_cuda_1): 16 x 16 blocks over a @cols x @rows
+ * image @j, each block's tile staged in shared memory inside its
+ * one-pixel halo from global memory (the image's edge clamped), 18 x 18
+ * pixels.  Per pixel: the derivatives to its four neighbours, written
+ * where rd_srad2 reads them (@d: the north, south, west and east
+ * planes), and from the gradient and the Laplacian the diffusion
+ * coefficient @c, clamped to [0, 1].  @q0sqr_bits: the speckle scale
+ * q0^2.
+ */
+KERNEL void rd_srad1(const float *j, float *d, float *c, int cols, int rows,
+                     uint32_t q0sqr_bits)
+{
+    float *tile = dynamicShared();
+    float q0sqr = argFloat(q0sqr_bits);
+    int tx = (int)threadIdx.x, ty = (int)threadIdx.y;
+    int x = (int)blockIdx.x * 16 + tx, y = (int)blockIdx.y * 16 + ty;
+    int i = y * cols + x, plane = cols * rows, me = (ty + 1) * 18 + tx + 1;
+    float jc, dn, ds, dw, de, g2, l, num, den, qsqr, cv;
+
+    tile[me] = j[i];
+    if (ty == 0) {
+        tile[me - 18] = j[i - (y > 0) * cols];
+    } else if (ty == 15) {
+        tile[me + 18] = j[i + (y < rows - 1) * cols];
+    }
+    if (tx == 0) {
+        tile[me - 1] = j[i - (x > 0)];
+    } else if (tx == 15) {
+        tile[me + 1] = j[i + (x < cols - 1)];
+    }
+    __syncthreads();
+    jc = tile[me];
+    dn = tile[me - 18] - jc;
+    ds = tile[me + 18] - jc;
+    dw = tile[me - 1] - jc;
+    de = tile[me + 1] - jc;
+    g2 = (dn * dn + ds * ds + dw * dw + de * de) / (jc * jc);
+    l = (dn + ds + dw + de) / jc;
+    num = 0.5f * g2 - 0.0625f * (l * l);
+    den = 1.0f + 0.25f * l;
+    qsqr = num / (den * den);
+    den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
+    cv = 1.0f / (1.0f + den);
+    if (cv < 0.0f) {
+        cv = 0.0f;
+    } else if (cv > 1.0f) {
+        cv = 1.0f;
+    }
+    d[i] = dn;
+    d[plane + i] = ds;
+    d[2 * plane + i] = dw;
+    d[3 * plane + i] = de;
+    c[i] = cv;
+}
+
+/*
+ * Needleman-Wunsch's tile kernel (needle_cuda_shared_1): one 16 x 16
+ * tile of a score matrix per block, the launch's blocks the tiles of
+ * tile-diagonal @diag (of @diag + 1 tiles) of one @cols x @cols matrix
+ * after another, which are independent: each needs only the row above
+ * it and the column left of it, computed by the launches of the
+ * diagonals before.  The tile with that border and its 16 x 16
+ * similarities from @ref go to shared memory; the first 16 threads
+ * sweep the tile's anti-diagonals, each cell the best of its up-left
+ * neighbour plus its similarity and its up and left ones less
+ * @penalty; the tile goes back to @score in place.
+ */
+KERNEL void rd_needle(int *score, const int *ref, int cols, int diag,
+                      int penalty)
+{
+    int *tile = dynamicShared(), *sim = tile + 17 * 17;
+    int t = (int)threadIdx.x, per = diag + 1;
+    int bx = (int)blockIdx.x % per, by = diag - bx;
+    int *m = score + (int)blockIdx.x / per * cols * cols;
+    const int *r = ref + (int)blockIdx.x / per * cols * cols;
+    int corner = 16 * by * cols + 16 * bx;
+
+    for (int k = t; k < 256; k += 32) {
+        sim[k] = r[corner + (k / 16 + 1) * cols + k % 16 + 1];
+    }
+    if (t < 17) {
+        tile[t] = m[corner + t];
+    }
+    if (t >= 16) {
+        tile[(t - 15) * 17] = m[corner + (t - 15) * cols];
+    }
+    __syncthreads();
+    for (int s = 0; s < 31; s++) {
+        int y = s - t;
+
+        if (t < 16 && y >= 0 && y < 16) {
+            int ul = tile[y * 17 + t] + sim[y * 16 + t];
+            int up = tile[y * 17 + t + 1] - penalty;
+            int left = tile[(y + 1) * 17 + t] - penalty;
+
+            tile[(y + 1) * 17 + t + 1] = MAX(MAX(ul, up), left);
+        }
+        __syncthreads();
+    }
+    for (int k = t; k < 256; k += 32) {
+        m[corner + (k / 16 + 1) * cols + k % 16 + 1] =
+            tile[(k / 16 + 1) * 17 + k % 16 + 1];
+    }
+}
+
+/*
+ * bfs's second kernel: every vertex that rd_bfs marked to join the next
+ * frontier (@update) joins it (@mask) and is visited, and the search is
+ * not over (@over); each thread takes @per vertices, a grid apart.
+ */
+KERNEL void rd_bfs2(int *mask, int *update, int *visited, int *over, int n,
+                    int per)
+{
+    int stride = (int)(gridDim.x * blockDim.x), v = (int)globalIdx();
+
+    for (int k = 0; k < per && v < n; k++, v += stride) {
+        if (update[v]) {
+            mask[v] = 1;
+            visited[v] = 1;
+            *over = 1;
+            update[v] = 0;
+        }
+    }
+}
+
+/*
+ * backprop's weight update (bpnn_adjust_weights): 16 x 16 blocks over
+ * rd_backprop's weights (rows of 17: an input unit's weight to each
+ * hidden unit, unit 0 the bias), block y taking @strips strips of 16
+ * input units; each thread moves one weight per strip by its hidden
+ * unit's error @delta times its input @ly times the rate @eta, plus
+ * @momentum times its last move @oldw, in place; block 0's first row
+ * of threads does the bias row too.
+ */
+KERNEL void rd_adjust(const float *delta, const float *ly, float *w,
+                      float *oldw, int strips, uint32_t eta_bits,
+                      uint32_t momentum_bits)
+{
+    float eta = argFloat(eta_bits), momentum = argFloat(momentum_bits);
+    int tx = (int)threadIdx.x, ty = (int)threadIdx.y, by = (int)blockIdx.y;
+
+    for (int s = 0; s < strips; s++) {
+        int row = 16 * (by * strips + s) + ty + 1, index = 17 * row + tx + 1;
+        float dw = eta * delta[tx + 1] * ly[row] + momentum * oldw[index];
+
+        w[index] += dw;
+        oldw[index] = dw;
+    }
+    if (by == 0 && ty == 0) {
+        float dw = eta * delta[tx + 1] * ly[0] + momentum * oldw[tx + 1];
+
+        w[tx + 1] += dw;
+        oldw[tx + 1] = dw;
+    }
+}

@@ -2004,7 +2004,10 @@ static const Shape shapes[] = {
      * Kernels that do what those of Table 4.2 do (kernels/rodinia.c),
      * named after them: the shapes of seed 000's figures.  work:
      * pathfinder's rows, hotspot's steps, streamcluster's coordinates,
-     * k-means' features, b+tree's inner nodes, bfs's most neighbours.
+     * k-means' features, b+tree's inner nodes (findK and findRangeK),
+     * bfs's most neighbours, Needleman-Wunsch's tiles per side of a
+     * score matrix, bfs's second kernel's vertices per thread, the
+     * weight update's strips of 16 input units per block.
      */
     { "dynproc", "rd_pathfinder", 256, 2048, 16, 6, 20 },
     { "calctemp", "rd_hotspot", 256, 3072, 36, 3, 2 },
@@ -2014,6 +2017,11 @@ static const Shape shapes[] = {
     { "srad2", "rd_srad2", 256, 5120, 20, 6, 0 },
     { "bfskernel", "rd_bfs", 512, 0, 16, 3, 8 },
     { "layerforward", "rd_backprop", 256, 1088, 12, 6, 0 },
+    { "findrange", "rd_findrange", 256, 0, 20, 6, 8 },
+    { "srad1", "rd_srad1", 256, 6144, 20, 6, 0 },
+    { "needle", "rd_needle", 32, 2180, 48, 8, 4 },
+    { "bfskernel2", "rd_bfs2", 512, 0, 12, 3, 8 },
+    { "adjustweights", "rd_adjust", 256, 0, 24, 5, 4 },
 };
 
 #define BENCH_SMS           15

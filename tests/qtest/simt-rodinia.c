@@ -241,24 +241,16 @@ static void rd_kmeans(Dev *d, uint32_t blocks, uint32_t threads,
 }
 
 /*
- * b+tree: a tree of order 256 over keys 3 * i: the root, @work inner
- * nodes under it and 256 leaves under each; one query per block, most
- * for keys in the tree, some for keys between them.
+ * b+tree: a tree of order 256 over keys 3 * i: the root, @inner inner
+ * nodes under it and 256 leaves under each; returns its nodes.
  */
 #define RD_ORDER    256
 #define RD_NODE     (2 * (RD_ORDER + 1))
 
-static void rd_findk(Dev *d, uint32_t blocks, uint32_t threads,
-                     uint32_t work, RodiniaRun *r)
+static int32_t *rd_btree(uint32_t inner)
 {
-    uint32_t inner = work, leaves = inner * RD_ORDER;
-    uint32_t nodes = 1 + inner + leaves, nkeys = leaves * RD_ORDER;
-    g_autofree int32_t *node = g_new(int32_t, nodes * RD_NODE);
-    g_autofree int32_t *records = g_new(int32_t, nkeys);
-    g_autofree int32_t *keys = g_new(int32_t, blocks);
-    g_autofree int32_t *at = g_new0(int32_t, blocks);
-    g_autofree int32_t *answer = g_new(int32_t, blocks);
-    uint32_t a_node, a_records, a_keys, a_at, a_answer;
+    uint32_t nodes = 1 + inner + inner * RD_ORDER;
+    int32_t *node = g_new(int32_t, nodes * RD_NODE);
 
     g_assert_cmpuint(inner, >=, 1);
     g_assert_cmpuint(inner, <=, RD_ORDER);
@@ -294,6 +286,25 @@ static void rd_findk(Dev *d, uint32_t blocks, uint32_t threads,
             nd[0] = INT32_MIN;
         }
     }
+    return node;
+}
+
+/*
+ * b+tree's findK: rd_btree with @work inner nodes; one query per block,
+ * most for keys in the tree, some for keys between them.
+ */
+static void rd_findk(Dev *d, uint32_t blocks, uint32_t threads,
+                     uint32_t work, RodiniaRun *r)
+{
+    uint32_t inner = work, leaves = inner * RD_ORDER;
+    uint32_t nodes = 1 + inner + leaves, nkeys = leaves * RD_ORDER;
+    g_autofree int32_t *node = rd_btree(inner);
+    g_autofree int32_t *records = g_new(int32_t, nkeys);
+    g_autofree int32_t *keys = g_new(int32_t, blocks);
+    g_autofree int32_t *at = g_new0(int32_t, blocks);
+    g_autofree int32_t *answer = g_new(int32_t, blocks);
+    uint32_t a_node, a_records, a_keys, a_at, a_answer;
+
     for (uint32_t i = 0; i < nkeys; i++) {
         records[i] = (int32_t)(i * 7 + 1);
     }
@@ -316,6 +327,57 @@ static void rd_findk(Dev *d, uint32_t blocks, uint32_t threads,
     };
     rd_output(r, a_answer, answer, blocks * 4);
     rd_output(r, a_at, at, blocks * 4);
+}
+
+/*
+ * b+tree's findRangeK: rd_btree with @work inner nodes; one range per
+ * block, from a key in the tree or just past one, over up to two
+ * leaves' keys.
+ */
+static void rd_findrange(Dev *d, uint32_t blocks, uint32_t threads,
+                         uint32_t work, RodiniaRun *r)
+{
+    uint32_t inner = work, nodes = 1 + inner + inner * RD_ORDER;
+    uint32_t nkeys = inner * RD_ORDER * RD_ORDER;
+    g_autofree int32_t *node = rd_btree(inner);
+    g_autofree int32_t *starts = g_new(int32_t, blocks);
+    g_autofree int32_t *ends = g_new(int32_t, blocks);
+    g_autofree int32_t *at = g_new(int32_t, blocks);
+    g_autofree int32_t *last = g_new(int32_t, blocks);
+    g_autofree int32_t *recstart = g_new(int32_t, blocks);
+    g_autofree int32_t *reclength = g_new(int32_t, blocks);
+    uint32_t a_node, a_starts, a_ends, a_at, a_last, a_recstart;
+    uint32_t a_reclength;
+
+    for (uint32_t b = 0; b < blocks; b++) {
+        uint32_t k = rd_rand(nkeys);
+        uint32_t e = MIN(k + rd_rand(2 * RD_ORDER), nkeys - 1);
+
+        /* key 3 * k is the greatest not above the start, 3 * e the end */
+        starts[b] = (int32_t)(3 * k + (rd_rand(4) == 0));
+        ends[b] = (int32_t)(3 * e + rd_rand(3));
+        at[b] = 1 + inner + k / RD_ORDER;
+        last[b] = 1 + inner + e / RD_ORDER;
+        recstart[b] = k + (starts[b] != (int32_t)(3 * k));
+        reclength[b] = e - recstart[b] + 1;
+    }
+    a_node = vram_alloc(d, node, nodes * RD_NODE * 4);
+    a_starts = vram_alloc(d, starts, blocks * 4);
+    a_ends = vram_alloc(d, ends, blocks * 4);
+    a_at = vram_alloc(d, NULL, blocks * 4);
+    a_last = vram_alloc(d, NULL, blocks * 4);
+    a_recstart = vram_alloc(d, NULL, blocks * 4);
+    a_reclength = vram_alloc(d, NULL, blocks * 4);
+    r->launch = (Launch) {
+        .kernel = "rd_findrange", .grid = { blocks, 1, 1 },
+        .block = { RD_ORDER, 1, 1 },
+        .args = { a_node, a_starts, a_ends, a_at, a_last, a_recstart,
+                  a_reclength, 2 },
+    };
+    rd_output(r, a_recstart, recstart, blocks * 4);
+    rd_output(r, a_reclength, reclength, blocks * 4);
+    rd_output(r, a_at, at, blocks * 4);
+    rd_output(r, a_last, last, blocks * 4);
 }
 
 /*
@@ -375,6 +437,48 @@ static void rd_bfs(Dev *d, uint32_t blocks, uint32_t threads, uint32_t work,
     rd_output(r, a_cost, cost, n * 4);
 }
 
+/*
+ * bfs's second kernel, @work vertices per thread: rd_bfs's flags after
+ * its first kernel, which left the frontier empty; half the vertices
+ * visited, a quarter of the others marked to join the next frontier.
+ */
+static void rd_bfs2(Dev *d, uint32_t blocks, uint32_t threads, uint32_t work,
+                    RodiniaRun *r)
+{
+    int n = blocks * threads * work;
+    g_autofree int32_t *mask = g_new0(int32_t, n);
+    g_autofree int32_t *update = g_new(int32_t, n);
+    g_autofree int32_t *visited = g_new(int32_t, n);
+    int32_t over = 0;
+    uint32_t a_mask, a_update, a_visited, a_over;
+
+    for (int v = 0; v < n; v++) {
+        visited[v] = rd_rand(2);
+        update[v] = !visited[v] && rd_rand(4) == 0;
+    }
+    a_mask = vram_alloc(d, mask, n * 4);
+    a_update = vram_alloc(d, update, n * 4);
+    a_visited = vram_alloc(d, visited, n * 4);
+    a_over = vram_alloc(d, &over, 4);
+    for (int v = 0; v < n; v++) {
+        if (update[v]) {
+            mask[v] = 1;
+            visited[v] = 1;
+            over = 1;
+            update[v] = 0;
+        }
+    }
+    r->launch = (Launch) {
+        .kernel = "rd_bfs2", .grid = { blocks, 1, 1 },
+        .block = { threads, 1, 1 },
+        .args = { a_mask, a_update, a_visited, a_over, n, work },
+    };
+    rd_output(r, a_mask, mask, n * 4);
+    rd_output(r, a_update, update, n * 4);
+    rd_output(r, a_visited, visited, n * 4);
+    rd_output(r, a_over, &over, 4);
+}
+
 /* backprop: 16 input units per block, 16 hidden units. */
 static void rd_backprop(Dev *d, uint32_t blocks, uint32_t threads,
                         uint32_t work, RodiniaRun *r)
@@ -426,6 +530,57 @@ static void rd_backprop(Dev *d, uint32_t blocks, uint32_t threads,
     rd_output(r, a_partial, partial, blocks * 16 * 4);
 }
 
+/*
+ * backprop's weight update, @work strips of 16 input units per block,
+ * 16 hidden units: their errors, the input units' outputs (the bias
+ * unit's is 1), rd_backprop's weights and their last moves, at the
+ * suite's rate and momentum.
+ */
+static void rd_adjust(Dev *d, uint32_t blocks, uint32_t threads,
+                      uint32_t work, RodiniaRun *r)
+{
+    uint32_t in = 16 * blocks * work;
+    const float eta = 0.3f, momentum = 0.3f;
+    g_autofree float *delta = g_new(float, 17);
+    g_autofree float *ly = g_new(float, in + 1);
+    g_autofree float *w = g_new(float, (in + 1) * 17);
+    g_autofree float *oldw = g_new(float, (in + 1) * 17);
+    uint32_t a_delta, a_ly, a_w, a_oldw;
+
+    for (int j = 0; j < 17; j++) {
+        delta[j] = rd_randf() - 0.5f;
+    }
+    ly[0] = 1.0f;
+    for (uint32_t k = 1; k <= in; k++) {
+        ly[k] = rd_randf();
+    }
+    for (uint32_t i = 0; i < (in + 1) * 17; i++) {
+        w[i] = rd_randf() - 0.5f;
+        oldw[i] = (rd_randf() - 0.5f) * 0.1f;
+    }
+    a_delta = vram_alloc(d, delta, 17 * 4);
+    a_ly = vram_alloc(d, ly, (in + 1) * 4);
+    a_w = vram_alloc(d, w, (in + 1) * 17 * 4);
+    a_oldw = vram_alloc(d, oldw, (in + 1) * 17 * 4);
+    for (uint32_t k = 0; k <= in; k++) {
+        for (int j = 1; j < 17; j++) {
+            uint32_t i = 17 * k + j;
+            float dw = eta * delta[j] * ly[k] + momentum * oldw[i];
+
+            w[i] += dw;
+            oldw[i] = dw;
+        }
+    }
+    r->launch = (Launch) {
+        .kernel = "rd_adjust", .grid = { 1, blocks, 1 },
+        .block = { 16, 16, 1 },
+        .args = { a_delta, a_ly, a_w, a_oldw, work, fbits(eta),
+                  fbits(momentum) },
+    };
+    rd_output(r, a_w, w, (in + 1) * 17 * 4);
+    rd_output(r, a_oldw, oldw, (in + 1) * 17 * 4);
+}
+
 /* srad's second kernel over an image of @blocks 16 x 16 tiles. */
 static void rd_srad2(Dev *d, uint32_t blocks, uint32_t threads,
                      uint32_t work, RodiniaRun *r)
@@ -472,6 +627,158 @@ static void rd_srad2(Dev *d, uint32_t blocks, uint32_t threads,
     rd_output(r, a_j, j, n * 4);
 }
 
+/*
+ * srad's first kernel over an image of @blocks 16 x 16 tiles, of pixels
+ * in [1, 2) (the suite's image is the exponential of one in [0, 1]),
+ * with the speckle scale q0^2 of its first tile, the suite's region of
+ * interest.
+ */
+static void rd_srad1(Dev *d, uint32_t blocks, uint32_t threads,
+                     uint32_t work, RodiniaRun *r)
+{
+    uint32_t gx, gy;
+    int cols, rows, n;
+    float sum = 0, sum2 = 0, mean, q0sqr;
+    g_autofree float *j = NULL, *dv = NULL, *c = NULL;
+    uint32_t a_j, a_d, a_c;
+
+    rd_grid2d(blocks, &gx, &gy);
+    cols = gx * 16;
+    rows = gy * 16;
+    n = cols * rows;
+    j = g_new(float, n);
+    dv = g_new(float, 4 * n);
+    c = g_new(float, n);
+    for (int i = 0; i < n; i++) {
+        j[i] = 1.0f + rd_randf();
+    }
+    for (int y = 0; y < 16; y++) {
+        for (int x = 0; x < 16; x++) {
+            sum += j[y * cols + x];
+            sum2 += j[y * cols + x] * j[y * cols + x];
+        }
+    }
+    mean = sum / 256.0f;
+    q0sqr = (sum2 / 256.0f - mean * mean) / (mean * mean);
+    a_j = vram_alloc(d, j, n * 4);
+    a_d = vram_alloc(d, NULL, 4 * n * 4);
+    a_c = vram_alloc(d, NULL, n * 4);
+    for (int y = 0; y < rows; y++) {
+        for (int x = 0; x < cols; x++) {
+            int i = y * cols + x;
+            float jc = j[i];
+            float dn = j[MAX(y - 1, 0) * cols + x] - jc;
+            float ds = j[MIN(y + 1, rows - 1) * cols + x] - jc;
+            float dw = j[y * cols + MAX(x - 1, 0)] - jc;
+            float de = j[y * cols + MIN(x + 1, cols - 1)] - jc;
+            float g2 = (dn * dn + ds * ds + dw * dw + de * de) / (jc * jc);
+            float l = (dn + ds + dw + de) / jc;
+            float num = 0.5f * g2 - 0.0625f * (l * l);
+            float den = 1.0f + 0.25f * l;
+            float qsqr = num / (den * den);
+            float cv;
+
+            den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
+            cv = 1.0f / (1.0f + den);
+            if (cv < 0.0f) {
+                cv = 0.0f;
+            } else if (cv > 1.0f) {
+                cv = 1.0f;
+            }
+            dv[i] = dn;
+            dv[n + i] = ds;
+            dv[2 * n + i] = dw;
+            dv[3 * n + i] = de;
+            c[i] = cv;
+        }
+    }
+    r->launch = (Launch) {
+        .kernel = "rd_srad1", .grid = { gx, gy, 1 },
+        .block = { 16, 16, 1 }, .flags = SIMT_CMDF_IDEMPOTENT,
+        .args = { a_j, a_d, a_c, cols, rows, fbits(q0sqr) },
+    };
+    rd_output(r, a_d, dv, 4 * n * 4);
+    rd_output(r, a_c, c, n * 4);
+}
+
+/*
+ * Needleman-Wunsch: @blocks / @work pairs of sequences of 16 * @work
+ * letters, each pair's score matrix @work x @work tiles with its border
+ * row and column, of which the launch computes the longest
+ * tile-diagonal; the tiles above and left of it hold their scores
+ * already, as the launches of the diagonals before would leave them,
+ * those below and right of it zeros.  Letters are of ten kinds, their
+ * similarities a symmetric table like BLOSUM62 (a match scores 4 to
+ * 11, a mismatch -4 to 2), the gap penalty the suite's default.
+ */
+#define RD_NW_PENALTY   10
+
+static void rd_needle(Dev *d, uint32_t blocks, uint32_t threads,
+                      uint32_t work, RodiniaRun *r)
+{
+    int tiles = work, side = 16 * tiles + 1, cells = side * side;
+    int pairs = blocks / tiles, sim[10][10];
+    g_autofree int32_t *score = g_new(int32_t, pairs * cells);
+    g_autofree int32_t *ref = g_new0(int32_t, pairs * cells);
+    g_autofree int32_t *want = g_new(int32_t, pairs * cells);
+    uint8_t s1[16 * 16 + 1], s2[16 * 16 + 1];
+    uint32_t a_score, a_ref;
+
+    g_assert_cmpint(tiles, >=, 1);
+    g_assert_cmpint(tiles, <=, 16);
+    g_assert_cmpuint(blocks % tiles, ==, 0);
+    for (int a = 0; a < 10; a++) {
+        for (int b = 0; b <= a; b++) {
+            sim[a][b] = sim[b][a] = a == b ? 4 + (int)rd_rand(8) :
+                                             (int)rd_rand(7) - 4;
+        }
+    }
+    for (int p = 0; p < pairs; p++) {
+        int32_t *m = &want[p * cells], *rf = &ref[p * cells];
+
+        for (int i = 1; i < side; i++) {
+            s1[i] = rd_rand(10);
+            s2[i] = rd_rand(10);
+        }
+        for (int i = 0; i < side; i++) {
+            m[i * side] = -i * RD_NW_PENALTY;
+            m[i] = -i * RD_NW_PENALTY;
+        }
+        for (int i = 1; i < side; i++) {
+            for (int j = 1; j < side; j++) {
+                int k = i * side + j;
+
+                rf[k] = sim[s1[i]][s2[j]];
+                m[k] = MAX(MAX(m[k - side - 1] + rf[k],
+                               m[k - side] - RD_NW_PENALTY),
+                           m[k - 1] - RD_NW_PENALTY);
+            }
+        }
+        /* The launch finds the diagonals before it, leaves those after. */
+        memcpy(&score[p * cells], m, cells * 4);
+        for (int i = 1; i < side; i++) {
+            for (int j = 1; j < side; j++) {
+                int k = i * side + j, diag = (i - 1) / 16 + (j - 1) / 16;
+
+                if (diag >= tiles - 1) {
+                    score[p * cells + k] = 0;
+                }
+                if (diag > tiles - 1) {
+                    m[k] = 0;
+                }
+            }
+        }
+    }
+    a_score = vram_alloc(d, score, pairs * cells * 4);
+    a_ref = vram_alloc(d, ref, pairs * cells * 4);
+    r->launch = (Launch) {
+        .kernel = "rd_needle", .grid = { blocks, 1, 1 },
+        .block = { 32, 1, 1 },
+        .args = { a_score, a_ref, side, tiles - 1, RD_NW_PENALTY },
+    };
+    rd_output(r, a_score, want, pairs * cells * 4);
+}
+
 static const struct {
     const char *kernel;
     void (*setup)(Dev *d, uint32_t blocks, uint32_t threads, uint32_t work,
@@ -485,6 +792,11 @@ static const struct {
     { "rd_bfs", rd_bfs },
     { "rd_backprop", rd_backprop },
     { "rd_srad2", rd_srad2 },
+    { "rd_findrange", rd_findrange },
+    { "rd_srad1", rd_srad1 },
+    { "rd_needle", rd_needle },
+    { "rd_bfs2", rd_bfs2 },
+    { "rd_adjust", rd_adjust },
 };
 
 bool rodinia_kernel(const char *kernel)
