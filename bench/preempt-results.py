@@ -40,10 +40,22 @@ SHAPES = {
                  "shared memory, 16 registers",
     "layerforward": "backprop's layer forward, weights in place: 16 x 16 "
                     "threads, 1088 B shared, 12 registers",
+    "findrange": "b+tree's findRangeK, two descents, nodes in global "
+                 "memory updated in place: 256 threads, no shared memory, "
+                 "20 registers",
+    "srad1": "srad's first kernel: 16 x 16 threads, 6144 B shared, 20 "
+             "registers (its code uses 29), idempotent",
+    "needle": "Needleman-Wunsch's tile wavefront, in place: 32 threads, "
+              "2180 B shared, 48 registers",
+    "bfskernel2": "bfs's second kernel, 8 vertices a thread, in place: 512 "
+                  "threads, no shared memory, 12 registers",
+    "adjustweights": "backprop's weight update, in place: 16 x 16 threads, "
+                     "no shared memory, 24 registers",
 }
 # The kernels of kernels/rodinia.c, on which seed 000's figures are pooled.
 SEED000_SHAPES = ["dynproc", "calctemp", "computecost", "kmeanspoint",
-                  "findk", "srad2", "bfskernel", "layerforward"]
+                  "findk", "findrange", "srad1", "srad2", "needle",
+                  "bfskernel", "bfskernel2", "layerforward", "adjustweights"]
 SCHEMES = ["auto", "paper", "paper_queued", "oracle", "chimera"]
 # How the tables' headers name them, and the bench modes' prefixes.
 NAMES = {"auto": "auto", "paper": "paper", "paper_queued": "queued",
@@ -490,8 +502,8 @@ on the same workloads; here *paper* plays the seed's scheme (auto with
 its lightweight switch is shown beside it) and the
 ``chimera`` mode (docs/specs/simt.rst, "The Chimera mode") plays
 Chimera, both with ``PREEMPT_BOUND`` set to the bound.  Late responses
-are pooled over the 24 injections of each of the eight kernels that do
-what seed 000's do (kernels/rodinia.c: dynproc to layerforward above;
+are pooled over the 24 injections of each of the thirteen kernels that do
+what seed 000's do (kernels/rodinia.c: dynproc to adjustweights above;
 ``make bench`` prints them as ``seed000_violations_<L>us_<mode>``).  Wasted
 work is what the low-priority kernel lost to the injections (its run
 time over its run alone, which includes the time the high-priority
@@ -511,7 +523,7 @@ share, as the seed's cost model charges it; drains waste nothing.  Per
 kernel over what flushing every victim of the same run would have lost
 (the instructions the victims had executed at the requests, the event
 log's ``victim_insns``), which every kernel has, those whose blocks may
-not be flushed included; averaged over the eight kernels
+not be flushed included; averaged over the thirteen kernels
 (``seed000_waste_<mode>``, ``seed000_waste_flushed_<mode>`` the flushed
 instructions alone, ``seed000_waste_paper_vs_chimera`` how much less
 the paper's scheme wastes).
@@ -701,7 +713,7 @@ Differences from the seeds
   seed 004's figures are measured.  b+tree and srad also imitate what
   the seed blames its late responses on: blocks of data-dependent
   length (one to four times the shortest) that store to global memory
-  first, and so may not be flushed.  The other eight (kernels/rodinia.c,
+  first, and so may not be flushed.  The other thirteen (kernels/rodinia.c,
   named after the seed's Table 4.2 kernels) do what those kernels do,
   written from each algorithm's description: the same access patterns,
   barriers and in-place updates, on generated inputs, each result

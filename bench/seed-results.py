@@ -390,11 +390,12 @@ def previous(path):
 # Each seed's section: its title and the experiment here, in one line.
 SEEDS = {
     "000": ("Seed 000: per-block preemption under a latency bound",
-            "GTX480 preset (15 SMs, 1.4 GHz); eight low-priority kernels "
-            "that do what seed 000's Table 4.2 kernels do, with their "
-            "footprints (kernels/rodinia.c: pathfinder, hotspot, "
-            "streamcluster, k-means, b+tree's findK, srad's second kernel, "
-            "bfs and backprop), each preempted by 24 high-priority kernels "
+            "GTX480 preset (15 SMs, 1.4 GHz); thirteen low-priority "
+            "kernels that do what seed 000's Table 4.2 kernels do, with "
+            "their footprints (kernels/rodinia.c: pathfinder, hotspot, "
+            "streamcluster, k-means, b+tree's findK and findRangeK, srad's "
+            "two kernels, Needleman-Wunsch, bfs's two kernels and "
+            "backprop's two), each preempted by 24 high-priority kernels "
             "of 30 blocks injected uniformly over its run "
             "(docs/preemption-results.rst)."),
     "001": ("Seed 001: where thread blocks go, and what colocation costs",

@@ -2100,16 +2100,25 @@ static uint64_t median(uint64_t *v, uint32_t n)
     return n ? v[n / 2] : 0;
 }
 
-/* The timeline so far; its ring must not have wrapped. */
-static struct simt_trace_record *read_timeline(Dev *d, uint32_t *n)
-{
-    struct simt_trace_record *t;
+/*
+ * The timeline's records from @from on into @t (TRACE_SIZE of them), in
+ * commands of TRACE_CHUNK bytes (the qtest protocol is slow with long
+ * lines); the ring must not have wrapped.  Returns how many it has.
+ */
+#define TRACE_CHUNK         0x10000
 
-    *n = rd(d, SIMT_REG_TRACE_COUNT);
-    g_assert_cmpuint(*n, <=, TRACE_SIZE);
-    t = g_new(struct simt_trace_record, *n);
-    qtest_memread(d->qts, TRACE_ADDR, t, *n * sizeof(*t));
-    return t;
+static uint32_t read_timeline(Dev *d, struct simt_trace_record *t,
+                              uint32_t from)
+{
+    uint32_t n = rd(d, SIMT_REG_TRACE_COUNT);
+    size_t end = n * sizeof(*t);
+
+    g_assert_cmpuint(n, <=, TRACE_SIZE);
+    for (size_t at = from * sizeof(*t); at < end; at += TRACE_CHUNK) {
+        qtest_memread(d->qts, TRACE_ADDR + at, (uint8_t *)t + at,
+                      MIN(end - at, TRACE_CHUNK));
+    }
+    return n;
 }
 
 static bool trace_leaves(uint8_t type)
@@ -2138,12 +2147,15 @@ static GArray *oracle_learn(Dev *d, uint64_t after, uint32_t blocks)
                                 sizeof(struct simt_oracle_entry));
     g_autofree bool *on = g_new0(bool, blocks);
     g_autofree uint64_t *left = g_new0(uint64_t, blocks);
+    g_autofree struct simt_trace_record *t =
+        g_new(struct simt_trace_record, TRACE_SIZE);
+    uint32_t n = 0;
 
     for (;;) {
-        uint32_t n, waiting = 0;
-        g_autofree struct simt_trace_record *t = read_timeline(d, &n);
+        uint32_t waiting = 0;
         uint64_t req = 0;
 
+        n = read_timeline(d, t, n);
         for (uint32_t i = 0; i < n && !req; i++) {
             if (t[i].type == SIMT_TRACE_PREEMPT &&
                 le64_to_cpu(t[i].cycle) >= after) {
@@ -2196,7 +2208,7 @@ static GArray *oracle_learn(Dev *d, uint64_t after, uint32_t blocks)
             g_array_sort(table, oracle_cmp);
             return table;
         }
-        qtest_clock_step(d->qts, 10000);
+        qtest_clock_step(d->qts, 50000);
     }
 }
 
@@ -2211,8 +2223,10 @@ static double window_use(Dev *d, const struct simt_preempt_event *ev,
                          uint32_t nev, const uint32_t threads[2],
                          uint32_t blocks)
 {
-    uint32_t n, slots = BENCH_SMS * rd(d, SIMT_REG_SM_THREADS);
-    g_autofree struct simt_trace_record *t = read_timeline(d, &n);
+    uint32_t slots = BENCH_SMS * rd(d, SIMT_REG_SM_THREADS);
+    g_autofree struct simt_trace_record *t =
+        g_new(struct simt_trace_record, TRACE_SIZE);
+    uint32_t n = read_timeline(d, t, 0);
     g_autofree uint64_t *since = g_new0(uint64_t, 2 * blocks);
     double used = 0, span = 0;
 

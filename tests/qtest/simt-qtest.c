@@ -81,6 +81,22 @@ void queue_setup(Dev *d, unsigned q, uint32_t prio)
     d->tail[q] = 0;
 }
 
+/*
+ * Bytes per qtest command: the server scans a command's line for its end
+ * each time more of it arrives, so a line of megabytes costs minutes.
+ * Transfers go base64-encoded (b64write, b64read), which the client
+ * encodes far faster than memwrite's two hex digits a byte.
+ */
+#define VRAM_CHUNK          0x10000
+
+static void vram_write(Dev *d, uint64_t off, const void *data, size_t len)
+{
+    for (size_t at = 0; at < len; at += VRAM_CHUNK) {
+        qtest_bufwrite(d->qts, d->vram.addr + off + at,
+                       (const uint8_t *)data + at, MIN(len - at, VRAM_CHUNK));
+    }
+}
+
 void use_image(Dev *d, const char *name)
 {
     const struct simt_meta *m;
@@ -89,8 +105,7 @@ void use_image(Dev *d, const char *name)
 
     d->img = image_get(name);
     g_assert_cmpuint(d->img->base + d->img->size, <=, VRAM_DATA);
-    qpci_memwrite(d->dev, d->vram, d->img->base, d->img->bytes,
-                  d->img->size);
+    vram_write(d, d->img->base, d->img->bytes, d->img->size);
     if (!d->img->has_meta) {
         return;
     }
@@ -102,7 +117,7 @@ void use_image(Dev *d, const char *name)
     for (uint32_t i = 0; i < m->nlive; i++) {
         live[i] = cpu_to_le64(m->live[i]);
     }
-    qpci_memwrite(d->dev, d->vram, VRAM_LIVE, live, m->nlive * 8);
+    vram_write(d, VRAM_LIVE, live, m->nlive * 8);
     /* Its preemption points after it */
     d->pp_addr = VRAM_LIVE + ROUND_UP(m->nlive * 8, 256);
     g_assert_cmpuint(d->pp_addr + m->h.pp_count * 4, <=, VRAM_LOCAL);
@@ -110,7 +125,7 @@ void use_image(Dev *d, const char *name)
     for (uint32_t i = 0; i < m->h.pp_count; i++) {
         pp[i] = cpu_to_le32(m->pp[i]);
     }
-    qpci_memwrite(d->dev, d->vram, d->pp_addr, pp, m->h.pp_count * 4);
+    vram_write(d, d->pp_addr, pp, m->h.pp_count * 4);
 }
 
 Dev *dev_start(const char *props)
@@ -220,23 +235,16 @@ void dev_migrate(Dev *d, int64_t now)
     rmdir(dir);
 }
 
-/*
- * Bytes per qtest command: the server scans a command's line for its end
- * each time more of it arrives, so a line of megabytes costs minutes.
- */
-#define VRAM_CHUNK          0x10000
-
 uint32_t vram_alloc(Dev *d, const void *data, size_t len)
 {
     uint32_t addr = d->vram_next;
-    g_autofree uint8_t *zero = data ? NULL : g_malloc0(MIN(len, VRAM_CHUNK));
 
     d->vram_next = ROUND_UP(addr + len, 256);
     g_assert_cmpuint(d->vram_next, <=, VRAM_LIVE);
-    for (size_t at = 0; at < len; at += VRAM_CHUNK) {
-        qpci_memwrite(d->dev, d->vram, addr + at,
-                      data ? (const uint8_t *)data + at : zero,
-                      MIN(len - at, VRAM_CHUNK));
+    if (data) {
+        vram_write(d, addr, data, len);
+    } else if (len) {
+        qtest_memset(d->qts, d->vram.addr + addr, 0, len);
     }
     return addr;
 }
@@ -244,8 +252,8 @@ uint32_t vram_alloc(Dev *d, const void *data, size_t len)
 void vram_read(Dev *d, uint32_t addr, void *buf, size_t len)
 {
     for (size_t at = 0; at < len; at += VRAM_CHUNK) {
-        qpci_memread(d->dev, d->vram, addr + at, (uint8_t *)buf + at,
-                     MIN(len - at, VRAM_CHUNK));
+        qtest_bufread(d->qts, d->vram.addr + addr + at, (uint8_t *)buf + at,
+                      MIN(len - at, VRAM_CHUNK));
     }
 }
 
