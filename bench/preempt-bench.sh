@@ -47,6 +47,8 @@ if [ "${1:-}" = --kernels ]; then
         { echo "preempt-bench: $dir has no .c or .cl file" >&2; exit 1; }
     kernel_dir=$(mktemp -d)
     trap 'rm -rf "$kernel_dir"' EXIT
+    # The qtest finds its other images there too.
+    ln -s "$build"/kernels/*.elf "$kernel_dir/"
     # The high-priority kernel (kernels/hp.c) goes into the same image.
     "$build/tools/simt-cc/simt-cc" -o "$kernel_dir/user.elf" \
         "${sources[@]}" "$top/kernels/hp.c"
