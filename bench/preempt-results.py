@@ -138,6 +138,18 @@ def main():
     print(table(["kernel", "per block", "alone (cycles)",
                  "IPC per SM", "HP alone (cycles)"], rows))
     print()
+    rows = []
+    for s in [s for s in shapes if "beside_1" in fig[s].get("hp", {})]:
+        hp = fig[s]["hp"]
+        rows.append([s] + ["%s%s" % (hp["beside_%d" % n],
+                                     "*" if num(hp["beside_%d_dispatch" % n])
+                                     > WAITED else "")
+                           if "beside_%d" % n in hp else ""
+                           for n in range(1, 9)])
+    if rows:
+        print(BESIDE)
+        print(table(["kernel"] + ["N = %d" % n for n in range(1, 9)], rows))
+        print()
 
     print(PER_MECHANISM)
     for s in shapes:
@@ -402,6 +414,21 @@ Measured on the ``gtx480`` preset, 15 SMs at 1400 MHz, each kernel of
 DIR/kernels.ini as the low-priority kernel and the high-priority one
 injected 24 times over its run; every preempted run's results were
 compared with the run alone, bit for bit.
+"""
+
+# A first high-priority block placed later than this waited for room.
+WAITED = 100
+
+BESIDE = """\
+The high-priority kernel beside the low-priority one: its run from its
+first block to its end, over its run alone, when every SM holds N of
+the kernel's blocks (their shared memory sized so that N fit beside two
+high-priority blocks), with no preemption
+(``preempt_<kernel>_hp_beside_<N>``).  A kernel that issues few
+instructions a cycle leaves its SMs' issue slots to the newcomer; one
+that keeps them busy slows it down.  ``*``: the high-priority blocks did
+not fit beside N blocks (registers, threads or block slots) and waited
+for some to finish (``preempt_<kernel>_hp_beside_<N>_dispatch``).
 """
 
 PER_MECHANISM = """\

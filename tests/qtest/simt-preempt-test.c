@@ -2054,6 +2054,12 @@ typedef struct BenchOpts {
     bool hp_unshared;       /* the high-priority kernel uses no shared */
     bool oracle;            /* seed 000's Oracle: bench_oracle's runs */
     Oracle *tables;         /* in those runs */
+    /*
+     * Not 0: the low-priority blocks take shared memory enough that this
+     * many fit on an SM beside the high-priority kernel's, which is
+     * injected once (bench_hp_beside)
+     */
+    uint32_t beside;
 } BenchOpts;
 
 typedef struct BenchRun {
@@ -2346,6 +2352,15 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
                 sh->kernel);
     }
     lp.dyn_shared = sh->shared - MIN(sh->shared, k->m.shared_bytes);
+    if (o->beside) {
+        /* What the SM's shared memory leaves beside 2 HP blocks, / N */
+        uint32_t share = (rd(d, SIMT_REG_SM_SHARED) -
+                          BENCH_HP_BLOCKS / BENCH_SMS * hp.dyn_shared) /
+                         o->beside / 256 * 256;
+
+        lp.dyn_shared = MAX(sh->shared, share) -
+                        MIN(MAX(sh->shared, share), k->m.shared_bytes);
+    }
     if (!strcmp(sh->kernel, "lp_spin")) {
         lp.args[1] = sh->work;
     }
@@ -2374,7 +2389,8 @@ static void bench_run(const Shape *sh, unsigned mode, uint32_t bound,
     }
     t0 = cycle_now(d);
     idx = launch(d, 0, &lp);
-    for (uint32_t i = 0; inject && i < BENCH_INJECTIONS; i++) {
+    for (uint32_t i = 0; inject && i < (o->beside ? 1 : BENCH_INJECTIONS);
+         i++) {
         uint64_t now = cycle_now(d);
         uint64_t c0;
         uint32_t h;
@@ -2499,6 +2515,34 @@ static void bench_oracle(const Shape *sh, uint32_t bound,
         if (tables.table[i]) {
             g_array_free(tables.table[i], true);
         }
+    }
+}
+
+/*
+ * Seed 000's kernels characterised: the high-priority kernel's run
+ * (first block to done) over its run alone (@hp_alone) when it shares
+ * the SMs with N of @sh's blocks each, N from 1 to the blocks an SM
+ * holds, the low-priority kernel's shared memory limiting it to N; with
+ * no preemption, so the dispatch waits where the high-priority blocks
+ * do not fit beside them (printed too).
+ */
+static void bench_hp_beside(const Shape *sh, const BenchRun *alone,
+                            uint64_t hp_alone)
+{
+    int64_t inject[BENCH_INJECTIONS] = { alone->lp_cycles / 8 };
+
+    for (uint32_t n = 1; n <= sh->per_sm; n++) {
+        BenchOpts o = { .beside = n };
+        BenchRun r;
+
+        bench_run(sh, SIMT_PMODE_NONE, 0, inject, false, &o, &r);
+        g_assert_cmpmem(r.out, r.out_bytes, alone->out, alone->out_bytes);
+        g_free(r.out);
+        g_assert_cmpuint(r.n, ==, 1);
+        g_test_message("bench preempt_%s_hp_beside_%u: %.2f ratio", sh->name,
+                       n, (double)(r.response[0] - r.dispatch[0]) / hp_alone);
+        g_test_message("bench preempt_%s_hp_beside_%u_dispatch: %" PRIu64
+                       " cycles", sh->name, n, r.dispatch[0]);
     }
 }
 
@@ -3022,6 +3066,11 @@ static void bench_preempt(void)
         g_test_message("bench preempt_%s_lp_ipc: %.3f warp-insns/cycle/SM",
                        sh->name, (double)alone.lp_warp_insns /
                                  alone.lp_cycles / BENCH_SMS);
+        if (seed000_shape && (!wanted ||
+                              g_strv_contains((const char *const *)wanted,
+                                              "beside"))) {
+            bench_hp_beside(sh, &alone, hp.response[0]);
+        }
         for (size_t m = 0; m < ARRAY_SIZE(modes); m++) {
             const char *props = extra_props;
             g_autofree char *mode_props = props && modes[m].props ?
