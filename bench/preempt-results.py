@@ -56,12 +56,14 @@ SHAPES = {
 SEED000_SHAPES = ["dynproc", "calctemp", "computecost", "kmeanspoint",
                   "findk", "findrange", "srad1", "srad2", "needle",
                   "bfskernel", "bfskernel2", "layerforward", "adjustweights"]
-SCHEMES = ["auto", "paper", "paper_queued", "oracle", "chimera"]
+SCHEMES = ["auto", "paper", "paper_queued", "oracle", "chimera",
+           "chimera_plus"]
 # How the tables' headers name them, and the bench modes' prefixes.
 NAMES = {"auto": "auto", "paper": "paper", "paper_queued": "queued",
-         "oracle": "Oracle", "chimera": "Chimera"}
+         "oracle": "Oracle", "chimera": "Chimera", "chimera_plus": "Chimera+"}
 PREFIX = {"auto": "auto", "paper": "paper", "paper_queued": "paperq",
-          "oracle": "oracle", "chimera": "chimera"}
+          "oracle": "oracle", "chimera": "chimera",
+          "chimera_plus": "chimeraplus"}
 
 LINE = re.compile(r"^bench preempt_([a-z0-9]+)_([a-z0-9]+)_([a-z0-9_]+): "
                   r"(\S+) (.*)$")

@@ -493,6 +493,21 @@ static double predicted_cpi(SimtState *s, unsigned q, uint64_t cycle)
 }
 
 /*
+ * Seed 000's drain estimate (its section 3.5) for @slot's block: the
+ * kernel's mean warp instructions per retired block less the block's,
+ * times the CPI predicted_cpi() gives; the kernel has retired a block.
+ */
+static uint64_t seed000_drain(SimtState *s, const SimtSlot *slot,
+                              uint64_t cycle)
+{
+    SimtKernel *k = &s->queues[slot->queue].kernel;
+    uint64_t avg = k->stat_insns / k->stat_blocks;
+    uint64_t done = slot->block.st.warp_insns;
+
+    return (avg > done ? avg - done : 0) * predicted_cpi(s, slot->queue, cycle);
+}
+
+/*
  * One of the @n options (the one usable option at least, flush or drain,
  * is always there) as @policy picks it; a pick that is out of range or
  * not usable is overruled by seed 000's rule and counted.
@@ -563,10 +578,7 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
         opt[3].lat = done > cycle ? done - cycle : 0;
         v->oracle = true;
     } else if (k->stat_blocks) {
-        uint64_t avg = k->stat_insns / k->stat_blocks;
-        uint64_t left = avg > st->warp_insns ? avg - st->warp_insns : 0;
-
-        opt[3].lat = left * predicted_cpi(s, slot->queue, cycle);
+        opt[3].lat = seed000_drain(s, slot, cycle);
     }
     pick_option(s, v, opt, SIMT_PREEMPT_OPTIONS, s->preempt_choice);
     /* A switch chosen here delays the saves of the SM's next victims. */
@@ -582,8 +594,9 @@ static void auto_choose(SimtState *s, SimtSM *sm, SimtVictim *v,
  * costs the instructions the SM issues less while its warps thin out,
  * taken as the block's own rate over its remaining time, and that time
  * is the mean run time of the kernel's finished blocks less the block's
- * own.  @queued: save traffic ahead of this block on its SM, including
- * the switches already chosen there; a switch adds its own.
+ * own, or with the chimera-plus property seed 000's estimate ("Chimera+",
+ * its Fig. 4.3).  @queued: save traffic ahead of this block on its SM,
+ * including the switches already chosen there; a switch adds its own.
  */
 static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
                            uint64_t cycle)
@@ -611,10 +624,14 @@ static void chimera_choose(SimtState *s, SimtVictim *v, uint64_t *queued,
     opt[1].lat = *queued + move_cycles(s, bytes);
     opt[1].ovh = ipc * 2 * opt[1].lat;
     opt[1].usable = bytes <= room;
-    if (k->stat_time_blocks) {
+    if (s->chimera_plus && k->stat_blocks) {
+        opt[2].lat = seed000_drain(s, slot, cycle);
+    } else if (!s->chimera_plus && k->stat_time_blocks) {
         uint64_t avg = k->stat_time_sum / k->stat_time_blocks;
 
         opt[2].lat = avg > elapsed ? avg - elapsed : 0;
+    }
+    if (opt[2].lat != COST_INF) {
         opt[2].ovh = ipc * opt[2].lat;
     }
     pick_option(s, v, opt, 3, &chimera_rule);

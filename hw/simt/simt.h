@@ -48,6 +48,7 @@ struct SimtState {
     bool wake_shortcut;         /* test hook: simt-sm.c's wake_known */
     bool run_ahead;             /* threads > 1: SMs may run ahead */
     bool queued_saves;          /* auto's switches see the SM's queue */
+    bool chimera_plus;          /* Chimera drains on auto's estimate */
     SimtSmThreads sm_threads;   /* host threads for the SMs (.count: threads) */
 
     /* configuration, fixed at realize */
