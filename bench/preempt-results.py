@@ -350,7 +350,7 @@ def main():
                      ["%.1f %%" % seed["waste_flushed_paper_vs_chimera"]],
                      ["seed 000 (proposed, Chimera)", "",
                       "%.1f %%" % SEED_OVERHEAD["auto"], "", "",
-                      "%.1f %%" % SEED_OVERHEAD["chimera"],
+                      "%.1f %%" % SEED_OVERHEAD["chimera"], "",
                       "%.1f %%" % SEED_LESS]]))
         print()
         if not own:
@@ -711,10 +711,16 @@ def seed000_why(fig, seed):
   Chimera drains %s %% of its victims and switches %s %%, the paper's
   scheme %s %% and %s %% (a switch's cost counts as waste, a drain's
   does not).  The Oracle, with true drain times, wastes the most (%.1f
-  %%): exact estimates show fewer drains to be safe, which is the
-  seed's own finding for Chimera with its estimator.  So what separates
-  them here is how much draining Chimera's estimate from run times
-  allows on these kernels, which is more than the seed's Chimera did.
+  %%): exact estimates show fewer drains to be safe.  *Chimera+*
+  (``chimera-plus=on``, Chimera with the seed's drain estimate, its
+  Fig. 4.3's Chimera+) drains %s %% and wastes %.1f %%, less still,
+  where the seed finds its Chimera+ wasting more than Chimera: the
+  estimator is not what separates the schemes here.  What remains of
+  Chimera is its choice of whole SMs by their cost, which picks SMs
+  whose blocks are near their end and drains them, where the paper's
+  scheme takes the cheapest blocks of each SM in turn and switches
+  those that have done more work than a switch costs.  Not isolated
+  further.
 - During the preemption windows (request to last victim off), the
   SMs' thread slots are %.1f %% in use under the paper's scheme and
   %.1f %% under Chimera at 2 us, %.2f times, where the seed reports
@@ -745,12 +751,15 @@ def seed000_why(fig, seed):
         "%.0f" % seed["mix_switch_2us_chimera"],
         "%.0f" % seed["mix_drain_2us_paper"],
         "%.0f" % seed["mix_switch_2us_paper"], 100 * seed["waste_oracle"],
+        "%.0f" % seed["mix_drain_2us_chimera_plus"],
+        100 * seed["waste_chimera_plus"],
         seed["window_use_2us_paper"], seed["window_use_2us_chimera"],
         seed["window_use_paper_over_chimera"])
     bullets = [" ".join(b.split()) for b in text.split("\n- ")]
     return "Where the figures differ from the seed's, and why:\n\n" + \
-        "\n".join(textwrap.fill(b.lstrip("- "), 72, initial_indent="- ",
-                                subsequent_indent="  ") for b in bullets) + "\n"
+        "\n".join(textwrap.fill(b.lstrip("- "), 72, break_on_hyphens=False,
+                                initial_indent="- ", subsequent_indent="  ")
+                  for b in bullets) + "\n"
 
 
 NOTES = """\

@@ -263,11 +263,12 @@ WHY = {
         "chimera, against 0.67): at 2 us it drains twice the share of "
         "victims and switches under half (seed000_mix_drain_2us_chimera, "
         "seed000_mix_switch_2us_chimera), and a switch's cost counts as "
-        "waste.  The Oracle, with true drain times, wastes the most "
-        "(seed000_waste_oracle): exact estimates find fewer drains safe, "
-        "the seed's own finding for Chimera with its estimator, so the "
-        "gap is in how much draining Chimera's estimate from run times "
-        "allows on these kernels",
+        "waste.  Chimera with the seed's estimator (seed000_waste_"
+        "chimera_plus, the seed's Chimera+) wastes less still, where the "
+        "seed's Chimera+ wastes more, so the estimator is not the cause; "
+        "what remains is Chimera's choice of whole SMs by cost, which "
+        "picks SMs whose blocks are near their end (docs/preemption-"
+        "results.rst); not isolated further",
     "seed000_over_oracle_2us_paper":
         "the paper's scheme is as late as the Oracle at 2 us here, where "
         "most victims are flushed by both; the same scheme with queued "
