@@ -174,17 +174,54 @@ static uint32_t read_events(Dev *d, struct simt_preempt_event *ev)
     return n;
 }
 
+/*
+ * The timeline's records from @from on into @t (TRACE_SIZE of them), in
+ * commands of TRACE_CHUNK bytes (the qtest protocol is slow with long
+ * lines); the ring must not have wrapped.  Returns how many it has.
+ */
+#define TRACE_CHUNK         0x10000
+
+static uint32_t read_timeline(Dev *d, struct simt_trace_record *t,
+                              uint32_t from)
+{
+    uint32_t n = rd(d, SIMT_REG_TRACE_COUNT);
+    size_t end = n * sizeof(*t);
+
+    g_assert_cmpuint(n, <=, TRACE_SIZE);
+    for (size_t at = from * sizeof(*t); at < end; at += TRACE_CHUNK) {
+        qtest_memread(d->qts, TRACE_ADDR + at, (uint8_t *)t + at,
+                      MIN(end - at, TRACE_CHUNK));
+    }
+    return n;
+}
+
+static gint trace_cycle_cmp(gconstpointer a, gconstpointer b, gpointer unused)
+{
+    uint64_t x = le64_to_cpu(((const struct simt_trace_record *)a)->cycle);
+    uint64_t y = le64_to_cpu(((const struct simt_trace_record *)b)->cycle);
+
+    return x < y ? -1 : x > y;
+}
+
+/*
+ * @t's @n records in the order of their cycles: the ring's order is not
+ * always that (a save's record can follow the record of the same block's
+ * restore); stable, so records of one cycle keep their order.
+ */
+static void timeline_by_cycle(struct simt_trace_record *t, uint32_t n)
+{
+    g_qsort_with_data(t, n, sizeof(*t), trace_cycle_cmp, NULL);
+}
+
 /* Blocks saved on one SM and restored on another, from the timeline. */
 static uint32_t moved_blocks(Dev *d)
 {
-    uint32_t n = rd(d, SIMT_REG_TRACE_COUNT);
-    g_autofree struct simt_trace_record *t = NULL;
+    g_autofree struct simt_trace_record *t =
+        g_new(struct simt_trace_record, TRACE_SIZE);
     g_autofree uint16_t *saved_on = g_new0(uint16_t, LP_BLOCKS);
-    uint32_t moved = 0;
+    uint32_t n = read_timeline(d, t, 0), moved = 0;
 
-    g_assert_cmpuint(n, <=, TRACE_SIZE);
-    t = g_new(struct simt_trace_record, n);
-    qtest_memread(d->qts, TRACE_ADDR, t, n * sizeof(*t));
+    timeline_by_cycle(t, n);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t b = le32_to_cpu(t[i].block);
         uint16_t sm = le16_to_cpu(t[i].sm);
@@ -2106,27 +2143,6 @@ static uint64_t median(uint64_t *v, uint32_t n)
     return n ? v[n / 2] : 0;
 }
 
-/*
- * The timeline's records from @from on into @t (TRACE_SIZE of them), in
- * commands of TRACE_CHUNK bytes (the qtest protocol is slow with long
- * lines); the ring must not have wrapped.  Returns how many it has.
- */
-#define TRACE_CHUNK         0x10000
-
-static uint32_t read_timeline(Dev *d, struct simt_trace_record *t,
-                              uint32_t from)
-{
-    uint32_t n = rd(d, SIMT_REG_TRACE_COUNT);
-    size_t end = n * sizeof(*t);
-
-    g_assert_cmpuint(n, <=, TRACE_SIZE);
-    for (size_t at = from * sizeof(*t); at < end; at += TRACE_CHUNK) {
-        qtest_memread(d->qts, TRACE_ADDR + at, (uint8_t *)t + at,
-                      MIN(end - at, TRACE_CHUNK));
-    }
-    return n;
-}
-
 static bool trace_leaves(uint8_t type)
 {
     return type == SIMT_TRACE_RETIRE || type == SIMT_TRACE_FLUSH ||
@@ -2162,6 +2178,7 @@ static GArray *oracle_learn(Dev *d, uint64_t after, uint32_t blocks)
         uint64_t req = 0;
 
         n = read_timeline(d, t, n);
+        timeline_by_cycle(t, n);
         for (uint32_t i = 0; i < n && !req; i++) {
             if (t[i].type == SIMT_TRACE_PREEMPT &&
                 le64_to_cpu(t[i].cycle) >= after) {
@@ -2236,6 +2253,7 @@ static double window_use(Dev *d, const struct simt_preempt_event *ev,
     g_autofree uint64_t *since = g_new0(uint64_t, 2 * blocks);
     double used = 0, span = 0;
 
+    timeline_by_cycle(t, n);
     for (uint32_t e = 0; e < nev; e++) {
         span += (double)(le64_to_cpu(ev[e].done_cycle) -
                          le64_to_cpu(ev[e].req_cycle)) * slots;
