@@ -2730,6 +2730,13 @@ static void seed000_shape_done(Seed000 *sd)
     sd->all_shapes++;
 }
 
+/* "bench seed000_@name": how much less @ours is than @theirs, in %. */
+static void print_less(const char *name, double ours, double theirs)
+{
+    g_test_message("bench seed000_%s: %.1f %%", name,
+                   theirs > 0 ? 100.0 * (1 - ours / theirs) : 0.0);
+}
+
 /*
  * Late responses per scheme and bound; what isolates their causes: how
  * many events took longer than the bound to get their victims off (the
@@ -2787,9 +2794,8 @@ static void seed000_print(const Seed000 *sd)
         g_test_message("bench seed000_overhead_%s: %.3f of flush",
                        seed000_scheme[m], sd->norm[m] / MAX(sd->shapes, 1));
     }
-    g_test_message("bench seed000_overhead_auto_vs_chimera: %.1f %%",
-                   sd->norm[1] > 0 ? 100.0 * (1 - sd->norm[0] / sd->norm[1])
-                                   : 0.0);
+    print_less("overhead_auto_vs_chimera", sd->norm[SEED000_AUTO],
+               sd->norm[SEED000_CHIMERA]);
     /* Fig. 4.3 in the paper's metric: wasted instructions. */
     for (int m = 0; m < SEED000_SCHEMES; m++) {
         g_test_message("bench seed000_waste_%s: %.3f of flush",
@@ -2799,22 +2805,16 @@ static void seed000_print(const Seed000 *sd)
                        seed000_scheme[m],
                        sd->flushed_norm[m] / MAX(sd->all_shapes, 1));
     }
-    g_test_message("bench seed000_waste_paper_vs_chimera: %.1f %%",
-                   sd->waste_norm[SEED000_CHIMERA] > 0 ?
-                   100.0 * (1 - sd->waste_norm[SEED000_PAPER] /
-                                sd->waste_norm[SEED000_CHIMERA]) : 0.0);
-    g_test_message("bench seed000_waste_flushed_paper_vs_chimera: %.1f %%",
-                   sd->flushed_norm[SEED000_CHIMERA] > 0 ?
-                   100.0 * (1 - sd->flushed_norm[SEED000_PAPER] /
-                                sd->flushed_norm[SEED000_CHIMERA]) : 0.0);
-    g_test_message("bench seed000_waste_paper_queued_vs_chimera: %.1f %%",
-                   sd->waste_norm[SEED000_CHIMERA] > 0 ?
-                   100.0 * (1 - sd->waste_norm[SEED000_PAPER_QUEUED] /
-                                sd->waste_norm[SEED000_CHIMERA]) : 0.0);
-    g_test_message("bench seed000_waste_paper_vs_chimera_plus: %.1f %%",
-                   sd->waste_norm[SEED000_CHIMERA_PLUS] > 0 ?
-                   100.0 * (1 - sd->waste_norm[SEED000_PAPER] /
-                                sd->waste_norm[SEED000_CHIMERA_PLUS]) : 0.0);
+    print_less("waste_paper_vs_chimera", sd->waste_norm[SEED000_PAPER],
+               sd->waste_norm[SEED000_CHIMERA]);
+    print_less("waste_flushed_paper_vs_chimera",
+               sd->flushed_norm[SEED000_PAPER],
+               sd->flushed_norm[SEED000_CHIMERA]);
+    print_less("waste_paper_queued_vs_chimera",
+               sd->waste_norm[SEED000_PAPER_QUEUED],
+               sd->waste_norm[SEED000_CHIMERA]);
+    print_less("waste_paper_vs_chimera_plus", sd->waste_norm[SEED000_PAPER],
+               sd->waste_norm[SEED000_CHIMERA_PLUS]);
     /* "Within about 2 % of Oracle" on violations, per bound. */
     for (uint32_t us = 2; us <= 5; us++) {
         for (int m = SEED000_PAPER; m <= SEED000_PAPER_QUEUED; m++) {
