@@ -884,7 +884,8 @@ static inline uint64_t mem_timing(SimtBlock *b, SimtWarpTiming *wt,
     const SimtTiming *t = b->code->timing;
     uint64_t bytes, start;
 
-    if (!t || addr - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW) {
+    if (!t || t->global_as_shared ||
+        addr - SIMT_SHARED_BASE < SIMT_SHARED_WINDOW) {
         return cycle;
     }
     bytes = ((uint64_t)lanes * size * t->byte_cost_fx16 + 0xffff) >> 16;

@@ -854,6 +854,7 @@ static const Property simt_properties[] = {
     DEFINE_PROP_BOOL("fifo-dispatch", SimtState, fifo_dispatch, false),
     DEFINE_PROP_BOOL("preempt-queued-saves", SimtState, queued_saves, false),
     DEFINE_PROP_BOOL("chimera-plus", SimtState, chimera_plus, false),
+    DEFINE_PROP_BOOL("ideal-memory", SimtState, ideal_memory, false),
     DEFINE_PROP_BOOL("x-wake-shortcut", SimtState, wake_shortcut, true),
     DEFINE_PROP_BOOL("run-ahead", SimtState, run_ahead, true),
     DEFINE_PROP_UINT32("threads", SimtState, sm_threads.count, 1),

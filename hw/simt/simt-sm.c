@@ -502,11 +502,14 @@ void simt_sm_run_slice(SimtState *s, uint64_t start, uint64_t end,
 /*
  * The timing model of this machine (docs/specs/simt.rst): the preset's
  * costs and latencies; global memory moves its bytes at the SM's equal
- * share of the VRAM bandwidth, as seed 000 models it.
+ * share of the VRAM bandwidth, as seed 000 models it, or with
+ * ideal-memory costs what shared memory does, so that a kernel's time
+ * with and without says how much of it waits on memory.
  */
 void simt_sm_timing_init(SimtState *s)
 {
     simt_preset_timing(s->preset, &s->timing);
+    s->timing.global_as_shared = s->ideal_memory;
     s->timing.byte_cost_fx16 =
         DIV_ROUND_UP((uint64_t)simt_cfg(s, SIMT_CFG_SM_COUNT) << 16,
                      simt_cfg(s, SIMT_CFG_MEM_BW));

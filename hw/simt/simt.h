@@ -49,6 +49,7 @@ struct SimtState {
     bool run_ahead;             /* threads > 1: SMs may run ahead */
     bool queued_saves;          /* auto's switches see the SM's queue */
     bool chimera_plus;          /* Chimera drains on auto's estimate */
+    bool ideal_memory;          /* global memory at shared memory's cost */
     SimtSmThreads sm_threads;   /* host threads for the SMs (.count: threads) */
 
     /* configuration, fixed at realize */

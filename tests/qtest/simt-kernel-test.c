@@ -935,6 +935,32 @@ static void test_timing_model(void)
     g_assert_cmpuint(narrow, >, 4 * wide);
 }
 
+/*
+ * ideal-memory=on makes global accesses cost what shared ones do: a
+ * memory-bound kernel runs much faster, and one whose only global access
+ * is a store per thread at its end takes the same cycles.
+ */
+static void test_ideal_memory(void)
+{
+    const Launch spin = {
+        .kernel = "spin", .grid = { 4 }, .block = { 256 },
+        .args = { 0, 2000 },
+    };
+    const Launch vecadd = {
+        .kernel = "vecadd", .grid = { 32 }, .block = { 256 },
+        .args = { 0, 0, 0, 8192 },
+    };
+    uint64_t real, ideal;
+
+    real = kernel_cycles("mem-bandwidth=8", &vecadd, 3, 4 * 8192);
+    ideal = kernel_cycles("mem-bandwidth=8,ideal-memory=on", &vecadd, 3,
+                          4 * 8192);
+    g_assert_cmpuint(ideal * 4, <, real);
+    real = kernel_cycles(NULL, &spin, 1, 4 * 1024);
+    ideal = kernel_cycles("ideal-memory=on", &spin, 1, 4 * 1024);
+    g_assert_cmpuint(ideal, ==, real);
+}
+
 /* The cycle counter follows the virtual clock at the preset's rate. */
 /*
  * A reset starts the SMs' clocks again with the cycle counter: a kernel
@@ -1978,6 +2004,8 @@ int main(int argc, char **argv)
                    test_block_end_cycle);
     qtest_add_func("/simt/timing/reset-clocks", test_reset_clocks);
     qtest_add_func("/simt/timing/model", test_timing_model);
+    qtest_add_func("/simt/timing/ideal-memory-removes-only-global-waits",
+                   test_ideal_memory);
     qtest_add_func("/simt/timing/wake-shortcut-same-cycles-as-scan",
                    test_wake_shortcut_same_as_scan);
     qtest_add_func("/simt/presets", test_presets);

@@ -178,7 +178,8 @@ typedef enum SimtInsnClass {
  * after the pipe has moved them; while the pipe is taken more than
  * global_latency cycles ahead, the warp waits that much longer to issue
  * (the SM holds only so many requests in flight, so that a store, whose
- * result nobody waits for, cannot run ahead of the bandwidth).
+ * result nobody waits for, cannot run ahead of the bandwidth).  With
+ * @global_as_shared every access costs what one in shared memory does.
  */
 typedef struct SimtTiming {
     uint8_t cost[SIMT_IC_NR];
@@ -187,6 +188,7 @@ typedef struct SimtTiming {
     uint32_t byte_cost_fx16;
     uint32_t global_latency;
     uint32_t global_atomic_latency;
+    bool global_as_shared;
 } SimtTiming;
 
 /* x0..x31, f0..f31, and a sink for instructions that write nothing. */
