@@ -497,6 +497,20 @@ bool simt_sched_sm_takes_none(SimtState *s, const SimtSM *sm)
     return true;
 }
 
+/*
+ * The first of @k's saved blocks, in the order they were chosen, whose
+ * record is written by @cycle, or -1.
+ */
+static int saved_ready(const SimtKernel *k, uint64_t cycle)
+{
+    for (guint i = 0; i < k->saved->len; i++) {
+        if (g_array_index(k->saved, SimtSaved, i).ready <= cycle) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 void simt_sched_dispatch(SimtState *s, uint64_t cycle)
 {
     int q;
@@ -504,9 +518,13 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
     while ((q = simt_sched_head(s)) >= 0) {
         SimtKernel *k = &s->queues[q].kernel;
 
-        /* Saved blocks first, then flushed ones, then new ones. */
+        /*
+         * Saved blocks whose records are written first, then flushed
+         * ones, then new ones: no SM idles while a record is written.
+         */
         while (kernel_ready(s, q)) {
             SimtSM *best = place_where(s, q);
+            int ready = saved_ready(k, cycle);
             SimtSaved sv;
             uint32_t linear;
 
@@ -514,12 +532,8 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
                 /* The head stalls, and nothing may pass it. */
                 return;
             }
-            if (k->saved->len) {
-                sv = g_array_index(k->saved, SimtSaved, 0);
-                if (sv.ready > cycle) {
-                    /* Its record is still being written. */
-                    return;
-                }
+            if (ready >= 0) {
+                sv = g_array_index(k->saved, SimtSaved, ready);
                 if (sv.shared) {
                     /* Back to its SM, onto its shared memory. */
                     SimtNeed need = place_need(k, &sv);
@@ -529,7 +543,7 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
                         return;
                     }
                 }
-                g_array_remove_index(k->saved, 0);
+                g_array_remove_index(k->saved, ready);
                 if (!place_block(s, best, q, k, sv.block, &sv, cycle)) {
                     break;
                 }
@@ -538,8 +552,11 @@ void simt_sched_dispatch(SimtState *s, uint64_t cycle)
             if (k->redo->len) {
                 linear = g_array_index(k->redo, uint32_t, 0);
                 g_array_remove_index(k->redo, 0);
-            } else {
+            } else if (k->next_block < k->end_block) {
                 linear = k->next_block++;
+            } else {
+                /* Only saved blocks left, their records being written. */
+                return;
             }
             place_block(s, best, q, k, linear, NULL, cycle);
         }
