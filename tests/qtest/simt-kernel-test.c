@@ -910,28 +910,31 @@ static void test_wake_shortcut_same_as_scan(void)
     }
 }
 
+/* ALU-bound (8 warps an SM on 4 SMs) and memory-bound, for the timing. */
+static const Launch spin_4x256 = {
+    .kernel = "spin", .grid = { 4 }, .block = { 256 },
+    .args = { 0, 2000 },
+};
+static const Launch vecadd_32x256 = {
+    .kernel = "vecadd", .grid = { 32 }, .block = { 256 },
+    .args = { 0, 0, 0, 8192 },
+};
+
 /* Issue ports and memory bandwidth show in the cycles kernels take. */
 static void test_timing_model(void)
 {
-    const Launch spin = {
-        .kernel = "spin", .grid = { 4 }, .block = { 256 },
-        .args = { 0, 2000 },
-    };
-    const Launch vecadd = {
-        .kernel = "vecadd", .grid = { 32 }, .block = { 256 },
-        .args = { 0, 0, 0, 8192 },
-    };
     uint64_t one, two, narrow, wide;
 
     /* ALU-bound with 8 warps per SM: two issue ports take half as long. */
-    one = kernel_cycles("issue-rate=1", &spin, 1, 4 * 1024);
-    two = kernel_cycles("issue-rate=2", &spin, 1, 4 * 1024);
+    one = kernel_cycles("issue-rate=1", &spin_4x256, 1, 4 * 1024);
+    two = kernel_cycles("issue-rate=2", &spin_4x256, 1, 4 * 1024);
     g_assert_cmpuint(two * 19, <, one * 10);
     g_assert_cmpuint(two * 21, >, one * 10);
 
     /* Memory-bound: 8 bytes per cycle for 4 SMs is much slower than 4096. */
-    narrow = kernel_cycles("mem-bandwidth=8", &vecadd, 3, 4 * 8192);
-    wide = kernel_cycles("mem-bandwidth=4096", &vecadd, 3, 4 * 8192);
+    narrow = kernel_cycles("mem-bandwidth=8", &vecadd_32x256, 3, 4 * 8192);
+    wide = kernel_cycles("mem-bandwidth=4096", &vecadd_32x256, 3,
+                         4 * 8192);
     g_assert_cmpuint(narrow, >, 4 * wide);
 }
 
@@ -942,22 +945,14 @@ static void test_timing_model(void)
  */
 static void test_ideal_memory(void)
 {
-    const Launch spin = {
-        .kernel = "spin", .grid = { 4 }, .block = { 256 },
-        .args = { 0, 2000 },
-    };
-    const Launch vecadd = {
-        .kernel = "vecadd", .grid = { 32 }, .block = { 256 },
-        .args = { 0, 0, 0, 8192 },
-    };
     uint64_t real, ideal;
 
-    real = kernel_cycles("mem-bandwidth=8", &vecadd, 3, 4 * 8192);
-    ideal = kernel_cycles("mem-bandwidth=8,ideal-memory=on", &vecadd, 3,
-                          4 * 8192);
+    real = kernel_cycles("mem-bandwidth=8", &vecadd_32x256, 3, 4 * 8192);
+    ideal = kernel_cycles("mem-bandwidth=8,ideal-memory=on", &vecadd_32x256,
+                          3, 4 * 8192);
     g_assert_cmpuint(ideal * 4, <, real);
-    real = kernel_cycles(NULL, &spin, 1, 4 * 1024);
-    ideal = kernel_cycles("ideal-memory=on", &spin, 1, 4 * 1024);
+    real = kernel_cycles(NULL, &spin_4x256, 1, 4 * 1024);
+    ideal = kernel_cycles("ideal-memory=on", &spin_4x256, 1, 4 * 1024);
     g_assert_cmpuint(ideal, ==, real);
 }
 
