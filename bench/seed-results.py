@@ -109,6 +109,10 @@ SEED = {
                                               "window, the seed's scheme "
                                               "over Chimera, at 2 us",
                                               "000 Fig. 4.4"),
+    "seed000_sm_use_paper_over_chimera": (2.93, "ratio", "... on the SMs "
+                                          "that gave up room, the share "
+                                          "of it they kept in use",
+                                          "000 Fig. 4.4"),
     "seed001_isolated_33_over_32_alone": (1.0, "ratio", "B of 33 threads "
                                           "over B of 32, alone (the seed: "
                                           "negligible)", "001 4.3"),
@@ -336,14 +340,18 @@ WHY = {
         "(seed000_over_oracle_3us_paper), and the same scheme with queued "
         "saves counted 1.0 (seed000_over_oracle_3us_paper_queued)",
     "seed000_window_use_paper_over_chimera":
-        "not reproduced: the window here runs from the request to the last "
-        "victim off, so a flushed victim, gone at once, adds none, and a "
-        "switched block holds its room idle until its save is done; the "
-        "paper's scheme switches more at 2 us "
-        "(seed000_mix_switch_2us_paper) and its windows are 56 % in use as "
-        "Chimera's are (seed000_window_use_2us_paper, _chimera); the seed "
-        "normalises to each kernel's use without preemption.  The room each "
-        "leaves empty differs (seed000_waste_empty_2us_paper, _chimera)",
+        "not reproduced: most SMs give up no room in an event and count "
+        "alike in both schemes, and a switched block holds its room idle "
+        "until its save is done; the paper's scheme switches more at 2 "
+        "us (seed000_mix_switch_2us_paper).  On the SMs that gave up "
+        "room the ratio is 1.37 (seed000_sm_use_paper_over_chimera)",
+    "seed000_sm_use_paper_over_chimera":
+        "not reproduced: the paper's scheme keeps 67 % of the room its "
+        "SMs gave up in use, Chimera, which idles a handed SM until its "
+        "last victim is off, 49 % (seed000_sm_use_2us_paper, _chimera); "
+        "the seed gives its utilisation relative to each kernel's own use "
+        "without preemption and does not define its window; not isolated "
+        "further",
     "seed002_hp_response_none":
         "the arrivals here are spread evenly over one low-priority job, so "
         "on average half of it is left; the seed's average is near its "

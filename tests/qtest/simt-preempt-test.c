@@ -2130,6 +2130,7 @@ typedef struct BenchRun {
     uint32_t oracle_drains;     /* victims drained on the oracle's time */
     double window_use;          /* thread slots in use in the windows */
     double empty_room;          /* block-cycles of it left empty */
+    double sm_use;              /* what SMs that gave room kept in use */
     uint64_t refill_wait;       /* the longest a retired block's room */
 } BenchRun;
 
@@ -2281,23 +2282,26 @@ static double window_use(const struct simt_trace_record *t, uint32_t n,
 }
 
 /*
- * The room preemption leaves empty: over the events' windows (request
- * to last victim off), per SM, the thread slots in use at the request
- * that are not in use since, by either kernel, times the cycles they
- * stay so while a kernel has blocks to place (a low-priority kernel of
- * @blocks blocks, an event's preemptor of @hp_blocks), from the timeline
- * @t (in cycle order); in low-priority blocks of @threads[0].  A scheme
- * that hands an SM over whole keeps a victim's room empty until the
- * last victim there is off; one that places the newcomer in room as it
- * frees, only until it fits.
+ * The room preemption leaves empty, from the timeline @t (in cycle
+ * order), over the events' windows (request to last victim off), per
+ * SM: r->empty_room, the thread slots in use at the request that are
+ * not in use since, by either kernel, times the cycles they stay so
+ * while a kernel has blocks to place (a low-priority kernel of @blocks
+ * blocks, an event's preemptor of @hp_blocks), in low-priority blocks
+ * of @threads[0]; r->sm_use, on the SMs that gave up some of their room,
+ * the threads in use over those in use at the request (seed 000's Fig.
+ * 4.4: an SM handed over whole idles until its last victim is off, one
+ * shared with the newcomer takes it in as room frees).
  */
-static double empty_room(const struct simt_trace_record *t, uint32_t n,
-                         const struct simt_preempt_event *ev, uint32_t nev,
-                         const uint32_t threads[2], uint32_t blocks,
-                         uint32_t hp_blocks)
+static void room_in_windows(const struct simt_trace_record *t, uint32_t n,
+                            const struct simt_preempt_event *ev, uint32_t nev,
+                            const uint32_t threads[2], uint32_t blocks,
+                            uint32_t hp_blocks, BenchRun *r)
 {
     int64_t occ[BENCH_SMS] = { 0 }, at_req[BENCH_SMS] = { 0 };
     int64_t resident = 0, retired = 0, hp_placed = hp_blocks;
+    double used[BENCH_SMS] = { 0 }, kept = 0, held = 0;
+    bool lost[BENCH_SMS] = { false };
     uint64_t prev = 0;
     double empty = 0;
     uint32_t e = 0;
@@ -2312,6 +2316,10 @@ static double empty_room(const struct simt_trace_record *t, uint32_t n,
         while (e < nev && prev < c) {
             uint64_t to = MIN(c, in ? done : req);
 
+            for (unsigned sm = 0; in && sm < BENCH_SMS; sm++) {
+                used[sm] += (double)occ[sm] * (to - prev);
+                lost[sm] |= occ[sm] < at_req[sm] && to > prev;
+            }
             if (in && (retired + resident < blocks ||
                        hp_placed < hp_blocks)) {
                 for (unsigned sm = 0; sm < BENCH_SMS; sm++) {
@@ -2322,8 +2330,16 @@ static double empty_room(const struct simt_trace_record *t, uint32_t n,
             prev = MAX(prev, to);
             if (!in && prev == req) {
                 memcpy(at_req, occ, sizeof(occ));
+                memset(used, 0, sizeof(used));
+                memset(lost, 0, sizeof(lost));
                 in = true;
             } else if (in && prev == done) {
+                for (unsigned sm = 0; sm < BENCH_SMS; sm++) {
+                    if (lost[sm]) {
+                        kept += used[sm];
+                        held += (double)at_req[sm] * (done - req);
+                    }
+                }
                 in = false;
                 if (++e < nev) {
                     req = le64_to_cpu(ev[e].req_cycle);
@@ -2356,7 +2372,8 @@ static double empty_room(const struct simt_trace_record *t, uint32_t n,
             }
         }
     }
-    return empty / threads[0];
+    r->empty_room = empty / threads[0];
+    r->sm_use = held > 0 ? kept / held : 0;
 }
 
 /*
@@ -2425,8 +2442,8 @@ static uint64_t refill_wait(const struct simt_trace_record *t, uint32_t n,
 }
 
 /*
- * From @d's timeline, r->window_use, r->empty_room and r->refill_wait
- * of its events.
+ * From @d's timeline, r->window_use, r->empty_room, r->sm_use and
+ * r->refill_wait of its events.
  */
 static void window_figures(Dev *d, const struct simt_preempt_event *ev,
                            const uint32_t threads[2], uint32_t blocks,
@@ -2439,8 +2456,8 @@ static void window_figures(Dev *d, const struct simt_preempt_event *ev,
     timeline_by_cycle(t, n);
     r->window_use = window_use(t, n, BENCH_SMS * rd(d, SIMT_REG_SM_THREADS),
                                ev, r->events, threads, blocks);
-    r->empty_room = empty_room(t, n, ev, r->events, threads, blocks,
-                               BENCH_HP_BLOCKS);
+    room_in_windows(t, n, ev, r->events, threads, blocks, BENCH_HP_BLOCKS,
+                    r);
     r->refill_wait = refill_wait(t, n, ev, r->events, blocks);
 }
 
@@ -2798,6 +2815,8 @@ static void bench_print(const char *shape, const char *mode,
                    shape, mode, r->empty_room / ev);
     g_test_message("bench preempt_%s_%s_refill_wait: %" PRIu64 " cycles",
                    shape, mode, r->refill_wait);
+    g_test_message("bench preempt_%s_%s_sm_use: %.1f %%", shape, mode,
+                   100 * r->sm_use);
     g_test_message("bench preempt_%s_%s_lp_slowdown: %.1f %%", shape, mode,
                    100.0 * ((double)r->lp_cycles - lp_alone) / lp_alone);
     g_test_message("bench preempt_%s_%s_drain_error: %.1f %%", shape, mode,
@@ -2870,8 +2889,11 @@ typedef struct Seed000 {
      * flushed and switched work, over flushing every victim.
      */
     double waste_empty_norm[SEED000_SCHEMES][6];
-    /* Fig. 4.4: thread slots in use in the windows, summed over shapes */
-    double use[SEED000_SCHEMES][6];
+    /*
+     * Fig. 4.4: thread slots in use in the windows, and what the SMs
+     * that gave up room kept in use, summed over shapes
+     */
+    double use[SEED000_SCHEMES][6], sm_use[SEED000_SCHEMES][6];
     uint32_t all_shapes;
     uint32_t oracle_drains, drains;     /* the oracle's, all its drains */
 } Seed000;
@@ -2906,6 +2928,7 @@ static void seed000_add(Seed000 *sd, int m, unsigned mode, uint32_t us,
     sd->mix[m][us][2] += r->t.switched;
     sd->mix[m][us][3] += r->t.light;
     sd->use[m][us] += r->window_use;
+    sd->sm_use[m][us] += r->sm_use;
     if (r->victim_insns) {
         sd->waste_norm[m][us] += waste / r->victim_insns;
         sd->waste_empty_norm[m][us] +=
@@ -3065,6 +3088,18 @@ static void seed000_print(const Seed000 *sd)
                    sd->use[SEED000_CHIMERA][2] > 0 ?
                    sd->use[SEED000_PAPER][2] / sd->use[SEED000_CHIMERA][2] :
                    0.0);
+    /* ... and on the SMs that gave up room, of what they held. */
+    for (uint32_t us = 2; us <= 5; us++) {
+        for (int m = 0; m < SEED000_SCHEMES; m++) {
+            g_test_message("bench seed000_sm_use_%uus_%s: %.1f %%", us,
+                           seed000_scheme[m],
+                           100 * sd->sm_use[m][us] / MAX(sd->all_shapes, 1));
+        }
+    }
+    g_test_message("bench seed000_sm_use_paper_over_chimera: %.2f ratio",
+                   sd->sm_use[SEED000_CHIMERA][2] > 0 ?
+                   sd->sm_use[SEED000_PAPER][2] /
+                   sd->sm_use[SEED000_CHIMERA][2] : 0.0);
 }
 
 /*
