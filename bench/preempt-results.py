@@ -120,6 +120,13 @@ def table(header, rows):
     return "\n".join(out)
 
 
+def per_bound(seed, metric, label):
+    """A table of seed000_<metric>_<L>us_<scheme> in % by bound."""
+    return table(["bound"] + [label % NAMES[m] for m in SCHEMES],
+                 [["%d us" % b] + ["%.1f" % seed["%s_%dus_%s" % (metric, b, m)]
+                                   for m in SCHEMES] for b in BOUNDS])
+
+
 def main():
     own = sys.argv[1:] == ["--own"]
     if sys.argv[1:] and not own:
@@ -314,24 +321,11 @@ def main():
         print(table(["bound"] + ["%s D/F/S/L %%" % NAMES[m]
                                  for m in SCHEMES], rows))
         print()
-        print(WINDOW)
-        rows = []
-        for b in BOUNDS:
-            rows.append(["%d us" % b] +
-                        ["%.1f" % seed["window_use_%dus_%s" % (b, m)]
-                         for m in SCHEMES])
-        print(table(["bound"] + ["%s in use %%" % NAMES[m] for m in SCHEMES],
-                    rows))
-        print()
-        print(SM_USE)
-        rows = []
-        for b in BOUNDS:
-            rows.append(["%d us" % b] +
-                        ["%.1f" % seed["sm_use_%dus_%s" % (b, m)]
-                         for m in SCHEMES])
-        print(table(["bound"] + ["%s kept %%" % NAMES[m] for m in SCHEMES],
-                    rows))
-        print()
+        for text, metric, label in ((WINDOW, "window_use", "in use"),
+                                    (SM_USE, "sm_use", "kept")):
+            print(text)
+            print(per_bound(seed, metric, "%%s %s %%%%" % label))
+            print()
         print(table(["at 2 us", "paper over Chimera"],
                     [["SMs' thread slots in use",
                       "%.2f" % seed["window_use_paper_over_chimera"]],

@@ -2956,6 +2956,27 @@ static void seed000_shape_done(Seed000 *sd)
     sd->all_shapes++;
 }
 
+/*
+ * "bench seed000_@name_<L>us_<scheme>": @use per bound and scheme, summed
+ * over @shapes shapes, in %; and the paper's scheme's over Chimera's at
+ * 2 us.
+ */
+static void seed000_print_use(const char *name,
+                              const double use[SEED000_SCHEMES][6],
+                              uint32_t shapes)
+{
+    for (uint32_t us = 2; us <= 5; us++) {
+        for (int m = 0; m < SEED000_SCHEMES; m++) {
+            g_test_message("bench seed000_%s_%uus_%s: %.1f %%", name, us,
+                           seed000_scheme[m], 100 * use[m][us] /
+                                              MAX(shapes, 1));
+        }
+    }
+    g_test_message("bench seed000_%s_paper_over_chimera: %.2f ratio", name,
+                   use[SEED000_CHIMERA][2] > 0 ?
+                   use[SEED000_PAPER][2] / use[SEED000_CHIMERA][2] : 0.0);
+}
+
 /* "bench seed000_@name": how much less @ours is than @theirs, in %. */
 static void print_less(const char *name, double ours, double theirs)
 {
@@ -3076,30 +3097,12 @@ static void seed000_print(const Seed000 *sd)
     }
     g_test_message("bench seed000_oracle_drains: %.1f %% of its drains",
                    100.0 * sd->oracle_drains / MAX(sd->drains, 1));
-    /* Fig. 4.4: the SMs' thread slots in use during the windows. */
-    for (uint32_t us = 2; us <= 5; us++) {
-        for (int m = 0; m < SEED000_SCHEMES; m++) {
-            g_test_message("bench seed000_window_use_%uus_%s: %.1f %%", us,
-                           seed000_scheme[m],
-                           100 * sd->use[m][us] / MAX(sd->all_shapes, 1));
-        }
-    }
-    g_test_message("bench seed000_window_use_paper_over_chimera: %.2f ratio",
-                   sd->use[SEED000_CHIMERA][2] > 0 ?
-                   sd->use[SEED000_PAPER][2] / sd->use[SEED000_CHIMERA][2] :
-                   0.0);
-    /* ... and on the SMs that gave up room, of what they held. */
-    for (uint32_t us = 2; us <= 5; us++) {
-        for (int m = 0; m < SEED000_SCHEMES; m++) {
-            g_test_message("bench seed000_sm_use_%uus_%s: %.1f %%", us,
-                           seed000_scheme[m],
-                           100 * sd->sm_use[m][us] / MAX(sd->all_shapes, 1));
-        }
-    }
-    g_test_message("bench seed000_sm_use_paper_over_chimera: %.2f ratio",
-                   sd->sm_use[SEED000_CHIMERA][2] > 0 ?
-                   sd->sm_use[SEED000_PAPER][2] /
-                   sd->sm_use[SEED000_CHIMERA][2] : 0.0);
+    /*
+     * Fig. 4.4: the SMs' thread slots in use during the windows, and on
+     * the SMs that gave up room, of what they held.
+     */
+    seed000_print_use("window_use", sd->use, sd->all_shapes);
+    seed000_print_use("sm_use", sd->sm_use, sd->all_shapes);
 }
 
 /*
