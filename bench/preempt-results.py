@@ -657,7 +657,8 @@ the preemption windows (from each request to its last victim off its
 SM), by low-priority blocks still running and by the high-priority
 blocks already placed, from the timeline (each block's threads times its
 cycles on an SM inside a window, over every SM's threads times the
-windows' cycles; averaged over the kernels,
+windows' cycles; averaged over the kernels whose events had windows,
+not those whose victims were all flushed at once,
 ``seed000_window_use_<L>us_<mode>``).  The seed finds its scheme's 2.93
 times Chimera's, which empties whole SMs and idles them until their
 last victim has gone (``seed000_window_use_paper_over_chimera``).
@@ -667,7 +668,7 @@ SM_USE = """\
 The same windows seen from the SMs that gave up some of their room
 (an SM whose threads in use fell below what it held at the request):
 the threads in use over those it held, by either kernel, averaged over
-the kernels (``seed000_sm_use_<L>us_<mode>``).  An SM handed over whole
+the same kernels (``seed000_sm_use_<L>us_<mode>``).  An SM handed over whole
 idles until its last victim is off; one shared with the newcomer takes
 its blocks in as room frees, and where their needs complement the
 victims' it holds more than before (over 100 %), as the seed finds

@@ -344,11 +344,11 @@ WHY = {
         "alike in both schemes, and a switched block holds its room idle "
         "until its save is done; the paper's scheme switches more at 2 "
         "us (seed000_mix_switch_2us_paper).  On the SMs that gave up "
-        "room the ratio is 1.37 (seed000_sm_use_paper_over_chimera)",
+        "room the ratio is 1.52 (seed000_sm_use_paper_over_chimera)",
     "seed000_sm_use_paper_over_chimera":
-        "not reproduced: the paper's scheme keeps 67 % of the room its "
+        "not reproduced: the paper's scheme keeps 96 % of the room its "
         "SMs gave up in use, Chimera, which idles a handed SM until its "
-        "last victim is off, 49 % (seed000_sm_use_2us_paper, _chimera); "
+        "last victim is off, 63 % (seed000_sm_use_2us_paper, _chimera); "
         "the seed gives its utilisation relative to each kernel's own use "
         "without preemption and does not define its window; not isolated "
         "further",

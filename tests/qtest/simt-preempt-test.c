@@ -2891,9 +2891,12 @@ typedef struct Seed000 {
     double waste_empty_norm[SEED000_SCHEMES][6];
     /*
      * Fig. 4.4: thread slots in use in the windows, and what the SMs
-     * that gave up room kept in use, summed over shapes
+     * that gave up room kept in use, summed over the shapes whose events
+     * had windows (@windows of them; where every victim was flushed at
+     * once, there is none)
      */
     double use[SEED000_SCHEMES][6], sm_use[SEED000_SCHEMES][6];
+    uint32_t windows[SEED000_SCHEMES][6];
     uint32_t all_shapes;
     uint32_t oracle_drains, drains;     /* the oracle's, all its drains */
 } Seed000;
@@ -2927,8 +2930,11 @@ static void seed000_add(Seed000 *sd, int m, unsigned mode, uint32_t us,
     sd->mix[m][us][1] += r->t.flushed;
     sd->mix[m][us][2] += r->t.switched;
     sd->mix[m][us][3] += r->t.light;
-    sd->use[m][us] += r->window_use;
-    sd->sm_use[m][us] += r->sm_use;
+    if (r->latency_sum) {
+        sd->use[m][us] += r->window_use;
+        sd->sm_use[m][us] += r->sm_use;
+        sd->windows[m][us]++;
+    }
     if (r->victim_insns) {
         sd->waste_norm[m][us] += waste / r->victim_insns;
         sd->waste_empty_norm[m][us] +=
@@ -2958,23 +2964,26 @@ static void seed000_shape_done(Seed000 *sd)
 
 /*
  * "bench seed000_@name_<L>us_<scheme>": @use per bound and scheme, summed
- * over @shapes shapes, in %; and the paper's scheme's over Chimera's at
- * 2 us.
+ * over @n shapes each, in % of them; and the paper's scheme's over
+ * Chimera's at 2 us.
  */
 static void seed000_print_use(const char *name,
                               const double use[SEED000_SCHEMES][6],
-                              uint32_t shapes)
+                              const uint32_t n[SEED000_SCHEMES][6])
 {
+    double paper = use[SEED000_PAPER][2] / MAX(n[SEED000_PAPER][2], 1);
+    double chimera = use[SEED000_CHIMERA][2] /
+                     MAX(n[SEED000_CHIMERA][2], 1);
+
     for (uint32_t us = 2; us <= 5; us++) {
         for (int m = 0; m < SEED000_SCHEMES; m++) {
             g_test_message("bench seed000_%s_%uus_%s: %.1f %%", name, us,
-                           seed000_scheme[m], 100 * use[m][us] /
-                                              MAX(shapes, 1));
+                           seed000_scheme[m],
+                           100 * use[m][us] / MAX(n[m][us], 1));
         }
     }
     g_test_message("bench seed000_%s_paper_over_chimera: %.2f ratio", name,
-                   use[SEED000_CHIMERA][2] > 0 ?
-                   use[SEED000_PAPER][2] / use[SEED000_CHIMERA][2] : 0.0);
+                   chimera > 0 ? paper / chimera : 0.0);
 }
 
 /* "bench seed000_@name": how much less @ours is than @theirs, in %. */
@@ -3101,8 +3110,8 @@ static void seed000_print(const Seed000 *sd)
      * Fig. 4.4: the SMs' thread slots in use during the windows, and on
      * the SMs that gave up room, of what they held.
      */
-    seed000_print_use("window_use", sd->use, sd->all_shapes);
-    seed000_print_use("sm_use", sd->sm_use, sd->all_shapes);
+    seed000_print_use("window_use", sd->use, sd->windows);
+    seed000_print_use("sm_use", sd->sm_use, sd->windows);
 }
 
 /*
