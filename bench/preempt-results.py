@@ -331,6 +331,9 @@ def main():
                       "%.2f" % seed["window_use_paper_over_chimera"]],
                      ["kept in use by SMs that gave up room",
                       "%.2f" % seed["sm_use_paper_over_chimera"]],
+                     ["the same, mean of the per-kernel ratios",
+                      "%.2f" %
+                      seed["sm_use_mean_of_ratios_paper_over_chimera"]],
                      ["seed 000", "%.2f" % SEED_USE_RATIO]]))
         print()
         print(table([""] + [NAMES[m] for m in SCHEMES],
@@ -674,7 +677,10 @@ its blocks in as room frees, and where their needs complement the
 victims' it holds more than before (over 100 %), as the seed finds
 for hotspot.  The SMs that lose nothing, the same in both schemes, are
 left out, which is closer to the seed's per-SM view than the share of
-every SM's slots above.
+every SM's slots above.  Below, the paper's scheme over Chimera's is
+given both over the averages and as the mean of each kernel's ratio
+(over the kernels with windows in both), the two readings of the
+seed's "on average".
 """
 
 ISOLATE = """\

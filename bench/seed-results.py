@@ -113,6 +113,9 @@ SEED = {
                                           "that gave up room, the share "
                                           "of it they kept in use",
                                           "000 Fig. 4.4"),
+    "seed000_sm_use_mean_of_ratios_paper_over_chimera":
+        (2.93, "ratio", "... the same, the mean of the per-kernel ratios",
+         "000 Fig. 4.4"),
     "seed001_isolated_33_over_32_alone": (1.0, "ratio", "B of 33 threads "
                                           "over B of 32, alone (the seed: "
                                           "negligible)", "001 4.3"),
@@ -350,8 +353,17 @@ WHY = {
         "SMs gave up in use, Chimera, which idles a handed SM until its "
         "last victim is off, 63 % (seed000_sm_use_2us_paper, _chimera); "
         "the seed gives its utilisation relative to each kernel's own use "
-        "without preemption and does not define its window; not isolated "
-        "further",
+        "without preemption and does not define its window or its "
+        "average; the mean of the per-kernel ratios is 1.93 "
+        "(seed000_sm_use_mean_of_ratios_paper_over_chimera)",
+    "seed000_sm_use_mean_of_ratios_paper_over_chimera":
+        "not reproduced: the seed's \"on average\" may be the mean of its "
+        "per-benchmark bars, which weighs the kernels where Chimera keeps "
+        "little in use (needle 24 %, srad2 36 %) most; over the 9 kernels "
+        "whose events had windows in both schemes "
+        "(seed000_sm_use_ratio_kernels) that reading gives 1.93 against "
+        "the ratio of the averages' 1.52, still 34 % below the seed's; "
+        "the rest is not isolated",
     "seed002_hp_response_none":
         "the arrivals here are spread evenly over one low-priority job, so "
         "on average half of it is left; the seed's average is near its "
