@@ -181,6 +181,10 @@ hook "$src/meson.build" "    'hw/sensor'," "    'hw/simt',"
 # Every tests/qtest/simt*-test.c is a qtest; all but simt-test load kernel
 # images and so are linked with the image loader and the shared helpers.
 qtests=$(cd "$top/tests/qtest" && ls simt*-test.c | sed 's/\.c$//')
+# QEMU's own tests every device must pass, which make check runs with the
+# device in the build: device_add help and device-list-properties on every
+# device with the QOM tree unchanged after, every machine's QOM readable.
+qemu_generic_qtests="device-introspect-test qom-test"
 qtest_list=$(printf "'%s', " $qtests)
 # Sources a qtest needs beside its own and the shared helpers.
 extra_qtest_files() {   # qtest
@@ -231,7 +235,7 @@ done
 log "building in $build"
 # shellcheck disable=SC2046
 ninja -C "$build" -j "$jobs" qemu-system-x86_64 \
-    $(printf 'tests/qtest/%s ' $qtests)
+    $(printf 'tests/qtest/%s ' $qtests $qemu_generic_qtests)
 # The work tree's way to its build: build/qemu-build (make qemu's QEMU
 # for running by hand; SANITIZE=1's stays in the cache).
 if [ "${SIMT_QEMU_SANITIZE:-0}" != 1 ] && [ -z "${QEMU_SRC:-}" ]; then

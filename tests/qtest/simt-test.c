@@ -2,12 +2,14 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * QTest for the simt accelerator: identification, BARs, registers, reset,
- * MSI-X delivery, bad accesses and property validation.
+ * MSI-X delivery, bad accesses, property validation, QOM and hot-unplug.
  */
 
 #include "qemu/osdep.h"
 #include "qemu/units.h"
 #include "libqtest.h"
+#include "qobject/qdict.h"
+#include "qobject/qlist.h"
 #include "libqos/pci.h"
 #include "libqos/pci-pc.h"
 #include "hw/pci/pci_regs.h"
@@ -598,6 +600,122 @@ static void test_property_help(void)
     g_assert_nonnull(strstr(out, "threads"));
 }
 
+/*
+ * qom-get every property of the object at @path and of its children,
+ * each of which must answer; links are not followed.  Returns how many
+ * were read.
+ */
+static unsigned qom_get_all(QTestState *qts, const char *path)
+{
+    QDict *resp = qtest_qmp(qts, "{ 'execute': 'qom-list',"
+                                 "  'arguments': { 'path': %s } }", path);
+    QList *list = qdict_get_qlist(resp, "return");
+    QListEntry *entry;
+    unsigned n = 0;
+
+    g_assert_nonnull(list);
+    QLIST_FOREACH_ENTRY(list, entry) {
+        QDict *prop = qobject_to(QDict, qlist_entry_obj(entry));
+        const char *name = qdict_get_str(prop, "name");
+        const char *type = qdict_get_str(prop, "type");
+        g_autofree char *child = g_strdup_printf("%s/%s", path, name);
+        QDict *got;
+
+        if (g_str_has_prefix(type, "child<")) {
+            n += qom_get_all(qts, child);
+            continue;
+        }
+        if (g_str_has_prefix(type, "link<")) {
+            continue;
+        }
+        got = qtest_qmp(qts, "{ 'execute': 'qom-get',"
+                             "  'arguments': { 'path': %s, 'property': %s } }",
+                        path, name);
+        if (!qdict_haskey(got, "return")) {
+            g_error("qom-get %s %s (%s): %s", path, name, type,
+                    qdict_get_str(qdict_get_qdict(got, "error"), "desc"));
+        }
+        qobject_unref(got);
+        n++;
+    }
+    qobject_unref(resp);
+    return n;
+}
+
+/* QEMU's qom-test walks the machines without the device: here, with it. */
+static void test_qom_every_property_readable(void)
+{
+    QTestState *qts = qtest_init("-M q35 -nodefaults "
+                                 "-device simt,id=gpu,sm-count=3");
+    QDict *sms;
+
+    /* The device's qdev properties alone are more than 20. */
+    g_assert_cmpuint(qom_get_all(qts, "/machine/peripheral/gpu"), >, 20);
+    /* And they read back what was set. */
+    sms = qtest_qmp(qts, "{ 'execute': 'qom-get', 'arguments': {"
+                         "  'path': '/machine/peripheral/gpu',"
+                         "  'property': 'sm-count' } }");
+    g_assert_cmpint(qdict_get_int(sms, "return"), ==, 3);
+    qobject_unref(sms);
+    qtest_quit(qts);
+}
+
+static bool peripheral_has(QTestState *qts, const char *id)
+{
+    QDict *resp = qtest_qmp(qts, "{ 'execute': 'qom-list', 'arguments': {"
+                                 "  'path': '/machine/peripheral' } }");
+    QList *list = qdict_get_qlist(resp, "return");
+    QListEntry *entry;
+    bool found = false;
+
+    QLIST_FOREACH_ENTRY(list, entry) {
+        QDict *prop = qobject_to(QDict, qlist_entry_obj(entry));
+
+        found |= !strcmp(qdict_get_str(prop, "name"), id);
+    }
+    qobject_unref(resp);
+    return found;
+}
+
+/*
+ * device_del of a device on a PCIe root port, then device_add of a new
+ * one on the same port, twice: each unplug ends with DEVICE_DELETED and
+ * the device gone from the QOM tree (the guest is not running, so, as in
+ * QEMU's device-plug-test, a system reset carries the unplug out), and
+ * the device's unrealize leaves nothing behind that a second plug trips
+ * on.
+ */
+static void test_unplug_and_plug_again(void)
+{
+    QTestState *qts = qtest_init("-M q35 -nodefaults "
+                                 "-device pcie-root-port,id=rp1,chassis=1 "
+                                 "-device simt,bus=rp1,id=gpu");
+
+    for (int i = 0; i < 2; i++) {
+        QDict *ev;
+
+        g_assert_true(peripheral_has(qts, "gpu"));
+        qtest_qmp_device_del_send(qts, "gpu");
+        qtest_system_reset_nowait(qts);
+        for (;;) {
+            QDict *data;
+
+            ev = qtest_qmp_eventwait_ref(qts, "DEVICE_DELETED");
+            data = qdict_get_qdict(ev, "data");
+            if (data && qdict_haskey(data, "device") &&
+                !strcmp(qdict_get_str(data, "device"), "gpu")) {
+                break;
+            }
+            qobject_unref(ev);
+        }
+        qobject_unref(ev);
+        g_assert_false(peripheral_has(qts, "gpu"));
+        qtest_qmp_device_add(qts, "simt", "gpu", "{ 'bus': 'rp1' }");
+    }
+    g_assert_true(peripheral_has(qts, "gpu"));
+    qtest_quit(qts);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -616,6 +734,10 @@ int main(int argc, char **argv)
     qtest_add_func("/simt/bad-accesses", test_bad_accesses);
     qtest_add_func("/simt/bad-properties", test_bad_properties);
     qtest_add_func("/simt/property-help", test_property_help);
+    qtest_add_func("/simt/qom/every-property-readable",
+                   test_qom_every_property_readable);
+    qtest_add_func("/simt/plug/unplug-and-plug-again",
+                   test_unplug_and_plug_again);
 
     return g_test_run();
 }
