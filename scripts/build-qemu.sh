@@ -91,7 +91,8 @@ manifest=$src/.simt-overlay
 new_manifest=$(mktemp)
 {
     git ls-files -co --exclude-standard hw/simt include/hw/simt \
-        'tests/qtest/simt*'
+        'tests/qtest/simt*' 'tests/qtest/libqos/simt*' \
+        tests/qtest/libqos/x86_64_q35-machine.c
     (cd qemu-overlay && git ls-files -co --exclude-standard .)
 } | sort -u > "$new_manifest"
 while read -r f; do
@@ -178,13 +179,20 @@ hook() {   # file, then pairs of: anchor line (exact), our line
 hook "$src/hw/Kconfig" "source usb/Kconfig" "source simt/Kconfig"
 hook "$src/hw/meson.build" "subdir('usb')" "subdir('simt')"
 hook "$src/meson.build" "    'hw/sensor'," "    'hw/simt',"
-# Every tests/qtest/simt*-test.c is a qtest; all but simt-test load kernel
-# images and so are linked with the image loader and the shared helpers.
-qtests=$(cd "$top/tests/qtest" && ls simt*-test.c | sed 's/\.c$//')
+# Every tests/qtest/simt*-test.c is a qtest program, but for
+# simt*-qos-test.c, which register tests on the qgraph node of
+# tests/qtest/libqos/simt.c and are linked into QEMU's qos-test; all but
+# simt-test load kernel images and so are linked with the image loader
+# and the shared helpers.
+qtests=$(cd "$top/tests/qtest" && ls simt*-test.c | grep -v -- '-qos-test\.c$' |
+         sed 's/\.c$//')
+qos_tests=$(cd "$top/tests/qtest" && ls simt*-qos-test.c)
 # QEMU's own tests every device must pass, which make check runs with the
 # device in the build: device_add help and device-list-properties on every
-# device with the QOM tree unchanged after, every machine's QOM readable.
-qemu_generic_qtests="device-introspect-test qom-test"
+# device with the QOM tree unchanged after, every machine's QOM readable;
+# and qos-test, which holds the qgraph's tests (make check runs those on
+# the simt node).
+qemu_generic_qtests="device-introspect-test qom-test qos-test"
 qtest_list=$(printf "'%s', " $qtests)
 # Sources a qtest needs beside its own and the shared helpers.
 extra_qtest_files() {   # qtest
@@ -201,7 +209,13 @@ for t in $qtests; do
     qtest_hooks+=("  'cdrom-test': files('boot-sector.c'),"
                   "  '$t': files('simt-elf.c', 'simt-qtest.c'$(extra_qtest_files $t)),")
 done
+for t in $qos_tests; do
+    qtest_hooks+=("qos_test_ss = ss.source_set()" "qos_test_ss.add(files('$t'))")
+done
 hook "$src/tests/qtest/meson.build" "${qtest_hooks[@]}"
+# The simt node, and a q35 machine node (QEMU's qgraph has only pc's).
+hook "$src/tests/qtest/libqos/meson.build" "        'e1000e.c'," "        'simt.c'," \
+    "        'x86_64_pc-machine.c'," "        'x86_64_q35-machine.c',  # simt's, not QEMU's"
 
 # Configure once per set of options.
 # shellcheck source=scripts/qemu-options.sh
