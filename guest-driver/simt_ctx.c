@@ -131,7 +131,17 @@ static void simt_hw_slots_put(struct simt_ctx *ctx)
 	mutex_unlock(&sdev->hw_lock);
 }
 
-/* user_contexts, or all but one of the device's queues (at least one). */
+/**
+ * simt_user_context_limit() - The contexts one user without CAP_SYS_ADMIN
+ * may hold on a device.
+ * @sdev: the device.
+ *
+ * The user_contexts parameter, at most the contexts the device can hold
+ * (one hardware context and queue each); if it is 0, all but one of
+ * those, at least one.
+ *
+ * Return: the limit, counted over all of the user's open files.
+ */
 u32 simt_user_context_limit(struct simt_device *sdev)
 {
 	u32 contexts = min(sdev->hw_ctx_count, sdev->hw_queue_count);
@@ -165,7 +175,7 @@ static int simt_hw_slots_get(struct simt_ctx *ctx)
 	if (charged && simt_user_queues(sdev, uid) >= limit) {
 		mutex_unlock(&sdev->hw_lock);
 		simt_dbg(&sdev->drm, CTX, "user %u holds %u contexts, the limit\n",
-			from_kuid(&init_user_ns, uid), limit);
+			 from_kuid(&init_user_ns, uid), limit);
 		return -EDQUOT;
 	}
 	c = find_first_zero_bit(&sdev->hw_ctx_used, sdev->hw_ctx_count);
@@ -173,7 +183,7 @@ static int simt_hw_slots_get(struct simt_ctx *ctx)
 	if (c >= sdev->hw_ctx_count || q >= sdev->hw_queue_count) {
 		mutex_unlock(&sdev->hw_lock);
 		simt_dbg(&sdev->drm, CTX, "all %u hardware contexts or %u queues in use\n",
-			sdev->hw_ctx_count, sdev->hw_queue_count);
+			 sdev->hw_ctx_count, sdev->hw_queue_count);
 		return -ENOSPC;
 	}
 	__set_bit(c, &sdev->hw_ctx_used);
@@ -231,12 +241,18 @@ static int simt_ctx_alloc_mem(struct simt_ctx *ctx)
 	return 0;
 }
 
-/*
- * The device is unplugged, quiet, and every fence it had pending has
- * signalled: free the rings and records of the contexts that outlive it
- * (open files keep them), so that nothing stays mapped for it.  The
- * fence word moves into the context, where closing still reads it.
- * Under sdev->dma_lock.
+/**
+ * simt_ctx_unplug() - Free the rings and records of the contexts that
+ * outlive their device.
+ * @sdev: the device, unplugged and quiet, every fence it had pending
+ *	signalled.
+ *
+ * Open files keep contexts, but nothing may stay mapped for a device that
+ * has gone.  The fence word moves into the context (&simt_ctx.fence_gone),
+ * where closing still reads it.
+ *
+ * Context: caller holds &simt_device.dma_lock; takes each context's
+ * &simt_ctx.fence_lock.
  */
 void simt_ctx_unplug(struct simt_device *sdev)
 {
@@ -349,10 +365,18 @@ static void simt_ctx_close(struct simt_ctx *ctx)
 	simt_hw_slots_put(ctx);
 }
 
-/*
- * How busy the device is, for userspace that picks one of several devices
- * (DRM_SIMT_PARAM_CONTEXTS and _BUSY_CONTEXTS): its contexts, of every
- * process, and those with submissions not yet finished and freed.
+/**
+ * simt_device_load() - How busy the device is.
+ * @sdev: the device.
+ * @contexts: set to the number of its contexts, of every process.
+ * @busy: set to the number of those with submissions not yet finished
+ *	and freed.
+ *
+ * For userspace that picks one of several devices
+ * (DRM_SIMT_PARAM_CONTEXTS and _BUSY_CONTEXTS); a context counts while it
+ * owns its queue.
+ *
+ * Context: takes &simt_device.ctx_lock.
  */
 void simt_device_load(struct simt_device *sdev, u32 *contexts, u32 *busy)
 {
@@ -405,6 +429,15 @@ none:
 		      size);
 }
 
+/**
+ * simt_ctx_lookup() - Look up a context of a file by id.
+ * @file: the file.
+ * @id: the context's id.
+ *
+ * Context: takes the file's context xarray lock.
+ * Return: the context, referenced (the caller puts it with
+ * simt_ctx_put()), or NULL if the file has none of that id.
+ */
 struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id)
 {
 	struct simt_file *sfile = file->driver_priv;
@@ -428,6 +461,17 @@ static void simt_ctx_close_put(struct simt_file *sfile, struct simt_ctx *ctx)
 	simt_ctx_put(ctx);
 }
 
+/**
+ * simt_ctx_close_file() - Close every context of a file that is closing.
+ * @sfile: the file's driver data (postclose).
+ *
+ * Each context is closed at once (see simt_ctx_close()) and loses the
+ * file's reference; it is freed when its last job is.
+ *
+ * Context: process context; takes, one at a time, the locks closing
+ * takes (&simt_ctx.lock, &simt_device.reset_sem, &simt_device.vram_lock
+ * and others), and sleeps.
+ */
 void simt_ctx_close_file(struct simt_file *sfile)
 {
 	struct simt_ctx *ctx;
@@ -440,6 +484,15 @@ void simt_ctx_close_file(struct simt_file *sfile)
 	xa_destroy(&sfile->contexts);
 }
 
+/**
+ * simt_ctx_usage_update_file() - Bring the engine time of a file's open
+ * contexts up to date (fdinfo).
+ * @sfile: the file's driver data.
+ *
+ * Context: takes &simt_device.reset_sem for reading, so that no device
+ * reset comes between reading a counter and noting it, and under it the
+ * file's context xarray lock and each context's &simt_ctx.usage_lock.
+ */
 void simt_ctx_usage_update_file(struct simt_file *sfile)
 {
 	struct simt_device *sdev = sfile->sdev;
@@ -464,8 +517,8 @@ void simt_ctx_usage_update_file(struct simt_file *sfile)
 }
 
 static struct simt_ctx *simt_ctx_create(struct simt_device *sdev,
-				       struct simt_usage *usage, u32 priority,
-				       u32 preempt_mode)
+					struct simt_usage *usage, u32 priority,
+					u32 preempt_mode)
 {
 	struct simt_ctx *ctx;
 	unsigned long flags;
@@ -546,6 +599,25 @@ err_free:
 	return ERR_PTR(ret);
 }
 
+/**
+ * simt_context_create_ioctl() - DRM_IOCTL_SIMT_CONTEXT_CREATE: create a
+ * context.
+ * @drm: the DRM device.
+ * @data: the &struct drm_simt_context_create; @data->ctx_id is filled in.
+ * @file: the file the context goes to.
+ *
+ * The context gets a hardware context and queue, counted against the
+ * caller unless CAP_SYS_ADMIN, its ring and records, a zeroed root page
+ * table and, when the device preempts and VRAM allows, a save area.
+ * HIGH priority needs CAP_SYS_NICE unless unprivileged_high is set,
+ * REALTIME always does.
+ *
+ * Return: 0; -EINVAL for bad flags, mode or priority; -EACCES without
+ * CAP_SYS_NICE; -EMFILE if the file holds file_contexts contexts;
+ * -EDQUOT if the user holds user_contexts; -ENOSPC if every hardware
+ * context or queue is in use; -ENOMEM; -EIO if the queue did not start;
+ * -ENODEV if the device has gone; or another negative errno.
+ */
 int simt_context_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file)
 {
@@ -557,7 +629,7 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 	if (args->flags || args->preempt_mode > DRM_SIMT_PREEMPT_CHIMERA ||
 	    args->priority > DRM_SIMT_PRIORITY_REALTIME) {
 		simt_dbg(drm, CTX, "CONTEXT_CREATE: flags 0x%x, mode %u, priority %u\n",
-			args->flags, args->preempt_mode, args->priority);
+			 args->flags, args->preempt_mode, args->priority);
 		return -EINVAL;
 	}
 	/* Work above NORMAL can starve everyone else's: as for sched_setscheduler(). */
@@ -566,14 +638,14 @@ int simt_context_create_ioctl(struct drm_device *drm, void *data,
 	      !READ_ONCE(simt_unprivileged_high))) &&
 	    !capable(CAP_SYS_NICE)) {
 		simt_dbg(drm, CTX, "CONTEXT_CREATE: priority %u needs CAP_SYS_NICE\n",
-			args->priority);
+			 args->priority);
 		return -EACCES;
 	}
 	if (atomic_inc_return(&sfile->context_count) >
 	    READ_ONCE(simt_file_contexts)) {
 		atomic_dec(&sfile->context_count);
 		simt_dbg(drm, CTX, "CONTEXT_CREATE: this file holds %u contexts already\n",
-			READ_ONCE(simt_file_contexts));
+			 READ_ONCE(simt_file_contexts));
 		return -EMFILE;
 	}
 
@@ -605,6 +677,19 @@ err_count:
 	return ret;
 }
 
+/**
+ * simt_context_destroy_ioctl() - DRM_IOCTL_SIMT_CONTEXT_DESTROY: destroy a
+ * context.
+ * @drm: the DRM device.
+ * @data: the &struct drm_simt_context_destroy.
+ * @file: the file that holds the context.
+ *
+ * The id goes at once, and the context is closed: its queue stops, its
+ * unfinished work ends with -ECANCELED and its slots and VRAM are given
+ * back.  It is freed when its last reference goes.
+ *
+ * Return: 0, -EINVAL if pad is not zero, or -ENOENT for an unknown id.
+ */
 int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file)
 {
@@ -625,6 +710,14 @@ int simt_context_destroy_ioctl(struct drm_device *drm, void *data,
 	return 0;
 }
 
+/**
+ * simt_bind_find() - An object's binding in a context.
+ * @ctx: the context.
+ * @obj: the object.
+ *
+ * Context: caller holds &simt_ctx.lock.
+ * Return: the binding, or NULL if @obj is not bound in @ctx.
+ */
 struct simt_bind *simt_bind_find(struct simt_ctx *ctx,
 				 struct drm_gem_object *obj)
 {
@@ -677,7 +770,7 @@ static int simt_vm_bind(struct drm_device *drm, struct drm_simt_vm_bind *args,
 	addr = fixed ? args->device_addr : simt_bo_device_addr(obj);
 	if (!addr && !fixed) {
 		simt_dbg(drm, VM, "VM_BIND: system object %u has no device address\n",
-			args->handle);
+			 args->handle);
 		ret = -ENOSPC;
 		goto out_obj;
 	}
@@ -685,7 +778,7 @@ static int simt_vm_bind(struct drm_device *drm, struct drm_simt_vm_bind *args,
 		      check_add_overflow(addr, (u64)obj->size, &end) ||
 		      end > sdev->vram_guard)) {
 		simt_dbg(drm, VM, "VM_BIND: fixed address 0x%llx (+%zu) unaligned or beyond 0x%llx\n",
-			addr, obj->size, sdev->vram_guard);
+			 addr, obj->size, sdev->vram_guard);
 		ret = -EINVAL;
 		goto out_obj;
 	}
@@ -703,13 +796,13 @@ static int simt_vm_bind(struct drm_device *drm, struct drm_simt_vm_bind *args,
 	}
 	if (simt_bind_find(ctx, obj)) {
 		simt_dbg(drm, VM, "VM_BIND: object %u already bound in context %u\n",
-			args->handle, args->ctx_id);
+			 args->handle, args->ctx_id);
 		ret = -EEXIST;
 		goto out_unlock;
 	}
 	if (simt_bind_overlaps(ctx, addr, obj->size)) {
 		simt_dbg(drm, VM, "VM_BIND: [0x%llx, +%zu) overlaps a binding\n",
-			addr, obj->size);
+			 addr, obj->size);
 		ret = -EBUSY;
 		goto out_unlock;
 	}
@@ -745,10 +838,31 @@ out_ctx:
 	return ret;
 }
 
-/*
+/**
+ * simt_vm_bind_ioctl() - DRM_IOCTL_SIMT_VM_BIND: bind an object in a
+ * context.
+ * @drm: the DRM device.
+ * @data: the &struct drm_simt_vm_bind; @data->device_addr is filled in.
+ * @file: the file that holds the context and the object.
+ *
+ * At the object's own device address, or with DRM_SIMT_VM_BIND_FIXED at
+ * the caller's, page-aligned and below the fixed bindings' end.  A VRAM
+ * object's pages map where it is now and follow it when it moves; a
+ * system object's are mapped by DMA address.  The binding holds a
+ * reference to the object until it is unbound.
+ *
  * Inside drm_dev_enter() from the first look at a system object's DMA
  * table to the last page table write: unplug unmaps the tables once no
  * VM_BIND is in here (simt_gem_unplug()).
+ *
+ * Context: takes &simt_ctx.lock, and under it &simt_device.vram_lock and
+ * &simt_device.hw_lock.
+ * Return: 0; -EINVAL for bad flags, pad, fixed address, or a system
+ * object the device MMU cannot map; -ENOENT for an unknown or closing
+ * context or an unknown object; -ENOSPC for a system object without a
+ * device address; -EEXIST if the object is bound in the context already;
+ * -EBUSY if the range overlaps a binding; -ENOMEM; -ENODEV if the device
+ * has gone.
  */
 int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *file)
@@ -768,6 +882,22 @@ int simt_vm_bind_ioctl(struct drm_device *drm, void *data,
 	return ret;
 }
 
+/**
+ * simt_vm_unbind_ioctl() - DRM_IOCTL_SIMT_VM_UNBIND: unbind an object from
+ * a context.
+ * @drm: the DRM device.
+ * @data: the &struct drm_simt_vm_unbind.
+ * @file: the file that holds the context and the object.
+ *
+ * The leaves are cleared and the TLB flushed before the object can move
+ * or be freed (a kernel of the context may be running); if the device has
+ * gone there is nothing to clear.  Then the binding drops its reference.
+ *
+ * Context: takes &simt_ctx.lock, and under it &simt_device.vram_lock and
+ * &simt_device.hw_lock.
+ * Return: 0, or -ENOENT for an unknown context or object, or an object
+ * not bound in the context (or the context is closing).
+ */
 int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file)
 {
@@ -791,7 +921,7 @@ int simt_vm_unbind_ioctl(struct drm_device *drm, void *data,
 	b = ctx->closed ? NULL : simt_bind_find(ctx, obj);
 	if (!b) {
 		simt_dbg(drm, VM, "VM_UNBIND: object %u not bound in context %u\n",
-			args->handle, args->ctx_id);
+			 args->handle, args->ctx_id);
 		ret = -ENOENT;
 		goto out_unlock;
 	}

@@ -14,14 +14,11 @@ struct simt_device;
 struct simt_file;
 
 extern unsigned int simt_file_contexts;
-/* The contexts one user without CAP_SYS_ADMIN may hold on @sdev. */
 u32 simt_user_context_limit(struct simt_device *sdev);
 struct simt_ctx *simt_ctx_lookup(struct drm_file *file, u32 id);
-/* @obj's binding in @ctx, or NULL; under ctx->lock. */
 struct simt_bind *simt_bind_find(struct simt_ctx *ctx,
 				 struct drm_gem_object *obj);
 void simt_ctx_close_file(struct simt_file *sfile);
-/* Bring the engine time of @sfile's open contexts up to date (fdinfo). */
 void simt_ctx_usage_update_file(struct simt_file *sfile);
 void simt_ctx_unplug(struct simt_device *sdev);
 void simt_device_load(struct simt_device *sdev, u32 *contexts, u32 *busy);

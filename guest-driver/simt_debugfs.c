@@ -24,9 +24,12 @@
  *   irq_test  write anything: fire the test interrupt and wait for it
  *             (the write fails with ETIMEDOUT if it does not arrive);
  *             read: "<count> <last latency us> <last error>"
+ *   reset     write 1 (or any true value): reset the whole device as
+ *             recovery does, and wait for it
  *
- * Those that read registers check drm_dev_enter() so that a file kept open across an unbind
- * never touches a device that is gone.
+ * and "preempt" and "timeline" (simt_preempt.c).  Those that read
+ * registers check drm_dev_enter() so that a file kept open across an
+ * unbind never touches a device that is gone.
  */
 
 #include <linux/debugfs.h>
@@ -226,6 +229,18 @@ static const struct file_operations simt_reset_fops = {
 	.llseek		= noop_llseek,
 };
 
+/**
+ * simt_debugfs_init() - Create the device's debugfs files.
+ * @sdev: the device, its DRM device allocated (which made its debugfs
+ *	directory) and not yet registered.
+ *
+ * Creates the files listed at the top of this file, and the preemption
+ * ones (simt_preempt_debugfs_init()), in the DRM device's directory.
+ * Does nothing without debugfs.  The files go with the directory, when
+ * the DRM device is released.
+ *
+ * Context: process context (probe).
+ */
 void simt_debugfs_init(struct simt_device *sdev)
 {
 	struct dentry *root = sdev->drm.debugfs_root;

@@ -26,7 +26,17 @@ static void simt_wq_destroy(struct drm_device *drm, void *arg)
 	destroy_workqueue(arg);
 }
 
-/* @wq (or NULL: -ENOMEM) goes with the DRM device. */
+/**
+ * simt_drmm_workqueue() - Tie a work queue's life to the DRM device.
+ * @sdev: the device.
+ * @wq: a work queue just allocated, or NULL if its allocation failed.
+ *
+ * @wq is destroyed (which runs what is queued on it) when the last
+ * reference to the DRM device goes; if that cannot be arranged it is
+ * destroyed at once.
+ *
+ * Return: 0, or -ENOMEM if @wq is NULL or the action cannot be added.
+ */
 int simt_drmm_workqueue(struct simt_device *sdev, struct workqueue_struct *wq)
 {
 	if (!wq)
@@ -34,7 +44,16 @@ int simt_drmm_workqueue(struct simt_device *sdev, struct workqueue_struct *wq)
 	return drmm_add_action_or_reset(&sdev->drm, simt_wq_destroy, wq);
 }
 
-/* The device's cycle counter (the high word is latched by the low read). */
+/**
+ * simt_device_cycle() - Read the device's cycle counter.
+ * @sdev: the device, which must be present (inside drm_dev_enter()).
+ *
+ * The high word is latched by the read of the low one, so the pair is
+ * read under hw_lock.
+ *
+ * Context: process context; takes &simt_device.hw_lock.
+ * Return: the 64-bit cycle count.
+ */
 u64 simt_device_cycle(struct simt_device *sdev)
 {
 	u64 lo, hi;
@@ -46,7 +65,15 @@ u64 simt_device_cycle(struct simt_device *sdev)
 	return hi << 32 | lo;
 }
 
-/* Reset the device: queues, contexts, interrupts; VRAM keeps its contents. */
+/**
+ * simt_hw_reset() - Reset the device.
+ * @sdev: the device.
+ *
+ * Resets queues, contexts and interrupts (every class masked); VRAM keeps
+ * its contents.  The reset is posted before this returns.  The caller
+ * makes sure nothing is using the device: at probe, at remove, or a
+ * recovery under &simt_device.reset_sem held for writing.
+ */
 void simt_hw_reset(struct simt_device *sdev)
 {
 	simt_wr32(sdev, SIMT_REG_RESET, SIMT_RESET_MAGIC);

@@ -15,7 +15,6 @@
 #include <linux/pci.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 
 #include <drm/drm_accel.h>
 #include <drm/drm_drv.h>
@@ -149,9 +148,8 @@ static const struct drm_driver simt_drm_driver = {
 	.num_ioctls		= ARRAY_SIZE(simt_drm_ioctls),
 	.name			= SIMT_DRIVER_NAME,
 	.desc			= SIMT_DRIVER_DESC,
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 14, 0)
+	/* Still in 6.12's drm_driver ("unused, to be removed"). */
 	.date			= "20261122",
-#endif
 	.major			= DRM_SIMT_UAPI_MAJOR,
 	.minor			= DRM_SIMT_UAPI_MINOR,
 };

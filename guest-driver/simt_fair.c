@@ -20,9 +20,8 @@
  *    back before they reach the device (drm_sched's prepare_job waits
  *    on a fence), until a submission of the starving context
  *    finishes, or its queue has run for share_ms of device time, or
- *    10 * share_ms have passed.  Work
- *    already on the device finishes, after which the device is the
- *    starving context's.  User queues, whose work the driver does not
+ *    10 * share_ms have passed.  Work already on the device finishes,
+ *    after which the device is the starving context's.  User queues, whose work the driver does not
  *    see, count as busy by their STATUS; during a hold the PRIORITY of
  *    those above the starving context is its priority, so that their
  *    next kernels dispatch after its older one (the device breaks ties
@@ -272,10 +271,17 @@ static void simt_fair_work(struct work_struct *work)
 			   msecs_to_jiffies(SIMT_FAIR_PERIOD_MS));
 }
 
-/*
- * drm_sched's prepare_job: a job of a context of higher priority than a
- * held-for one waits for the hold to end; NULL lets it run, as it does a
- * closed context's jobs, which run_job only cancels.
+/**
+ * simt_fair_prepare_job() - Whether a context's next job waits for a hold.
+ * @ctx: the context of the job.
+ *
+ * drm_sched's prepare_job: while a fair-share hold is on, a job of a
+ * context of higher priority than the held-for one waits for the hold to
+ * end.  A closed context's jobs never wait: run_job only cancels them.
+ *
+ * Context: the scheduler's work item; takes sdev->fair_lock (irqsave).
+ * Return: a reference to the hold's fence, for the scheduler to wait on,
+ * or NULL to let the job run.
  */
 struct dma_fence *simt_fair_prepare_job(struct simt_ctx *ctx)
 {
@@ -291,6 +297,17 @@ struct dma_fence *simt_fair_prepare_job(struct simt_ctx *ctx)
 	return f;
 }
 
+/**
+ * simt_fair_init() - Start the context scheduling policy of a device.
+ * @sdev: the device.
+ *
+ * Initialises fair_lock and the hold fences' context, and starts the
+ * check, which runs every SIMT_FAIR_PERIOD_MS on system_wq until
+ * simt_fair_fini(), whatever the policy: a hold begun under "fair-share"
+ * still ends by its own rules after a switch to "priority".
+ *
+ * Context: process context (probe).
+ */
 void simt_fair_init(struct simt_device *sdev)
 {
 	spin_lock_init(&sdev->fair_lock);
@@ -300,7 +317,17 @@ void simt_fair_init(struct simt_device *sdev)
 			   msecs_to_jiffies(SIMT_FAIR_PERIOD_MS));
 }
 
-/* The device goes: no more checks, and nothing stays held. */
+/**
+ * simt_fair_fini() - Stop the context scheduling policy of a device.
+ * @sdev: the device, going (unplugged and reset).
+ *
+ * No more checks, and nothing stays held: a hold still on ends, and the
+ * jobs it held go on; the device is not touched (the user queues' priority
+ * is not restored).
+ *
+ * Context: process context (remove); waits for a check that runs; takes
+ * sdev->fair_lock.
+ */
 void simt_fair_fini(struct simt_device *sdev)
 {
 	unsigned long flags;

@@ -32,6 +32,15 @@
 #include "simt_move.h"
 #include "uapi/drm/simt_accel.h"
 
+/**
+ * simt_fence_driver_name() - The driver name of the driver's dma_fences.
+ * @fence: the fence (unused).
+ *
+ * The &dma_fence_ops.get_driver_name of the hardware fences and of
+ * SUBMIT's sync_file fences (simt_submit.c).
+ *
+ * Return: SIMT_DRIVER_NAME.
+ */
 const char *simt_fence_driver_name(struct dma_fence *fence)
 {
 	return SIMT_DRIVER_NAME;
@@ -47,6 +56,13 @@ static const struct dma_fence_ops simt_fence_ops = {
 	.get_timeline_name = simt_fence_timeline_name,
 };
 
+/**
+ * simt_error_errno() - The errno a context error ends fences with.
+ * @error: a DRM_SIMT_ERROR_* value, not 0.
+ *
+ * Return: -EFAULT for a fault, -ETIMEDOUT for the job timeout, -ECANCELED
+ * for a cancellation and -EIO for any other error (a device error).
+ */
 int simt_error_errno(u32 error)
 {
 	switch (error) {
@@ -110,11 +126,22 @@ static void simt_fence_collect(struct simt_ctx *ctx, struct simt_fence *f,
 	}
 }
 
-/*
- * Signal the hardware fences of @ctx's jobs that are over: completed, or
- * ended by the context's error.  With @cancel (a -errno) the rest are
- * signalled with that error too (the context or the device is going).
- * Safe in any context, idempotent.
+/**
+ * simt_ctx_signal() - Signal the hardware fences of a context's jobs that are over.
+ * @ctx: the context.
+ * @cancel: 0, or a negative errno to end every other pending fence with.
+ *
+ * Signals, in seqno order, the fences on @ctx->pending that the fence word
+ * has passed (completed: their completion records go into the statistics
+ * and WAIT's results) and, once the context has an error, the rest with
+ * that error (the first of them, the one that failed, has its records
+ * read for the fault pc and WAIT's result).  With @cancel, the fences
+ * still pending after that are signalled with @cancel too (the context or
+ * the device is going).  Each signalled fence leaves the list and drops
+ * the list's reference.  Idempotent.
+ *
+ * Context: any context; takes @ctx->fence_lock (irqsave).  Callers that
+ * find @ctx through sdev->queue_ctx[] hold sdev->ctx_lock.
  */
 void simt_ctx_signal(struct simt_ctx *ctx, int cancel)
 {
@@ -126,12 +153,17 @@ void simt_ctx_signal(struct simt_ctx *ctx, int cancel)
 	/*
 	 * The error first: once it is set the queue has stopped, so the
 	 * fence word read after it is final and nothing that completed is
-	 * failed by mistake.  Records are read after the fence word.  Both
+	 * failed by mistake.  Records are read after the fence word.  All
 	 * under fence_lock, which unplug takes to move the fence word.
 	 */
 	spin_lock_irqsave(&ctx->fence_lock, flags);
+	/* Pairs with the smp_store_release() of simt_ctx_fail(). */
 	error = smp_load_acquire(&ctx->error);
 	done = READ_ONCE(*ctx->fence);
+	/*
+	 * Read the fence word before the completion records: the device
+	 * writes a job's records before its SIGNAL stores the fence word.
+	 */
 	dma_rmb();
 
 	list_for_each_entry_safe(f, tmp, &ctx->pending, link) {
@@ -153,7 +185,16 @@ void simt_ctx_signal(struct simt_ctx *ctx, int cancel)
 	spin_unlock_irqrestore(&ctx->fence_lock, flags);
 }
 
-/* Drop the fences WAIT keeps (the context is going). */
+/**
+ * simt_ctx_results_free() - Free the results WAIT keeps for a context.
+ * @ctx: the context, going (its release, or its creation failing).
+ *
+ * Drops the finished fences held in @ctx->results and frees the array.
+ * Does nothing if there is none.
+ *
+ * Context: process context; nothing else may use @ctx any more, so no
+ * lock is taken.
+ */
 void simt_ctx_results_free(struct simt_ctx *ctx)
 {
 	u32 i;
@@ -167,7 +208,22 @@ void simt_ctx_results_free(struct simt_ctx *ctx)
 	ctx->results = NULL;
 }
 
-/* Stop @ctx with @error from its next submission on.  Under ctx_lock. */
+/**
+ * simt_ctx_fail() - Stop a context with an error.
+ * @ctx: the context.
+ * @error: the DRM_SIMT_ERROR_* value it stops with, not 0.
+ * @hw_error: the queue's enum simt_queue_error, 0 for none, or U32_MAX
+ *	when the device gave none.
+ *
+ * From its next submission not yet completed (recorded as
+ * @ctx->failed_seqno) on, every submission of @ctx ends with @error, and
+ * run_job puts no more on the device.  Only the first error counts: a
+ * context that has one already is left as it is.  @ctx->error is stored
+ * last, with release semantics, so readers that load it with acquire
+ * (simt_ctx_signal(), run_job) see the details written before it.
+ *
+ * Context: caller holds sdev->ctx_lock.
+ */
 void simt_ctx_fail(struct simt_ctx *ctx, u32 error, u32 hw_error)
 {
 	lockdep_assert_held(&ctx->sdev->ctx_lock);
@@ -179,12 +235,22 @@ void simt_ctx_fail(struct simt_ctx *ctx, u32 error, u32 hw_error)
 	smp_store_release(&ctx->error, error);
 }
 
-/*
- * Record why a stopped queue stopped, and the context's MMU fault.
- * Under sdev->ctx_lock.
+/**
+ * simt_ctx_collect_error() - Record why a context's queue stopped.
+ * @sdev: the device.
+ * @ctx: a context that owns a hardware queue.
+ *
+ * Reads the hardware context's MMU fault record: the first fault's
+ * address is kept in @ctx->fault_addr, and the record is cleared.  If
+ * the queue is in the error state and @ctx has no error yet, fails @ctx
+ * with simt_ctx_fail(): DRM_SIMT_ERROR_FAULT after an MMU fault, else
+ * DRM_SIMT_ERROR_DEVICE, with the queue's error code (U32_MAX if the
+ * device reports none); counts it in the statistics and logs it
+ * (ratelimited).
+ *
+ * Context: caller holds sdev->ctx_lock, inside drm_dev_enter().
  */
-void simt_ctx_collect_error(struct simt_device *sdev,
-				   struct simt_ctx *ctx)
+void simt_ctx_collect_error(struct simt_device *sdev, struct simt_ctx *ctx)
 {
 	u32 st, f;
 
@@ -193,8 +259,8 @@ void simt_ctx_collect_error(struct simt_device *sdev,
 	if (f & SIMT_CFAULT_VALID) {
 		if (!ctx->faulted) {
 			ctx->faulted = true;
-			ctx->fault_addr = simt_rd32(sdev,
-				SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_FAULT_ADDR));
+			ctx->fault_addr =
+				simt_rd32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_FAULT_ADDR));
 		}
 		simt_wr32(sdev, SIMT_CTX_REG(ctx->hw_ctx, SIMT_CREG_FAULT),
 			  SIMT_CFAULT_VALID);
@@ -212,14 +278,25 @@ void simt_ctx_collect_error(struct simt_device *sdev,
 				     ctx->id, ctx->hw_queue,
 				     SIMT_QSTATUS_ERROR(st),
 				     simt_rd32(sdev, SIMT_QUEUE_REG(ctx->hw_queue,
-							SIMT_QREG_ERROR_CMD)),
+								    SIMT_QREG_ERROR_CMD)),
 				     ctx->faulted ? ", device MMU fault" : "");
 	}
 }
 
-/*
- * The interrupt thread of the queue, error and MMU classes: signal what
- * the device has finished.
+/**
+ * simt_fence_irq() - Signal what the device has finished.
+ * @sdev: the device.
+ * @cls: the interrupt class, SIMT_IRQ_QUEUE, SIMT_IRQ_ERROR or SIMT_IRQ_MMU.
+ *
+ * The threaded handler of the queue, error and MMU interrupts.  For every
+ * hardware queue that has a context: after an ERROR or MMU interrupt,
+ * records why the queue stopped (simt_ctx_collect_error()); signals the
+ * fences that are over (simt_ctx_signal()); and wakes USERQ_WAIT on a
+ * user queue.  Then lets the move queue see its completions
+ * (simt_move_irq()).  Does nothing once the device is unplugged.
+ *
+ * Context: process context (the interrupt thread), a fence-signalling
+ * path; takes sdev->ctx_lock and each context's fence_lock.
  */
 void simt_fence_irq(struct simt_device *sdev, unsigned int cls)
 {
@@ -250,10 +327,20 @@ void simt_fence_irq(struct simt_device *sdev, unsigned int cls)
 	drm_dev_exit(idx);
 }
 
-/*
- * Make @fence the hardware fence of submission @seqno of @ctx, pending
- * until the interrupt thread sees the fence word pass it.  The pending
- * list holds a reference; the caller keeps the first one.
+/**
+ * simt_fence_publish() - Make a fence the hardware fence of a submission.
+ * @ctx: the context.
+ * @fence: the job's hardware fence, not yet initialised.
+ * @seqno: the job's sequence number, which its SIGNAL stores.
+ *
+ * Initialises @fence on @ctx's hardware fence context and puts it on
+ * @ctx->pending, where it waits until the interrupt thread sees the fence
+ * word pass @seqno.  The pending list holds a reference of its own; the
+ * caller keeps the first one.  When the list was empty, the context's
+ * wait for the device starts now (@ctx->fair_since, simt_fair.c).
+ *
+ * Context: run_job, under @ctx->ring_lock; takes @ctx->fence_lock
+ * (irqsave).
  */
 void simt_fence_publish(struct simt_ctx *ctx, struct simt_fence *fence,
 			u64 seqno)
@@ -271,9 +358,15 @@ void simt_fence_publish(struct simt_ctx *ctx, struct simt_fence *fence,
 	spin_unlock_irqrestore(&ctx->fence_lock, flags);
 }
 
-/*
- * The device is gone and quiet (simt_remove() has reset it): fail every
- * fence still pending, so that nobody waits for ever.
+/**
+ * simt_fence_device_gone() - Fail every pending fence of a removed device.
+ * @sdev: the device, gone and quiet (simt_remove() has reset it).
+ *
+ * Signals every hardware fence still pending on a context that owns a
+ * queue with -ENODEV, so that nobody waits for ever.
+ *
+ * Context: process context; takes sdev->ctx_lock and each context's
+ * fence_lock.
  */
 void simt_fence_device_gone(struct simt_device *sdev)
 {

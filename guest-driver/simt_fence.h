@@ -13,14 +13,31 @@
 struct simt_ctx;
 struct simt_device;
 
-/* The hardware fence of a job: signalled when its SIGNAL command ran. */
+/**
+ * struct simt_fence - The hardware fence of a job.
+ * @base: the dma_fence; signalled by simt_ctx_signal() once the job's
+ *	SIGNAL command has stored its seqno in the context's fence word, or
+ *	with an error when the context stopped or went.
+ * @link: entry in ctx->pending, under ctx->fence_lock, from
+ *	simt_fence_publish() until the fence is signalled.
+ * @first_slot: completion record slot of the job's first launch; its
+ *	@launches launches use the following slots, modulo
+ *	SIMT_RECORD_SLOTS.
+ * @launches: number of LAUNCH commands of the job.
+ * @bytes: bytes copied by the job's COPY commands, added to the
+ *	statistics when it completes.
+ */
 struct simt_fence {
 	struct dma_fence base;
-	spinlock_t lock;		/* a syncobj may outlive the context */
-	struct list_head link;		/* ctx->pending */
-	u32 first_slot;			/* its launches' record slots */
+	/**
+	 * @lock: the lock of @base, one per fence rather than the context's,
+	 * because a syncobj may keep the fence after the context is gone.
+	 */
+	spinlock_t lock;
+	struct list_head link;
+	u32 first_slot;
 	u32 launches;
-	u64 bytes;			/* copied by its commands */
+	u64 bytes;
 };
 
 const char *simt_fence_driver_name(struct dma_fence *fence);

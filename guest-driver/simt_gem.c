@@ -15,13 +15,14 @@
  *
  *  - System memory objects: drm_gem_shmem objects whose pages are pinned
  *    and DMA-mapped at creation.  Copies reach them by their DMA
- *    addresses, one command per contiguous piece (simt_job.c).  Kernels
- *    reach them once they are bound: each page is mapped by its DMA
- *    address with SIMT_PTE_SYS (simt_ctx.c).  Their device address, the
- *    same in every context as for VRAM objects, comes from the same
- *    allocator (va_mm), taken at creation and freed with the object.  Pinned pages are charged to the creating process's locked
- *    memory (RLIMIT_MEMLOCK, as for mlock() and RDMA memory regions)
- *    until the object is freed.
+ *    addresses, one command per contiguous piece (simt_sched.c).
+ *    Kernels reach them once they are bound: each page is mapped by its
+ *    DMA address with SIMT_PTE_SYS (simt_ctx.c).  Their device address,
+ *    the same in every context as for VRAM objects, comes from the same
+ *    allocator (va_mm), taken at creation and freed with the object.
+ *    Pinned pages are charged to the creating process's locked memory
+ *    (RLIMIT_MEMLOCK, as for mlock() and RDMA memory regions) until the
+ *    object is freed.
  *
  * Only system memory objects can be exported as dma-bufs: the helpers do
  * it for shmem objects; a VRAM object has no pages an importer could map.
@@ -151,6 +152,12 @@ static const struct drm_gem_object_funcs simt_vram_bo_funcs = {
 	.vm_ops		= &simt_vram_vm_ops,
 };
 
+/**
+ * simt_bo_is_vram() - Is a GEM object one of the driver's VRAM objects?
+ * @obj: a GEM object of this device.
+ *
+ * Return: true for a VRAM object, false for a system memory object.
+ */
 bool simt_bo_is_vram(struct drm_gem_object *obj)
 {
 	return obj->funcs == &simt_vram_bo_funcs;
@@ -162,7 +169,16 @@ static struct simt_sys_bo *to_simt_sys_bo(struct drm_gem_object *obj)
 			    base);
 }
 
-/* 0 for a system memory object that got no device address. */
+/**
+ * simt_bo_device_addr() - An object's own device address.
+ * @obj: a GEM object of this device.
+ *
+ * The address is the same in every context that binds the object without
+ * DRM_SIMT_VM_BIND_FIXED, and is the object's for life.
+ *
+ * Return: the device address, or 0 for a system memory object that got
+ * none (the device address space was full).
+ */
 u64 simt_bo_device_addr(struct drm_gem_object *obj)
 {
 	struct simt_sys_bo *bo;
@@ -173,10 +189,15 @@ u64 simt_bo_device_addr(struct drm_gem_object *obj)
 	return drm_mm_node_allocated(&bo->va) ? bo->va.start : 0;
 }
 
-/*
- * Can the device MMU map every page of system memory object @obj?  Sv32
- * leaves hold a 22-bit page number: DMA addresses must lie below 16 GiB
- * and be page-aligned.  0 or -EINVAL, said in the kernel log.
+/**
+ * simt_sys_bo_dma_check() - Can the device MMU map a system memory object?
+ * @obj: a system memory object, whose pages are pinned and mapped.
+ *
+ * Sv32 leaves hold a 22-bit page number: every DMA segment must lie below
+ * 16 GiB and be page-aligned.  A segment that is not is reported in the
+ * kernel log (rate limited).
+ *
+ * Return: 0 if every page can be mapped, else -EINVAL.
  */
 int simt_sys_bo_dma_check(struct drm_gem_object *obj)
 {
@@ -248,7 +269,17 @@ static const struct drm_gem_object_funcs simt_sys_bo_funcs = {
 	.vm_ops		= &drm_gem_shmem_vm_ops,
 };
 
-/* drm_driver.gem_create_object: what drm_gem_shmem_create() allocates. */
+/**
+ * simt_gem_create_object() - &drm_driver.gem_create_object: allocate what
+ * drm_gem_shmem_create() initializes.
+ * @drm: the DRM device.
+ * @size: the object's size (the helper initializes it).
+ *
+ * Allocates a &struct simt_sys_bo, whose functions free its device
+ * addresses and pinned memory charge with it.
+ *
+ * Return: the embedded GEM object, or ERR_PTR(-ENOMEM).
+ */
 struct drm_gem_object *simt_gem_create_object(struct drm_device *drm,
 					      size_t size)
 {
@@ -261,11 +292,20 @@ struct drm_gem_object *simt_gem_create_object(struct drm_device *drm,
 	return &bo->base.base;
 }
 
-/*
- * The address of byte @offset of @obj as a copy command takes it, and
- * how many bytes from there are contiguous: a device address for VRAM
- * objects (@host false; where the object is does not matter), a DMA
- * address for system memory (@host true).
+/**
+ * simt_bo_addr() - The address of a byte of an object, as a copy command
+ * takes it.
+ * @obj: a GEM object of this device.
+ * @offset: the byte's offset in @obj.
+ * @addr: set to its address: a device address for VRAM objects (where the
+ *	object is does not matter), a DMA address for system memory.
+ * @contig: set to how many bytes from there are contiguous.
+ * @host: set to false for a device address, true for a DMA address.
+ *
+ * For system memory the DMA table is read, so the caller is inside
+ * drm_dev_enter() (simt_gem_unplug() frees it).
+ *
+ * Return: 0, or -EINVAL if @offset is beyond the object or its DMA table.
  */
 int simt_bo_addr(struct drm_gem_object *obj, u64 offset, u64 *addr,
 		 u64 *contig, bool *host)
@@ -338,7 +378,7 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 		ret = simt_pinned_charge(current->mm, size >> PAGE_SHIFT);
 		if (ret) {
 			simt_dbg(&sdev->drm, BO, "%llu bytes more pinned memory exceed RLIMIT_MEMLOCK\n",
-				size);
+				 size);
 			drm_gem_object_put(&shmem->base);
 			return ERR_PTR(ret);
 		}
@@ -370,10 +410,32 @@ static struct drm_gem_object *simt_sys_bo_create(struct simt_device *sdev,
 	mutex_unlock(&sdev->vram_lock);
 	if (ret)
 		simt_dbg(&sdev->drm, BO, "no device address for a system object of %llu bytes\n",
-			size);
+			 size);
 	return &shmem->base;
 }
 
+/**
+ * simt_bo_create_ioctl() - DRM_IOCTL_SIMT_BO_CREATE: create a buffer
+ * object and a handle to it.
+ * @drm: the DRM device.
+ * @data: the &struct drm_simt_bo_create; @data->handle is filled in.
+ * @file: the file the handle goes to.
+ *
+ * The size is rounded up to whole pages.  A VRAM object goes into VRAM,
+ * evicting others if need be, or starts evicted in system pages
+ * (simt_vram_bo_place()).  A system memory object is pinned and
+ * DMA-mapped now, charged to the caller's RLIMIT_MEMLOCK, and gets a
+ * device address if there is room.  Objects are created inside
+ * drm_dev_enter().
+ *
+ * Context: takes &simt_device.vram_lock and &simt_device.dma_lock (not
+ * nested).
+ * Return: 0; -EINVAL for bad flags or a zero size; -E2BIG for a size that
+ * wraps or exceeds VRAM or RAM; -ENOMEM when out of memory, pinned memory
+ * or half of RAM (system objects); -ENOSPC when out of device addresses
+ * (VRAM objects); -ENODEV if the device has gone; or another negative
+ * errno.
+ */
 int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file)
 {
@@ -386,7 +448,7 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 	if ((args->flags != DRM_SIMT_BO_VRAM &&
 	     args->flags != DRM_SIMT_BO_SYSTEM) || !args->size) {
 		simt_dbg(drm, BO, "BO_CREATE: flags 0x%x, size %llu\n", args->flags,
-			args->size);
+			 args->size);
 		return -EINVAL;
 	}
 	size = PAGE_ALIGN(args->size);
@@ -400,7 +462,7 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 			sdev->vram_guard;
 		if (size > limit) {
 			simt_dbg(drm, BO, "BO_CREATE: %llu bytes, more than the %llu of VRAM\n",
-				size, limit);
+				 size, limit);
 			return -E2BIG;
 		}
 	} else {
@@ -408,7 +470,7 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 		limit = (u64)totalram_pages() << PAGE_SHIFT;
 		if (size > limit / 2) {
 			simt_dbg(drm, BO, "BO_CREATE: %llu bytes, more than half of the %llu of RAM\n",
-				size, limit);
+				 size, limit);
 			return size > limit ? -E2BIG : -ENOMEM;
 		}
 	}
@@ -429,6 +491,16 @@ int simt_bo_create_ioctl(struct drm_device *drm, void *data,
 	return ret;
 }
 
+/**
+ * simt_bo_mmap_offset_ioctl() - DRM_IOCTL_SIMT_BO_MMAP_OFFSET: the offset
+ * at which to mmap(2) an object.
+ * @drm: the DRM device.
+ * @data: the &struct drm_simt_bo_mmap_offset; @data->offset is filled in.
+ * @file: the file that holds the handle.
+ *
+ * Return: 0, -EINVAL if pad is not zero, -ENOENT for an unknown handle, or
+ * a negative errno from drm_gem_create_mmap_offset().
+ */
 int simt_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file)
 {
@@ -453,6 +525,18 @@ int simt_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 	return ret;
 }
 
+/**
+ * simt_bo_info_ioctl() - DRM_IOCTL_SIMT_BO_INFO: what an object is.
+ * @drm: the DRM device.
+ * @data: the &struct drm_simt_bo_info; filled in: its kind (and
+ *	DRM_SIMT_BO_EVICTED for a VRAM object now in system memory), its
+ *	size and its device address (0 if it has none).
+ * @file: the file that holds the handle.
+ *
+ * The placement is a snapshot: the object may move at any time.
+ *
+ * Return: 0, or -ENOENT for an unknown handle.
+ */
 int simt_bo_info_ioctl(struct drm_device *drm, void *data,
 		       struct drm_file *file)
 {
@@ -474,10 +558,17 @@ int simt_bo_info_ioctl(struct drm_device *drm, void *data,
 	return 0;
 }
 
-/*
- * The file's objects by region, for fdinfo (drm-usage-stats): VRAM
- * objects count as resident only while in VRAM; how much of them is in
- * system memory and how often they moved follow as simt- keys.
+/**
+ * simt_gem_show_fdinfo() - Print a file's objects for fdinfo.
+ * @p: the printer fdinfo goes to.
+ * @file: the file whose object handles are counted.
+ *
+ * The file's objects by region, in drm-usage-stats form: VRAM objects
+ * count as resident only while in VRAM; how much of them is in system
+ * memory and how often they moved follow as simt- keys.  The placement
+ * counts are read without vram_lock, a snapshot.
+ *
+ * Context: takes the file's &drm_file.table_lock.
  */
 void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
@@ -513,11 +604,18 @@ void simt_gem_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 	drm_printf(p, "simt-restores:\t%llu\n", restores);
 }
 
-/*
- * The device is unplugged and quiet: unmap every system object's pages
- * for it.  The objects live on with their open files (their pages stay,
- * for mmap), but nothing binds or copies them any more: every ioctl
- * that reads the DMA table runs inside drm_dev_enter().  Under dma_lock.
+/**
+ * simt_gem_unplug() - Unmap every system object's pages for a device
+ * that has gone.
+ * @sdev: the device, unplugged and quiet.
+ *
+ * The objects live on with their open files (their pages stay, for mmap),
+ * but nothing binds or copies them any more: every ioctl that reads the
+ * DMA table runs inside drm_dev_enter().  Each object's table is freed
+ * under its reservation lock.
+ *
+ * Context: caller holds &simt_device.dma_lock; takes each object's
+ * dma_resv lock.
  */
 void simt_gem_unplug(struct simt_device *sdev)
 {

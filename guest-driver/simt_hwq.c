@@ -9,9 +9,9 @@
  * they grew by since its last look to 64-bit totals: the watchdog looks
  * at least every SIMT_WATCHDOG_PERIOD_MS while the queue has work (the
  * counters stand still otherwise), fdinfo when it is read, and a last
- * look comes before anything sets them to 0 (RESET, a device reset).  Whoever looks
- * holds reset_sem or runs on tdr_wq, so no device reset comes between
- * reading a counter and noting what it read.
+ * look comes before anything sets them to 0 (RESET, a device reset).
+ * Whoever looks holds reset_sem or runs on tdr_wq, so no device reset
+ * comes between reading a counter and noting what it read.
  */
 
 #include <drm/drm_drv.h>
@@ -40,6 +40,16 @@ static void simt_usage_add(struct simt_ctx *ctx)
 	ctx->copy_seen = copy;
 }
 
+/**
+ * simt_ctx_usage_update() - Add what a context's queue counted since the
+ * last look to its file's usage.
+ * @ctx: the context.
+ *
+ * Nothing is read once the device has gone or the queue was given back.
+ *
+ * Context: caller holds &simt_device.reset_sem or runs on tdr_wq; takes
+ * &simt_ctx.usage_lock.
+ */
 void simt_ctx_usage_update(struct simt_ctx *ctx)
 {
 	int idx;
@@ -52,6 +62,18 @@ void simt_ctx_usage_update(struct simt_ctx *ctx)
 	drm_dev_exit(idx);
 }
 
+/**
+ * simt_ctx_usage_restart() - Note a context's queue counters before they
+ * are set to 0.
+ * @ctx: the context, whose queue is stopped.
+ *
+ * As simt_ctx_usage_update(), before a queue RESET or a device reset sets
+ * the counters to 0; the next look counts from 0.  The caller makes sure
+ * the device is present.
+ *
+ * Context: caller holds &simt_device.reset_sem; takes
+ * &simt_ctx.usage_lock (in recovery, under &simt_device.ctx_lock).
+ */
 void simt_ctx_usage_restart(struct simt_ctx *ctx)
 {
 	spin_lock(&ctx->usage_lock);
@@ -61,6 +83,17 @@ void simt_ctx_usage_restart(struct simt_ctx *ctx)
 	spin_unlock(&ctx->usage_lock);
 }
 
+/**
+ * simt_ctx_stop_queue() - Stop a context's queue and empty it.
+ * @ctx: the context.
+ *
+ * Clears ENABLE, notes the counters (simt_ctx_usage_restart()) and resets
+ * the queue: HEAD and TAIL go back to 0, its error and counters are
+ * cleared.
+ *
+ * Context: caller holds &simt_device.reset_sem, inside drm_dev_enter();
+ * takes &simt_ctx.usage_lock.
+ */
 void simt_ctx_stop_queue(struct simt_ctx *ctx)
 {
 	struct simt_device *sdev = ctx->sdev;
@@ -75,6 +108,18 @@ void simt_ctx_stop_queue(struct simt_ctx *ctx)
 	simt_wr32(sdev, SIMT_QUEUE_REG(q, SIMT_QREG_CONTROL), SIMT_QCTL_RESET);
 }
 
+/**
+ * simt_ctx_hw_fini() - A context closes: stop its queue and its hardware
+ * context.
+ * @ctx: the context, closed.
+ *
+ * The queue is stopped, with a last look at its counters, and is given
+ * back (no more looks); the hardware context loses its page table and
+ * its TLB entries, and a pending fault is cleared.
+ *
+ * Context: caller holds &simt_device.reset_sem for reading, inside
+ * drm_dev_enter(); takes &simt_ctx.usage_lock and &simt_device.hw_lock.
+ */
 void simt_ctx_hw_fini(struct simt_ctx *ctx)
 {
 	struct simt_device *sdev = ctx->sdev;
@@ -89,10 +134,18 @@ void simt_ctx_hw_fini(struct simt_ctx *ctx)
 	simt_tlb_inv_ctx(sdev, ctx->hw_ctx);
 }
 
-/*
- * Program the hardware context and queue of @ctx: at creation, and again
- * after a device reset (simt_recover.c).  The queue starts empty, at ring
- * entry 0.
+/**
+ * simt_ctx_hw_init() - Program a context's hardware context and queue.
+ * @ctx: the context, with its root page table (and save area, if any).
+ *
+ * At creation, and again after a device reset (simt_recover.c): fault
+ * state, priority, page table (and the TLB flushed), preemption mode and
+ * save area when the device preempts; then the queue is started empty,
+ * at ring entry 0 (simt_ctx_queue_start()).
+ *
+ * Context: caller holds &simt_device.reset_sem, inside drm_dev_enter();
+ * takes &simt_device.hw_lock and &simt_ctx.usage_lock.
+ * Return: 0, or -EIO if the queue did not start.
  */
 int simt_ctx_hw_init(struct simt_ctx *ctx)
 {
@@ -117,10 +170,18 @@ int simt_ctx_hw_init(struct simt_ctx *ctx)
 	return simt_ctx_queue_start(ctx);
 }
 
-/*
- * Start @ctx's queue empty, at ring entry 0: the driver's ring, or for a
- * user queue (simt_userq.c) the process's, at a device address of the
- * context.
+/**
+ * simt_ctx_queue_start() - Start a context's queue, empty.
+ * @ctx: the context, whose hardware context is programmed.
+ *
+ * The queue is reset, then started at ring entry 0 on the driver's ring,
+ * or for a user queue (simt_userq.c) on the process's, at a device
+ * address of the context, in user mode.  A queue that does not come up
+ * idle is stopped again.
+ *
+ * Context: caller holds &simt_device.reset_sem, inside drm_dev_enter();
+ * takes &simt_ctx.usage_lock.
+ * Return: 0, or -EIO if the queue did not start.
  */
 int simt_ctx_queue_start(struct simt_ctx *ctx)
 {

@@ -22,27 +22,44 @@
 #include "simt_preempt.h"
 #include "uapi/drm/simt_accel.h"
 
+/* The UAPI spells the device's numbers itself; they must agree. */
+static_assert(DRM_SIMT_CAP_MSIX == SIMT_CAP_MSIX);
+static_assert(DRM_SIMT_CAP_QUEUES == SIMT_CAP_QUEUES);
+static_assert(DRM_SIMT_CAP_MMU == SIMT_CAP_MMU);
+static_assert(DRM_SIMT_CAP_COPY == SIMT_CAP_COPY);
+static_assert(DRM_SIMT_CAP_PREEMPT == SIMT_CAP_PREEMPT);
+static_assert(DRM_SIMT_CAP_USER_QUEUES == SIMT_CAP_USER_QUEUES);
+static_assert(DRM_SIMT_PRESET_DEFAULT == SIMT_PRESET_DEFAULT);
+static_assert(DRM_SIMT_PRESET_GTX480 == SIMT_PRESET_GTX480);
+static_assert(DRM_SIMT_PRESET_PASCAL5 == SIMT_PRESET_PASCAL5);
+static_assert(DRM_SIMT_PRESET_VOLTA80 == SIMT_PRESET_VOLTA80);
+static_assert(DRM_SIMT_PRESET_TURING68 == SIMT_PRESET_TURING68);
+static_assert(DRM_SIMT_PRESET_AMPERE82 == SIMT_PRESET_AMPERE82);
+static_assert(DRM_SIMT_PRESET_COUNT == SIMT_PRESET_NR);
+
+/**
+ * simt_get_param_ioctl() - DRM_IOCTL_SIMT_GET_PARAM: read one device or
+ * driver parameter.
+ * @drm: the DRM device.
+ * @data: the &struct drm_simt_get_param; @data->value is filled in.
+ * @file: the caller's file (unused).
+ *
+ * Most values were read from the device at probe.  DRM_SIMT_PARAM_CYCLE
+ * reads the cycle counter now (simt_device_cycle(), so it takes
+ * &simt_device.hw_lock); DRM_SIMT_PARAM_CONTEXTS and _BUSY_CONTEXTS count
+ * every process's contexts (simt_device_load(), under
+ * &simt_device.ctx_lock); DRM_SIMT_PARAM_USER_CONTEXTS is the caller's own
+ * limit, all contexts for CAP_SYS_ADMIN.
+ *
+ * Return: 0, -EINVAL for a reserved field not zero or an unknown
+ * parameter, or -ENODEV if the device has gone (for the cycle counter).
+ */
 int simt_get_param_ioctl(struct drm_device *drm, void *data,
-				struct drm_file *file)
+			 struct drm_file *file)
 {
 	struct simt_device *sdev = to_simt(drm);
 	struct drm_simt_get_param *args = data;
 	int idx;
-
-	/* The UAPI spells the device's numbers itself; they must agree. */
-	BUILD_BUG_ON(DRM_SIMT_CAP_MSIX != SIMT_CAP_MSIX ||
-		     DRM_SIMT_CAP_QUEUES != SIMT_CAP_QUEUES ||
-		     DRM_SIMT_CAP_MMU != SIMT_CAP_MMU ||
-		     DRM_SIMT_CAP_COPY != SIMT_CAP_COPY ||
-		     DRM_SIMT_CAP_PREEMPT != SIMT_CAP_PREEMPT ||
-		     DRM_SIMT_CAP_USER_QUEUES != SIMT_CAP_USER_QUEUES);
-	BUILD_BUG_ON(DRM_SIMT_PRESET_DEFAULT != SIMT_PRESET_DEFAULT ||
-		     DRM_SIMT_PRESET_GTX480 != SIMT_PRESET_GTX480 ||
-		     DRM_SIMT_PRESET_PASCAL5 != SIMT_PRESET_PASCAL5 ||
-		     DRM_SIMT_PRESET_VOLTA80 != SIMT_PRESET_VOLTA80 ||
-		     DRM_SIMT_PRESET_TURING68 != SIMT_PRESET_TURING68 ||
-		     DRM_SIMT_PRESET_AMPERE82 != SIMT_PRESET_AMPERE82 ||
-		     DRM_SIMT_PRESET_COUNT != SIMT_PRESET_NR);
 
 	if (args->reserved) {
 		simt_dbg(drm, PARAM, "GET_PARAM: reserved not zero\n");

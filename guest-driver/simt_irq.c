@@ -33,6 +33,12 @@ static const char * const simt_irq_names[SIMT_IRQ_NR] = {
 	[SIMT_IRQ_TEST]		= "test",
 };
 
+/**
+ * simt_irq_class_name() - Name an interrupt class.
+ * @cls: an interrupt class (SIMT_IRQ_*), or anything.
+ *
+ * Return: the class's name ("queue", "dma", ...), or "unknown".
+ */
 const char *simt_irq_class_name(unsigned int cls)
 {
 	if (cls >= SIMT_IRQ_NR || !simt_irq_names[cls])
@@ -40,6 +46,14 @@ const char *simt_irq_class_name(unsigned int cls)
 	return simt_irq_names[cls];
 }
 
+/**
+ * simt_irq_count() - Interrupts of one class handled so far.
+ * @sdev: the device.
+ * @cls: the interrupt class (SIMT_IRQ_*).
+ *
+ * Return: how many interrupts of @cls the hard handler acknowledged since
+ * simt_irq_init(), 0 for a class that does not exist.
+ */
 u64 simt_irq_count(struct simt_device *sdev, unsigned int cls)
 {
 	if (cls >= SIMT_IRQ_NR)
@@ -102,6 +116,18 @@ static void simt_irq_release(struct simt_device *sdev)
 	pci_free_irq_vectors(sdev->pdev);
 }
 
+/**
+ * simt_irq_init() - Set up the device's interrupts.
+ * @sdev: the device, identified (its caps are read).
+ *
+ * Masks and clears every class, enables SIMT_IRQ_NR MSI-X vectors and
+ * requests a threaded IRQ for each (the hard handler acknowledges, the
+ * thread signals fences, simt_fence_irq()), then unmasks every class.
+ * On failure what was requested is released again.
+ *
+ * Return: 0, -ENODEV if the device has no MSI-X, or another negative
+ * errno from the PCI or IRQ core.
+ */
 int simt_irq_init(struct simt_device *sdev)
 {
 	struct pci_dev *pdev = sdev->pdev;
@@ -158,7 +184,13 @@ err_release:
 	return ret;
 }
 
-/* After a device reset (which masks every class): enable them again. */
+/**
+ * simt_irq_restore() - Enable interrupts again after a device reset.
+ * @sdev: the device.
+ *
+ * A device reset masks every class: clear what is pending and unmask
+ * them all, unless interrupts are not (or no longer) set up.
+ */
 void simt_irq_restore(struct simt_device *sdev)
 {
 	if (!sdev->irq_enabled)
@@ -167,6 +199,14 @@ void simt_irq_restore(struct simt_device *sdev)
 	simt_wr32(sdev, SIMT_REG_IRQ_MASK, SIMT_IRQ_ALL);
 }
 
+/**
+ * simt_irq_fini() - Tear down the device's interrupts.
+ * @sdev: the device.
+ *
+ * Masks and clears every class, then frees the IRQs, which waits for
+ * handlers and threads still running, and the vectors.  Does nothing if
+ * interrupts are not set up, so it may be called twice.
+ */
 void simt_irq_fini(struct simt_device *sdev)
 {
 	if (!sdev->irq_enabled)
@@ -179,10 +219,19 @@ void simt_irq_fini(struct simt_device *sdev)
 	simt_irq_release(sdev);
 }
 
-/*
- * Ask the device for a test interrupt and wait for its handler to run.
- * Returns 0 on arrival, -ETIMEDOUT if none came within
- * SIMT_IRQ_TEST_TIMEOUT_MS, or another -errno.
+/**
+ * simt_irq_test() - Ask the device for a test interrupt and wait for it.
+ * @sdev: the device.
+ *
+ * Raises the test class and waits up to SIMT_IRQ_TEST_TIMEOUT_MS for its
+ * handler to run; the latency (on success) and the result are kept in
+ * @sdev for debugfs.  A bit still pending after a timeout is cleared, so
+ * that it does not block the next test.
+ *
+ * Context: process context; takes &simt_device.irq_test_lock, one test at
+ * a time, and sleeps.
+ * Return: 0 on arrival, -ETIMEDOUT if none came in time, -ENODEV if
+ * interrupts are not set up.
  */
 int simt_irq_test(struct simt_device *sdev)
 {

@@ -9,7 +9,6 @@
 
 struct simt_device;
 
-
 int simt_irq_init(struct simt_device *sdev);
 void simt_irq_restore(struct simt_device *sdev);
 void simt_irq_fini(struct simt_device *sdev);

@@ -25,7 +25,15 @@ static u32 simt_pte(u64 vram_addr, u32 bits)
 	return (u32)(vram_addr >> SIMT_PAGE_SHIFT) << SIMT_PTE_PPN_SHIFT | bits;
 }
 
-/* Forget the device's cached translations of one context. */
+/**
+ * simt_tlb_inv_ctx() - Forget the device's cached translations of one
+ * hardware context.
+ * @sdev: the device, present (inside drm_dev_enter()).
+ * @hw_ctx: the hardware context.
+ *
+ * Context: takes &simt_device.hw_lock, which keeps the register pair
+ * together.
+ */
 void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx)
 {
 	mutex_lock(&sdev->hw_lock);
@@ -34,13 +42,33 @@ void simt_tlb_inv_ctx(struct simt_device *sdev, u32 hw_ctx)
 	mutex_unlock(&sdev->hw_lock);
 }
 
+/**
+ * simt_pt_alloc_zeroed() - Allocate a zeroed page table in VRAM.
+ * @sdev: the device.
+ * @node: the node to allocate, zeroed.
+ *
+ * Context: takes &simt_device.vram_lock (simt_vram_alloc_zeroed()), and
+ * may sleep for moves.
+ * Return: 0, -ENOMEM if no VRAM can be had, or -ENODEV if the device has
+ * gone.
+ */
 int simt_pt_alloc_zeroed(struct simt_device *sdev,
-				struct drm_mm_node *node)
+			 struct drm_mm_node *node)
 {
 	return simt_vram_alloc_zeroed(sdev, node, SIMT_PAGE_SIZE);
 }
 
-/* Clear the leaves of [addr, addr + size); tables stay for later bindings. */
+/**
+ * simt_pt_unmap() - Clear the leaves of a range of device addresses.
+ * @ctx: the context.
+ * @addr: the range's start, page-aligned.
+ * @size: its length in bytes.
+ *
+ * The leaves of [@addr, @addr + @size) where a second-level table is
+ * there; the tables stay for later bindings.  The caller flushes the TLB.
+ *
+ * Context: caller holds &simt_ctx.lock.
+ */
 void simt_pt_unmap(struct simt_ctx *ctx, u64 addr, u64 size)
 {
 	struct simt_device *sdev = ctx->sdev;
@@ -56,9 +84,19 @@ void simt_pt_unmap(struct simt_ctx *ctx, u64 addr, u64 size)
 	}
 }
 
-/*
- * Second-level tables for [addr, addr + size), allocated (zeroed) where
- * missing.  Tables stay until the context goes.
+/**
+ * simt_pt_prepare() - Make the second-level tables of a range.
+ * @ctx: the context.
+ * @addr: the range's start.
+ * @size: its length in bytes.
+ *
+ * The second-level tables for [@addr, @addr + @size), allocated (zeroed)
+ * and entered in the root where missing.  Tables stay until the context
+ * goes; on failure those already made stay too.
+ *
+ * Context: caller holds &simt_ctx.lock; takes &simt_device.vram_lock, and
+ * may sleep.
+ * Return: 0, -ENOMEM, or -ENODEV if the device has gone.
  */
 int simt_pt_prepare(struct simt_ctx *ctx, u64 addr, u64 size)
 {
@@ -88,11 +126,19 @@ int simt_pt_prepare(struct simt_ctx *ctx, u64 addr, u64 size)
 	return 0;
 }
 
-/*
- * Write the leaves mapping @size bytes at @pa to device address @addr
- * with PTE @bits: VRAM, or with SIMT_PTE_SYS system memory at DMA address
- * @pa.  The tables are there (simt_pt_prepare()).  Under ctx->lock, or
- * for a bound VRAM object's range under vram_lock (simt_vram.c).
+/**
+ * simt_pt_write() - Write the leaves of a mapping.
+ * @ctx: the context.
+ * @addr: the device address, page-aligned.
+ * @pa: what it maps: a VRAM offset, or with SIMT_PTE_SYS a DMA address.
+ * @size: bytes to map, whole pages.
+ * @bits: the PTE bits (SIMT_PTE_*).
+ *
+ * The tables are there (simt_pt_prepare()).  The caller flushes the TLB
+ * if the range was mapped before.
+ *
+ * Context: caller holds &simt_ctx.lock, or for a bound VRAM object's range
+ * &simt_device.vram_lock (simt_vram.c).
  */
 void simt_pt_write(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
 		   u32 bits)
@@ -108,9 +154,21 @@ void simt_pt_write(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
 		       SIMT_VPN0(a) * 4);
 }
 
-/* Map @size bytes at @pa to device address @addr with PTE @bits. */
+/**
+ * simt_pt_map() - Map a range: prepare its tables, then write its leaves.
+ * @ctx: the context.
+ * @addr: the device address, page-aligned.
+ * @pa: what it maps: a VRAM offset, or with SIMT_PTE_SYS a DMA address.
+ * @size: bytes to map, whole pages.
+ * @bits: the PTE bits (SIMT_PTE_*).
+ *
+ * Context: caller holds &simt_ctx.lock; takes &simt_device.vram_lock, and
+ * may sleep.
+ * Return: 0, or a negative errno of simt_pt_prepare(); then nothing is
+ * mapped.
+ */
 int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
-		       u32 bits)
+		u32 bits)
 {
 	int ret = simt_pt_prepare(ctx, addr, size);
 
@@ -119,7 +177,12 @@ int simt_pt_map(struct simt_ctx *ctx, u64 addr, u64 pa, u64 size,
 	return ret;
 }
 
-/* A context's tables, root too: the context is going. */
+/**
+ * simt_pt_free() - Free a context's page tables, the root too.
+ * @ctx: the context, which is going (or failed to be created).
+ *
+ * Context: caller holds &simt_ctx.lock; takes &simt_device.vram_lock.
+ */
 void simt_pt_free(struct simt_ctx *ctx)
 {
 	unsigned int i;

@@ -64,9 +64,17 @@ static void simt_move_count_cycles(struct simt_device *sdev)
 	sdev->move_cycles_seen = c;
 }
 
-/*
- * Program the move queue and its bare context: at probe and after every
- * device reset.  The ring starts empty, at entry 0.
+/**
+ * simt_move_hw_init() - Program the move queue and its bare context.
+ * @sdev: the device.
+ *
+ * At probe, after every device reset (recovery, under
+ * &simt_device.reset_sem held for writing), and to restart the queue
+ * after a failed move.  The context has no page table and the highest
+ * priority; the ring starts empty, at entry 0, and the queue's counters
+ * at 0.
+ *
+ * Return: 0, or -EIO if the queue did not start.
  */
 int simt_move_hw_init(struct simt_device *sdev)
 {
@@ -97,9 +105,15 @@ int simt_move_hw_init(struct simt_device *sdev)
 	return 0;
 }
 
-/*
- * Keep the last hardware queue and context for moves (identify has
- * checked there are two of each), and give the queue its ring.
+/**
+ * simt_move_init() - Set up the move queue.
+ * @sdev: the device, identified, with interrupts working.
+ *
+ * Keeps the hardware queue and context after those counted for contexts
+ * (identify has checked there are two of each) for moves, gives the queue
+ * its ring (DMA-coherent, freed when the driver unbinds) and programs it.
+ *
+ * Return: 0, -ENOMEM, or -EIO if the queue did not start.
  */
 int simt_move_init(struct simt_device *sdev)
 {
@@ -115,7 +129,14 @@ int simt_move_init(struct simt_device *sdev)
 	return simt_move_hw_init(sdev);
 }
 
-/* The interrupt thread saw a queue finish or stop: a move may be done. */
+/**
+ * simt_move_irq() - Wake a move waiting for its batch.
+ * @sdev: the device.
+ *
+ * The interrupt thread saw a queue finish or stop: a move may be done.
+ *
+ * Context: the interrupt thread (simt_fence_irq()); takes no driver lock.
+ */
 void simt_move_irq(struct simt_device *sdev)
 {
 	wake_up(&sdev->move_wq);
@@ -187,10 +208,23 @@ static int simt_move_batch(struct simt_device *sdev)
 	return -EIO;
 }
 
-/*
- * Copy @pages pages between VRAM at offset @vram and the system pages at
- * DMA addresses @dma, which way @dir says, with the copy engines.  Under
- * vram_lock, inside drm_dev_enter().
+/**
+ * simt_move_pages() - Copy pages between VRAM and system pages with the
+ * copy engines.
+ * @sdev: the device.
+ * @vram: the VRAM offset of the first page.
+ * @dma: the DMA addresses of the @pages system pages.
+ * @pages: how many pages.
+ * @dir: which way.
+ *
+ * One COPY per run of system pages contiguous in DMA space, in batches
+ * of at most a ring's worth, each waited for (simt_move_batch()).  A
+ * batch that fails restarts the queue and ends the move.
+ *
+ * Context: inside drm_dev_enter(); caller holds &simt_device.vram_lock;
+ * takes &simt_device.reset_sem for reading, and sleeps.
+ * Return: 0, or -EIO if the queue stopped with an error or made no
+ * progress for SIMT_MOVE_STALL_MS; the bytes may then be partly copied.
  */
 int simt_move_pages(struct simt_device *sdev, u64 vram, const dma_addr_t *dma,
 		    u64 pages, enum simt_move_dir dir)

@@ -9,7 +9,12 @@
 
 struct simt_device;
 
-/* Which way a move goes between an object's VRAM and its system pages. */
+/**
+ * enum simt_move_dir - Which way a move goes between an object's VRAM and
+ * its system pages.
+ * @SIMT_MOVE_TO_SYSTEM: from VRAM to the system pages (an eviction).
+ * @SIMT_MOVE_TO_VRAM: from the system pages to VRAM (a restore).
+ */
 enum simt_move_dir {
 	SIMT_MOVE_TO_SYSTEM,
 	SIMT_MOVE_TO_VRAM,

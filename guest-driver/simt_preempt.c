@@ -44,7 +44,15 @@ MODULE_PARM_DESC(timeslice_ms,
 #define SIMT_PEV_ENTRIES	256
 #define SIMT_TRACE_RECORDS	65536
 
-/* The device's mode for a context's DRM_SIMT_PREEMPT_* value. */
+/**
+ * simt_preempt_hw_mode() - The device's mode for a context's preemption mode.
+ * @mode: the context's DRM_SIMT_PREEMPT_* value (checked at creation).
+ *
+ * DRM_SIMT_PREEMPT_DEFAULT stands for the module parameter preempt_mode,
+ * clamped to DRM_SIMT_PREEMPT_NONE..DRM_SIMT_PREEMPT_CHIMERA.
+ *
+ * Return: the enum simt_preempt_mode value for SIMT_CREG_PREEMPT_MODE.
+ */
 u32 simt_preempt_hw_mode(u32 mode)
 {
 	if (mode == DRM_SIMT_PREEMPT_DEFAULT)
@@ -54,10 +62,16 @@ u32 simt_preempt_hw_mode(u32 mode)
 	return mode - 1;
 }
 
-/*
+/**
+ * simt_preempt_save_area_size() - The size of a context's save area.
+ * @sdev: the device, its SM resources known.
+ *
  * The largest save area a context can need: every warp, block and shared
- * byte of every SM holding its blocks, fully saved, with some local
- * memory.  Smaller areas work too: a block that finds no room drains.
+ * byte of every SM holding its blocks, fully saved, with
+ * SIMT_SAVE_LOCAL_PER_THREAD bytes of local memory per thread.  Smaller
+ * areas work too: a block that finds no room drains.
+ *
+ * Return: the size in bytes, a multiple of SIMT_PAGE_SIZE.
  */
 u64 simt_preempt_save_area_size(struct simt_device *sdev)
 {
@@ -71,7 +85,19 @@ u64 simt_preempt_save_area_size(struct simt_device *sdev)
 	return round_up(sdev->sm_count * sm, SIMT_PAGE_SIZE);
 }
 
-/* The policy parameters, as they are now: at probe and with each context. */
+/**
+ * simt_preempt_hw_params() - Program the preemption policy parameters.
+ * @sdev: the device.
+ *
+ * Writes the module parameters as they are now, converted to device
+ * cycles: preempt_bound_ns to SIMT_REG_PREEMPT_BOUND and timeslice_ms to
+ * SIMT_REG_TIMESLICE (at most U32_MAX).  Called at probe, after a reset
+ * and whenever a context's hardware context is programmed, so that a
+ * change of the parameters takes effect with the next context.  Does
+ * nothing if the device cannot preempt.
+ *
+ * Context: inside drm_dev_enter(), or probe.
+ */
 void simt_preempt_hw_params(struct simt_device *sdev)
 {
 	if (!sdev->pev)
@@ -83,7 +109,17 @@ void simt_preempt_hw_params(struct simt_device *sdev)
 			U32_MAX));
 }
 
-/* The device-wide registers; again after every reset, which clears them. */
+/**
+ * simt_preempt_hw_init() - Program the device-wide preemption registers.
+ * @sdev: the device.
+ *
+ * The addresses and sizes of the event log and timeline rings, and the
+ * policy parameters (simt_preempt_hw_params()): at probe, and again after
+ * every reset, which clears them.  Does nothing if the device cannot
+ * preempt.
+ *
+ * Context: probe, or recovery (reset_sem held for writing).
+ */
 void simt_preempt_hw_init(struct simt_device *sdev)
 {
 	if (!sdev->pev)
@@ -97,6 +133,18 @@ void simt_preempt_hw_init(struct simt_device *sdev)
 	simt_preempt_hw_params(sdev);
 }
 
+/**
+ * simt_preempt_init() - Set up preemption at probe.
+ * @sdev: the device, its capabilities known.
+ *
+ * On a device that can preempt (SIMT_CAP_PREEMPT), allocates the event
+ * log and timeline rings in DMA-coherent memory and programs the
+ * device-wide registers; on any other, does nothing (sdev->pev stays
+ * NULL).
+ *
+ * Context: process context (probe).
+ * Return: 0 or -ENOMEM.
+ */
 int simt_preempt_init(struct simt_device *sdev)
 {
 	struct device *dev = &sdev->pdev->dev;
@@ -147,23 +195,26 @@ static int simt_preempt_show(struct seq_file *m, void *unused)
 	seq_puts(m, "  seq trigger   status preemptor victims drained flushed switched light saved_bytes wasted  dispatch_cyc done_cyc\n");
 	/* The log holds the last SIMT_PEV_ENTRIES events, oldest first. */
 	first = n > SIMT_PEV_ENTRIES ? n - SIMT_PEV_ENTRIES : 0;
+	/*
+	 * Its records, and the timeline's, are little-endian like the rest
+	 * of the device's memory, read natively: the driver is little-endian
+	 * only (Kconfig).
+	 */
 	for (i = first; i < n; i++) {
 		const struct simt_preempt_event *e =
 			&sdev->pev[i % SIMT_PEV_ENTRIES];
-		u64 req = le64_to_cpu(e->req_cycle);
-		u64 disp = le64_to_cpu(e->dispatch_cycle);
-		u64 done = le64_to_cpu(e->done_cycle);
+		u64 req = e->req_cycle;
+		u64 disp = e->dispatch_cycle;
+		u64 done = e->done_cycle;
 
 		seq_printf(m, "%5u %-9s %6u %9d 0x%05x %7u %7u %8u %5u %11u %6u %13lld %8llu\n",
-			   le32_to_cpu(e->seq),
+			   e->seq,
 			   e->trigger < ARRAY_SIZE(simt_trigger_names) &&
 			   simt_trigger_names[e->trigger] ?
 			   simt_trigger_names[e->trigger] : "?",
 			   e->status, e->preemptor == SIMT_NO_PREEMPTOR ? -1 : e->preemptor,
-			   le32_to_cpu(e->victims), le16_to_cpu(e->drained),
-			   le16_to_cpu(e->flushed), le16_to_cpu(e->switched),
-			   le16_to_cpu(e->light), le32_to_cpu(e->saved_bytes),
-			   le32_to_cpu(e->wasted_insns),
+			   e->victims, e->drained, e->flushed, e->switched,
+			   e->light, e->saved_bytes, e->wasted_insns,
 			   disp ? (long long)(disp - req) : -1LL, done - req);
 	}
 out:
@@ -192,8 +243,7 @@ static int simt_timeline_show(struct seq_file *m, void *unused)
 				&sdev->trace[i % SIMT_TRACE_RECORDS];
 
 			seq_printf(m, "%llu %u %u %u %u\n",
-				   le64_to_cpu(r->cycle), r->type, r->queue,
-				   le16_to_cpu(r->sm), le32_to_cpu(r->block));
+				   r->cycle, r->type, r->queue, r->sm, r->block);
 		}
 	}
 	drm_dev_exit(idx);
@@ -233,6 +283,15 @@ static const struct file_operations simt_timeline_fops = {
 	.release = single_release,
 };
 
+/**
+ * simt_preempt_debugfs_init() - Create the preemption debugfs files.
+ * @sdev: the device.
+ * @root: the DRM device's debugfs directory.
+ *
+ * "preempt" shows the preemption counters, the policy registers and the
+ * event log; "timeline" shows the timeline ring, oldest record first,
+ * and writing anything to it empties the ring.
+ */
 void simt_preempt_debugfs_init(struct simt_device *sdev, struct dentry *root)
 {
 	debugfs_create_file("preempt", 0444, root, sdev, &simt_preempt_fops);

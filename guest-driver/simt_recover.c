@@ -12,9 +12,8 @@
  * cycles in which the queue had blocks on the SMs or a copy moving
  * (ACTIVE_CYCLES); the share of the device's cycles that were active,
  * times the time that passed, is running time.  Time a job spends
- * preempted, waiting behind
- * kernels of higher priority or waiting for a copy engine does not count,
- * so such a job is never blamed.  A job that has run for job_timeout_ms
+ * preempted, waiting behind kernels of higher priority or waiting for a
+ * copy engine does not count, so such a job is never blamed.  A job that has run for job_timeout_ms
  * is hung: recovery clears its queue's ENABLE bit, which takes exactly
  * that queue's blocks and copy off the device, and fails the context
  * with DRM_SIMT_ERROR_TIMEOUT.  Only if the queue does not stop is the
@@ -56,13 +55,17 @@ module_param_named(job_timeout_ms, simt_job_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(job_timeout_ms,
 		 "stop a context whose submission has run this long (ms of running time, 0: never)");
 
-/*
- * Until the watchdog's next look: a tenth of the job timeout, at least a
- * jiffy, so that a short timeout is resolved too (tests on the virtual
+/**
+ * simt_watchdog_delay() - The time until the watchdog's next look.
+ *
+ * A tenth of the job timeout (module parameter job_timeout_ms), at least
+ * a jiffy, so that a short timeout is resolved too (tests on the virtual
  * clock use tens of milliseconds): counting starts at the first look, so
  * a hang is declared at most two looks late.  At most
- * SIMT_WATCHDOG_PERIOD_MS, which also keeps the 32-bit usage counters
- * sampled before they wrap.
+ * SIMT_WATCHDOG_PERIOD_MS (also when the timeout is off), which also
+ * keeps the 32-bit usage counters sampled before they wrap.
+ *
+ * Return: the delay in jiffies, for queue_delayed_work().
  */
 unsigned long simt_watchdog_delay(void)
 {
@@ -367,10 +370,10 @@ static struct simt_ctx *simt_queue_user(struct simt_device *sdev, u32 q,
 	if (ctx && READ_ONCE(ctx->userq) && !ctx->error) {
 		kref_get(&ctx->ref);
 		state = SIMT_QSTATUS_STATE(simt_rd32(sdev,
-				SIMT_QUEUE_REG(q, SIMT_QREG_STATUS)));
+						     SIMT_QUEUE_REG(q, SIMT_QREG_STATUS)));
 		if (state == SIMT_QSTATE_BUSY || state == SIMT_QSTATE_WAITING)
-			*key = (u64)simt_rd32(sdev, SIMT_QUEUE_REG(q,
-						SIMT_QREG_COMPLETED)) + 1;
+			*key = (u64)simt_rd32(sdev,
+					      SIMT_QUEUE_REG(q, SIMT_QREG_COMPLETED)) + 1;
 		*waiting = state == SIMT_QSTATE_WAITING;
 	} else {
 		ctx = NULL;
@@ -441,7 +444,19 @@ static void simt_reset_work(struct work_struct *work)
 	drm_dev_exit(idx);
 }
 
-/* Reset the device as recovery does, on tdr_wq, and wait for it. */
+/**
+ * simt_device_reset_request() - Reset the whole device, as recovery does.
+ * @sdev: the device.
+ *
+ * Queues the whole-device recovery (every live context brought back, its
+ * unfinished commands replayed where that is safe) on tdr_wq, after any
+ * watchdog look or recovery already there, and waits for it to finish.
+ * Does nothing if the device has been unplugged meanwhile.  For the
+ * debugfs file "reset".
+ *
+ * Context: process context, not on tdr_wq; sleeps.
+ * Return: 0.
+ */
 int simt_device_reset_request(struct simt_device *sdev)
 {
 	queue_work(sdev->tdr_wq, &sdev->reset_work);
@@ -454,7 +469,18 @@ static void simt_replay_buf_free(struct drm_device *drm, void *arg)
 	kvfree(arg);
 }
 
-/* Before the device is used: recovery's lock, work items and buffer. */
+/**
+ * simt_recover_init() - Set up the watchdog and recovery.
+ * @sdev: the device, before it is used.
+ *
+ * Initialises reset_sem, the reset and watchdog work items, the replay
+ * buffer (a ring's worth, allocated now since recovery may not allocate:
+ * it holds back fences) and the ordered tdr_wq they run on.  The buffer
+ * and the work queue go with the DRM device.
+ *
+ * Context: process context (probe).
+ * Return: 0 or a negative errno.
+ */
 int simt_recover_init(struct simt_device *sdev)
 {
 	int ret;
@@ -475,7 +501,15 @@ int simt_recover_init(struct simt_device *sdev)
 	return simt_drmm_workqueue(sdev, sdev->tdr_wq);
 }
 
-/* The device is gone: no more looks, no more resets. */
+/**
+ * simt_recover_fini() - Stop the watchdog and recovery of a removed device.
+ * @sdev: the device, gone (unplugged).
+ *
+ * Cancels the reset work and the watchdog, waiting for one that runs:
+ * no more looks, no more resets.
+ *
+ * Context: process context (remove); sleeps.
+ */
 void simt_recover_fini(struct simt_device *sdev)
 {
 	cancel_work_sync(&sdev->reset_work);

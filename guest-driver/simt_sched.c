@@ -57,18 +57,31 @@
  * long as they live (SYNC_IOC_FILE_INFO on a sync_file, for one), which
  * may be long after the contexts, and the device, that used them.
  */
+/**
+ * struct simt_queue_sched - The scheduler of one hardware queue.
+ * @base: the drm_gpu_scheduler.
+ * @name: its name, "<device>-queue<q>", which its fences report.
+ */
 struct simt_queue_sched {
 	struct drm_gpu_scheduler base;
 	char name[32];
 };
 
+/**
+ * struct simt_scheds - The schedulers of a device's hardware queues.
+ * @retired: entry in simt_retired_scheds once the DRM device has gone
+ *	(simt_scheds_retire()), until module exit frees it.
+ * @count: number of hardware queues, and of entries of @queue.
+ * @queue: the scheduler of each hardware queue.
+ */
 struct simt_scheds {
-	struct list_head retired;	/* on simt_retired_scheds */
+	struct list_head retired;
 	u32 count;
 	struct simt_queue_sched queue[] __counted_by(count);
 };
 
 static LIST_HEAD(simt_retired_scheds);
+/* Protects simt_retired_scheds. */
 static DEFINE_MUTEX(simt_retired_lock);
 
 static struct simt_job *to_simt_job(struct drm_sched_job *job)
@@ -76,14 +89,30 @@ static struct simt_job *to_simt_job(struct drm_sched_job *job)
 	return container_of(job, struct simt_job, base);
 }
 
-/* The scheduler that feeds hardware queue @q. */
-struct drm_gpu_scheduler *simt_queue_sched(struct simt_device *sdev,
-						  u32 q)
+/**
+ * simt_queue_sched() - The scheduler that feeds a hardware queue.
+ * @sdev: the device.
+ * @q: the hardware queue, below sdev->hw_queue_count.
+ *
+ * Return: the drm_gpu_scheduler of hardware queue @q.
+ */
+struct drm_gpu_scheduler *simt_queue_sched(struct simt_device *sdev, u32 q)
 {
 	return &sdev->scheds->queue[q].base;
 }
 
-/* Stop or start the schedulers of every queue. */
+/**
+ * simt_scheds_stop() - Stop or start the schedulers of every queue.
+ * @sdev: the device.
+ * @stop: true to stop the schedulers' work (drm_sched_wqueue_stop()),
+ *	false to start it again (drm_sched_wqueue_start()).
+ *
+ * Recovery stops them while it resets the device and rewrites rings, so
+ * that no run_job or free_job runs meanwhile.
+ *
+ * Context: process context; stopping may sleep (it waits for running
+ * work).
+ */
 void simt_scheds_stop(struct simt_device *sdev, bool stop)
 {
 	u32 q;
@@ -106,10 +135,23 @@ static void *simt_ring_next(struct simt_ctx *ctx)
 	return slot;
 }
 
-/*
- * Emit (or, with @ctx NULL, only count in @n) the hardware copies of one
- * COPY command: one per piece that is contiguous on both sides.  Counting
- * stops early past @limit, which is enough to refuse the submission.
+/**
+ * simt_copy_emit() - Emit or count the hardware copies of a COPY command.
+ * @ctx: the context whose ring they go into, or NULL to count only.
+ * @cmd: the COPY command, already checked against its objects' sizes.
+ * @src: the source object.
+ * @dst: the destination object.
+ * @n: the count of ring entries, increased by one per hardware copy.
+ * @limit: counting stops once @n exceeds it.
+ *
+ * A COPY becomes one hardware copy per piece that is contiguous on both
+ * sides.  SUBMIT counts them (@ctx NULL, @limit SIMT_RING_ENTRIES:
+ * stopping early past the limit is enough to refuse the submission);
+ * run_job writes them into @ctx's ring at its tail.
+ *
+ * Context: with @ctx, caller holds @ctx->ring_lock.
+ * Return: 0, or -EINVAL if an offset lies outside its object's pages
+ * (simt_bo_addr()).
  */
 int simt_copy_emit(struct simt_ctx *ctx, const struct drm_simt_cmd_copy *cmd,
 		   struct drm_gem_object *src, struct drm_gem_object *dst,
@@ -255,7 +297,20 @@ static struct dma_fence *simt_run_job(struct drm_sched_job *sched_job)
 	return ret;
 }
 
-/* Undo everything SUBMIT did for @job, the context reference too. */
+/**
+ * simt_job_free() - Free a job.
+ * @job: the job, armed or not.
+ *
+ * Undoes everything SUBMIT did for @job: cleans up the scheduler job if
+ * it was initialised, drops the object references, frees the commands
+ * and the hardware fence if run_job has not taken them, and the job.  If
+ * it has a context, the submission no longer counts against the
+ * context's in-flight limit (a SUBMIT waiting for room is woken) and the
+ * context reference is dropped.  The scheduler's free_job, and SUBMIT's
+ * error path.
+ *
+ * Context: process context.
+ */
 void simt_job_free(struct simt_job *job)
 {
 	struct drm_sched_job *sched_job = &job->base;
@@ -313,10 +368,20 @@ static void simt_scheds_retire(struct drm_device *drm, void *arg)
 	mutex_unlock(&simt_retired_lock);
 }
 
-/*
- * The work queue jobs run on, and a scheduler per hardware queue
- * (hw_queue_count is known).  Contexts may outlive the PCI device (open
- * files), so both go with the DRM device.
+/**
+ * simt_sched_init() - Set up the schedulers of a device.
+ * @sdev: the device, its hw_queue_count known.
+ *
+ * Allocates the work queue jobs run on and a scheduler per hardware
+ * queue (credit limit: SIMT_RING_ENTRIES - 1 ring entries; no timeout,
+ * the driver's watchdog does that work).  Contexts may outlive the PCI
+ * device (open files), so both go with the DRM device (drmm actions);
+ * the schedulers' memory then stays until module exit
+ * (simt_sched_module_exit()), as their fences may.
+ *
+ * Context: process context (probe).
+ * Return: 0 or a negative errno; what was set up is undone with the DRM
+ * device.
  */
 int simt_sched_init(struct simt_device *sdev)
 {
@@ -357,6 +422,15 @@ int simt_sched_init(struct simt_device *sdev)
 	return 0;
 }
 
+/**
+ * simt_ctx_entity_init() - Initialise a context's scheduler entity.
+ * @ctx: the context, its hardware queue allocated.
+ *
+ * The entity feeds the scheduler of @ctx's hardware queue only, at
+ * DRM_SCHED_PRIORITY_KERNEL (priority is the hardware's business).
+ *
+ * Return: 0 or a negative errno (drm_sched_entity_init()).
+ */
 int simt_ctx_entity_init(struct simt_ctx *ctx)
 {
 	struct drm_gpu_scheduler *sched = simt_queue_sched(ctx->sdev,
@@ -366,9 +440,14 @@ int simt_ctx_entity_init(struct simt_ctx *ctx)
 				     &sched, 1, NULL);
 }
 
-/*
+/**
+ * simt_sched_module_exit() - Free the schedulers of devices that have gone.
+ *
  * The module goes, and the schedulers' memory with it: a fence kept
  * beyond this would outlive the code of its hardware fence too.
+ *
+ * Context: module exit; no device is left, so simt_retired_lock is not
+ * taken.
  */
 void simt_sched_module_exit(void)
 {

@@ -16,12 +16,29 @@ struct simt_ctx;
 struct simt_device;
 struct simt_fence;
 
+/**
+ * struct simt_job - A SUBMIT's job on its context's scheduler entity.
+ * @base: the drm_sched job.
+ * @ctx: the context; the job holds a reference, dropped by
+ *	simt_job_free().
+ * @seqno: the submission's sequence number in @ctx, set when the job is
+ *	armed; the value its SIGNAL stores in the fence word.
+ * @hw_fence: the hardware fence, allocated by SUBMIT and owned by the job
+ *	until run_job hands it over to the scheduler (then NULL).
+ * @cmds: the commands copied from SUBMIT, until run_job has written them
+ *	into the ring and freed them (then NULL).
+ * @cmd_count: number of commands in @cmds.
+ * @bo_count: number of entries of @bos, twice @cmd_count.
+ * @bos: for command i, the source and destination objects of a copy at
+ *	2 * i and 2 * i + 1 (NULL for a launch), referenced until the job is
+ *	freed, so that the device never copies to or from freed memory.
+ */
 struct simt_job {
 	struct drm_sched_job base;
-	struct simt_ctx *ctx;		/* holds a reference */
+	struct simt_ctx *ctx;
 	u64 seqno;
-	struct simt_fence *hw_fence;	/* until run_job hands it over */
-	struct drm_simt_cmd *cmds;	/* until run_job has written them */
+	struct simt_fence *hw_fence;
+	struct drm_simt_cmd *cmds;
 	u32 cmd_count;
 	unsigned int bo_count;
 	struct drm_gem_object *bos[] __counted_by(bo_count);

@@ -63,7 +63,7 @@ static int simt_copy_prepare(struct drm_device *drm, struct drm_file *file,
 	job->bos[2 * i + 1] = dst;
 	if (!src || !dst) {
 		simt_dbg(drm, JOB, "command %u: no object %u\n", i,
-			src ? cmd->dst_handle : cmd->src_handle);
+			 src ? cmd->dst_handle : cmd->src_handle);
 		return -ENOENT;
 	}
 
@@ -103,7 +103,7 @@ static int simt_launch_check(struct drm_device *drm, u32 i,
 		/* Three 32-bit sizes can wrap a 64-bit product to 0. */
 		if (check_mul_overflow(blocks, (u64)l->grid[d], &blocks)) {
 			simt_dbg(drm, JOB, "command %u: grid %u x %u x %u overflows\n",
-				i, l->grid[0], l->grid[1], l->grid[2]);
+				 i, l->grid[0], l->grid[1], l->grid[2]);
 			return -EINVAL;
 		}
 	}
@@ -112,7 +112,7 @@ static int simt_launch_check(struct drm_device *drm, u32 i,
 	    (l->block_count ? (u64)l->first_block + l->block_count > blocks :
 			      l->first_block)) {
 		simt_dbg(drm, JOB, "command %u: subgrid %u+%u outside a grid of %llu blocks\n",
-			i, l->first_block, l->block_count, blocks);
+			 i, l->first_block, l->block_count, blocks);
 		return -EINVAL;
 	}
 	if (!l->code_size || l->code_size > SIMT_MAX_CODE_SIZE ||
@@ -195,7 +195,7 @@ static int simt_job_prepare(struct drm_device *drm, struct drm_file *file,
 		case DRM_SIMT_CMD_COPY:
 			if (cmd->flags) {
 				simt_dbg(drm, JOB, "command %u: copy flags 0x%x\n",
-					i, cmd->flags);
+					 i, cmd->flags);
 				return -EINVAL;
 			}
 			if (!simt_cmd_tail_zero(cmd, sizeof(cmd->copy))) {
@@ -208,11 +208,12 @@ static int simt_job_prepare(struct drm_device *drm, struct drm_file *file,
 		case DRM_SIMT_CMD_LAUNCH:
 			if (cmd->flags & ~DRM_SIMT_CMD_LAUNCH_IDEMPOTENT) {
 				simt_dbg(drm, JOB, "command %u: launch flags 0x%x\n",
-					i, cmd->flags);
+					 i, cmd->flags);
 				return -EINVAL;
 			}
 			if (!simt_cmd_tail_zero(cmd, sizeof(cmd->launch))) {
-				simt_dbg(drm, JOB, "command %u: launch reserved bytes not zero\n", i);
+				simt_dbg(drm, JOB, "command %u: launch reserved bytes not zero\n",
+					 i);
 				return -EINVAL;
 			}
 			ret = simt_launch_check(drm, i, &cmd->launch);
@@ -227,7 +228,7 @@ static int simt_job_prepare(struct drm_device *drm, struct drm_file *file,
 			return ret;
 		if (n >= SIMT_RING_ENTRIES) {
 			simt_dbg(drm, JOB, "command %u: the job needs more than %u ring entries\n",
-				i, SIMT_RING_ENTRIES);
+				 i, SIMT_RING_ENTRIES);
 			return -E2BIG;
 		}
 	}
@@ -260,7 +261,7 @@ static struct drm_simt_cmd *simt_cmds_copy(struct drm_device *drm,
 		if (ret) {
 			if (ret == -E2BIG)
 				simt_dbg(drm, JOB, "command %u: bytes beyond this driver's struct are not zero\n",
-					i);
+					 i);
 			kvfree(cmds);
 			return ERR_PTR(ret);
 		}
@@ -287,7 +288,7 @@ static int simt_job_add_deps(struct drm_device *drm, struct drm_file *file,
 	for (i = 0; i < args->in_sync_count && !ret; i++) {
 		if (syncs[i].flags) {
 			simt_dbg(drm, JOB, "in_syncs[%u]: flags 0x%x\n", i,
-				syncs[i].flags);
+				 syncs[i].flags);
 			ret = -EINVAL;
 			break;
 		}
@@ -295,7 +296,7 @@ static int simt_job_add_deps(struct drm_device *drm, struct drm_file *file,
 					     syncs[i].point, 0, &fence);
 		if (ret) {
 			simt_dbg(drm, JOB, "in_syncs[%u]: syncobj %u point %llu: %d\n",
-				i, syncs[i].handle, syncs[i].point, ret);
+				 i, syncs[i].handle, syncs[i].point, ret);
 			break;
 		}
 		ret = drm_sched_job_add_dependency(&job->base, fence);
@@ -322,7 +323,7 @@ static int simt_submit_check(struct drm_device *drm,
 	if (args->cmd_count > SIMT_MAX_SUBMIT_CMDS ||
 	    args->in_sync_count > SIMT_MAX_SUBMIT_CMDS) {
 		simt_dbg(drm, JOB, "SUBMIT: %u commands, %u input fences\n",
-			args->cmd_count, args->in_sync_count);
+			 args->cmd_count, args->in_sync_count);
 		return -EINVAL;
 	}
 	if (args->syncobj_point && !args->syncobj) {
@@ -354,9 +355,9 @@ static int simt_inflight_reserve(struct simt_ctx *ctx)
 	long left;
 
 	left = wait_event_interruptible_timeout(ctx->inflight_wq,
-			atomic_read(&ctx->inflight) < SIMT_MAX_INFLIGHT ||
-			READ_ONCE(ctx->error) || READ_ONCE(ctx->closed),
-			msecs_to_jiffies(SIMT_SUBMIT_WAIT_MS));
+						atomic_read(&ctx->inflight) < SIMT_MAX_INFLIGHT ||
+						READ_ONCE(ctx->error) || READ_ONCE(ctx->closed),
+						msecs_to_jiffies(SIMT_SUBMIT_WAIT_MS));
 	if (left < 0)
 		return left;
 	if (atomic_read(&ctx->inflight) >= SIMT_MAX_INFLIGHT &&
@@ -365,13 +366,20 @@ static int simt_inflight_reserve(struct simt_ctx *ctx)
 	return 0;
 }
 
-/*
- * The fence of SUBMIT's sync_file: made, and put in a file, before the
- * job is armed, since nothing may fail or allocate after that; it
- * signals, with the same error, when the job's finished fence does.
+/**
+ * struct simt_out_fence - The fence of SUBMIT's sync_file.
+ * @base: the dma_fence, on the context's out_fence_context with the
+ *	submission's seqno.
+ * @cb: the callback on the job's finished fence that signals @base; it
+ *	holds a reference to @base until it has run.
+ *
+ * Made, and put in a file, before the job is armed, since nothing may
+ * fail or allocate after that; it signals, with the same error, when the
+ * job's finished fence does.
  */
 struct simt_out_fence {
 	struct dma_fence base;
+	/** @lock: the lock of @base. */
 	spinlock_t lock;
 	struct dma_fence_cb cb;
 };
@@ -466,7 +474,7 @@ static int simt_submit(struct drm_device *drm, struct drm_simt_submit *args,
 	/* And the SIGNAL. */
 	if (n + 1 > SIMT_RING_ENTRIES - 1) {
 		simt_dbg(drm, JOB, "SUBMIT: %u ring entries and the SIGNAL exceed %u\n",
-			n, SIMT_RING_ENTRIES - 1);
+			 n, SIMT_RING_ENTRIES - 1);
 		ret = -E2BIG;
 		goto out_free;
 	}
@@ -593,10 +601,33 @@ out_free:
 	return ret;
 }
 
-/*
+/**
+ * simt_submit_ioctl() - DRM_IOCTL_SIMT_SUBMIT: queue a job on a context.
+ * @drm: the DRM device.
+ * @data: the struct drm_simt_submit of the call.
+ * @file: the caller's DRM file, which owns the context.
+ *
+ * Checks the arguments, the commands and the input fences, then arms
+ * the job and pushes it to the context's entity, whose scheduler runs it
+ * once its input fences have signalled.  The job's finished fence
+ * replaces the fence of the syncobj, if one is given (or is added at
+ * syncobj_point of a timeline syncobj); with DRM_SIMT_SUBMIT_FENCE_FD a
+ * sync_file that follows it is returned in fence_fd (-1 otherwise).  The
+ * submission's seqno, for WAIT, is returned in seqno.
+ *
  * Inside drm_dev_enter() from the first look at an object's DMA table
  * (simt_bo_addr()) to the push: unplug unmaps the tables once no SUBMIT
  * is in here (simt_gem_unplug()).
+ *
+ * Context: process context; takes the context's lock, and may wait up to
+ * SIMT_SUBMIT_WAIT_MS for one of its submissions in flight to finish.
+ * Return: 0, or a negative errno, among which: -EINVAL or -EFAULT for
+ * bad arguments, -ENOENT for an unknown context, object or syncobj (or a
+ * closed context), -E2BIG for a job that does not fit in the ring, -EIO
+ * when the context has stopped, -EBUSY for a user queue's context,
+ * -EAGAIN when too many of its submissions stay in flight, -ENODEV once
+ * the device is unplugged, -EMFILE, -ENOMEM, or -ERESTARTSYS when
+ * interrupted.
  */
 int simt_submit_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file)

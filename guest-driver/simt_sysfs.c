@@ -9,6 +9,7 @@
  *   vram_size       VRAM bytes
  *   irq_test_count  test interrupts handled by the driver
  *   resets          device resets the driver made to recover from hangs
+ *   queue_stops     hung queues stopped on their own, without a reset
  *   timeouts        submissions declared hung (job_timeout_ms)
  *
  * (debugfs "stats" has these and the other counters, for root only.)
@@ -110,6 +111,7 @@ static const struct attribute_group simt_attr_group = {
 	.attrs	= simt_attrs,
 };
 
+/* The PCI driver's dev_groups: the "simt" group above. */
 const struct attribute_group *simt_dev_groups[] = {
 	&simt_attr_group,
 	NULL

@@ -62,16 +62,23 @@ static loff_t simt_doorbell_offset(struct simt_ctx *ctx)
 /* Can the doorbell of every queue be mapped, one page each? */
 static bool simt_doorbell_usable(struct simt_device *sdev)
 {
+	if (PAGE_SIZE != SIMT_DOORBELL_STRIDE)
+		return false;
 	return (sdev->caps & SIMT_CAP_USER_QUEUES) &&
-	       PAGE_SIZE == SIMT_DOORBELL_STRIDE &&
 	       pci_resource_len(sdev->pdev, SIMT_BAR_DOORBELL) >=
 	       (u64)sdev->hw_queue_count * SIMT_DOORBELL_STRIDE;
 }
 
-/*
- * The context is closing (@closed is set): remove its doorbell from
- * every process's mappings, so that nobody rings the queue once it is
- * given back.
+/**
+ * simt_userq_close() - Take a closing context's doorbell out of every mapping.
+ * @ctx: the context, closing (@ctx->closed is set).
+ *
+ * For a user queue: waits for a doorbell fault in flight (which has then
+ * put its page in, or fails as @ctx is closed), removes the doorbell page
+ * from every process's mappings, so that nobody rings the queue once it
+ * is given back, and wakes USERQ_WAIT.  Does nothing for other contexts.
+ *
+ * Context: process context; takes @ctx->doorbell_lock.
  */
 void simt_userq_close(struct simt_ctx *ctx)
 {
@@ -175,8 +182,7 @@ static int simt_doorbell_mmap(struct file *filp, struct vm_area_struct *vma)
 	vm_flags_set(vma, VM_IO | VM_PFNMAP | VM_DONTEXPAND | VM_DONTDUMP);
 	vm_flags_clear(vma, VM_MAYEXEC);
 	/* MMIO, as io_remap_pfn_range() would map it. */
-	vma->vm_page_prot = pgprot_decrypted(pgprot_noncached(
-					vm_get_page_prot(vma->vm_flags)));
+	vma->vm_page_prot = pgprot_decrypted(pgprot_noncached(vm_get_page_prot(vma->vm_flags)));
 	vma->vm_ops = &simt_doorbell_vm_ops;
 out:
 	mutex_unlock(&ctx->doorbell_lock);
@@ -185,7 +191,23 @@ out:
 	return ret;
 }
 
-/* The device node's mmap: a doorbell, or an object (DRM's GEM mmap). */
+/**
+ * simt_mmap() - The device node's mmap(): a queue's doorbell or an object.
+ * @filp: the DRM file.
+ * @vma: the new mapping.
+ *
+ * Offsets from SIMT_DOORBELL_PGOFF on (one page per possible queue) map
+ * a user queue's doorbell, which only the file owning the queue's
+ * user-queue context may map, exactly one page, shared, not executable;
+ * the page goes in at the first access.  Any other offset is an object's
+ * (drm_gem_mmap()).
+ *
+ * Context: process context (mmap(2)).
+ * Return: 0, or a negative errno: for a doorbell -EINVAL for a bad
+ * queue, size or flags, -EACCES if the queue is no user queue of this
+ * file, -ENOENT if its context is closing, -ENODEV once the device is
+ * unplugged.
+ */
 int simt_mmap(struct file *filp, struct vm_area_struct *vma)
 {
 	if (vma->vm_pgoff >= SIMT_DOORBELL_PGOFF &&
@@ -238,6 +260,30 @@ static int simt_userq_check(struct simt_ctx *ctx, struct drm_gem_object *obj,
 	return 0;
 }
 
+/**
+ * simt_userq_create_ioctl() - DRM_IOCTL_SIMT_USERQ_CREATE: make a context a user queue.
+ * @drm: the DRM device.
+ * @data: the struct drm_simt_userq_create of the call.
+ * @file: the caller's DRM file, which owns the context and the object.
+ *
+ * Turns the context's hardware queue into a user queue whose ring is the
+ * system memory object bound at ring_addr in the context, once the
+ * context's submissions have all finished (waiting up to
+ * SIMT_SUBMIT_WAIT_MS); from then on the context's objects never move,
+ * and it takes no SUBMIT.  Returns the mmap offset of the queue's
+ * doorbell in doorbell_offset, and makes the watchdog look at the queue.
+ * If the queue does not start, the context fails with
+ * DRM_SIMT_ERROR_DEVICE.
+ *
+ * Context: process context; takes the context's lock, sdev->vram_lock,
+ * sdev->reset_sem for reading and sdev->ctx_lock.
+ * Return: 0, or a negative errno: -EOPNOTSUPP without user queues,
+ * -EINVAL for bad flags, entries or ring object, -ENOENT for an unknown
+ * context or object (or a closed context), -EEXIST if the context is a
+ * user queue already, -EIO if it has stopped, -EBUSY if a submission is
+ * still unfinished, -ENODEV once the device is unplugged, or the error
+ * of starting the queue.
+ */
 int simt_userq_create_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *file)
 {
@@ -317,6 +363,7 @@ out_ctx:
 /* Has @ctx stopped (error or closed)?  Its error, or CANCELED if closed. */
 static u32 simt_userq_stopped(struct simt_ctx *ctx)
 {
+	/* Pairs with the smp_store_release() of simt_ctx_fail(). */
 	u32 error = smp_load_acquire(&ctx->error);
 
 	if (!error && READ_ONCE(ctx->closed))
@@ -324,6 +371,26 @@ static u32 simt_userq_stopped(struct simt_ctx *ctx)
 	return error;
 }
 
+/**
+ * simt_userq_wait_ioctl() - DRM_IOCTL_SIMT_USERQ_WAIT: wait for a user queue's fence word.
+ * @drm: the DRM device.
+ * @data: the struct drm_simt_userq_wait of the call.
+ * @file: the caller's DRM file, which owns the context.
+ *
+ * Sleeps until the 64-bit word at addr in the caller's memory is at
+ * least value, the context stops (error or closed), timeout_ns passes or
+ * a signal comes; the queue's interrupts, recovery and closing wake it.
+ * Reports in error why the context stopped (DRM_SIMT_ERROR_CANCELED if
+ * it was closed), with hw_error and, for a fault, fault_addr; a word
+ * that reached the value reports no error, as WAIT does for work that
+ * completed.
+ *
+ * Context: process context; sleeps interruptibly.
+ * Return: 0 when the word has reached the value or the context has
+ * stopped, -ETIME at the timeout, -EINTR on a signal, -EFAULT if the word
+ * cannot be read, -EINVAL for bad arguments or a context that is no user
+ * queue, -ENOENT for an unknown context.
+ */
 int simt_userq_wait_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file)
 {

@@ -78,6 +78,18 @@ static void simt_vram_mm_fini(struct drm_device *drm, void *arg)
 	drm_mm_takedown(&sdev->va_mm);
 }
 
+/**
+ * simt_vram_init() - Set up VRAM: claim and map BAR2, and the allocators.
+ * @sdev: the device, identified.
+ *
+ * Uses the VRAM that BAR2 reaches, less the guard (SIMT_VRAM_GUARD, or
+ * SIMT_VRAM_GUARD_SMALL for small VRAM); device addresses run from the
+ * guard to SIMT_SHARED_BASE.  The allocators are taken down with the DRM
+ * device.
+ *
+ * Return: 0, -ENODEV if VRAM is not larger than the guard, -ENOMEM if
+ * BAR2 cannot be mapped, or another negative errno.
+ */
 int simt_vram_init(struct simt_device *sdev)
 {
 	struct pci_dev *pdev = sdev->pdev;
@@ -117,10 +129,18 @@ int simt_vram_init(struct simt_device *sdev)
 	return drmm_add_action_or_reset(&sdev->drm, simt_vram_mm_fini, sdev);
 }
 
-/*
- * Device addresses for @size bytes: at @want if that range is free
- * (@want 0: no wish), else the highest free range, away from the VRAM
- * offsets later objects may want.  Under vram_lock.
+/**
+ * simt_va_alloc() - Allocate device addresses.
+ * @sdev: the device.
+ * @va: the node to allocate, zeroed.
+ * @size: bytes of device addresses.
+ * @want: the address wanted, or 0 for no wish.
+ *
+ * At @want if that range is free, else the highest free range, away from
+ * the VRAM offsets later objects may want.
+ *
+ * Context: caller holds &simt_device.vram_lock.
+ * Return: 0, or -ENOSPC if no range of @size is free.
  */
 int simt_va_alloc(struct simt_device *sdev, struct drm_mm_node *va, u64 size,
 		  u64 want)
@@ -137,6 +157,13 @@ int simt_va_alloc(struct simt_device *sdev, struct drm_mm_node *va, u64 size,
 					  SIMT_PAGE_SIZE, 0, DRM_MM_INSERT_HIGH);
 }
 
+/**
+ * simt_va_free() - Free device addresses, if allocated.
+ * @sdev: the device.
+ * @va: a node of simt_va_alloc(), allocated or not.
+ *
+ * Context: takes &simt_device.vram_lock.
+ */
 void simt_va_free(struct simt_device *sdev, struct drm_mm_node *va)
 {
 	mutex_lock(&sdev->vram_lock);
@@ -379,7 +406,20 @@ static int simt_vram_alloc_evict(struct simt_device *sdev,
 	return -ENOSPC;
 }
 
-/* VRAM for the driver's own use (page tables, save areas). */
+/**
+ * simt_vram_alloc() - Allocate VRAM for the driver's own use (page tables,
+ * save areas).
+ * @sdev: the device.
+ * @node: the node to allocate, zeroed.
+ * @size: bytes of VRAM.
+ *
+ * Movable objects are evicted, least recently submitted first, if that
+ * makes room.
+ *
+ * Context: takes &simt_device.vram_lock, and may sleep for moves.
+ * Return: 0, -ENOSPC if no room can be made, or -ENODEV if the device has
+ * gone.
+ */
 int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
 		    u64 size)
 {
@@ -394,6 +434,13 @@ int simt_vram_alloc(struct simt_device *sdev, struct drm_mm_node *node,
 	return ret;
 }
 
+/**
+ * simt_vram_free() - Free VRAM of simt_vram_alloc().
+ * @sdev: the device.
+ * @node: the allocated node.
+ *
+ * Context: takes &simt_device.vram_lock.
+ */
 void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node)
 {
 	mutex_lock(&sdev->vram_lock);
@@ -401,9 +448,21 @@ void simt_vram_free(struct simt_device *sdev, struct drm_mm_node *node)
 	mutex_unlock(&sdev->vram_lock);
 }
 
-/* VRAM of @size bytes, zeroed: the last owner's data must not show. */
+/**
+ * simt_vram_alloc_zeroed() - Allocate zeroed VRAM for the driver's own use.
+ * @sdev: the device.
+ * @node: the node to allocate, zeroed.
+ * @size: bytes of VRAM.
+ *
+ * As simt_vram_alloc(), then zeroed through BAR2: the last owner's data
+ * must not show.
+ *
+ * Context: takes &simt_device.vram_lock, and may sleep for moves.
+ * Return: 0, -ENOMEM if no room can be made, or -ENODEV if the device has
+ * gone.
+ */
 int simt_vram_alloc_zeroed(struct simt_device *sdev,
-				  struct drm_mm_node *node, u64 size)
+			   struct drm_mm_node *node, u64 size)
 {
 	int idx, ret = simt_vram_alloc(sdev, node, size);
 
@@ -418,9 +477,21 @@ int simt_vram_alloc_zeroed(struct simt_device *sdev,
 	return 0;
 }
 
-/*
- * Place new object @bo: zeroed VRAM if room can be made, else zeroed
- * system pages; then its device addresses.
+/**
+ * simt_vram_bo_place() - Place a new VRAM object.
+ * @sdev: the device.
+ * @bo: the new object, initialized as a GEM object.
+ *
+ * Zeroed VRAM if room can be made (evicting others), else zeroed system
+ * pages charged to @bo's memory cgroup (it starts evicted); then its
+ * device addresses, at its VRAM offset if that range is free.  Unless the
+ * device has gone, @bo goes on sdev->vram_bos whatever else happens, so
+ * that its release undoes what was done.
+ *
+ * Context: takes &simt_device.vram_lock, and may sleep for moves.
+ * Return: 0, -ENOMEM if neither VRAM nor system pages could be had,
+ * -ENOSPC if no device addresses are left, or -ENODEV if the device has
+ * gone.
  */
 int simt_vram_bo_place(struct simt_device *sdev, struct simt_vram_bo *bo)
 {
@@ -454,7 +525,15 @@ int simt_vram_bo_place(struct simt_device *sdev, struct simt_vram_bo *bo)
 	return ret;
 }
 
-/* Give back whatever @bo holds: VRAM or system pages, device addresses. */
+/**
+ * simt_vram_bo_release() - Give back whatever a VRAM object holds.
+ * @sdev: the device.
+ * @bo: the object being freed, bound nowhere.
+ *
+ * Its VRAM or system pages, and its device addresses.
+ *
+ * Context: takes &simt_device.vram_lock.
+ */
 void simt_vram_bo_release(struct simt_device *sdev, struct simt_vram_bo *bo)
 {
 	mutex_lock(&sdev->vram_lock);
@@ -496,14 +575,21 @@ static void simt_vram_bo_restore(struct simt_device *sdev,
 	atomic64_inc(&sdev->stats.restores);
 }
 
-/*
- * @ctx is about to arm and push a job: its VRAM objects become the most
- * recently used, and if the job launches a kernel (@launches; as in seed
- * 003, copies do not bring anything back) the evicted ones come back if
- * they can, but only if the context was idle: earlier work may still be
- * using them where they are.  From here the context is busy until
- * simt_vram_ctx_armed() and then until the job has finished.  Under
- * ctx->lock.
+/**
+ * simt_vram_ctx_prepare() - Prepare a context's objects for its next job.
+ * @ctx: the context, about to arm and push a job.
+ * @launches: whether the job launches a kernel.
+ *
+ * The context's VRAM objects become the most recently used, and if the
+ * job launches a kernel (as in seed 003, copies do not bring anything
+ * back) the evicted ones come back if they can, but only if the context
+ * was idle: earlier work may still be using them where they are.  From
+ * here the context is busy (&simt_ctx.arming) until simt_vram_ctx_armed()
+ * and then until the job has finished.  If the device has gone nothing
+ * moves, but the context is marked busy all the same.
+ *
+ * Context: caller holds &simt_ctx.lock; takes &simt_device.vram_lock, and
+ * may sleep for moves.
  */
 void simt_vram_ctx_prepare(struct simt_ctx *ctx, bool launches)
 {
@@ -534,11 +620,19 @@ void simt_vram_ctx_prepare(struct simt_ctx *ctx, bool launches)
 	mutex_unlock(&sdev->vram_lock);
 }
 
-/*
- * @ctx has armed its job, whose finished fence is @finished, and is about
- * to push it: the context's last job, busy until it has finished.  No
- * allocation, no vram_lock: fences are being signalled.  Returns the
- * previous last job's fence, for the caller to put once it can.
+/**
+ * simt_vram_ctx_armed() - Note a context's armed job as its last one.
+ * @ctx: the context, which has armed its job and is about to push it.
+ * @finished: the job's finished fence.
+ *
+ * The job is the context's last job, busy until it has finished; the
+ * mark simt_vram_ctx_prepare() set goes.  No allocation, no vram_lock:
+ * this runs between arming and pushing, where fences are being
+ * signalled.
+ *
+ * Context: caller holds &simt_ctx.lock; takes &simt_ctx.fence_lock.
+ * Return: the previous last job's fence (or NULL), for the caller to put
+ * once it can.
  */
 struct dma_fence *simt_vram_ctx_armed(struct simt_ctx *ctx,
 				      struct dma_fence *finished)
@@ -555,9 +649,16 @@ struct dma_fence *simt_vram_ctx_armed(struct simt_ctx *ctx,
 	return last;
 }
 
-/*
- * Map VRAM object @obj into @ctx at @addr (tables prepared) and put the
- * binding on the object's list, both at once with respect to moves.
+/**
+ * simt_vram_bind() - Map a VRAM object's binding and put it on the
+ * object's list.
+ * @ctx: the context, whose page tables for the range are prepared.
+ * @b: the binding of a VRAM object, at @b->addr.
+ *
+ * The leaves point at where the object is now, VRAM or system pages; the
+ * mapping and the list entry are made at once with respect to moves.
+ *
+ * Context: caller holds &simt_ctx.lock; takes &simt_device.vram_lock.
  */
 void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b)
 {
@@ -580,11 +681,17 @@ void simt_vram_bind(struct simt_ctx *ctx, struct simt_bind *b)
 	mutex_unlock(&sdev->vram_lock);
 }
 
-/*
- * Binding @b of a VRAM object is to be unbound while the context may
- * run: keep the object where it is until simt_vram_unbind(), so that no
- * eviction frees the VRAM that the context's page tables and TLB still
- * point at, nor writes the binding's entries again once they are gone.
+/**
+ * simt_vram_unbind_begin() - Keep a binding's object where it is while it
+ * is being unbound.
+ * @ctx: the context, which may be running.
+ * @b: the binding of a VRAM object, to be unbound.
+ *
+ * Until simt_vram_unbind(), no eviction frees the VRAM that the context's
+ * page tables and TLB still point at, nor writes the binding's entries
+ * again once they are gone.
+ *
+ * Context: caller holds &simt_ctx.lock; takes &simt_device.vram_lock.
  */
 void simt_vram_unbind_begin(struct simt_ctx *ctx, struct simt_bind *b)
 {
@@ -593,7 +700,16 @@ void simt_vram_unbind_begin(struct simt_ctx *ctx, struct simt_bind *b)
 	mutex_unlock(&ctx->sdev->vram_lock);
 }
 
-/* Take binding @b of a VRAM object off its list, before its leaves go. */
+/**
+ * simt_vram_unbind() - Take a binding off its VRAM object's list.
+ * @ctx: the context.
+ * @b: the binding of a VRAM object.
+ *
+ * Called before the binding's leaves are cleared or freed, so that no move
+ * rewrites them afterwards.
+ *
+ * Context: caller holds &simt_ctx.lock; takes &simt_device.vram_lock.
+ */
 void simt_vram_unbind(struct simt_ctx *ctx, struct simt_bind *b)
 {
 	mutex_lock(&ctx->sdev->vram_lock);
@@ -601,7 +717,19 @@ void simt_vram_unbind(struct simt_ctx *ctx, struct simt_bind *b)
 	mutex_unlock(&ctx->sdev->vram_lock);
 }
 
-/* The fault handler's view: a pfn for page @pgoff of @bo, where it is. */
+/**
+ * simt_vram_bo_pfn() - The pfn of a page of a VRAM object, where it is.
+ * @sdev: the device.
+ * @bo: the object.
+ * @pgoff: the page's index in @bo.
+ * @sys: set to true if the page is a system page (@bo is evicted), false
+ *	if it is in BAR2.
+ *
+ * The fault handler's view (simt_gem.c).
+ *
+ * Context: caller holds &simt_device.vram_lock.
+ * Return: the pfn of the page.
+ */
 unsigned long simt_vram_bo_pfn(struct simt_device *sdev,
 			       struct simt_vram_bo *bo, pgoff_t pgoff,
 			       bool *sys)
@@ -613,11 +741,17 @@ unsigned long simt_vram_bo_pfn(struct simt_device *sdev,
 	return ((sdev->vram_bar_start + bo->node.start) >> PAGE_SHIFT) + pgoff;
 }
 
-/*
- * The device is unplugged and quiet: unmap the system pages of evicted
- * objects for it (they stay, with the objects' contents).  Nothing moves
- * an object any more: every move runs inside drm_dev_enter().  Under
- * sdev->dma_lock.
+/**
+ * simt_vram_unplug() - Unmap evicted objects' pages for a device that has
+ * gone.
+ * @sdev: the device, unplugged and quiet.
+ *
+ * The system pages stay, with the objects' contents; their DMA addresses
+ * become 0.  Nothing moves an object any more: every move runs inside
+ * drm_dev_enter().
+ *
+ * Context: caller holds &simt_device.dma_lock; takes
+ * &simt_device.vram_lock.
  */
 void simt_vram_unplug(struct simt_device *sdev)
 {

@@ -43,6 +43,31 @@ static void simt_wait_error(struct simt_ctx *ctx, struct drm_simt_wait *args)
 	spin_unlock_irqrestore(&sdev->ctx_lock, flags);
 }
 
+/**
+ * simt_wait_ioctl() - DRM_IOCTL_SIMT_WAIT: wait for a submission and report on it.
+ * @drm: the DRM device.
+ * @data: the struct drm_simt_wait of the call.
+ * @file: the caller's DRM file, which owns the context.
+ *
+ * Waits, interruptibly, on the finished fence of submission seqno of the
+ * context until it signals or the timeout (relative, or absolute
+ * CLOCK_MONOTONIC with DRM_SIMT_WAIT_ABSOLUTE) passes; a submission
+ * whose result slot a newer one has taken finished long ago and is not
+ * waited for.  Then reports the context's error for the submission that
+ * failed and later ones (DRM_SIMT_ERROR_CANCELED for one that ended
+ * without reaching the device), the device's error code, the fault
+ * address and pc, and the cycles of its last launch that ran.  A
+ * relative wait interrupted by a signal writes back the time it has
+ * left into timeout_ns, for the restarted call.
+ *
+ * Context: process context; takes the context's fence_lock and
+ * sdev->ctx_lock.
+ * Return: 0 when the submission is over (completed or ended by an error,
+ * see the error field), -ETIME if it is still running at the timeout,
+ * -ERESTARTSYS on a signal, -EINVAL for bad arguments or a seqno not
+ * handed out, -ENOENT for an unknown context, -ENODEV if the device went
+ * before the submission finished.
+ */
 int simt_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 {
 	struct drm_simt_wait *args = data;
@@ -57,7 +82,7 @@ int simt_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	if ((args->flags & ~DRM_SIMT_WAIT_ABSOLUTE) || args->pad ||
 	    args->timeout_ns < 0) {
 		simt_dbg(drm, JOB, "WAIT: flags 0x%x, pad %u, timeout %lld\n",
-			args->flags, args->pad, args->timeout_ns);
+			 args->flags, args->pad, args->timeout_ns);
 		return -EINVAL;
 	}
 	ctx = simt_ctx_lookup(file, args->ctx_id);

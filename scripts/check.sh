@@ -3,7 +3,8 @@
 #
 # Run every test suite and print one summary line for all of them.
 #
-#   scripts/check.sh [docs] [unit] [qtest] [guest] [labs]   (default: all)
+#   scripts/check.sh [docs] [driver] [unit] [qtest] [guest] [labs]
+#                                                  (default: all)
 #
 # Each suite's TAP output is checked by scripts/tap-check.py, which prints
 # "NAME: P passed, F failed"; the last line of this script is the total,
@@ -30,7 +31,7 @@ host_build=${HOST_BUILD:-$top/build/host}
 qemu_build=$QEMU_BUILD
 results=$top/build/results
 tapcheck=(/usr/bin/python3 "$top/scripts/tap-check.py")
-suites=${*:-docs unit qtest guest labs}
+suites=${*:-docs driver unit qtest guest labs}
 
 sanitize=${SIMT_SANITIZE:-0}
 debug=${SIMT_GUEST_DEBUG:-0}
@@ -53,6 +54,12 @@ if [ "$sanitize" = 1 ]; then
     *" guest "*)
         suites=$(printf '%s\n' $suites | grep -vx guest | tr '\n' ' ')
         echo "== guest: skipped under SANITIZE=1 (make check runs it)" ;;
+    esac
+    # It needs the guest kernel's headers, which this build does not fetch.
+    case " $suites " in
+    *" driver "*)
+        suites=$(printf '%s\n' $suites | grep -vx driver | tr '\n' ' ')
+        echo "== driver: skipped under SANITIZE=1 (make check runs it)" ;;
     esac
     echo "== sanitizers: ASan and UBSan in $qemu_build and $host_build"
 fi
@@ -97,6 +104,14 @@ run_docs() {
     check_tap charts "$results/charts.tap" --end-marker= --no-kernel-check
 }
 
+run_driver() {
+    echo "== driver (the kernel's checkpatch --strict, sparse, W=1, kernel-doc, Kconfig)"
+    KHEADERS=$cache/guest/headers "$top/scripts/check-driver.sh" \
+        > "$results/driver-tools.tap" 2>&1
+    check_tap driver-tools "$results/driver-tools.tap" --end-marker= \
+        --no-kernel-check
+}
+
 run_unit() {
     echo "== unit tests (SIMT core and toolchain, no VM; clang builds)"
     # The programs' limits (meson's 30 s unless meson.build says) only
@@ -130,18 +145,43 @@ PY
 # One qtest program: its TAP in $results/NAME.tap, its exit status in
 # $results/NAME.rc.
 run_qtest_program() {   # name
-    local t=$1
+    local t=$1 mode=()
+    case $t in
+    # Its slow mode adds every machine's concrete devices: the device
+    # added on q35 too.
+    device-introspect-test) mode=(-m slow) ;;
+    # Of QEMU's qgraph tests, those of the simt node, on every machine of
+    # the build with a PCI bus (pc and q35; none may be missing).
+    qos-test)
+        local path
+        for path in $(cd "$qemu_build" &&
+                      QTEST_QEMU_BINARY=./qemu-system-x86_64 \
+                          ./tests/qtest/qos-test -l | grep '/pci-bus/simt/'); do
+            mode+=(-p "$path")
+        done
+        if ! printf '%s\n' "${mode[@]}" | grep -q '^/x86_64/pc/' ||
+           ! printf '%s\n' "${mode[@]}" | grep -q '^/x86_64/q35/'; then
+            echo "Bail out! qos-test has no simt tests on pc or on q35" \
+                > "$results/$t.tap"
+            echo 1 > "$results/$t.rc"
+            return
+        fi ;;
+    esac
     (cd "$qemu_build" &&
      QTEST_QEMU_BINARY=./qemu-system-x86_64 \
      SIMT_KERNEL_DIR="$host_build/kernels" timeout "$qtest_timeout" \
-         "./tests/qtest/$t" --tap -k) > "$results/$t.tap" 2>&1
+         "./tests/qtest/$t" --tap -k "${mode[@]}") > "$results/$t.tap" 2>&1
     echo $? > "$results/$t.rc"
 }
 
 run_qtest() {
     echo "== qtest (device at register level, kernels from the host build)"
     local t rc tests running=0
-    tests=$(cd "$top/tests/qtest" && ls simt*-test.c | sed 's/\.c$//')
+    # With QEMU's own tests every device must pass (scripts/build-qemu.sh).
+    # (simt*-qos-test.c are linked into qos-test: scripts/build-qemu.sh.)
+    tests="$(cd "$top/tests/qtest" && ls simt*-test.c |
+             grep -v -- '-qos-test\.c$' | sed 's/\.c$//')
+device-introspect-test qom-test qos-test"
     if [ "$qtest_jobs" -gt 1 ]; then
         # All at once, $qtest_jobs at a time, simt-preempt-test (the
         # longest) first; checked below in the usual order.

@@ -28,7 +28,7 @@ pkgs=(
     clang lld llvm libclang-rt-14-dev llvm-14-dev
     ocl-icd-opencl-dev opencl-headers ocl-icd-libopencl1 clinfo
     seabios qemu-system-data
-    kmod
+    kmod sparse
 )
 backport_pkgs=(meson python3-pycotap)
 [ "$bench" = 1 ] && backport_pkgs+=(qemu-user)

@@ -362,7 +362,8 @@ static uint32_t msi_word(QSimt *t, unsigned int vector)
     return qtest_readl(qts(t), msi_addr(vector));
 }
 
-static void test_msix_test_interrupt(void *obj, void *data, QGuestAllocator *alloc)
+static void test_msix_test_interrupt(void *obj, void *data,
+                                     QGuestAllocator *alloc)
 {
     QSimt *t = obj;
 
@@ -426,7 +427,8 @@ static void test_msix_test_interrupt(void *obj, void *data, QGuestAllocator *all
  * left pending under the function mask, then released by clearing the
  * mask with a config-space write, does not reset the device.
  */
-static void test_msix_self_message(void *obj, void *data, QGuestAllocator *alloc)
+static void test_msix_self_message(void *obj, void *data,
+                                   QGuestAllocator *alloc)
 {
     QSimt *t = obj;
     QPCIDevice *dev = &t->dev;

@@ -144,13 +144,13 @@ extern "C" {
 #define DRM_SIMT_PARAM_USER_CONTEXTS	19
 
 /* DRM_SIMT_PARAM_CAPS bits (the device's CAPS register) */
-#define DRM_SIMT_CAP_MSIX		(1u << 0)
-#define DRM_SIMT_CAP_QUEUES		(1u << 1)	/* queues and launches */
-#define DRM_SIMT_CAP_MMU		(1u << 2)	/* contexts and page tables */
-#define DRM_SIMT_CAP_COPY		(1u << 3)	/* copy engines */
-#define DRM_SIMT_CAP_PREEMPT		(1u << 4)	/* the preemption engine */
+#define DRM_SIMT_CAP_MSIX		0x1u
+#define DRM_SIMT_CAP_QUEUES		0x2u	/* queues and launches */
+#define DRM_SIMT_CAP_MMU		0x4u	/* contexts and page tables */
+#define DRM_SIMT_CAP_COPY		0x8u	/* copy engines */
+#define DRM_SIMT_CAP_PREEMPT		0x10u	/* the preemption engine */
 /* bit 5 is a device-internal dispatch mode, not reported */
-#define DRM_SIMT_CAP_USER_QUEUES	(1u << 6)	/* USERQ_CREATE (0.8) */
+#define DRM_SIMT_CAP_USER_QUEUES	0x40u	/* USERQ_CREATE (0.8) */
 
 /* DRM_SIMT_PARAM_PRESET values: the machine the device models */
 #define DRM_SIMT_PRESET_DEFAULT		0	/* small teaching configuration */
@@ -174,10 +174,10 @@ struct drm_simt_get_param {
 };
 
 /* Placement of a buffer object: exactly one of these. */
-#define DRM_SIMT_BO_VRAM		(1u << 0)	/* device memory */
-#define DRM_SIMT_BO_SYSTEM		(1u << 1)	/* system memory */
+#define DRM_SIMT_BO_VRAM		0x1u	/* device memory */
+#define DRM_SIMT_BO_SYSTEM		0x2u	/* system memory */
 /* BO_INFO only (since 0.5): a VRAM object now evicted to system memory. */
-#define DRM_SIMT_BO_EVICTED		(1u << 2)
+#define DRM_SIMT_BO_EVICTED		0x4u
 
 /**
  * struct drm_simt_bo_create - allocate a buffer object
@@ -299,7 +299,7 @@ struct drm_simt_context_destroy {
 };
 
 /* VM_BIND flags */
-#define DRM_SIMT_VM_BIND_FIXED		(1u << 0)	/* at @device_addr */
+#define DRM_SIMT_VM_BIND_FIXED		0x1u	/* at @device_addr */
 
 /**
  * struct drm_simt_vm_bind - map a buffer object into a context
@@ -383,7 +383,7 @@ struct drm_simt_cmd_copy {
  * buffers it loads from (libsimt checks both); otherwise a flush can give
  * a wrong result.  The other command types take no flag.
  */
-#define DRM_SIMT_CMD_LAUNCH_IDEMPOTENT	(1u << 0)
+#define DRM_SIMT_CMD_LAUNCH_IDEMPOTENT	0x1u
 
 /**
  * struct drm_simt_cmd_launch - run a kernel
@@ -525,7 +525,7 @@ struct drm_simt_sync {
 };
 
 /* SUBMIT flags (since 0.3) */
-#define DRM_SIMT_SUBMIT_FENCE_FD	(1u << 0)	/* return a sync_file */
+#define DRM_SIMT_SUBMIT_FENCE_FD	0x1u	/* return a sync_file */
 
 /**
  * struct drm_simt_submit - queue commands on a context
@@ -609,7 +609,7 @@ struct drm_simt_submit {
 #define DRM_SIMT_ERROR_CANCELED		4
 
 /* WAIT flags (since 0.3) */
-#define DRM_SIMT_WAIT_ABSOLUTE		(1u << 0)
+#define DRM_SIMT_WAIT_ABSOLUTE		0x1u
 /**
  * struct drm_simt_wait - wait for a submission
  * @ctx_id: in
