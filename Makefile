@@ -39,7 +39,7 @@ endif
 export SIMT_CACHE HOST_BUILD
 
 .PHONY: all setup qemu host guest check docs run bench bench-preempt lab \
-    lab-check grade fuzz fuzz-driver clean
+    lab-check grade fuzz fuzz-driver patches clean
 
 all: qemu host guest
 
@@ -62,6 +62,12 @@ guest: host
 
 check: $(CHECK_NEEDS)
 	@scripts/check.sh
+
+# The device and the driver as upstream patch series, in build/patches/:
+# qemu/ against the QEMU source the build uses, linux/ against
+# linux-source-6.12 (scripts/make-patches.sh).
+patches: qemu
+	@scripts/make-patches.sh
 
 # The docs' charts (the labs' and the timing model's occupancy curves),
 # drawn from the tables the pages quote, as build/docs/CHART.svg.

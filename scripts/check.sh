@@ -3,7 +3,7 @@
 #
 # Run every test suite and print one summary line for all of them.
 #
-#   scripts/check.sh [docs] [driver] [unit] [qtest] [guest] [labs]
+#   scripts/check.sh [docs] [driver] [patches] [unit] [qtest] [guest] [labs]
 #                                                  (default: all)
 #
 # Each suite's TAP output is checked by scripts/tap-check.py, which prints
@@ -31,7 +31,7 @@ host_build=${HOST_BUILD:-$top/build/host}
 qemu_build=$QEMU_BUILD
 results=$top/build/results
 tapcheck=(/usr/bin/python3 "$top/scripts/tap-check.py")
-suites=${*:-docs driver unit qtest guest labs}
+suites=${*:-docs driver patches unit qtest guest labs}
 
 sanitize=${SIMT_SANITIZE:-0}
 debug=${SIMT_GUEST_DEBUG:-0}
@@ -55,12 +55,14 @@ if [ "$sanitize" = 1 ]; then
         suites=$(printf '%s\n' $suites | grep -vx guest | tr '\n' ' ')
         echo "== guest: skipped under SANITIZE=1 (make check runs it)" ;;
     esac
-    # It needs the guest kernel's headers, which this build does not fetch.
-    case " $suites " in
-    *" driver "*)
-        suites=$(printf '%s\n' $suites | grep -vx driver | tr '\n' ' ')
-        echo "== driver: skipped under SANITIZE=1 (make check runs it)" ;;
-    esac
+    # They need the guest kernel's headers, which this build does not fetch.
+    for s in driver patches; do
+        case " $suites " in
+        *" $s "*)
+            suites=$(printf '%s\n' $suites | grep -vx "$s" | tr '\n' ' ')
+            echo "== $s: skipped under SANITIZE=1 (make check runs it)" ;;
+        esac
+    done
     echo "== sanitizers: ASan and UBSan in $qemu_build and $host_build"
 fi
 
@@ -110,6 +112,13 @@ run_driver() {
         > "$results/driver-tools.tap" 2>&1
     check_tap driver-tools "$results/driver-tools.tap" --end-marker= \
         --no-kernel-check
+}
+
+run_patches() {
+    echo "== patches (the upstream series of make patches: QEMU's and the kernel's checkpatch, applied, built)"
+    KHEADERS=$cache/guest/headers "$top/scripts/check-patches.sh" \
+        > "$results/patches.tap" 2>&1
+    check_tap patches "$results/patches.tap" --end-marker= --no-kernel-check
 }
 
 run_unit() {

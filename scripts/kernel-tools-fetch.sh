@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Fetch the kernel's own review tools, checkpatch.pl and kernel-doc, from
+# Fetch the kernel's own review tools, checkpatch.pl and kernel-doc (and
+# the few files the driver's patch series changes), from
 # Debian's kernel source package (linux-source-6.12 of bookworm-backports,
 # the release the guest kernel is built from), without installing it:
 # `apt-get download`, then only the files the tools read are taken out of
@@ -11,8 +12,8 @@
 #   scripts/kernel-tools-fetch.sh     prints the directory that holds
 #                                     scripts/checkpatch.pl and the rest
 #
-# Result: $SIMT_CACHE/kernel-tools/<version>/scripts/{checkpatch.pl,
-# spelling.txt,const_structs.checkpatch,kernel-doc}.  Idempotent: the
+# Result: $SIMT_CACHE/kernel-tools/<version>/, those files at their paths
+# in the kernel tree.  Idempotent: the
 # version is asked once (SIMT_GUEST_REFRESH=1 asks again), and the
 # package is removed once its files are out.
 set -euo pipefail
@@ -21,8 +22,12 @@ SIMT_CACHE=${SIMT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/simt}
 suite=${SIMT_GUEST_SUITE:-bookworm-backports}
 srcpkg=linux-source-6.12
 tdir=$SIMT_CACHE/kernel-tools
+# The review tools, and the files scripts/make-patches.sh's driver series
+# changes.
 files=(scripts/checkpatch.pl scripts/spelling.txt
-       scripts/const_structs.checkpatch scripts/kernel-doc)
+       scripts/const_structs.checkpatch scripts/kernel-doc
+       MAINTAINERS drivers/accel/Kconfig drivers/accel/Makefile
+       Documentation/accel/index.rst)
 
 log() { echo "kernel-tools-fetch: $*" >&2; }
 die() { echo "kernel-tools-fetch: error: $*" >&2; exit 1; }
@@ -37,7 +42,11 @@ else
         die "$srcpkg not found in $suite; run scripts/setup-host.sh (as root) first"
 fi
 out=$tdir/$debver
-if [ -f "$out/done" ]; then
+complete=1
+for f in "${files[@]}"; do
+    [ -f "$out/$f" ] || complete=0
+done
+if [ -f "$out/done" ] && [ "$complete" = 1 ]; then
     echo "$debver" > "$tdir/version"
     echo "$out"
     exit 0

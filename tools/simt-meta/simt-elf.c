@@ -238,10 +238,11 @@ int simt_elf_parse(struct simt_elf *elf, const char *path, uint8_t *data,
     }
     elf->entry = simt_le32(eh + 24);
     elf->flags = simt_le32(eh + 36);
-    if (parse_segments(elf, simt_le32(eh + 28), simt_le16(eh + 42), simt_le16(eh + 44),
-                       err, errlen) < 0 ||
-        parse_sections(elf, simt_le32(eh + 32), simt_le16(eh + 46), simt_le16(eh + 48),
-                       simt_le16(eh + 50), err, errlen) < 0 ||
+    if (parse_segments(elf, simt_le32(eh + 28), simt_le16(eh + 42),
+                       simt_le16(eh + 44), err, errlen) < 0 ||
+        parse_sections(elf, simt_le32(eh + 32), simt_le16(eh + 46),
+                       simt_le16(eh + 48), simt_le16(eh + 50), err,
+                       errlen) < 0 ||
         parse_symbols(elf, err, errlen) < 0) {
         return -1;
     }
