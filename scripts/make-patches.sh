@@ -18,9 +18,10 @@
 # qemu first): each patch is the difference, for its files, between the
 # pristine source and that tree, so the series is what make check builds
 # and tests.  The kernel series is made from guest-driver/ and include/:
-# the hardware contract (include/hw/simt/simt-hw.h) goes beside the
-# driver, and the driver's includes of it and of the UAPI are rewritten
-# for the kernel tree.  Each series is made in a git repository of only
+# the hardware contract headers go beside the driver in the kernel's style,
+# with what the driver does not use left out (scripts/kernel-contract.py),
+# and the driver's includes of them and of the UAPI are rewritten for the
+# kernel tree.  Each series is made in a git repository of only
 # the files it touches; its patches carry the blob ids of the full trees'
 # files, so `git am` applies them to either tree.  Every patch is signed
 # off by this repository's author.  scripts/check-patches.sh checks both.
@@ -217,7 +218,10 @@ for f in "$top"/guest-driver/*.[ch]; do
         -e 's|^#include "uapi/drm/simt_accel.h"|#include <uapi/drm/simt_accel.h>|' \
         "$f" > "$l/$k/$(basename "$f")"
 done
-cp "$top/include/hw/simt/simt-hw.h" "$top/include/hw/simt/simt-isa.h" "$l/$k/"
+for h in simt-hw.h simt-isa.h; do
+    python3 "$top/scripts/kernel-contract.py" "$top/include/hw/simt/$h" \
+        "$top/guest-driver" > "$l/$k/$h" || die "kernel-contract.py failed on $h"
+done
 cp "$top/guest-driver/Kconfig" "$l/$k/Kconfig"
 # The object list of Kbuild, under the Kconfig symbol.
 {
