@@ -41,27 +41,15 @@ command -v sparse >/dev/null ||
 cd "$top" || exit 1
 sources=(guest-driver/*.c guest-driver/*.h)
 uapi=include/uapi/drm/simt_accel.h
-n=0 passed=0 failed=0
-
-# One TAP line: status 0 passes; the output file's lines are the findings.
-result() {   # status, title, findings file
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then
-        passed=$((passed + 1))
-        echo "ok $n - $2"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $2"
-        sed 's/^/# /' "$3"
-    fi
-}
+# shellcheck source=scripts/tap-result.sh
+. "$top/scripts/tap-result.sh"
 
 for f in "${sources[@]}" guest-driver/Kconfig "$uapi"; do
     perl "$tools/scripts/checkpatch.pl" --strict --no-tree --terse \
         --show-types --no-summary -f "$f" > "$work/out" 2>&1
     # Clean means no finding line at all, whatever the exit status says.
     [ -s "$work/out" ] && st=1 || st=0
-    result "$st" "checkpatch --strict: no error, warning or check in $f" \
+    tap_result "$st" "checkpatch --strict: no error, warning or check in $f" \
         "$work/out"
 done
 
@@ -77,17 +65,17 @@ if [ "$st" != 0 ] || [ -s "$work/out" ] || [ ! -f "$work/build/simt.ko" ]; then
     [ -s "$work/out" ] || cp "$work/build.log" "$work/out"
     st=1
 fi
-result "$st" "W=1 build of simt.ko with sparse on every file: no compiler or sparse warning" \
+tap_result "$st" "W=1 build of simt.ko with sparse on every file: no compiler or sparse warning" \
     "$work/out"
 
 perl "$tools/scripts/kernel-doc" -Wall -none "${sources[@]}" "$uapi" \
     > "$work/out" 2>&1
 [ -s "$work/out" ] && st=1 || st=0
-result "$st" "kernel-doc -Wall: every comment of the driver and the UAPI well formed" \
+tap_result "$st" "kernel-doc -Wall: every comment of the driver and the UAPI well formed" \
     "$work/out"
 
 python3 "$top/scripts/check-kdoc.py" "${sources[@]}" "$uapi" > "$work/out" 2>&1
-result $? "kernel-doc on every struct and non-static function of the driver and the UAPI" \
+tap_result $? "kernel-doc on every struct and non-static function of the driver and the UAPI" \
     "$work/out"
 
 # The Kconfig entry in a tree of its own, with the symbols it uses.
@@ -131,13 +119,11 @@ kconfig "$le" CONFIG_DRM_ACCEL_SIMT=m &&
     grep -qx CONFIG_DRM_ACCEL_SIMT=m "$le" &&
     grep -qx CONFIG_DRM_SCHED=m "$le" &&
     grep -qx CONFIG_DRM_GEM_SHMEM_HELPER=m "$le"
-result $? "Kconfig: DRM_ACCEL_SIMT=m selects DRM_SCHED and DRM_GEM_SHMEM_HELPER" \
+tap_result $? "Kconfig: DRM_ACCEL_SIMT=m selects DRM_SCHED and DRM_GEM_SHMEM_HELPER" \
     "$work/out"
 kconfig "$be" CONFIG_DRM_ACCEL_SIMT=m CONFIG_BIG_ENDIAN_HOST=y &&
     ! grep -q '^CONFIG_DRM_ACCEL_SIMT=' "$be"
-result $? "Kconfig: DRM_ACCEL_SIMT is not offered on a big-endian CPU" \
+tap_result $? "Kconfig: DRM_ACCEL_SIMT is not offered on a big-endian CPU" \
     "$work/out"
 
-echo "1..$n"
-echo "# $passed passed, $failed failed"
-[ "$failed" = 0 ]
+tap_end

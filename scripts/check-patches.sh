@@ -25,28 +25,16 @@ cache=${SIMT_CACHE:?SIMT_CACHE must be set}
 headers=${KHEADERS:-$cache/guest/headers}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0 passed=0 failed=0
-
-result() {   # status, title, findings file
-    n=$((n + 1))
-    if [ "$1" = 0 ]; then
-        passed=$((passed + 1))
-        echo "ok $n - $2"
-    else
-        failed=$((failed + 1))
-        echo "not ok $n - $2"
-    fi
-    [ -s "$3" ] && sed 's/^/# /' "$3"
-}
+# shellcheck source=scripts/tap-result.sh
+. "$top/scripts/tap-result.sh"
 
 echo "TAP version 13"
 "$top/scripts/make-patches.sh" "$work/series" > "$work/out" 2>&1
 st=$?
-result $st "make-patches: both series written, the QEMU one giving the tree make check builds" \
+tap_result $st "make-patches: both series written, the QEMU one giving the tree make check builds" \
     "$work/out"
 if [ "$st" != 0 ]; then
-    echo "1..$n"
-    echo "# $passed passed, $failed failed"
+    tap_end
     exit 1
 fi
 tools=$("$top/scripts/kernel-tools-fetch.sh")
@@ -57,7 +45,7 @@ for p in "$work"/series/qemu/0*.patch; do
     (cd "$pristine" && perl scripts/checkpatch.pl "$p") > "$work/cp" 2>&1
     grep -E '^(ERROR|WARNING)' "$work/cp" | sort | uniq -c > "$work/out"
     grep -q '^ *[0-9]* ERROR' "$work/out" && st=1 || st=0
-    result "$st" "QEMU checkpatch: no error in $(basename "$p")" "$work/out"
+    tap_result "$st" "QEMU checkpatch: no error in $(basename "$p")" "$work/out"
 done
 
 # The kernel files the series changes, as a repository to apply it to.
@@ -81,7 +69,7 @@ if git -C "$k" -c user.name=check -c user.email=check@localhost \
         ! grep -qE 'warning:|error:' "$work/build.log" && st=0
     [ "$st" = 0 ] || cp "$work/build.log" "$work/out"
 fi
-result "$st" "the kernel series applies to linux-source-6.12's files and drivers/accel/simt builds" \
+tap_result "$st" "the kernel series applies to linux-source-6.12's files and drivers/accel/simt builds" \
     "$work/out"
 
 for p in "$work"/series/linux/0*.patch; do
@@ -91,9 +79,7 @@ for p in "$work"/series/linux/0*.patch; do
     # A new file's MAINTAINERS entry comes with the driver's patch.
     grep -v 'FILE_PATH_CHANGES' "$work/out" > "$work/cp"
     [ -s "$work/cp" ] && st=1 || st=0
-    result "$st" "kernel checkpatch --strict: no finding in $(basename "$p")" "$work/cp"
+    tap_result "$st" "kernel checkpatch --strict: no finding in $(basename "$p")" "$work/cp"
 done
 
-echo "1..$n"
-echo "# $passed passed, $failed failed"
-[ "$failed" = 0 ]
+tap_end
