@@ -1,6 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * SPDX-License-Identifier: GPL-2.0-or-later
- *
  * QTest for the simt preemption engine: every mechanism, hundreds of
  * times at points spread over a long low-priority kernel (while its warps
  * diverge, wait at barriers and between atomics), with its results

@@ -1,6 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * SPDX-License-Identifier: GPL-2.0-or-later
- *
  * QTest for the simt accelerator on QEMU's qgraph (libqos/simt.c), so on
  * every machine of the build with a PCI bus: identification, BARs,
  * registers, reset, MSI-X delivery and bad accesses.
@@ -22,12 +21,12 @@ static QTestState *qts(QSimt *t)
 
 static uint32_t rd(QSimt *t, uint64_t off)
 {
-    return qsimt_rd(t, off);
+    return qpci_io_readl(&t->dev, t->regs, off);
 }
 
 static void wr(QSimt *t, uint64_t off, uint32_t val)
 {
-    qsimt_wr(t, off, val);
+    qpci_io_writel(&t->dev, t->regs, off, val);
 }
 
 static void test_identification(void *obj, void *data, QGuestAllocator *alloc)

@@ -1,6 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * SPDX-License-Identifier: GPL-2.0-or-later
- *
  * QTest for the simt accelerator, what needs a QEMU of its own: property
  * validation and help, the QOM tree read in full, hot-unplug.  The
  * register-level tests run on the qgraph (simt-qos-test.c).
@@ -87,10 +86,11 @@ static unsigned qom_get_all(QTestState *qts, const char *path)
         QDict *prop = qobject_to(QDict, qlist_entry_obj(entry));
         const char *name = qdict_get_str(prop, "name");
         const char *type = qdict_get_str(prop, "type");
-        g_autofree char *child = g_strdup_printf("%s/%s", path, name);
         QDict *got;
 
         if (g_str_has_prefix(type, "child<")) {
+            g_autofree char *child = g_strdup_printf("%s/%s", path, name);
+
             n += qom_get_all(qts, child);
             continue;
         }

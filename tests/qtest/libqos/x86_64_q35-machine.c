@@ -1,6 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * SPDX-License-Identifier: GPL-2.0-or-later
- *
  * libqos machine node for x86_64's q35: its host bridge's PCI Express
  * root bus is reached through the same configuration ports as the pc
  * machine's (pci-bus-pc), so the qgraph's PCI device tests run on q35
