@@ -1,6 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * SPDX-License-Identifier: GPL-2.0-or-later
- *
  * libqos driver node for the simt accelerator (simt.h): "simt" consumes
  * a "pci-bus", so every test registered on it runs on each machine of
  * the build that has one.
@@ -10,16 +9,6 @@
 #include "qemu/module.h"
 #include "hw/simt/simt-hw.h"
 #include "simt.h"
-
-uint32_t qsimt_rd(QSimt *s, uint64_t off)
-{
-    return qpci_io_readl(&s->dev, s->regs, off);
-}
-
-void qsimt_wr(QSimt *s, uint64_t off, uint32_t val)
-{
-    qpci_io_writel(&s->dev, s->regs, off, val);
-}
 
 static void *qsimt_get_driver(void *obj, const char *interface)
 {

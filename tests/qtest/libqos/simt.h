@@ -1,6 +1,5 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * SPDX-License-Identifier: GPL-2.0-or-later
- *
  * libqos driver node for the simt accelerator: a PCI device on any
  * machine's PCI bus, with its register BAR mapped.
  */
@@ -22,8 +21,5 @@ typedef struct QSimt {
     QPCIBar regs;               /* BAR 0, mapped by start_hw */
     uint64_t regs_size;
 } QSimt;
-
-uint32_t qsimt_rd(QSimt *s, uint64_t off);
-void qsimt_wr(QSimt *s, uint64_t off, uint32_t val);
 
 #endif
